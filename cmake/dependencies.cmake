@@ -1,0 +1,47 @@
+# System libraries (Debian/Ubuntu packages; deploy/install-deps.sh installs them).
+find_package(Threads REQUIRED)
+# Beast and Asio are header-only; Boost.System is header-only since 1.69.
+find_package(Boost 1.71 REQUIRED)
+find_package(nlohmann_json 3.7 REQUIRED)
+find_package(spdlog REQUIRED)
+find_package(SQLite3 REQUIRED)
+find_package(CLI11 CONFIG QUIET)
+if(NOT CLI11_FOUND)
+  find_path(CLI11_INCLUDE_DIR CLI/CLI.hpp REQUIRED)
+  add_library(CLI11::CLI11 INTERFACE IMPORTED)
+  set_target_properties(CLI11::CLI11 PROPERTIES INTERFACE_INCLUDE_DIRECTORIES ${CLI11_INCLUDE_DIR})
+endif()
+
+# OpenBLAS is the CPU GEMM backend; optional so that a minimal build still works.
+find_library(JETPERF_OPENBLAS_LIB NAMES openblas)
+find_path(JETPERF_CBLAS_INCLUDE NAMES cblas.h PATH_SUFFIXES openblas)
+if(JETPERF_OPENBLAS_LIB AND JETPERF_CBLAS_INCLUDE)
+  set(JETPERF_HAS_OPENBLAS 1)
+  add_library(jetperf_openblas INTERFACE)
+  target_link_libraries(jetperf_openblas INTERFACE ${JETPERF_OPENBLAS_LIB})
+  target_include_directories(jetperf_openblas INTERFACE ${JETPERF_CBLAS_INCLUDE})
+else()
+  set(JETPERF_HAS_OPENBLAS 0)
+  message(STATUS "jetperf: OpenBLAS not found; CPU GEMM points will be skipped")
+endif()
+
+# oneDNN (Debian's libdnnl-dev) runs half-precision GEMM and DNN layers on the CPU.
+find_package(dnnl CONFIG QUIET)
+if(dnnl_FOUND)
+  set(JETPERF_HAS_ONEDNN 1)
+else()
+  find_library(JETPERF_DNNL_LIB NAMES dnnl)
+  find_path(JETPERF_DNNL_INCLUDE NAMES oneapi/dnnl/dnnl.hpp)
+  if(JETPERF_DNNL_LIB AND JETPERF_DNNL_INCLUDE)
+    set(JETPERF_HAS_ONEDNN 1)
+    add_library(DNNL::dnnl INTERFACE IMPORTED)
+    set_target_properties(DNNL::dnnl PROPERTIES INTERFACE_LINK_LIBRARIES ${JETPERF_DNNL_LIB}
+      INTERFACE_INCLUDE_DIRECTORIES ${JETPERF_DNNL_INCLUDE})
+  else()
+    set(JETPERF_HAS_ONEDNN 0)
+  endif()
+endif()
+
+if(JETPERF_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()

@@ -1,0 +1,11 @@
+# Script mode: writes OUT, a C++ file defining jetperf::store::embedded_migrations().
+set(body "")
+foreach(f IN LISTS FILES)
+  get_filename_component(name ${f} NAME_WE)
+  string(SUBSTRING ${name} 0 4 num)
+  math(EXPR version "${num} + 0")
+  file(READ ${f} sql)
+  string(APPEND body "    {${version}, \"${name}\", R\"jetperf_sql(${sql})jetperf_sql\"},\n")
+endforeach()
+file(WRITE ${OUT}.tmp "// Generated from migrations/*.sql by cmake/embed_migrations.cmake.\n#include <jetperf/store/migrations.hpp>\n\nnamespace jetperf::store {\n\nconst std::vector<migration>& embedded_migrations() {\n  static const std::vector<migration> all = {\n${body}  };\n  return all;\n}\n\n}  // namespace jetperf::store\n")
+file(RENAME ${OUT}.tmp ${OUT})

@@ -1,0 +1,83 @@
+#pragma once
+// The job queue and its single runner thread. Measurements on a board must not overlap, so
+// exactly one job runs at a time; the queue lives in SQLite so queued jobs survive restarts.
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <jetperf/common/event_hub.hpp>
+#include <jetperf/jobs/workload_registry.hpp>
+#include <jetperf/store/job_store.hpp>
+
+namespace jetperf::jobs {
+
+struct job_service_options {
+  std::size_t max_queued = 1000;  ///< submissions beyond this get 503
+};
+
+class job_service {
+ public:
+  /// `board` and `telemetry` may be null.
+  job_service(store::database& db, workload_registry& registry, event_hub& hub,
+              platform::board_settings* board, telemetry::sample_source* telemetry,
+              job_service_options options = {});
+  ~job_service();
+
+  /// Marks jobs left running by a dead process as interrupted, then starts the runner.
+  void start();
+  /// Interrupts the running job at its next safe point, waits for the runner to end.
+  /// The running job is stored as `interrupted`; queued jobs stay queued.
+  void stop();
+
+  /// Validates (kind, spec, tags), persists a queued job and wakes the runner.
+  /// Throws validation_error, unavailable (queue full or stopping).
+  store::job_record submit(const std::string& kind, const nlohmann::json& spec,
+                           const std::vector<std::string>& tags);
+  /// Validates without submitting: returns the normalized spec, point count and estimate.
+  nlohmann::json dry_run(const std::string& kind, const nlohmann::json& spec) const;
+  /// Cancels a queued or running job. Throws not_found, conflict (already finished).
+  store::job_record cancel(std::int64_t id);
+  /// Throws not_found.
+  store::job_record get(std::int64_t id) const;
+  std::vector<store::job_record> list(const store::job_filter& filter, std::int64_t* total) const;
+  std::vector<store::point_record> points(std::int64_t id) const;
+  /// Id of the running job, if any.
+  std::optional<std::int64_t> running() const;
+  std::size_t queued_count() const;
+  /// Workload of a kind (for result columns and summaries).
+  const workload_registry& registry() const { return registry_; }
+
+  /// The JSON view of a job used by the API and the events stream.
+  static nlohmann::json to_json(const store::job_record& job);
+
+ private:
+  void run_loop();
+  void run_job(store::job_record job);
+  void publish(std::int64_t id, const std::string& event, const nlohmann::json& data);
+
+  store::database& db_;
+  store::job_store jobs_;
+  workload_registry& registry_;
+  event_hub& hub_;
+  platform::board_settings* board_;
+  telemetry::sample_source* telemetry_;
+  job_service_options options_;
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::int64_t> queue_;
+  std::optional<std::int64_t> running_;
+  std::atomic<bool> cancel_running_{false};
+  bool stopping_ = false;
+  std::thread runner_;
+};
+
+}  // namespace jetperf::jobs

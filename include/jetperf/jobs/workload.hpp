@@ -1,0 +1,59 @@
+#pragma once
+// One workload per job kind (idle, gemm, layers, ...): validates its spec, expands it into
+// points, and measures one point at a time. The job runner owns ordering, progress,
+// persistence and cancellation; a workload only measures.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <jetperf/platform/board_settings.hpp>
+#include <jetperf/store/job_store.hpp>
+#include <jetperf/telemetry/sample_source.hpp>
+
+namespace jetperf::jobs {
+
+/// What a point may use while it runs. Pointers may be null (no board control, no telemetry).
+struct point_context {
+  std::int64_t job_id = 0;
+  std::int64_t index = 0;
+  const std::atomic<bool>* cancel = nullptr;  ///< poll at safe points; throw nothing, return early
+  platform::board_settings* board = nullptr;
+  telemetry::sample_source* telemetry = nullptr;
+  /// Emits a job event (type, data), e.g. "log"; stored and streamed.
+  std::function<void(const std::string&, const nlohmann::json&)> event;
+
+  bool cancelled() const { return cancel && cancel->load(); }
+};
+
+struct point_result {
+  std::string status = "ok";  ///< "ok", "skipped" (metrics.reason says why), "failed"
+  nlohmann::json metrics = nlohmann::json::object();
+  std::int64_t t_start_ns = 0;  ///< monotonic start of the measurement window
+  std::int64_t t_end_ns = 0;
+};
+
+class workload {
+ public:
+  virtual ~workload() = default;
+  virtual std::string kind() const = 0;
+  /// Validates the spec field by field and fills defaults. `offered` is board_settings::offered()
+  /// (or {} without a board). Throws validation_error with field "spec.<name>".
+  virtual nlohmann::json normalize(const nlohmann::json& spec, const nlohmann::json& offered) const = 0;
+  /// The ordered points of a normalized spec (each a JSON object of settings).
+  virtual std::vector<nlohmann::json> expand(const nlohmann::json& spec) const = 0;
+  /// Estimated duration in seconds of the whole job.
+  virtual double estimate_s(const nlohmann::json& spec, std::size_t points) const = 0;
+  /// Measures one point. Throws on failure of the point (the runner records it and goes on).
+  virtual point_result run_point(point_context& ctx, const nlohmann::json& spec, const nlohmann::json& point) = 0;
+  /// Job-level summary over the finished points (best setting, ...).
+  virtual nlohmann::json summarize(const nlohmann::json& spec,
+                                   const std::vector<store::point_record>& points) const {
+    return nlohmann::json::object();
+  }
+};
+
+}  // namespace jetperf::jobs

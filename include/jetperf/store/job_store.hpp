@@ -1,0 +1,87 @@
+#pragma once
+// Jobs, their points (one row per sweep point or layer, with params and metrics) and their events.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <jetperf/jobs/job_state.hpp>
+#include <jetperf/store/database.hpp>
+
+namespace jetperf::store {
+
+struct job_record {
+  std::int64_t id = 0;
+  std::string kind;
+  jobs::job_state state = jobs::job_state::queued;
+  nlohmann::json spec;              ///< normalized spec (defaults filled in)
+  std::vector<std::string> tags;
+  std::int64_t created_ns = 0;      ///< wall clock
+  std::int64_t started_ns = 0;      ///< wall clock, 0 when not started
+  std::int64_t finished_ns = 0;     ///< wall clock, 0 when not finished
+  std::int64_t points_total = 0;
+  std::int64_t points_done = 0;
+  double estimate_s = 0;            ///< estimated duration at submission
+  std::string error;                ///< why it failed / was interrupted, "" otherwise
+  nlohmann::json summary = nlohmann::json::object();  ///< kind-specific summary (best setting, ...)
+};
+
+struct job_filter {
+  std::optional<jobs::job_state> state;
+  std::optional<std::string> kind;
+  std::optional<std::string> tag;
+  std::int64_t limit = 50;
+  std::int64_t offset = 0;
+};
+
+struct point_record {
+  std::int64_t job_id = 0;
+  std::int64_t index = 0;          ///< position in the sweep, 0-based
+  nlohmann::json params;           ///< the point's settings (dtype, m, n, k, gpu_freq_hz, ...)
+  nlohmann::json metrics;          ///< measured values (time_mean_s, power_w, ...) or {"skipped": reason}
+  std::string status;              ///< "ok", "skipped", "failed"
+  std::int64_t t_start_ns = 0;     ///< monotonic window start
+  std::int64_t t_end_ns = 0;       ///< monotonic window end
+};
+
+struct event_record {
+  std::int64_t id = 0;
+  std::int64_t job_id = 0;
+  std::int64_t t_ns = 0;  ///< monotonic
+  std::string type;       ///< "state", "progress", "point", "log", ...
+  nlohmann::json data;
+};
+
+class job_store {
+ public:
+  explicit job_store(database& db) : db_(db) {}
+
+  /// Inserts a queued job; returns its id.
+  std::int64_t insert(const std::string& kind, const nlohmann::json& spec,
+                      const std::vector<std::string>& tags, std::int64_t points_total, double estimate_s);
+  std::optional<job_record> get(std::int64_t id) const;
+  /// Newest first. `total` receives the count matching the filter without limit/offset.
+  std::vector<job_record> list(const job_filter& filter, std::int64_t* total = nullptr) const;
+  /// Sets the state and its timestamps (started on running, finished on a terminal state).
+  void set_state(std::int64_t id, jobs::job_state state, const std::string& error = {});
+  void set_progress(std::int64_t id, std::int64_t done, std::int64_t total);
+  void set_summary(std::int64_t id, const nlohmann::json& summary);
+  /// Ids of queued jobs, oldest first (the order the runner takes them).
+  std::vector<std::int64_t> queued_ids() const;
+  /// Marks every job left `running` by a previous process as `interrupted`; returns their ids.
+  std::vector<std::int64_t> interrupt_running(const std::string& reason);
+
+  void add_point(const point_record& p);
+  std::vector<point_record> points(std::int64_t job_id) const;
+  std::int64_t count_points(std::int64_t job_id) const;
+
+  void add_event(std::int64_t job_id, const std::string& type, const nlohmann::json& data);
+  std::vector<event_record> events(std::int64_t job_id) const;
+
+ private:
+  database& db_;
+};
+
+}  // namespace jetperf::store

@@ -1,0 +1,51 @@
+#pragma once
+// Telemetry channels (rail/clock/temperature names and units) and their samples, written in
+// batches. Samples carry CLOCK_MONOTONIC ns; job_id 0 means "history" (no job running).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <jetperf/store/database.hpp>
+
+namespace jetperf::store {
+
+struct channel_record {
+  std::int64_t id = 0;
+  std::string name;    ///< e.g. "rail.VDD_GPU_SOC.power", "clock.gpu", "temp.CPU"
+  std::string unit;    ///< "W", "Hz", "kHz", "C", "%"
+  std::string source;  ///< provenance: sysfs path, "tegrastats", "nvml", "sim"
+};
+
+struct sample_row {
+  std::int64_t channel_id = 0;
+  std::int64_t t_ns = 0;
+  double value = 0;
+};
+
+class sample_store {
+ public:
+  explicit sample_store(database& db) : db_(db) {}
+
+  /// Returns the id of the channel, creating it when new (name is unique).
+  std::int64_t channel_id(const std::string& name, const std::string& unit, const std::string& source);
+  std::vector<channel_record> channels() const;
+  std::optional<channel_record> find_channel(const std::string& name) const;
+
+  /// Inserts a batch in one transaction.
+  void insert(std::int64_t job_id, const std::vector<sample_row>& rows);
+  /// Samples of a job (optionally one channel, optionally within [from_ns, to_ns]), by time.
+  std::vector<sample_row> query(std::int64_t job_id, std::optional<std::int64_t> channel_id = std::nullopt,
+                                std::optional<std::int64_t> from_ns = std::nullopt,
+                                std::optional<std::int64_t> to_ns = std::nullopt) const;
+  /// Mean of a channel's samples of a job within [from_ns, to_ns]; nullopt when none.
+  std::optional<double> mean(std::int64_t job_id, std::int64_t channel_id, std::int64_t from_ns,
+                             std::int64_t to_ns) const;
+  /// Deletes history samples (job_id 0) older than `before_ns`; returns how many.
+  std::int64_t prune_history(std::int64_t before_ns);
+
+ private:
+  database& db_;
+};
+
+}  // namespace jetperf::store

@@ -1,0 +1,40 @@
+#pragma once
+// What measurement code sees of telemetry: named channels and the recent samples of a time
+// window, all on CLOCK_MONOTONIC ns. The sampler implements it over its ring buffer; tests
+// implement it with synthetic streams of known answers.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace jetperf::telemetry {
+
+enum class channel_kind { power, clock, temperature, utilisation, other };
+
+struct channel_info {
+  std::string name;    ///< "rail.VDD_GPU_SOC" (W), "power.total" (W), "clock.gpu" (Hz), "temp.GPU" (C)
+  std::string unit;    ///< "W", "Hz", "kHz", "C", "%"
+  channel_kind kind = channel_kind::other;
+  std::string source;  ///< provenance: sysfs path, "tegrastats", "nvml", "rapl"
+};
+
+struct sample {
+  int channel = 0;        ///< index into sample_source::channels()
+  std::int64_t t_ns = 0;  ///< CLOCK_MONOTONIC
+  double value = 0;       ///< in the channel's unit
+};
+
+class sample_source {
+ public:
+  virtual ~sample_source() = default;
+  /// Channels by index; stable for the daemon's lifetime.
+  virtual std::vector<channel_info> channels() const = 0;
+  /// Samples with from_ns <= t_ns <= to_ns still held in memory, ordered by time.
+  virtual std::vector<sample> window(std::int64_t from_ns, std::int64_t to_ns) const = 0;
+  /// Index of the channel giving the module's total power (input rail or computed sum).
+  virtual std::optional<int> total_power_channel() const = 0;
+  /// The sensor's real update period in seconds (what a measurement window is sized from).
+  virtual double update_period_s() const = 0;
+};
+
+}  // namespace jetperf::telemetry

@@ -1,0 +1,16 @@
+#pragma once
+// Paths the tests need, fixed at configure time (tests/support/test_paths.cpp.in).
+#include <string>
+
+namespace jetperf::test {
+
+std::string source_dir();
+std::string binary_dir();
+/// ../shared/jetson/fixtures beside the checkout; tests GTEST_SKIP() when it is absent.
+std::string fixtures_dir();
+std::string daemon_path();
+std::string client_path();
+/// Where the simulator's nvpmodel/tegrastats programs are built.
+std::string sim_tools_dir();
+
+}  // namespace jetperf::test
