@@ -45,6 +45,9 @@ class job_service {
   nlohmann::json dry_run(const std::string& kind, const nlohmann::json& spec) const;
   /// Cancels a queued or running job. Throws not_found, conflict (already finished).
   store::job_record cancel(std::int64_t id);
+  /// Queues an interrupted job again; it resumes after its last finished point.
+  /// Throws not_found, conflict (not interrupted).
+  store::job_record resume(std::int64_t id);
   /// Throws not_found.
   store::job_record get(std::int64_t id) const;
   std::vector<store::job_record> list(const store::job_filter& filter, std::int64_t* total) const;
@@ -75,7 +78,11 @@ class job_service {
   std::condition_variable wake_;
   std::deque<std::int64_t> queue_;
   std::optional<std::int64_t> running_;
-  std::atomic<bool> cancel_running_{false};
+  // Set to end the running job at its next safe point; abort_reason_ says why.
+  std::atomic<bool> abort_{false};
+  enum class abort_reason { none, cancel, shutdown };
+  abort_reason abort_reason_ = abort_reason::none;  // guarded by mutex_
+  std::condition_variable finished_;                 // a job left the running slot
   bool stopping_ = false;
   std::thread runner_;
 };

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Configures and builds jetperf into ${JETPERF_BUILD_DIR:-build} with Ninja and ccache.
+# Extra arguments are build targets (default: everything).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${JETPERF_BUILD_DIR:-build}
+jobs=${JETPERF_JOBS:-$(nproc)}
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=${CMAKE_BUILD_TYPE:-RelWithDebInfo} ${JETPERF_CMAKE_ARGS:-} >/dev/null
+ninja -C "$build" -j "$jobs" "$@"

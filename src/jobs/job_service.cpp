@@ -1,0 +1,336 @@
+#include <jetperf/jobs/job_service.hpp>
+
+#include <algorithm>
+#include <chrono>
+
+#include <spdlog/spdlog.h>
+
+#include <jetperf/common/clock.hpp>
+#include <jetperf/common/errors.hpp>
+
+namespace jetperf::jobs {
+
+namespace {
+
+// A sweep this large is almost certainly a mistake in the spec; it would also take weeks.
+constexpr std::size_t k_max_points = 100000;
+// How long DELETE waits for a running job to reach its next safe point.
+constexpr std::chrono::seconds k_cancel_wait{10};
+
+nlohmann::json time_or_null(std::int64_t wall) {
+  return wall ? nlohmann::json(format_wall_time(wall)) : nlohmann::json(nullptr);
+}
+
+}  // namespace
+
+job_service::job_service(store::database& db, workload_registry& registry, event_hub& hub,
+                         platform::board_settings* board, telemetry::sample_source* telemetry,
+                         job_service_options options)
+    : db_(db), jobs_(db), registry_(registry), hub_(hub), board_(board), telemetry_(telemetry),
+      options_(options) {}
+
+job_service::~job_service() { stop(); }
+
+void job_service::start() {
+  for (auto id : jobs_.interrupt_running("the daemon stopped while this job was running")) {
+    spdlog::warn("job {} was running when the daemon stopped; marked interrupted", id);
+    publish(id, "state", {{"id", id}, {"state", "interrupted"}});
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto id : jobs_.queued_ids()) queue_.push_back(id);
+    stopping_ = false;
+  }
+  if (!queue_.empty()) spdlog::info("{} queued job(s) carried over from the previous run", queue_.size());
+  runner_ = std::thread([this] { run_loop(); });
+}
+
+void job_service::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_ && !runner_.joinable()) return;
+    stopping_ = true;
+    if (running_) {
+      abort_reason_ = abort_reason::shutdown;
+      abort_ = true;
+    }
+  }
+  wake_.notify_all();
+  if (runner_.joinable()) runner_.join();
+}
+
+store::job_record job_service::submit(const std::string& kind, const nlohmann::json& spec,
+                                      const std::vector<std::string>& tags) {
+  auto& w = registry_.get(kind);
+  const auto offered = board_ ? board_->offered() : nlohmann::json::object();
+  auto normalized = w.normalize(spec, offered);
+  const auto points = w.expand(normalized);
+  if (points.empty()) throw validation_error("spec", "the spec expands to an empty sweep", "empty_sweep");
+  if (points.size() > k_max_points)
+    throw validation_error("spec", "the sweep has " + std::to_string(points.size()) + " points; at most " +
+                                       std::to_string(k_max_points) + " are allowed",
+                           "too_many_points");
+  const double estimate = w.estimate_s(normalized, points.size());
+  std::int64_t id = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_) throw unavailable("the daemon is shutting down");
+    if (queue_.size() >= options_.max_queued)
+      throw unavailable("the queue is full (" + std::to_string(options_.max_queued) + " jobs)");
+    id = jobs_.insert(kind, normalized, tags, static_cast<std::int64_t>(points.size()), estimate);
+    queue_.push_back(id);
+  }
+  wake_.notify_all();
+  auto job = get(id);
+  publish(id, "state", {{"id", id}, {"state", "queued"}});
+  return job;
+}
+
+nlohmann::json job_service::dry_run(const std::string& kind, const nlohmann::json& spec) const {
+  auto& w = registry_.get(kind);
+  const auto offered = board_ ? board_->offered() : nlohmann::json::object();
+  auto normalized = w.normalize(spec, offered);
+  const auto points = w.expand(normalized);
+  if (points.empty()) throw validation_error("spec", "the spec expands to an empty sweep", "empty_sweep");
+  return {{"kind", kind},
+          {"spec", normalized},
+          {"points", points.size()},
+          {"estimate_s", w.estimate_s(normalized, points.size())}};
+}
+
+store::job_record job_service::cancel(std::int64_t id) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  auto job = jobs_.get(id);
+  if (!job) throw not_found("job " + std::to_string(id) + " does not exist", "id");
+  if (job->state == job_state::queued) {
+    queue_.erase(std::remove(queue_.begin(), queue_.end(), id), queue_.end());
+    jobs_.set_state(id, job_state::cancelled, "cancelled before it started");
+    lock.unlock();
+    publish(id, "state", {{"id", id}, {"state", "cancelled"}});
+    publish(id, "end", {{"id", id}, {"state", "cancelled"}});
+    return get(id);
+  }
+  if (job->state == job_state::running && running_ == id) {
+    abort_reason_ = abort_reason::cancel;
+    abort_ = true;
+    // Wait for the runner to reach a safe point so the answer shows the final state.
+    finished_.wait_for(lock, k_cancel_wait, [&] { return running_ != id; });
+    lock.unlock();
+    return get(id);
+  }
+  throw conflict("job " + std::to_string(id) + " is already " + to_string(job->state), "id");
+}
+
+store::job_record job_service::resume(std::int64_t id) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto job = jobs_.get(id);
+    if (!job) throw not_found("job " + std::to_string(id) + " does not exist", "id");
+    if (job->state != job_state::interrupted)
+      throw conflict("only an interrupted job can be resumed; job " + std::to_string(id) + " is " +
+                         to_string(job->state),
+                     "id");
+    if (stopping_) throw unavailable("the daemon is shutting down");
+    jobs_.set_state(id, job_state::queued);
+    queue_.push_back(id);
+  }
+  wake_.notify_all();
+  publish(id, "state", {{"id", id}, {"state", "queued"}});
+  return get(id);
+}
+
+store::job_record job_service::get(std::int64_t id) const {
+  auto job = jobs_.get(id);
+  if (!job) throw not_found("job " + std::to_string(id) + " does not exist", "id");
+  return *job;
+}
+
+std::vector<store::job_record> job_service::list(const store::job_filter& filter, std::int64_t* total) const {
+  return jobs_.list(filter, total);
+}
+
+std::vector<store::point_record> job_service::points(std::int64_t id) const {
+  get(id);
+  return jobs_.points(id);
+}
+
+std::optional<std::int64_t> job_service::running() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return running_;
+}
+
+std::size_t job_service::queued_count() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return queue_.size();
+}
+
+nlohmann::json job_service::to_json(const store::job_record& job) {
+  nlohmann::json eta = nullptr;
+  if (job.state == job_state::running) {
+    const double elapsed = job.started_ns ? static_cast<double>(wall_ns() - job.started_ns) / 1e9 : 0.0;
+    if (job.points_done > 0)
+      eta = elapsed / static_cast<double>(job.points_done) * static_cast<double>(job.points_total - job.points_done);
+    else
+      eta = std::max(0.0, job.estimate_s - elapsed);
+  } else if (job.state == job_state::queued) {
+    eta = job.estimate_s;
+  }
+  const double fraction =
+      job.points_total > 0 ? static_cast<double>(job.points_done) / static_cast<double>(job.points_total) : 0.0;
+  return {{"id", job.id},
+          {"kind", job.kind},
+          {"state", to_string(job.state)},
+          {"spec", job.spec},
+          {"tags", job.tags},
+          {"created_at", time_or_null(job.created_ns)},
+          {"started_at", time_or_null(job.started_ns)},
+          {"finished_at", time_or_null(job.finished_ns)},
+          {"progress", {{"done", job.points_done}, {"total", job.points_total}, {"fraction", fraction}, {"eta_s", eta}}},
+          {"estimate_s", job.estimate_s},
+          {"error", job.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(job.error)},
+          {"summary", job.summary}};
+}
+
+void job_service::run_loop() {
+  for (;;) {
+    std::int64_t id = 0;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (stopping_) return;
+      id = queue_.front();
+      queue_.pop_front();
+      running_ = id;
+      abort_ = false;
+      abort_reason_ = abort_reason::none;
+    }
+    try {
+      auto job = jobs_.get(id);
+      if (job && job->state == job_state::queued) run_job(std::move(*job));
+    } catch (const std::exception& e) {
+      // Storage failed under the job: record what we can and keep the runner alive.
+      spdlog::error("job {}: {}", id, e.what());
+      try {
+        jobs_.set_state(id, job_state::failed, e.what());
+        publish(id, "state", {{"id", id}, {"state", "failed"}, {"error", e.what()}});
+        publish(id, "end", {{"id", id}, {"state", "failed"}});
+      } catch (const std::exception&) {
+      }
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      running_.reset();
+    }
+    finished_.notify_all();
+  }
+}
+
+void job_service::run_job(store::job_record job) {
+  const auto id = job.id;
+  auto& w = registry_.get(job.kind);
+  const auto points = w.expand(job.spec);
+  // A resumed job goes on after its last finished point.
+  const auto first = jobs_.count_points(id);
+  jobs_.set_state(id, job_state::running);
+  publish(id, "state", {{"id", id}, {"state", "running"}});
+  spdlog::info("job {} ({}) running: {} points, starting at {}", id, job.kind, points.size(), first);
+
+  point_context ctx;
+  ctx.job_id = id;
+  ctx.cancel = &abort_;
+  ctx.board = board_;
+  ctx.telemetry = telemetry_;
+  ctx.event = [this, id](const std::string& type, const nlohmann::json& data) {
+    jobs_.add_event(id, type, data);
+    publish(id, type, data);
+  };
+
+  std::int64_t ok = 0, failed = 0;
+  std::string last_error;
+  const auto started = monotonic_ns();
+  try {
+    if (board_) board_->arm(id);
+    for (auto i = first; i < static_cast<std::int64_t>(points.size()) && !abort_; ++i) {
+      ctx.index = i;
+      store::point_record p;
+      p.job_id = id;
+      p.index = i;
+      p.params = points[i];
+      try {
+        auto r = w.run_point(ctx, job.spec, points[i]);
+        // A point cut short by cancellation or shutdown is not a result.
+        if (abort_) break;
+        p.status = r.status;
+        p.metrics = std::move(r.metrics);
+        p.t_start_ns = r.t_start_ns;
+        p.t_end_ns = r.t_end_ns;
+      } catch (const std::exception& e) {
+        if (abort_) break;
+        p.status = "failed";
+        p.metrics = {{"error", e.what()}};
+        last_error = e.what();
+        spdlog::warn("job {} point {} failed: {}", id, i, e.what());
+      }
+      (p.status == "failed" ? failed : ok)++;
+      jobs_.add_point(p);
+      const auto done = i + 1;
+      jobs_.set_progress(id, done, static_cast<std::int64_t>(points.size()));
+      const double per_point = static_cast<double>(monotonic_ns() - started) / 1e9 / static_cast<double>(done - first);
+      publish(id, "point", {{"id", id}, {"index", i}, {"status", p.status}});
+      publish(id, "progress",
+              {{"id", id},
+               {"done", done},
+               {"total", points.size()},
+               {"eta_s", per_point * static_cast<double>(static_cast<std::int64_t>(points.size()) - done)}});
+    }
+  } catch (const std::exception& e) {
+    // Outside a point (arming the board): the job cannot go on.
+    last_error = e.what();
+    failed = -1;
+  }
+  if (board_) {
+    try {
+      board_->restore();
+    } catch (const std::exception& e) {
+      spdlog::error("job {}: restoring the board failed: {}", id, e.what());
+      last_error = "restoring the board failed: " + std::string(e.what());
+    }
+  }
+
+  abort_reason reason;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    reason = abort_ ? abort_reason_ : abort_reason::none;
+  }
+  job_state final_state = job_state::succeeded;
+  std::string error;
+  if (reason == abort_reason::cancel) {
+    final_state = job_state::cancelled;
+    error = "cancelled while running";
+  } else if (reason == abort_reason::shutdown) {
+    final_state = job_state::interrupted;
+    error = "the daemon shut down while this job was running";
+  } else if (failed < 0 || (ok == 0 && failed > 0)) {
+    final_state = job_state::failed;
+    error = last_error;
+  }
+  try {
+    jobs_.set_summary(id, w.summarize(job.spec, jobs_.points(id)));
+  } catch (const std::exception& e) {
+    spdlog::warn("job {}: summary failed: {}", id, e.what());
+  }
+  jobs_.set_state(id, final_state, error);
+  spdlog::info("job {} {}", id, to_string(final_state));
+  nlohmann::json state = {{"id", id}, {"state", to_string(final_state)}};
+  if (!error.empty()) state["error"] = error;
+  publish(id, "state", state);
+  publish(id, "end", {{"id", id}, {"state", to_string(final_state)}});
+}
+
+void job_service::publish(std::int64_t id, const std::string& event, const nlohmann::json& data) {
+  const auto text = data.dump();
+  hub_.publish("job:" + std::to_string(id), event, text);
+  hub_.publish("jobs", event, text);
+}
+
+}  // namespace jetperf::jobs

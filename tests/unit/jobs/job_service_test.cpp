@@ -1,0 +1,241 @@
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include <jetperf/common/errors.hpp>
+#include <jetperf/jobs/job_service.hpp>
+#include <jetperf/jobs/spec_fields.hpp>
+#include <support/temp_dir.hpp>
+
+using namespace jetperf;
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+namespace {
+
+// A workload whose points take `sleep_ms` and fail where the spec says so.
+class scripted_workload final : public jobs::workload {
+ public:
+  std::string kind() const override { return "scripted"; }
+  json normalize(const json& spec, const json&) const override {
+    jobs::reject_unknown_fields(spec, {"points", "sleep_ms", "fail"});
+    json out = {{"points", jobs::integer_field(spec, "points", 0, 200000, 3)},
+                {"sleep_ms", jobs::integer_field(spec, "sleep_ms", 0, 100000, 0)},
+                {"fail", spec.value("fail", json::array())}};
+    return out;
+  }
+  std::vector<json> expand(const json& spec) const override {
+    std::vector<json> p;
+    for (int i = 0; i < spec["points"].get<int>(); ++i) p.push_back({{"i", i}});
+    return p;
+  }
+  double estimate_s(const json& spec, std::size_t n) const override {
+    return spec["sleep_ms"].get<double>() / 1000.0 * static_cast<double>(n);
+  }
+  jobs::point_result run_point(jobs::point_context& ctx, const json& spec, const json& point) override {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(spec["sleep_ms"].get<int>());
+    while (std::chrono::steady_clock::now() < deadline && !ctx.cancelled()) std::this_thread::sleep_for(1ms);
+    for (const auto& f : spec["fail"])
+      if (f == point["i"]) throw std::runtime_error("point " + std::to_string(f.get<int>()) + " exploded");
+    jobs::point_result r;
+    r.metrics = {{"value", point["i"].get<int>() * 10}};
+    return r;
+  }
+  json summarize(const json&, const std::vector<store::point_record>& points) const override {
+    return {{"points_seen", points.size()}};
+  }
+};
+
+class recording_board final : public platform::board_settings {
+ public:
+  json offered() const override { return json::object(); }
+  void arm(std::int64_t job_id) override { armed.push_back(job_id); }
+  json apply(const json& s) override { return s; }
+  json current() const override { return json::object(); }
+  void restore() override { ++restores; }
+  std::vector<std::int64_t> armed;
+  int restores = 0;
+};
+
+struct fixture {
+  test::temp_dir dir;
+  std::unique_ptr<store::database> db;
+  jobs::workload_registry registry;
+  event_hub hub;
+  recording_board board;
+  std::unique_ptr<jobs::job_service> service;
+
+  explicit fixture(jobs::job_service_options opts = {}) {
+    registry.add(std::make_unique<scripted_workload>());
+    open(opts);
+  }
+  void open(jobs::job_service_options opts = {}) {
+    service.reset();
+    db.reset();
+    db = std::make_unique<store::database>(dir.file("jetperf.db"));
+    service = std::make_unique<jobs::job_service>(*db, registry, hub, &board, nullptr, opts);
+  }
+  store::job_record wait_terminal(std::int64_t id, std::chrono::seconds limit = 20s) {
+    const auto until = std::chrono::steady_clock::now() + limit;
+    for (;;) {
+      auto j = service->get(id);
+      if (jobs::is_terminal(j.state) || std::chrono::steady_clock::now() > until) return j;
+      std::this_thread::sleep_for(5ms);
+    }
+  }
+  void wait_running(std::int64_t id) {
+    const auto until = std::chrono::steady_clock::now() + 20s;
+    while (service->get(id).state != jobs::job_state::running && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(2ms);
+  }
+};
+
+}  // namespace
+
+TEST(job_service, runs_a_job_to_success_and_stores_its_points) {
+  fixture f;
+  std::vector<std::string> events;
+  std::mutex m;
+  auto sub = f.hub.subscribe("job:1", [&](const std::string& e, const std::string&) {
+    std::lock_guard<std::mutex> lock(m);
+    events.push_back(e);
+    return true;
+  });
+  f.service->start();
+  auto job = f.service->submit("scripted", {{"points", 3}}, {"t1"});
+  EXPECT_EQ(job.id, 1);
+  EXPECT_EQ(job.points_total, 3);
+  auto done = f.wait_terminal(job.id);
+  ASSERT_EQ(done.state, jobs::job_state::succeeded);
+  EXPECT_EQ(done.points_done, 3);
+  EXPECT_EQ(done.summary["points_seen"], 3);
+  auto points = f.service->points(job.id);
+  ASSERT_EQ(points.size(), 3u);
+  EXPECT_EQ(points[2].metrics["value"], 20);
+  EXPECT_EQ(points[2].status, "ok");
+  EXPECT_EQ(f.board.armed, std::vector<std::int64_t>{1});
+  EXPECT_EQ(f.board.restores, 1);
+  std::lock_guard<std::mutex> lock(m);
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(events.back(), "end");
+  EXPECT_EQ(std::count(events.begin(), events.end(), "progress"), 3);
+}
+
+TEST(job_service, invalid_spec_creates_no_job) {
+  fixture f;
+  EXPECT_THROW(f.service->submit("scripted", {{"points", "x"}}, {}), validation_error);
+  EXPECT_THROW(f.service->submit("nope", json::object(), {}), validation_error);
+  try {
+    f.service->submit("scripted", {{"points", 0}}, {});
+    FAIL();
+  } catch (const validation_error& e) {
+    EXPECT_EQ(e.field(), "spec");
+    EXPECT_EQ(e.code(), "empty_sweep");
+  }
+  try {
+    f.service->submit("scripted", {{"points", 100001}}, {});
+    FAIL();
+  } catch (const validation_error& e) {
+    EXPECT_EQ(e.code(), "too_many_points");
+  }
+  std::int64_t total = -1;
+  f.service->list({}, &total);
+  EXPECT_EQ(total, 0);
+}
+
+TEST(job_service, a_failing_point_is_recorded_and_the_job_goes_on) {
+  fixture f;
+  f.service->start();
+  auto some = f.wait_terminal(f.service->submit("scripted", {{"points", 3}, {"fail", {1}}}, {}).id);
+  EXPECT_EQ(some.state, jobs::job_state::succeeded);
+  auto points = f.service->points(some.id);
+  ASSERT_EQ(points.size(), 3u);
+  EXPECT_EQ(points[1].status, "failed");
+  EXPECT_EQ(points[1].metrics["error"], "point 1 exploded");
+  auto all = f.wait_terminal(f.service->submit("scripted", {{"points", 2}, {"fail", {0, 1}}}, {}).id);
+  EXPECT_EQ(all.state, jobs::job_state::failed);
+  EXPECT_EQ(all.error, "point 1 exploded");
+}
+
+TEST(job_service, cancels_queued_and_running_jobs_and_refuses_finished_ones) {
+  fixture f;
+  f.service->start();
+  auto running = f.service->submit("scripted", {{"points", 5}, {"sleep_ms", 2000}}, {});
+  auto queued = f.service->submit("scripted", {{"points", 1}}, {});
+  f.wait_running(running.id);
+  EXPECT_EQ(f.service->cancel(queued.id).state, jobs::job_state::cancelled);
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_EQ(f.service->cancel(running.id).state, jobs::job_state::cancelled);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+  EXPECT_THROW(f.service->cancel(running.id), conflict);
+  EXPECT_THROW(f.service->cancel(999), not_found);
+  EXPECT_EQ(f.service->points(running.id).size(), 0u);
+  EXPECT_EQ(f.board.restores, 1);
+}
+
+TEST(job_service, shutdown_interrupts_and_resume_continues_after_the_last_point) {
+  fixture f;
+  f.service->start();
+  auto job = f.service->submit("scripted", {{"points", 4}, {"sleep_ms", 150}}, {});
+  auto queued = f.service->submit("scripted", {{"points", 1}}, {});
+  // Let two points finish, then stop the daemon's service.
+  const auto until = std::chrono::steady_clock::now() + 20s;
+  while (f.service->get(job.id).points_done < 2 && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(2ms);
+  f.service->stop();
+  auto stopped = f.service->get(job.id);
+  EXPECT_EQ(stopped.state, jobs::job_state::interrupted);
+  EXPECT_GE(stopped.points_done, 2);
+  EXPECT_EQ(f.service->get(queued.id).state, jobs::job_state::queued);
+
+  f.open();
+  f.service->start();
+  EXPECT_EQ(f.wait_terminal(queued.id).state, jobs::job_state::succeeded);
+  EXPECT_EQ(f.service->get(job.id).state, jobs::job_state::interrupted);
+  EXPECT_THROW(f.service->resume(queued.id), conflict);
+  f.service->resume(job.id);
+  auto resumed = f.wait_terminal(job.id);
+  EXPECT_EQ(resumed.state, jobs::job_state::succeeded);
+  auto points = f.service->points(job.id);
+  ASSERT_EQ(points.size(), 4u);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(points[i].index, i);
+}
+
+TEST(job_service, a_job_left_running_by_a_dead_process_becomes_interrupted) {
+  fixture f;
+  {
+    store::job_store raw(*f.db);
+    auto id = raw.insert("scripted", {{"points", 1}, {"sleep_ms", 0}, {"fail", json::array()}}, {}, 1, 0);
+    raw.set_state(id, jobs::job_state::running);
+  }
+  f.open();
+  f.service->start();
+  auto job = f.service->get(1);
+  EXPECT_EQ(job.state, jobs::job_state::interrupted);
+  EXPECT_FALSE(job.error.empty());
+}
+
+TEST(job_service, a_full_queue_answers_unavailable) {
+  jobs::job_service_options opts;
+  opts.max_queued = 2;
+  fixture f(opts);
+  f.service->submit("scripted", {{"points", 1}}, {});
+  f.service->submit("scripted", {{"points", 1}}, {});
+  EXPECT_THROW(f.service->submit("scripted", {{"points", 1}}, {}), unavailable);
+}
+
+TEST(job_service, json_view_has_progress_and_times) {
+  fixture f;
+  auto job = f.service->submit("scripted", {{"points", 2}, {"sleep_ms", 10}}, {"a", "b"});
+  auto j = jobs::job_service::to_json(job);
+  EXPECT_EQ(j["state"], "queued");
+  EXPECT_EQ(j["tags"], json({"a", "b"}));
+  EXPECT_EQ(j["progress"]["total"], 2);
+  EXPECT_EQ(j["progress"]["done"], 0);
+  EXPECT_TRUE(j["started_at"].is_null());
+  EXPECT_TRUE(j["created_at"].get<std::string>().back() == 'Z');
+  EXPECT_DOUBLE_EQ(j["estimate_s"].get<double>(), 0.02);
+}
