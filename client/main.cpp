@@ -1,1 +1,70 @@
-int main() { return 0; }
+// jetperf: the command-line client of jetperfd. Exit codes: 0 ok, 1 server-side error (or the
+// watched job did not succeed), 2 usage error, 3 cannot reach the daemon. Every error is one
+// line on stderr.
+#include <csignal>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "cli_error.hpp"
+#include "command.hpp"
+#include "settings.hpp"
+
+using namespace jetperf::client;
+
+int main(int argc, char** argv) {
+  std::signal(SIGPIPE, SIG_IGN);
+  CLI::App app{"jetperf: submit and follow profiling jobs on a jetperfd daemon"};
+  app.footer(
+      "Host: --host, $JETPERF_HOST, `host =` in ~/.config/jetperf/config, else 127.0.0.1:7070.\n"
+      "Token: --token, $JETPERF_TOKEN, `token =` or `token_file =` in the config, /var/lib/jetperf/token (local).\n"
+      "Exit codes: 0 ok, 1 server error or job not succeeded, 2 usage error, 3 cannot connect.");
+  app.require_subcommand(1);
+  // Global flags are accepted after the subcommand too (`jetperf jobs --json`).
+  app.fallthrough();
+
+  global_flags flags;
+  app.add_option("--host", flags.host, "Daemon address HOST:PORT or http://HOST:PORT");
+  app.add_option("--token", flags.token, "Bearer token for requests that change something");
+  app.add_flag("--json", flags.json, "Print the API's raw JSON");
+  app.add_option("--timeout", flags.timeout_s, "Seconds to wait for connect and each answer (default 10)")
+      ->check(CLI::PositiveNumber);
+
+  std::vector<std::unique_ptr<command>> commands;
+  commands.push_back(make_health_command(app));
+  commands.push_back(make_jobs_command(app));
+  commands.push_back(make_submit_command(app));
+  commands.push_back(make_show_command(app));
+  commands.push_back(make_watch_command(app));
+  commands.push_back(make_cancel_command(app));
+  commands.push_back(make_results_command(app));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "error: " << e.what() << " (see jetperf --help)" << std::endl;
+    return exit_usage;
+  }
+
+  try {
+    context ctx(resolve_settings(flags, [](const char* name) { return std::getenv(name); }));
+    for (auto& c : commands)
+      if (c->app()->parsed()) return c->run(ctx);
+    std::cerr << "error: no subcommand given (see jetperf --help)" << std::endl;
+    return exit_usage;
+  } catch (const cli_error& e) {
+    std::cout.flush();
+    std::cerr << "error: " << e.what() << std::endl;
+    return e.code();
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << std::endl;
+    return exit_failure;
+  }
+}

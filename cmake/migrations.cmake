@@ -8,4 +8,6 @@ add_custom_command(
   COMMAND ${CMAKE_COMMAND} -DOUT=${JETPERF_MIGRATIONS_CPP} "-DFILES=${JETPERF_MIGRATION_FILES}"
           -P ${PROJECT_SOURCE_DIR}/cmake/embed_migrations.cmake
   DEPENDS ${JETPERF_MIGRATION_FILES} ${PROJECT_SOURCE_DIR}/cmake/embed_migrations.cmake
-  COMMENT "Embedding SQL migrations")
+  COMMENT "Embedding SQL migrations"
+  # VERBATIM: the file list contains ";", which a shell would otherwise take as a command separator.
+  VERBATIM)

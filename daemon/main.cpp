@@ -1,1 +1,46 @@
-int main() { return 0; }
+// jetperfd: parse the configuration, build the components, serve until SIGTERM.
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include <spdlog/spdlog.h>
+
+#include "app.hpp"
+#include "daemon_config.hpp"
+#include "logging.hpp"
+#include "sd_notify.hpp"
+#include "token_file.hpp"
+
+int main(int argc, char** argv) {
+  using namespace jetperf::daemon;
+  command_line cl;
+  try {
+    cl = parse_command_line(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const config_error& e) {
+    std::fprintf(stderr, "jetperfd: %s\n", e.what());
+    return 2;
+  }
+  if (cl.exit_now) {
+    std::fputs(cl.exit_text.c_str(), stdout);
+    return 0;
+  }
+  setup_logging(cl.config.log_level);
+  if (cl.config.restore_only) return app::restore_only(cl.config);
+
+  int status = 1;
+  std::string failure;
+  try {
+    app daemon(cl.config);
+    return daemon.run();
+  } catch (const token_error& e) {
+    // An unusable token file is a configuration problem, like a bad key.
+    failure = e.what();
+    status = 2;
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  spdlog::critical("{}", failure);
+  sd_notifier::from_environment().notify("STATUS=failed: " + failure);
+  return status;
+}

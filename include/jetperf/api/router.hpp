@@ -2,12 +2,17 @@
 // The REST API as a pure function: (method, target, headers, body) -> response. It never sees a
 // socket; daemon/http moves the bytes. Exactly one place (error_mapping) turns exceptions into
 // statuses and the JSON error body.
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include <jetperf/api/auth.hpp>
 #include <jetperf/api/http_types.hpp>
+#include <jetperf/api/route_table.hpp>
+#include <jetperf/api/sse_subscriptions.hpp>
 #include <jetperf/common/event_hub.hpp>
 #include <jetperf/jobs/job_service.hpp>
 
@@ -27,14 +32,24 @@ struct services {
   std::function<nlohmann::json()> health_extra;
 };
 
+/// Matches the route (404 unknown path, 405 with Allow for a known path and wrong method),
+/// checks the token, runs the handler and maps any exception through error_mapping.
+/// `services.hub` must outlive the router (SSE subscriptions are released at destruction).
 class router {
  public:
+  /// Registers every route of register_all_routes (routes.hpp).
   explicit router(services s);
   /// Never throws: every failure becomes an error response.
   http_response handle(const http_request& request) const;
+  const route_table& routes() const { return routes_; }
+  /// SSE streams whose subscription is still held (for tests and diagnostics).
+  std::size_t open_streams() const { return streams_->sweep(); }
 
  private:
   services services_;
+  route_table routes_;
+  std::unique_ptr<sse_subscriptions> streams_;
+  std::int64_t started_monotonic_ns_;
 };
 
 }  // namespace jetperf::api

@@ -46,6 +46,10 @@ struct nvpmodel_conf {
   const nvpmodel_mode* find_mode(const std::string& name) const;
 };
 
+/// A CLOCK value as an integer: "-1" is INT_MAX (2147483647), as nvpmodel reads it.
+/// Throws platform_error when the value is not an integer.
+long long nvpmodel_clock_value(const std::string& value);
+
 /// Parses the text of an nvpmodel.conf. Throws platform_error("line N: ...") on malformed input.
 nvpmodel_conf parse_nvpmodel_conf(const std::string& text);
 

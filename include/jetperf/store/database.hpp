@@ -2,6 +2,7 @@
 // The SQLite database: one file, WAL mode, busy timeout, foreign keys, schema migrated at open.
 // One connection shared by the daemon's threads behind a mutex; statements are short and
 // batched, so a second connection is not worth its complexity.
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -21,9 +22,13 @@ class statement {
   statement& operator=(const statement&) = delete;
 
   statement& bind(int index, std::int64_t value);
+  /// Resolves bind(i, 42), which is otherwise ambiguous between int64 and double.
+  statement& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
   statement& bind(int index, double value);
   statement& bind(int index, const std::string& value);
   statement& bind_null(int index);
+  /// Binds a copy of `size` bytes as a BLOB.
+  statement& bind_blob(int index, const void* data, std::size_t size);
   /// Steps once; true while a row is available.
   bool step();
   /// Runs a statement that returns no rows.
@@ -34,16 +39,24 @@ class statement {
   double column_double(int col) const;
   std::string column_text(int col) const;
   bool column_is_null(int col) const;
+  /// The column as a BLOB, valid until the next step/reset; nullptr for an empty or NULL value.
+  const unsigned char* column_blob(int col) const;
+  std::size_t column_bytes(int col) const;
+  /// The SQL text, for error messages.
+  std::string sql() const;
 
  private:
+  [[noreturn]] void fail(const std::string& what) const;
+
   sqlite3* db_;
   sqlite3_stmt* stmt_ = nullptr;
 };
 
 class database {
  public:
-  /// Opens (creating parent-less files as needed) and migrates to the newest schema.
-  /// ":memory:" is accepted for tests.
+  /// Opens (creating the file and its parent directories as needed) and migrates to the newest
+  /// schema. ":memory:" is accepted for tests. Throws store_error naming the path when the file
+  /// cannot be opened or its schema is newer than this build knows.
   explicit database(const std::string& path);
   ~database();
   database(const database&) = delete;
@@ -54,11 +67,14 @@ class database {
   /// Runs SQL without results (several statements allowed).
   void exec(const std::string& sql);
   /// Runs fn inside BEGIN IMMEDIATE ... COMMIT, rolling back when it throws. Holds the mutex.
+  /// Nested calls become SAVEPOINTs, so a store method may be called inside a caller's transaction.
   void transaction(const std::function<void()>& fn);
   /// The lock every store takes around its statements.
   std::recursive_mutex& mutex() const { return mutex_; }
   int schema_version() const;
   std::int64_t last_insert_id() const;
+  /// Rows changed by the most recent INSERT, UPDATE or DELETE.
+  std::int64_t changes() const;
 
  private:
   sqlite3* db_ = nullptr;

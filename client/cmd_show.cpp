@@ -1,0 +1,36 @@
+// jetperf show ID: one job in full.
+#include <iostream>
+
+#include "command.hpp"
+#include "output.hpp"
+
+namespace jetperf::client {
+
+namespace {
+
+class show_command final : public command {
+ public:
+  explicit show_command(CLI::App& parent) : app_(parent.add_subcommand("show", "Show one job")) {
+    app_->add_option("id", id_, "Job id")->required()->check(CLI::PositiveNumber);
+  }
+  CLI::App* app() const override { return app_; }
+
+  int run(context& ctx) override {
+    const auto j = ctx.call("GET", "/v1/jobs/" + std::to_string(id_));
+    if (ctx.config().json)
+      std::cout << j.dump(2) << '\n';
+    else
+      std::cout << format_job(j);
+    return 0;
+  }
+
+ private:
+  CLI::App* app_;
+  std::int64_t id_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<command> make_show_command(CLI::App& parent) { return std::make_unique<show_command>(parent); }
+
+}  // namespace jetperf::client

@@ -1,0 +1,61 @@
+#pragma once
+// One class per subcommand (as DCGM's dcgmi does): each registers its CLI11 options in its
+// constructor and runs against a context built from the resolved global settings.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "http_client.hpp"
+#include "settings.hpp"
+
+namespace jetperf::client {
+
+/// What every subcommand runs with.
+class context {
+ public:
+  explicit context(settings s);
+  const settings& config() const { return settings_; }
+  http_client& http() { return http_; }
+
+  /// Sends a request and returns the JSON answer; a 4xx/5xx answer throws cli_error(exit_failure)
+  /// with the server's message and field.
+  nlohmann::json call(const std::string& method, const std::string& target, const std::string& body = {});
+  /// Same, for an answer that is not JSON (CSV): returns the body.
+  std::string call_text(const std::string& target);
+
+ private:
+  settings settings_;
+  http_client http_;
+};
+
+/// Throws cli_error(exit_failure) for a non-2xx reply: "<message> (field: <field>)".
+void throw_if_error(const http_reply& reply);
+
+/// Percent-encodes a query parameter value.
+std::string url_encode(const std::string& value);
+
+class command {
+ public:
+  virtual ~command() = default;
+  /// The CLI11 subcommand this command registered.
+  virtual CLI::App* app() const = 0;
+  /// Returns the process exit code; throws cli_error.
+  virtual int run(context& ctx) = 0;
+};
+
+std::unique_ptr<command> make_health_command(CLI::App& parent);
+std::unique_ptr<command> make_jobs_command(CLI::App& parent);
+std::unique_ptr<command> make_submit_command(CLI::App& parent);
+std::unique_ptr<command> make_show_command(CLI::App& parent);
+std::unique_ptr<command> make_watch_command(CLI::App& parent);
+std::unique_ptr<command> make_cancel_command(CLI::App& parent);
+std::unique_ptr<command> make_results_command(CLI::App& parent);
+
+/// Follows a job until it ends (shared by `watch` and `submit --watch`).
+/// Returns exit_ok when it succeeded, exit_failure when it failed, was cancelled or interrupted.
+int watch_job(context& ctx, std::int64_t id);
+
+}  // namespace jetperf::client

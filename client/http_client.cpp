@@ -1,0 +1,181 @@
+#include "http_client.hpp"
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include "cli_error.hpp"
+
+namespace jetperf::client {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = net::ip::tcp;
+
+// Beast's per-operation deadlines (tcp_stream::expires_after) only apply to async operations,
+// so each step is started asynchronously and the io_context is run until it completes.
+struct http_client::impl {
+  net::io_context ioc;
+  beast::tcp_stream stream{ioc};
+  beast::flat_buffer buffer;
+  bool connected = false;
+
+  template <class Start>
+  beast::error_code run(Start&& start) {
+    beast::error_code result = net::error::would_block;
+    start([&result](beast::error_code ec, auto&&...) { result = ec; });
+    ioc.restart();
+    ioc.run();
+    return result;
+  }
+
+  void close() {
+    beast::error_code ignored;
+    stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    stream.socket().close(ignored);
+    buffer.clear();
+    connected = false;
+  }
+};
+
+namespace {
+
+std::string reason(const beast::error_code& ec) {
+  if (ec == beast::error::timeout) return "timed out";
+  return ec.message();
+}
+
+template <class Message>
+std::map<std::string, std::string> lower_headers(const Message& m) {
+  std::map<std::string, std::string> out;
+  for (const auto& f : m) {
+    std::string name(f.name_string());
+    for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    out[name] = std::string(f.value());
+  }
+  return out;
+}
+
+}  // namespace
+
+http_client::http_client(endpoint target, std::string token, std::chrono::milliseconds timeout)
+    : target_(std::move(target)), token_(std::move(token)), timeout_(timeout), impl_(std::make_unique<impl>()) {}
+
+http_client::~http_client() {
+  if (impl_->connected) impl_->close();
+}
+
+void http_client::open() {
+  if (impl_->connected) return;
+  tcp::resolver resolver(impl_->ioc);
+  beast::error_code ec;
+  const auto endpoints = resolver.resolve(target_.host, target_.port, ec);
+  if (ec) throw cli_error(exit_connect, "cannot connect to " + target_.text() + ": " + reason(ec));
+  impl_->stream.expires_after(timeout_);
+  ec = impl_->run([&](auto handler) { impl_->stream.async_connect(endpoints, handler); });
+  if (ec) {
+    impl_->close();
+    throw cli_error(exit_connect, "cannot connect to " + target_.text() + ": " + reason(ec));
+  }
+  impl_->stream.socket().set_option(tcp::no_delay(true), ec);
+  impl_->connected = true;
+}
+
+http_reply http_client::request(const std::string& method, const std::string& target,
+                                const std::string& body, const std::string& content_type) {
+  http::request<http::string_body> req{http::string_to_verb(method), target, 11};
+  req.set(http::field::host, target_.text());
+  req.set(http::field::user_agent, "jetperf-cli");
+  req.set(http::field::accept, "application/json");
+  if (!token_.empty()) req.set(http::field::authorization, "Bearer " + token_);
+  if (!body.empty() || method == "POST" || method == "PUT") {
+    req.set(http::field::content_type, content_type);
+    req.body() = body;
+  }
+  req.keep_alive(true);
+  req.prepare_payload();
+
+  // A reused keep-alive connection may have been closed by the server meanwhile: retry once on a
+  // fresh connection when nothing of the answer arrived.
+  for (int attempt = 0;; ++attempt) {
+    const bool reused = impl_->connected;
+    open();
+    impl_->stream.expires_after(timeout_);
+    auto ec = impl_->run([&](auto handler) { http::async_write(impl_->stream, req, handler); });
+    http::response_parser<http::string_body> parser;
+    parser.body_limit(boost::none);
+    if (!ec) {
+      impl_->stream.expires_after(timeout_);
+      ec = impl_->run([&](auto handler) { http::async_read(impl_->stream, impl_->buffer, parser, handler); });
+    }
+    if (ec) {
+      const bool nothing_read = !parser.got_some();
+      impl_->close();
+      if (reused && nothing_read && attempt == 0 && ec != beast::error::timeout) continue;
+      throw cli_error(exit_connect, "request to " + target_.text() + " failed: " + reason(ec));
+    }
+    auto res = parser.release();
+    http_reply reply;
+    reply.status = static_cast<int>(res.result_int());
+    reply.headers = lower_headers(res);
+    reply.body = std::move(res.body());
+    if (!res.keep_alive()) impl_->close();
+    return reply;
+  }
+}
+
+http_reply http_client::stream(const std::string& target, const sse_reader::handler& on_event) {
+  if (impl_->connected) impl_->close();
+  open();
+  http::request<http::empty_body> req{http::verb::get, target, 11};
+  req.set(http::field::host, target_.text());
+  req.set(http::field::user_agent, "jetperf-cli");
+  req.set(http::field::accept, "text/event-stream");
+  if (!token_.empty()) req.set(http::field::authorization, "Bearer " + token_);
+  impl_->stream.expires_after(timeout_);
+  auto ec = impl_->run([&](auto handler) { http::async_write(impl_->stream, req, handler); });
+  http::response_parser<http::buffer_body> parser;
+  parser.body_limit(boost::none);
+  if (!ec) {
+    impl_->stream.expires_after(timeout_);
+    ec = impl_->run([&](auto handler) { http::async_read_header(impl_->stream, impl_->buffer, parser, handler); });
+  }
+  if (ec) {
+    impl_->close();
+    throw cli_error(exit_connect, "request to " + target_.text() + " failed: " + reason(ec));
+  }
+  http_reply reply;
+  reply.status = static_cast<int>(parser.get().result_int());
+  reply.headers = lower_headers(parser.get());
+  const bool ok = reply.status == 200;
+  sse_reader reader;
+  bool go_on = true;
+  char chunk[8192];
+  impl_->stream.expires_never();
+  while (go_on && !parser.is_done()) {
+    parser.get().body().data = chunk;
+    parser.get().body().size = sizeof(chunk);
+    // An error body is short: keep the deadline for it.
+    if (!ok) impl_->stream.expires_after(timeout_);
+    ec = impl_->run([&](auto handler) { http::async_read_some(impl_->stream, impl_->buffer, parser, handler); });
+    const std::size_t got = sizeof(chunk) - parser.get().body().size;
+    if (ok)
+      go_on = reader.feed(chunk, got, on_event);
+    else
+      reply.body.append(chunk, got);
+    if (ec == http::error::need_buffer) ec = {};
+    if (ec == http::error::end_of_stream || ec == net::error::eof) break;
+    if (ec) {
+      impl_->close();
+      throw cli_error(exit_connect, "event stream from " + target_.text() + " failed: " + reason(ec));
+    }
+  }
+  // The stream connection is not reused: the server may still be writing to it.
+  impl_->close();
+  return reply;
+}
+
+}  // namespace jetperf::client

@@ -1,0 +1,54 @@
+#pragma once
+// A small synchronous HTTP/1.1 client over Beast with a deadline on every step. It keeps one
+// keep-alive connection; transport failures become cli_error(exit_connect).
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "settings.hpp"
+#include "sse_reader.hpp"
+
+namespace jetperf::client {
+
+struct http_reply {
+  int status = 0;
+  std::map<std::string, std::string> headers;  ///< names in lower case
+  std::string body;
+  std::string header(const std::string& lower_name) const {
+    auto it = headers.find(lower_name);
+    return it == headers.end() ? std::string() : it->second;
+  }
+};
+
+class http_client {
+ public:
+  /// `token` (may be empty) is sent as "Authorization: Bearer" on every request.
+  http_client(endpoint target, std::string token, std::chrono::milliseconds timeout);
+  ~http_client();
+  http_client(const http_client&) = delete;
+  http_client& operator=(const http_client&) = delete;
+
+  http_reply request(const std::string& method, const std::string& target,
+                     const std::string& body = std::string(),
+                     const std::string& content_type = "application/json");
+
+  /// GET an event stream and hand each event to `on_event` until it returns false or the server
+  /// ends the stream. Reads wait without a deadline (progress may be slow); connect and the
+  /// response header keep the timeout. A non-200 answer is returned whole, with no events.
+  http_reply stream(const std::string& target, const sse_reader::handler& on_event);
+
+  const endpoint& target() const { return target_; }
+
+ private:
+  struct impl;
+  /// Connects unless a connection is open; throws cli_error(exit_connect).
+  void open();
+  endpoint target_;
+  std::string token_;
+  std::chrono::milliseconds timeout_;
+  std::unique_ptr<impl> impl_;
+};
+
+}  // namespace jetperf::client

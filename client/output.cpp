@@ -1,0 +1,200 @@
+#include "output.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace jetperf::client {
+
+namespace {
+
+std::string printf_double(const char* fmt, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+// "1.500" -> "1.5", "2.000" -> "2"
+std::string trim_zeros(std::string s) {
+  if (s.find('.') == std::string::npos || s.find('e') != std::string::npos) return s;
+  while (!s.empty() && s.back() == '0') s.pop_back();
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s;
+}
+
+bool looks_numeric(const std::string& s) {
+  if (s.empty() || s == "-") return false;
+  char* end = nullptr;
+  std::strtod(s.c_str(), &end);
+  return end && *end == '\0';
+}
+
+std::int64_t int_or(const nlohmann::json& j, const char* key, std::int64_t fallback) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<std::int64_t>() : fallback;
+}
+
+std::string text_or_dash(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return "-";
+  return format_cell(*it);
+}
+
+}  // namespace
+
+std::string format_number(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (v == std::floor(v) && std::fabs(v) < 1e15) return printf_double("%.0f", v);
+  const double a = std::fabs(v);
+  if (a >= 1e6 || a < 1e-3) return printf_double("%.3g", v);
+  if (a >= 1e4) return printf_double("%.0f", v);
+  if (a >= 100) return trim_zeros(printf_double("%.1f", v));
+  if (a >= 1) return trim_zeros(printf_double("%.3f", v));
+  return trim_zeros(printf_double("%.4f", v));
+}
+
+std::string format_cell(const nlohmann::json& v) {
+  if (v.is_null()) return "-";
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  if (v.is_number_integer()) return std::to_string(v.get<std::int64_t>());
+  if (v.is_number()) return format_number(v.get<double>());
+  if (v.is_array()) {
+    if (v.empty()) return "-";
+    std::string out;
+    for (const auto& e : v) out += (out.empty() ? "" : ",") + format_cell(e);
+    return out;
+  }
+  return v.dump();
+}
+
+std::string format_duration(const nlohmann::json& seconds) {
+  if (!seconds.is_number()) return "?";
+  const double s = seconds.get<double>();
+  if (!(s >= 0)) return "?";
+  const auto t = static_cast<std::int64_t>(std::llround(s));
+  char buf[32];
+  if (t < 60)
+    std::snprintf(buf, sizeof buf, "%llds", static_cast<long long>(t));
+  else if (t < 3600)
+    std::snprintf(buf, sizeof buf, "%lldm%02llds", static_cast<long long>(t / 60), static_cast<long long>(t % 60));
+  else
+    std::snprintf(buf, sizeof buf, "%lldh%02lldm", static_cast<long long>(t / 3600),
+                  static_cast<long long>((t % 3600) / 60));
+  return buf;
+}
+
+std::string format_table(const std::vector<std::string>& header,
+                         const std::vector<std::vector<std::string>>& rows) {
+  const std::size_t n = header.size();
+  std::vector<std::size_t> width(n);
+  std::vector<bool> numeric(n, true);
+  for (std::size_t c = 0; c < n; ++c) width[c] = header[c].size();
+  for (const auto& row : rows)
+    for (std::size_t c = 0; c < n && c < row.size(); ++c) {
+      width[c] = std::max(width[c], row[c].size());
+      if (row[c] != "-" && !looks_numeric(row[c])) numeric[c] = false;
+    }
+  std::ostringstream out;
+  auto emit = [&](const std::vector<std::string>& cells) {
+    std::string line;
+    for (std::size_t c = 0; c < n; ++c) {
+      const std::string cell = c < cells.size() ? cells[c] : std::string();
+      const std::string pad(width[c] - std::min(width[c], cell.size()), ' ');
+      if (c) line += "  ";
+      line += numeric[c] ? pad + cell : cell + pad;
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out << line << '\n';
+  };
+  emit(header);
+  for (const auto& row : rows) emit(row);
+  return out.str();
+}
+
+std::string format_results_table(const nlohmann::json& results) {
+  std::vector<std::string> header;
+  for (const auto& c : results.value("columns", nlohmann::json::array()))
+    header.push_back(c.is_string() ? c.get<std::string>() : c.value("name", std::string("?")));
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& r : results.value("rows", nlohmann::json::array())) {
+    std::vector<std::string> cells;
+    if (r.is_array()) {
+      for (const auto& v : r) cells.push_back(format_cell(v));
+    } else if (r.is_object()) {
+      for (const auto& h : header) cells.push_back(r.contains(h) ? format_cell(r.at(h)) : "-");
+    }
+    rows.push_back(std::move(cells));
+  }
+  std::string out = header.empty() ? std::string("(no columns)\n") : format_table(header, rows);
+  const auto summary = results.value("summary", nlohmann::json::object());
+  if (summary.is_object() && !summary.empty()) {
+    out += "\nsummary:\n";
+    for (const auto& [k, v] : summary.items()) out += "  " + k + ": " + format_cell(v) + "\n";
+  }
+  return out;
+}
+
+std::string progress_line(std::int64_t id, std::int64_t done, std::int64_t total, const nlohmann::json& eta_s) {
+  return "job " + std::to_string(id) + ": " + std::to_string(done) + "/" + std::to_string(total) +
+         " points, eta " + format_duration(eta_s);
+}
+
+std::string progress_bar(std::int64_t id, std::int64_t done, std::int64_t total, const nlohmann::json& eta_s,
+                         int width) {
+  const double fraction = total > 0 ? std::min(1.0, static_cast<double>(done) / static_cast<double>(total)) : 0.0;
+  char pct[16];
+  std::snprintf(pct, sizeof pct, "%3d%%", static_cast<int>(fraction * 100.0));
+  const std::string prefix = "job " + std::to_string(id) + " [";
+  const std::string suffix = "] " + std::string(pct) + "  " + std::to_string(done) + "/" + std::to_string(total) +
+                             "  eta " + format_duration(eta_s);
+  const int bar = std::max(10, width - static_cast<int>(prefix.size() + suffix.size()) - 1);
+  const int filled = static_cast<int>(fraction * bar);
+  return prefix + std::string(static_cast<std::size_t>(filled), '#') +
+         std::string(static_cast<std::size_t>(bar - filled), '.') + suffix;
+}
+
+std::string format_job(const nlohmann::json& job) {
+  std::ostringstream out;
+  const auto progress = job.value("progress", nlohmann::json::object());
+  out << "id:        " << text_or_dash(job, "id") << '\n'
+      << "kind:      " << text_or_dash(job, "kind") << '\n'
+      << "state:     " << text_or_dash(job, "state") << '\n'
+      << "progress:  " << int_or(progress, "done", 0) << "/" << int_or(progress, "total", 0) << " points";
+  if (progress.contains("eta_s") && progress["eta_s"].is_number()) out << ", eta " << format_duration(progress["eta_s"]);
+  out << '\n'
+      << "estimate:  " << format_duration(job.value("estimate_s", nlohmann::json())) << '\n'
+      << "tags:      " << text_or_dash(job, "tags") << '\n'
+      << "created:   " << text_or_dash(job, "created_at") << '\n'
+      << "started:   " << text_or_dash(job, "started_at") << '\n'
+      << "finished:  " << text_or_dash(job, "finished_at") << '\n';
+  if (job.contains("error") && !job["error"].is_null() && job["error"] != "")
+    out << "error:     " << format_cell(job["error"]) << '\n';
+  out << "spec:      " << job.value("spec", nlohmann::json::object()).dump() << '\n';
+  const auto summary = job.value("summary", nlohmann::json());
+  if (summary.is_object() && !summary.empty()) {
+    out << "summary:\n";
+    for (const auto& [k, v] : summary.items()) out << "  " << k << ": " << format_cell(v) << '\n';
+  }
+  return out.str();
+}
+
+std::string format_job_list(const nlohmann::json& list) {
+  std::vector<std::vector<std::string>> rows;
+  const auto jobs = list.value("jobs", nlohmann::json::array());
+  for (const auto& j : jobs) {
+    const auto progress = j.value("progress", nlohmann::json::object());
+    rows.push_back({text_or_dash(j, "id"), text_or_dash(j, "kind"), text_or_dash(j, "state"),
+                    std::to_string(int_or(progress, "done", 0)) + "/" + std::to_string(int_or(progress, "total", 0)),
+                    text_or_dash(j, "created_at"), text_or_dash(j, "tags")});
+  }
+  std::string out = format_table({"ID", "KIND", "STATE", "POINTS", "CREATED", "TAGS"}, rows);
+  const auto total = int_or(list, "total", static_cast<std::int64_t>(jobs.size()));
+  if (total > static_cast<std::int64_t>(jobs.size()))
+    out += "(" + std::to_string(jobs.size()) + " of " + std::to_string(total) + " jobs; use --limit/--offset)\n";
+  return out;
+}
+
+}  // namespace jetperf::client

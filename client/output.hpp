@@ -1,0 +1,33 @@
+#pragma once
+// Human-readable rendering of the API's JSON: compact numbers, aligned tables, durations, job
+// lines and the progress bar. Pure functions, so they are easy to check.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace jetperf::client {
+
+/// 3 -> "3", 0.123456 -> "0.1235", 12345.6 -> "12346", 1.5e-7 -> "1.5e-07".
+std::string format_number(double v);
+/// A JSON value as one table cell: numbers compact, null as "-", strings bare, others compact JSON.
+std::string format_cell(const nlohmann::json& v);
+/// 4 -> "4s", 125 -> "2m05s", 3725 -> "1h02m"; negative or null -> "?".
+std::string format_duration(const nlohmann::json& seconds);
+/// Columns padded to their widest cell; numeric columns right-aligned.
+std::string format_table(const std::vector<std::string>& header,
+                         const std::vector<std::vector<std::string>>& rows);
+/// The table of GET /v1/jobs/{id}/results (columns + rows, then the summary).
+std::string format_results_table(const nlohmann::json& results);
+/// "job 3: 2/5 points, eta 4s"
+std::string progress_line(std::int64_t id, std::int64_t done, std::int64_t total, const nlohmann::json& eta_s);
+/// "job 3 [########............]  40%  2/5  eta 4s" fitted in `width` columns.
+std::string progress_bar(std::int64_t id, std::int64_t done, std::int64_t total, const nlohmann::json& eta_s,
+                         int width);
+/// Multi-line "key: value" view of a job.
+std::string format_job(const nlohmann::json& job);
+/// The jobs list as a table.
+std::string format_job_list(const nlohmann::json& list);
+
+}  // namespace jetperf::client

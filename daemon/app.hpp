@@ -1,0 +1,52 @@
+#pragma once
+// jetperfd's components, owned in dependency order: each is built after (and destroyed before)
+// the ones it uses. Board and telemetry helpers add their members at the marked places.
+#include <memory>
+#include <string>
+
+#include <jetperf/api/router.hpp>
+#include <jetperf/common/event_hub.hpp>
+#include <jetperf/jobs/job_service.hpp>
+#include <jetperf/jobs/workload_registry.hpp>
+#include <jetperf/store/database.hpp>
+
+#include "daemon_config.hpp"
+#include "http/http_server.hpp"
+#include "sd_notify.hpp"
+
+namespace jetperf::daemon {
+
+class app {
+ public:
+  /// Reads the token, opens the database and builds every component; throws on failure
+  /// (token_error for an unusable token file).
+  explicit app(daemon_config config);
+  ~app();
+  app(const app&) = delete;
+  app& operator=(const app&) = delete;
+
+  /// Serves until SIGTERM or SIGINT, then shuts down in order. Returns the exit status.
+  int run();
+
+  /// --restore-only: puts the board back from a dirty snapshot and returns the exit status.
+  static int restore_only(const daemon_config& config);
+
+ private:
+  void write_ready_file() const;
+  void shutdown();
+
+  daemon_config config_;
+  sd_notifier notifier_;
+  std::string token_;
+  std::unique_ptr<store::database> db_;
+  event_hub hub_;
+  jobs::workload_registry registry_;
+  // Board: a std::unique_ptr<platform::board_settings> built from config_ (board, sysfs_root,
+  // nvpmodel_path, sim_dir) goes here, before jobs_, which is given its pointer.
+  // Telemetry: a std::unique_ptr<telemetry::sample_source> (tegrastats_path, rails) goes here.
+  std::unique_ptr<jobs::job_service> jobs_;
+  std::unique_ptr<api::router> router_;
+  std::unique_ptr<http_server> server_;
+};
+
+}  // namespace jetperf::daemon

@@ -1,0 +1,303 @@
+#include "daemon_config.hpp"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <set>
+
+#include <jetperf/config.hpp>
+
+namespace jetperf::daemon {
+
+namespace {
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return {};
+  const auto e = s.find_last_not_of(" \t\r");
+  return s.substr(b, e - b + 1);
+}
+
+[[noreturn]] void fail(const std::string& where, const std::string& key, const std::string& msg) {
+  throw config_error(where + ": " + key + ": " + msg);
+}
+
+std::uint64_t parse_unsigned(const std::string& where, const std::string& key,
+                             const std::string& value, std::uint64_t min, std::uint64_t max) {
+  if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos ||
+      value.size() > 10) {
+    fail(where, key, "'" + value + "' is not a whole number");
+  }
+  const std::uint64_t n = std::stoull(value);
+  if (n < min || n > max) {
+    fail(where, key, "'" + value + "' is out of range " + std::to_string(min) + ".." +
+                         std::to_string(max));
+  }
+  return n;
+}
+
+bool parse_bool(const std::string& where, const std::string& key, const std::string& value) {
+  if (value == "true" || value == "yes" || value == "on" || value == "1") return true;
+  if (value == "false" || value == "no" || value == "off" || value == "0") return false;
+  fail(where, key, "'" + value + "' is not a boolean (true or false)");
+}
+
+std::string parse_path(const std::string& where, const std::string& key, const std::string& value) {
+  if (value.empty()) fail(where, key, "must not be empty");
+  return value;
+}
+
+void parse_listen(daemon_config& c, const std::string& where, const std::string& key,
+                  const std::string& value) {
+  std::string host;
+  std::string port;
+  if (!value.empty() && value.front() == '[') {
+    const auto close = value.find(']');
+    if (close == std::string::npos || close + 1 >= value.size() || value[close + 1] != ':') {
+      fail(where, key, "'" + value + "' is not [HOST]:PORT");
+    }
+    host = value.substr(1, close - 1);
+    port = value.substr(close + 2);
+  } else {
+    const auto colon = value.rfind(':');
+    if (colon == std::string::npos || value.find(':') != colon) {
+      fail(where, key, "'" + value + "' is not HOST:PORT");
+    }
+    host = value.substr(0, colon);
+    port = value.substr(colon + 1);
+  }
+  if (host.empty()) fail(where, key, "'" + value + "' has no host");
+  c.listen_host = host;
+  c.listen_port = static_cast<std::uint16_t>(parse_unsigned(where, key, port, 0, 65535));
+}
+
+void parse_board(daemon_config& c, const std::string& where, const std::string& key,
+                 const std::string& value) {
+  if (value == "auto" || value == "jetson" || value == "dgpu" || value == "host") {
+    c.board = value;
+    return;
+  }
+  if (value.rfind("sim:", 0) == 0 && value.size() > 4 &&
+      value.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-", 4) == std::string::npos) {
+    c.board = value;
+    return;
+  }
+  fail(where, key, "'" + value + "' is not one of auto, sim:PROFILE, jetson, dgpu, host");
+}
+
+void parse_log_level(daemon_config& c, const std::string& where, const std::string& key,
+                     const std::string& value) {
+  static const std::map<std::string, spdlog::level::level_enum> levels = {
+      {"trace", spdlog::level::trace}, {"debug", spdlog::level::debug},
+      {"info", spdlog::level::info},   {"warn", spdlog::level::warn},
+      {"error", spdlog::level::err},   {"critical", spdlog::level::critical},
+      {"off", spdlog::level::off}};
+  auto it = levels.find(value);
+  if (it == levels.end()) {
+    fail(where, key, "'" + value + "' is not one of trace, debug, info, warn, error, critical, off");
+  }
+  c.log_level = it->second;
+}
+
+using setter = std::function<void(daemon_config&, const std::string& where, const std::string& key,
+                                  const std::string& value)>;
+
+// Keys allowed in the config file, in their file spelling; flags use '-' for '_'.
+const std::map<std::string, setter>& file_keys() {
+  static const std::map<std::string, setter> keys = {
+      {"listen", parse_listen},
+      {"db", [](daemon_config& c, const std::string& w, const std::string& k,
+                const std::string& v) { c.db_path = parse_path(w, k, v); }},
+      {"token_file", [](daemon_config& c, const std::string& w, const std::string& k,
+                        const std::string& v) { c.token_file = parse_path(w, k, v); }},
+      {"board", parse_board},
+      {"log_level", parse_log_level},
+      {"require_token_for_reads",
+       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+         c.require_token_for_reads = parse_bool(w, k, v);
+       }},
+      {"sysfs_root",
+       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+         if (v.empty() || v.front() != '/') fail(w, k, "'" + v + "' is not an absolute path");
+         c.sysfs_root = v;
+       }},
+      {"nvpmodel", [](daemon_config& c, const std::string& w, const std::string& k,
+                      const std::string& v) { c.nvpmodel_path = parse_path(w, k, v); }},
+      {"tegrastats", [](daemon_config& c, const std::string& w, const std::string& k,
+                        const std::string& v) { c.tegrastats_path = parse_path(w, k, v); }},
+      {"sim_dir", [](daemon_config& c, const std::string& w, const std::string& k,
+                     const std::string& v) { c.sim_dir = parse_path(w, k, v); }},
+      {"max_connections",
+       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+         c.max_connections = parse_unsigned(w, k, v, 1, 100000);
+       }},
+      {"threads", [](daemon_config& c, const std::string& w, const std::string& k,
+                     const std::string& v) { c.threads = parse_unsigned(w, k, v, 1, 64); }},
+  };
+  return keys;
+}
+
+// Flags that take no value (a bare flag means true).
+const std::set<std::string>& bool_keys() {
+  static const std::set<std::string> keys = {"require_token_for_reads", "restore_only"};
+  return keys;
+}
+
+bool file_exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+}  // namespace
+
+std::string daemon_config::listen_text() const {
+  if (listen_host.find(':') != std::string::npos) {
+    return "[" + listen_host + "]:" + std::to_string(listen_port);
+  }
+  return listen_host + ":" + std::to_string(listen_port);
+}
+
+void set_config_value(daemon_config& config, const std::string& key, const std::string& value,
+                      const std::string& where) {
+  auto it = file_keys().find(key);
+  if (it == file_keys().end()) fail(where, key, "unknown key");
+  it->second(config, where, key, value);
+}
+
+void apply_config_file(daemon_config& config, const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw config_error(path + ": cannot read config file: " + std::strerror(errno));
+  std::string line;
+  std::set<std::string> seen;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const std::string where = path + ":" + std::to_string(number);
+    // A '#' starts a comment at the start of a line or after whitespace (paths may hold '#').
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      if (line[i] == '#' && (i == 0 || line[i - 1] == ' ' || line[i - 1] == '\t')) {
+        line.resize(i);
+        break;
+      }
+    }
+    line = trim(line);
+    if (line.empty()) continue;
+    const auto eq = line.find('=');
+    if (eq == std::string::npos) {
+      throw config_error(where + ": expected 'key = value', got '" + line + "'");
+    }
+    const std::string key = trim(line.substr(0, eq));
+    std::string value = trim(line.substr(eq + 1));
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+      value = value.substr(1, value.size() - 2);
+    }
+    if (key.empty()) throw config_error(where + ": missing key before '='");
+    if (!seen.insert(key).second) fail(where, key, "duplicate key");
+    set_config_value(config, key, value, where);
+  }
+}
+
+command_line parse_command_line(const std::vector<std::string>& args) {
+  command_line result;
+  struct flag_value {
+    std::string key;
+    std::string value;
+    std::string flag;
+  };
+  std::vector<flag_value> flags;
+  bool explicit_config = false;
+
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--help" || arg == "-h") {
+      result.exit_now = true;
+      result.exit_text = usage_text();
+      return result;
+    }
+    if (arg == "--version") {
+      result.exit_now = true;
+      result.exit_text = std::string("jetperfd ") + JETPERF_VERSION + "\n";
+      return result;
+    }
+    if (arg.rfind("--", 0) != 0 || arg.size() == 2) {
+      throw config_error("unexpected argument '" + arg + "' (see --help)");
+    }
+    std::string name = arg.substr(2);
+    std::string value;
+    bool has_value = false;
+    if (const auto eq = name.find('='); eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name.resize(eq);
+      has_value = true;
+    }
+    std::string key = name;
+    for (char& c : key) {
+      if (c == '-') c = '_';
+    }
+    const std::string flag = "--" + name;
+    const bool is_bool = bool_keys().count(key) != 0;
+    const bool known =
+        is_bool || key == "config" || key == "ready_file" || file_keys().count(key) != 0;
+    if (!known || name.find('_') != std::string::npos) {
+      throw config_error(flag + ": unknown option (see --help)");
+    }
+    if (is_bool) {
+      if (!has_value) value = "true";
+    } else if (!has_value) {
+      if (i + 1 >= args.size()) throw config_error(flag + ": missing value");
+      value = args[++i];
+    }
+    if (key == "config") {
+      if (value.empty()) throw config_error(flag + ": must not be empty");
+      result.config.config_path = value;
+      explicit_config = true;
+      continue;
+    }
+    flags.push_back({key, value, flag});
+  }
+
+  daemon_config& c = result.config;
+  if (explicit_config || file_exists(c.config_path)) apply_config_file(c, c.config_path);
+
+  for (const auto& f : flags) {
+    if (f.key == "restore_only") {
+      c.restore_only = parse_bool(f.flag, "value", f.value);
+    } else if (f.key == "require_token_for_reads") {
+      c.require_token_for_reads = parse_bool(f.flag, "value", f.value);
+    } else if (f.key == "ready_file") {
+      c.ready_file = parse_path(f.flag, "value", f.value);
+    } else {
+      // Flag errors read "--max-connections: value: '0' is out of range ...".
+      file_keys().at(f.key)(c, f.flag, "value", f.value);
+    }
+  }
+  return result;
+}
+
+std::string usage_text() {
+  return "Usage: jetperfd [options]\n"
+         "Profiling daemon for NVIDIA Jetson boards (REST API).\n\n"
+         "Options (each overrides the config file's key of the same name, '-' for '_'):\n"
+         "  --config PATH              config file (default /etc/jetperf/jetperfd.conf)\n"
+         "  --listen HOST:PORT         address to serve (default 127.0.0.1:7070; port 0 = any)\n"
+         "  --db PATH                  SQLite database (default /var/lib/jetperf/jetperf.db)\n"
+         "  --token-file PATH          API token, created 0600 when absent\n"
+         "                             (default /var/lib/jetperf/token)\n"
+         "  --board KIND               auto | sim:PROFILE | jetson | dgpu | host (default auto)\n"
+         "  --log-level LEVEL          trace, debug, info, warn, error, critical, off\n"
+         "  --require-token-for-reads  GET requests need the token too (except /v1/health)\n"
+         "  --sysfs-root PATH          root prefix for /sys and /proc reads (default /)\n"
+         "  --nvpmodel PATH            nvpmodel program (default /usr/sbin/nvpmodel)\n"
+         "  --tegrastats PATH          tegrastats program (default /usr/bin/tegrastats)\n"
+         "  --sim-dir PATH             where simulated boards live (default /var/lib/jetperf/sim)\n"
+         "  --max-connections N        open connections served at once (default 256)\n"
+         "  --threads N                HTTP io threads (default 2)\n"
+         "  --ready-file PATH          write HOST:PORT here once listening\n"
+         "  --restore-only             restore the board's saved settings and exit\n"
+         "  --version                  print the version and exit\n"
+         "  --help                     print this help and exit\n";
+}
+
+}  // namespace jetperf::daemon

@@ -1,0 +1,67 @@
+#pragma once
+// jetperfd's configuration: parsed once from the config file, then overridden by flags, into one
+// validated typed object. Components receive the pieces they need from it.
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <spdlog/common.h>
+
+namespace jetperf::daemon {
+
+/// Bad configuration (file or flag); the message names the file, line and key, or the flag.
+/// jetperfd prints it on one line and exits with status 2.
+class config_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct daemon_config {
+  std::string config_path = "/etc/jetperf/jetperfd.conf";
+  std::string listen_host = "127.0.0.1";
+  std::uint16_t listen_port = 7070;  ///< 0 = any free port (see ready_file)
+  std::string db_path = "/var/lib/jetperf/jetperf.db";
+  std::string token_file = "/var/lib/jetperf/token";
+  /// auto | sim:PROFILE | jetson | dgpu | host
+  std::string board = "auto";
+  spdlog::level::level_enum log_level = spdlog::level::info;
+  bool require_token_for_reads = false;
+  std::string sysfs_root = "/";
+  std::string nvpmodel_path = "/usr/sbin/nvpmodel";
+  std::string tegrastats_path = "/usr/bin/tegrastats";
+  std::string sim_dir = "/var/lib/jetperf/sim";
+  std::size_t max_connections = 256;
+  std::size_t threads = 2;  ///< HTTP io threads
+  /// When set, "HOST:PORT\n" is written here (atomically) once the listener is bound.
+  std::string ready_file;
+  /// Restore the board from a dirty snapshot and exit (ExecStopPost of the unit).
+  bool restore_only = false;
+
+  /// "HOST:PORT", with brackets around an IPv6 host.
+  std::string listen_text() const;
+};
+
+/// What the command line asks for: a configuration to run, or text to print and exit 0.
+struct command_line {
+  daemon_config config;
+  bool exit_now = false;  ///< --help or --version
+  std::string exit_text;
+};
+
+/// Parses flags (without argv[0]) and the config file: defaults < file < flags. A missing
+/// default config file is fine; a missing --config file is an error. Throws config_error.
+command_line parse_command_line(const std::vector<std::string>& args);
+
+/// Applies a config file of `key = value` lines (`#` comments) to `config`. Throws config_error.
+void apply_config_file(daemon_config& config, const std::string& path);
+
+/// Sets one key (file spelling, e.g. "max_connections") from text; `where` prefixes errors.
+void set_config_value(daemon_config& config, const std::string& key, const std::string& value,
+                      const std::string& where);
+
+/// The --help text.
+std::string usage_text();
+
+}  // namespace jetperf::daemon

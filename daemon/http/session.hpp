@@ -1,0 +1,54 @@
+#pragma once
+// One HTTP/1.1 connection: reads requests with limits and timeouts, hands each to the request
+// handler and writes the answer; keeps the connection alive between requests. An SSE answer
+// moves the connection into an sse_stream.
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <jetperf/api/http_types.hpp>
+
+#include "http/beast.hpp"
+#include "http/connection_limit.hpp"
+#include "http/net.hpp"
+#include "http/server_context.hpp"
+
+namespace jetperf::daemon {
+
+class session : public std::enable_shared_from_this<session> {
+ public:
+  session(tcp::socket&& socket, std::shared_ptr<const server_context> context,
+          connection_limit::slot slot);
+
+  /// Starts reading requests.
+  void run();
+  /// Answers 503 (over the connection limit) without reading, then closes.
+  void run_rejected();
+
+ private:
+  void do_read();
+  void on_read_header(beast::error_code ec, std::size_t bytes);
+  void on_read_body(beast::error_code ec, std::size_t bytes);
+  void on_read_error(beast::error_code ec);
+  void handle_request();
+  void do_write(api::http_response& response, unsigned version, bool keep_alive);
+  void on_write(bool close, beast::error_code ec, std::size_t bytes);
+  void start_stream(api::http_response& response, unsigned version);
+  /// Stops sending, then discards what the peer still sends for a short while, so that it
+  /// reads our error answer instead of a reset caused by unread data.
+  void do_lingering_close();
+  void on_discard(beast::error_code ec, std::size_t bytes);
+
+  beast::tcp_stream stream_;
+  std::shared_ptr<const server_context> context_;
+  connection_limit::slot slot_;
+  std::string remote_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  http::response<http::string_body> response_;
+  api::http_request request_;
+  bool first_request_ = true;
+  char discard_[4096];
+};
+
+}  // namespace jetperf::daemon

@@ -1,0 +1,18 @@
+#pragma once
+// Results as CSV (RFC 4180): a header line of the columns, one line per row, CRLF line ends,
+// fields quoted when they contain a comma, quote, CR or LF; numbers in their shortest
+// round-trip form; an empty cell for null or missing values; arrays as their JSON text.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include <jetperf/api/result_table.hpp>
+
+namespace jetperf::api {
+
+std::string write_results_csv(const result_table& table);
+/// One cell's text, quoted as RFC 4180 requires.
+std::string csv_field(const nlohmann::json& value);
+std::string csv_quote(const std::string& text);
+
+}  // namespace jetperf::api

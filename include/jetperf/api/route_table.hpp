@@ -1,0 +1,68 @@
+#pragma once
+// The route table: each routes_*.cpp registers (method, path pattern, handler). Patterns are
+// literal segments and `{name}` placeholders that match one non-empty segment, e.g.
+// "/v1/jobs/{id}/results". Adding a route never touches the router.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <jetperf/api/http_types.hpp>
+#include <jetperf/api/query_params.hpp>
+
+namespace jetperf::api {
+
+struct services;
+class sse_subscriptions;
+
+/// What a handler gets: the request, its decoded parts and the services.
+struct route_request {
+  const http_request& http;
+  std::string path;                                  ///< target without the query
+  std::map<std::string, std::string> path_params;    ///< {name} -> segment
+  query_params query;
+  const services& svc;
+  sse_subscriptions& streams;                        ///< keeps SSE subscriptions alive
+  std::int64_t started_monotonic_ns = 0;             ///< when the router was built (uptime)
+
+  /// The body as a JSON object (see json_body.hpp for the errors).
+  nlohmann::json json_body() const;
+  /// A path parameter that must be a positive integer id; throws validation_error(name).
+  std::int64_t id_param(const std::string& name = "id") const;
+};
+
+using route_handler = std::function<http_response(const route_request&)>;
+
+struct route {
+  std::string method;
+  std::string pattern;
+  route_handler handler;
+  /// Public routes never need the token for reads (GET /v1/health).
+  bool public_read = false;
+  std::vector<std::string> segments;  ///< the pattern split at '/'
+};
+
+class route_table {
+ public:
+  /// Throws std::invalid_argument for a duplicate (method, pattern) or a malformed pattern.
+  void add(std::string method, std::string pattern, route_handler handler, bool public_read = false);
+
+  struct match_result {
+    const route* found = nullptr;                   ///< null when nothing matched method and path
+    std::map<std::string, std::string> params;
+    std::vector<std::string> allowed;               ///< methods of the path when only the method was wrong
+  };
+  match_result match(const std::string& method, const std::string& path) const;
+  const std::vector<route>& routes() const { return routes_; }
+
+ private:
+  std::vector<route> routes_;
+};
+
+/// A JSON response with the given status.
+http_response json_response(int status, const nlohmann::json& body);
+
+}  // namespace jetperf::api

@@ -1,0 +1,20 @@
+#pragma once
+// Every route file has one register function; register_all_routes (routes.cpp) calls them in
+// order. A new area (board, power-mode, clocks, telemetry, metrics, samples) adds its
+// routes_<area>.cpp with a register function declared here and one line in routes.cpp.
+#include <jetperf/api/route_table.hpp>
+
+namespace jetperf::api {
+
+/// GET /v1/health, GET /v1/time, GET /v1/openapi.json.
+void register_system_routes(route_table& table);
+/// POST/GET /v1/jobs, GET/DELETE /v1/jobs/{id}, POST /v1/jobs/{id}/resume.
+void register_job_routes(route_table& table);
+/// GET /v1/jobs/{id}/results?format=json|csv.
+void register_result_routes(route_table& table);
+/// GET /v1/jobs/{id}/events (SSE).
+void register_event_routes(route_table& table);
+
+void register_all_routes(route_table& table);
+
+}  // namespace jetperf::api

@@ -1,0 +1,60 @@
+#pragma once
+// The measurement window: runs one iteration after another, checks the stop rule after each,
+// reads the power window from telemetry, and returns everything a point reports.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include <jetperf/measure/latency_stats.hpp>
+#include <jetperf/measure/power_window.hpp>
+#include <jetperf/measure/stop_rule.hpp>
+#include <jetperf/telemetry/sample_source.hpp>
+
+namespace jetperf::measure {
+
+/// Runs one iteration to completion and returns its duration in seconds. CPU backends time it
+/// with steady_clock (steady_clock_iteration); GPU backends with CUDA events through their hook.
+using timed_iteration = std::function<double()>;
+
+/// Wraps `fn` so each call is timed with std::chrono::steady_clock.
+timed_iteration steady_clock_iteration(std::function<void()> fn);
+
+struct loop_options {
+  stop_criteria stop;
+  double boundary_s = 0;               ///< cut from both ends of the power window
+  double power_check_period_s = 0.05;  ///< how often the power window is re-read while running
+  std::size_t rse_batches = 10;        ///< batch means for the power RSE
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+struct loop_result {
+  std::vector<double> times_s;        ///< one per iteration
+  latency_stats latency;
+  std::int64_t t_start_ns = 0;        ///< monotonic, start of the first iteration
+  std::int64_t t_end_ns = 0;          ///< monotonic, end of the last iteration
+  stop_decision decision;
+  std::optional<power_summary> power; ///< trimmed window; nullopt without telemetry
+  std::vector<telemetry::sample> samples;  ///< the trimmed window's samples (for throttle checks)
+  bool cancelled = false;
+};
+
+class measurement_loop {
+ public:
+  /// `source` may be null (no telemetry: the power criterion does not apply).
+  measurement_loop(loop_options options, const telemetry::sample_source* source)
+      : options_(std::move(options)), source_(source) {}
+
+  loop_result run(const timed_iteration& iteration) const;
+
+ private:
+  /// Reads and summarises [from, to] trimmed by the boundary.
+  std::optional<power_summary> read_power(std::int64_t from_ns, std::int64_t to_ns,
+                                          std::vector<telemetry::sample>* kept) const;
+
+  loop_options options_;
+  const telemetry::sample_source* source_;
+};
+
+}  // namespace jetperf::measure

@@ -1,0 +1,42 @@
+#pragma once
+// When a measurement window may end (nvbench's practice): after min_time and min_samples, once
+// the RSE of the mean latency and of the mean power are under the target; or at max_time, which
+// reports the criteria still unmet. A fixed duration replaces the adaptive rule (as the seeds did).
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace jetperf::measure {
+
+struct stop_criteria {
+  double min_time_s = 0.5;
+  double max_time_s = 10;
+  std::size_t min_samples = 10;
+  double target_rse_time = 0.01;
+  double target_rse_power = 0.01;
+  std::optional<double> fixed_duration_s;  ///< when set: stop exactly after it, ignoring the rest
+};
+
+struct stop_decision {
+  bool stop = false;
+  /// "converged", "max_time", "fixed_duration", "cancelled", or "" while running.
+  std::string reason;
+  /// Criteria not met at the time of the decision: "min_time", "min_samples", "time_rse", "power_rse".
+  std::vector<std::string> unmet;
+};
+
+class stop_rule {
+ public:
+  explicit stop_rule(stop_criteria c) : c_(std::move(c)) {}
+  const stop_criteria& criteria() const { return c_; }
+
+  /// `power_rse` is nullopt when there is no telemetry (the power criterion then does not apply).
+  stop_decision evaluate(double elapsed_s, std::size_t iterations, double time_rse,
+                         std::optional<double> power_rse) const;
+
+ private:
+  stop_criteria c_;
+};
+
+}  // namespace jetperf::measure

@@ -1,0 +1,95 @@
+#pragma once
+// The board as jobs and the API see it: detection + discovery + nvpmodel + clocks + snapshots.
+// Every change is preceded by a journaled snapshot; apply() is all-or-nothing (a failure puts the
+// pre-apply state back and rethrows). Thread-safe: the API and the job runner share one instance.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include <jetperf/platform/board_discovery.hpp>
+#include <jetperf/platform/board_info.hpp>
+#include <jetperf/platform/board_settings.hpp>
+#include <jetperf/platform/board_state.hpp>
+#include <jetperf/platform/clock_control.hpp>
+#include <jetperf/platform/nvpmodel_conf.hpp>
+#include <jetperf/platform/nvpmodel_tool.hpp>
+#include <jetperf/platform/snapshot_journal.hpp>
+#include <jetperf/platform/sysfs_root.hpp>
+
+namespace jetperf::platform {
+
+struct board_controller_options {
+  std::string nvpmodel_program = "nvpmodel";  ///< path or name of the nvpmodel program
+  std::chrono::milliseconds nvpmodel_timeout{30000};
+  /// Board path of nvpmodel.conf; "" = /etc/nvpmodel.conf. Power modes are offered only when it parses.
+  std::string nvpmodel_conf_path;
+  /// Set by the caller that knows (CUDA/NVML probing lives outside platform); default: a GPU node exists.
+  std::optional<bool> has_cuda_device;
+  /// Reported in offered(); default: MemTotal of /proc/meminfo (Jetson memory is shared).
+  std::optional<std::int64_t> gpu_memory_bytes;
+  /// Asked when the machine is not a Jetson: true = a discrete NVIDIA GPU (family "dgpu").
+  std::function<bool()> dgpu_probe;
+};
+
+class board_controller : public board_settings {
+ public:
+  /// Detects and discovers the board under `root`. `journal` may be null (no crash-safe restore).
+  board_controller(sysfs_root root, board_controller_options options, snapshot_journal* journal);
+
+  nlohmann::json offered() const override;
+  void arm(std::int64_t job_id) override;
+  /// Keys: power_mode (id), gpu_freq_hz, cpu_freq_khz, emc_freq_hz (each a value, "min" or "max"),
+  /// force (bool, allows reboot-needing power modes). Returns current().
+  nlohmann::json apply(const nlohmann::json& settings) override;
+  /// {"power_mode","power_mode_name","gpu_freq_hz","gpu_min_hz","gpu_max_hz","gpu_cur_hz",
+  ///  "cpu_freq_khz","cpu_cur_khz","emc_freq_hz","emc_locked"}; a *_freq value is the locked
+  /// frequency when min == max, else the current one; null where the board has no such control.
+  nlohmann::json current() const override;
+  void restore() override;
+
+  /// Start-up and `jetperfd --restore-only`: restores the oldest open snapshot, closes all.
+  /// Returns whether one was restored.
+  bool restore_open_snapshot();
+  /// GET /v1/board: identity, modes, frequency lists, cores, fan and the paths in use.
+  nlohmann::json describe() const;
+  /// GET /v1/power-mode: {"id","name","default","fan_mode"}; throws unavailable without nvpmodel.
+  nlohmann::json power_mode() const;
+  /// PUT /v1/power-mode. Snapshots first (reason "api") when nothing is armed.
+  nlohmann::json set_power_mode(int id, bool force);
+  /// GET /v1/clocks: current() plus the ranges of every control.
+  nlohmann::json clocks() const;
+  /// PUT /v1/clocks: {"gpu": Hz|"min"|"max", "cpu": kHz|..., "emc": Hz|...}. Snapshots first.
+  nlohmann::json set_clocks(const nlohmann::json& request);
+  /// POST /v1/clocks/restore: same as restore().
+  void restore_clocks();
+  /// The current state as it would be journaled.
+  nlohmann::json snapshot() const;
+
+  const board_info& info() const { return info_; }
+  const std::optional<nvpmodel_conf>& conf() const { return conf_; }
+
+ private:
+  std::optional<int> query_mode() const;
+  board_state capture() const;
+  void restore_state(const board_state& state);
+  void arm_locked(std::int64_t job_id, const std::string& reason);
+  nlohmann::json apply_locked(const nlohmann::json& settings);
+  nlohmann::json current_locked() const;
+
+  sysfs_root root_;
+  board_controller_options options_;
+  snapshot_journal* journal_;
+  board_info info_;
+  std::optional<nvpmodel_conf> conf_;
+  std::optional<nvpmodel_tool> tool_;
+  mutable clock_control clocks_;
+  std::optional<board_state> armed_;
+  mutable std::recursive_mutex mutex_;
+};
+
+}  // namespace jetperf::platform

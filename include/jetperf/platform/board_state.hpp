@@ -1,0 +1,37 @@
+#pragma once
+// A snapshot of everything jetperf may change on a board, as JSON for the SQLite journal:
+// power mode, GPU min/max/governor, each CPU policy's min/max/governor, online cores, EMC, fan.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <jetperf/platform/clock_control.hpp>
+
+namespace jetperf::platform {
+
+struct board_state {
+  struct cluster_state {
+    std::vector<int> cores;
+    clock_range range;
+  };
+  std::optional<int> power_mode;
+  std::optional<clock_range> gpu;
+  std::vector<cluster_state> cpu;
+  std::optional<std::vector<int>> online_cores;
+  std::optional<emc_setting> emc;
+  std::optional<int> fan_pwm;
+
+  nlohmann::json to_json() const;
+  /// Throws validation_error("state") on a malformed snapshot.
+  static board_state from_json(const nlohmann::json& j);
+};
+
+/// Reads the current settings (power mode is passed in: it comes from nvpmodel, not sysfs).
+board_state capture_board_state(const clock_control& clocks, std::optional<int> power_mode);
+/// Writes the clock/core/EMC/fan part back in a safe order (cores online, CPU, cores offline, GPU,
+/// EMC, fan). Carries on past failures and throws one platform_error listing all of them.
+void restore_board_clocks(clock_control& clocks, const board_state& state);
+
+}  // namespace jetperf::platform

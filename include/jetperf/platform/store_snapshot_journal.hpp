@@ -1,0 +1,19 @@
+#pragma once
+// The snapshot journal on the SQLite store (store::snapshot_store), used by the daemon.
+#include <jetperf/platform/snapshot_journal.hpp>
+#include <jetperf/store/snapshot_store.hpp>
+
+namespace jetperf::platform {
+
+class store_snapshot_journal : public snapshot_journal {
+ public:
+  explicit store_snapshot_journal(store::snapshot_store& store) : store_(store) {}
+  void open(std::int64_t job_id, const std::string& reason, const nlohmann::json& state) override;
+  std::optional<nlohmann::json> oldest_open() override;
+  void close_all() override;
+
+ private:
+  store::snapshot_store& store_;
+};
+
+}  // namespace jetperf::platform

@@ -1,0 +1,40 @@
+#pragma once
+// The files of a simulated board directory:
+//   <dir>/profile            profile name ("orin-agx")
+//   <dir>/nvpmodel.conf      link to root/etc/nvpmodel/<conf> (the board's /etc/nvpmodel.conf)
+//   <dir>/root/...           the board's file system (sysfs, procfs, debugfs, /etc, /var)
+//   <dir>/bin/nvpmodel, <dir>/bin/tegrastats   the simulator's programs
+#include <jetperf/sim/board_profile.hpp>
+
+#include <string>
+
+namespace jetperf::sim {
+
+class board_layout {
+ public:
+  explicit board_layout(std::string dir);
+  const std::string& dir() const { return dir_; }
+  std::string root() const { return dir_ + "/root"; }
+  std::string bin_dir() const { return dir_ + "/bin"; }
+  std::string nvpmodel_conf() const { return dir_ + "/nvpmodel.conf"; }
+  std::string profile_file() const { return dir_ + "/profile"; }
+  /// Board path of the stored mode ("pmode:NNNN fmode:<fan>", location [unconfirmed], README 8.1).
+  static constexpr const char* status_board_path = "/var/lib/nvpmodel/status";
+  std::string status_file() const { return root() + status_board_path; }
+  /// The profile named in <dir>/profile; throws not_found when missing or unknown.
+  const board_profile& profile() const;
+
+ private:
+  std::string dir_;
+};
+
+/// Current nvpmodel mode and fan mode as the status file stores them.
+struct nvpmodel_status {
+  int mode = -1;         ///< -1: never set
+  std::string fan_mode;  ///< "" when the board has no fan modes
+};
+
+nvpmodel_status read_nvpmodel_status(const board_layout& layout);
+void write_nvpmodel_status(const board_layout& layout, const nvpmodel_status& status);
+
+}  // namespace jetperf::sim

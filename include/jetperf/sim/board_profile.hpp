@@ -1,0 +1,149 @@
+#pragma once
+// What a simulated board is made of: the facts of one Jetson family and L4T release
+// (shared/jetson/README.md), as data that the tree writer, the nvpmodel.conf writer, the two
+// programs and the rail simulator all read. Values marked [unconfirmed] in the README are marked
+// the same way where the profiles are defined (src/sim/board_profiles.cpp).
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace jetperf::sim {
+
+/// CPU cores sharing one clock (one nvpmodel CLOCK param written through the first core).
+struct cpu_cluster {
+  std::string param;                    ///< nvpmodel param name, e.g. "CPU_A78_0"
+  std::vector<int> cores;               ///< core numbers, first one carries the param's paths
+  std::vector<long long> freqs_khz;     ///< scaling_available_frequencies, ascending
+};
+
+/// Which power domains a rail measures (the rail simulator sums them).
+enum class rail_kind { input, cpu, gpu, soc, ddr, cv, sys5v, wifi, gpu_soc, cpu_cv, cpu_gpu_cv, nc };
+
+struct rail_channel {
+  std::string label;  ///< rail name as tegrastats prints it ("NC" for unconnected channels)
+  rail_kind kind;
+};
+
+/// One INA3221 chip: three channels on an I2C address.
+struct ina_chip {
+  std::string bus_addr;     ///< "1-0040"
+  std::string device_path;  ///< real device directory, e.g. "/sys/devices/platform/c240000.i2c/i2c-1/1-0040"
+  int hwmon_index = 0;      ///< hwmonN (r35+) or iio:deviceN (r32)
+  std::vector<rail_channel> channels;  ///< exactly three
+};
+
+struct thermal_zone_spec {
+  std::string type;     ///< zone type = tegrastats name
+  double offset_c = 0;  ///< added to the modelled die temperature
+  bool offline = false; ///< reads -256000 (sensor not available)
+  bool fixed_trip = false;  ///< PMIC: a fixed 100 C trip value, not a measurement
+};
+
+/// One nvpmodel mode as facts (README 8.3); the conf writer turns it into a POWER_MODEL block.
+struct mode_spec {
+  int id = 0;
+  std::string name;
+  std::vector<int> online;          ///< cores online (all others offline)
+  long long cpu_min_khz = 0;        ///< MIN_FREQ of every active cluster
+  long long cpu_max_khz = -1;       ///< MAX_FREQ of every active cluster (-1 = no limit)
+  long long gpu_min_hz = 0;
+  long long gpu_max_hz = -1;
+  long long emc_max_hz = 0;         ///< 0 = no cap
+  std::string tpc_pg_mask;          ///< "" when the board has no TPC param
+  std::string fbp_pg_mask;          ///< "" when the board has no FBP param
+  std::string oc_warn_ma, oc_crit_ma;  ///< HWMON over-current limits (Xavier NX r32.7), "" if none
+};
+
+/// Rail model constants (documented in power_model.hpp).
+struct power_constants {
+  double cpu_core_static_mw = 20;  ///< per online core
+  double cpu_core_max_mw = 1000;   ///< dynamic power of one core at f_max, V_max, 100 % busy
+  double gpu_static_mw = 200;      ///< GPU powered on (not rail-gated)
+  double gpu_max_mw = 10000;       ///< dynamic GPU power at f_max, V_max, load 100 %, no TPC gated
+  int gpu_tpcs = 8;                ///< TPCs that tpc_pg_mask can gate
+  double v_min_ratio = 0.65;       ///< V(f_min) / V(f_max); V is linear in f between them
+  double soc_static_mw = 500;
+  double ddr_static_mw = 200;
+  double emc_max_mw = 800;         ///< DDR dynamic power at the top EMC rate and full traffic
+  double cv_static_mw = 0;
+  double sys5v_mw = 0;             ///< 5 V system rail (fixed part)
+  double wifi_mw = 0;
+  double input_base_mw = 1000;     ///< module parts no sub-rail measures
+  double input_efficiency = 0.9;   ///< regulators between the input rail and the sub-rails
+  double ambient_c = 30;
+  double thermal_c_per_w = 1.5;    ///< steady-state die rise per watt of total power
+  double thermal_tau_s = 20;       ///< first-order thermal time constant
+};
+
+struct board_profile {
+  std::string name;         ///< "orin-agx"
+  std::string description;  ///< one line for `--board sim:?` listings
+  std::string soc;          ///< "tegra234"
+  std::string model;        ///< /proc/device-tree/model
+  std::vector<std::string> compatible;  ///< /proc/device-tree/compatible entries
+  std::string release_line; ///< first line of /etc/nv_tegra_release
+  int l4t_major = 32;       ///< 32, 35, 36
+  bool knext = false;       ///< nvpmodel writes the *_KNEXT paths (r36)
+  std::string nvpmodel_conf_name;  ///< /etc/nvpmodel/<this>
+
+  std::vector<cpu_cluster> clusters;
+  std::string cpu_governor = "schedutil";
+
+  // GPU (README 1)
+  std::string gpu_device_dir;   ///< real device dir holding load, railgate_enable, devfreq node
+  std::string gpu_devfreq_dir;  ///< devfreq directory (cur/min/max/available_frequencies)
+  std::string gpu_class_name;   ///< /sys/class/devfreq/<name>
+  std::string gpu_of_node_name; ///< device/of_node/name ("gv11b", "gpu", ...)
+  std::string gpu_devfreq_dir_alt;  ///< the other kernel's devfreq dir (KNEXT line, or the plain line when knext)
+  std::string gpu_pm_dir;       ///< dir nvpmodel writes tpc_pg_mask / power/control into
+  std::string gpu_pm_dir_alt;   ///< the other kernel's variant of gpu_pm_dir ("" = none)
+  std::string gpu_compatible;   ///< modalias-style compatible string
+  std::vector<long long> gpu_freqs_hz;
+  std::vector<std::string> gpu_clock_debugfs;  ///< actual GPC clock files (one per GPC)
+  bool gpu_clock_in_hz = true;  ///< clock file holds Hz (false: pto_counter kHz) [unconfirmed]
+
+  // EMC (README 2)
+  std::string emc_rate_path, emc_min_path, emc_max_path;  ///< debugfs
+  std::string emc_cap_path;     ///< nvpmodel cap file for the path set the tools use
+  std::string emc_cap_path_alt; ///< the other kernel's cap file ("" = none)
+  std::vector<long long> emc_freqs_hz;
+
+  /// Extra symlinks (link board path, target board path): aliases real boards have.
+  std::vector<std::pair<std::string, std::string>> symlinks;
+
+  std::vector<thermal_zone_spec> zones;
+  std::vector<ina_chip> ina;    ///< empty: no power monitor
+  bool hwmon_rails = false;     ///< r35+ hwmon layout; r32 IIO layout otherwise
+
+  bool fan_hwmon = false;       ///< r35+ pwmfan hwmon; r32 /sys/devices/pwm-fan
+  std::vector<std::string> fan_modes;  ///< nvpmodel -d modes (Xavier r32), empty if none
+  std::string default_fan_mode;
+
+  bool has_tpc_param = false, has_fbp_param = false, has_oc_param = false;
+  std::string oc_hwmon_dir;     ///< HWMON param directory (Xavier NX)
+  std::vector<mode_spec> modes;
+  int default_mode = 0;
+
+  // tegrastats (README 7)
+  int ram_total_mb = 4096;
+  int swap_total_mb = 0;        ///< 0: no SWAP field
+  bool timestamp = false;       ///< leading MM-DD-YYYY HH:MM:SS (r35+)
+  bool rail_mw_suffix = false;  ///< NAME curmW/avgmW (r35+) instead of cur/avg
+  bool gr3d_array = false;      ///< GR3D_FREQ l%@[f0,f1] (r36)
+  bool iram = false;            ///< IRAM field as root (Nano)
+  bool mts = false;             ///< MTS fg/bg field as root (TX2, Xavier)
+  bool vic_field = false;       ///< VIC_FREQ as root (Orin)
+  int ape_mhz = 25;             ///< APE clock printed as root
+
+  power_constants power;
+
+  const mode_spec* find_mode(int id) const;
+  int core_count() const;
+};
+
+/// All profiles: tx2, nano, xavier-agx, xavier-nx, orin-agx, orin-nano.
+const std::vector<board_profile>& board_profiles();
+/// The profile of that name; throws not_found listing the known names.
+const board_profile& find_profile(const std::string& name);
+
+}  // namespace jetperf::sim

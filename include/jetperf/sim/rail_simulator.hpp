@@ -1,0 +1,80 @@
+#pragma once
+// Keeps a simulated board's live files moving, as the kernel drivers would: CPU/GPU/EMC current
+// clocks follow their governors within min/max, INA3221 rail files follow the power model
+// (power_model.hpp) over the real host CPU load and the GPU `load` file, and thermal zones warm
+// up slowly with power. One thread, updating every `period`.
+#include <jetperf/sim/board_profile.hpp>
+#include <jetperf/sim/power_model.hpp>
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace jetperf::sim {
+
+class host_cpu_stat;
+
+struct rail_simulator_options {
+  std::chrono::milliseconds period{20};
+  /// Busy fraction per host CPU since the previous call; default: /proc/stat deltas.
+  std::function<std::vector<double>()> host_load;
+  /// Relative rail noise (INA3221 readings are never perfectly flat); 0 disables it.
+  double noise = 0.003;
+};
+
+class rail_simulator {
+ public:
+  /// `root` is the board's host root directory (<dir>/root).
+  rail_simulator(const board_profile& profile, std::string root, rail_simulator_options options = {});
+  ~rail_simulator();  ///< stops the thread
+  rail_simulator(const rail_simulator&) = delete;
+  rail_simulator& operator=(const rail_simulator&) = delete;
+
+  void start();
+  void stop();
+  bool running() const { return thread_.joinable(); }
+
+  /// One update of `dt_s` seconds (the thread calls this; tests may call it directly).
+  void step(double dt_s);
+
+  /// Last written power per rail label, in tegrastats order (NC channels included), mW.
+  std::vector<std::pair<std::string, double>> rails_mw() const;
+  /// Last module total (input rail or sum of rails), mW.
+  double total_mw() const;
+  /// Mean host CPU load seen by the last step, 0..1.
+  double host_load() const;
+
+ private:
+  void run();
+  void put(const std::string& board_path, const std::string& text);
+  std::optional<long long> get_ll(const std::string& board_path) const;
+  std::string get_text(const std::string& board_path) const;
+  board_load read_clocks(const std::vector<double>& host);
+  void write_rails(const domain_power& power);
+  void write_temps(double total_mw, double dt_s);
+
+  const board_profile& profile_;
+  std::string root_;
+  rail_simulator_options options_;
+  std::unique_ptr<host_cpu_stat> stat_;
+  std::map<std::string, std::string> written_;
+  std::mt19937 rng_{12345};
+  double die_c_ = 0;
+
+  mutable std::mutex mutex_;  // guards the results below and stop_
+  std::vector<std::pair<std::string, double>> rails_;
+  double total_ = 0, host_load_ = 0;
+  bool stop_ = false;
+  std::condition_variable cv_;
+  std::thread thread_;
+};
+
+}  // namespace jetperf::sim

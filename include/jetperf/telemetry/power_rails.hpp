@@ -1,0 +1,36 @@
+#pragma once
+// INA3221 rails found as jtop finds them: /sys/bus/i2c/devices/*/name containing "ina3221" (and
+// /sys/bus/i2c/drivers/ina3221x/*), then the r32 IIO folder (rail_name_K, in_powerK_input mW) or
+// the r34+ hwmon folder (inK_label, inK_input mV x currK_input mA). NC channels and the in7 sum
+// channel are skipped; hwmonN and iio:deviceN are never hard-coded.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <jetperf/platform/sysfs_root.hpp>
+
+namespace jetperf::telemetry {
+
+enum class rail_driver { iio, hwmon };
+
+struct rail_desc {
+  std::string name;          ///< label as the board prints it, e.g. "VDD_GPU_SOC"
+  rail_driver driver = rail_driver::hwmon;
+  std::string power_path;    ///< iio: in_powerK_input (mW), board path
+  std::string voltage_path;  ///< hwmon: inK_input (mV)
+  std::string current_path;  ///< hwmon: currK_input (mA)
+};
+
+/// Every rail of every INA3221 on the board, in chip then channel order; empty when none.
+std::vector<rail_desc> discover_rails(const platform::sysfs_root& root);
+
+/// Index of the module input rail (VDD_IN, POM_5V_IN) whose reading already is the total and
+/// must not be added to the sub-rails; nullopt on boards that need a computed sum (AGX Xavier, AGX Orin).
+std::optional<std::size_t> input_rail_index(const std::vector<rail_desc>& rails);
+
+/// Plausibility of one reading (W per rail): sub-rails summing above the input rail by more than
+/// 10% + 0.5 W, negative or > 200 W values. One message per problem; empty when plausible.
+std::vector<std::string> rail_sanity_warnings(const std::vector<rail_desc>& rails,
+                                              const std::vector<double>& watts);
+
+}  // namespace jetperf::telemetry

@@ -1,0 +1,36 @@
+#pragma once
+// INA3221 rails as channels "rail.NAME" (W). With an input rail (VDD_IN, POM_5V_IN) that rail is
+// the total; otherwise a computed "power.total" channel sums the rails (AGX Xavier, AGX Orin).
+#include <jetperf/platform/sysfs_root.hpp>
+#include <jetperf/telemetry/detail/sysfs_file.hpp>
+#include <jetperf/telemetry/power_rails.hpp>
+#include <jetperf/telemetry/sensor.hpp>
+
+namespace jetperf::telemetry {
+
+class rail_sensor : public sensor {
+ public:
+  /// Opens every rail file once. Throws platform_error when `rails` is empty.
+  rail_sensor(const platform::sysfs_root& root, std::vector<rail_desc> rails);
+
+  std::vector<channel_info> channels() const override;
+  void read(std::int64_t t_ns, double* values) override;
+  std::optional<int> total_power_channel() const override;
+
+  const std::vector<rail_desc>& rails() const { return rails_; }
+  /// One reading checked by rail_sanity_warnings(); each warning is also logged.
+  std::vector<std::string> sanity_check();
+
+ private:
+  struct open_rail {
+    detail::sysfs_file power;
+    detail::sysfs_file voltage;
+    detail::sysfs_file current;
+  };
+  std::vector<rail_desc> rails_;
+  std::vector<open_rail> files_;
+  std::vector<std::string> sources_;
+  std::optional<std::size_t> input_;
+};
+
+}  // namespace jetperf::telemetry

@@ -1,0 +1,119 @@
+#pragma once
+// The sampling thread: reads its sensors on an absolute CLOCK_MONOTONIC schedule
+// (clock_nanosleep TIMER_ABSTIME), keeps the recent samples in a ring buffer for measurement
+// windows, and hands batches to a sink: full rate while a job is attached, decimated history otherwise.
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include <jetperf/telemetry/sample_source.hpp>
+#include <jetperf/telemetry/sampler_health.hpp>
+#include <jetperf/telemetry/sensor.hpp>
+
+namespace jetperf::telemetry {
+
+struct sampler_config {
+  std::int64_t period_ns = 1'000'000;           ///< tick period (1 ms = 1 kHz for direct rail reads)
+  std::size_t ring_capacity = 1u << 20;         ///< samples kept in memory for window()
+  std::int64_t flush_interval_ns = 250'000'000; ///< how often the writer hands batches to the sink
+  std::uint32_t history_decimation = 100;       ///< without a job, every Nth tick goes to the sink (0: none)
+  double update_period_s = 0;                   ///< the sensors' real update period; 0 = period_ns
+};
+
+/// Receives batches in time order: job_id 0 is history (no job attached).
+using sample_sink = std::function<void(std::int64_t job_id, const std::vector<sample>& batch)>;
+
+class sampler : public sample_source {
+ public:
+  /// Sensors in priority order: the first one offering a total power channel provides it.
+  /// Throws validation_error on a period below 100 us or a zero ring capacity.
+  sampler(std::vector<std::unique_ptr<sensor>> sensors, sampler_config config);
+  ~sampler() override;
+  sampler(const sampler&) = delete;
+  sampler& operator=(const sampler&) = delete;
+
+  /// Starts the sampling and writer threads (no-op when running).
+  void start();
+  /// Stops both threads and flushes what is pending to the sink.
+  void stop();
+  bool running() const { return running_.load(); }
+
+  /// Set before start() or while running; called from the writer thread.
+  void set_sink(sample_sink sink);
+  /// From now on every sample also goes to the sink under `job_id` (> 0).
+  void set_job(std::int64_t job_id);
+  /// Back to decimated history.
+  void clear_job();
+  std::optional<std::int64_t> job() const;
+
+  /// One tick at `t_ns`, on the caller's thread (tests, and a source driven by someone else).
+  void tick(std::int64_t t_ns);
+  /// Hands every pending sample to the sink now, on the caller's thread.
+  void flush();
+
+  /// Latest value of each channel (nullopt until read, or when its sensor went offline).
+  std::vector<std::optional<double>> latest() const;
+  sampler_health health() const;
+
+  std::vector<channel_info> channels() const override { return channels_; }
+  std::vector<sample> window(std::int64_t from_ns, std::int64_t to_ns) const override;
+  std::optional<int> total_power_channel() const override { return total_channel_; }
+  double update_period_s() const override;
+
+ private:
+  struct pending_batch {
+    std::int64_t job_id = 0;
+    std::vector<sample> samples;
+  };
+
+  void run();
+  void write_loop();
+  void record_jitter(std::int64_t late_ns);
+
+  std::vector<std::unique_ptr<sensor>> sensors_;
+  std::vector<std::size_t> offsets_;
+  std::vector<std::int64_t> last_read_ns_;
+  std::vector<channel_info> channels_;
+  std::optional<int> total_channel_;
+  sampler_config config_;
+  std::vector<double> values_;
+  std::vector<sample> tick_samples_;
+
+  mutable std::mutex ring_mutex_;
+  std::vector<sample> ring_;
+  std::size_t ring_head_ = 0;
+  std::size_t ring_size_ = 0;
+  std::vector<double> latest_;
+
+  mutable std::mutex pending_mutex_;
+  std::vector<pending_batch> pending_;
+  sample_sink sink_;
+  std::mutex sink_mutex_;
+  std::atomic<std::int64_t> job_id_{0};
+
+  mutable std::mutex health_mutex_;
+  std::vector<std::int64_t> jitter_ns_;  ///< ring of recent lateness values
+  std::size_t jitter_next_ = 0;
+  std::uint64_t ticks_ = 0;
+  std::uint64_t missed_ = 0;
+  std::uint64_t samples_ = 0;
+  std::uint64_t batches_ = 0;
+  std::int64_t started_ns_ = 0;
+  std::int64_t stopped_ns_ = 0;
+  double final_cpu_s_ = 0;
+
+  std::atomic<bool> running_{false};
+  std::atomic<bool> stopping_{false};
+  std::mutex wake_mutex_;
+  std::condition_variable wake_;
+  std::thread thread_;
+  std::thread writer_;
+};
+
+}  // namespace jetperf::telemetry

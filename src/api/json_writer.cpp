@@ -1,0 +1,15 @@
+#include <jetperf/api/json_writer.hpp>
+
+namespace jetperf::api {
+
+nlohmann::json write_results_json(const nlohmann::json& job, const result_table& table,
+                                  const nlohmann::json& summary) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& row : table.rows) rows.push_back(row);
+  return {{"job", job},
+          {"columns", table.columns},
+          {"rows", std::move(rows)},
+          {"summary", summary.is_object() ? summary : nlohmann::json::object()}};
+}
+
+}  // namespace jetperf::api

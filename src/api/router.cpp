@@ -1,0 +1,37 @@
+#include <jetperf/api/router.hpp>
+
+#include <jetperf/api/error_mapping.hpp>
+#include <jetperf/api/http_error.hpp>
+#include <jetperf/api/routes.hpp>
+#include <jetperf/common/clock.hpp>
+
+namespace jetperf::api {
+
+router::router(services s)
+    : services_(std::move(s)),
+      streams_(std::make_unique<sse_subscriptions>()),
+      started_monotonic_ns_(monotonic_ns()) {
+  register_all_routes(routes_);
+}
+
+http_response router::handle(const http_request& request) const {
+  try {
+    auto [path, query] = split_target(request.target);
+    auto m = routes_.match(request.method, path);
+    if (!m.found) {
+      if (m.allowed.empty()) throw http_error(404, "not_found", "no such resource: " + path);
+      std::string allow;
+      for (const auto& method : m.allowed) allow += (allow.empty() ? "" : ", ") + method;
+      throw http_error(405, "method_not_allowed", request.method + " is not allowed on " + path + " (allowed: " + allow + ")",
+                       {{"Allow", allow}});
+    }
+    if (needs_token(request.method, m.found->public_read, services_.auth)) check_token(request, services_.auth);
+    route_request r{request, path, std::move(m.params), query_params(query), services_, *streams_,
+                    started_monotonic_ns_};
+    return m.found->handler(r);
+  } catch (...) {
+    return error_response(std::current_exception());
+  }
+}
+
+}  // namespace jetperf::api

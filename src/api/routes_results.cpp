@@ -1,0 +1,51 @@
+#include <spdlog/spdlog.h>
+
+#include <jetperf/api/csv_writer.hpp>
+#include <jetperf/api/json_body.hpp>
+#include <jetperf/api/json_writer.hpp>
+#include <jetperf/api/router.hpp>
+#include <jetperf/api/routes.hpp>
+#include <jetperf/common/errors.hpp>
+
+namespace jetperf::api {
+
+namespace {
+
+// The stored summary, or the workload's summary over the points stored so far (a running job).
+nlohmann::json summary_of(const route_request& r, const store::job_record& job,
+                          const std::vector<store::point_record>& points) {
+  if (job.summary.is_object() && !job.summary.empty()) return job.summary;
+  const auto& registry = r.svc.jobs->registry();
+  if (points.empty() || !registry.has(job.kind)) return nlohmann::json::object();
+  try {
+    return registry.get(job.kind).summarize(job.spec, points);
+  } catch (const std::exception& e) {
+    spdlog::warn("job {}: summary failed: {}", job.id, e.what());
+    return nlohmann::json::object();
+  }
+}
+
+http_response results(const route_request& r) {
+  r.query.reject_unknown({"format"});
+  const std::string format = r.query.get("format").value_or("json");
+  if (format != "json" && format != "csv")
+    throw validation_error("format", "format must be json or csv, got '" + format + "'");
+  const auto id = r.id_param();
+  const auto job = r.svc.jobs->get(id);
+  const auto points = r.svc.jobs->points(id);
+  const auto table = build_result_table(points);
+  if (format == "csv") {
+    http_response res;
+    res.content_type = "text/csv; charset=utf-8";
+    res.body = write_results_csv(table);
+    res.headers.emplace_back("Content-Disposition", "attachment; filename=\"job-" + std::to_string(id) + ".csv\"");
+    return res;
+  }
+  return json_response(200, write_results_json(jobs::job_service::to_json(job), table, summary_of(r, job, points)));
+}
+
+}  // namespace
+
+void register_result_routes(route_table& table) { table.add("GET", "/v1/jobs/{id}/results", results); }
+
+}  // namespace jetperf::api

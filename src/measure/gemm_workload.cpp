@@ -1,0 +1,281 @@
+#include <jetperf/workloads/gemm_workload.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <thread>
+
+#include <jetperf/common/clock.hpp>
+#include <jetperf/measure/idle_baseline.hpp>
+#include <jetperf/measure/measurement_loop.hpp>
+#include <jetperf/measure/throttle.hpp>
+#include <jetperf/workloads/gemm_backends.hpp>
+#include <jetperf/workloads/gemm_compare.hpp>
+#include <jetperf/workloads/gemm_dtype.hpp>
+#include <jetperf/workloads/gemm_spec.hpp>
+
+namespace jetperf::workloads {
+
+namespace {
+
+using nlohmann::json;
+
+// Sleeps `seconds`, polling cancellation so a DELETE ends a point quickly; false when cancelled.
+bool sleep_polling(const jobs::point_context& ctx, double seconds) {
+  const auto deadline = monotonic_ns() + static_cast<std::int64_t>(seconds * 1e9);
+  for (auto now = monotonic_ns(); now < deadline; now = monotonic_ns()) {
+    if (ctx.cancelled()) return false;
+    std::this_thread::sleep_for(std::min<std::chrono::nanoseconds>(std::chrono::milliseconds(10),
+                                                                   std::chrono::nanoseconds(deadline - now)));
+  }
+  return !ctx.cancelled();
+}
+
+json opt(std::optional<double> v) { return v ? json(*v) : json(); }
+
+// A requested clock in the unit of the channel that reports it.
+double in_unit(double value_hz, const std::string& unit) {
+  if (unit == "kHz") return value_hz / 1e3;
+  if (unit == "MHz") return value_hz / 1e6;
+  return value_hz;
+}
+
+std::unique_ptr<gemm_backend> default_factory(const std::string& device, std::string* why) {
+  return device == "cuda" ? make_cuda_gemm_backend(why) : make_cpu_gemm_backend(why);
+}
+
+class gemm_workload final : public jobs::workload {
+ public:
+  explicit gemm_workload(gemm_backend_factory factory) : factory_(std::move(factory)) {}
+
+  std::string kind() const override { return "gemm"; }
+
+  json normalize(const json& spec, const json& offered) const override { return normalize_gemm_spec(spec, offered); }
+
+  std::vector<json> expand(const json& spec) const override { return expand_gemm_spec(spec); }
+
+  double estimate_s(const json& spec, std::size_t points) const override { return estimate_gemm_s(spec, points); }
+
+  jobs::point_result run_point(jobs::point_context& ctx, const json& spec, const json& point) override;
+
+  json summarize(const json&, const std::vector<store::point_record>& points) const override {
+    std::vector<json> rows;
+    rows.reserve(points.size());
+    for (const auto& p : points) rows.push_back({{"params", p.params}, {"metrics", p.metrics}, {"status", p.status}});
+    return best_gemm_settings(rows);
+  }
+
+ private:
+  gemm_backend* backend(const std::string& device, std::string* why) {
+    auto& slot = backends_[device];
+    if (!slot.backend && slot.why.empty()) {
+      slot.backend = factory_(device, &slot.why);
+      if (!slot.backend && slot.why.empty()) slot.why = "no backend for device " + device;
+    }
+    if (why) *why = slot.why;
+    return slot.backend.get();
+  }
+
+  // The board at rest under `settings`, measured once per distinct setting and job.
+  std::optional<double> idle_power(jobs::point_context& ctx, const json& spec, const json& settings) {
+    if (!ctx.telemetry || !ctx.telemetry->total_power_channel()) return std::nullopt;
+    if (idle_job_ != ctx.job_id) {
+      idle_cache_.clear();
+      idle_job_ = ctx.job_id;
+    }
+    const auto key = settings.dump();
+    if (auto it = idle_cache_.find(key); it != idle_cache_.end()) return it->second;
+    const double boundary = spec.value("boundary_s", 0.1);
+    const double idle_s = gemm_idle_baseline_s(spec) + 2 * boundary;
+    const auto t0 = monotonic_ns();
+    if (!sleep_polling(ctx, idle_s)) return std::nullopt;
+    const auto t1 = monotonic_ns();
+    const auto trimmed = measure::trim_window(ctx.telemetry->window(t0, t1), t0, t1, boundary);
+    const auto summary =
+        measure::summarize_window(ctx.telemetry->channels(), trimmed, ctx.telemetry->total_power_channel());
+    idle_cache_[key] = summary.total_power_w;
+    return summary.total_power_w;
+  }
+
+  struct backend_slot {
+    std::unique_ptr<gemm_backend> backend;
+    std::string why;
+  };
+  gemm_backend_factory factory_;
+  std::map<std::string, backend_slot> backends_;
+  std::int64_t idle_job_ = -1;
+  std::map<std::string, std::optional<double>> idle_cache_;
+};
+
+jobs::point_result skipped(const json& point, const std::string& reason) {
+  jobs::point_result r;
+  r.status = "skipped";
+  r.metrics = {{"reason", reason}, {"dtype", point.value("dtype", json())}, {"m", point.value("m", json())},
+               {"n", point.value("n", json())},     {"k", point.value("k", json())},
+               {"tensor", point.value("tensor", json())}};
+  r.t_start_ns = r.t_end_ns = monotonic_ns();
+  return r;
+}
+
+jobs::point_result gemm_workload::run_point(jobs::point_context& ctx, const json& spec, const json& point) {
+  const auto dtype = parse_gemm_dtype(point.at("dtype").get<std::string>());
+  if (!dtype) throw std::invalid_argument("unknown dtype " + point.at("dtype").dump());
+  const bool tensor = point.at("tensor").get<bool>();
+  const auto m = point.at("m").get<std::int64_t>(), n = point.at("n").get<std::int64_t>(),
+             k = point.at("k").get<std::int64_t>();
+  const std::string device = point.value("device", std::string("cpu"));
+
+  std::string why;
+  gemm_backend* be = backend(device, &why);
+  if (!be) return skipped(point, why);
+  if (auto reason = be->supports(*dtype, tensor)) return skipped(point, *reason);
+
+  // Board settings first: everything after runs under them, idle baseline included.
+  json settings = json::object();
+  for (const char* key : {"power_mode", "gpu_freq_hz", "cpu_freq_khz", "emc_freq_hz"})
+    if (point.contains(key) && !point[key].is_null()) settings[key] = point[key];
+  json read_back = json::object();
+  std::vector<std::string> flags;
+  if (ctx.board && !settings.empty()) {
+    read_back = ctx.board->apply(settings);
+  } else if (!settings.empty()) {
+    flags.push_back("settings_not_applied");
+  }
+  const auto idle_w = idle_power(ctx, spec, settings);
+  if (ctx.cancelled() || !sleep_polling(ctx, spec.value("cooldown_s", 0.0))) return skipped(point, "cancelled");
+
+  be->set_threads(static_cast<int>(spec.value("threads", 0)));
+  be->prepare(m, n, k, *dtype, tensor);
+
+  // Warm-up: clocks ramp, caches and cuBLAS heuristics settle; these runs are discarded.
+  const auto warm_end = monotonic_ns() + static_cast<std::int64_t>(spec.value("warmup_s", 0.5) * 1e9);
+  do {
+    be->timed_run_s();
+  } while (monotonic_ns() < warm_end && !ctx.cancelled());
+
+  measure::loop_options opt_loop;
+  opt_loop.stop.min_time_s = spec.value("min_time_s", 0.5);
+  opt_loop.stop.max_time_s = spec.value("max_time_s", 10.0);
+  opt_loop.stop.min_samples = spec.value("min_samples", 10);
+  opt_loop.stop.target_rse_time = spec.value("target_rse", 0.01);
+  opt_loop.stop.target_rse_power = spec.value("target_rse", 0.01);
+  if (spec.contains("duration_s") && spec["duration_s"].is_number())
+    opt_loop.stop.fixed_duration_s = spec["duration_s"].get<double>();
+  opt_loop.boundary_s = spec.value("boundary_s", 0.1);
+  opt_loop.cancel = ctx.cancel;
+  const measure::measurement_loop loop(opt_loop, ctx.telemetry);
+  const auto res = loop.run([be] { return be->timed_run_s(); });
+  if (res.cancelled) return skipped(point, "cancelled");
+
+  jobs::point_result r;
+  r.t_start_ns = res.t_start_ns;
+  r.t_end_ns = res.t_end_ns;
+  json& mt = r.metrics;
+  const auto kernels = be->kernel_names();
+  std::optional<bool> tensor_used;
+  if (device == "cpu") {
+    tensor_used = false;
+  } else if (!(kernels.size() == 1 && kernels[0] == "unknown")) {
+    tensor_used = false;
+    for (const auto& kn : kernels) tensor_used = *tensor_used || is_tensor_core_kernel(kn);
+  }
+  const auto setting = [&](const char* key) { return read_back.contains(key) ? read_back[key] : point.value(key, json()); };
+  mt["device"] = device;
+  mt["backend"] = be->name();
+  mt["math_mode"] = be->math_mode();
+  mt["dtype"] = to_string(*dtype);
+  mt["m"] = m;
+  mt["n"] = n;
+  mt["k"] = k;
+  mt["tensor"] = tensor;
+  mt["tensor_used"] = tensor_used ? json(*tensor_used) : json();
+  mt["power_mode"] = setting("power_mode");
+  mt["gpu_freq_hz"] = setting("gpu_freq_hz");
+  mt["cpu_freq_khz"] = setting("cpu_freq_khz");
+  mt["emc_freq_hz"] = setting("emc_freq_hz");
+  mt["requested"] = settings;
+  mt["read_back"] = read_back;
+  mt["threads"] = spec.value("threads", 0);
+  mt["iterations"] = res.latency.count;
+  mt["window_s"] = static_cast<double>(res.t_end_ns - res.t_start_ns) * 1e-9;
+  mt["time_mean_s"] = res.latency.mean_s;
+  mt["time_median_s"] = res.latency.median_s;
+  mt["time_min_s"] = res.latency.min_s;
+  mt["time_max_s"] = res.latency.max_s;
+  mt["time_std_s"] = res.latency.std_s;
+  mt["time_rse"] = std::isfinite(res.latency.rse) ? json(res.latency.rse) : json();
+  const double gflops = res.latency.mean_s > 0 ? gemm_flops(m, n, k) / res.latency.mean_s / 1e9 : 0.0;
+  mt["gflops"] = gflops;
+
+  std::optional<double> power_w;
+  mt["power_rse"] = nullptr;
+  mt["power_samples"] = 0;
+  mt["temp_max_c"] = nullptr;
+  if (res.power) {
+    power_w = res.power->total_power_w;
+    if (power_w) {
+      mt["power_rse"] = std::isfinite(res.power->total_rse) ? json(res.power->total_rse) : json();
+      mt["power_samples"] = res.power->total_samples;
+      mt["window_energy_j"] = opt(res.power->total_energy_j);
+    }
+    for (const auto& [ch, c] : res.power->channels)
+      if (c.name.rfind("rail.", 0) == 0) mt["rail_" + c.name.substr(5) + "_w"] = c.mean;
+    mt["temp_max_c"] = opt(res.power->temp_max_c);
+  }
+  mt["power_w"] = opt(power_w);
+  mt["idle_power_w"] = opt(idle_w);
+  mt["energy_j"] = power_w ? json(*power_w * res.latency.mean_s) : json();
+  const auto dyn = measure::subtract_idle(power_w, idle_w, res.latency.mean_s);
+  mt["dynamic_power_w"] = opt(dyn.dynamic_power_w);
+  mt["dynamic_energy_j"] = opt(dyn.dynamic_energy_j);
+  mt["gflops_per_w"] = power_w && *power_w > 0 ? json(gflops / *power_w) : json();
+  mt["j_per_gflop"] = power_w && gflops > 0 ? json(*power_w / gflops) : json();
+
+  // Throttling: any clock channel reading below the clock requested for this point.
+  if (ctx.telemetry) {
+    const auto channels = ctx.telemetry->channels();
+    json throttle = json::object();
+    for (std::size_t i = 0; i < channels.size(); ++i) {
+      const auto& c = channels[i];
+      if (c.kind != telemetry::channel_kind::clock) continue;
+      std::optional<double> requested_hz;
+      if (c.name == "clock.gpu" && settings.contains("gpu_freq_hz")) requested_hz = settings["gpu_freq_hz"].get<double>();
+      if (c.name == "clock.emc" && settings.contains("emc_freq_hz")) requested_hz = settings["emc_freq_hz"].get<double>();
+      if (c.name.rfind("clock.cpu", 0) == 0 && settings.contains("cpu_freq_khz"))
+        requested_hz = settings["cpu_freq_khz"].get<double>() * 1e3;
+      if (!requested_hz) continue;
+      const auto t = measure::check_throttle(res.samples, static_cast<int>(i), in_unit(*requested_hz, c.unit));
+      if (t.throttled) throttle[c.name] = {{"below", t.below}, {"samples", t.samples}, {"min_ratio", t.min_ratio}};
+    }
+    if (!throttle.empty()) {
+      flags.push_back("throttled");
+      mt["throttle"] = throttle;
+    }
+  }
+  if (res.decision.reason == "max_time") {
+    flags.push_back("max_time_reached");
+    for (const auto& u : res.decision.unmet)
+      if (u == "time_rse" || u == "power_rse") {
+        flags.push_back("rse_unmet");
+        break;
+      }
+  }
+  if (tensor && tensor_used && !*tensor_used) flags.push_back("tensor_requested_not_used");
+  if (!power_w) flags.push_back("no_power");
+  mt["flags"] = flags;
+  mt["stop_reason"] = res.decision.reason;
+  mt["unmet"] = res.decision.unmet;
+  mt["kernels"] = kernels;
+  return r;
+}
+
+}  // namespace
+
+std::unique_ptr<jobs::workload> make_gemm_workload() { return make_gemm_workload(default_factory); }
+
+std::unique_ptr<jobs::workload> make_gemm_workload(gemm_backend_factory factory) {
+  return std::make_unique<gemm_workload>(std::move(factory));
+}
+
+}  // namespace jetperf::workloads

@@ -1,0 +1,74 @@
+#include <jetperf/measure/measurement_loop.hpp>
+
+#include <chrono>
+#include <limits>
+
+#include <jetperf/common/clock.hpp>
+#include <jetperf/measure/running_stats.hpp>
+
+namespace jetperf::measure {
+
+timed_iteration steady_clock_iteration(std::function<void()> fn) {
+  return [fn = std::move(fn)]() {
+    const auto t0 = std::chrono::steady_clock::now();
+    fn();
+    const auto t1 = std::chrono::steady_clock::now();
+    return std::chrono::duration<double>(t1 - t0).count();
+  };
+}
+
+std::optional<power_summary> measurement_loop::read_power(std::int64_t from_ns, std::int64_t to_ns,
+                                                          std::vector<telemetry::sample>* kept) const {
+  if (!source_) return std::nullopt;
+  auto trimmed = trim_window(source_->window(from_ns, to_ns), from_ns, to_ns, options_.boundary_s);
+  auto summary = summarize_window(source_->channels(), trimmed, source_->total_power_channel(), options_.rse_batches);
+  if (kept) *kept = std::move(trimmed);
+  return summary;
+}
+
+loop_result measurement_loop::run(const timed_iteration& iteration) const {
+  const stop_rule rule(options_.stop);
+  const bool power_applies = source_ && source_->total_power_channel().has_value() && !options_.stop.fixed_duration_s;
+  std::optional<double> power_rse;
+  if (power_applies) power_rse = std::numeric_limits<double>::infinity();
+  const auto check_period_ns = static_cast<std::int64_t>(options_.power_check_period_s * 1e9);
+  std::int64_t last_power_check_ns = std::numeric_limits<std::int64_t>::min() / 2;
+
+  loop_result r;
+  running_stats stats;
+  r.t_start_ns = monotonic_ns();
+  for (;;) {
+    if (options_.cancel && options_.cancel->load()) {
+      r.cancelled = true;
+      r.decision.stop = true;
+      r.decision.reason = "cancelled";
+      break;
+    }
+    const double t = iteration();
+    r.times_s.push_back(t);
+    stats.add(t);
+    const std::int64_t now = monotonic_ns();
+    const double elapsed_s = static_cast<double>(now - r.t_start_ns) * 1e-9;
+    // The power window is re-read only once everything else is met (or at max_time), and at most
+    // once per check period, so the loop stays close to a bare loop of the same call.
+    if (power_applies && now - last_power_check_ns >= check_period_ns) {
+      const auto pre = rule.evaluate(elapsed_s, stats.count(), stats.rse(), std::nullopt);
+      if (pre.stop || elapsed_s >= options_.stop.max_time_s) {
+        const auto p = read_power(r.t_start_ns, now, nullptr);
+        power_rse = p && p->total_samples ? p->total_rse : std::numeric_limits<double>::infinity();
+        last_power_check_ns = now;
+      }
+    }
+    auto d = rule.evaluate(elapsed_s, stats.count(), stats.rse(), power_rse);
+    if (d.stop) {
+      r.decision = std::move(d);
+      break;
+    }
+  }
+  r.t_end_ns = monotonic_ns();
+  r.latency = compute_latency_stats(r.times_s);
+  r.power = read_power(r.t_start_ns, r.t_end_ns, &r.samples);
+  return r;
+}
+
+}  // namespace jetperf::measure

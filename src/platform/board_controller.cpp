@@ -1,0 +1,349 @@
+#include <jetperf/platform/board_controller.hpp>
+
+#include <sstream>
+
+#include <spdlog/spdlog.h>
+
+#include <jetperf/common/errors.hpp>
+#include <jetperf/platform/sysfs_paths.hpp>
+
+namespace jetperf::platform {
+
+namespace {
+
+nlohmann::json opt_json(const std::optional<long long>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+
+std::optional<std::int64_t> mem_total_bytes(const sysfs_root& root) {
+  auto text = root.try_read(paths::meminfo);
+  if (!text) return std::nullopt;
+  std::istringstream in(*text);
+  std::string key;
+  long long kb = 0;
+  std::string unit;
+  while (in >> key >> kb >> unit)
+    if (key == "MemTotal:") return static_cast<std::int64_t>(kb) * 1024;
+  return std::nullopt;
+}
+
+}  // namespace
+
+board_controller::board_controller(sysfs_root root, board_controller_options options, snapshot_journal* journal)
+    : root_(std::move(root)),
+      options_(std::move(options)),
+      journal_(journal),
+      info_(detect_board(root_, options_.dgpu_probe)),
+      clocks_(root_, discover_board(root_, info_)) {
+  const std::string conf_path = options_.nvpmodel_conf_path.empty() ? paths::nvpmodel_conf : options_.nvpmodel_conf_path;
+  if (auto text = root_.try_read(conf_path)) {
+    try {
+      conf_ = parse_nvpmodel_conf(*text);
+      tool_.emplace(options_.nvpmodel_program, options_.nvpmodel_timeout);
+    } catch (const platform_error& e) {
+      spdlog::warn("power modes unavailable: {}: {}", root_.host_path(conf_path), e.what());
+    }
+  }
+  spdlog::info("board: {} {} (family {}, L4T {}, JetPack {})", info_.model, info_.module, info_.family,
+               info_.l4t.empty() ? "-" : info_.l4t, info_.jetpack.empty() ? "-" : info_.jetpack);
+}
+
+std::optional<int> board_controller::query_mode() const {
+  if (!tool_) return std::nullopt;
+  try {
+    int id = tool_->query().mode_id;
+    if (id >= 0) return id;
+  } catch (const platform_error& e) {
+    spdlog::warn("{}", e.what());
+  }
+  return std::nullopt;
+}
+
+board_state board_controller::capture() const { return capture_board_state(clocks_, query_mode()); }
+
+void board_controller::restore_state(const board_state& state) {
+  std::string mode_failure;
+  // nvpmodel rewrites cores and caps, so the mode goes back first and the clocks after it.
+  if (state.power_mode && tool_) {
+    try {
+      auto now = query_mode();
+      if (now != state.power_mode) tool_->set_mode(*state.power_mode, conf_ ? &*conf_ : nullptr, false);
+    } catch (const std::exception& e) {
+      mode_failure = std::string("power mode: ") + e.what();
+    }
+  }
+  try {
+    restore_board_clocks(clocks_, state);
+  } catch (const platform_error& e) {
+    throw platform_error(mode_failure.empty() ? e.what() : mode_failure + "; " + e.what());
+  }
+  if (!mode_failure.empty()) throw platform_error("restoring board settings failed: " + mode_failure);
+}
+
+nlohmann::json board_controller::offered() const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  nlohmann::json j;
+  j["power_modes"] = nlohmann::json::array();
+  if (conf_)
+    for (const auto& m : conf_->modes) j["power_modes"].push_back({{"id", m.id}, {"name", m.name}});
+  j["gpu_freqs_hz"] = clocks_.gpu_available_hz();
+  j["cpu_freqs_khz"] = clocks_.cpu_available_khz();
+  j["emc_freqs_hz"] = clocks_.emc_available_hz();
+  j["has_cuda_device"] = options_.has_cuda_device.value_or(clocks_.has_gpu());
+  auto mem = mem_total_bytes(root_);
+  j["memory_bytes"] = mem.value_or(0);
+  j["gpu_memory_bytes"] = options_.gpu_memory_bytes.value_or(info_.jetson ? mem.value_or(0) : 0);
+  return j;
+}
+
+void board_controller::arm_locked(std::int64_t job_id, const std::string& reason) {
+  if (armed_) return;
+  board_state state = capture();
+  if (journal_) journal_->open(job_id, reason, state.to_json());
+  armed_ = std::move(state);
+}
+
+void board_controller::arm(std::int64_t job_id) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  arm_locked(job_id, "job");
+}
+
+nlohmann::json board_controller::apply(const nlohmann::json& settings) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  return apply_locked(settings);
+}
+
+nlohmann::json board_controller::apply_locked(const nlohmann::json& settings) {
+  if (!settings.is_object()) throw validation_error("settings", "settings must be a JSON object");
+  for (const auto& item : settings.items()) {
+    const auto& k = item.key();
+    if (k != "power_mode" && k != "gpu_freq_hz" && k != "cpu_freq_khz" && k != "emc_freq_hz" && k != "force")
+      throw validation_error(k, "unknown board setting '" + k + "'");
+  }
+  // Validate everything before the first write, so bad input never changes the board.
+  std::optional<int> mode;
+  bool force = false;
+  if (settings.contains("force")) {
+    if (!settings["force"].is_boolean()) throw validation_error("force", "force must be true or false");
+    force = settings["force"].get<bool>();
+  }
+  if (settings.contains("power_mode") && !settings["power_mode"].is_null()) {
+    const auto& v = settings["power_mode"];
+    if (!v.is_number_integer()) throw validation_error("power_mode", "power_mode must be an integer mode id");
+    if (!conf_ || !tool_) throw validation_error("power_mode", "this board offers no power modes (no nvpmodel.conf)");
+    mode = v.get<int>();
+    if (!conf_->find_mode(*mode)) {
+      std::string valid;
+      for (const auto& m : conf_->modes) valid += (valid.empty() ? "" : ", ") + std::to_string(m.id) + " " + m.name;
+      throw validation_error("power_mode", "power mode " + std::to_string(*mode) + " is not offered; valid: " + valid);
+    }
+  }
+  auto pick = [&](const char* key, const std::vector<long long>& offered) -> std::optional<long long> {
+    if (!settings.contains(key) || settings[key].is_null()) return std::nullopt;
+    return pick_frequency(settings[key], offered, key);
+  };
+  auto gpu = pick("gpu_freq_hz", clocks_.gpu_available_hz());
+  auto cpu = pick("cpu_freq_khz", clocks_.cpu_available_khz());
+  auto emc = pick("emc_freq_hz", clocks_.emc_available_hz());
+
+  board_state before = capture();
+  try {
+    if (mode && before.power_mode != mode) tool_->set_mode(*mode, &*conf_, force);
+    if (gpu) clocks_.lock_gpu(*gpu);
+    if (cpu) clocks_.lock_cpu(*cpu);
+    if (emc) clocks_.lock_emc(*emc);
+  } catch (const std::exception& e) {
+    spdlog::warn("board apply failed ({}); restoring the previous settings", e.what());
+    try {
+      restore_state(before);
+    } catch (const std::exception& r) {
+      spdlog::error("could not fully restore after a failed apply: {}", r.what());
+    }
+    throw;
+  }
+  return current_locked();
+}
+
+nlohmann::json board_controller::current() const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  return current_locked();
+}
+
+nlohmann::json board_controller::current_locked() const {
+  nlohmann::json j;
+  auto mode = query_mode();
+  j["power_mode"] = mode ? nlohmann::json(*mode) : nlohmann::json(nullptr);
+  const nvpmodel_mode* m = (mode && conf_) ? conf_->find_mode(*mode) : nullptr;
+  j["power_mode_name"] = m ? nlohmann::json(m->name) : nlohmann::json(nullptr);
+  j["gpu_freq_hz"] = j["gpu_min_hz"] = j["gpu_max_hz"] = j["gpu_cur_hz"] = nullptr;
+  if (clocks_.has_gpu()) {
+    auto r = clocks_.gpu_range();
+    std::optional<long long> cur;
+    try {
+      cur = clocks_.gpu_current_hz();
+    } catch (const platform_error&) {
+    }
+    j["gpu_min_hz"] = r.min;
+    j["gpu_max_hz"] = r.max;
+    j["gpu_cur_hz"] = opt_json(cur);
+    j["gpu_freq_hz"] = r.min == r.max ? nlohmann::json(r.max) : opt_json(cur);
+  }
+  j["cpu_freq_khz"] = j["cpu_cur_khz"] = nullptr;
+  for (size_t i = 0; i < clocks_.discovery().clusters.size(); ++i) {
+    if (!clocks_.cluster_online(i)) continue;
+    auto r = clocks_.cpu_range(i);
+    auto cur = clocks_.cpu_current_khz(i);
+    j["cpu_cur_khz"] = opt_json(cur);
+    j["cpu_freq_khz"] = r.min == r.max ? nlohmann::json(r.max) : opt_json(cur);
+    break;
+  }
+  j["emc_freq_hz"] = j["emc_locked"] = nullptr;
+  if (clocks_.has_emc()) {
+    try {
+      auto e = clocks_.emc();
+      j["emc_freq_hz"] = e.rate;
+      j["emc_locked"] = e.locked;
+    } catch (const platform_error&) {
+    }
+  }
+  return j;
+}
+
+void board_controller::restore() {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (!armed_) return;
+  // On failure the snapshot stays open (and armed), so a later restore or start-up retries it.
+  restore_state(*armed_);
+  if (journal_) journal_->close_all();
+  armed_.reset();
+}
+
+bool board_controller::restore_open_snapshot() {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (!journal_) return false;
+  auto state = journal_->oldest_open();
+  if (!state) return false;
+  spdlog::warn("restoring board settings journaled by a previous run");
+  restore_state(board_state::from_json(*state));
+  journal_->close_all();
+  armed_.reset();
+  return true;
+}
+
+nlohmann::json board_controller::describe() const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  nlohmann::json j = info_.to_json();
+  j["modes"] = nlohmann::json::array();
+  j["default_mode"] = nullptr;
+  if (conf_) {
+    for (const auto& m : conf_->modes) {
+      nlohmann::json mj{{"id", m.id}, {"name", m.name}, {"default", m.id == conf_->default_mode}};
+      auto gpu_max = m.value("GPU", "MAX_FREQ");
+      if (gpu_max) mj["gpu_max_hz"] = nvpmodel_clock_value(*gpu_max);
+      auto emc_max = m.value("EMC", "MAX_FREQ");
+      if (emc_max) mj["emc_max_hz"] = nvpmodel_clock_value(*emc_max);
+      int online = 0;
+      bool any = false;
+      for (const auto& s : m.settings)
+        if (s.param == "CPU_ONLINE") {
+          any = true;
+          online += s.value == "1";
+        }
+      if (any) mj["cores_online"] = online;
+      mj["reboot_needed_from_default"] = !reboot_reasons(*conf_, conf_->default_mode, m.id).empty();
+      j["modes"].push_back(mj);
+    }
+    j["default_mode"] = conf_->default_mode;
+  }
+  j["gpu"] = nullptr;
+  if (clocks_.has_gpu()) {
+    auto r = clocks_.gpu_range();
+    j["gpu"] = {{"available_hz", clocks_.gpu_available_hz()}, {"min_hz", r.min}, {"max_hz", r.max},
+                {"governor", r.governor}};
+  }
+  nlohmann::json clusters = nlohmann::json::array();
+  for (size_t i = 0; i < clocks_.discovery().clusters.size(); ++i) {
+    nlohmann::json c{{"cores", clocks_.discovery().clusters[i].cores},
+                     {"available_khz", clocks_.cluster_available_khz(i)}};
+    try {
+      auto r = clocks_.cpu_range(i);
+      c["min_khz"] = r.min;
+      c["max_khz"] = r.max;
+      c["governor"] = r.governor;
+    } catch (const platform_error&) {
+    }
+    clusters.push_back(c);
+  }
+  j["cpu"] = {{"clusters", clusters},
+              {"cores", clocks_.discovery().cores},
+              {"online", clocks_.online_cores()},
+              {"available_khz", clocks_.cpu_available_khz()}};
+  j["emc"] = nullptr;
+  if (clocks_.has_emc()) {
+    j["emc"] = {{"available_hz", clocks_.emc_available_hz()}};
+    try {
+      auto e = clocks_.emc();
+      j["emc"]["rate_hz"] = e.rate;
+      j["emc"]["min_hz"] = e.min;
+      j["emc"]["max_hz"] = e.max;
+      j["emc"]["locked"] = e.locked;
+    } catch (const platform_error&) {
+    }
+  }
+  auto fan = clocks_.fan_pwm();
+  j["fan"] = clocks_.has_fan() ? nlohmann::json{{"pwm", fan ? nlohmann::json(*fan) : nlohmann::json(nullptr)}}
+                               : nlohmann::json(nullptr);
+  j["paths"] = clocks_.discovery().to_json();
+  j["nvpmodel"] = tool_ ? nlohmann::json(tool_->program()) : nlohmann::json(nullptr);
+  return j;
+}
+
+nlohmann::json board_controller::power_mode() const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (!tool_) throw unavailable("this board has no power modes (no nvpmodel.conf)");
+  auto q = tool_->query();
+  return {{"id", q.mode_id}, {"name", q.mode_name}, {"default", conf_->default_mode}, {"fan_mode", q.fan_mode}};
+}
+
+nlohmann::json board_controller::set_power_mode(int id, bool force) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (!tool_) throw unavailable("this board has no power modes (no nvpmodel.conf)");
+  if (!conf_->find_mode(id)) apply_locked({{"power_mode", id}});  // throws the validation_error
+  arm_locked(0, "api");
+  apply_locked({{"power_mode", id}, {"force", force}});
+  auto q = tool_->query();
+  return {{"id", q.mode_id}, {"name", q.mode_name}, {"default", conf_->default_mode}, {"fan_mode", q.fan_mode}};
+}
+
+nlohmann::json board_controller::clocks() const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  nlohmann::json j = current_locked();
+  j["armed"] = armed_.has_value();
+  j["state"] = capture_board_state(clocks_, std::nullopt).to_json();
+  return j;
+}
+
+nlohmann::json board_controller::set_clocks(const nlohmann::json& request) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (!request.is_object()) throw validation_error("clocks", "expected an object with gpu, cpu and/or emc");
+  nlohmann::json settings = nlohmann::json::object();
+  for (const auto& item : request.items()) {
+    if (item.key() == "gpu") settings["gpu_freq_hz"] = item.value();
+    else if (item.key() == "cpu") settings["cpu_freq_khz"] = item.value();
+    else if (item.key() == "emc") settings["emc_freq_hz"] = item.value();
+    else throw validation_error(item.key(), "unknown clock '" + item.key() + "' (expected gpu, cpu or emc)");
+  }
+  // Validate before arming, so a rejected request leaves no snapshot behind.
+  if (settings.contains("gpu_freq_hz")) pick_frequency(settings["gpu_freq_hz"], clocks_.gpu_available_hz(), "gpu_freq_hz");
+  if (settings.contains("cpu_freq_khz")) pick_frequency(settings["cpu_freq_khz"], clocks_.cpu_available_khz(), "cpu_freq_khz");
+  if (settings.contains("emc_freq_hz")) pick_frequency(settings["emc_freq_hz"], clocks_.emc_available_hz(), "emc_freq_hz");
+  arm_locked(0, "api");
+  return apply_locked(settings);
+}
+
+void board_controller::restore_clocks() { restore(); }
+
+nlohmann::json board_controller::snapshot() const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  return capture().to_json();
+}
+
+}  // namespace jetperf::platform

@@ -1,0 +1,17 @@
+#include <jetperf/platform/store_snapshot_journal.hpp>
+
+namespace jetperf::platform {
+
+void store_snapshot_journal::open(std::int64_t job_id, const std::string& reason, const nlohmann::json& state) {
+  store_.open(job_id, reason, state);
+}
+
+std::optional<nlohmann::json> store_snapshot_journal::oldest_open() {
+  auto rec = store_.oldest_open();
+  if (!rec) return std::nullopt;
+  return rec->state;
+}
+
+void store_snapshot_journal::close_all() { store_.close_all(); }
+
+}  // namespace jetperf::platform

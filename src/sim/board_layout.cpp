@@ -1,0 +1,40 @@
+#include <jetperf/sim/board_layout.hpp>
+
+#include <cstdio>
+
+#include <jetperf/common/errors.hpp>
+
+#include "file_io.hpp"
+
+namespace jetperf::sim {
+
+board_layout::board_layout(std::string dir) : dir_(std::move(dir)) {
+  while (dir_.size() > 1 && dir_.back() == '/') dir_.pop_back();
+}
+
+const board_profile& board_layout::profile() const {
+  auto name = detail::read_text(profile_file());
+  if (!name) throw not_found("no simulated board in " + dir_ + " (missing " + profile_file() + ")");
+  while (!name->empty() && (name->back() == '\n' || name->back() == ' ')) name->pop_back();
+  return find_profile(*name);
+}
+
+nvpmodel_status read_nvpmodel_status(const board_layout& layout) {
+  nvpmodel_status s;
+  auto text = detail::read_text(layout.status_file());
+  if (!text) return s;
+  int mode = -1;
+  char fan[64] = {0};
+  int n = std::sscanf(text->c_str(), "pmode:%d fmode:%63s", &mode, fan);
+  if (n >= 1) s.mode = mode;
+  if (n >= 2 && std::string(fan) != "none") s.fan_mode = fan;
+  return s;
+}
+
+void write_nvpmodel_status(const board_layout& layout, const nvpmodel_status& s) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "pmode:%04d fmode:%s\n", s.mode, s.fan_mode.empty() ? "none" : s.fan_mode.c_str());
+  detail::write_atomic(layout.status_file(), buf);
+}
+
+}  // namespace jetperf::sim

@@ -1,0 +1,279 @@
+#include <jetperf/sim/rail_simulator.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include <spdlog/spdlog.h>
+
+#include <jetperf/sim/board_tree.hpp>
+#include <jetperf/sim/host_cpu_stat.hpp>
+#include <jetperf/sim/kernel_write.hpp>
+
+#include "file_io.hpp"
+
+namespace jetperf::sim {
+namespace {
+
+std::string trimmed(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+int popcount(long long v) {
+  int n = 0;
+  for (unsigned long long u = static_cast<unsigned long long>(v); u; u &= u - 1) ++n;
+  return n;
+}
+
+// What a DVFS governor picks between min and max for a load (0..1), on the table.
+long long governed(const std::vector<long long>& table, const std::string& governor, long long mn, long long mx,
+                   double load) {
+  long long target;
+  if (governor == "performance") target = mx;
+  else if (governor == "powersave") target = mn;
+  else target = mn + static_cast<long long>(static_cast<double>(mx - mn) * std::clamp(load, 0.0, 1.0));
+  target = table_ceil(table, target);
+  return std::clamp(target, mn, mx);
+}
+
+}  // namespace
+
+rail_simulator::rail_simulator(const board_profile& profile, std::string root, rail_simulator_options options)
+    : profile_(profile), root_(std::move(root)), options_(std::move(options)) {
+  if (!options_.host_load) {
+    stat_ = std::make_unique<host_cpu_stat>();
+    stat_->sample();
+    options_.host_load = [this] { return stat_->sample(); };
+  }
+  die_c_ = profile_.power.ambient_c + 8;
+}
+
+rail_simulator::~rail_simulator() { stop(); }
+
+void rail_simulator::start() {
+  if (thread_.joinable()) return;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = false;
+  }
+  thread_ = std::thread([this] { run(); });
+}
+
+void rail_simulator::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void rail_simulator::run() {
+  auto last = std::chrono::steady_clock::now();
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (!stop_) {
+    cv_.wait_for(lock, options_.period, [this] { return stop_; });
+    if (stop_) break;
+    lock.unlock();
+    auto now = std::chrono::steady_clock::now();
+    double dt = std::chrono::duration<double>(now - last).count();
+    last = now;
+    try {
+      step(dt);
+    } catch (const std::exception& e) {
+      // The tree may be mid-rebuild; the next step retries.
+      spdlog::debug("rail simulator step failed: {}", e.what());
+    }
+    lock.lock();
+  }
+}
+
+void rail_simulator::put(const std::string& board_path, const std::string& text) {
+  auto it = written_.find(board_path);
+  if (it != written_.end() && it->second == text) return;
+  detail::write_atomic(root_ + board_path, text);
+  written_[board_path] = text;
+}
+
+std::optional<long long> rail_simulator::get_ll(const std::string& board_path) const {
+  return detail::read_ll(root_ + board_path);
+}
+
+std::string rail_simulator::get_text(const std::string& board_path) const {
+  return trimmed(detail::read_text(root_ + board_path).value_or(""));
+}
+
+board_load rail_simulator::read_clocks(const std::vector<double>& host) {
+  const auto& p = profile_;
+  board_load l;
+  const int n = p.core_count();
+  l.online.assign(n, true);
+  l.core_khz.assign(n, 0);
+  l.core_util.assign(n, 0);
+  const std::string cpu = "/sys/devices/system/cpu";
+  double util_sum = 0;
+  int online = 0;
+  for (int i = 0; i < n; ++i) {
+    l.online[i] = get_ll(cpu + "/cpu" + std::to_string(i) + "/online").value_or(1) != 0;
+    l.core_util[i] = host.empty() ? 0.0 : host[static_cast<size_t>(i) % host.size()];
+    if (l.online[i]) {
+      util_sum += l.core_util[i];
+      ++online;
+    }
+  }
+  put(cpu + "/online", cpu_range_list(l.online) + "\n");
+  std::vector<bool> off(n);
+  for (int i = 0; i < n; ++i) off[i] = !l.online[i];
+  put(cpu + "/offline", cpu_range_list(off) + "\n");
+
+  for (const auto& cl : p.clusters) {
+    const std::string policy = cpu + "/cpufreq/policy" + std::to_string(cl.cores.front());
+    const auto& t = cl.freqs_khz;
+    long long mn = std::clamp(get_ll(policy + "/scaling_min_freq").value_or(t.front()), t.front(), t.back());
+    long long mx = std::clamp(get_ll(policy + "/scaling_max_freq").value_or(t.back()), t.front(), t.back());
+    mx = std::max(mn, mx);
+    // schedutil follows the busiest core of the policy.
+    double busy = 0;
+    for (int c : cl.cores)
+      if (l.online[c]) busy = std::max(busy, l.core_util[c]);
+    long long f = governed(t, get_text(policy + "/scaling_governor"), mn, mx, busy);
+    put(policy + "/scaling_cur_freq", std::to_string(f) + "\n");
+    put(policy + "/cpuinfo_cur_freq", std::to_string(f) + "\n");
+    for (int c : cl.cores) l.core_khz[c] = f;
+  }
+  const double cpu_busy = online ? util_sum / online : 0;
+
+  // GPU: devfreq keeps cur_freq within [min, max]; the GPU is rail-gated when idle.
+  const auto& gt = p.gpu_freqs_hz;
+  const std::string& df = p.gpu_devfreq_dir;
+  long long gmn = table_ceil(gt, get_ll(df + "/min_freq").value_or(gt.front()));
+  long long gmx = table_floor(gt, get_ll(df + "/max_freq").value_or(gt.back()));
+  gmx = std::max(gmn, gmx);
+  const long long load_pm = std::clamp(get_ll(p.gpu_device_dir + "/load").value_or(0), 0LL, 1000LL);
+  l.gpu_load = static_cast<double>(load_pm) / 1000.0;
+  const bool railgate = get_ll(p.gpu_device_dir + "/railgate_enable").value_or(1) != 0;
+  l.gpu_powered = load_pm > 0 || !railgate || get_text(p.gpu_device_dir + "/power/control") == "on";
+  l.gpu_hz = governed(gt, get_text(df + "/governor"), gmn, gmx, l.gpu_load);
+  l.gpu_gated_tpcs = popcount(get_ll(p.gpu_device_dir + "/tpc_pg_mask").value_or(0));
+  put(df + "/cur_freq", std::to_string(l.gpu_hz) + "\n");
+  put(df + "/target_freq", std::to_string(l.gpu_hz) + "\n");
+  put(p.gpu_device_dir + "/is_railgated", std::string(l.gpu_powered ? "no" : "yes") + "\n");
+  put(p.gpu_device_dir + "/gpu_powered_on", std::string(l.gpu_powered ? "1" : "0") + "\n");
+  for (const auto& clk : p.gpu_clock_debugfs) put(clk, std::to_string(l.gpu_powered ? l.gpu_hz : 0) + "\n");
+
+  // EMC: actmon scales it with memory demand between the floor and the nvpmodel cap.
+  const auto& et = p.emc_freqs_hz;
+  long long emn = get_ll(p.emc_min_path).value_or(et.front());
+  long long emx = get_ll(p.emc_max_path).value_or(et.back());
+  long long cap = get_ll(p.emc_cap_path).value_or(0);
+  if (cap > 0) emx = std::min(emx, cap);
+  emx = std::max(table_floor(et, emx), et.front());
+  emn = std::min(table_ceil(et, emn), emx);
+  const double demand = std::max(cpu_busy, l.gpu_load);
+  long long emc = table_floor(et, static_cast<long long>(static_cast<double>(emx) * (0.67 + 0.33 * demand)));
+  if (p.soc == "tegra210" && get_ll("/sys/kernel/debug/clk/override.emc/clk_state").value_or(0) == 1)
+    emc = get_ll("/sys/kernel/debug/clk/override.emc/clk_update_rate").value_or(emc);
+  l.emc_hz = std::clamp(emc, emn, emx);
+  l.emc_util = std::clamp(0.03 + 0.5 * demand, 0.0, 1.0);
+  put(p.emc_rate_path, std::to_string(l.emc_hz) + "\n");
+  // mc_all in kHz-weighted activity, so activity / rate_kHz is the load fraction [unconfirmed unit].
+  put("/sys/kernel/actmon_avg_activity/mc_all",
+      std::to_string(static_cast<long long>(l.emc_util * static_cast<double>(l.emc_hz) / 1000.0)) + "\n");
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    host_load_ = cpu_busy;
+  }
+  return l;
+}
+
+void rail_simulator::write_rails(const domain_power& d) {
+  std::uniform_real_distribution<double> jitter(-options_.noise, options_.noise);
+  std::vector<std::pair<std::string, double>> rails;
+  for (const auto& chip : profile_.ina) {
+    const std::string dir = rail_dir(profile_, "", chip);
+    long long shunt_sum_uv = 0;
+    for (size_t k = 0; k < chip.channels.size(); ++k) {
+      const auto& ch = chip.channels[k];
+      const bool nc = ch.kind == rail_kind::nc;
+      double mw = nc ? 0 : std::max(0.0, d.rail(ch.kind) * (1 + jitter(rng_)));
+      // Every monitored rail is measured on the 5 V side of its regulator.
+      long long mv = nc ? 0 : 5000 + static_cast<long long>(std::lround(jitter(rng_) * 4000));
+      long long ma = mv > 0 ? std::llround(mw * 1000.0 / static_cast<double>(mv)) : 0;
+      // Keep P = V * I exact in what readers compute from the files.
+      mw = static_cast<double>(mv) * static_cast<double>(ma) / 1000.0;
+      rails.emplace_back(ch.label, mw);
+      if (profile_.hwmon_rails) {
+        const std::string ks = std::to_string(k + 1);
+        put(dir + "/in" + ks + "_input", std::to_string(mv) + "\n");
+        put(dir + "/curr" + ks + "_input", std::to_string(ma) + "\n");
+        const long long shunt_uv = ma * 5;  // 5 mOhm shunt
+        shunt_sum_uv += shunt_uv;
+        put(dir + "/in" + std::to_string(k + 4) + "_input", std::to_string(shunt_uv) + "\n");
+      } else {
+        const std::string ks = std::to_string(k);
+        put(dir + "/in_power" + ks + "_input", std::to_string(std::llround(mw)) + "\n");
+        put(dir + "/in_current" + ks + "_input", std::to_string(ma) + "\n");
+        put(dir + "/in_voltage" + ks + "_input", std::to_string(mv) + "\n");
+      }
+    }
+    if (profile_.hwmon_rails) put(dir + "/in7_input", std::to_string(shunt_sum_uv) + "\n");
+  }
+  double total = 0;
+  bool has_input = false;
+  for (const auto& chip : profile_.ina)
+    for (size_t k = 0; k < chip.channels.size(); ++k)
+      if (chip.channels[k].kind == rail_kind::input) has_input = true;
+  for (size_t i = 0, r = 0; i < profile_.ina.size(); ++i)
+    for (size_t k = 0; k < profile_.ina[i].channels.size(); ++k, ++r) {
+      const bool input = profile_.ina[i].channels[k].kind == rail_kind::input;
+      if (has_input ? input : true) total += rails[r].second;
+    }
+  if (profile_.ina.empty()) total = board_total_mw(profile_, d);
+  std::lock_guard<std::mutex> lock(mutex_);
+  rails_ = std::move(rails);
+  total_ = total;
+}
+
+void rail_simulator::write_temps(double total_mw, double dt_s) {
+  const auto& c = profile_.power;
+  const double target = c.ambient_c + c.thermal_c_per_w * total_mw / 1000.0;
+  const double a = 1.0 - std::exp(-std::max(dt_s, 0.0) / c.thermal_tau_s);
+  die_c_ += (target - die_c_) * a;
+  for (size_t i = 0; i < profile_.zones.size(); ++i) {
+    const auto& z = profile_.zones[i];
+    if (z.offline || z.fixed_trip) continue;
+    // Thermal sensors report in 0.5 C .. 1 mC steps; keep 31.25 mC resolution like the BPMP ones.
+    long long mc = static_cast<long long>(std::lround((die_c_ + z.offset_c) * 32.0)) * 1000 / 32;
+    put("/sys/devices/virtual/thermal/thermal_zone" + std::to_string(i) + "/temp", std::to_string(mc) + "\n");
+  }
+  // The fan (temp_control) follows the temperature on r32; rpm follows the PWM everywhere.
+  if (!profile_.fan_hwmon) {
+    long long pwm = get_ll("/sys/devices/pwm-fan/target_pwm").value_or(0);
+    put("/sys/devices/pwm-fan/rpm_measured", std::to_string(pwm * 5000 / 255) + "\n");
+  }
+}
+
+void rail_simulator::step(double dt_s) {
+  const std::vector<double> host = options_.host_load();
+  board_load l = read_clocks(host);
+  domain_power d = compute_power(profile_, l);
+  write_rails(d);
+  write_temps(total_mw(), dt_s);
+}
+
+std::vector<std::pair<std::string, double>> rail_simulator::rails_mw() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return rails_;
+}
+
+double rail_simulator::total_mw() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return total_;
+}
+
+double rail_simulator::host_load() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return host_load_;
+}
+
+}  // namespace jetperf::sim

@@ -1,0 +1,118 @@
+#include <jetperf/sim/sim_board.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include <jetperf/common/errors.hpp>
+#include <jetperf/platform/nvpmodel_conf.hpp>
+#include <jetperf/sim/board_tree.hpp>
+#include <jetperf/sim/nvpmodel_conf_writer.hpp>
+#include <jetperf/sim/nvpmodel_program.hpp>
+
+#include "file_io.hpp"
+
+namespace fs = std::filesystem;
+
+namespace jetperf::sim {
+namespace {
+
+constexpr const char* nvpmodel_exe = "jetperf-sim-nvpmodel";
+constexpr const char* tegrastats_exe = "jetperf-sim-tegrastats";
+
+std::string find_tools_dir(const std::string& given) {
+  if (!given.empty()) return given;
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) throw platform_error("cannot locate the simulator programs: /proc/self/exe unreadable");
+  const fs::path d = exe.parent_path();
+  for (const fs::path& c : {d, d / "sim", d / "daemon" / "sim", d / ".." / "lib" / "jetperf"})
+    if (fs::exists(c / nvpmodel_exe) && fs::exists(c / tegrastats_exe)) return c.string();
+  throw platform_error("cannot find " + std::string(nvpmodel_exe) + " beside " + d.string() +
+                       " (set the simulator tools directory)");
+}
+
+void copy_program(const fs::path& from, const fs::path& to) {
+  if (!fs::exists(from)) throw platform_error("simulator program missing: " + from.string());
+  // Copy then rename, so a running copy of the old program is never overwritten in place.
+  const fs::path tmp = to.string() + ".new";
+  std::error_code ec;
+  fs::copy_file(from, tmp, fs::copy_options::overwrite_existing, ec);
+  if (ec) throw platform_error("cannot copy " + from.string() + " to " + tmp.string() + ": " + ec.message());
+  fs::permissions(tmp, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                           fs::perms::others_read | fs::perms::others_exec, ec);
+  fs::rename(tmp, to, ec);
+  if (ec) throw platform_error("cannot install " + to.string() + ": " + ec.message());
+}
+
+}  // namespace
+
+void install_sim_tools(const std::string& tools_dir, const board_layout& layout) {
+  std::error_code ec;
+  fs::create_directories(layout.bin_dir(), ec);
+  copy_program(fs::path(tools_dir) / nvpmodel_exe, fs::path(layout.bin_dir()) / "nvpmodel");
+  copy_program(fs::path(tools_dir) / tegrastats_exe, fs::path(layout.bin_dir()) / "tegrastats");
+}
+
+sim_board::sim_board(const board_profile& profile, std::string dir) : profile_(&profile), layout_(std::move(dir)) {}
+sim_board::sim_board(sim_board&&) noexcept = default;
+sim_board& sim_board::operator=(sim_board&&) noexcept = default;
+sim_board::~sim_board() { stop(); }
+
+sim_board sim_board::create(const std::string& profile_name, const std::string& dir, const sim_create_options& options) {
+  const board_profile& p = find_profile(profile_name);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw platform_error("cannot create simulated board directory " + dir + ": " + ec.message());
+  sim_board board(p, fs::absolute(dir).lexically_normal().string());
+  const board_layout& l = board.layout_;
+
+  // A directory of another profile is rebuilt from scratch rather than mixed.
+  auto previous = detail::read_text(l.profile_file());
+  bool reset = options.reset;
+  if (previous && *previous != p.name + "\n") {
+    fs::remove_all(l.root(), ec);
+    reset = true;
+  }
+  detail::write_atomic(l.profile_file(), p.name + "\n");
+  const bool fresh = write_board_tree(p, l.root(), reset);
+
+  const std::string conf_board = "/etc/nvpmodel/" + p.nvpmodel_conf_name;
+  const std::string conf_text = nvpmodel_conf_text(p);
+  detail::write_atomic(l.root() + conf_board, conf_text);
+  detail::make_symlink(l.root() + conf_board, l.root() + "/etc/nvpmodel.conf");
+  detail::make_symlink(l.root() + conf_board, l.nvpmodel_conf());
+
+  install_sim_tools(find_tools_dir(options.tools_dir), l);
+
+  if (fresh || read_nvpmodel_status(l).mode < 0) {
+    // Boot: the default mode is applied, as nvpmodel does at start-up.
+    const auto conf = platform::parse_nvpmodel_conf(conf_text);
+    nvpmodel_status st;
+    st.fan_mode = conf.default_fan_mode;
+    write_nvpmodel_status(l, st);
+    apply_nvpmodel_mode(l, conf, conf.default_mode);
+  }
+  return board;
+}
+
+sim_paths sim_board::paths() const {
+  return {layout_.dir(), layout_.root(), layout_.bin_dir() + "/nvpmodel", layout_.bin_dir() + "/tegrastats",
+          layout_.nvpmodel_conf()};
+}
+
+void sim_board::start(rail_simulator_options options) {
+  if (simulator_) return;
+  simulator_ = std::make_unique<rail_simulator>(*profile_, layout_.root(), std::move(options));
+  simulator_->start();
+}
+
+void sim_board::stop() {
+  if (!simulator_) return;
+  simulator_->stop();
+  simulator_.reset();
+}
+
+bool sim_board::running() const { return simulator_ && simulator_->running(); }
+
+}  // namespace jetperf::sim

@@ -1,0 +1,132 @@
+#include <jetperf/sim/tegrastats_sampler.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include <jetperf/sim/board_tree.hpp>
+
+#include "file_io.hpp"
+
+namespace jetperf::sim {
+namespace {
+
+long long meminfo_kb(const std::string& text, const std::string& key) {
+  auto pos = text.find(key + ":");
+  if (pos == std::string::npos) return 0;
+  return std::atoll(text.c_str() + pos + key.size() + 1);
+}
+
+}  // namespace
+
+std::string format_celsius(long long m) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", static_cast<double>(m) / 1000.0);
+  std::string s = buf;
+  while (!s.empty() && s.back() == '0') s.pop_back();
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s;
+}
+
+tegrastats_sampler::tegrastats_sampler(const board_profile& profile, std::string root, std::string proc_dir)
+    : profile_(profile), root_(std::move(root)), proc_(std::move(proc_dir)), stat_(proc_ + "/stat") {
+  stat_.sample();
+}
+
+std::string tegrastats_sampler::line(bool root_form, std::time_t now) {
+  const auto& p = profile_;
+  auto ll = [&](const std::string& board_path, long long dflt) {
+    return detail::read_ll(root_ + board_path).value_or(dflt);
+  };
+  std::ostringstream o;
+  if (p.timestamp) {
+    char ts[32];
+    std::tm tm{};
+    localtime_r(&now, &tm);
+    std::strftime(ts, sizeof ts, "%m-%d-%Y %H:%M:%S ", &tm);
+    o << ts;
+  }
+  // Memory: the host's usage fraction scaled to the board's RAM.
+  const std::string mem = detail::read_text(proc_ + "/meminfo").value_or("");
+  const double total_kb = std::max<double>(1, static_cast<double>(meminfo_kb(mem, "MemTotal")));
+  const double avail_kb = static_cast<double>(meminfo_kb(mem, "MemAvailable"));
+  const double used_frac = std::clamp(1.0 - avail_kb / total_kb, 0.0, 1.0);
+  const long long ram_used = std::llround(used_frac * p.ram_total_mb);
+  const long long lfb = std::clamp<long long>((p.ram_total_mb - ram_used) / 8, 1, 2048);
+  o << "RAM " << ram_used << '/' << p.ram_total_mb << "MB (lfb " << lfb << "x4MB)";
+  if (p.swap_total_mb > 0) {
+    const long long swap_used_kb = meminfo_kb(mem, "SwapTotal") - meminfo_kb(mem, "SwapFree");
+    const long long swap_used = std::min<long long>(std::max<long long>(swap_used_kb / 1024, 0), p.swap_total_mb);
+    o << " SWAP " << swap_used << '/' << p.swap_total_mb << "MB (cached 0MB)";
+  }
+  if (root_form && p.iram) o << " IRAM 0/252kB(lfb 252kB)";
+
+  const auto host = stat_.sample();
+  o << " CPU [";
+  int core = 0;
+  for (int i = 0; i < p.core_count(); ++i, ++core) {
+    const std::string dir = "/sys/devices/system/cpu/cpu" + std::to_string(i);
+    if (i) o << ',';
+    if (ll(dir + "/online", 1) == 0) {
+      o << "off";
+      continue;
+    }
+    const double u = host.empty() ? 0.0 : host[static_cast<size_t>(i) % host.size()];
+    o << std::lround(u * 100) << "%@" << ll(dir + "/cpufreq/scaling_cur_freq", 0) / 1000;
+  }
+  o << ']';
+
+  const long long emc_hz = ll(p.emc_rate_path, 0);
+  const long long mc_all = ll("/sys/kernel/actmon_avg_activity/mc_all", 0);
+  const long long emc_pct = emc_hz > 0 ? std::clamp<long long>(mc_all * 100 / (emc_hz / 1000), 0, 100) : 0;
+  o << " EMC_FREQ " << emc_pct << '%';
+  if (root_form) o << '@' << emc_hz / 1000000;
+  o << " GR3D_FREQ " << ll(p.gpu_device_dir + "/load", 0) / 10 << '%';
+  if (root_form) {
+    if (p.gr3d_array) {
+      o << "@[";
+      for (size_t g = 0; g < p.gpu_clock_debugfs.size(); ++g)
+        o << (g ? "," : "") << ll(p.gpu_clock_debugfs[g], 0) / 1000000;
+      o << ']';
+    } else if (!p.gpu_clock_debugfs.empty()) {
+      o << '@' << ll(p.gpu_clock_debugfs.front(), 0) / 1000000;
+    }
+    if (p.vic_field) o << " VIC_FREQ 729";
+    o << " APE " << p.ape_mhz;
+    if (p.mts) o << " MTS fg 0% bg 0%";
+  }
+  for (size_t i = 0; i < p.zones.size(); ++i) {
+    const long long m = ll("/sys/devices/virtual/thermal/thermal_zone" + std::to_string(i) + "/temp", -256000);
+    o << ' ' << p.zones[i].type << '@' << format_celsius(m) << 'C';
+  }
+
+  std::vector<long long> now_mw;
+  for (const auto& chip : p.ina) {
+    const std::string dir = rail_dir(p, "", chip);
+    for (size_t k = 0; k < chip.channels.size(); ++k) {
+      long long mw;
+      if (p.hwmon_rails) {
+        const std::string ks = std::to_string(k + 1);
+        mw = ll(dir + "/in" + ks + "_input", 0) * ll(dir + "/curr" + ks + "_input", 0) / 1000;
+      } else {
+        mw = ll(dir + "/in_power" + std::to_string(k) + "_input", 0);
+      }
+      now_mw.push_back(mw);
+    }
+  }
+  rail_sum_.resize(now_mw.size(), 0.0);
+  ++samples_;
+  size_t r = 0;
+  for (const auto& chip : p.ina)
+    for (const auto& ch : chip.channels) {
+      rail_sum_[r] += static_cast<double>(now_mw[r]);
+      const long long avg = std::llround(rail_sum_[r] / static_cast<double>(samples_));
+      o << ' ' << ch.label << ' ' << now_mw[r] << (p.rail_mw_suffix ? "mW/" : "/") << avg
+        << (p.rail_mw_suffix ? "mW" : "");
+      ++r;
+    }
+  return o.str();
+}
+
+}  // namespace jetperf::sim

@@ -1,0 +1,266 @@
+#include <jetperf/store/job_store.hpp>
+
+#include <jetperf/common/clock.hpp>
+#include <jetperf/common/errors.hpp>
+
+namespace jetperf::store {
+
+namespace {
+using jobs::job_state;
+using lock_t = std::lock_guard<std::recursive_mutex>;
+
+// The store sits below jobs (which links it), so it keeps its own copy of the state names rather
+// than linking jobs' to_string/parse_job_state; the names are the same strings.
+struct state_name {
+  job_state state;
+  const char* name;
+};
+constexpr state_name k_states[] = {
+    {job_state::queued, "queued"},       {job_state::running, "running"},
+    {job_state::succeeded, "succeeded"}, {job_state::failed, "failed"},
+    {job_state::cancelled, "cancelled"}, {job_state::interrupted, "interrupted"},
+};
+
+std::string state_text(job_state s) {
+  for (const auto& n : k_states)
+    if (n.state == s) return n.name;
+  throw store_error("unknown job state value " + std::to_string(static_cast<int>(s)));
+}
+
+job_state state_from_text(const std::string& text, std::int64_t id) {
+  for (const auto& n : k_states)
+    if (text == n.name) return n.state;
+  throw store_error("job " + std::to_string(id) + " has an unknown state '" + text + "' in the database");
+}
+
+bool terminal(job_state s) {
+  return s == job_state::succeeded || s == job_state::failed || s == job_state::cancelled ||
+         s == job_state::interrupted;
+}
+
+nlohmann::json parse_json(const std::string& text, const char* what, std::int64_t id) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw store_error(std::string("corrupt ") + what + " of job " + std::to_string(id) + ": " + e.what());
+  }
+}
+
+const char* const k_job_columns =
+    "id, kind, state, spec_json, created_ns, started_ns, finished_ns, points_total, points_done, estimate_s, "
+    "error, summary_json";
+
+job_record read_job(const statement& st) {
+  job_record r;
+  r.id = st.column_int(0);
+  r.kind = st.column_text(1);
+  r.state = state_from_text(st.column_text(2), r.id);
+  r.spec = parse_json(st.column_text(3), "spec", r.id);
+  r.created_ns = st.column_int(4);
+  r.started_ns = st.column_int(5);
+  r.finished_ns = st.column_int(6);
+  r.points_total = st.column_int(7);
+  r.points_done = st.column_int(8);
+  r.estimate_s = st.column_double(9);
+  r.error = st.column_text(10);
+  r.summary = parse_json(st.column_text(11), "summary", r.id);
+  return r;
+}
+
+std::vector<std::string> read_tags(database& db, std::int64_t id) {
+  statement st(db.handle(), "SELECT tag FROM job_tags WHERE job_id = ? ORDER BY rowid");
+  st.bind(1, id);
+  std::vector<std::string> tags;
+  while (st.step()) tags.push_back(st.column_text(0));
+  return tags;
+}
+
+void require_changed(database& db, std::int64_t id) {
+  if (db.changes() == 0) throw not_found("job " + std::to_string(id) + " not found", "id");
+}
+}  // namespace
+
+std::int64_t job_store::insert(const std::string& kind, const nlohmann::json& spec,
+                               const std::vector<std::string>& tags, std::int64_t points_total, double estimate_s) {
+  if (kind.empty()) throw validation_error("kind", "job kind is empty");
+  std::int64_t id = 0;
+  db_.transaction([&] {
+    statement st(db_.handle(),
+                 "INSERT INTO jobs (kind, state, spec_json, created_ns, points_total, estimate_s) "
+                 "VALUES (?, ?, ?, ?, ?, ?)");
+    st.bind(1, kind).bind(2, state_text(job_state::queued)).bind(3, spec.dump()).bind(4, wall_ns());
+    st.bind(5, points_total).bind(6, estimate_s);
+    st.run();
+    id = db_.last_insert_id();
+    // OR IGNORE: a tag given twice is stored once.
+    statement tag(db_.handle(), "INSERT OR IGNORE INTO job_tags (job_id, tag) VALUES (?, ?)");
+    for (const auto& t : tags) {
+      tag.bind(1, id).bind(2, t);
+      tag.run();
+    }
+  });
+  return id;
+}
+
+std::optional<job_record> job_store::get(std::int64_t id) const {
+  lock_t lock(db_.mutex());
+  statement st(db_.handle(), std::string("SELECT ") + k_job_columns + " FROM jobs WHERE id = ?");
+  st.bind(1, id);
+  if (!st.step()) return std::nullopt;
+  job_record r = read_job(st);
+  r.tags = read_tags(db_, id);
+  return r;
+}
+
+std::vector<job_record> job_store::list(const job_filter& filter, std::int64_t* total) const {
+  if (filter.limit < 0) throw validation_error("limit", "limit must not be negative");
+  if (filter.offset < 0) throw validation_error("offset", "offset must not be negative");
+  std::string where = " WHERE 1";
+  if (filter.state) where += " AND state = ?";
+  if (filter.kind) where += " AND kind = ?";
+  if (filter.tag) where += " AND EXISTS (SELECT 1 FROM job_tags t WHERE t.job_id = jobs.id AND t.tag = ?)";
+  // Binds the filter's values in the order their placeholders appear; returns the next index.
+  auto bind_filter = [&](statement& st) {
+    int i = 1;
+    if (filter.state) st.bind(i++, state_text(*filter.state));
+    if (filter.kind) st.bind(i++, *filter.kind);
+    if (filter.tag) st.bind(i++, *filter.tag);
+    return i;
+  };
+
+  lock_t lock(db_.mutex());
+  if (total) {
+    statement count(db_.handle(), "SELECT COUNT(*) FROM jobs" + where);
+    bind_filter(count);
+    *total = count.step() ? count.column_int(0) : 0;
+  }
+  // Ids only grow, so id order is submission order even when two jobs share a created_ns.
+  statement st(db_.handle(),
+               std::string("SELECT ") + k_job_columns + " FROM jobs" + where + " ORDER BY id DESC LIMIT ? OFFSET ?");
+  const int i = bind_filter(st);
+  st.bind(i, filter.limit).bind(i + 1, filter.offset);
+  std::vector<job_record> out;
+  while (st.step()) out.push_back(read_job(st));
+  for (auto& r : out) r.tags = read_tags(db_, r.id);
+  return out;
+}
+
+void job_store::set_state(std::int64_t id, jobs::job_state state, const std::string& error) {
+  const std::int64_t now = wall_ns();
+  // Entering running stamps the start; a terminal state stamps the end; queued again (a resumed
+  // job) is not finished any more.
+  const char* sql =
+      "UPDATE jobs SET state = ?1, error = ?2, "
+      "started_ns = CASE WHEN ?3 THEN ?5 ELSE started_ns END, "
+      "finished_ns = CASE WHEN ?4 THEN ?5 WHEN ?1 = 'queued' THEN 0 ELSE finished_ns END "
+      "WHERE id = ?6";
+  lock_t lock(db_.mutex());
+  statement st(db_.handle(), sql);
+  st.bind(1, state_text(state)).bind(2, error);
+  st.bind(3, state == job_state::running ? 1 : 0).bind(4, terminal(state) ? 1 : 0);
+  st.bind(5, now).bind(6, id);
+  st.run();
+  require_changed(db_, id);
+}
+
+void job_store::set_progress(std::int64_t id, std::int64_t done, std::int64_t total) {
+  lock_t lock(db_.mutex());
+  statement st(db_.handle(), "UPDATE jobs SET points_done = ?, points_total = ? WHERE id = ?");
+  st.bind(1, done).bind(2, total).bind(3, id);
+  st.run();
+  require_changed(db_, id);
+}
+
+void job_store::set_summary(std::int64_t id, const nlohmann::json& summary) {
+  lock_t lock(db_.mutex());
+  statement st(db_.handle(), "UPDATE jobs SET summary_json = ? WHERE id = ?");
+  st.bind(1, summary.dump()).bind(2, id);
+  st.run();
+  require_changed(db_, id);
+}
+
+std::vector<std::int64_t> job_store::queued_ids() const {
+  lock_t lock(db_.mutex());
+  statement st(db_.handle(), "SELECT id FROM jobs WHERE state = 'queued' ORDER BY id");
+  std::vector<std::int64_t> ids;
+  while (st.step()) ids.push_back(st.column_int(0));
+  return ids;
+}
+
+std::vector<std::int64_t> job_store::interrupt_running(const std::string& reason) {
+  std::vector<std::int64_t> ids;
+  db_.transaction([&] {
+    statement sel(db_.handle(), "SELECT id FROM jobs WHERE state = 'running' ORDER BY id");
+    while (sel.step()) ids.push_back(sel.column_int(0));
+    statement upd(db_.handle(),
+                  "UPDATE jobs SET state = 'interrupted', error = ?, finished_ns = ? WHERE state = 'running'");
+    upd.bind(1, reason).bind(2, wall_ns());
+    upd.run();
+  });
+  return ids;
+}
+
+void job_store::add_point(const point_record& p) {
+  lock_t lock(db_.mutex());
+  // REPLACE: a resumed job that measures a point again keeps the newer result.
+  statement st(db_.handle(),
+               "INSERT OR REPLACE INTO points (job_id, idx, status, params_json, metrics_json, t_start_ns, t_end_ns) "
+               "VALUES (?, ?, ?, ?, ?, ?, ?)");
+  st.bind(1, p.job_id).bind(2, p.index).bind(3, p.status).bind(4, p.params.dump()).bind(5, p.metrics.dump());
+  st.bind(6, p.t_start_ns).bind(7, p.t_end_ns);
+  st.run();
+}
+
+std::vector<point_record> job_store::points(std::int64_t job_id) const {
+  lock_t lock(db_.mutex());
+  statement st(db_.handle(),
+               "SELECT idx, status, params_json, metrics_json, t_start_ns, t_end_ns FROM points WHERE job_id = ? "
+               "ORDER BY idx");
+  st.bind(1, job_id);
+  std::vector<point_record> out;
+  while (st.step()) {
+    point_record p;
+    p.job_id = job_id;
+    p.index = st.column_int(0);
+    p.status = st.column_text(1);
+    p.params = parse_json(st.column_text(2), "point params", job_id);
+    p.metrics = parse_json(st.column_text(3), "point metrics", job_id);
+    p.t_start_ns = st.column_int(4);
+    p.t_end_ns = st.column_int(5);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::int64_t job_store::count_points(std::int64_t job_id) const {
+  lock_t lock(db_.mutex());
+  statement st(db_.handle(), "SELECT COUNT(*) FROM points WHERE job_id = ?");
+  st.bind(1, job_id);
+  return st.step() ? st.column_int(0) : 0;
+}
+
+void job_store::add_event(std::int64_t job_id, const std::string& type, const nlohmann::json& data) {
+  lock_t lock(db_.mutex());
+  statement st(db_.handle(), "INSERT INTO events (job_id, t_ns, type, data_json) VALUES (?, ?, ?, ?)");
+  st.bind(1, job_id).bind(2, monotonic_ns()).bind(3, type).bind(4, data.dump());
+  st.run();
+}
+
+std::vector<event_record> job_store::events(std::int64_t job_id) const {
+  lock_t lock(db_.mutex());
+  statement st(db_.handle(), "SELECT id, t_ns, type, data_json FROM events WHERE job_id = ? ORDER BY id");
+  st.bind(1, job_id);
+  std::vector<event_record> out;
+  while (st.step()) {
+    event_record e;
+    e.id = st.column_int(0);
+    e.job_id = job_id;
+    e.t_ns = st.column_int(1);
+    e.type = st.column_text(2);
+    e.data = parse_json(st.column_text(3), "event data", job_id);
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+}  // namespace jetperf::store

@@ -1,0 +1,236 @@
+#include <jetperf/store/sample_store.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+#include <jetperf/common/errors.hpp>
+#include <jetperf/store/detail/sample_chunk.hpp>
+
+namespace jetperf::store {
+
+namespace {
+using lock_t = std::lock_guard<std::recursive_mutex>;
+
+// A larger batch is cut into several chunks, so that a window edge never decodes more than this.
+constexpr std::size_t k_max_chunk_samples = 4096;
+
+// Checks that a chunk's blob holds exactly `count` samples; returns a pointer to them.
+const unsigned char* chunk_data(const statement& st, int col, std::int64_t count, std::int64_t chunk_id) {
+  const unsigned char* data = st.column_blob(col);
+  const std::size_t bytes = st.column_bytes(col);
+  if (count <= 0 || bytes != static_cast<std::size_t>(count) * detail::k_sample_bytes || !data)
+    throw store_error("corrupt sample chunk " + std::to_string(chunk_id) + ": " + std::to_string(bytes) +
+                      " bytes for " + std::to_string(count) + " samples");
+  return data;
+}
+
+channel_record read_channel(const statement& st) {
+  return channel_record{st.column_int(0), st.column_text(1), st.column_text(2), st.column_text(3)};
+}
+}  // namespace
+
+std::int64_t sample_store::channel_id(const std::string& name, const std::string& unit, const std::string& source) {
+  if (name.empty()) throw validation_error("name", "channel name is empty");
+  lock_t lock(db_.mutex());
+  statement find(db_.handle(), "SELECT id, unit, source FROM channels WHERE name = ?");
+  find.bind(1, name);
+  if (find.step()) {
+    const std::int64_t id = find.column_int(0);
+    // The newest provenance wins (a sim channel replaced by the real sysfs reader, say).
+    if (find.column_text(1) != unit || find.column_text(2) != source) {
+      statement upd(db_.handle(), "UPDATE channels SET unit = ?, source = ? WHERE id = ?");
+      upd.bind(1, unit).bind(2, source).bind(3, id);
+      upd.run();
+    }
+    return id;
+  }
+  statement ins(db_.handle(), "INSERT INTO channels (name, unit, source) VALUES (?, ?, ?)");
+  ins.bind(1, name).bind(2, unit).bind(3, source);
+  ins.run();
+  return db_.last_insert_id();
+}
+
+std::vector<channel_record> sample_store::channels() const {
+  lock_t lock(db_.mutex());
+  statement st(db_.handle(), "SELECT id, name, unit, source FROM channels ORDER BY id");
+  std::vector<channel_record> out;
+  while (st.step()) out.push_back(read_channel(st));
+  return out;
+}
+
+std::optional<channel_record> sample_store::find_channel(const std::string& name) const {
+  lock_t lock(db_.mutex());
+  statement st(db_.handle(), "SELECT id, name, unit, source FROM channels WHERE name = ?");
+  st.bind(1, name);
+  if (!st.step()) return std::nullopt;
+  return read_channel(st);
+}
+
+void sample_store::insert(std::int64_t job_id, const std::vector<sample_row>& rows) {
+  if (rows.empty()) return;
+  for (const auto& r : rows)
+    if (!std::isfinite(r.value))
+      throw validation_error("value", "sample of channel " + std::to_string(r.channel_id) + " at t_ns " +
+                                          std::to_string(r.t_ns) + " is not a finite number");
+  // One chunk per channel: bucket by channel in first-seen order (a batch holds few channels), then
+  // sort a bucket by time only if the sampler handed it over out of order.
+  std::vector<std::vector<sample_row>> buckets;
+  std::unordered_map<std::int64_t, std::size_t> bucket_of;
+  for (const auto& r : rows) {
+    auto [it, added] = bucket_of.try_emplace(r.channel_id, buckets.size());
+    if (added) buckets.emplace_back().reserve(rows.size());
+    buckets[it->second].push_back(r);
+  }
+  const auto by_time = [](const sample_row& a, const sample_row& b) { return a.t_ns < b.t_ns; };
+  for (auto& b : buckets)
+    if (!std::is_sorted(b.begin(), b.end(), by_time)) std::stable_sort(b.begin(), b.end(), by_time);
+
+  db_.transaction([&] {
+    statement st(db_.handle(),
+                 "INSERT INTO sample_chunks (job_id, channel_id, t_first_ns, t_last_ns, count, sum, data) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?)");
+    std::vector<unsigned char> blob;
+    blob.reserve(std::min(rows.size(), k_max_chunk_samples) * detail::k_sample_bytes);
+    for (const auto& bucket : buckets) {
+      for (std::size_t begin = 0; begin < bucket.size();) {
+        const std::size_t end = std::min(bucket.size(), begin + k_max_chunk_samples);
+        double sum = 0;
+        blob.clear();
+        for (std::size_t i = begin; i < end; ++i) {
+          detail::append_sample(blob, bucket[i].t_ns, bucket[i].value);
+          sum += bucket[i].value;
+        }
+        st.bind(1, job_id).bind(2, bucket[begin].channel_id).bind(3, bucket[begin].t_ns).bind(4, bucket[end - 1].t_ns);
+        st.bind(5, static_cast<std::int64_t>(end - begin)).bind(6, sum).bind_blob(7, blob.data(), blob.size());
+        st.run();
+        begin = end;
+      }
+    }
+  });
+}
+
+std::vector<sample_row> sample_store::query(std::int64_t job_id, std::optional<std::int64_t> channel_id,
+                                            std::optional<std::int64_t> from_ns,
+                                            std::optional<std::int64_t> to_ns) const {
+  std::vector<sample_row> out;
+  if (from_ns && to_ns && *from_ns > *to_ns) return out;
+  std::string where = " FROM sample_chunks WHERE job_id = ?";
+  if (channel_id) where += " AND channel_id = ?";
+  if (to_ns) where += " AND t_first_ns <= ?";
+  if (from_ns) where += " AND t_last_ns >= ?";
+  const auto bind_where = [&](statement& st) {
+    int i = 1;
+    st.bind(i++, job_id);
+    if (channel_id) st.bind(i++, *channel_id);
+    if (to_ns) st.bind(i++, *to_ns);
+    if (from_ns) st.bind(i++, *from_ns);
+  };
+
+  lock_t lock(db_.mutex());
+  // An upper bound of the result's size (from the index alone): growing a vector of a million rows
+  // step by step costs more than decoding them.
+  statement size(db_.handle(), "SELECT total(count)" + where);
+  bind_where(size);
+  if (size.step()) out.reserve(static_cast<std::size_t>(size.column_double(0)));
+  statement st(db_.handle(), "SELECT id, channel_id, count, data" + where + " ORDER BY t_first_ns, channel_id, id");
+  bind_where(st);
+  const std::int64_t lo = from_ns.value_or(INT64_MIN);
+  const std::int64_t hi = to_ns.value_or(INT64_MAX);
+  while (st.step()) {
+    const std::int64_t channel = st.column_int(1);
+    const std::int64_t count = st.column_int(2);
+    detail::for_each_sample(chunk_data(st, 3, count, st.column_int(0)), static_cast<std::size_t>(count),
+                            [&](std::int64_t t, double v) {
+                              if (t >= lo && t <= hi) out.push_back(sample_row{channel, t, v});
+                            });
+  }
+  // Chunks of several channels, or batches that overlap in time, interleave.
+  const auto by_time = [](const sample_row& a, const sample_row& b) { return a.t_ns < b.t_ns; };
+  if (!std::is_sorted(out.begin(), out.end(), by_time)) std::stable_sort(out.begin(), out.end(), by_time);
+  return out;
+}
+
+std::optional<double> sample_store::mean(std::int64_t job_id, std::int64_t channel_id, std::int64_t from_ns,
+                                         std::int64_t to_ns) const {
+  if (from_ns > to_ns) return std::nullopt;
+  lock_t lock(db_.mutex());
+  // Chunks wholly inside the window contribute their stored sum and count.
+  statement inside(db_.handle(),
+                   "SELECT total(sum), total(count) FROM sample_chunks WHERE job_id = ?1 AND channel_id = ?2 "
+                   "AND t_first_ns >= ?3 AND t_first_ns <= ?4 AND t_last_ns <= ?4");
+  inside.bind(1, job_id).bind(2, channel_id).bind(3, from_ns).bind(4, to_ns);
+  long double sum = 0;
+  std::int64_t count = 0;
+  if (inside.step()) {
+    sum = inside.column_double(0);
+    count = static_cast<std::int64_t>(inside.column_double(1));
+  }
+  // Chunks cut by an edge are decoded.
+  statement edges(db_.handle(),
+                  "SELECT id, count, data FROM sample_chunks WHERE job_id = ?1 AND channel_id = ?2 "
+                  "AND t_first_ns <= ?4 AND t_last_ns >= ?3 AND (t_first_ns < ?3 OR t_last_ns > ?4)");
+  edges.bind(1, job_id).bind(2, channel_id).bind(3, from_ns).bind(4, to_ns);
+  while (edges.step()) {
+    const std::int64_t n = edges.column_int(1);
+    detail::for_each_sample(chunk_data(edges, 2, n, edges.column_int(0)), static_cast<std::size_t>(n),
+                            [&](std::int64_t t, double v) {
+                              if (t >= from_ns && t <= to_ns) {
+                                sum += v;
+                                ++count;
+                              }
+                            });
+  }
+  if (count == 0) return std::nullopt;
+  return static_cast<double>(sum / static_cast<long double>(count));
+}
+
+std::int64_t sample_store::prune_history(std::int64_t before_ns) {
+  std::int64_t removed = 0;
+  db_.transaction([&] {
+    statement whole(db_.handle(),
+                    "SELECT total(count) FROM sample_chunks WHERE job_id = 0 AND t_last_ns < ?");
+    whole.bind(1, before_ns);
+    if (whole.step()) removed = static_cast<std::int64_t>(whole.column_double(0));
+    statement del(db_.handle(), "DELETE FROM sample_chunks WHERE job_id = 0 AND t_last_ns < ?");
+    del.bind(1, before_ns);
+    del.run();
+
+    // A chunk that straddles the cut keeps its newer samples.
+    statement straddling(db_.handle(),
+                         "SELECT id, count, data FROM sample_chunks WHERE job_id = 0 AND t_first_ns < ?1 "
+                         "AND t_last_ns >= ?1");
+    straddling.bind(1, before_ns);
+    struct rewrite {
+      std::int64_t id, first, last, count;
+      double sum;
+      std::vector<unsigned char> blob;
+    };
+    std::vector<rewrite> rewrites;
+    while (straddling.step()) {
+      rewrite r{straddling.column_int(0), 0, 0, 0, 0, {}};
+      const std::int64_t n = straddling.column_int(1);
+      detail::for_each_sample(chunk_data(straddling, 2, n, r.id), static_cast<std::size_t>(n),
+                              [&](std::int64_t t, double v) {
+                                if (t < before_ns) return;
+                                if (r.count == 0) r.first = t;
+                                r.last = t;
+                                ++r.count;
+                                r.sum += v;
+                                detail::append_sample(r.blob, t, v);
+                              });
+      removed += n - r.count;
+      rewrites.push_back(std::move(r));
+    }
+    statement upd(db_.handle(),
+                  "UPDATE sample_chunks SET t_first_ns = ?, t_last_ns = ?, count = ?, sum = ?, data = ? WHERE id = ?");
+    for (const auto& r : rewrites) {
+      upd.bind(1, r.first).bind(2, r.last).bind(3, r.count).bind(4, r.sum).bind_blob(5, r.blob.data(), r.blob.size());
+      upd.bind(6, r.id);
+      upd.run();
+    }
+  });
+  return removed;
+}
+
+}  // namespace jetperf::store

@@ -1,0 +1,80 @@
+#include <jetperf/telemetry/clock_sensor.hpp>
+
+#include <algorithm>
+#include <limits>
+
+namespace jetperf::telemetry {
+namespace {
+
+// Both EMC rate files live in debugfs (root only); t186/t194/t234 first, then t210.
+const char* const emc_rate_paths[] = {"/sys/kernel/debug/bpmp/debug/clk/emc/rate",
+                                      "/sys/kernel/debug/clk/override.emc/clk_rate"};
+
+bool is_gpu_node(std::string name) {
+  while (!name.empty() && (name.back() == '\n' || name.back() == ' ' || name.back() == '\0')) name.pop_back();
+  return name == "gv11b" || name == "gp10b" || name == "ga10b" || name == "gb10b" ||
+         name.find("gpu") != std::string::npos;
+}
+
+}  // namespace
+
+std::optional<gpu_dirs> find_gpu_dirs(const platform::sysfs_root& root) {
+  const std::string base = "/sys/class/devfreq";
+  for (const auto& e : root.list(base)) {
+    std::string entry = base + "/" + e;
+    auto node = root.try_read(entry + "/device/of_node/name");
+    if (!node || !is_gpu_node(*node)) continue;
+    gpu_dirs d;
+    d.devfreq_dir = root.resolve(entry).value_or(entry);
+    d.device_dir = root.resolve(entry + "/device").value_or(entry + "/device");
+    return d;
+  }
+  return std::nullopt;
+}
+
+clock_sensor::clock_sensor(const platform::sysfs_root& root, std::optional<gpu_dirs> gpu,
+                           std::int64_t min_interval_ns)
+    : min_interval_ns_(min_interval_ns) {
+  auto add = [&](const std::string& name, const std::string& unit, channel_kind kind, const std::string& path,
+                 double scale) {
+    detail::sysfs_file f(root.host_path(path));
+    if (!f.ok()) return;
+    channels_.push_back({name, unit, kind, path});
+    files_.push_back(std::move(f));
+    scale_.push_back(scale);
+  };
+  if (!gpu) gpu = find_gpu_dirs(root);
+  if (gpu) {
+    add("clock.gpu", "Hz", channel_kind::clock, gpu->devfreq_dir + "/cur_freq", 1.0);
+    // `load` is per-mille; jtop divides by 10 for percent.
+    add("util.gpu", "%", channel_kind::utilisation, gpu->device_dir + "/load", 0.1);
+  }
+  for (const char* p : emc_rate_paths) {
+    if (root.exists(p)) {
+      add("clock.emc", "Hz", channel_kind::clock, p, 1.0);
+      break;
+    }
+  }
+  const std::string cpu_base = "/sys/devices/system/cpu";
+  std::vector<int> cpus;
+  for (const auto& e : root.list(cpu_base)) {
+    if (e.size() > 3 && e.rfind("cpu", 0) == 0 &&
+        std::all_of(e.begin() + 3, e.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      cpus.push_back(std::stoi(e.substr(3)));
+    }
+  }
+  std::sort(cpus.begin(), cpus.end());
+  for (int n : cpus) {
+    std::string c = std::to_string(n);
+    add("clock.cpu" + c, "Hz", channel_kind::clock, cpu_base + "/cpu" + c + "/cpufreq/scaling_cur_freq", 1000.0);
+  }
+}
+
+void clock_sensor::read(std::int64_t, double* values) {
+  for (std::size_t i = 0; i < files_.size(); ++i) {
+    auto v = files_[i].read_int();
+    values[i] = v ? static_cast<double>(*v) * scale_[i] : std::numeric_limits<double>::quiet_NaN();
+  }
+}
+
+}  // namespace jetperf::telemetry

@@ -1,0 +1,117 @@
+#include <jetperf/telemetry/prometheus.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace jetperf::telemetry {
+namespace {
+
+std::string number(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
+struct family {
+  const char* help;
+  const char* type;
+  std::vector<std::string> lines;
+};
+
+class writer {
+ public:
+  void add(const std::string& metric, const char* help, const char* type, const std::string& labels, double v) {
+    auto& f = families_[metric];
+    f.help = help;
+    f.type = type;
+    f.lines.push_back(metric + (labels.empty() ? "" : "{" + labels + "}") + " " + number(v));
+  }
+  std::string str() const {
+    std::string out;
+    for (const auto& [name, f] : families_) {
+      out += "# HELP " + name + " " + f.help + "\n# TYPE " + name + " " + f.type + "\n";
+      for (const auto& l : f.lines) out += l + "\n";
+    }
+    return out;
+  }
+
+ private:
+  std::map<std::string, family> families_;
+};
+
+std::string label(const char* key, const std::string& value) {
+  return std::string(key) + "=\"" + prometheus_escape_label(value) + "\"";
+}
+
+}  // namespace
+
+std::string prometheus_escape_label(const std::string& value) {
+  std::string out;
+  out.reserve(value.size());
+  for (char c : value) {
+    if (c == '\\') out += "\\\\";
+    else if (c == '"') out += "\\\"";
+    else if (c == '\n') out += "\\n";
+    else out += c;
+  }
+  return out;
+}
+
+std::string render_prometheus(const std::vector<channel_info>& channels,
+                              const std::vector<std::optional<double>>& values,
+                              std::optional<int> total_power_channel, const sampler_health& health,
+                              const prometheus_job_state& job) {
+  writer w;
+  for (std::size_t i = 0; i < channels.size() && i < values.size(); ++i) {
+    if (!values[i]) continue;
+    const std::string& n = channels[i].name;
+    double v = *values[i];
+    auto suffix = [&](const char* prefix) { return n.substr(std::string(prefix).size()); };
+    if (n.rfind("rail.", 0) == 0) {
+      w.add("jetperf_rail_power_watts", "Power of one rail in watts.", "gauge", label("rail", suffix("rail.")), v);
+    } else if (n.rfind("clock.", 0) == 0) {
+      double hz = channels[i].unit == "kHz" ? v * 1e3 : channels[i].unit == "MHz" ? v * 1e6 : v;
+      w.add("jetperf_clock_hz", "Current clock frequency in hertz.", "gauge", label("domain", suffix("clock.")), hz);
+    } else if (n.rfind("temp.", 0) == 0) {
+      w.add("jetperf_temperature_celsius", "Temperature of a thermal zone in degrees Celsius.", "gauge",
+            label("zone", suffix("temp.")), v);
+    } else if (n.rfind("util.", 0) == 0) {
+      w.add("jetperf_utilisation_ratio", "Busy fraction of a domain (0..1).", "gauge",
+            label("domain", suffix("util.")), channels[i].unit == "%" ? v / 100.0 : v);
+    }
+    if (total_power_channel && static_cast<std::size_t>(*total_power_channel) == i) {
+      w.add("jetperf_power_total_watts", "Module total power in watts (input rail or sum of rails).", "gauge", "", v);
+    }
+  }
+  w.add("jetperf_sampler_running", "1 while the sampling thread runs.", "gauge", "", health.running ? 1 : 0);
+  w.add("jetperf_sampler_period_seconds", "Configured sampling period.", "gauge", "", health.period_s);
+  w.add("jetperf_sampler_rate_hz", "Achieved sampling rate since start.", "gauge", "", health.achieved_rate_hz);
+  w.add("jetperf_sampler_jitter_seconds", "Wake-up lateness of recent ticks.", "gauge", label("stat", "mean"),
+        health.jitter_mean_s);
+  w.add("jetperf_sampler_jitter_seconds", "Wake-up lateness of recent ticks.", "gauge", label("quantile", "0.5"),
+        health.jitter_p50_s);
+  w.add("jetperf_sampler_jitter_seconds", "Wake-up lateness of recent ticks.", "gauge", label("quantile", "0.99"),
+        health.jitter_p99_s);
+  w.add("jetperf_sampler_ticks_total", "Ticks taken.", "counter", "", static_cast<double>(health.ticks));
+  w.add("jetperf_sampler_missed_ticks_total", "Deadlines skipped because a tick overran.", "counter", "",
+        static_cast<double>(health.missed_ticks));
+  w.add("jetperf_sampler_samples_total", "Samples produced.", "counter", "", static_cast<double>(health.samples));
+  w.add("jetperf_sampler_cpu_seconds_total", "CPU time of the sampling thread.", "counter", "", health.cpu_time_s);
+  w.add("jetperf_sampler_cpu_ratio", "Sampling thread CPU time per second (1 = one core).", "gauge", "",
+        health.cpu_share);
+  std::string job_labels;
+  if (job.running && job.job_id) {
+    job_labels = label("job_id", std::to_string(*job.job_id));
+    if (!job.kind.empty()) job_labels += "," + label("kind", job.kind);
+  }
+  w.add("jetperf_job_running", "1 while a job runs.", "gauge", job_labels, job.running ? 1 : 0);
+  w.add("jetperf_jobs_queued", "Jobs waiting in the queue.", "gauge", "", static_cast<double>(job.queued));
+  w.add("jetperf_jobs_completed_total", "Jobs finished successfully.", "counter", "", static_cast<double>(job.completed));
+  w.add("jetperf_jobs_failed_total", "Jobs that failed.", "counter", "", static_cast<double>(job.failed));
+  return w.str();
+}
+
+}  // namespace jetperf::telemetry

@@ -1,0 +1,286 @@
+#include <jetperf/telemetry/sampler.hpp>
+
+#include <pthread.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+
+#include <spdlog/spdlog.h>
+
+#include <jetperf/common/clock.hpp>
+#include <jetperf/common/errors.hpp>
+
+namespace jetperf::telemetry {
+namespace {
+
+constexpr std::size_t jitter_window = 8192;
+
+double thread_cpu_seconds(std::thread& t) {
+  clockid_t id;
+  if (!t.joinable() || pthread_getcpuclockid(t.native_handle(), &id) != 0) return -1;
+  timespec ts{};
+  if (clock_gettime(id, &ts) != 0) return -1;
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+timespec to_timespec(std::int64_t ns) {
+  timespec ts{};
+  ts.tv_sec = static_cast<time_t>(ns / 1'000'000'000);
+  ts.tv_nsec = static_cast<long>(ns % 1'000'000'000);
+  return ts;
+}
+
+}  // namespace
+
+sampler::sampler(std::vector<std::unique_ptr<sensor>> sensors, sampler_config config)
+    : sensors_(std::move(sensors)), config_(config) {
+  if (config_.period_ns < 100'000) throw validation_error("period", "sampler period must be at least 100 us");
+  if (config_.ring_capacity == 0) throw validation_error("ring_capacity", "ring capacity must be positive");
+  for (const auto& s : sensors_) {
+    offsets_.push_back(channels_.size());
+    auto local = s->channels();
+    if (!total_channel_) {
+      if (auto t = s->total_power_channel()) total_channel_ = static_cast<int>(channels_.size()) + *t;
+    }
+    channels_.insert(channels_.end(), local.begin(), local.end());
+  }
+  last_read_ns_.assign(sensors_.size(), INT64_MIN / 2);
+  values_.assign(channels_.size(), std::nan(""));
+  latest_.assign(channels_.size(), std::nan(""));
+  ring_.resize(config_.ring_capacity);
+  jitter_ns_.reserve(jitter_window);
+  tick_samples_.reserve(channels_.size());
+}
+
+sampler::~sampler() { stop(); }
+
+void sampler::start() {
+  if (running_.exchange(true)) return;
+  stopping_ = false;
+  {
+    std::lock_guard<std::mutex> lock(health_mutex_);
+    started_ns_ = monotonic_ns();
+    stopped_ns_ = 0;
+  }
+  thread_ = std::thread([this] { run(); });
+  writer_ = std::thread([this] { write_loop(); });
+}
+
+void sampler::stop() {
+  if (!running_.load()) return;
+  {
+    std::lock_guard<std::mutex> lock(wake_mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  double cpu = thread_cpu_seconds(thread_);
+  if (thread_.joinable()) thread_.join();
+  if (writer_.joinable()) writer_.join();
+  {
+    std::lock_guard<std::mutex> lock(health_mutex_);
+    stopped_ns_ = monotonic_ns();
+    if (cpu >= 0) final_cpu_s_ += cpu;
+  }
+  running_ = false;
+  flush();
+}
+
+void sampler::set_sink(sample_sink sink) {
+  std::lock_guard<std::mutex> lock(sink_mutex_);
+  sink_ = std::move(sink);
+}
+
+void sampler::set_job(std::int64_t job_id) {
+  if (job_id <= 0) throw validation_error("job_id", "job id must be positive");
+  job_id_ = job_id;
+}
+
+void sampler::clear_job() { job_id_ = 0; }
+
+std::optional<std::int64_t> sampler::job() const {
+  std::int64_t j = job_id_.load();
+  if (j == 0) return std::nullopt;
+  return j;
+}
+
+void sampler::tick(std::int64_t t_ns) {
+  tick_samples_.clear();
+  for (std::size_t s = 0; s < sensors_.size(); ++s) {
+    if (t_ns - last_read_ns_[s] < sensors_[s]->min_interval_ns()) continue;
+    last_read_ns_[s] = t_ns;
+    double* v = values_.data() + offsets_[s];
+    std::size_t n = (s + 1 < sensors_.size() ? offsets_[s + 1] : channels_.size()) - offsets_[s];
+    std::fill(v, v + n, std::nan(""));
+    try {
+      sensors_[s]->read(t_ns, v);
+    } catch (const std::exception& e) {
+      // A sensor failing one tick must not end sampling; its channels simply have no sample.
+      spdlog::debug("telemetry: sensor read failed: {}", e.what());
+      continue;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!std::isnan(v[i])) tick_samples_.push_back({static_cast<int>(offsets_[s] + i), t_ns, v[i]});
+    }
+  }
+  std::uint64_t tick_index;
+  {
+    std::lock_guard<std::mutex> lock(health_mutex_);
+    tick_index = ticks_++;
+    samples_ += tick_samples_.size();
+  }
+  if (tick_samples_.empty()) return;
+  {
+    std::lock_guard<std::mutex> lock(ring_mutex_);
+    for (const auto& smp : tick_samples_) {
+      ring_[ring_head_] = smp;
+      ring_head_ = (ring_head_ + 1) % ring_.size();
+      if (ring_size_ < ring_.size()) ++ring_size_;
+      latest_[static_cast<std::size_t>(smp.channel)] = smp.value;
+    }
+  }
+  std::int64_t job = job_id_.load();
+  bool history = job == 0 && config_.history_decimation > 0 && tick_index % config_.history_decimation == 0;
+  if (job == 0 && !history) return;
+  std::lock_guard<std::mutex> lock(pending_mutex_);
+  if (pending_.empty() || pending_.back().job_id != job) pending_.push_back({job, {}});
+  auto& batch = pending_.back().samples;
+  batch.insert(batch.end(), tick_samples_.begin(), tick_samples_.end());
+}
+
+void sampler::flush() {
+  std::vector<pending_batch> batches;
+  {
+    std::lock_guard<std::mutex> lock(pending_mutex_);
+    batches.swap(pending_);
+  }
+  if (batches.empty()) return;
+  std::lock_guard<std::mutex> lock(sink_mutex_);
+  for (const auto& b : batches) {
+    if (!sink_ || b.samples.empty()) continue;
+    try {
+      sink_(b.job_id, b.samples);
+    } catch (const std::exception& e) {
+      // The store being unavailable loses this batch, not the sampler.
+      spdlog::error("telemetry: sample sink failed ({} samples lost): {}", b.samples.size(), e.what());
+    }
+    std::lock_guard<std::mutex> hl(health_mutex_);
+    ++batches_;
+  }
+}
+
+void sampler::record_jitter(std::int64_t late_ns) {
+  std::lock_guard<std::mutex> lock(health_mutex_);
+  if (jitter_ns_.size() < jitter_window) {
+    jitter_ns_.push_back(late_ns);
+  } else {
+    jitter_ns_[jitter_next_] = late_ns;
+    jitter_next_ = (jitter_next_ + 1) % jitter_window;
+  }
+}
+
+void sampler::run() {
+  // A 1 ms period needs wake-ups close to the deadline; the default 50 us slack would be 5% of it.
+  prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  const std::int64_t period = config_.period_ns;
+  std::int64_t next = monotonic_ns() + period;
+  while (!stopping_.load(std::memory_order_relaxed)) {
+    timespec ts = to_timespec(next);
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+    }
+    std::int64_t now = monotonic_ns();
+    std::int64_t late = now - next;
+    record_jitter(late);
+    if (late >= period) {
+      // Ran past whole periods (preempted, slow read): skip them rather than burst to catch up.
+      std::int64_t skipped = late / period;
+      next += skipped * period;
+      std::lock_guard<std::mutex> lock(health_mutex_);
+      missed_ += static_cast<std::uint64_t>(skipped);
+    }
+    tick(now);
+    next += period;
+  }
+}
+
+void sampler::write_loop() {
+  std::unique_lock<std::mutex> lock(wake_mutex_);
+  while (!stopping_) {
+    wake_.wait_for(lock, std::chrono::nanoseconds(config_.flush_interval_ns), [this] { return stopping_.load(); });
+    lock.unlock();
+    flush();
+    lock.lock();
+  }
+}
+
+std::vector<std::optional<double>> sampler::latest() const {
+  std::lock_guard<std::mutex> lock(ring_mutex_);
+  std::vector<std::optional<double>> out(latest_.size());
+  for (std::size_t i = 0; i < latest_.size(); ++i) {
+    if (!std::isnan(latest_[i])) out[i] = latest_[i];
+  }
+  return out;
+}
+
+sampler_health sampler::health() const {
+  sampler_health h;
+  h.running = running_.load();
+  h.period_s = static_cast<double>(config_.period_ns) / 1e9;
+  double cpu = h.running ? thread_cpu_seconds(const_cast<std::thread&>(thread_)) : 0;
+  std::vector<std::int64_t> jitter;
+  {
+    std::lock_guard<std::mutex> lock(health_mutex_);
+    h.ticks = ticks_;
+    h.missed_ticks = missed_;
+    h.samples = samples_;
+    h.batches_flushed = batches_;
+    h.cpu_time_s = final_cpu_s_ + (cpu > 0 ? cpu : 0);
+    std::int64_t end = stopped_ns_ ? stopped_ns_ : monotonic_ns();
+    double elapsed = started_ns_ ? static_cast<double>(end - started_ns_) / 1e9 : 0;
+    if (elapsed > 0) {
+      h.achieved_rate_hz = static_cast<double>(ticks_) / elapsed;
+      h.cpu_share = h.cpu_time_s / elapsed;
+    }
+    jitter = jitter_ns_;
+  }
+  if (!jitter.empty()) {
+    double sum = 0;
+    for (auto j : jitter) sum += static_cast<double>(j);
+    h.jitter_mean_s = sum / static_cast<double>(jitter.size()) / 1e9;
+    auto pick = [&](double q) {
+      std::size_t k = std::min(jitter.size() - 1, static_cast<std::size_t>(q * static_cast<double>(jitter.size())));
+      std::nth_element(jitter.begin(), jitter.begin() + static_cast<std::ptrdiff_t>(k), jitter.end());
+      return static_cast<double>(jitter[k]) / 1e9;
+    };
+    h.jitter_p50_s = pick(0.50);
+    h.jitter_p99_s = pick(0.99);
+  }
+  return h;
+}
+
+std::vector<sample> sampler::window(std::int64_t from_ns, std::int64_t to_ns) const {
+  std::lock_guard<std::mutex> lock(ring_mutex_);
+  std::vector<sample> out;
+  if (ring_size_ == 0 || to_ns < from_ns) return out;
+  const std::size_t cap = ring_.size();
+  const std::size_t first = (ring_head_ + cap - ring_size_) % cap;
+  auto at = [&](std::size_t k) -> const sample& { return ring_[(first + k) % cap]; };
+  // Samples are appended in time order, so the ring is sorted: binary search the start.
+  std::size_t lo = 0, hi = ring_size_;
+  while (lo < hi) {
+    std::size_t mid = (lo + hi) / 2;
+    if (at(mid).t_ns < from_ns) lo = mid + 1;
+    else hi = mid;
+  }
+  for (std::size_t k = lo; k < ring_size_ && at(k).t_ns <= to_ns; ++k) out.push_back(at(k));
+  return out;
+}
+
+double sampler::update_period_s() const {
+  if (config_.update_period_s > 0) return config_.update_period_s;
+  return static_cast<double>(config_.period_ns) / 1e9;
+}
+
+}  // namespace jetperf::telemetry

@@ -1,0 +1,168 @@
+#include <jetperf/workloads/gemm_compare.hpp>
+
+#include <map>
+#include <optional>
+
+#include <jetperf/common/errors.hpp>
+
+namespace jetperf::workloads {
+
+namespace {
+
+using nlohmann::json;
+
+// The params that identify a point (metrics such as gflops are never grouping keys).
+const char* const k_param_keys[] = {"power_mode", "emc_freq_hz", "gpu_freq_hz", "cpu_freq_khz", "device",
+                                    "dtype",      "tensor",      "m",           "n",            "k"};
+
+struct flat_point {
+  json params;   // identifying params only
+  json metrics;  // everything else
+};
+
+std::vector<flat_point> flatten(const std::vector<json>& points) {
+  std::vector<flat_point> out;
+  for (const auto& p : points) {
+    if (!p.is_object()) continue;
+    if (p.contains("status") && p["status"].is_string() && p["status"] != "ok") continue;
+    json merged = p.contains("params") ? p["params"] : p;
+    const json metrics = p.contains("metrics") ? p["metrics"] : p;
+    if (!merged.is_object()) continue;
+    flat_point f;
+    for (const char* k : k_param_keys) {
+      if (merged.contains(k)) f.params[k] = merged[k];
+      else if (metrics.is_object() && metrics.contains(k)) f.params[k] = metrics[k];
+    }
+    f.metrics = metrics.is_object() ? metrics : json::object();
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+std::optional<double> metric(const json& m, const char* name) {
+  if (m.contains(name) && m[name].is_number()) return m[name].get<double>();
+  return std::nullopt;
+}
+
+json ratio(std::optional<double> a, std::optional<double> b) {
+  if (!a || !b || *b == 0) return nullptr;
+  return *a / *b;
+}
+
+json opt(std::optional<double> v) { return v ? json(*v) : json(); }
+
+bool is_on(const json& t) { return t.is_boolean() ? t.get<bool>() : t == "on"; }
+
+json compare_tensor(const std::vector<flat_point>& pts) {
+  std::map<std::string, std::pair<const flat_point*, const flat_point*>> pairs;  // key -> (on, off)
+  std::vector<std::string> order;
+  for (const auto& p : pts) {
+    json key = p.params;
+    key.erase("tensor");
+    const auto k = key.dump();
+    if (!pairs.count(k)) order.push_back(k);
+    auto& slot = pairs[k];
+    (is_on(p.params.value("tensor", json(false))) ? slot.first : slot.second) = &p;
+  }
+  json rows = json::array();
+  for (const auto& k : order) {
+    const auto& [on, off] = pairs[k];
+    if (!on || !off) continue;
+    json row = json::parse(k);
+    const auto g_on = metric(on->metrics, "gflops"), g_off = metric(off->metrics, "gflops");
+    const auto e_on = metric(on->metrics, "gflops_per_w"), e_off = metric(off->metrics, "gflops_per_w");
+    row["gflops_on"] = opt(g_on);
+    row["gflops_off"] = opt(g_off);
+    row["gflops_ratio"] = ratio(g_on, g_off);
+    row["gflops_per_w_on"] = opt(e_on);
+    row["gflops_per_w_off"] = opt(e_off);
+    row["gflops_per_w_ratio"] = ratio(e_on, e_off);
+    row["tensor_used_on"] = on->metrics.value("tensor_used", json());
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+json compare_param(const std::vector<flat_point>& pts, const std::string& by) {
+  std::map<std::string, std::vector<const flat_point*>> groups;
+  std::vector<std::string> order;
+  for (const auto& p : pts) {
+    json key = p.params;
+    key.erase(by);
+    const auto k = key.dump();
+    if (!groups.count(k)) order.push_back(k);
+    groups[k].push_back(&p);
+  }
+  json rows = json::array();
+  for (const auto& k : order) {
+    json row = json::parse(k);
+    json values = json::array();
+    const flat_point* best = nullptr;
+    for (const auto* p : groups[k]) {
+      values.push_back({{by, p->params.value(by, json())},
+                        {"gflops", opt(metric(p->metrics, "gflops"))},
+                        {"gflops_per_w", opt(metric(p->metrics, "gflops_per_w"))}});
+      const auto e = metric(p->metrics, "gflops_per_w");
+      if (e && (!best || *e > *metric(best->metrics, "gflops_per_w"))) best = p;
+    }
+    row["best_" + by] = best ? best->params.value(by, json()) : json();
+    row["best_gflops_per_w"] = best ? opt(metric(best->metrics, "gflops_per_w")) : json();
+    row["best_gflops"] = best ? opt(metric(best->metrics, "gflops")) : json();
+    row["values"] = std::move(values);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace
+
+nlohmann::json compare_gemm_points(const std::vector<nlohmann::json>& points, const std::string& by) {
+  bool known = false;
+  for (const char* k : k_param_keys) known = known || by == k;
+  if (!known) {
+    std::string list;
+    for (const char* k : k_param_keys) list += (list.empty() ? "" : ", ") + std::string(k);
+    throw validation_error("by", "cannot compare by '" + by + "' (known: " + list + ")");
+  }
+  const auto pts = flatten(points);
+  return by == "tensor" ? compare_tensor(pts) : compare_param(pts, by);
+}
+
+nlohmann::json best_gemm_settings(const std::vector<nlohmann::json>& points) {
+  const auto pts = flatten(points);
+  std::map<std::string, const flat_point*> best;
+  std::vector<std::string> order;
+  const flat_point* overall = nullptr;
+  const auto better = [](const flat_point* a, const flat_point* b) {
+    const auto ea = metric(a->metrics, "gflops_per_w");
+    const auto eb = b ? metric(b->metrics, "gflops_per_w") : std::nullopt;
+    return ea && (!eb || *ea > *eb);
+  };
+  for (const auto& p : pts) {
+    if (!metric(p.metrics, "gflops_per_w")) continue;
+    const json key = {p.params.value("dtype", json()), p.params.value("m", json()), p.params.value("n", json()),
+                      p.params.value("k", json())};
+    const auto k = key.dump();
+    if (!best.count(k)) {
+      order.push_back(k);
+      best[k] = nullptr;
+    }
+    if (better(&p, best[k])) best[k] = &p;
+    if (better(&p, overall)) overall = &p;
+  }
+  const auto describe = [](const flat_point* p) {
+    return json{{"dtype", p->params.value("dtype", json())},
+                {"m", p->params.value("m", json())},
+                {"n", p->params.value("n", json())},
+                {"k", p->params.value("k", json())},
+                {"params", p->params},
+                {"gflops", opt(metric(p->metrics, "gflops"))},
+                {"gflops_per_w", opt(metric(p->metrics, "gflops_per_w"))},
+                {"power_w", opt(metric(p->metrics, "power_w"))}};
+  };
+  json rows = json::array();
+  for (const auto& k : order) rows.push_back(describe(best[k]));
+  return {{"best_per_dtype_size", rows}, {"best_overall", overall ? describe(overall) : json()}};
+}
+
+}  // namespace jetperf::workloads

@@ -1,0 +1,68 @@
+#pragma once
+// Small helpers shared by the backbone integration tests (real jetperfd + jetperf on loopback).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <cstdint>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <support/daemon_process.hpp>
+#include <support/http_client.hpp>
+#include <support/run_client.hpp>
+
+namespace jetperf::test {
+
+inline nlohmann::json json_of(const http_result& r) {
+  auto j = nlohmann::json::parse(r.body, nullptr, false);
+  return j.is_discarded() ? nlohmann::json() : j;
+}
+
+inline std::map<std::string, std::string> bearer(const std::string& token) {
+  return {{"Authorization", "Bearer " + token}};
+}
+
+/// POSTs an idle job and returns its id (0 and a test failure when not accepted).
+inline std::int64_t submit_idle(http_client& http, const std::string& token, double duration_s, int repeats,
+                                const std::vector<std::string>& tags = {}) {
+  const nlohmann::json body{{"kind", "idle"}, {"spec", {{"duration_s", duration_s}, {"repeats", repeats}}}, {"tags", tags}};
+  const auto r = http.request("POST", "/v1/jobs", body.dump(), bearer(token));
+  EXPECT_EQ(r.status, 201) << r.body;
+  return json_of(r).value("id", std::int64_t{0});
+}
+
+inline std::string state_of(http_client& http, std::int64_t id) {
+  const auto r = http.request("GET", "/v1/jobs/" + std::to_string(id));
+  return json_of(r).value("state", std::string("?"));
+}
+
+/// Polls until the job is in one of `states`; returns the last state seen.
+inline std::string wait_state(http_client& http, std::int64_t id, const std::set<std::string>& states,
+                              std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  std::string s;
+  while (std::chrono::steady_clock::now() < deadline) {
+    s = state_of(http, id);
+    if (states.count(s)) return s;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return s;
+}
+
+/// Client arguments: the daemon's address and token, then `args`.
+inline std::vector<std::string> with_daemon(const daemon_process& d, std::vector<std::string> args) {
+  auto all = d.client_args();
+  all.insert(all.end(), args.begin(), args.end());
+  return all;
+}
+
+/// Number of '\n' in a text.
+inline int line_count(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }
+
+}  // namespace jetperf::test

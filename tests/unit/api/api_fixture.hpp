@@ -1,0 +1,89 @@
+#pragma once
+// A real job_service over an in-memory store with the idle workload, behind a router with a
+// known token. The runner is not started unless a test calls service.start().
+#include <memory>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <jetperf/api/openapi.hpp>
+#include <jetperf/api/router.hpp>
+#include <jetperf/common/event_hub.hpp>
+#include <jetperf/jobs/idle_workload.hpp>
+#include <jetperf/jobs/job_service.hpp>
+#include <jetperf/jobs/workload_registry.hpp>
+#include <jetperf/store/database.hpp>
+#include <jetperf/store/job_store.hpp>
+
+namespace jetperf::test {
+
+inline const std::string k_token = "s3cret-token_0123456789";
+
+class api_fixture : public ::testing::Test {
+ protected:
+  api_fixture() {
+    registry_.add(jobs::make_idle_workload());
+    service_ = std::make_unique<jobs::job_service>(db_, registry_, hub_, nullptr, nullptr);
+  }
+
+  api::router& make_router(bool require_for_reads = false) {
+    api::services s;
+    s.jobs = service_.get();
+    s.hub = &hub_;
+    s.auth.token = k_token;
+    s.auth.require_for_reads = require_for_reads;
+    s.health_extra = [] { return nlohmann::json{{"board", "test-board"}, {"status", "overridden?"}}; };
+    router_ = std::make_unique<api::router>(std::move(s));
+    return *router_;
+  }
+
+  api::router& router() {
+    if (!router_) make_router();
+    return *router_;
+  }
+
+  static api::http_request request(const std::string& method, const std::string& target, const std::string& body = {},
+                                   bool with_token = true, const std::string& content_type = "application/json") {
+    api::http_request r;
+    r.method = method;
+    r.target = target;
+    r.body = body;
+    if (with_token) r.headers["authorization"] = "Bearer " + k_token;
+    if (!body.empty() || method == "POST") r.headers["content-type"] = content_type;
+    return r;
+  }
+
+  api::http_response call(const std::string& method, const std::string& target, const std::string& body = {}) {
+    return router().handle(request(method, target, body));
+  }
+
+  static nlohmann::json json_of(const api::http_response& res) { return nlohmann::json::parse(res.body); }
+
+  static std::string header_of(const api::http_response& res, const std::string& name) {
+    for (const auto& h : res.headers)
+      if (h.first == name) return h.second;
+    return {};
+  }
+
+  std::int64_t job_count() {
+    std::int64_t total = -1;
+    service_->list(store::job_filter{}, &total);
+    return total;
+  }
+
+  /// Submits an idle job through the service (not the API) and returns its id.
+  std::int64_t submit_idle(nlohmann::json spec = nlohmann::json::object(), std::vector<std::string> tags = {}) {
+    return service_->submit("idle", spec, tags).id;
+  }
+
+  static nlohmann::json contract() { return nlohmann::json::parse(api::openapi_json()); }
+
+  store::database db_{":memory:"};
+  jobs::workload_registry registry_;
+  event_hub hub_;
+  std::unique_ptr<jobs::job_service> service_;
+  std::unique_ptr<api::router> router_;
+};
+
+}  // namespace jetperf::test

@@ -1,0 +1,71 @@
+#pragma once
+// Synthetic telemetry and board control with known answers for the measurement tests.
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <jetperf/platform/board_settings.hpp>
+#include <jetperf/telemetry/sample_source.hpp>
+
+namespace jetperf::test {
+
+/// A board that records what was applied and reads it back unchanged.
+class fake_board final : public platform::board_settings {
+ public:
+  nlohmann::json offered() const override {
+    return {{"power_modes", {{{"id", 0}, {"name", "MAXN"}}, {{"id", 1}, {"name", "15W"}}}},
+            {"gpu_freqs_hz", {300000000, 600000000, 900000000}},
+            {"cpu_freqs_khz", {1200000, 2200000}},
+            {"emc_freqs_hz", {2133000000}},
+            {"has_cuda_device", false},
+            {"memory_bytes", 8LL << 30}};
+  }
+  void arm(std::int64_t) override {}
+  nlohmann::json apply(const nlohmann::json& settings) override {
+    for (auto it = settings.begin(); it != settings.end(); ++it) state_[it.key()] = it.value();
+    ++applies_;
+    return state_;
+  }
+  nlohmann::json current() const override { return state_; }
+  void restore() override { state_ = nlohmann::json::object(); }
+
+  double gpu_hz() const { return state_.value("gpu_freq_hz", 0.0); }
+  int applies() const { return applies_; }
+
+ private:
+  nlohmann::json state_ = nlohmann::json::object();
+  int applies_ = 0;
+};
+
+/// Samples every `period_ns` on a fixed grid: power.total and rail.VDD_GPU from `power(t)`,
+/// clock.gpu from `clock(t)`, temp.GPU constant 45 C.
+class fake_source final : public telemetry::sample_source {
+ public:
+  std::function<double(std::int64_t)> power = [](std::int64_t) { return 7.5; };
+  std::function<double(std::int64_t)> clock = [](std::int64_t) { return 0.0; };
+  std::int64_t period_ns = 1000000;
+
+  std::vector<telemetry::channel_info> channels() const override {
+    using telemetry::channel_kind;
+    return {{"power.total", "W", channel_kind::power, "fake"},
+            {"rail.VDD_GPU", "W", channel_kind::power, "fake"},
+            {"clock.gpu", "Hz", channel_kind::clock, "fake"},
+            {"temp.GPU", "C", channel_kind::temperature, "fake"}};
+  }
+  std::vector<telemetry::sample> window(std::int64_t from_ns, std::int64_t to_ns) const override {
+    std::vector<telemetry::sample> out;
+    for (std::int64_t t = (from_ns / period_ns + 1) * period_ns; t <= to_ns; t += period_ns) {
+      const double p = power(t);
+      out.push_back({0, t, p});
+      out.push_back({1, t, p * 0.4});
+      out.push_back({2, t, clock(t)});
+      out.push_back({3, t, 45.0});
+    }
+    return out;
+  }
+  std::optional<int> total_power_channel() const override { return 0; }
+  double update_period_s() const override { return static_cast<double>(period_ns) * 1e-9; }
+};
+
+}  // namespace jetperf::test

@@ -1,0 +1,103 @@
+#include <jetperf/measure/measurement_loop.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "fake_sources.hpp"
+
+using namespace jetperf::measure;
+
+namespace {
+// Sleeps 1 ms of real time but reports a fixed duration: a perfectly stable "kernel".
+timed_iteration stable_iteration(int* calls) {
+  return [calls] {
+    ++*calls;
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
+    return 0.002;
+  };
+}
+loop_options options() {
+  loop_options o;
+  o.stop.min_time_s = 0.05;
+  o.stop.max_time_s = 0.3;
+  o.stop.min_samples = 5;
+  o.stop.target_rse_time = 0.01;
+  o.stop.target_rse_power = 0.01;
+  o.boundary_s = 0.005;
+  o.power_check_period_s = 0.01;
+  return o;
+}
+}  // namespace
+
+TEST(measurement_loop, converges_with_stable_time_and_power) {
+  jetperf::test::fake_source src;
+  int calls = 0;
+  const auto r = measurement_loop(options(), &src).run(stable_iteration(&calls));
+  EXPECT_EQ(r.decision.reason, "converged");
+  EXPECT_EQ(r.times_s.size(), static_cast<std::size_t>(calls));
+  EXPECT_GE(r.times_s.size(), 5u);
+  EXPECT_DOUBLE_EQ(r.latency.mean_s, 0.002);
+  EXPECT_GE(static_cast<double>(r.t_end_ns - r.t_start_ns) * 1e-9, 0.05);
+  ASSERT_TRUE(r.power && r.power->total_power_w);
+  EXPECT_DOUBLE_EQ(*r.power->total_power_w, 7.5);
+  // Boundary trimming: no sample closer than 5 ms to either end.
+  for (const auto& s : r.samples) {
+    EXPECT_GE(s.t_ns, r.t_start_ns + 5000000);
+    EXPECT_LE(s.t_ns, r.t_end_ns - 5000000);
+  }
+}
+
+TEST(measurement_loop, noisy_power_times_out_naming_power_rse) {
+  jetperf::test::fake_source src;
+  // Slow, large swings: the batch means never agree within 1%.
+  src.power = [](std::int64_t t) { return (t / 20000000) % 2 ? 2.0 : 12.0; };
+  int calls = 0;
+  auto o = options();
+  o.stop.max_time_s = 0.15;
+  const auto r = measurement_loop(o, &src).run(stable_iteration(&calls));
+  EXPECT_EQ(r.decision.reason, "max_time");
+  EXPECT_EQ(r.decision.unmet, std::vector<std::string>{"power_rse"});
+}
+
+TEST(measurement_loop, noisy_time_without_telemetry_times_out_naming_time_rse) {
+  int calls = 0;
+  auto o = options();
+  o.stop.max_time_s = 0.1;
+  const auto r = measurement_loop(o, nullptr).run([&calls] {
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    return ++calls % 2 ? 0.001 : 0.1;
+  });
+  EXPECT_EQ(r.decision.reason, "max_time");
+  EXPECT_EQ(r.decision.unmet, std::vector<std::string>{"time_rse"});
+  EXPECT_FALSE(r.power.has_value());
+}
+
+TEST(measurement_loop, fixed_duration_and_cancel) {
+  auto o = options();
+  o.stop.fixed_duration_s = 0.05;
+  int calls = 0;
+  const auto r = measurement_loop(o, nullptr).run(stable_iteration(&calls));
+  EXPECT_EQ(r.decision.reason, "fixed_duration");
+  EXPECT_GE(static_cast<double>(r.t_end_ns - r.t_start_ns) * 1e-9, 0.05);
+
+  std::atomic<bool> cancel{false};
+  o.cancel = &cancel;
+  o.stop.fixed_duration_s = 100.0;
+  const auto c = measurement_loop(o, nullptr).run([&cancel] {
+    cancel = true;
+    return 0.001;
+  });
+  EXPECT_TRUE(c.cancelled);
+  EXPECT_EQ(c.decision.reason, "cancelled");
+  EXPECT_EQ(c.times_s.size(), 1u);
+}
+
+TEST(measurement_loop, steady_clock_iteration_times_the_call) {
+  const auto it = steady_clock_iteration([] { std::this_thread::sleep_for(std::chrono::milliseconds(5)); });
+  const double t = it();
+  EXPECT_GE(t, 0.005);
+  EXPECT_LT(t, 0.5);
+}

@@ -1,0 +1,178 @@
+#include <jetperf/platform/board_controller.hpp>
+
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include <jetperf/common/errors.hpp>
+#include <jetperf/platform/memory_snapshot_journal.hpp>
+
+#include "board_tree.hpp"
+#include <support/temp_dir.hpp>
+
+using namespace jetperf::platform;
+using jetperf::test::board_profile;
+
+namespace {
+
+const std::string gpu_dir = "/sys/devices/17000000.ga10b/devfreq_dev";
+const std::string emc_lock = "/sys/kernel/debug/bpmp/debug/clk/emc/mrq_rate_locked";
+
+struct orin {
+  jetperf::test::temp_dir tmp;
+  jetperf::test::temp_dir bin;
+  memory_snapshot_journal journal;
+  std::unique_ptr<board_controller> board;
+  explicit orin(int mode = 2, board_profile p = board_profile::orin_r35) {
+    jetperf::test::make_board_tree(tmp.path(), p);
+    board_controller_options o;
+    o.nvpmodel_program = jetperf::test::make_fake_nvpmodel(bin.path(), {"MAXN", "MODE_15W", "MODE_30W", "MODE_50W"}, mode, {1});
+    o.nvpmodel_timeout = std::chrono::seconds(10);
+    board = std::make_unique<board_controller>(sysfs_root(tmp.path()), o, &journal);
+  }
+  std::string file(const std::string& p) { return jetperf::test::read_file(tmp.path() + p); }
+  std::string tree() { return jetperf::test::dump_tree(tmp.path()); }
+  std::string mode() { return jetperf::test::read_file(bin.file("mode")); }
+};
+
+}  // namespace
+
+TEST(board_controller, offered_and_describe) {
+  orin b;
+  auto o = b.board->offered();
+  ASSERT_EQ(o["power_modes"].size(), 4u);
+  EXPECT_EQ(o["power_modes"][1]["name"], "MODE_15W");
+  EXPECT_EQ(o["gpu_freqs_hz"].size(), 13u);
+  EXPECT_EQ(o["cpu_freqs_khz"].back(), 2201600);
+  EXPECT_EQ(o["emc_freqs_hz"].size(), 4u);
+  EXPECT_EQ(o["memory_bytes"], 64335836LL * 1024);
+  EXPECT_EQ(o["has_cuda_device"], true);
+  auto d = b.board->describe();
+  EXPECT_EQ(d["family"], "t234");
+  EXPECT_EQ(d["jetpack"], "5.1.2");
+  EXPECT_EQ(d["default_mode"], 2);
+  EXPECT_EQ(d["modes"][1]["gpu_max_hz"], 420750000);
+  EXPECT_EQ(d["modes"][1]["reboot_needed_from_default"], true);
+  EXPECT_EQ(d["modes"][3]["reboot_needed_from_default"], false);
+  EXPECT_EQ(d["cpu"]["clusters"].size(), 3u);
+  EXPECT_EQ(d["paths"]["gpu"]["freq_dir"], gpu_dir);
+  EXPECT_EQ(d["fan"]["pwm"], 120);
+  EXPECT_EQ(d["emc"]["rate_hz"], 3199000000LL);
+}
+
+TEST(board_controller, apply_then_restore_round_trip) {
+  orin b;
+  const std::string before = b.tree();
+  b.board->arm(42);
+  ASSERT_EQ(b.journal.entries().size(), 1u);
+  EXPECT_EQ(b.journal.entries()[0]["job_id"], 42);
+  EXPECT_EQ(b.journal.entries()[0]["state"]["power_mode"], 2);
+  b.board->arm(42);  // idempotent
+  EXPECT_EQ(b.journal.entries().size(), 1u);
+  auto got = b.board->apply({{"power_mode", 3}, {"gpu_freq_hz", 828750000}, {"cpu_freq_khz", 1497600},
+                             {"emc_freq_hz", "max"}});
+  EXPECT_EQ(got["power_mode"], 3);
+  EXPECT_EQ(got["power_mode_name"], "MODE_50W");
+  EXPECT_EQ(got["gpu_freq_hz"], 828750000);
+  EXPECT_EQ(got["cpu_freq_khz"], 1497600);
+  EXPECT_EQ(got["emc_freq_hz"], 3199000000LL);
+  EXPECT_EQ(got["emc_locked"], true);
+  EXPECT_EQ(b.mode(), "3\n");
+  EXPECT_EQ(b.file(gpu_dir + "/min_freq"), "828750000\n");
+  EXPECT_EQ(b.board->current(), got);
+  b.board->restore();
+  EXPECT_EQ(b.mode(), "2\n");
+  EXPECT_EQ(b.tree(), before);
+  EXPECT_TRUE(b.journal.entries().empty());
+  b.board->restore();  // not armed: no-op
+}
+
+TEST(board_controller, invalid_settings_change_nothing) {
+  orin b;
+  const std::string before = b.tree();
+  try {
+    b.board->apply({{"gpu_freq_hz", 828750000}, {"cpu_freq_khz", 12345}});
+    FAIL();
+  } catch (const jetperf::validation_error& e) {
+    EXPECT_EQ(e.field(), "cpu_freq_khz");
+    EXPECT_NE(std::string(e.what()).find("1497600"), std::string::npos);
+  }
+  EXPECT_THROW(b.board->apply({{"power_mode", 9}}), jetperf::validation_error);
+  EXPECT_THROW(b.board->apply({{"turbo", true}}), jetperf::validation_error);
+  EXPECT_THROW(b.board->apply({{"gpu_freq_hz", "fast"}}), jetperf::validation_error);
+  EXPECT_EQ(b.tree(), before);
+  EXPECT_EQ(b.mode(), "2\n");
+}
+
+TEST(board_controller, failure_in_the_middle_of_apply_restores) {
+  orin b;
+  // EMC lock file gone: GPU and CPU get written, then the EMC write fails.
+  std::filesystem::remove(b.tmp.path() + emc_lock);
+  const std::string before = b.tree();
+  EXPECT_THROW(b.board->apply({{"power_mode", 3}, {"gpu_freq_hz", 318750000}, {"cpu_freq_khz", 729600},
+                               {"emc_freq_hz", 2133000000}}),
+               jetperf::platform_error);
+  EXPECT_EQ(b.tree(), before);
+  EXPECT_EQ(b.mode(), "2\n");
+}
+
+TEST(board_controller, reboot_needing_mode_is_refused_unless_forced) {
+  orin b;
+  EXPECT_THROW(b.board->apply({{"power_mode", 1}}), jetperf::conflict);
+  EXPECT_EQ(b.mode(), "2\n");
+  b.board->apply({{"power_mode", 1}, {"force", true}});
+  EXPECT_EQ(b.mode(), "1\n");
+}
+
+TEST(board_controller, restore_open_snapshot_after_a_crash) {
+  jetperf::test::temp_dir tmp;
+  jetperf::test::make_board_tree(tmp.path(), board_profile::nano_r32);
+  memory_snapshot_journal journal;
+  const std::string before = jetperf::test::dump_tree(tmp.path());
+  {
+    board_controller first(sysfs_root(tmp.path()), {}, &journal);
+    EXPECT_TRUE(first.describe()["modes"].empty());  // the Nano tree has no nvpmodel.conf
+    first.set_clocks({{"gpu", "max"}, {"cpu", 918000}, {"emc", "min"}});
+    EXPECT_EQ(jetperf::test::read_file(tmp.path() + "/sys/kernel/debug/clk/override.emc/clk_state"), "1\n");
+    // The daemon dies here, without restore().
+  }
+  ASSERT_EQ(journal.entries().size(), 1u);
+  EXPECT_EQ(journal.entries()[0]["reason"], "api");
+  board_controller second(sysfs_root(tmp.path()), {}, &journal);
+  EXPECT_TRUE(second.restore_open_snapshot());
+  EXPECT_EQ(jetperf::test::dump_tree(tmp.path()), before);
+  EXPECT_TRUE(journal.entries().empty());
+  EXPECT_FALSE(second.restore_open_snapshot());
+  EXPECT_THROW(second.power_mode(), jetperf::unavailable);
+  EXPECT_THROW(second.set_clocks({{"gpu", 1}}), jetperf::validation_error);
+  EXPECT_TRUE(journal.entries().empty());  // a rejected request leaves no snapshot
+}
+
+TEST(board_controller, api_helpers_on_orin_r36) {
+  orin b(2, board_profile::orin_r36);
+  const std::string before = b.tree();
+  EXPECT_EQ(b.board->power_mode()["name"], "MODE_30W");
+  auto pm = b.board->set_power_mode(3, false);
+  EXPECT_EQ(pm["id"], 3);
+  auto c = b.board->set_clocks({{"gpu", "min"}});
+  EXPECT_EQ(c["gpu_freq_hz"], 114750000);
+  EXPECT_EQ(b.board->clocks()["armed"], true);
+  b.board->restore_clocks();
+  EXPECT_EQ(b.tree(), before);
+  EXPECT_EQ(b.mode(), "2\n");
+}
+
+TEST(board_controller, host_without_board_files) {
+  jetperf::test::temp_dir tmp;
+  board_controller host(sysfs_root(tmp.path()), {}, nullptr);
+  EXPECT_EQ(host.info().family, "host");
+  auto o = host.offered();
+  EXPECT_TRUE(o["gpu_freqs_hz"].empty());
+  EXPECT_EQ(o["has_cuda_device"], false);
+  EXPECT_THROW(host.apply({{"gpu_freq_hz", 1}}), jetperf::validation_error);
+  auto cur = host.current();
+  EXPECT_TRUE(cur["gpu_freq_hz"].is_null());
+  host.arm(1);
+  host.restore();
+  EXPECT_FALSE(host.restore_open_snapshot());
+}

@@ -1,0 +1,142 @@
+#include <jetperf/platform/clock_control.hpp>
+
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include <jetperf/common/errors.hpp>
+#include <jetperf/platform/board_state.hpp>
+
+#include "board_tree.hpp"
+#include <support/temp_dir.hpp>
+
+using namespace jetperf::platform;
+using jetperf::test::board_profile;
+
+namespace {
+
+struct board {
+  jetperf::test::temp_dir tmp;
+  sysfs_root root;
+  clock_control clocks;
+  explicit board(board_profile p) : root(init(tmp.path(), p)), clocks(root, discover_board(root, detect_board(root))) {}
+  static std::string init(const std::string& dir, board_profile p) {
+    jetperf::test::make_board_tree(dir, p);
+    return dir;
+  }
+  std::string file(const std::string& board_path) { return jetperf::test::read_file(tmp.path() + board_path); }
+};
+
+const std::string orin_gpu = "/sys/devices/17000000.ga10b/devfreq_dev";
+
+}  // namespace
+
+TEST(clock_control, gpu_lock_and_unlock_read_back) {
+  board b(board_profile::orin_r35);
+  auto avail = b.clocks.gpu_available_hz();
+  ASSERT_EQ(avail.size(), 13u);
+  EXPECT_EQ(avail.front(), 114750000);
+  b.clocks.lock_gpu(624750000);
+  EXPECT_EQ(b.file(orin_gpu + "/min_freq"), "624750000\n");
+  EXPECT_EQ(b.file(orin_gpu + "/max_freq"), "624750000\n");
+  auto r = b.clocks.gpu_range();
+  EXPECT_EQ(r.min, 624750000);
+  EXPECT_EQ(r.max, 624750000);
+  // Going down past the current min, then up past the current max: both orders keep min <= max.
+  b.clocks.lock_gpu(114750000);
+  EXPECT_EQ(b.clocks.gpu_range().max, 114750000);
+  b.clocks.lock_gpu(1300500000);
+  EXPECT_EQ(b.clocks.gpu_range().min, 1300500000);
+  b.clocks.set_gpu_range({114750000, 1300500000, "nvhost_podgov"});
+  EXPECT_EQ(b.clocks.gpu_range().min, 114750000);
+  EXPECT_EQ(b.clocks.gpu_range().governor, "nvhost_podgov");
+}
+
+TEST(clock_control, value_not_offered_lists_valid_ones) {
+  board b(board_profile::orin_r35);
+  try {
+    b.clocks.lock_gpu(600000000);
+    FAIL() << "expected validation_error";
+  } catch (const jetperf::validation_error& e) {
+    EXPECT_EQ(e.field(), "gpu_freq_hz");
+    EXPECT_NE(std::string(e.what()).find("624750000"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(b.file(orin_gpu + "/max_freq"), "1300500000\n");  // untouched
+  EXPECT_THROW(b.clocks.lock_cpu(1000000), jetperf::validation_error);
+  EXPECT_THROW(b.clocks.lock_emc(1000), jetperf::validation_error);
+  EXPECT_EQ(pick_frequency("max", {1, 5, 9}, "f"), 9);
+  EXPECT_EQ(pick_frequency("min", {1, 5, 9}, "f"), 1);
+  EXPECT_THROW(pick_frequency("fast", {1, 5, 9}, "f"), jetperf::validation_error);
+  EXPECT_THROW(pick_frequency(2.5, {1, 5, 9}, "f"), jetperf::validation_error);
+}
+
+TEST(clock_control, read_back_mismatch_names_the_file) {
+  board b(board_profile::orin_r35);
+  // A directory where the attribute should be: the write fails and names the path.
+  std::filesystem::remove(b.tmp.path() + orin_gpu + "/min_freq");
+  std::filesystem::create_directory(b.tmp.path() + orin_gpu + "/min_freq");
+  try {
+    b.clocks.set_gpu_range({114750000, 114750000, {}});
+    FAIL();
+  } catch (const jetperf::platform_error& e) {
+    EXPECT_NE(std::string(e.what()).find(orin_gpu + "/min_freq"), std::string::npos) << e.what();
+  }
+}
+
+TEST(clock_control, cpu_clusters_cores_emc_fan) {
+  board b(board_profile::orin_r35);
+  EXPECT_EQ(b.clocks.cpu_available_khz(), (std::vector<long long>{115200, 729600, 1497600, 2201600}));
+  b.clocks.set_core_online(11, false);
+  EXPECT_EQ(b.file("/sys/devices/system/cpu/cpu11/online"), "0\n");
+  b.clocks.lock_cpu(1497600);
+  for (int p : {0, 4, 8}) {
+    const std::string d = "/sys/devices/system/cpu/cpufreq/policy" + std::to_string(p);
+    EXPECT_EQ(b.file(d + "/scaling_min_freq"), "1497600\n");
+    EXPECT_EQ(b.file(d + "/scaling_max_freq"), "1497600\n");
+  }
+  EXPECT_EQ(b.clocks.emc_available_hz(), (std::vector<long long>{204000000, 665600000, 2133000000, 3199000000}));
+  b.clocks.lock_emc(2133000000);
+  EXPECT_EQ(b.file("/sys/kernel/debug/bpmp/debug/clk/emc/mrq_rate_locked"), "1\n");
+  EXPECT_EQ(b.clocks.emc().rate, 2133000000);
+  EXPECT_TRUE(b.clocks.emc().locked);
+  b.clocks.unlock_emc();
+  EXPECT_FALSE(b.clocks.emc().locked);
+  jetperf::test::write_file(b.tmp.path() + "/sys/kernel/nvpmodel_emc_cap/emc_iso_cap", "2133000000\n");
+  EXPECT_EQ(b.clocks.emc_available_hz(), (std::vector<long long>{204000000, 665600000, 2133000000}));
+  EXPECT_THROW(b.clocks.lock_emc(3199000000), jetperf::validation_error);
+  b.clocks.set_fan_pwm(255);
+  EXPECT_EQ(b.clocks.fan_pwm(), 255);
+  EXPECT_THROW(b.clocks.set_fan_pwm(300), jetperf::validation_error);
+  EXPECT_THROW(b.clocks.set_core_online(0, false), jetperf::platform_error);  // cpu0 has no online file
+}
+
+TEST(clock_control, nano_emc_uses_override_files) {
+  board b(board_profile::nano_r32);
+  EXPECT_EQ(b.clocks.emc_available_hz(), (std::vector<long long>{204000000, 1600000000}));
+  b.clocks.lock_emc(204000000);
+  EXPECT_EQ(b.file("/sys/kernel/debug/clk/override.emc/clk_update_rate"), "204000000\n");
+  EXPECT_EQ(b.file("/sys/kernel/debug/clk/override.emc/clk_state"), "1\n");
+  b.clocks.lock_gpu(921600000);
+  EXPECT_EQ(b.file("/sys/devices/57000000.gpu/devfreq/57000000.gpu/max_freq"), "921600000\n");
+}
+
+TEST(board_state, snapshot_restore_round_trip_leaves_files_equal) {
+  for (auto p : {board_profile::orin_r35, board_profile::orin_r36, board_profile::xavier_r32, board_profile::nano_r32}) {
+    board b(p);
+    const std::string before = jetperf::test::dump_tree(b.tmp.path());
+    auto state = capture_board_state(b.clocks, 2);
+    auto json = state.to_json();
+    // Change everything the snapshot covers.
+    b.clocks.lock_gpu(b.clocks.gpu_available_hz()[1]);
+    b.clocks.lock_cpu(b.clocks.cpu_available_khz()[1]);
+    b.clocks.lock_emc(b.clocks.emc_available_hz().front());
+    b.clocks.set_core_online(b.clocks.discovery().cores.back(), false);
+    b.clocks.set_fan_pwm(77);
+    ASSERT_NE(jetperf::test::dump_tree(b.tmp.path()), before);
+    auto back = board_state::from_json(json);
+    EXPECT_EQ(back.power_mode, 2);
+    restore_board_clocks(b.clocks, back);
+    EXPECT_EQ(jetperf::test::dump_tree(b.tmp.path()), before) << json.dump();
+  }
+  EXPECT_THROW(board_state::from_json({{"gpu", {{"min", "x"}}}}), jetperf::validation_error);
+}

@@ -1,0 +1,38 @@
+#include <jetperf/platform/store_snapshot_journal.hpp>
+
+#include <gtest/gtest.h>
+
+#include <jetperf/platform/board_controller.hpp>
+#include <jetperf/store/database.hpp>
+
+#include "board_tree.hpp"
+#include <support/temp_dir.hpp>
+
+using namespace jetperf::platform;
+
+TEST(store_snapshot_journal, survives_a_restart_through_sqlite) {
+  jetperf::test::temp_dir tmp, dbdir;
+  jetperf::test::make_board_tree(tmp.path(), jetperf::test::board_profile::xavier_r32);
+  const std::string before = jetperf::test::dump_tree(tmp.path());
+  const std::string db_path = dbdir.file("jetperf.db");
+  {
+    jetperf::store::database db(db_path);
+    jetperf::store::snapshot_store snapshots(db);
+    store_snapshot_journal journal(snapshots);
+    board_controller board(sysfs_root(tmp.path()), {}, &journal);
+    board.set_clocks({{"gpu", 522750000}, {"cpu", "min"}, {"emc", "max"}});
+    EXPECT_EQ(jetperf::test::read_file(tmp.path() + "/sys/devices/17000000.gv11b/devfreq/17000000.gv11b/max_freq"),
+              "522750000\n");
+    auto open = snapshots.oldest_open();
+    ASSERT_TRUE(open);
+    EXPECT_EQ(open->reason, "api");
+    EXPECT_EQ(open->state["gpu"]["max"], 1377000000);
+  }
+  jetperf::store::database db(db_path);
+  jetperf::store::snapshot_store snapshots(db);
+  store_snapshot_journal journal(snapshots);
+  board_controller board(sysfs_root(tmp.path()), {}, &journal);
+  EXPECT_TRUE(board.restore_open_snapshot());
+  EXPECT_EQ(jetperf::test::dump_tree(tmp.path()), before);
+  EXPECT_FALSE(snapshots.oldest_open());
+}

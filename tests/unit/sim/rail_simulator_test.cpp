@@ -1,0 +1,154 @@
+// The rail simulator: CPU rail follows host CPU load, GPU rail follows the GPU clock and load,
+// rail files stay consistent (P = V * I), devfreq cur_freq stays within min/max.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+#include <jetperf/platform/sysfs_root.hpp>
+#include <jetperf/sim/power_model.hpp>
+
+#include "sim_test_util.hpp"
+
+using namespace jetperf;
+using namespace jetperf::sim;
+
+namespace {
+
+double rail(const rail_simulator& sim, const std::string& name) {
+  for (const auto& [label, mw] : sim.rails_mw())
+    if (label == name) return mw;
+  return -1;
+}
+
+rail_simulator_options fixed_load(const double* load) {
+  rail_simulator_options o;
+  o.noise = 0;
+  o.host_load = [load] { return std::vector<double>{*load, *load}; };
+  return o;
+}
+
+}  // namespace
+
+TEST(rail_simulator, cpu_rail_follows_cpu_load) {
+  test::temp_dir tmp;
+  auto board = sim_testing::make_board("orin-agx", tmp);
+  ASSERT_EQ(sim_testing::run(board.paths().nvpmodel_path, {"-m", "0"}, "YES\n").exit_code, 0);  // MAXN
+  double load = 0.0;
+  rail_simulator sim(board.profile(), board.paths().sysfs_root, fixed_load(&load));
+  sim.step(0.02);
+  const double idle_cpu = rail(sim, "VDD_CPU_CV"), idle_total = sim.total_mw();
+  load = 1.0;
+  sim.step(0.02);
+  const double busy_cpu = rail(sim, "VDD_CPU_CV"), busy_total = sim.total_mw();
+  // Orin AGX: idle 5-8 W, all 12 cores busy at MAXN adds 10-15 W.
+  EXPECT_GT(idle_total, 5000);
+  EXPECT_LT(idle_total, 8000);
+  EXPECT_GT(busy_cpu - idle_cpu, 10000);
+  EXPECT_LT(busy_cpu - idle_cpu, 15000);
+  EXPECT_GT(busy_total, idle_total + 10000);
+  // schedutil raised the clock to the cap.
+  platform::sysfs_root root(board.paths().sysfs_root);
+  EXPECT_EQ(root.read_int("/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq"), 2201600);
+  // The hwmon files hold V and I whose product is the rail power.
+  const std::string hw = "/sys/bus/i2c/devices/1-0040/hwmon/hwmon3";
+  const double mw = root.read_int(hw + "/in2_input") * root.read_int(hw + "/curr2_input") / 1000.0;
+  EXPECT_NEAR(mw, busy_cpu, 5.0);
+  EXPECT_EQ(root.read("/sys/bus/i2c/devices/1-0041/hwmon/hwmon4/curr1_input"), "0");  // NC channel
+}
+
+TEST(rail_simulator, gpu_rail_follows_gpu_clock) {
+  test::temp_dir tmp;
+  auto board = sim_testing::make_board("xavier-agx", tmp);
+  platform::sysfs_root root(board.paths().sysfs_root);
+  const std::string df = "/sys/devices/17000000.gv11b/devfreq/17000000.gv11b";
+  double load = 0.0;
+  rail_simulator sim(board.profile(), board.paths().sysfs_root, fixed_load(&load));
+  root.write("/sys/devices/gpu.0/load", "800");
+  root.write(df + "/min_freq", "318750000");
+  root.write(df + "/max_freq", "318750000");
+  sim.step(0.02);
+  const double low = rail(sim, "GPU");
+  EXPECT_EQ(root.read_int(df + "/cur_freq"), 318750000);
+  root.write(df + "/max_freq", "1377000000");
+  root.write(df + "/min_freq", "1377000000");
+  sim.step(0.02);
+  const double high = rail(sim, "GPU");
+  EXPECT_EQ(root.read_int(df + "/cur_freq"), 1377000000);
+  EXPECT_GT(high, 3 * low);
+  // IIO layout: in_power is the rail power in mW.
+  EXPECT_NEAR(static_cast<double>(root.read_int("/sys/bus/i2c/devices/1-0040/iio:device0/in_power0_input")), high, 1.0);
+  // Idle and rail-gated: no GPU power.
+  root.write("/sys/devices/gpu.0/load", "0");
+  sim.step(0.02);
+  EXPECT_EQ(rail(sim, "GPU"), 0.0);
+  EXPECT_EQ(root.read("/sys/devices/17000000.gv11b/is_railgated"), "yes");
+}
+
+TEST(rail_simulator, temperatures_rise_with_power) {
+  test::temp_dir tmp;
+  auto board = sim_testing::make_board("nano", tmp);
+  platform::sysfs_root root(board.paths().sysfs_root);
+  double load = 0.0;
+  rail_simulator sim(board.profile(), board.paths().sysfs_root, fixed_load(&load));
+  for (int i = 0; i < 50; ++i) sim.step(2.0);  // settle at idle
+  const long long idle = root.read_int("/sys/class/thermal/thermal_zone1/temp");
+  load = 1.0;
+  root.write("/sys/devices/gpu.0/load", "1000");
+  for (int i = 0; i < 50; ++i) sim.step(2.0);
+  const long long busy = root.read_int("/sys/class/thermal/thermal_zone1/temp");
+  EXPECT_GT(busy, idle + 3000);
+  EXPECT_EQ(root.read_int("/sys/class/thermal/thermal_zone2/temp"), 100000);  // PMIC trip value
+}
+
+TEST(rail_simulator, real_host_cpu_load_raises_cpu_rail) {
+  test::temp_dir tmp;
+  auto board = sim_testing::make_board("orin-agx", tmp);
+  board.start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  const auto* sim = board.simulator();
+  ASSERT_NE(sim, nullptr);
+  double idle = 0;
+  for (int i = 0; i < 10; ++i) {
+    idle += rail(*sim, "VDD_CPU_CV") / 10;
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  }
+  const double idle_load = sim->host_load();
+  if (idle_load > 0.6) GTEST_SKIP() << "host already busy (" << idle_load << "): cannot compare idle and busy";
+  std::atomic<bool> spin{true};
+  std::vector<std::thread> workers;
+  for (int t = 0; t < 2; ++t)
+    workers.emplace_back([&spin] {
+      volatile unsigned long x = 0;
+      while (spin.load(std::memory_order_relaxed)) x = x + 1;
+    });
+  std::this_thread::sleep_for(std::chrono::milliseconds(700));
+  double busy = 0;
+  for (int i = 0; i < 10; ++i) {
+    busy += rail(*sim, "VDD_CPU_CV") / 10;
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  }
+  spin = false;
+  for (auto& w : workers) w.join();
+  board.stop();
+  EXPECT_GT(busy, idle + 1000) << "idle " << idle << " mW, busy " << busy << " mW";
+}
+
+TEST(power_model, boards_without_input_rail_sum_their_rails) {
+  const auto& orin = find_profile("orin-agx");
+  board_load l;
+  l.online.assign(12, true);
+  l.core_khz.assign(12, 729600);
+  l.core_util.assign(12, 0.0);
+  l.emc_hz = 2133000000;
+  auto d = compute_power(orin, l);
+  EXPECT_NEAR(board_total_mw(orin, d), d.rail(rail_kind::gpu_soc) + d.rail(rail_kind::cpu_cv) + d.sys5v + d.ddr, 1e-6);
+  const auto& nano = find_profile("nano");
+  l.online.assign(4, true);
+  l.core_khz.assign(4, 1479000);
+  l.core_util.assign(4, 1.0);
+  d = compute_power(nano, l);
+  EXPECT_EQ(board_total_mw(nano, d), d.input);
+  EXPECT_GT(d.input, d.cpu + d.gpu);
+}

@@ -1,0 +1,136 @@
+// tegrastats lines of the simulated boards have the field layout of the real fixtures.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include <jetperf/sim/tegrastats_sampler.hpp>
+
+#include "sim_test_util.hpp"
+
+using namespace jetperf;
+using namespace jetperf::sim;
+
+namespace {
+
+// Field names in order, as a jtop-style parser sees them (README 7.1): keywords, temperature
+// names (NAME@xC) and rail names (NAME cur/avg).
+std::vector<std::string> layout(const std::string& line) {
+  static const std::regex ts(R"(^\d+-\d+-\d+ \d+:\d+:\d+ )");
+  static const std::regex temp(R"(^(\w+)@(-?[0-9.]+)C$)");
+  static const std::regex rail(R"(^[0-9]+(mW)?/[0-9]+(mW)?$)");
+  static const std::vector<std::string> keys = {"RAM", "SWAP", "IRAM", "CPU", "EMC_FREQ", "GR3D_FREQ",
+                                                "VIC_FREQ", "APE", "MTS"};
+  std::istringstream in(std::regex_replace(line, ts, ""));
+  std::vector<std::string> tok{std::istream_iterator<std::string>(in), std::istream_iterator<std::string>()};
+  std::vector<std::string> out;
+  std::smatch m;
+  for (size_t i = 0; i < tok.size(); ++i) {
+    if (std::find(keys.begin(), keys.end(), tok[i]) != keys.end()) out.push_back(tok[i]);
+    else if (std::regex_match(tok[i], m, temp)) out.push_back(m[1].str() + "@");
+    else if (i + 1 < tok.size() && std::regex_match(tok[i + 1], rail)) out.push_back(tok[i] + "/");
+  }
+  return out;
+}
+
+std::string fixture_line(const std::string& name) {
+  std::ifstream in(test::fixtures_dir() + "/" + name);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+// Fixture field names as a set per kind; zone order differs between releases, so compare sorted.
+std::vector<std::string> sorted(std::vector<std::string> v) {
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+}  // namespace
+
+struct fixture_case {
+  const char* profile;
+  const char* fixture;
+  bool root_form;
+};
+
+class sim_tegrastats : public ::testing::TestWithParam<fixture_case> {};
+
+TEST_P(sim_tegrastats, layout_matches_fixture) {
+  const auto& c = GetParam();
+  if (!std::filesystem::exists(test::fixtures_dir() + "/" + c.fixture)) GTEST_SKIP() << "fixtures absent";
+  test::temp_dir tmp;
+  auto board = sim_testing::make_board(c.profile, tmp);
+  rail_simulator sim(board.profile(), board.paths().sysfs_root);
+  sim.step(0.02);
+  tegrastats_sampler sampler(board.profile(), board.paths().sysfs_root);
+  const std::string line = sampler.line(c.root_form, std::time(nullptr));
+  const std::string real = fixture_line(c.fixture);
+  ASSERT_FALSE(real.empty());
+  // Same fields in the same order, except thermal zone order (the fixtures' boards list zones in
+  // their own probe order): compare the non-zone sequence exactly and the zone names as sets.
+  auto ours = layout(line), theirs = layout(real);
+  auto strip = [](std::vector<std::string> v, bool zones) {
+    std::vector<std::string> o;
+    for (auto& s : v)
+      if ((s.back() == '@') == zones) o.push_back(s);
+    return o;
+  };
+  EXPECT_EQ(strip(ours, false), strip(theirs, false)) << line << "\n" << real;
+  EXPECT_EQ(sorted(strip(ours, true)), sorted(strip(theirs, true))) << line << "\n" << real;
+  // Unit and timestamp conventions of the release.
+  const bool r36 = board.profile().rail_mw_suffix;
+  EXPECT_EQ(std::regex_search(line, std::regex(R"(^\d\d-\d\d-\d{4} \d\d:\d\d:\d\d RAM )")), r36) << line;
+  EXPECT_EQ(line.find("mW/") != std::string::npos, r36) << line;
+  if (!c.root_form) {
+    EXPECT_EQ(line.find("EMC_FREQ 0%@"), std::string::npos);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(fixtures, sim_tegrastats,
+                         ::testing::Values(fixture_case{"nano", "tegrastats_nano_r32_nonroot.txt", false},
+                                           fixture_case{"tx2", "tegrastats_tx2_r32_nonroot.txt", false},
+                                           fixture_case{"xavier-agx", "tegrastats_xavier-agx_r32.1_nonroot.txt", false},
+                                           fixture_case{"orin-agx", "tegrastats_orin-agx-64gb_r36.txt", true}));
+
+TEST(sim_tegrastats_line, root_form_has_frequencies_and_offline_cores) {
+  test::temp_dir tmp;
+  auto board = sim_testing::make_board("tx2", tmp);  // default mode 3: Denver cores offline
+  rail_simulator sim(board.profile(), board.paths().sysfs_root);
+  sim.step(0.02);
+  tegrastats_sampler sampler(board.profile(), board.paths().sysfs_root);
+  const std::string line = sampler.line(true, std::time(nullptr));
+  EXPECT_NE(line.find("CPU ["), std::string::npos);
+  EXPECT_TRUE(std::regex_search(line, std::regex(R"(CPU \[\d+%@\d+,off,off,\d+%@\d+,)"))) << line;
+  EXPECT_TRUE(std::regex_search(line, std::regex(R"(EMC_FREQ \d+%@\d+ GR3D_FREQ \d+%@\d+ APE 150 MTS fg)"))) << line;
+  EXPECT_TRUE(std::regex_search(line, std::regex(R"(PMIC@100C)"))) << line;
+  // Rail values are what the rail files hold.
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(line, m, std::regex(R"(VDD_IN (\d+)/(\d+))")));
+  EXPECT_GT(std::stoi(m[1].str()), 1000);
+}
+
+TEST(sim_tegrastats_program, start_stop_logfile_and_interval) {
+  test::temp_dir tmp;
+  auto board = sim_testing::make_board("orin-agx", tmp);
+  const std::string log = tmp.path() + "/ts.log";
+  auto r = sim_testing::run(board.paths().tegrastats_path, {"--interval", "50", "--logfile", log, "--start"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  EXPECT_EQ(sim_testing::run(board.paths().tegrastats_path, {"--stop"}).exit_code, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::ifstream in(log);
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    EXPECT_TRUE(std::regex_search(line, std::regex(R"( GR3D_FREQ \d+%(@\[\d+,\d+\])? )"))) << line;
+    EXPECT_NE(line.find("VDD_GPU_SOC "), std::string::npos) << line;
+  }
+  EXPECT_GE(n, 2);
+  EXPECT_NE(sim_testing::run(board.paths().tegrastats_path, {"--interval", "x"}).exit_code, 0);
+}

@@ -1,0 +1,83 @@
+#include <jetperf/telemetry/tegrastats_channels.hpp>
+#include <jetperf/telemetry/tegrastats_parser.hpp>
+#include <jetperf/telemetry/tegrastats_sensor.hpp>
+
+#include <sys/stat.h>
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include <jetperf/common/errors.hpp>
+#include <support/temp_dir.hpp>
+
+namespace jetperf::telemetry {
+namespace {
+
+int find(const std::vector<channel_info>& ch, const std::string& name) {
+  for (std::size_t i = 0; i < ch.size(); ++i)
+    if (ch[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+TEST(tegrastats_channels, orin_line_computed_total_without_nc) {
+  auto r = parse_tegrastats_line(
+      "RAM 1/2MB CPU [0%@729,off] EMC_FREQ 0%@2133 GR3D_FREQ 5%@[300,400] CV0@-256C tj@44.343C PMIC@100C "
+      "VDD_GPU_SOC 2340mW/2340mW VDD_CPU_CV 390mW/390mW NC 0mW/0mW");
+  tegrastats_channels m(r);
+  const auto& ch = m.channels();
+  EXPECT_EQ(find(ch, "rail.NC"), -1);
+  EXPECT_EQ(find(ch, "temp.PMIC"), -1);
+  int total = find(ch, "power.total");
+  ASSERT_GE(total, 0);
+  EXPECT_EQ(m.total_power_channel(), total);
+  std::vector<double> v(ch.size());
+  m.values(r, v.data());
+  EXPECT_NEAR(v[static_cast<std::size_t>(total)], 2.73, 1e-12);
+  EXPECT_DOUBLE_EQ(v[static_cast<std::size_t>(find(ch, "clock.gpu"))], 400e6);
+  EXPECT_DOUBLE_EQ(v[static_cast<std::size_t>(find(ch, "util.gpu"))], 5);
+  EXPECT_DOUBLE_EQ(v[static_cast<std::size_t>(find(ch, "clock.emc"))], 2133e6);
+  EXPECT_TRUE(std::isnan(v[static_cast<std::size_t>(find(ch, "temp.CV0"))]));
+  EXPECT_TRUE(std::isnan(v[static_cast<std::size_t>(find(ch, "util.cpu1"))]));
+}
+
+TEST(tegrastats_channels, input_rail_is_total) {
+  auto r = parse_tegrastats_line("RAM 1/2MB POM_5V_IN 2545/2547 POM_5V_GPU 0/0 POM_5V_CPU 549/529");
+  tegrastats_channels m(r);
+  EXPECT_EQ(find(m.channels(), "power.total"), -1);
+  EXPECT_EQ(m.total_power_channel(), find(m.channels(), "rail.POM_5V_IN"));
+}
+
+TEST(tegrastats_sensor, runs_program_with_interval) {
+  test::temp_dir t;
+  std::string script = t.file("tegrastats");
+  // The rail value echoes the --interval argument, proving the argument vector.
+  test::write_file(script,
+                   "#!/bin/sh\n"
+                   "echo \"RAM 1/2MB CPU [5%@100] VDD_IN $2/$2 tj@40.5C\"\n"
+                   "exec sleep 30\n");
+  ::chmod(script.c_str(), 0755);
+  tegrastats_sensor s(script, 250);
+  auto ch = s.channels();
+  int in = find(ch, "rail.VDD_IN");
+  ASSERT_GE(in, 0);
+  EXPECT_EQ(s.total_power_channel(), in);
+  std::vector<double> v(ch.size());
+  s.read(0, v.data());
+  EXPECT_DOUBLE_EQ(v[static_cast<std::size_t>(in)], 0.25);
+  EXPECT_DOUBLE_EQ(v[static_cast<std::size_t>(find(ch, "temp.tj"))], 40.5);
+  s.read(1, v.data());  // no new line yet: no values
+  EXPECT_TRUE(std::isnan(v[static_cast<std::size_t>(in)]));
+  EXPECT_EQ(s.lines(), 1u);
+}
+
+TEST(tegrastats_sensor, program_without_lines_is_unavailable) {
+  test::temp_dir t;
+  std::string script = t.file("tegrastats");
+  test::write_file(script, "#!/bin/sh\necho garbage line\nexit 0\n");
+  ::chmod(script.c_str(), 0755);
+  EXPECT_THROW(tegrastats_sensor(script, 100, std::chrono::milliseconds(500)), unavailable);
+}
+
+}  // namespace
+}  // namespace jetperf::telemetry

@@ -1,0 +1,65 @@
+#include <jetperf/workloads/gemm_compare.hpp>
+
+#include <gtest/gtest.h>
+
+#include <jetperf/common/errors.hpp>
+
+using nlohmann::json;
+using namespace jetperf::workloads;
+
+namespace {
+json point(const std::string& dtype, int size, bool tensor, long gpu, double gflops, double power) {
+  return {{"params",
+           {{"power_mode", nullptr}, {"emc_freq_hz", nullptr}, {"gpu_freq_hz", gpu}, {"cpu_freq_khz", nullptr},
+            {"device", "cuda"}, {"dtype", dtype}, {"tensor", tensor}, {"m", size}, {"n", size}, {"k", size}}},
+          {"metrics", {{"gflops", gflops}, {"power_w", power}, {"gflops_per_w", gflops / power}}},
+          {"status", "ok"}};
+}
+}  // namespace
+
+TEST(gemm_compare, tensor_ratio_matches_on_all_other_params) {
+  const std::vector<json> pts = {point("half", 512, true, 1000, 400, 10), point("half", 512, false, 1000, 100, 8),
+                                 point("half", 1024, true, 1000, 500, 10),  // no off partner: no row
+                                 point("float", 512, false, 1000, 50, 5)};
+  const auto rows = compare_gemm_points(pts, "tensor");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0]["dtype"], "half");
+  EXPECT_EQ(rows[0]["m"], 512);
+  EXPECT_FALSE(rows[0].contains("tensor"));
+  EXPECT_DOUBLE_EQ(rows[0]["gflops_ratio"].get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(rows[0]["gflops_per_w_ratio"].get<double>(), (400.0 / 10) / (100.0 / 8));
+}
+
+TEST(gemm_compare, most_efficient_gpu_clock_per_dtype_and_size) {
+  const std::vector<json> pts = {point("float", 512, false, 300, 100, 4), point("float", 512, false, 600, 180, 6),
+                                 point("float", 512, false, 900, 220, 11), point("double", 512, false, 300, 10, 4),
+                                 point("double", 512, false, 900, 30, 9)};
+  const auto rows = compare_gemm_points(pts, "gpu_freq_hz");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["dtype"], "float");
+  EXPECT_EQ(rows[0]["best_gpu_freq_hz"], 600);  // 30 GFLOPS/W beats 25 and 20
+  EXPECT_EQ(rows[0]["values"].size(), 3u);
+  EXPECT_EQ(rows[1]["best_gpu_freq_hz"], 900);
+}
+
+TEST(gemm_compare, failed_points_are_ignored_and_unknown_by_is_rejected) {
+  auto bad = point("float", 512, false, 300, 1e6, 1);
+  bad["status"] = "failed";
+  const auto rows = compare_gemm_points({bad, point("float", 512, false, 600, 10, 1)}, "gpu_freq_hz");
+  EXPECT_EQ(rows[0]["best_gpu_freq_hz"], 600);
+  try {
+    compare_gemm_points({}, "colour");
+    FAIL();
+  } catch (const jetperf::validation_error& e) {
+    EXPECT_EQ(e.field(), "by");
+  }
+}
+
+TEST(gemm_compare, best_settings_per_dtype_size_and_overall) {
+  const auto best = best_gemm_settings({point("float", 512, false, 300, 100, 4), point("float", 512, false, 600, 180, 6),
+                                        point("half", 512, true, 600, 800, 10)});
+  ASSERT_EQ(best["best_per_dtype_size"].size(), 2u);
+  EXPECT_EQ(best["best_per_dtype_size"][0]["params"]["gpu_freq_hz"], 600);
+  EXPECT_EQ(best["best_overall"]["dtype"], "half");
+  EXPECT_TRUE(best_gemm_settings({})["best_overall"].is_null());
+}

@@ -1,0 +1,152 @@
+#include <jetperf/workloads/gemm_spec.hpp>
+
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include <jetperf/common/errors.hpp>
+
+using nlohmann::json;
+using namespace jetperf::workloads;
+
+namespace {
+
+json offered() {
+  return {{"power_modes", {{{"id", 0}, {"name", "MAXN"}}, {{"id", 2}, {"name", "15W"}}}},
+          {"gpu_freqs_hz", {114750000, 624750000, 1377000000}},
+          {"cpu_freqs_khz", {1200000, 2265600}},
+          {"emc_freqs_hz", {2133000000}},
+          {"has_cuda_device", true},
+          {"gpu_memory_bytes", 1LL << 30},
+          {"memory_bytes", 1LL << 30}};
+}
+
+// The field named by the validation_error `spec` raises, or "" when it is accepted.
+std::string error_field(const json& spec, const json& off = offered()) {
+  try {
+    normalize_gemm_spec(spec, off);
+  } catch (const jetperf::validation_error& e) {
+    return e.field();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST(gemm_spec, defaults) {
+  const auto s = normalize_gemm_spec(json::object(), offered());
+  EXPECT_EQ(s["device"], "cuda");  // the board has a CUDA device
+  EXPECT_EQ(s["dtypes"], json({"float"}));
+  EXPECT_EQ(s["sizes"].size(), 16u);  // 128:2048:128, as the seed
+  EXPECT_EQ(s["tensor"], json({true, false}));
+  EXPECT_TRUE(s["gpu_freqs"].is_null());
+  EXPECT_TRUE(s["duration_s"].is_null());
+  EXPECT_DOUBLE_EQ(s["target_rse"].get<double>(), 0.01);
+  const auto cpu = normalize_gemm_spec(json::object(), {{"has_cuda_device", false}});
+  EXPECT_EQ(cpu["device"], "cpu");
+  EXPECT_EQ(cpu["tensor"], json({false}));
+}
+
+TEST(gemm_spec, size_forms) {
+  auto s = normalize_gemm_spec({{"sizes", "128:512:128"}}, offered());
+  ASSERT_EQ(s["sizes"].size(), 4u);
+  EXPECT_EQ(s["sizes"][3], json({{"m", 512}, {"n", 512}, {"k", 512}}));
+  s = normalize_gemm_spec({{"sizes", {64, 96}}}, offered());
+  EXPECT_EQ(s["sizes"][1], json({{"m", 96}, {"n", 96}, {"k", 96}}));
+  s = normalize_gemm_spec({{"sizes", {"256x128x64", "32X16X8"}}}, offered());
+  EXPECT_EQ(s["sizes"][0], json({{"m", 256}, {"n", 128}, {"k", 64}}));
+  EXPECT_EQ(s["sizes"][1], json({{"m", 32}, {"n", 16}, {"k", 8}}));
+}
+
+TEST(gemm_spec, frequency_keywords_and_modes_by_name) {
+  const auto s = normalize_gemm_spec(
+      {{"gpu_freqs", "all"}, {"cpu_freqs", "max"}, {"emc_freqs", "min"}, {"power_modes", {"15W", 0}}}, offered());
+  EXPECT_EQ(s["gpu_freqs"], json({114750000, 624750000, 1377000000}));
+  EXPECT_EQ(s["cpu_freqs"], json({2265600}));
+  EXPECT_EQ(s["emc_freqs"], json({2133000000}));
+  EXPECT_EQ(s["power_modes"], json({2, 0}));
+  EXPECT_EQ(normalize_gemm_spec({{"dtypes", "half,double"}, {"tensor", {"on"}}}, offered())["dtypes"],
+            json({"half", "double"}));
+}
+
+TEST(gemm_spec, each_bad_field_is_named) {
+  EXPECT_EQ(error_field({{"dtypes", {"quad"}}}), "spec.dtypes");
+  EXPECT_EQ(error_field({{"dtypes", json::array()}}), "spec.dtypes");
+  EXPECT_EQ(error_field({{"sizes", "512:128:128"}}), "spec.sizes");  // empty range
+  EXPECT_EQ(error_field({{"sizes", json::array()}}), "spec.sizes");
+  EXPECT_EQ(error_field({{"sizes", {"12x3"}}}), "spec.sizes");
+  EXPECT_EQ(error_field({{"sizes", {0}}}), "spec.sizes");
+  EXPECT_EQ(error_field({{"sizes", "1:9:0"}}), "spec.sizes");
+  // 3 x 16384^2 x 8 bytes = 6 GiB > 1 GiB of GPU memory.
+  EXPECT_EQ(error_field({{"sizes", {16384}}, {"dtypes", {"double"}}}), "spec.sizes");
+  EXPECT_EQ(error_field({{"sizes", {4096}}, {"dtypes", {"half"}}}), "");  // 96 MiB fits
+  EXPECT_EQ(error_field({{"gpu_freqs", {123}}}), "spec.gpu_freqs");
+  EXPECT_EQ(error_field({{"cpu_freqs", {1}}}), "spec.cpu_freqs");
+  EXPECT_EQ(error_field({{"emc_freqs", "fastest"}}), "spec.emc_freqs");
+  EXPECT_EQ(error_field({{"gpu_freqs", "max"}}, json::object()), "spec.gpu_freqs");  // no board: nothing offered
+  EXPECT_EQ(error_field({{"power_modes", {"TURBO"}}}), "spec.power_modes");
+  EXPECT_EQ(error_field({{"power_modes", {7}}}), "spec.power_modes");
+  EXPECT_EQ(error_field({{"tensor", "maybe"}}), "spec.tensor");
+  EXPECT_EQ(error_field({{"device", "tpu"}}), "spec.device");
+  EXPECT_EQ(error_field({{"bogus", 1}}), "spec.bogus");
+  EXPECT_EQ(error_field({{"threads", -1}}), "spec.threads");
+  EXPECT_EQ(error_field({{"target_rse", 0}}), "spec.target_rse");
+  EXPECT_EQ(error_field({{"min_time_s", 5}, {"max_time_s", 1}}), "spec.max_time_s");
+  EXPECT_EQ(error_field({{"warmup_s", "long"}}), "spec.warmup_s");
+  EXPECT_EQ(error_field({{"duration_s", 0}}), "spec.duration_s");
+  // 3 dtypes x 2 tensor x 3 clocks x 10000 sizes = 180 000 points.
+  EXPECT_EQ(error_field({{"dtypes", {"half", "float", "double"}}, {"gpu_freqs", "all"}, {"sizes", "1:10000:1"}}),
+            "spec.sizes");
+}
+
+TEST(gemm_spec, frequency_error_lists_the_valid_values) {
+  try {
+    normalize_gemm_spec({{"gpu_freqs", {123}}}, offered());
+    FAIL() << "accepted a frequency the board does not offer";
+  } catch (const jetperf::validation_error& e) {
+    EXPECT_NE(std::string(e.what()).find("114750000, 624750000, 1377000000"), std::string::npos) << e.what();
+  }
+}
+
+TEST(gemm_spec, expansion_count_fields_and_order_minimise_changes) {
+  const auto s = normalize_gemm_spec({{"power_modes", {0, 2}},
+                                      {"gpu_freqs", "all"},
+                                      {"cpu_freqs", "all"},
+                                      {"dtypes", {"half", "float"}},
+                                      {"tensor", "both"},
+                                      {"sizes", "128:256:128"}},
+                                     offered());
+  const auto points = expand_gemm_spec(s);
+  ASSERT_EQ(points.size(), 2u * 3 * 2 * 2 * 2 * 2);
+  for (const char* key : {"power_mode", "emc_freq_hz", "gpu_freq_hz", "cpu_freq_khz", "device", "dtype", "tensor",
+                          "m", "n", "k"})
+    EXPECT_TRUE(points[0].contains(key)) << key;
+  EXPECT_TRUE(points[0]["emc_freq_hz"].is_null());  // not requested: left as it is
+  int mode_changes = 0, setting_changes = 0;
+  std::set<std::string> distinct;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const auto& p = points[i];
+    distinct.insert(json{p["power_mode"], p["emc_freq_hz"], p["gpu_freq_hz"], p["cpu_freq_khz"]}.dump());
+    if (i == 0) continue;
+    const auto& q = points[i - 1];
+    mode_changes += p["power_mode"] != q["power_mode"];
+    setting_changes += p["power_mode"] != q["power_mode"] || p["gpu_freq_hz"] != q["gpu_freq_hz"] ||
+                       p["cpu_freq_khz"] != q["cpu_freq_khz"] || p["emc_freq_hz"] != q["emc_freq_hz"];
+  }
+  // The fewest possible: each mode and each clock setting is entered exactly once.
+  EXPECT_EQ(mode_changes, 1);
+  EXPECT_EQ(setting_changes, static_cast<int>(distinct.size()) - 1);
+  // Innermost is size, then tensor.
+  EXPECT_EQ(points[0]["m"], 128);
+  EXPECT_EQ(points[1]["m"], 256);
+  EXPECT_EQ(points[0]["tensor"], true);
+  EXPECT_EQ(points[2]["tensor"], false);
+  EXPECT_EQ(points[0]["dtype"], "half");
+  EXPECT_EQ(points[4]["dtype"], "float");
+}
+
+TEST(gemm_spec, estimate_grows_with_points_and_uses_duration) {
+  const auto s = normalize_gemm_spec({{"duration_s", 2.0}, {"warmup_s", 1.0}, {"sizes", {64, 128}}}, offered());
+  const double one = estimate_gemm_s(s, 1), ten = estimate_gemm_s(s, 10);
+  EXPECT_NEAR(ten - one, 9 * 3.0, 1e-9);
+}
