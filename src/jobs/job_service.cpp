@@ -37,11 +37,13 @@ void job_service::start() {
     publish(id, "state", {{"id", id}, {"state", "interrupted"}});
   }
   {
+    // The store is the queue's truth: jobs submitted before start() are in it too.
     std::lock_guard<std::mutex> lock(mutex_);
+    queue_.clear();
     for (auto id : jobs_.queued_ids()) queue_.push_back(id);
     stopping_ = false;
+    if (!queue_.empty()) spdlog::info("{} queued job(s) waiting", queue_.size());
   }
-  if (!queue_.empty()) spdlog::info("{} queued job(s) carried over from the previous run", queue_.size());
   runner_ = std::thread([this] { run_loop(); });
 }
 

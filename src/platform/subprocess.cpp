@@ -76,7 +76,14 @@ pid_t spawn(const std::vector<std::string>& argv, int in_fd, int out_fd, int err
     ::dup2(in_fd >= 0 ? in_fd : devnull, 0);
     ::dup2(out_fd >= 0 ? out_fd : devnull, 1);
     ::dup2(err_fd >= 0 ? err_fd : devnull, 2);
+    // The daemon may block or ignore signals in its threads (sigwait); the child starts clean,
+    // so that SIGTERM from line_process::stop() reaches it.
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
     ::signal(SIGPIPE, SIG_DFL);
+    ::signal(SIGTERM, SIG_DFL);
+    ::signal(SIGINT, SIG_DFL);
     ::execve(program.c_str(), args.data(), environ);
     int e = errno;
     ssize_t ignored = ::write(status.w, &e, sizeof e);

@@ -70,7 +70,7 @@ std::string setting_path(const board_profile& p, const std::string& root, const 
   return nvpmodel_arg_path(p, param, arg);
 }
 
-bool parse_args(const std::vector<std::string>& args, options& o, std::ostream& err) {
+bool parse_args(const std::vector<std::string>& args, options& o, std::ostream& out, std::ostream& err) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto next = [&](std::string& v) {
@@ -92,7 +92,7 @@ bool parse_args(const std::vector<std::string>& args, options& o, std::ostream& 
       char* end = nullptr;
       long id = std::strtol(v.c_str(), &end, 10);
       if (v.empty() || *end != '\0' || id < 0) {
-        err << "NVPM ERROR: Invalid mode id: " << v << "\n";
+        out << "NVPM ERROR: Invalid mode id: " << v << "\n";
         return false;
       }
       o.mode = static_cast<int>(id);
@@ -192,7 +192,7 @@ void apply_nvpmodel_mode(const board_layout& layout, const platform::nvpmodel_co
 int nvpmodel_main(const board_layout& layout, const std::vector<std::string>& args, std::istream& in,
                   std::ostream& out, std::ostream& err) {
   options o;
-  if (!parse_args(args, o, err)) return 1;
+  if (!parse_args(args, o, out, err)) return 1;
   if (o.help) {
     out << "Nvidia Power Model Tool Version 1.1.2 (jetperf simulated board)\n" << usage_text;
     return 0;

@@ -171,8 +171,11 @@ board_load rail_simulator::read_clocks(const std::vector<double>& host) {
   emn = std::min(table_ceil(et, emn), emx);
   const double demand = std::max(cpu_busy, l.gpu_load);
   long long emc = table_floor(et, static_cast<long long>(static_cast<double>(emx) * (0.67 + 0.33 * demand)));
+  // A locked/overridden EMC (jetson_clocks) runs at the rate written, not at actmon's choice.
   if (p.soc == "tegra210" && get_ll("/sys/kernel/debug/clk/override.emc/clk_state").value_or(0) == 1)
     emc = get_ll("/sys/kernel/debug/clk/override.emc/clk_update_rate").value_or(emc);
+  else if (p.soc != "tegra210" && get_ll("/sys/kernel/debug/bpmp/debug/clk/emc/mrq_rate_locked").value_or(0) == 1)
+    emc = table_floor(et, get_ll(p.emc_rate_path).value_or(emc));
   l.emc_hz = std::clamp(emc, emn, emx);
   l.emc_util = std::clamp(0.03 + 0.5 * demand, 0.0, 1.0);
   put(p.emc_rate_path, std::to_string(l.emc_hz) + "\n");

@@ -34,6 +34,11 @@ std::string find_tools_dir(const std::string& given) {
 
 void copy_program(const fs::path& from, const fs::path& to) {
   if (!fs::exists(from)) throw platform_error("simulator program missing: " + from.string());
+  std::error_code same_ec;
+  // Already installed from this build: nothing to do (create() runs at every daemon start).
+  if (fs::exists(to) && fs::file_size(to, same_ec) == fs::file_size(from, same_ec) &&
+      fs::last_write_time(to, same_ec) >= fs::last_write_time(from, same_ec))
+    return;
   // Copy then rename, so a running copy of the old program is never overwritten in place.
   const fs::path tmp = to.string() + ".new";
   std::error_code ec;

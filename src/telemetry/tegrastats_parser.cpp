@@ -1,5 +1,6 @@
 #include <jetperf/telemetry/tegrastats_parser.hpp>
 
+#include <cstdint>
 #include <cstdio>
 #include <istream>
 #include <ostream>
@@ -25,30 +26,40 @@ bool is_name(sv s) {
 // Scans a decimal number ("-12.5", "44.343") at the start of s; returns the characters used, 0 if none.
 // Hand-written because std::from_chars(double) is missing from gcc 9's library, our floor.
 std::size_t scan_number(sv s, double& value) {
+  static constexpr double pow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+                                     1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18};
   std::size_t i = 0;
   bool negative = false;
   if (i < s.size() && (s[i] == '-' || s[i] == '+')) {
     negative = s[i] == '-';
     ++i;
   }
+  // Digits go into an integer and are divided once by a power of ten: faster than a multiply per
+  // digit, and 44.343 comes out as the same double as the literal.
+  std::uint64_t mantissa = 0;
   std::size_t digits = 0;
-  double v = 0;
+  int frac = 0;
   while (i < s.size() && is_digit(s[i])) {
-    v = v * 10 + (s[i] - '0');
+    if (digits < 18) mantissa = mantissa * 10 + static_cast<std::uint64_t>(s[i] - '0');
+    else --frac;  // beyond 18 digits: scale instead of overflowing
     ++i;
     ++digits;
   }
   if (i < s.size() && s[i] == '.') {
     ++i;
-    double scale = 0.1;
     while (i < s.size() && is_digit(s[i])) {
-      v += (s[i] - '0') * scale;
-      scale *= 0.1;
+      if (digits < 18) {
+        mantissa = mantissa * 10 + static_cast<std::uint64_t>(s[i] - '0');
+        ++frac;
+      }
       ++i;
       ++digits;
     }
   }
   if (digits == 0) return 0;
+  double v = static_cast<double>(mantissa);
+  if (frac > 0) v /= pow10[frac];
+  else if (frac < 0) v *= pow10[-frac < 18 ? -frac : 18];
   value = negative ? -v : v;
   return i;
 }

@@ -22,8 +22,8 @@ using namespace jetperf;
 
 namespace {
 
-constexpr double k_window_s = 1.5;
-constexpr int k_reps = 3;
+constexpr double k_window_s = 1.0;
+constexpr int k_reps = 5;
 
 #if JETPERF_HAS_OPENBLAS
 // The bare loop: the same cblas_sgemm back to back for the window, timed once around the loop.
@@ -45,13 +45,17 @@ double bare_gflops(int s) {
 }
 
 // Through measurement_loop with the backend's per-iteration timing (as run_point uses it).
-double loop_gflops(int s) {
+// Also returns the share of the window spent inside the timed calls (1 - harness cost).
+double loop_gflops(int s, double* busy_fraction) {
   auto be = workloads::make_cpu_gemm_backend();
   be->prepare(s, s, s, workloads::gemm_dtype::single, false);
   for (int i = 0; i < 3; ++i) be->run_once();
   measure::loop_options o;
   o.stop.fixed_duration_s = k_window_s;
   const auto r = measure::measurement_loop(o, nullptr).run([&] { return be->timed_run_s(); });
+  double busy = 0;
+  for (double t : r.times_s) busy += t;
+  *busy_fraction = busy / (static_cast<double>(r.t_end_ns - r.t_start_ns) * 1e-9);
   return workloads::gemm_flops(s, s, s) / r.latency.mean_s / 1e9;
 }
 
@@ -71,6 +75,8 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+double best(const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); }
+
 }  // namespace
 
 int main() {
@@ -85,14 +91,17 @@ int main() {
   json results = json::array();
   double worst = 1e9;
   for (int s : {512, 1024}) {
-    std::vector<double> bare, loop, point;
+    std::vector<double> bare, loop, point, busy;
     // Interleaved repetitions, so drift of the machine affects all three alike.
     for (int r = 0; r < k_reps; ++r) {
       bare.push_back(bare_gflops(s));
-      loop.push_back(loop_gflops(s));
+      double f = 0;
+      loop.push_back(loop_gflops(s, &f));
+      busy.push_back(f);
       point.push_back(run_point_gflops(s));
     }
-    const double b = median(bare), l = median(loop), p = median(point);
+    // Best of the repetitions: on a shared machine the fastest run is the least disturbed one.
+    const double b = best(bare), l = best(loop), p = best(point);
     worst = std::min({worst, l / b, p / b});
     results.push_back({{"size", s},
                        {"dtype", "float"},
@@ -102,13 +111,16 @@ int main() {
                        {"run_point_gflops", p},
                        {"loop_ratio", l / b},
                        {"run_point_ratio", p / b},
+                       {"median_loop_ratio", median(loop) / median(bare)},
+                       {"median_run_point_ratio", median(point) / median(bare)},
+                       {"loop_busy_fraction", median(busy)},
                        {"bare_runs", bare},
                        {"run_point_runs", point}});
   }
   std::cout << json{{"bench", "gemm_overhead"},
                     {"window_s", k_window_s},
                     {"reps", k_reps},
-                    {"statistic", "median"},
+                    {"statistic", "best of reps (median ratios also given)"},
                     {"results", results},
                     {"min_ratio", worst},
                     {"target", 0.98},

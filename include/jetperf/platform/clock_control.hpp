@@ -9,25 +9,11 @@
 #include <nlohmann/json.hpp>
 
 #include <jetperf/platform/board_discovery.hpp>
+#include <jetperf/platform/clock_range.hpp>
+#include <jetperf/platform/emc_setting.hpp>
 #include <jetperf/platform/sysfs_root.hpp>
 
 namespace jetperf::platform {
-
-/// A min/max frequency pair with its governor (Hz for GPU, kHz for CPU).
-struct clock_range {
-  long long min = 0;
-  long long max = 0;
-  std::string governor;
-};
-
-/// Current EMC settings: `locked` is the override/lock flag, `rate` the current rate (Hz).
-struct emc_setting {
-  long long rate = 0;
-  long long min = 0;
-  long long max = 0;
-  bool locked = false;
-  long long request = 0;  ///< the rate last asked for (t210 clk_update_rate; bpmp: the rate)
-};
 
 /// `value` is a frequency, "min" or "max"; returns the offered frequency it names or throws
 /// validation_error(field) listing `offered`.

@@ -5,25 +5,10 @@
 #include <vector>
 
 #include <jetperf/platform/nvpmodel_conf.hpp>
+#include <jetperf/platform/nvpmodel_query.hpp>
+#include <jetperf/platform/nvpmodel_verbose_value.hpp>
 
 namespace jetperf::platform {
-
-/// `nvpmodel -q`: "NV Fan Mode:<m>" (Xavier r32, optional), "NV Power Mode: <NAME>", then the id.
-struct nvpmodel_query {
-  int mode_id = -1;               ///< -1 when the id line is missing
-  std::string mode_name;
-  std::string fan_mode;           ///< "" when not printed
-  std::vector<std::string> warnings;  ///< text after "NVPM WARN:"
-};
-
-/// One `NVPM VERB: PARAM p: ARG a: PATH x: REAL_VAL: v CONF_VAL: c` line of `-q --verbose`.
-struct nvpmodel_verbose_value {
-  std::string param;
-  std::string arg;
-  std::string path;
-  std::string real_value;
-  std::string conf_value;  ///< -1 in the conf shows as 2147483647
-};
 
 /// Parses `nvpmodel -q` output; throws platform_error when no "NV Power Mode" line is present.
 nvpmodel_query parse_nvpmodel_query(const std::string& output);

@@ -100,7 +100,6 @@ struct board_profile {
   std::string gpu_compatible;   ///< modalias-style compatible string
   std::vector<long long> gpu_freqs_hz;
   std::vector<std::string> gpu_clock_debugfs;  ///< actual GPC clock files (one per GPC)
-  bool gpu_clock_in_hz = true;  ///< clock file holds Hz (false: pto_counter kHz) [unconfirmed]
 
   // EMC (README 2)
   std::string emc_rate_path, emc_min_path, emc_max_path;  ///< debugfs

@@ -58,14 +58,18 @@ class job_store {
  public:
   explicit job_store(database& db) : db_(db) {}
 
-  /// Inserts a queued job; returns its id.
+  /// Inserts a queued job (created_ns = wall clock; duplicate tags stored once); returns its id.
   std::int64_t insert(const std::string& kind, const nlohmann::json& spec,
                       const std::vector<std::string>& tags, std::int64_t points_total, double estimate_s);
   std::optional<job_record> get(std::int64_t id) const;
   /// Newest first. `total` receives the count matching the filter without limit/offset.
+  /// Throws validation_error("limit"/"offset") when either is negative.
   std::vector<job_record> list(const job_filter& filter, std::int64_t* total = nullptr) const;
-  /// Sets the state and its timestamps (started on running, finished on a terminal state).
+  /// Sets the state, the error text ("" clears it) and the timestamps (wall clock): started_ns on
+  /// running, finished_ns on a terminal state, finished_ns back to 0 on queued (resume). Does not
+  /// check the transition (jobs::can_transition does). Throws not_found for an unknown id.
   void set_state(std::int64_t id, jobs::job_state state, const std::string& error = {});
+  /// Throws not_found for an unknown id (as does set_summary).
   void set_progress(std::int64_t id, std::int64_t done, std::int64_t total);
   void set_summary(std::int64_t id, const nlohmann::json& summary);
   /// Ids of queued jobs, oldest first (the order the runner takes them).
@@ -73,11 +77,15 @@ class job_store {
   /// Marks every job left `running` by a previous process as `interrupted`; returns their ids.
   std::vector<std::int64_t> interrupt_running(const std::string& reason);
 
+  /// Stores a point; one with the same (job_id, index) is replaced (a resumed job measuring it
+  /// again). store_error when the job does not exist.
   void add_point(const point_record& p);
   std::vector<point_record> points(std::int64_t job_id) const;
   std::int64_t count_points(std::int64_t job_id) const;
 
+  /// Appends an event stamped with monotonic_ns(); store_error when the job does not exist.
   void add_event(std::int64_t job_id, const std::string& type, const nlohmann::json& data);
+  /// A job's events in the order they were added.
   std::vector<event_record> events(std::int64_t job_id) const;
 
  private:

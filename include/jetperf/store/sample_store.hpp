@@ -27,21 +27,27 @@ class sample_store {
  public:
   explicit sample_store(database& db) : db_(db) {}
 
-  /// Returns the id of the channel, creating it when new (name is unique).
+  /// Returns the id of the channel, creating it when new (name is unique; a changed unit or source
+  /// is updated in place). Throws validation_error("name") for an empty name.
   std::int64_t channel_id(const std::string& name, const std::string& unit, const std::string& source);
   std::vector<channel_record> channels() const;
   std::optional<channel_record> find_channel(const std::string& name) const;
 
-  /// Inserts a batch in one transaction.
+  /// Inserts a batch in one transaction, as one chunk per channel (split above 4096 samples).
+  /// Throws validation_error("value") for a non-finite value and store_error for an unknown
+  /// channel; either way nothing of the batch is stored.
   void insert(std::int64_t job_id, const std::vector<sample_row>& rows);
-  /// Samples of a job (optionally one channel, optionally within [from_ns, to_ns]), by time.
+  /// Samples of a job (optionally one channel, optionally within [from_ns, to_ns], inclusive), by
+  /// time; samples with equal times keep channel order.
   std::vector<sample_row> query(std::int64_t job_id, std::optional<std::int64_t> channel_id = std::nullopt,
                                 std::optional<std::int64_t> from_ns = std::nullopt,
                                 std::optional<std::int64_t> to_ns = std::nullopt) const;
-  /// Mean of a channel's samples of a job within [from_ns, to_ns]; nullopt when none.
+  /// Mean of a channel's samples of a job within [from_ns, to_ns] (inclusive); nullopt when none.
+  /// Reads the stored sums of the chunks inside the window and decodes only the edge chunks.
   std::optional<double> mean(std::int64_t job_id, std::int64_t channel_id, std::int64_t from_ns,
                              std::int64_t to_ns) const;
-  /// Deletes history samples (job_id 0) older than `before_ns`; returns how many.
+  /// Deletes history samples (job_id 0) older than `before_ns` (a chunk cut by it keeps its newer
+  /// samples); returns how many samples were deleted.
   std::int64_t prune_history(std::int64_t before_ns);
 
  private:

@@ -24,10 +24,11 @@ class snapshot_store {
  public:
   explicit snapshot_store(database& db) : db_(db) {}
 
+  /// Journals the settings before a change (created_ns = wall clock); returns the snapshot's id.
   std::int64_t open(std::int64_t job_id, const std::string& reason, const nlohmann::json& state);
   /// The oldest snapshot still open (its state is the board's state before any change).
   std::optional<snapshot_record> oldest_open() const;
-  /// Closes every open snapshot (after a restore).
+  /// Closes every open snapshot (after a restore), stamping restored_ns with the wall clock.
   void close_all();
   std::optional<snapshot_record> get(std::int64_t id) const;
 

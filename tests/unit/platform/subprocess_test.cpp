@@ -1,5 +1,6 @@
 #include <jetperf/platform/subprocess.hpp>
 
+#include <signal.h>
 #include <sys/stat.h>
 
 #include <gtest/gtest.h>
@@ -96,4 +97,24 @@ TEST(subprocess, unread_input_does_not_raise_sigpipe) {
     auto r = run_process({p}, 5s, std::string(4 << 20, 'x'));
     EXPECT_EQ(r.exit_code, 0);
   }
+}
+
+TEST(subprocess, child_gets_a_clean_signal_mask) {
+  // With SIGTERM blocked in the calling thread (as a daemon using sigwait does), the child must
+  // still start with nothing blocked, or line_process::stop() could only SIGKILL it.
+  sigset_t term, old;
+  sigemptyset(&term);
+  sigaddset(&term, SIGTERM);
+  ::pthread_sigmask(SIG_BLOCK, &term, &old);
+  std::string line;
+  {
+    line_process lp({"grep", "SigBlk", "/proc/self/status"});
+    ASSERT_TRUE(lp.read_line(line, 5s));
+  }
+  auto r = run_process({"grep", "SigBlk", "/proc/self/status"}, 5s);
+  ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  ASSERT_EQ(line.rfind("SigBlk:", 0), 0u) << line;
+  const unsigned long long mask = std::stoull(line.substr(7), nullptr, 16);
+  EXPECT_EQ(mask & (1ULL << (SIGTERM - 1)), 0u) << line;
+  EXPECT_EQ(r.out.find("SigBlk:\t0000000000000000"), 0u) << r.out;
 }

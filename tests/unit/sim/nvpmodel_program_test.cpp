@@ -81,6 +81,9 @@ TEST(sim_nvpmodel, unknown_mode_is_an_error) {
   auto r = sim_testing::run(board.paths().nvpmodel_path, {"-m", "9"});
   EXPECT_NE(r.exit_code, 0);
   EXPECT_FALSE(platform::nvpmodel_errors(r.out).empty()) << r.out;
+  auto letters = sim_testing::run(board.paths().nvpmodel_path, {"-m", "abc"});
+  EXPECT_NE(letters.exit_code, 0);
+  EXPECT_FALSE(platform::nvpmodel_errors(letters.out).empty()) << letters.out;
   auto bad = sim_testing::run(board.paths().nvpmodel_path, {"--bogus"});
   EXPECT_NE(bad.exit_code, 0);
   auto missing = sim_testing::run(board.paths().nvpmodel_path, {"-q", "-f", tmp.path() + "/none.conf"});

@@ -152,3 +152,24 @@ TEST(power_model, boards_without_input_rail_sum_their_rails) {
   EXPECT_EQ(board_total_mw(nano, d), d.input);
   EXPECT_GT(d.input, d.cpu + d.gpu);
 }
+
+TEST(rail_simulator, follows_direct_writes_like_the_kernel) {
+  // The daemon writes sysfs directly (no nvpmodel): the simulator plays the drivers' part.
+  test::temp_dir tmp;
+  auto board = sim_testing::make_board("orin-agx", tmp);
+  platform::sysfs_root root(board.paths().sysfs_root);
+  double load = 0.0;
+  rail_simulator sim(board.profile(), board.paths().sysfs_root, fixed_load(&load));
+  root.write("/sys/devices/system/cpu/cpu3/online", "0");
+  root.write("/sys/kernel/debug/bpmp/debug/clk/emc/rate", "665600000");
+  root.write("/sys/kernel/debug/bpmp/debug/clk/emc/mrq_rate_locked", "1");
+  root.write("/sys/devices/system/cpu/cpu0/cpufreq/scaling_max_freq", "1190400");
+  root.write("/sys/devices/system/cpu/cpu0/cpufreq/scaling_min_freq", "1190400");
+  sim.step(0.02);
+  EXPECT_EQ(root.read("/sys/devices/system/cpu/online"), "0-2,4-7");
+  EXPECT_EQ(root.read_int("/sys/kernel/debug/bpmp/debug/clk/emc/rate"), 665600000);
+  EXPECT_EQ(root.read_int("/sys/devices/system/cpu/cpu1/cpufreq/scaling_cur_freq"), 1190400);
+  root.write("/sys/kernel/debug/bpmp/debug/clk/emc/mrq_rate_locked", "0");
+  sim.step(0.02);
+  EXPECT_GT(root.read_int("/sys/kernel/debug/bpmp/debug/clk/emc/rate"), 665600000);
+}

@@ -161,6 +161,11 @@ TEST_F(sample_store_test, mean_matches_brute_force) {
   int checked = 0;
   for (int trial = 0; trial < 200; ++trial) {
     std::int64_t from = when(rng), to = when(rng);
+    // Half the windows end exactly on samples, where an off-by-one in the bounds would show.
+    if (trial % 2) {
+      from = all[static_cast<std::size_t>(rng() % all.size())].t_ns;
+      to = all[static_cast<std::size_t>(rng() % all.size())].t_ns;
+    }
     if (from > to) std::swap(from, to);
     const auto want = filter(all, a, from, to);
     const auto got = samples_.mean(3, a, from, to);
