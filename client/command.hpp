@@ -53,6 +53,8 @@ std::unique_ptr<command> make_show_command(CLI::App& parent);
 std::unique_ptr<command> make_watch_command(CLI::App& parent);
 std::unique_ptr<command> make_cancel_command(CLI::App& parent);
 std::unique_ptr<command> make_results_command(CLI::App& parent);
+/// `tegrastats parse FILE`: offline conversion with the daemon's parser (needs no daemon).
+std::unique_ptr<command> make_tegrastats_command(CLI::App& parent);
 
 /// Follows a job until it ends (shared by `watch` and `submit --watch`).
 /// Returns exit_ok when it succeeded, exit_failure when it failed, was cancelled or interrupted.

@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
   commands.push_back(make_watch_command(app));
   commands.push_back(make_cancel_command(app));
   commands.push_back(make_results_command(app));
+  commands.push_back(make_tegrastats_command(app));
 
   try {
     app.parse(argc, argv);

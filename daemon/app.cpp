@@ -6,6 +6,7 @@
 
 #include <jetperf/config.hpp>
 #include <jetperf/jobs/idle_workload.hpp>
+#include <jetperf/workloads/gemm_workload.hpp>
 
 #include "atomic_file.hpp"
 #include "http/net.hpp"
@@ -40,16 +41,47 @@ app::app(daemon_config config)
   spdlog::info("database: {} (schema version {})", config_.db_path, db_->schema_version());
 
   registry_.add(jobs::make_idle_workload());
+  registry_.add(workloads::make_gemm_workload());
 
-  jobs_ = std::make_unique<jobs::job_service>(*db_, registry_, hub_, /*board=*/nullptr,
-                                              /*telemetry=*/nullptr);
+  snapshots_ = std::make_unique<store::snapshot_store>(*db_);
+  journal_ = std::make_unique<platform::store_snapshot_journal>(*snapshots_);
+  samples_ = std::make_unique<store::sample_store>(*db_);
+  board_ = select_board(config_, journal_.get());
+  if (board_.controller) {
+    // A previous run that died mid-change left its snapshot open: put the board back first.
+    try {
+      restore_open_snapshot_logged(*board_.controller);
+    } catch (const std::exception& e) {
+      spdlog::error("board: restoring the previous run's settings failed (the snapshot stays open): {}",
+                    e.what());
+    }
+  }
+  start_telemetry();
+
+  jobs::job_service_options job_options;
+  job_options.thermal_limit_c = config_.thermal_limit_c;
+  telemetry::sampler* sampler = sampler_.get();
+  job_options.on_running = [sampler](std::optional<std::int64_t> id) {
+    if (id) {
+      sampler->set_job(*id);
+    } else {
+      sampler->clear_job();
+    }
+  };
+  jobs_ = std::make_unique<jobs::job_service>(*db_, registry_, hub_, board_.controller.get(), sampler_.get(),
+                                              std::move(job_options));
 
   api::services services;
   services.jobs = jobs_.get();
   services.hub = &hub_;
   services.auth.token = token_;
   services.auth.require_for_reads = config_.require_token_for_reads;
-  // health_extra: the board helper reports the detected board here.
+  services.board = board_.controller.get();
+  const nlohmann::json identity = board_.identity();
+  services.board_identity = [identity] { return identity; };
+  services.health_extra = [identity] { return identity; };
+  services.telemetry = telemetry_view_.get();
+  services.samples = samples_.get();
   router_ = std::make_unique<api::router>(std::move(services));
 
   const api::router* router = router_.get();
@@ -59,6 +91,24 @@ app::app(daemon_config config)
 }
 
 app::~app() { shutdown(); }
+
+void app::start_telemetry() {
+  auto sensors = make_sensors(board_);
+  sampler_ = std::make_unique<telemetry::sampler>(std::move(sensors), sampler_config_of(config_));
+  const auto channels = sampler_->channels();
+  persister_ = std::make_unique<sample_persister>(
+      *samples_, channels, static_cast<std::int64_t>(config_.history_retention_h) * 3600 * 1'000'000'000);
+  sample_persister* persister = persister_.get();
+  sampler_->set_sink([persister](std::int64_t job_id, const std::vector<telemetry::sample>& batch) {
+    (*persister)(job_id, batch);
+  });
+  sampler_->start();
+  spdlog::info("telemetry: {} channels every {} ms (history every {} ms, kept {} h)", channels.size(),
+               config_.sample_period_ms, config_.history_period_ms, config_.history_retention_h);
+  telemetry_view_ = std::make_unique<api::sampler_telemetry_view>(*sampler_);
+  feed_ = std::make_unique<api::telemetry_feed>(*telemetry_view_, hub_);
+  feed_->start();
+}
 
 int app::run() {
   // The signal set exists before any thread starts, so no thread sees SIGTERM's default action.
@@ -93,6 +143,25 @@ void app::shutdown() {
   server_.reset();
   router_.reset();
   jobs_.reset();
+  if (feed_) feed_->stop();
+  feed_.reset();
+  telemetry_view_.reset();
+  // stop() hands every pending sample to the sink, so all of them reach the database.
+  if (sampler_) sampler_->stop();
+  sampler_.reset();
+  persister_.reset();
+  if (board_.controller) {
+    // Settings changed through the API (not by a job) stay until restored; leave the board as found.
+    try {
+      restore_open_snapshot_logged(*board_.controller);
+    } catch (const std::exception& e) {
+      spdlog::error("board: restoring settings at shutdown failed (the snapshot stays open): {}", e.what());
+    }
+  }
+  board_ = board_selection{};
+  journal_.reset();
+  snapshots_.reset();
+  samples_.reset();
   db_.reset();
 }
 
@@ -102,10 +171,21 @@ void app::write_ready_file() const {
 }
 
 int app::restore_only(const daemon_config& config) {
-  // Board snapshots are restored by the board helper's code, wired here when it lands; until
-  // then no component changes board settings, so there is never anything to restore.
-  spdlog::info("restore-only: no board settings component in this build; nothing to restore");
-  return 0;
+  try {
+    auto db = open_database(config.db_path);
+    store::snapshot_store snapshots(*db);
+    platform::store_snapshot_journal journal(snapshots);
+    auto board = select_board(config, &journal);
+    if (!board.controller) {
+      spdlog::info("restore-only: board {} has no settings control; nothing to restore", board.name);
+      return 0;
+    }
+    restore_open_snapshot_logged(*board.controller);
+    return 0;
+  } catch (const std::exception& e) {
+    spdlog::critical("restore-only failed: {}", e.what());
+    return 1;
+  }
 }
 
 }  // namespace jetperf::daemon

@@ -5,14 +5,23 @@
 #include <string>
 
 #include <jetperf/api/router.hpp>
+#include <jetperf/api/sampler_telemetry_view.hpp>
+#include <jetperf/api/telemetry_feed.hpp>
 #include <jetperf/common/event_hub.hpp>
 #include <jetperf/jobs/job_service.hpp>
 #include <jetperf/jobs/workload_registry.hpp>
+#include <jetperf/platform/store_snapshot_journal.hpp>
 #include <jetperf/store/database.hpp>
+#include <jetperf/store/sample_store.hpp>
+#include <jetperf/store/snapshot_store.hpp>
+#include <jetperf/telemetry/sampler.hpp>
+
+#include "board_setup.hpp"
 
 #include "daemon_config.hpp"
 #include "http/http_server.hpp"
 #include "sd_notify.hpp"
+#include "telemetry_setup.hpp"
 
 namespace jetperf::daemon {
 
@@ -32,6 +41,7 @@ class app {
   static int restore_only(const daemon_config& config);
 
  private:
+  void start_telemetry();
   void write_ready_file() const;
   void shutdown();
 
@@ -41,9 +51,14 @@ class app {
   std::unique_ptr<store::database> db_;
   event_hub hub_;
   jobs::workload_registry registry_;
-  // Board: a std::unique_ptr<platform::board_settings> built from config_ (board, sysfs_root,
-  // nvpmodel_path, sim_dir) goes here, before jobs_, which is given its pointer.
-  // Telemetry: a std::unique_ptr<telemetry::sample_source> (tegrastats_path, rails) goes here.
+  std::unique_ptr<store::snapshot_store> snapshots_;
+  std::unique_ptr<platform::store_snapshot_journal> journal_;
+  std::unique_ptr<store::sample_store> samples_;
+  board_selection board_;  ///< the served board (a running simulator when simulated)
+  std::unique_ptr<sample_persister> persister_;
+  std::unique_ptr<telemetry::sampler> sampler_;
+  std::unique_ptr<api::sampler_telemetry_view> telemetry_view_;
+  std::unique_ptr<api::telemetry_feed> feed_;
   std::unique_ptr<jobs::job_service> jobs_;
   std::unique_ptr<api::router> router_;
   std::unique_ptr<http_server> server_;

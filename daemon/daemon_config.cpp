@@ -131,6 +131,29 @@ const std::map<std::string, setter>& file_keys() {
                         const std::string& v) { c.tegrastats_path = parse_path(w, k, v); }},
       {"sim_dir", [](daemon_config& c, const std::string& w, const std::string& k,
                      const std::string& v) { c.sim_dir = parse_path(w, k, v); }},
+      {"sim_profile",
+       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+         if (v.empty() || v.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-") != std::string::npos) {
+           fail(w, k, "'" + v + "' is not a profile name (e.g. orin-agx)");
+         }
+         c.sim_profile = v;
+       }},
+      {"sample_period_ms",
+       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+         c.sample_period_ms = static_cast<std::uint32_t>(parse_unsigned(w, k, v, 1, 1000));
+       }},
+      {"history_period_ms",
+       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+         c.history_period_ms = static_cast<std::uint32_t>(parse_unsigned(w, k, v, 10, 3600000));
+       }},
+      {"history_retention_h",
+       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+         c.history_retention_h = static_cast<std::uint32_t>(parse_unsigned(w, k, v, 1, 24 * 366));
+       }},
+      {"thermal_limit_c",
+       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+         c.thermal_limit_c = static_cast<std::uint32_t>(parse_unsigned(w, k, v, 0, 150));
+       }},
       {"max_connections",
        [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
          c.max_connections = parse_unsigned(w, k, v, 1, 100000);
@@ -273,6 +296,10 @@ command_line parse_command_line(const std::vector<std::string>& args) {
       file_keys().at(f.key)(c, f.flag, "value", f.value);
     }
   }
+  if (c.history_period_ms < c.sample_period_ms) {
+    throw config_error("history_period_ms: " + std::to_string(c.history_period_ms) +
+                       " is shorter than sample_period_ms " + std::to_string(c.sample_period_ms));
+  }
   return result;
 }
 
@@ -292,6 +319,12 @@ std::string usage_text() {
          "  --nvpmodel PATH            nvpmodel program (default /usr/sbin/nvpmodel)\n"
          "  --tegrastats PATH          tegrastats program (default /usr/bin/tegrastats)\n"
          "  --sim-dir PATH             where simulated boards live (default /var/lib/jetperf/sim)\n"
+         "  --sim-profile NAME         simulated board served by --board auto on a plain host\n"
+         "                             (default orin-agx)\n"
+         "  --sample-period-ms N       telemetry tick period, 1..1000 (default 10)\n"
+         "  --history-period-ms N      period of stored history samples (default 1000)\n"
+         "  --history-retention-h N    hours of history kept (default 24)\n"
+         "  --thermal-limit-c N        fail a job above this temperature, 0 = off (default 95)\n"
          "  --max-connections N        open connections served at once (default 256)\n"
          "  --threads N                HTTP io threads (default 2)\n"
          "  --ready-file PATH          write HOST:PORT here once listening\n"

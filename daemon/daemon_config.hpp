@@ -32,6 +32,16 @@ struct daemon_config {
   std::string nvpmodel_path = "/usr/sbin/nvpmodel";
   std::string tegrastats_path = "/usr/bin/tegrastats";
   std::string sim_dir = "/var/lib/jetperf/sim";
+  /// Profile of the simulated board served when `auto` finds neither a Jetson nor an NVIDIA GPU.
+  std::string sim_profile = "orin-agx";
+  /// Telemetry tick period (full rate, kept with a running job).
+  std::uint32_t sample_period_ms = 10;
+  /// Period of the history samples stored while no job runs (a multiple of sample_period_ms).
+  std::uint32_t history_period_ms = 1000;
+  /// History samples older than this many hours are deleted.
+  std::uint32_t history_retention_h = 24;
+  /// A job fails when a temperature channel reads above this (degrees Celsius; 0 = no guard).
+  std::uint32_t thermal_limit_c = 95;
   std::size_t max_connections = 256;
   std::size_t threads = 2;  ///< HTTP io threads
   /// When set, "HOST:PORT\n" is written here (atomically) once the listener is bound.

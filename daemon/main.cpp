@@ -37,6 +37,10 @@ int main(int argc, char** argv) {
     // An unusable token file is a configuration problem, like a bad key.
     failure = e.what();
     status = 2;
+  } catch (const config_error& e) {
+    // Found while building components, e.g. an unknown simulated board profile.
+    failure = e.what();
+    status = 2;
   } catch (const std::exception& e) {
     failure = e.what();
   }

@@ -7,7 +7,8 @@ void register_all_routes(route_table& table) {
   register_job_routes(table);
   register_result_routes(table);
   register_event_routes(table);
-  // New areas register here (board, power-mode, clocks, telemetry, metrics, samples).
+  register_board_routes(table);
+  register_telemetry_routes(table);
 }
 
 }  // namespace jetperf::api

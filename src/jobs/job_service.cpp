@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
 #include <spdlog/spdlog.h>
 
@@ -249,10 +250,18 @@ void job_service::run_job(store::job_record job) {
 
   std::int64_t ok = 0, failed = 0;
   std::string last_error;
+  std::string guard_reason;
   const auto started = monotonic_ns();
+  if (options_.on_running) options_.on_running(id);
   try {
     if (board_) board_->arm(id);
     for (auto i = first; i < static_cast<std::int64_t>(points.size()) && !abort_; ++i) {
+      guard_reason = thermal_violation();
+      if (!guard_reason.empty()) {
+        spdlog::warn("job {}: {}", id, guard_reason);
+        jobs_.add_event(id, "thermal_guard", {{"reason", guard_reason}});
+        break;
+      }
       ctx.index = i;
       store::point_record p;
       p.job_id = id;
@@ -290,6 +299,7 @@ void job_service::run_job(store::job_record job) {
     last_error = e.what();
     failed = -1;
   }
+  if (options_.on_running) options_.on_running(std::nullopt);
   if (board_) {
     try {
       board_->restore();
@@ -312,6 +322,9 @@ void job_service::run_job(store::job_record job) {
   } else if (reason == abort_reason::shutdown) {
     final_state = job_state::interrupted;
     error = "the daemon shut down while this job was running";
+  } else if (!guard_reason.empty()) {
+    final_state = job_state::failed;
+    error = guard_reason;
   } else if (failed < 0 || (ok == 0 && failed > 0)) {
     final_state = job_state::failed;
     error = last_error;
@@ -327,6 +340,23 @@ void job_service::run_job(store::job_record job) {
   if (!error.empty()) state["error"] = error;
   publish(id, "state", state);
   publish(id, "end", {{"id", id}, {"state", to_string(final_state)}});
+}
+
+std::string job_service::thermal_violation() const {
+  if (options_.thermal_limit_c <= 0 || !telemetry_) return {};
+  const auto channels = telemetry_->channels();
+  const auto now = monotonic_ns();
+  for (const auto& s : telemetry_->window(now - 1000000000LL, now)) {
+    if (s.channel < 0 || s.channel >= static_cast<int>(channels.size())) continue;
+    const auto& ch = channels[s.channel];
+    if (ch.kind == telemetry::channel_kind::temperature && s.value > options_.thermal_limit_c) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "thermal guard: %s at %.1f C exceeds the %.1f C limit", ch.name.c_str(),
+                    s.value, options_.thermal_limit_c);
+      return buf;
+    }
+  }
+  return {};
 }
 
 void job_service::publish(std::int64_t id, const std::string& event, const nlohmann::json& data) {

@@ -16,7 +16,16 @@
 #include <jetperf/common/event_hub.hpp>
 #include <jetperf/jobs/job_service.hpp>
 
+namespace jetperf::platform {
+class board_controller;
+}
+namespace jetperf::store {
+class sample_store;
+}
+
 namespace jetperf::api {
+
+class telemetry_view;
 
 struct auth_settings {
   std::string token;             ///< the bearer token mutating requests must carry
@@ -30,6 +39,16 @@ struct services {
   auth_settings auth;
   /// Extra fields merged into GET /v1/health (board name, ...); may be empty.
   std::function<nlohmann::json()> health_extra;
+  /// Board control for /v1/board, /v1/power-mode, /v1/clocks; null: those answer 503.
+  platform::board_controller* board = nullptr;
+  /// Merged into GET /v1/board: {"simulated": bool, "board": "sim:orin-agx" | "jetson" | ...};
+  /// may be empty (then simulated false and the detected family).
+  std::function<nlohmann::json()> board_identity;
+  /// Latest telemetry for /v1/telemetry, its stream and /metrics; null: telemetry answers 503
+  /// and /metrics carries only the job lines.
+  const telemetry_view* telemetry = nullptr;
+  /// Stored job samples for GET /v1/jobs/{id}/samples; null: that route answers 503.
+  store::sample_store* samples = nullptr;
 };
 
 /// Matches the route (404 unknown path, 405 with Allow for a known path and wrong method),

@@ -15,6 +15,11 @@ void register_result_routes(route_table& table);
 /// GET /v1/jobs/{id}/events (SSE).
 void register_event_routes(route_table& table);
 
+/// GET /v1/board, GET/PUT /v1/power-mode, GET/PUT /v1/clocks, POST /v1/clocks/restore.
+void register_board_routes(route_table& table);
+/// GET /v1/telemetry, GET /v1/telemetry/stream (SSE), GET /v1/jobs/{id}/samples, GET /metrics.
+void register_telemetry_routes(route_table& table);
+
 void register_all_routes(route_table& table);
 
 }  // namespace jetperf::api

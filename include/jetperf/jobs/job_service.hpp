@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -21,6 +22,12 @@ namespace jetperf::jobs {
 
 struct job_service_options {
   std::size_t max_queued = 1000;  ///< submissions beyond this get 503
+  /// Thermal guard: a job stops (failed, with the reason) when a temperature channel of the
+  /// telemetry reads above this many degrees Celsius. 0 disables the guard.
+  double thermal_limit_c = 0;
+  /// Called on the runner thread when a job starts running (its id) and when it ends (nullopt),
+  /// e.g. to attach the sampler's full-rate stream to the job.
+  std::function<void(std::optional<std::int64_t>)> on_running;
 };
 
 class job_service {
@@ -65,6 +72,8 @@ class job_service {
   void run_loop();
   void run_job(store::job_record job);
   void publish(std::int64_t id, const std::string& event, const nlohmann::json& data);
+  /// The thermal guard's verdict over the last second of telemetry: a reason, or "" when cool.
+  std::string thermal_violation() const;
 
   store::database& db_;
   store::job_store jobs_;

@@ -239,3 +239,55 @@ TEST(job_service, json_view_has_progress_and_times) {
   EXPECT_TRUE(j["created_at"].get<std::string>().back() == 'Z');
   EXPECT_DOUBLE_EQ(j["estimate_s"].get<double>(), 0.02);
 }
+
+namespace {
+// Telemetry whose GPU zone reads a settable temperature.
+class hot_source final : public telemetry::sample_source {
+ public:
+  explicit hot_source(double c) : c_(c) {}
+  std::vector<telemetry::channel_info> channels() const override {
+    return {{"temp.GPU", "C", telemetry::channel_kind::temperature, "test"}};
+  }
+  std::vector<telemetry::sample> window(std::int64_t from, std::int64_t to) const override {
+    return {{0, (from + to) / 2, c_}};
+  }
+  std::optional<int> total_power_channel() const override { return std::nullopt; }
+  double update_period_s() const override { return 0.01; }
+
+ private:
+  double c_;
+};
+}  // namespace
+
+TEST(job_service, thermal_guard_stops_a_hot_board_and_says_why) {
+  test::temp_dir dir;
+  store::database db(dir.file("jetperf.db"));
+  jobs::workload_registry registry;
+  registry.add(std::make_unique<scripted_workload>());
+  event_hub hub;
+  std::vector<std::optional<std::int64_t>> running;
+  for (double temp : {95.0, 60.0}) {
+    hot_source hot(temp);
+    jobs::job_service_options opts;
+    opts.thermal_limit_c = 90;
+    opts.on_running = [&](std::optional<std::int64_t> id) { running.push_back(id); };
+    jobs::job_service service(db, registry, hub, nullptr, &hot, opts);
+    service.start();
+    auto id = service.submit("scripted", {{"points", 2}}, {}).id;
+    const auto until = std::chrono::steady_clock::now() + 20s;
+    while (!jobs::is_terminal(service.get(id).state) && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(5ms);
+    auto job = service.get(id);
+    if (temp > 90) {
+      EXPECT_EQ(job.state, jobs::job_state::failed);
+      EXPECT_NE(job.error.find("temp.GPU at 95.0 C exceeds the 90.0 C limit"), std::string::npos) << job.error;
+      EXPECT_EQ(job.points_done, 0);
+    } else {
+      EXPECT_EQ(job.state, jobs::job_state::succeeded);
+    }
+    service.stop();
+  }
+  ASSERT_EQ(running.size(), 4u);
+  EXPECT_EQ(running[0], std::optional<std::int64_t>(1));
+  EXPECT_EQ(running[1], std::nullopt);
+}

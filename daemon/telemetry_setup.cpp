@@ -1,0 +1,116 @@
+#include "telemetry_setup.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include <spdlog/spdlog.h>
+
+#include <jetperf/common/clock.hpp>
+#include <jetperf/platform/sysfs_root.hpp>
+#include <jetperf/telemetry/clock_sensor.hpp>
+#include <jetperf/telemetry/cpu_util_sensor.hpp>
+#include <jetperf/telemetry/power_rails.hpp>
+#include <jetperf/telemetry/rail_sensor.hpp>
+#include <jetperf/telemetry/rapl_sensor.hpp>
+#include <jetperf/telemetry/tegrastats_sensor.hpp>
+#include <jetperf/telemetry/thermal_sensor.hpp>
+
+namespace jetperf::daemon {
+
+namespace {
+
+constexpr std::int64_t k_prune_every_ns = 60'000'000'000;  // history pruning is cheap but not free
+
+template <typename Sensor>
+void add_unless_empty(std::vector<std::unique_ptr<telemetry::sensor>>& out, std::unique_ptr<Sensor> s,
+                      const char* what) {
+  if (s->empty()) {
+    spdlog::info("telemetry: no {}", what);
+    return;
+  }
+  out.push_back(std::move(s));
+}
+
+}  // namespace
+
+std::vector<std::unique_ptr<telemetry::sensor>> make_sensors(board_selection& board) {
+  std::vector<std::unique_ptr<telemetry::sensor>> sensors;
+  const platform::sysfs_root root(board.sysfs_root);
+
+  // Power first: the first sensor with a total power channel provides power.total.
+  if (board.nvml) sensors.push_back(std::move(board.nvml));
+  const auto rails = telemetry::discover_rails(root);
+  if (!rails.empty()) {
+    auto rail = std::make_unique<telemetry::rail_sensor>(root, rails);
+    const auto input = telemetry::input_rail_index(rails);
+    spdlog::info("telemetry: {} INA3221 rails; total power = {}", rails.size(),
+                 input ? "input rail " + rails[*input].name : std::string("sum of the rails"));
+    rail->sanity_check();
+    sensors.push_back(std::move(rail));
+  } else if (board.controller && board.controller->info().jetson) {
+    // A Jetson whose rails cannot be read directly (permissions, unknown layout): tegrastats.
+    try {
+      sensors.push_back(std::make_unique<telemetry::tegrastats_sensor>(board.tegrastats_path, 100));
+      spdlog::info("telemetry: rails from {}", board.tegrastats_path);
+    } catch (const std::exception& e) {
+      spdlog::warn("telemetry: no rails and no tegrastats ({})", e.what());
+    }
+  } else {
+    add_unless_empty(sensors, std::make_unique<telemetry::rapl_sensor>(root), "RAPL energy counters");
+  }
+  add_unless_empty(sensors, std::make_unique<telemetry::thermal_sensor>(root), "thermal zones");
+  add_unless_empty(sensors, std::make_unique<telemetry::clock_sensor>(root), "clocks");
+  // Utilisation is the running kernel's: a board tree without /proc/stat (fixtures, simulated
+  // boards whose load is the host's) reads the host's.
+  const platform::sysfs_root proc_root(root.exists("/proc/stat") ? board.sysfs_root : std::string("/"));
+  sensors.push_back(std::make_unique<telemetry::cpu_util_sensor>(proc_root));
+  return sensors;
+}
+
+telemetry::sampler_config sampler_config_of(const daemon_config& config) {
+  telemetry::sampler_config c;
+  c.period_ns = static_cast<std::int64_t>(config.sample_period_ms) * 1'000'000;
+  c.history_decimation = std::max<std::uint32_t>(1, config.history_period_ms / config.sample_period_ms);
+  // About two minutes of samples in memory for measurement windows, whatever the period.
+  c.ring_capacity = std::max<std::size_t>(1u << 16, static_cast<std::size_t>(120'000 / config.sample_period_ms) * 64);
+  return c;
+}
+
+sample_persister::sample_persister(store::sample_store& store,
+                                   const std::vector<telemetry::channel_info>& channels,
+                                   std::int64_t retention_ns)
+    : store_(store), retention_ns_(retention_ns) {
+  ids_.reserve(channels.size());
+  for (const auto& c : channels) ids_.push_back(store_.channel_id(c.name, c.unit, c.source));
+}
+
+void sample_persister::operator()(std::int64_t job_id, const std::vector<telemetry::sample>& batch) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<store::sample_row> rows;
+  rows.reserve(batch.size());
+  for (const auto& s : batch) {
+    if (!std::isfinite(s.value) || s.channel < 0 || static_cast<std::size_t>(s.channel) >= ids_.size()) continue;
+    rows.push_back({ids_[static_cast<std::size_t>(s.channel)], s.t_ns, s.value});
+  }
+  try {
+    if (!rows.empty()) store_.insert(job_id, rows);
+    stored_ += rows.size();
+    const std::int64_t now = monotonic_ns();
+    if (job_id == 0 && now - last_prune_ns_ > k_prune_every_ns) {
+      last_prune_ns_ = now;
+      const auto deleted = store_.prune_history(now - retention_ns_);
+      if (deleted > 0) spdlog::debug("telemetry: pruned {} history samples", deleted);
+    }
+  } catch (const std::exception& e) {
+    // Logged for the first few failures only: a full disk would otherwise flood the log.
+    if (++failures_ <= 5) spdlog::error("telemetry: {} samples of job {} not stored: {}", rows.size(), job_id, e.what());
+  }
+}
+
+std::uint64_t sample_persister::stored() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stored_;
+}
+
+}  // namespace jetperf::daemon

@@ -1,0 +1,46 @@
+#pragma once
+// The sampler of the selected board and its persistence: full-rate samples stored with the
+// running job, decimated history (job_id 0) otherwise, pruned to the retention window.
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include <jetperf/store/sample_store.hpp>
+#include <jetperf/telemetry/sampler.hpp>
+
+#include "board_setup.hpp"
+#include "daemon_config.hpp"
+
+namespace jetperf::daemon {
+
+/// Builds the board's sensors (rails, thermal zones, clocks and GPU load, CPU utilisation; NVML
+/// on a discrete GPU; RAPL on an x86 host). Takes the NVML sensor out of `board`. Never empty:
+/// CPU utilisation is always there.
+std::vector<std::unique_ptr<telemetry::sensor>> make_sensors(board_selection& board);
+
+/// Writes the sampler's batches into the sample store: channel indexes are mapped to
+/// sample_store ids once, non-finite values are dropped, history is pruned now and then.
+class sample_persister {
+ public:
+  sample_persister(store::sample_store& store, const std::vector<telemetry::channel_info>& channels,
+                   std::int64_t retention_ns);
+  /// The sampler's sink; never throws (a failed batch is logged and dropped).
+  void operator()(std::int64_t job_id, const std::vector<telemetry::sample>& batch);
+  std::uint64_t stored() const;
+
+ private:
+  store::sample_store& store_;
+  std::vector<std::int64_t> ids_;
+  std::int64_t retention_ns_;
+  mutable std::mutex mutex_;
+  std::int64_t last_prune_ns_ = 0;
+  std::uint64_t stored_ = 0;
+  std::uint64_t failures_ = 0;
+};
+
+/// The sampler's tick period and history decimation from the configuration.
+telemetry::sampler_config sampler_config_of(const daemon_config& config);
+
+}  // namespace jetperf::daemon

@@ -1,0 +1,156 @@
+#include <string>
+
+#include <jetperf/api/router.hpp>
+#include <jetperf/api/routes.hpp>
+#include <jetperf/common/errors.hpp>
+#include <jetperf/platform/board_controller.hpp>
+#include <jetperf/platform/clock_control.hpp>
+
+namespace jetperf::api {
+
+namespace {
+
+platform::board_controller& board_of(const route_request& r) {
+  if (!r.svc.board) throw unavailable("no board control on this host");
+  return *r.svc.board;
+}
+
+// Changes from the API would fight the running job's own settings (and its restore), so they
+// wait until the runner is idle. Checked before the body, so a busy board always answers 409.
+platform::board_controller& idle_board_of(const route_request& r) {
+  auto& board = board_of(r);
+  if (auto id = r.svc.jobs->running())
+    throw conflict("job " + std::to_string(*id) + " is running; board settings can change once it has finished");
+  return board;
+}
+
+// An empty body is fine for POST actions; anything else must be an empty JSON object.
+void reject_body_fields(const route_request& r) {
+  if (r.http.body.empty()) return;
+  const auto body = r.json_body();
+  if (!body.empty()) throw validation_error(body.begin().key(), "unknown field '" + body.begin().key() + "'", "unknown_field");
+}
+
+http_response board(const route_request& r) {
+  r.query.reject_unknown({});
+  auto& b = board_of(r);
+  auto j = b.describe();
+  nlohmann::json identity;
+  if (r.svc.board_identity) identity = r.svc.board_identity();
+  if (!identity.is_object()) identity = nlohmann::json::object();
+  if (!identity.contains("simulated")) identity["simulated"] = false;
+  if (!identity.contains("board")) identity["board"] = b.info().jetson ? std::string("jetson") : b.info().family;
+  for (const auto& item : identity.items()) j[item.key()] = item.value();
+  return json_response(200, j);
+}
+
+nlohmann::json modes_of(const platform::board_controller& b) {
+  nlohmann::json modes = b.describe().at("modes");
+  return modes.is_array() ? modes : nlohmann::json::array();
+}
+
+std::string valid_modes_text(const platform::board_controller& b) {
+  std::string valid;
+  if (b.conf())
+    for (const auto& m : b.conf()->modes) valid += (valid.empty() ? "" : ", ") + std::to_string(m.id) + " " + m.name;
+  return valid.empty() ? "none" : valid;
+}
+
+http_response get_power_mode(const route_request& r) {
+  r.query.reject_unknown({});
+  auto& b = board_of(r);
+  auto j = b.power_mode();
+  j["modes"] = modes_of(b);
+  return json_response(200, j);
+}
+
+http_response put_power_mode(const route_request& r) {
+  r.query.reject_unknown({});
+  auto& b = idle_board_of(r);
+  const auto body = r.json_body();
+  for (const auto& item : body.items())
+    if (item.key() != "id" && item.key() != "name" && item.key() != "force")
+      throw validation_error(item.key(), "unknown field '" + item.key() + "' (known: id, name, force)", "unknown_field");
+  const bool has_id = body.contains("id");
+  const bool has_name = body.contains("name");
+  if (has_id == has_name) throw validation_error("id", "give exactly one of id or name", has_id ? "invalid_field" : "missing_field");
+  bool force = false;
+  if (body.contains("force")) {
+    if (!body["force"].is_boolean()) throw validation_error("force", "force must be true or false");
+    force = body["force"].get<bool>();
+  }
+  if (!b.conf()) throw unavailable("this board has no power modes (no nvpmodel.conf)");
+  int id = -1;
+  if (has_id) {
+    const auto& v = body["id"];
+    if (!v.is_number_integer()) throw validation_error("id", "id must be an integer mode id; valid: " + valid_modes_text(b));
+    const auto wide = v.get<long long>();
+    if (wide < 0 || wide > 1000 || !b.conf()->find_mode(static_cast<int>(wide)))
+      throw validation_error("id", "power mode " + v.dump() + " is not offered; valid: " + valid_modes_text(b));
+    id = static_cast<int>(wide);
+  } else {
+    const auto& v = body["name"];
+    if (!v.is_string()) throw validation_error("name", "name must be a string; valid: " + valid_modes_text(b));
+    for (const auto& m : b.conf()->modes)
+      if (m.name == v.get<std::string>()) id = m.id;
+    if (id < 0)
+      throw validation_error("name", "power mode '" + v.get<std::string>() + "' is not offered; valid: " + valid_modes_text(b));
+  }
+  // A reboot-needing mode without force is a conflict (409) and an NVPM ERROR a platform_error
+  // (502); on either the controller has already put the previous settings back.
+  auto j = b.set_power_mode(id, force);
+  j["modes"] = modes_of(b);
+  return json_response(200, j);
+}
+
+nlohmann::json clocks_view(const platform::board_controller& b) {
+  auto j = b.clocks();
+  const auto offered = b.offered();
+  j["available"] = {{"gpu_hz", offered.at("gpu_freqs_hz")},
+                    {"cpu_khz", offered.at("cpu_freqs_khz")},
+                    {"emc_hz", offered.at("emc_freqs_hz")}};
+  return j;
+}
+
+http_response get_clocks(const route_request& r) {
+  r.query.reject_unknown({});
+  return json_response(200, clocks_view(board_of(r)));
+}
+
+http_response put_clocks(const route_request& r) {
+  r.query.reject_unknown({});
+  auto& b = idle_board_of(r);
+  const auto body = r.json_body();
+  if (body.empty()) throw validation_error("body", "give at least one of gpu, cpu, emc", "missing_field");
+  const auto offered = b.offered();
+  // The field names of the request (not the controller's gpu_freq_hz, ...) go into the errors.
+  for (const auto& item : body.items()) {
+    const auto& k = item.key();
+    const char* list = k == "gpu" ? "gpu_freqs_hz" : k == "cpu" ? "cpu_freqs_khz" : k == "emc" ? "emc_freqs_hz" : nullptr;
+    if (!list) throw validation_error(k, "unknown clock '" + k + "' (known: gpu, cpu, emc)", "unknown_field");
+    platform::pick_frequency(item.value(), offered.at(list).get<std::vector<long long>>(), k);
+  }
+  b.set_clocks(body);
+  return json_response(200, clocks_view(b));
+}
+
+http_response restore_clocks(const route_request& r) {
+  r.query.reject_unknown({});
+  auto& b = idle_board_of(r);
+  reject_body_fields(r);
+  b.restore_clocks();
+  return json_response(200, clocks_view(b));
+}
+
+}  // namespace
+
+void register_board_routes(route_table& table) {
+  table.add("GET", "/v1/board", board);
+  table.add("GET", "/v1/power-mode", get_power_mode);
+  table.add("PUT", "/v1/power-mode", put_power_mode);
+  table.add("GET", "/v1/clocks", get_clocks);
+  table.add("PUT", "/v1/clocks", put_clocks);
+  table.add("POST", "/v1/clocks/restore", restore_clocks);
+}
+
+}  // namespace jetperf::api
