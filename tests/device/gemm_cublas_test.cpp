@@ -67,8 +67,12 @@ TEST_P(cublas_gemm, matches_a_naive_loop_and_records_kernels) {
   std::cout << to_string(dtype) << " tensor=" << tensor << " math=" << be->math_mode() << " kernels: " << list
             << "\n";
   if (kernels.size() == 1 && kernels[0] == "unknown") return;  // no CUPTI in this build
-  if (!tensor) EXPECT_FALSE(any_tensor) << "tensor cores used although pedantic math was requested: " << list;
-  if (tensor && dtype == gemm_dtype::half) EXPECT_TRUE(any_tensor) << "half with tensor on ran no tensor-core kernel";
+  if (!tensor) {
+    EXPECT_FALSE(any_tensor) << "tensor cores used although pedantic math was requested: " << list;
+  }
+  if (tensor && dtype == gemm_dtype::half) {
+    EXPECT_TRUE(any_tensor) << "half with tensor on ran no tensor-core kernel";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(all, cublas_gemm,

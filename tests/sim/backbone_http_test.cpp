@@ -21,7 +21,9 @@ void expect_error_body(const http_result& r, const std::string& code_hint = {}) 
   ASSERT_TRUE(j.contains("error")) << r.body;
   EXPECT_TRUE(j["error"]["code"].is_string()) << r.body;
   EXPECT_FALSE(j["error"]["message"].get<std::string>().empty()) << r.body;
-  if (!code_hint.empty()) EXPECT_EQ(j["error"]["code"], code_hint) << r.body;
+  if (!code_hint.empty()) {
+    EXPECT_EQ(j["error"]["code"], code_hint) << r.body;
+  }
 }
 
 TEST_F(http_backbone, health_and_time) {
@@ -46,7 +48,8 @@ TEST_F(http_backbone, submit_returns_201_location_and_the_job) {
   ASSERT_GT(id, 0);
   EXPECT_EQ(r.header("location"), "/v1/jobs/" + std::to_string(id));
   EXPECT_EQ(job["kind"], "idle");
-  EXPECT_EQ(job["state"], "queued");
+  // The runner may pick it up before the answer is written.
+  EXPECT_TRUE(job["state"] == "queued" || job["state"] == "running") << job["state"];
   EXPECT_EQ(job["progress"]["total"], 2);
   for (const char* key : {"spec", "tags", "created_at", "started_at", "finished_at", "estimate_s", "error", "summary"})
     EXPECT_TRUE(job.contains(key)) << key << " missing in " << r.body;
