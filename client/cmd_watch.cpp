@@ -57,7 +57,12 @@ class watcher {
   /// Shows a job snapshot (from GET) as progress.
   void show(const nlohmann::json& job) {
     const auto p = job.value("progress", nlohmann::json::object());
-    progress(p.value("done", std::int64_t{0}), p.value("total", std::int64_t{0}), p.value("eta_s", nlohmann::json()));
+    const auto done = p.value("done", std::int64_t{0});
+    const auto total = p.value("total", std::int64_t{0});
+    auto eta = p.value("eta_s", nlohmann::json());
+    // A finished job has no ETA; show 0 rather than "?".
+    if (eta.is_null() && done >= total) eta = 0;
+    progress(done, total, eta);
   }
 
   void state(const std::string& s) {

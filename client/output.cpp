@@ -91,12 +91,17 @@ std::string format_table(const std::vector<std::string>& header,
   const std::size_t n = header.size();
   std::vector<std::size_t> width(n);
   std::vector<bool> numeric(n, true);
+  std::vector<bool> any_number(n, false);
   for (std::size_t c = 0; c < n; ++c) width[c] = header[c].size();
   for (const auto& row : rows)
     for (std::size_t c = 0; c < n && c < row.size(); ++c) {
       width[c] = std::max(width[c], row[c].size());
-      if (row[c] != "-" && !looks_numeric(row[c])) numeric[c] = false;
+      if (looks_numeric(row[c]))
+        any_number[c] = true;
+      else if (row[c] != "-")
+        numeric[c] = false;
     }
+  for (std::size_t c = 0; c < n; ++c) numeric[c] = numeric[c] && any_number[c];
   std::ostringstream out;
   auto emit = [&](const std::vector<std::string>& cells) {
     std::string line;

@@ -61,8 +61,13 @@ void serve_sim(board_selection& b, const std::string& profile, const daemon_conf
   b.simulated = true;
   b.sim_dir = paths.dir;
   b.sysfs_root = paths.sysfs_root;
-  b.tegrastats_path = paths.tegrastats_path;
-  serve_jetson(b, paths.nvpmodel_path, journal);
+  // The board's own programs, unless --nvpmodel / --tegrastats name others explicitly (tests
+  // put a failing nvpmodel in front of a simulated board).
+  const daemon_config defaults;
+  b.tegrastats_path =
+      config.tegrastats_path != defaults.tegrastats_path ? config.tegrastats_path : paths.tegrastats_path;
+  serve_jetson(b, config.nvpmodel_path != defaults.nvpmodel_path ? config.nvpmodel_path : paths.nvpmodel_path,
+               journal);
 }
 
 }  // namespace
