@@ -60,13 +60,21 @@ class gemm_workload final : public jobs::workload {
   jobs::point_result run_point(jobs::point_context& ctx, const json& spec, const json& point) override;
 
   json summarize(const json&, const std::vector<store::point_record>& points) const override {
-    std::vector<json> rows;
-    rows.reserve(points.size());
-    for (const auto& p : points) rows.push_back({{"params", p.params}, {"metrics", p.metrics}, {"status", p.status}});
-    return best_gemm_settings(rows);
+    return best_gemm_settings(as_rows(points));
+  }
+
+  json compare(const json&, const std::vector<store::point_record>& points, const std::string& by) const override {
+    return compare_gemm_points(as_rows(points), by);
   }
 
  private:
+  static std::vector<json> as_rows(const std::vector<store::point_record>& points) {
+    std::vector<json> rows;
+    rows.reserve(points.size());
+    for (const auto& p : points) rows.push_back({{"params", p.params}, {"metrics", p.metrics}, {"status", p.status}});
+    return rows;
+  }
+
   gemm_backend* backend(const std::string& device, std::string* why) {
     auto& slot = backends_[device];
     if (!slot.backend && slot.why.empty()) {

@@ -54,6 +54,10 @@ class workload {
                                    const std::vector<store::point_record>& points) const {
     return nlohmann::json::object();
   }
+  /// Compares finished points along one parameter (GET /v1/jobs/{id}/compare?by=...), e.g.
+  /// tensor cores on vs off. Throws validation_error(field "by") when the kind has no such view.
+  virtual nlohmann::json compare(const nlohmann::json& spec, const std::vector<store::point_record>& points,
+                                 const std::string& by) const;
 };
 
 }  // namespace jetperf::jobs

@@ -18,8 +18,9 @@ class board_routes_test : public board_fixture {
     const auto e = json_of(res)["error"];
     EXPECT_EQ(e["code"], code) << res.body;
     EXPECT_EQ(e["field"], field) << res.body;
-    if (!in_message.empty())
+    if (!in_message.empty()) {
       EXPECT_NE(e["message"].get<std::string>().find(in_message), std::string::npos) << res.body;
+    }
   }
 };
 
