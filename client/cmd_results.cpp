@@ -28,7 +28,8 @@ class results_command final : public command {
       text = ctx.call_text(base + "?format=csv");
     } else {
       const auto j = ctx.call("GET", base + "?format=json");
-      text = format == "json" ? j.dump(2) + "\n" : format_results_table(j);
+      // Only a terminal gets its columns limited; a file or a pipe gets them all.
+      text = format == "json" ? j.dump(2) + "\n" : format_results_table(j, output_.empty() ? stdout_terminal_width() : 0);
     }
     if (output_.empty()) {
       std::cout << text;

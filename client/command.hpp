@@ -55,6 +55,19 @@ std::unique_ptr<command> make_cancel_command(CLI::App& parent);
 std::unique_ptr<command> make_results_command(CLI::App& parent);
 /// `tegrastats parse FILE`: offline conversion with the daemon's parser (needs no daemon).
 std::unique_ptr<command> make_tegrastats_command(CLI::App& parent);
+/// `board`: the board's identity, modes, frequency lists, rails and sensors.
+std::unique_ptr<command> make_board_command(CLI::App& parent);
+/// `mode` and `mode set ID|NAME [--force]`.
+std::unique_ptr<command> make_mode_command(CLI::App& parent);
+/// `clocks`, `clocks lock [--gpu|--cpu|--emc]`, `clocks restore`.
+std::unique_ptr<command> make_clocks_command(CLI::App& parent);
+/// `top`: live telemetry from the SSE stream.
+std::unique_ptr<command> make_top_command(CLI::App& parent);
+/// `compare ID --by PARAM`: a gemm job's points compared along one parameter.
+std::unique_ptr<command> make_compare_command(CLI::App& parent);
+
+/// Columns of the terminal stdout is on, or 0 when stdout is not a terminal.
+int stdout_terminal_width();
 
 /// Follows a job until it ends (shared by `watch` and `submit --watch`).
 /// Returns exit_ok when it succeeded, exit_failure when it failed, was cancelled or interrupted.

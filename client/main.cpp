@@ -42,6 +42,11 @@ int main(int argc, char** argv) {
   commands.push_back(make_cancel_command(app));
   commands.push_back(make_results_command(app));
   commands.push_back(make_tegrastats_command(app));
+  commands.push_back(make_board_command(app));
+  commands.push_back(make_mode_command(app));
+  commands.push_back(make_clocks_command(app));
+  commands.push_back(make_top_command(app));
+  commands.push_back(make_compare_command(app));
 
   try {
     app.parse(argc, argv);

@@ -119,12 +119,69 @@ std::string format_table(const std::vector<std::string>& header,
   return out.str();
 }
 
-std::string format_results_table(const nlohmann::json& results) {
+namespace {
+
+// The columns a person reads first in a gemm results table, in this order.
+const char* const k_gemm_first_columns[] = {"dtype",        "m",           "n",      "k",       "tensor",
+                                            "power_mode",   "gpu_freq_hz", "cpu_freq_khz", "time_mean_s",
+                                            "gflops",       "power_w",     "gflops_per_w", "flags"};
+
+bool is_gemm(const nlohmann::json& results) {
+  const auto job = results.value("job", nlohmann::json::object());
+  return job.is_object() && job.value("kind", std::string()) == "gemm";
+}
+
+}  // namespace
+
+std::string format_params(const nlohmann::json& params, const std::vector<std::string>& skip) {
+  if (!params.is_object()) return format_cell(params);
+  const auto wanted = [&](const char* key) {
+    return params.contains(key) && !params[key].is_null() &&
+           std::find(skip.begin(), skip.end(), key) == skip.end();
+  };
+  std::vector<std::string> words;
+  for (const char* key : {"device", "dtype"})
+    if (wanted(key)) words.push_back(format_cell(params[key]));
+  if (wanted("m") && wanted("n") && wanted("k"))
+    words.push_back(format_cell(params["m"]) + "x" + format_cell(params["n"]) + "x" + format_cell(params["k"]));
+  if (wanted("tensor")) {
+    const auto& t = params["tensor"];
+    words.push_back(std::string("tensor=") + (t.is_boolean() ? (t.get<bool>() ? "on" : "off") : format_cell(t)));
+  }
+  for (const char* key : {"power_mode", "gpu_freq_hz", "cpu_freq_khz", "emc_freq_hz"})
+    if (wanted(key)) words.push_back(std::string(key) + "=" + format_cell(params[key]));
+  std::string out;
+  for (const auto& w : words) out += (out.empty() ? "" : " ") + w;
+  return out.empty() ? "-" : out;
+}
+
+std::string format_best_setting(const nlohmann::json& best) {
+  if (!best.is_object()) return "-";
+  const auto params = best.value("params", best);
+  std::string out = format_params(params, {"device"}) + ": " +
+                    format_cell(best.value("gflops_per_w", nlohmann::json())) + " GFLOP/s/W (" +
+                    format_cell(best.value("gflops", nlohmann::json())) + " GFLOP/s";
+  const auto power = best.value("power_w", nlohmann::json());
+  if (power.is_number()) out += " at " + format_number(power.get<double>()) + " W";
+  return out + ")";
+}
+
+std::string format_results_table(const nlohmann::json& results, int max_width) {
   std::vector<std::string> header;
   for (const auto& c : results.value("columns", nlohmann::json::array()))
     header.push_back(c.is_string() ? c.get<std::string>() : c.value("name", std::string("?")));
+  const bool gemm = is_gemm(results);
+  if (gemm) {
+    std::vector<std::string> ordered;
+    for (const char* name : k_gemm_first_columns)
+      if (std::find(header.begin(), header.end(), name) != header.end()) ordered.push_back(name);
+    for (const auto& h : header)
+      if (std::find(ordered.begin(), ordered.end(), h) == ordered.end()) ordered.push_back(h);
+    header = std::move(ordered);
+  }
   std::vector<std::vector<std::string>> rows;
-  for (const auto& r : results.value("rows", nlohmann::json::array())) {
+  const auto all_rows = results.value("rows", nlohmann::json::array());
+  for (const auto& r : all_rows) {
     std::vector<std::string> cells;
     if (r.is_array()) {
       for (const auto& v : r) cells.push_back(format_cell(v));
@@ -133,8 +190,40 @@ std::string format_results_table(const nlohmann::json& results) {
     }
     rows.push_back(std::move(cells));
   }
-  std::string out = header.empty() ? std::string("(no columns)\n") : format_table(header, rows);
+  // On a terminal, keep the leading columns that fit; the rest are one --format away.
+  std::size_t shown = header.size();
+  if (max_width > 0 && !header.empty()) {
+    std::size_t used = 0;
+    for (std::size_t c = 0; c < header.size(); ++c) {
+      std::size_t w = header[c].size();
+      for (const auto& row : rows)
+        if (c < row.size()) w = std::max(w, row[c].size());
+      const std::size_t next = used + (c ? 2 : 0) + w;
+      if (c > 0 && next > static_cast<std::size_t>(max_width)) {
+        shown = c;
+        break;
+      }
+      used = next;
+    }
+  }
+  std::string out;
+  if (header.empty()) {
+    out = "(no columns)\n";
+  } else if (shown < header.size()) {
+    std::vector<std::string> h(header.begin(), header.begin() + static_cast<std::ptrdiff_t>(shown));
+    for (auto& row : rows)
+      if (row.size() > shown) row.resize(shown);
+    out = format_table(h, rows);
+    out += "(" + std::to_string(header.size() - shown) + " more columns; --format csv or json shows all)\n";
+  } else {
+    out = format_table(header, rows);
+  }
   const auto summary = results.value("summary", nlohmann::json::object());
+  if (gemm && summary.is_object() && summary.contains("best_overall")) {
+    const auto& best = summary["best_overall"];
+    out += "\nmost efficient: " + (best.is_object() ? format_best_setting(best) : std::string("- (no point measured power)")) + "\n";
+    return out;
+  }
   if (summary.is_object() && !summary.empty()) {
     out += "\nsummary:\n";
     for (const auto& [k, v] : summary.items()) out += "  " + k + ": " + format_cell(v) + "\n";

@@ -18,8 +18,16 @@ std::string format_duration(const nlohmann::json& seconds);
 /// Columns padded to their widest cell; numeric columns right-aligned.
 std::string format_table(const std::vector<std::string>& header,
                          const std::vector<std::vector<std::string>>& rows);
-/// The table of GET /v1/jobs/{id}/results (columns + rows, then the summary).
-std::string format_results_table(const nlohmann::json& results);
+/// The table of GET /v1/jobs/{id}/results (columns + rows, then the summary). For gemm jobs the
+/// useful columns come first and the summary ends with "most efficient: ...". With `max_width`
+/// > 0 (a terminal) only the columns that fit are shown, with a note naming how many were left out.
+std::string format_results_table(const nlohmann::json& results, int max_width = 0);
+/// A gemm point's identifying params in a few words: "cpu float 128x128x128 tensor=off
+/// cpu_freq_khz=1984000" (null params left out, `skip` keys too).
+std::string format_params(const nlohmann::json& params, const std::vector<std::string>& skip = {});
+/// "float 256x256x256 cpu_freq_khz=1984000: 12.3 GFLOP/s/W (45.6 GFLOP/s at 3.7 W)" from a
+/// best_gemm_settings entry ({dtype,m,n,k,params,gflops,gflops_per_w,power_w}).
+std::string format_best_setting(const nlohmann::json& best);
 /// "job 3: 2/5 points, eta 4s"
 std::string progress_line(std::int64_t id, std::int64_t done, std::int64_t total, const nlohmann::json& eta_s);
 /// "job 3 [########............]  40%  2/5  eta 4s" fitted in `width` columns.

@@ -5,6 +5,7 @@ namespace jetperf::client {
 std::vector<std::unique_ptr<submit_kind>> make_submit_kinds() {
   std::vector<std::unique_ptr<submit_kind>> kinds;
   kinds.push_back(make_idle_submit_kind());
+  kinds.push_back(make_gemm_submit_kind());
   return kinds;
 }
 

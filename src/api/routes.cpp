@@ -6,6 +6,7 @@ void register_all_routes(route_table& table) {
   register_system_routes(table);
   register_job_routes(table);
   register_result_routes(table);
+  register_compare_routes(table);
   register_event_routes(table);
   register_board_routes(table);
   register_telemetry_routes(table);

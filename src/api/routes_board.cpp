@@ -98,7 +98,16 @@ http_response put_power_mode(const route_request& r) {
   }
   // A reboot-needing mode without force is a conflict (409) and an NVPM ERROR a platform_error
   // (502); on either the controller has already put the previous settings back.
-  auto j = b.set_power_mode(id, force);
+  // The controller names its own setting (power_mode); the client sent id or name.
+  const std::string field = has_id ? "id" : "name";
+  nlohmann::json j;
+  try {
+    j = b.set_power_mode(id, force);
+  } catch (const conflict& e) {
+    throw conflict(e.what(), e.field().empty() ? std::string() : field);
+  } catch (const validation_error& e) {
+    throw validation_error(field, e.what(), e.code());
+  }
   j["modes"] = modes_of(b);
   return json_response(200, j);
 }

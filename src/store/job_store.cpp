@@ -9,34 +9,17 @@ namespace {
 using jobs::job_state;
 using lock_t = std::lock_guard<std::recursive_mutex>;
 
-// The store sits below jobs (which links it), so it keeps its own copy of the state names rather
-// than linking jobs' to_string/parse_job_state; the names are the same strings.
-struct state_name {
-  job_state state;
-  const char* name;
-};
-constexpr state_name k_states[] = {
-    {job_state::queued, "queued"},       {job_state::running, "running"},
-    {job_state::succeeded, "succeeded"}, {job_state::failed, "failed"},
-    {job_state::cancelled, "cancelled"}, {job_state::interrupted, "interrupted"},
-};
-
-std::string state_text(job_state s) {
-  for (const auto& n : k_states)
-    if (n.state == s) return n.name;
-  throw store_error("unknown job state value " + std::to_string(static_cast<int>(s)));
-}
+std::string state_text(job_state s) { return jobs::to_string(s); }
 
 job_state state_from_text(const std::string& text, std::int64_t id) {
-  for (const auto& n : k_states)
-    if (text == n.name) return n.state;
-  throw store_error("job " + std::to_string(id) + " has an unknown state '" + text + "' in the database");
+  try {
+    return jobs::parse_job_state(text);
+  } catch (const validation_error&) {
+    throw store_error("job " + std::to_string(id) + " has an unknown state '" + text + "' in the database");
+  }
 }
 
-bool terminal(job_state s) {
-  return s == job_state::succeeded || s == job_state::failed || s == job_state::cancelled ||
-         s == job_state::interrupted;
-}
+bool terminal(job_state s) { return jobs::is_terminal(s); }
 
 nlohmann::json parse_json(const std::string& text, const char* what, std::int64_t id) {
   try {

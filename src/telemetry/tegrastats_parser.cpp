@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <istream>
 #include <ostream>
 #include <unordered_map>
@@ -13,143 +14,247 @@ namespace {
 
 using sv = std::string_view;
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-bool is_name(sv s) {
-  if (s.empty()) return false;
-  for (char c : s) {
-    if (!(is_digit(c) || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_')) return false;
+// Character classes by table: the tokenizer and the name check touch every byte of a line.
+enum : unsigned char { k_space = 1, k_name = 2 };
+struct char_table {
+  unsigned char c[256] = {};
+  constexpr char_table() {
+    c[static_cast<unsigned char>(' ')] = k_space;
+    c[static_cast<unsigned char>('\t')] = k_space;
+    c[static_cast<unsigned char>('\r')] = k_space;
+    c[static_cast<unsigned char>('\n')] = k_space;
+    for (int i = '0'; i <= '9'; ++i) c[i] = k_name;
+    for (int i = 'A'; i <= 'Z'; ++i) c[i] = k_name;
+    for (int i = 'a'; i <= 'z'; ++i) c[i] = k_name;
+    c[static_cast<unsigned char>('_')] = k_name;
   }
-  return true;
+};
+constexpr char_table k_chars{};
+
+inline bool is_space(char c) { return k_chars.c[static_cast<unsigned char>(c)] == k_space; }
+inline bool is_name_char(char c) { return k_chars.c[static_cast<unsigned char>(c)] == k_name; }
+inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Equality with a literal of known length: the compiler turns it into one or two compares.
+template <std::size_t N>
+inline bool eq(sv s, const char (&lit)[N]) {
+  return s.size() == N - 1 && std::memcmp(s.data(), lit, N - 1) == 0;
 }
 
 // Scans a decimal number ("-12.5", "44.343") at the start of s; returns the characters used, 0 if none.
-// Hand-written because std::from_chars(double) is missing from gcc 9's library, our floor.
-std::size_t scan_number(sv s, double& value) {
+// Hand-written rather than std::from_chars: gcc 9's library has no from_chars(double), and this
+// form gives the same double for every number tegrastats prints (<= 15 significant digits).
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+inline std::size_t scan_number(sv s, double& value) {
   static constexpr double pow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
                                      1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18};
-  std::size_t i = 0;
+  const char* p = s.data();
+  const char* const e = p + s.size();
   bool negative = false;
-  if (i < s.size() && (s[i] == '-' || s[i] == '+')) {
-    negative = s[i] == '-';
-    ++i;
+  if (p < e && (*p == '-' || *p == '+')) {
+    negative = *p == '-';
+    ++p;
   }
   // Digits go into an integer and are divided once by a power of ten: faster than a multiply per
   // digit, and 44.343 comes out as the same double as the literal.
   std::uint64_t mantissa = 0;
-  std::size_t digits = 0;
-  int frac = 0;
-  while (i < s.size() && is_digit(s[i])) {
-    if (digits < 18) mantissa = mantissa * 10 + static_cast<std::uint64_t>(s[i] - '0');
-    else --frac;  // beyond 18 digits: scale instead of overflowing
-    ++i;
-    ++digits;
+  const char* const int_start = p;
+  while (p < e && is_digit(*p)) {
+    mantissa = mantissa * 10 + static_cast<std::uint64_t>(*p - '0');
+    ++p;
   }
-  if (i < s.size() && s[i] == '.') {
-    ++i;
-    while (i < s.size() && is_digit(s[i])) {
-      if (digits < 18) {
-        mantissa = mantissa * 10 + static_cast<std::uint64_t>(s[i] - '0');
-        ++frac;
-      }
-      ++i;
-      ++digits;
+  std::size_t digits = static_cast<std::size_t>(p - int_start);
+  int frac = 0;
+  if (p < e && *p == '.') {
+    ++p;
+    const char* const frac_start = p;
+    while (p < e && is_digit(*p)) {
+      mantissa = mantissa * 10 + static_cast<std::uint64_t>(*p - '0');
+      ++p;
     }
+    frac = static_cast<int>(p - frac_start);
+    digits += static_cast<std::size_t>(frac);
   }
   if (digits == 0) return 0;
+  if (digits > 18) {
+    // Rare: more digits than a uint64 holds. Keep the first 18 and scale by the rest.
+    mantissa = 0;
+    std::size_t kept = 0;
+    frac = 0;
+    for (const char* q = int_start; q < p; ++q) {
+      if (*q == '.') continue;
+      bool fractional = q > int_start && std::memchr(int_start, '.', static_cast<std::size_t>(q - int_start));
+      if (kept < 18) {
+        mantissa = mantissa * 10 + static_cast<std::uint64_t>(*q - '0');
+        ++kept;
+        if (fractional) ++frac;
+      } else if (!fractional) {
+        --frac;
+      }
+    }
+  }
   double v = static_cast<double>(mantissa);
   if (frac > 0) v /= pow10[frac];
   else if (frac < 0) v *= pow10[-frac < 18 ? -frac : 18];
   value = negative ? -v : v;
-  return i;
+  return static_cast<std::size_t>(p - s.data());
 }
 
-bool parse_number(sv s, double& value) { return !s.empty() && scan_number(s, value) == s.size(); }
+inline bool parse_number(sv s, double& value) { return !s.empty() && scan_number(s, value) == s.size(); }
 
-bool consume(sv& s, sv prefix) {
-  if (s.substr(0, prefix.size()) != prefix) return false;
-  s.remove_prefix(prefix.size());
+inline bool consume(sv& s, char c) {
+  if (s.empty() || s.front() != c) return false;
+  s.remove_prefix(1);
   return true;
 }
 
-bool consume_number(sv& s, double& value) {
+template <std::size_t N>
+inline bool consume(sv& s, const char (&lit)[N]) {
+  if (s.size() < N - 1 || std::memcmp(s.data(), lit, N - 1) != 0) return false;
+  s.remove_prefix(N - 1);
+  return true;
+}
+
+inline bool consume_number(sv& s, double& value) {
   std::size_t n = scan_number(s, value);
   if (n == 0) return false;
   s.remove_prefix(n);
   return true;
 }
 
-// "u/tMB" or "u/tkB"
-bool parse_used_total(sv s, sv unit, double& used, double& total) {
-  return consume_number(s, used) && consume(s, "/") && consume_number(s, total) && s == unit;
+// "u/tMB"
+inline bool parse_used_total_mb(sv s, double& used, double& total) {
+  return consume_number(s, used) && consume(s, '/') && consume_number(s, total) && eq(s, "MB");
 }
 
 // "l%" or "l%@f"; freq left untouched when absent.
-bool parse_load_freq(sv s, std::optional<double>& load, std::optional<double>& freq) {
+inline bool parse_load_freq(sv s, std::optional<double>& load, std::optional<double>& freq) {
   double l = 0;
-  if (!consume_number(s, l) || !consume(s, "%")) return false;
+  if (!consume_number(s, l) || !consume(s, '%')) return false;
   load = l;
   if (s.empty()) return true;
   double f = 0;
-  if (!consume(s, "@") || !consume_number(s, f) || !s.empty()) return false;
+  if (!consume(s, '@') || !consume_number(s, f) || !s.empty()) return false;
   freq = f;
   return true;
 }
 
 // "[f0,f1,...]" -> list
 bool parse_freq_list(sv s, std::vector<double>& out) {
-  if (!consume(s, "[") || s.empty() || s.back() != ']') return false;
+  if (!consume(s, '[') || s.empty() || s.back() != ']') return false;
   s.remove_suffix(1);
   while (!s.empty()) {
     double f = 0;
     if (!consume_number(s, f)) return false;
     out.push_back(f);
     if (s.empty()) break;
-    if (!consume(s, ",") || s.empty()) return false;
+    if (!consume(s, ',') || s.empty()) return false;
   }
   return !out.empty();
 }
 
 // "cur/avg", "curmW/avgmW", "cur/avg/max" with an optional mW unit on each value.
-bool parse_rail_value(sv s, tegrastats_rail& rail) {
-  double values[3];
-  int count = 0;
+inline bool parse_rail_value(sv s, double* values, int& count) {
+  count = 0;
   while (count < 3) {
     if (!consume_number(s, values[count])) return false;
     if (!consume(s, "mW")) {
       // A bare W is not printed by any known release, but a watt value must not be read as mW.
-      if (consume(s, "W")) values[count] *= 1000;
+      if (consume(s, 'W')) values[count] *= 1000;
     }
     ++count;
     if (s.empty()) break;
-    if (!consume(s, "/")) return false;
+    if (!consume(s, '/')) return false;
   }
-  if (!s.empty() || count < 2) return false;
-  rail.cur_mw = values[0];
-  rail.avg_mw = values[1];
-  if (count == 3) rail.max_mw = values[2];
-  return true;
+  return s.empty() && count >= 2;
+}
+
+// Element `n` of a record's vector, reusing the slot (and its name's buffer) left by the previous
+// line parsed into the same record: a steady stream of lines then parses without allocating.
+inline void reset_values(tegrastats_rail& t) { t.max_mw.reset(); }
+inline void reset_values(tegrastats_temp& t) {
+  t.celsius.reset();
+  t.max_celsius.reset();
+}
+inline void reset_values(tegrastats_engine& t) {
+  t.freq_mhz.reset();
+  t.util_pct.reset();
+  t.fg_pct.reset();
+  t.bg_pct.reset();
+}
+
+template <typename T>
+T& slot(std::vector<T>& v, std::size_t& n, sv name) {
+  T& t = n < v.size() ? v[n] : v.emplace_back();
+  ++n;
+  reset_values(t);
+  // Same layout as the previous line (the usual case): the name is already there.
+  if (!(t.name.size() == name.size() && std::memcmp(t.name.data(), name.data(), name.size()) == 0)) {
+    t.name.assign(name.data(), name.size());
+  }
+  return t;
+}
+
+// First space (' ', tab, CR, LF) in [p, e), or e. Eight bytes at a time: a word with no byte
+// <= 0x20 has no space, and most tokens are several words long.
+inline const char* find_space(const char* p, const char* e) {
+  constexpr std::uint64_t ones = 0x0101010101010101ULL;
+  constexpr std::uint64_t highs = 0x8080808080808080ULL;
+  while (e - p >= 8) {
+    std::uint64_t x;
+    std::memcpy(&x, p, 8);
+    // Flags the bytes below 0x21; the lowest flagged byte is exact (borrows only run upwards).
+    std::uint64_t low = (x - ones * 0x21) & ~x & highs;
+    if (low != 0) {
+      const char* q = p + (__builtin_ctzll(low) >> 3);
+      for (const char* end = p + 8; q < end; ++q) {
+        if (is_space(*q)) return q;
+      }
+    }
+    p += 8;
+  }
+  while (p < e && !is_space(*p)) ++p;
+  return p;
 }
 
 class line_scanner {
  public:
   explicit line_scanner(sv line) {
     tokens_.clear();
-    std::size_t i = 0;
-    while (i < line.size()) {
-      while (i < line.size() && is_space(line[i])) ++i;
-      std::size_t start = i;
-      while (i < line.size() && !is_space(line[i])) ++i;
-      if (i > start) tokens_.push_back(line.substr(start, i - start));
+    const char* p = line.data();
+    const char* const e = p + line.size();
+    while (p < e) {
+      while (p < e && is_space(*p)) ++p;
+      const char* start = p;
+      p = find_space(p, e);
+      if (p > start) tokens_.emplace_back(start, static_cast<std::size_t>(p - start));
     }
   }
 
   bool run(tegrastats_record& r, std::string& error) {
+    bool ok = scan(r, error);
+    // Drop the slots of the previous line that this one did not fill.
+    r.rails.resize(rails_);
+    r.temps.resize(temps_);
+    r.engines.resize(engines_);
+    return ok;
+  }
+
+ private:
+  bool scan(tegrastats_record& r, std::string& error) {
     std::size_t i = 0;
     bool any = false;
     if (tokens_.size() >= 2 && is_date(tokens_[0]) && is_time(tokens_[1])) {
-      r.timestamp = std::string(tokens_[0]) + " " + std::string(tokens_[1]);
+      // Assigned into the previous line's string: no allocation once the record has one.
+      if (!r.timestamp) r.timestamp.emplace();
+      r.timestamp->assign(tokens_[0].data(), tokens_[0].size());
+      r.timestamp->push_back(' ');
+      r.timestamp->append(tokens_[1].data(), tokens_[1].size());
       i = 2;
+    } else {
+      r.timestamp.reset();
     }
     while (i < tokens_.size()) {
       sv tok = tokens_[i];
@@ -170,8 +275,6 @@ class line_scanner {
     return true;
   }
 
- private:
-  static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
   static bool is_date(sv s) {
     return s.size() == 10 && s[2] == '-' && s[5] == '-' && is_digit(s[0]) && is_digit(s[9]);
   }
@@ -180,52 +283,82 @@ class line_scanner {
   sv at(std::size_t i) const { return i < tokens_.size() ? tokens_[i] : sv{}; }
 
   // Parses the field starting at token i; returns how many tokens it used, 0 when it is not valid.
+  // Keywords are told apart by their first character, so most tokens cost one compare here.
   std::size_t field(sv tok, sv next, std::size_t i, tegrastats_record& r) {
-    if (tok == "RAM") return ram(next, i, r);
-    if (tok == "SWAP") return swap(next, i, r);
-    if (tok == "IRAM") return iram(next, i, r);
-    if (tok == "CPU" && !next.empty() && next.front() == '[') return cpu_list(next, r) ? 2 : 0;
-    if (tok == "cpu" && !next.empty() && next.front() == '[') return old_cpu_list(next, r) ? 2 : 0;
-    if (tok == "EMC_FREQ") {
-      return parse_load_freq(next, r.emc_util_pct, r.emc_freq_mhz) ? 2 : 0;
+    switch (tok.front()) {
+      case 'R':
+        if (eq(tok, "RAM")) return ram(next, i, r);
+        break;
+      case 'S':
+        if (eq(tok, "SWAP")) return swap(next, i, r);
+        break;
+      case 'I':
+        if (eq(tok, "IRAM")) return iram(next, i, r);
+        break;
+      case 'C':
+        if (eq(tok, "CPU") && !next.empty() && next.front() == '[') return cpu_list(next, r) ? 2 : 0;
+        break;
+      case 'c':
+        if (eq(tok, "cpu") && !next.empty() && next.front() == '[') return old_cpu_list(next, r) ? 2 : 0;
+        break;
+      case 'E':
+        if (eq(tok, "EMC_FREQ")) return parse_load_freq(next, r.emc_util_pct, r.emc_freq_mhz) ? 2 : 0;
+        break;
+      case 'G':
+        if (eq(tok, "GR3D_FREQ")) return gpu(next, false, r) ? 2 : 0;
+        if (eq(tok, "GR3D2_FREQ")) return gpu(next, true, r) ? 2 : 0;
+        break;
+      case 'M':
+        if (eq(tok, "MTS")) return mts(i, r);
+        break;
+      default:
+        break;
     }
-    if (tok == "GR3D_FREQ" || tok == "GR3D2_FREQ") return gpu(next, tok == "GR3D2_FREQ", r) ? 2 : 0;
-    if (tok == "MTS") return mts(i, r);
-    std::size_t at_pos = tok.find('@');
-    if (at_pos != sv::npos && at_pos > 0 && tok.back() == 'C') return temperature(tok, at_pos, r) ? 1 : 0;
-    if (!is_name(tok) || next.empty()) return 0;
-    if (next.find('/') != sv::npos) {
-      tegrastats_rail rail;
-      rail.name = std::string(tok);
-      if (!parse_rail_value(next, rail)) return 0;
-      r.rails.push_back(std::move(rail));
-      return 2;
-    }
-    tegrastats_engine engine;
-    engine.name = std::string(tok);
-    double f = 0;
-    if (next == "off") {
-      // JetPack 7 prints a stopped engine as `off`: known, but without a frequency.
-    } else if (parse_number(next, f)) {
-      engine.freq_mhz = f;
-    } else if (!parse_load_freq(next, engine.util_pct, engine.freq_mhz)) {
+    // One pass finds the end of the leading name: a whole-name token is a rail or an engine,
+    // NAME@...C is a temperature, anything else is not tegrastats.
+    std::size_t p = 0;
+    while (p < tok.size() && is_name_char(tok[p])) ++p;
+    if (p < tok.size()) {
+      if (tok[p] == '@' && p > 0 && tok.back() == 'C') return temperature(tok, p, r) ? 1 : 0;
       return 0;
     }
-    r.engines.push_back(std::move(engine));
+    if (next.empty()) return 0;
+    if (next.find('/') != sv::npos) {
+      double values[3];
+      int count = 0;
+      if (!parse_rail_value(next, values, count)) return 0;
+      tegrastats_rail& rail = slot(r.rails, rails_, tok);
+      rail.cur_mw = values[0];
+      rail.avg_mw = values[1];
+      if (count == 3) rail.max_mw = values[2];
+      return 2;
+    }
+    std::optional<double> freq, util;
+    double f = 0;
+    if (eq(next, "off")) {
+      // JetPack 7 prints a stopped engine as `off`: known, but without a frequency.
+    } else if (parse_number(next, f)) {
+      freq = f;
+    } else if (!parse_load_freq(next, util, freq)) {
+      return 0;
+    }
+    tegrastats_engine& engine = slot(r.engines, engines_, tok);
+    engine.freq_mhz = freq;
+    engine.util_pct = util;
     return 2;
   }
 
   std::size_t ram(sv next, std::size_t i, tegrastats_record& r) {
     double used = 0, total = 0;
-    if (!parse_used_total(next, "MB", used, total)) return 0;
+    if (!parse_used_total_mb(next, used, total)) return 0;
     r.ram_used_mb = used;
     r.ram_total_mb = total;
-    if (at(i + 2) != "(lfb") return 2;
+    if (!eq(at(i + 2), "(lfb")) return 2;
     sv lfb = at(i + 3);
     double n = 0, size = 0;
-    if (!consume_number(lfb, n) || !consume(lfb, "x") || !consume_number(lfb, size)) return 0;
-    if (lfb == "MB)") {
-    } else if (lfb == "kB)") {
+    if (!consume_number(lfb, n) || !consume(lfb, 'x') || !consume_number(lfb, size)) return 0;
+    if (eq(lfb, "MB)")) {
+    } else if (eq(lfb, "kB)")) {
       size /= 1024.0;
     } else {
       return 0;
@@ -237,13 +370,13 @@ class line_scanner {
 
   std::size_t swap(sv next, std::size_t i, tegrastats_record& r) {
     double used = 0, total = 0;
-    if (!parse_used_total(next, "MB", used, total)) return 0;
+    if (!parse_used_total_mb(next, used, total)) return 0;
     r.swap_used_mb = used;
     r.swap_total_mb = total;
-    if (at(i + 2) != "(cached") return 2;
+    if (!eq(at(i + 2), "(cached")) return 2;
     sv cached = at(i + 3);
     double c = 0;
-    if (!consume_number(cached, c) || cached != "MB)") return 0;
+    if (!consume_number(cached, c) || !eq(cached, "MB)")) return 0;
     r.swap_cached_mb = c;
     return 4;
   }
@@ -252,31 +385,31 @@ class line_scanner {
   std::size_t iram(sv next, std::size_t i, tegrastats_record& r) {
     double used = 0, total = 0;
     sv s = next;
-    if (!consume_number(s, used) || !consume(s, "/") || !consume_number(s, total) || !consume(s, "kB")) return 0;
+    if (!consume_number(s, used) || !consume(s, '/') || !consume_number(s, total) || !consume(s, "kB")) return 0;
     r.iram_used_kb = used;
     r.iram_total_kb = total;
     std::size_t taken = 2;
     if (s.empty()) {
-      if (at(i + 2) != "(lfb") return 2;
+      if (!eq(at(i + 2), "(lfb")) return 2;
       taken = 3;
-    } else if (s != "(lfb") {
+    } else if (!eq(s, "(lfb")) {
       return 0;
     }
     sv lfb = at(i + taken);
     double z = 0;
-    if (!consume_number(lfb, z) || lfb != "kB)") return 0;
+    if (!consume_number(lfb, z) || !eq(lfb, "kB)")) return 0;
     r.iram_lfb_kb = z;
     return taken + 1;
   }
 
   static bool cpu_list(sv s, tegrastats_record& r) {
-    if (!consume(s, "[") || s.empty() || s.back() != ']') return false;
+    if (!consume(s, '[') || s.empty() || s.back() != ']') return false;
     s.remove_suffix(1);
     while (!s.empty()) {
       std::size_t comma = s.find(',');
       sv entry = s.substr(0, comma);
       tegrastats_cpu cpu;
-      if (entry != "off" && !parse_load_freq(entry, cpu.util_pct, cpu.freq_mhz)) return false;
+      if (!eq(entry, "off") && !parse_load_freq(entry, cpu.util_pct, cpu.freq_mhz)) return false;
       r.cpus.push_back(cpu);
       if (comma == sv::npos) break;
       s.remove_prefix(comma + 1);
@@ -294,16 +427,16 @@ class line_scanner {
     std::optional<double> freq;
     if (!rest.empty()) {
       double f = 0;
-      if (!consume(rest, "@") || !consume_number(rest, f) || !rest.empty()) return false;
+      if (!consume(rest, '@') || !consume_number(rest, f) || !rest.empty()) return false;
       freq = f;
     }
     while (!list.empty()) {
       std::size_t comma = list.find(',');
       sv entry = list.substr(0, comma);
       tegrastats_cpu cpu;
-      if (entry != "off") {
+      if (!eq(entry, "off")) {
         double l = 0;
-        if (!consume_number(entry, l) || entry != "%") return false;
+        if (!consume_number(entry, l) || !eq(entry, "%")) return false;
         cpu.util_pct = l;
         cpu.freq_mhz = freq;
       }
@@ -356,38 +489,38 @@ class line_scanner {
   }
 
   std::size_t mts(std::size_t i, tegrastats_record& r) {
-    tegrastats_engine e;
-    e.name = "MTS";
     double fg = 0, bg = 0;
     sv a = at(i + 2), b = at(i + 4);
-    if (at(i + 1) != "fg" || at(i + 3) != "bg") return 0;
-    if (!consume_number(a, fg) || a != "%" || !consume_number(b, bg) || b != "%") return 0;
+    if (!eq(at(i + 1), "fg") || !eq(at(i + 3), "bg")) return 0;
+    if (!consume_number(a, fg) || !eq(a, "%") || !consume_number(b, bg) || !eq(b, "%")) return 0;
+    tegrastats_engine& e = slot(r.engines, engines_, "MTS");
     e.fg_pct = fg;
     e.bg_pct = bg;
-    r.engines.push_back(std::move(e));
     return 5;
   }
 
-  static bool temperature(sv tok, std::size_t at_pos, tegrastats_record& r) {
-    sv name = tok.substr(0, at_pos);
+  // tok is NAME@value C with NAME (tok[0, at_pos)) already checked to be a name.
+  bool temperature(sv tok, std::size_t at_pos, tegrastats_record& r) {
     sv value = tok.substr(at_pos + 1);
     value.remove_suffix(1);  // the trailing C
-    if (!is_name(name)) return false;
     double cur = 0;
     if (!consume_number(value, cur)) return false;
-    tegrastats_temp t;
-    t.name = std::string(name);
+    std::optional<double> max_c;
     if (!value.empty()) {
       double mx = 0;
-      if (!consume(value, "/") || !consume_number(value, mx) || !value.empty()) return false;
-      if (mx > -256.0) t.max_celsius = mx;
+      if (!consume(value, '/') || !consume_number(value, mx) || !value.empty()) return false;
+      if (mx > -256.0) max_c = mx;
     }
+    tegrastats_temp& t = slot(r.temps, temps_, tok.substr(0, at_pos));
+    t.max_celsius = max_c;
     // -256 is tegrastats' (and jtop's) marker for an offline sensor, not a temperature.
     if (cur > -256.0) t.celsius = cur;
-    r.temps.push_back(std::move(t));
     return true;
   }
 
+  std::size_t rails_ = 0;
+  std::size_t temps_ = 0;
+  std::size_t engines_ = 0;
   static thread_local std::vector<sv> tokens_;
 };
 
@@ -411,9 +544,9 @@ std::string csv_cell(const std::string& s) {
   return q + "\"";
 }
 
-// Clears a record but keeps its vectors' capacity: a reused record parses without reallocating.
+// Clears a record but keeps its vectors' capacity, and the rail, temperature and engine slots
+// with their names, which the scanner reuses and trims: a reused record parses without allocating.
 void clear_record(tegrastats_record& r) {
-  r.timestamp.reset();
   r.ram_used_mb.reset();
   r.ram_total_mb.reset();
   r.lfb_blocks.reset();
@@ -430,9 +563,6 @@ void clear_record(tegrastats_record& r) {
   r.gpu_util_pct.reset();
   r.gpu_freq_mhz.clear();
   r.gpu_per_gpc = false;
-  r.engines.clear();
-  r.temps.clear();
-  r.rails.clear();
 }
 
 }  // namespace

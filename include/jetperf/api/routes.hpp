@@ -12,6 +12,8 @@ void register_system_routes(route_table& table);
 void register_job_routes(route_table& table);
 /// GET /v1/jobs/{id}/results?format=json|csv.
 void register_result_routes(route_table& table);
+/// GET /v1/jobs/{id}/compare?by=tensor|<param> (the job kind's comparisons).
+void register_compare_routes(route_table& table);
 /// GET /v1/jobs/{id}/events (SSE).
 void register_event_routes(route_table& table);
 

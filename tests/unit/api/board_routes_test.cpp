@@ -97,7 +97,8 @@ TEST_F(board_routes_test, unknown_mode_is_400_listing_valid_modes) {
 }
 
 TEST_F(board_routes_test, reboot_mode_is_409_unless_forced) {
-  expect_error(call("PUT", "/v1/power-mode", R"({"id":1})"), 409, "conflict", nullptr, "reboot");
+  expect_error(call("PUT", "/v1/power-mode", R"({"id":1})"), 409, "conflict", "id", "TPC_PG_MASK 240 -> 248");
+  expect_error(call("PUT", "/v1/power-mode", R"({"name":"MAXN"})"), 409, "conflict", "name", "reboot");
   EXPECT_EQ(nvpmodel_mode(), "2\n");
   auto res = call("PUT", "/v1/power-mode", R"({"id":1,"force":true})");
   ASSERT_EQ(res.status, 200) << res.body;

@@ -111,21 +111,26 @@ TEST_F(telemetry_routes_test, stream_sends_a_frame_at_once_then_per_interval) {
   EXPECT_EQ(first["channels"][0]["value"], 12.5);
   EXPECT_EQ(hub_.subscriber_count(api::k_telemetry_topic), 1u);
 
-  // A feed frame sooner than the interval is held back; one after it goes out.
+  // A feed frame sooner than a stream's interval is held back (a 10 s stream); one after it goes
+  // out (this 100 ms stream, 60 ms later: half a feed period of slack makes it due after 50 ms).
+  auto slow = call("GET", "/v1/telemetry/stream?interval_ms=10000");
+  ASSERT_EQ(slow.status, 200);
+  frames.clear();
+  slow.stream->drain(frames);
+  EXPECT_EQ(frames.size(), 1u);
   view_.set_power(20.0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(60));
   api::telemetry_feed feed(view_, hub_);
   feed.publish_once();
   frames.clear();
-  res.stream->drain(frames);
+  slow.stream->drain(frames);
   EXPECT_TRUE(frames.empty());
-  std::this_thread::sleep_for(std::chrono::milliseconds(60));
-  feed.publish_once();
-  frames.clear();
   res.stream->drain(frames);
   ASSERT_EQ(frames.size(), 1u);
   const auto second = nlohmann::json::parse(frames[0].substr(frames[0].find("data: ") + 6));
   EXPECT_EQ(second["channels"][0]["value"], 20.0);
   EXPECT_EQ(second["channels"][0]["t_ns"], 2000);
+  slow.stream->close();
 
   // The client goes away: the next frame ends the subscription.
   res.stream->close();

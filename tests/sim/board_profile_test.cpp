@@ -1,0 +1,314 @@
+// Every simulated board through the real jetperfd and raw HTTP: detection, power modes, clock
+// locks and their restore, telemetry, /metrics, crash-safe restore after SIGKILL, bad input.
+// The sim tree's files are the board: each change is checked where a real board would show it.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <jetperf/sim/board_profile.hpp>
+#include <jetperf/store/database.hpp>
+#include <jetperf/store/snapshot_store.hpp>
+
+#include "backbone_helpers.hpp"
+
+namespace jetperf::test {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+using file_map = std::map<std::string, std::string>;
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string s = ss.str();
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+// Files the kernel (here: the rail simulator) rewrites all the time; they are measurements, not
+// settings, so a restore cannot and need not put them back.
+bool live_file(const std::string& board_path, const sim::board_profile& p) {
+  const std::string name = fs::path(board_path).filename().string();
+  static const std::set<std::string> live = {"cur_freq",     "target_freq", "scaling_cur_freq", "cpuinfo_cur_freq",
+                                             "is_railgated", "gpu_powered_on", "mc_all",       "temp",
+                                             "rpm_measured", "load"};
+  if (live.count(name)) return true;
+  if (name.size() > 6 && name.compare(name.size() - 6, 6, "_input") == 0) return true;
+  if (board_path == p.emc_rate_path) return true;
+  for (const auto& clk : p.gpu_clock_debugfs)
+    if (board_path == clk) return true;
+  return false;
+}
+
+// Every regular settings file of the board tree (symlinks not followed), by board path.
+file_map settings_files(const std::string& root, const sim::board_profile& p) {
+  file_map files;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
+       it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (ec) break;
+    if (it->is_symlink() || !it->is_regular_file()) continue;
+    const std::string board_path = it->path().string().substr(root.size());
+    if (live_file(board_path, p)) continue;
+    files[board_path] = slurp(it->path().string());
+  }
+  return files;
+}
+
+// Paths whose content differs between two snapshots (added or removed ones too).
+std::vector<std::string> differences(const file_map& a, const file_map& b) {
+  std::vector<std::string> out;
+  for (const auto& [path, value] : a) {
+    auto it = b.find(path);
+    if (it == b.end() || it->second != value) out.push_back(path + " (" + value + " -> " + (it == b.end() ? "gone" : it->second) + ")");
+  }
+  for (const auto& [path, value] : b)
+    if (!a.count(path)) out.push_back(path + " (new: " + value + ")");
+  return out;
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += x + "\n";
+  return s;
+}
+
+std::string family_of(const sim::board_profile& p) { return "t" + p.soc.substr(std::string("tegra").size()); }
+
+// A mode to switch to: the first one that differs from the default in online cores or GPU cap.
+const sim::mode_spec& other_mode(const sim::board_profile& p) {
+  const auto* def = p.find_mode(p.default_mode);
+  for (const auto& m : p.modes) {
+    if (m.id == p.default_mode) continue;
+    if (m.online != def->online || m.gpu_max_hz != def->gpu_max_hz) return m;
+  }
+  return p.modes.front().id == p.default_mode ? p.modes.back() : p.modes.front();
+}
+
+// The first frame of GET /v1/telemetry/stream, read from a raw socket (the stream never ends).
+std::string first_sse_frame(int port, std::chrono::milliseconds timeout) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return {};
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<std::uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  timeval tv{1, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  std::string got;
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) {
+    const std::string req = "GET /v1/telemetry/stream?interval_ms=100 HTTP/1.1\r\nHost: x\r\n\r\n";
+    if (::send(fd, req.data(), req.size(), 0) == static_cast<ssize_t>(req.size())) {
+      const auto deadline = std::chrono::steady_clock::now() + timeout;
+      char buf[4096];
+      while (std::chrono::steady_clock::now() < deadline) {
+        const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+        if (n <= 0) continue;
+        got.append(buf, static_cast<std::size_t>(n));
+        const auto data = got.find("\ndata: ");
+        if (data != std::string::npos && got.find('\n', data + 7) != std::string::npos) break;
+      }
+    }
+  }
+  ::close(fd);
+  const auto data = got.find("\ndata: ");
+  if (data == std::string::npos) return {};
+  return got.substr(data + 7, got.find('\n', data + 7) - data - 7);
+}
+
+void write_executable(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+  ::chmod(path.c_str(), 0755);
+}
+
+class sim_board_api : public ::testing::TestWithParam<std::string> {
+ protected:
+  const sim::board_profile& profile() const { return sim::find_profile(GetParam()); }
+  std::string root() const { return sim_dir_.path() + "/" + GetParam() + "/root"; }
+  std::string host(const std::string& board_path) const { return root() + board_path; }
+  std::vector<std::string> args() const { return {"--board", "sim:" + GetParam(), "--sim-dir", sim_dir_.path()}; }
+
+  temp_dir sim_dir_;
+};
+
+TEST_P(sim_board_api, detects_sets_modes_locks_clocks_and_restores) {
+  const auto& p = profile();
+  daemon_process d(args());
+  http_client http(d.port());
+
+  // Detection: the simulated board is reported as what it imitates, and marked simulated.
+  const auto board = http.request("GET", "/v1/board");
+  ASSERT_EQ(board.status, 200) << board.body;
+  const auto b = json_of(board);
+  EXPECT_EQ(b.value("family", ""), family_of(p));
+  EXPECT_EQ(b.value("soc", ""), p.soc);
+  EXPECT_EQ(b.value("board", ""), "sim:" + p.name);
+  EXPECT_EQ(b.value("simulated", false), true);
+  const auto health = json_of(http.request("GET", "/v1/health"));
+  EXPECT_EQ(health.value("board", ""), "sim:" + p.name);
+  EXPECT_EQ(health.value("simulated", false), true);
+
+  // Mode list: exactly the profile's modes.
+  const auto pm = json_of(http.request("GET", "/v1/power-mode"));
+  EXPECT_EQ(pm.value("id", -1), p.default_mode) << pm.dump();
+  std::set<int> ids;
+  for (const auto& m : pm.at("modes")) ids.insert(m.at("id").get<int>());
+  std::set<int> expected;
+  for (const auto& m : p.modes) expected.insert(m.id);
+  EXPECT_EQ(ids, expected);
+
+  const file_map before = settings_files(root(), p);
+  ASSERT_GT(before.size(), 20u);
+
+  // Set a mode: cores go online/offline and the GPU cap follows the mode.
+  const auto& m = other_mode(p);
+  auto r = http.request("PUT", "/v1/power-mode", json{{"id", m.id}, {"force", true}}.dump(), bearer(d.token()));
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json_of(r).value("id", -1), m.id);
+  for (int core = 1; core < p.core_count(); ++core) {
+    const bool on = std::find(m.online.begin(), m.online.end(), core) != m.online.end();
+    EXPECT_EQ(slurp(host("/sys/devices/system/cpu/cpu" + std::to_string(core) + "/online")), on ? "1" : "0")
+        << "core " << core << " in mode " << m.name;
+  }
+  const long long gpu_cap = m.gpu_max_hz < 0 ? p.gpu_freqs_hz.back() : m.gpu_max_hz;
+  const long long gpu_max = std::stoll(slurp(host(p.gpu_devfreq_dir + "/max_freq")));
+  EXPECT_LE(gpu_max, gpu_cap) << "mode " << m.name;
+  EXPECT_NE(std::find(p.gpu_freqs_hz.begin(), p.gpu_freqs_hz.end(), gpu_max), p.gpu_freqs_hz.end()) << gpu_max;
+  EXPECT_GT(gpu_max, gpu_cap - (gpu_cap / 5)) << "mode " << m.name;
+
+  // Lock the GPU clock at an offered step: min == max == that step.
+  const auto clocks = json_of(http.request("GET", "/v1/clocks"));
+  const auto gpu_steps = clocks.at("available").at("gpu_hz").get<std::vector<long long>>();
+  ASSERT_FALSE(gpu_steps.empty());
+  const long long lock = gpu_steps.front();
+  r = http.request("PUT", "/v1/clocks", json{{"gpu", lock}}.dump(), bearer(d.token()));
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(std::stoll(slurp(host(p.gpu_devfreq_dir + "/min_freq"))), lock);
+  EXPECT_EQ(std::stoll(slurp(host(p.gpu_devfreq_dir + "/max_freq"))), lock);
+  EXPECT_FALSE(differences(before, settings_files(root(), p)).empty());
+
+  // Restore: every settings file reads back as before the first change.
+  r = http.request("POST", "/v1/clocks/restore", "", bearer(d.token()));
+  ASSERT_EQ(r.status, 200) << r.body;
+  std::this_thread::sleep_for(100ms);  // the simulator's derived files (cpu/online) follow within a step
+  EXPECT_EQ(join(differences(before, settings_files(root(), p))), "");
+  EXPECT_EQ(json_of(http.request("GET", "/v1/power-mode")).value("id", -1), p.default_mode);
+
+  // Telemetry: stream frames and /metrics carry the rails.
+  const auto frame = json::parse(first_sse_frame(d.port(), 5s), nullptr, false);
+  ASSERT_TRUE(frame.is_object()) << "no telemetry frame";
+  int rails = 0;
+  for (const auto& c : frame.at("channels"))
+    if (c.value("name", "").rfind("rail.", 0) == 0 && c.at("value").is_number()) ++rails;
+  EXPECT_GE(rails, 1) << frame.dump();
+  const auto metrics = http.request("GET", "/metrics");
+  EXPECT_EQ(metrics.status, 200);
+  EXPECT_NE(metrics.body.find("jetperf_rail_power_watts{rail=\""), std::string::npos) << metrics.body;
+  EXPECT_NE(metrics.body.find("jetperf_power_total_watts "), std::string::npos);
+}
+
+TEST_P(sim_board_api, restores_the_board_after_a_crash) {
+  const auto& p = profile();
+  daemon_process d(args());
+  http_client http(d.port());
+  const file_map before = settings_files(root(), p);
+
+  const auto& m = other_mode(p);
+  auto r = http.request("PUT", "/v1/power-mode", json{{"id", m.id}, {"force", true}}.dump(), bearer(d.token()));
+  ASSERT_EQ(r.status, 200) << r.body;
+  const auto clocks = json_of(http.request("GET", "/v1/clocks"));
+  const auto cpu_steps = clocks.at("available").at("cpu_khz").get<std::vector<long long>>();
+  const auto gpu_steps = clocks.at("available").at("gpu_hz").get<std::vector<long long>>();
+  ASSERT_FALSE(cpu_steps.empty());
+  r = http.request("PUT", "/v1/clocks", json{{"gpu", gpu_steps.front()}, {"cpu", cpu_steps.front()}}.dump(),
+                   bearer(d.token()));
+  ASSERT_EQ(r.status, 200) << r.body;
+
+  d.kill();
+  const auto changed = differences(before, settings_files(root(), p));
+  ASSERT_FALSE(changed.empty()) << "the changes must outlive the killed daemon";
+  {
+    store::database db(d.db_path());
+    EXPECT_TRUE(store::snapshot_store(db).oldest_open().has_value());
+  }
+
+  d.start();  // restores at start-up, before serving
+  std::this_thread::sleep_for(100ms);
+  EXPECT_EQ(join(differences(before, settings_files(root(), p))), "") << d.log();
+  EXPECT_NE(d.log().find("restored the settings"), std::string::npos) << d.log();
+  {
+    store::database db(d.db_path());
+    EXPECT_FALSE(store::snapshot_store(db).oldest_open().has_value());
+  }
+  http_client again(d.port());
+  EXPECT_EQ(json_of(again.request("GET", "/v1/power-mode")).value("id", -1), p.default_mode);
+}
+
+TEST_P(sim_board_api, rejects_bad_input_and_busy_or_failing_changes) {
+  const auto& p = profile();
+  // nvpmodel that answers queries but fails every mode change, as NVIDIA's does on a bad conf.
+  const std::string real = sim_dir_.path() + "/" + p.name + "/bin/nvpmodel";
+  const std::string failing = sim_dir_.path() + "/failing-nvpmodel";
+  write_executable(failing,
+                   "#!/bin/sh\n"
+                   "for a in \"$@\"; do [ \"$a\" = -m ] && { echo 'NVPM ERROR: failed to apply mode' >&2; exit 1; }; done\n"
+                   "exec " + real + " \"$@\"\n");
+  {
+    daemon_process create(args());  // creates the board (and its nvpmodel) first
+  }
+  auto a = args();
+  a.insert(a.end(), {"--nvpmodel", failing});
+  daemon_process d(a);
+  http_client http(d.port());
+  const file_map before = settings_files(root(), p);
+  const auto auth = bearer(d.token());
+
+  EXPECT_EQ(http.request("PUT", "/v1/power-mode", R"({"id": 999})", auth).status, 400);
+  EXPECT_EQ(http.request("PUT", "/v1/clocks", R"({"gpu": 12345})", auth).status, 400);
+  EXPECT_EQ(http.request("PUT", "/v1/clocks", R"({"gpu": )", auth).status, 400);
+  EXPECT_EQ(http.request("PUT", "/v1/power-mode", "[1,2", auth).status, 400);
+
+  const auto& m = other_mode(p);
+  const auto r = http.request("PUT", "/v1/power-mode", json{{"id", m.id}, {"force", true}}.dump(), auth);
+  EXPECT_EQ(r.status, 502) << r.body;
+  EXPECT_EQ(join(differences(before, settings_files(root(), p))), "");
+
+  // A change while a job runs would fight the job's own settings.
+  const auto id = submit_idle(http, d.token(), 3.0, 1);
+  ASSERT_EQ(wait_state(http, id, {"running"}), "running");
+  EXPECT_EQ(http.request("PUT", "/v1/power-mode", json{{"id", m.id}}.dump(), auth).status, 409);
+  EXPECT_EQ(http.request("PUT", "/v1/clocks", json{{"gpu", "max"}}.dump(), auth).status, 409);
+  http.request("DELETE", "/v1/jobs/" + std::to_string(id), "", auth);
+  EXPECT_EQ(join(differences(before, settings_files(root(), p))), "");
+}
+
+INSTANTIATE_TEST_SUITE_P(profiles, sim_board_api,
+                         ::testing::Values("tx2", "nano", "xavier-agx", "xavier-nx", "orin-agx", "orin-nano"),
+                         [](const auto& info) {
+                           std::string n = info.param;
+                           for (char& c : n)
+                             if (c == '-') c = '_';
+                           return n;
+                         });
+
+}  // namespace
+}  // namespace jetperf::test
