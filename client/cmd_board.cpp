@@ -33,6 +33,12 @@ std::string freq_summary(const nlohmann::json& list, double hz_per_unit) {
   return out.str();
 }
 
+// A list's length ("cores": [0, 1, ...] -> "12"), or the value itself when it is a number.
+std::string count(const nlohmann::json& j, const char* key) {
+  if (j.contains(key) && j[key].is_array()) return std::to_string(j[key].size());
+  return text(j, key);
+}
+
 std::string mode_list(const nlohmann::json& modes, const nlohmann::json& default_mode) {
   std::string out;
   for (const auto& m : modes) {
@@ -43,14 +49,14 @@ std::string mode_list(const nlohmann::json& modes, const nlohmann::json& default
   return out.empty() ? "none" : out;
 }
 
-// Channel names of one kind, without their "rail."/"temp." prefix.
+// Channel names of one kind, without their "rail."/"temp." prefix ("power.total" -> "total").
 std::string channels_of(const nlohmann::json& telemetry, const std::string& kind) {
   std::string out;
   for (const auto& c : telemetry.value("channels", nlohmann::json::array())) {
     if (!c.is_object() || c.value("kind", std::string()) != kind) continue;
     auto name = c.value("name", std::string("?"));
     const auto dot = name.find('.');
-    if (dot != std::string::npos && kind != "power") name = name.substr(dot + 1);
+    if (dot != std::string::npos) name = name.substr(dot + 1);
     out += (out.empty() ? "" : ", ") + name;
   }
   return out.empty() ? "-" : out;
@@ -91,7 +97,7 @@ class board_command final : public command {
         << '\n';
     const auto cpu = b.value("cpu", nlohmann::json());
     out << "cpu:       "
-        << (cpu.is_object() ? text(cpu, "cores") + " cores (" + text(cpu, "online") + " online), " +
+        << (cpu.is_object() ? count(cpu, "cores") + " cores (" + count(cpu, "online") + " online), " +
                                   freq_summary(cpu.value("available_khz", nlohmann::json()), 1e3)
                             : std::string("-"))
         << '\n';

@@ -74,7 +74,10 @@ class top_view {
         if (!c.is_object()) continue;
         auto text = value_text(c);
         text.erase(std::remove(text.begin(), text.end(), ' '), text.end());
-        line += " " + short_name(c.value("name", std::string("?"))) + "=" + text;
+        // Clock and utilisation names repeat ("clock.gpu", "util.gpu"): they keep their prefix.
+        const auto kind = c.value("kind", std::string());
+        const auto name = c.value("name", std::string("?"));
+        line += " " + (kind == "power" || kind == "temperature" ? short_name(name) : name) + "=" + text;
       }
       if (rate_hz_) line += " sampler=" + fixed(*rate_hz_, 1) + "Hz";
       std::cout << line << std::endl;

@@ -76,9 +76,12 @@ class watcher {
     const auto s = state_of(job);
     if (json_) return;
     if (tty_ && drawn_) std::cout << '\n';
+    const bool has_error =
+        job.contains("error") && job["error"].is_string() && !job["error"].get<std::string>().empty();
+    // A plain log already has "job N: <state>" from the state event; say it once.
+    if (!tty_ && !has_error && s == state_) return;
     std::cout << "job " << id_ << ": " << s;
-    if (job.contains("error") && job["error"].is_string() && !job["error"].get<std::string>().empty())
-      std::cout << ": " << job["error"].get<std::string>();
+    if (has_error) std::cout << ": " << job["error"].get<std::string>();
     std::cout << std::endl;
   }
 

@@ -2,6 +2,7 @@
 // The sampler of the selected board and its persistence: full-rate samples stored with the
 // running job, decimated history (job_id 0) otherwise, pruned to the retention window.
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -35,7 +36,7 @@ class sample_persister {
   std::vector<std::int64_t> ids_;
   std::int64_t retention_ns_;
   mutable std::mutex mutex_;
-  std::int64_t last_prune_ns_ = 0;
+  std::int64_t last_prune_ns_ = std::numeric_limits<std::int64_t>::min() / 2;  // prune on the first batch
   std::uint64_t stored_ = 0;
   std::uint64_t failures_ = 0;
 };

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <istream>
 #include <ostream>
 #include <unordered_map>
@@ -45,9 +46,12 @@ inline bool eq(sv s, const char (&lit)[N]) {
 // Hand-written rather than std::from_chars: gcc 9's library has no from_chars(double), and this
 // form gives the same double for every number tegrastats prints (<= 15 significant digits).
 #if defined(__GNUC__)
-__attribute__((always_inline))
+#define JETPERF_ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define JETPERF_ALWAYS_INLINE inline
 #endif
-inline std::size_t scan_number(sv s, double& value) {
+
+JETPERF_ALWAYS_INLINE std::size_t scan_number(sv s, double& value) {
   static constexpr double pow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
                                      1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18};
   const char* p = s.data();
@@ -117,7 +121,7 @@ inline bool consume(sv& s, const char (&lit)[N]) {
   return true;
 }
 
-inline bool consume_number(sv& s, double& value) {
+JETPERF_ALWAYS_INLINE bool consume_number(sv& s, double& value) {
   std::size_t n = scan_number(s, value);
   if (n == 0) return false;
   s.remove_prefix(n);
@@ -275,10 +279,20 @@ class line_scanner {
     return true;
   }
 
-  static bool is_date(sv s) {
-    return s.size() == 10 && s[2] == '-' && s[5] == '-' && is_digit(s[0]) && is_digit(s[9]);
+  // Every position is checked: the timestamp is copied into the JSON, and a stray byte there
+  // (not UTF-8) would make nlohmann's dump() throw (found by tests/fuzz).
+  static bool digits_at(sv s, std::initializer_list<std::size_t> positions) {
+    for (std::size_t i : positions) {
+      if (!is_digit(s[i])) return false;
+    }
+    return true;
   }
-  static bool is_time(sv s) { return s.size() == 8 && s[2] == ':' && s[5] == ':' && is_digit(s[0]); }
+  static bool is_date(sv s) {
+    return s.size() == 10 && s[2] == '-' && s[5] == '-' && digits_at(s, {0, 1, 3, 4, 6, 7, 8, 9});
+  }
+  static bool is_time(sv s) {
+    return s.size() == 8 && s[2] == ':' && s[5] == ':' && digits_at(s, {0, 1, 3, 4, 6, 7});
+  }
 
   sv at(std::size_t i) const { return i < tokens_.size() ? tokens_[i] : sv{}; }
 

@@ -52,6 +52,8 @@ bool live_file(const std::string& board_path, const sim::board_profile& p) {
                                              "is_railgated", "gpu_powered_on", "mc_all",       "temp",
                                              "rpm_measured", "load"};
   if (live.count(name)) return true;
+  // The simulator writes files atomically through NAME.tmp.PID (left behind when it is killed).
+  if (name.find(".tmp.") != std::string::npos) return true;
   if (name.size() > 6 && name.compare(name.size() - 6, 6, "_input") == 0) return true;
   if (board_path == p.emc_rate_path) return true;
   for (const auto& clk : p.gpu_clock_debugfs)
@@ -94,14 +96,25 @@ std::string join(const std::vector<std::string>& v) {
 
 std::string family_of(const sim::board_profile& p) { return "t" + p.soc.substr(std::string("tegra").size()); }
 
-// A mode to switch to: the first one that differs from the default in online cores or GPU cap.
-const sim::mode_spec& other_mode(const sim::board_profile& p) {
+// A mode to switch to live: same GPU power gating as the default (a change there needs a
+// reboot), and different online cores or GPU cap, so the switch shows in the files.
+// nullptr when every other mode needs a reboot (AGX Orin: each changes TPC_PG_MASK).
+const sim::mode_spec* live_mode(const sim::board_profile& p) {
   const auto* def = p.find_mode(p.default_mode);
+  const sim::mode_spec* fallback = nullptr;
   for (const auto& m : p.modes) {
-    if (m.id == p.default_mode) continue;
-    if (m.online != def->online || m.gpu_max_hz != def->gpu_max_hz) return m;
+    if (m.id == p.default_mode || m.tpc_pg_mask != def->tpc_pg_mask || m.fbp_pg_mask != def->fbp_pg_mask) continue;
+    if (m.online != def->online || m.gpu_max_hz != def->gpu_max_hz) return &m;
+    if (!fallback) fallback = &m;
   }
-  return p.modes.front().id == p.default_mode ? p.modes.back() : p.modes.front();
+  return fallback;
+}
+
+// Any mode other than the default.
+const sim::mode_spec& other_mode(const sim::board_profile& p) {
+  for (const auto& m : p.modes)
+    if (m.id != p.default_mode) return m;
+  return p.modes.front();
 }
 
 // The first frame of GET /v1/telemetry/stream, read from a raw socket (the stream never ends).
@@ -179,9 +192,16 @@ TEST_P(sim_board_api, detects_sets_modes_locks_clocks_and_restores) {
   const file_map before = settings_files(root(), p);
   ASSERT_GT(before.size(), 20u);
 
-  // Set a mode: cores go online/offline and the GPU cap follows the mode.
-  const auto& m = other_mode(p);
-  auto r = http.request("PUT", "/v1/power-mode", json{{"id", m.id}, {"force", true}}.dump(), bearer(d.token()));
+  // Set a mode: cores go online/offline and the GPU cap follows the mode. Where every other mode
+  // changes GPU power gating, switching needs force and a reboot: 409 without force.
+  const auto* live = live_mode(p);
+  if (!live) {
+    const auto r = http.request("PUT", "/v1/power-mode", json{{"id", other_mode(p).id}}.dump(), bearer(d.token()));
+    EXPECT_EQ(r.status, 409) << r.body;
+    EXPECT_EQ(join(differences(before, settings_files(root(), p))), "");
+  }
+  const auto& m = live ? *live : *p.find_mode(p.default_mode);
+  auto r = http.request("PUT", "/v1/power-mode", json{{"id", m.id}}.dump(), bearer(d.token()));
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(json_of(r).value("id", -1), m.id);
   for (int core = 1; core < p.core_count(); ++core) {
@@ -232,8 +252,9 @@ TEST_P(sim_board_api, restores_the_board_after_a_crash) {
   http_client http(d.port());
   const file_map before = settings_files(root(), p);
 
-  const auto& m = other_mode(p);
-  auto r = http.request("PUT", "/v1/power-mode", json{{"id", m.id}, {"force", true}}.dump(), bearer(d.token()));
+  const auto* live = live_mode(p);
+  const int mode = live ? live->id : p.default_mode;
+  auto r = http.request("PUT", "/v1/power-mode", json{{"id", mode}}.dump(), bearer(d.token()));
   ASSERT_EQ(r.status, 200) << r.body;
   const auto clocks = json_of(http.request("GET", "/v1/clocks"));
   const auto cpu_steps = clocks.at("available").at("cpu_khz").get<std::vector<long long>>();

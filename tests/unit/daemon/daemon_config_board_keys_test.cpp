@@ -1,0 +1,69 @@
+// The board and telemetry keys: defaults, file and flag spelling, range checks.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include <support/temp_dir.hpp>
+
+#include "daemon_config.hpp"
+#include "telemetry_setup.hpp"
+
+namespace jetperf::daemon {
+namespace {
+
+TEST(daemon_config_board_keys, defaults) {
+  const auto cl = parse_command_line({"--config", "/dev/null"});
+  EXPECT_EQ(cl.config.sim_profile, "orin-agx");
+  EXPECT_EQ(cl.config.sample_period_ms, 10u);
+  EXPECT_EQ(cl.config.history_period_ms, 1000u);
+  EXPECT_EQ(cl.config.history_retention_h, 24u);
+  EXPECT_EQ(cl.config.thermal_limit_c, 95u);
+}
+
+TEST(daemon_config_board_keys, file_then_flags) {
+  jetperf::test::temp_dir dir;
+  const std::string conf = dir.file("j.conf");
+  std::ofstream(conf) << "sim_profile = nano\nsample_period_ms = 5\nhistory_period_ms = 500\n"
+                         "history_retention_h = 2\nthermal_limit_c = 0\n";
+  const auto cl = parse_command_line({"--config", conf, "--sample-period-ms", "20", "--sim-profile=tx2"});
+  EXPECT_EQ(cl.config.sim_profile, "tx2");
+  EXPECT_EQ(cl.config.sample_period_ms, 20u);
+  EXPECT_EQ(cl.config.history_period_ms, 500u);
+  EXPECT_EQ(cl.config.history_retention_h, 2u);
+  EXPECT_EQ(cl.config.thermal_limit_c, 0u);
+}
+
+TEST(daemon_config_board_keys, rejects_bad_values) {
+  const std::vector<std::vector<std::string>> bad = {
+      {"--sample-period-ms", "0"},     {"--sample-period-ms", "1001"}, {"--history-period-ms", "5"},
+      {"--history-retention-h", "0"},  {"--thermal-limit-c", "151"},   {"--thermal-limit-c", "hot"},
+      {"--sim-profile", "Orin AGX"},   {"--sim-profile", ""},
+      {"--sample-period-ms", "100", "--history-period-ms", "50"}};
+  for (auto args : bad) {
+    args.insert(args.begin(), {"--config", "/dev/null"});
+    EXPECT_THROW(parse_command_line(args), config_error) << args[2] << " " << args[3];
+  }
+  try {
+    parse_command_line({"--config", "/dev/null", "--thermal-limit-c", "151"});
+  } catch (const config_error& e) {
+    EXPECT_EQ(std::string(e.what()), "--thermal-limit-c: value: '151' is out of range 0..150");
+  }
+}
+
+TEST(telemetry_setup, sampler_config_follows_the_periods) {
+  daemon_config c;
+  c.sample_period_ms = 10;
+  c.history_period_ms = 1000;
+  auto s = sampler_config_of(c);
+  EXPECT_EQ(s.period_ns, 10'000'000);
+  EXPECT_EQ(s.history_decimation, 100u);
+  c.sample_period_ms = 3;
+  c.history_period_ms = 10;
+  s = sampler_config_of(c);
+  EXPECT_EQ(s.period_ns, 3'000'000);
+  EXPECT_EQ(s.history_decimation, 3u);
+}
+
+}  // namespace
+}  // namespace jetperf::daemon
