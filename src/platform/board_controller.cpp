@@ -64,8 +64,10 @@ void board_controller::restore_state(const board_state& state) {
   // nvpmodel rewrites cores and caps, so the mode goes back first and the clocks after it.
   if (state.power_mode && tool_) {
     try {
+      // Going back to the mode the board had is always allowed: when the change needed a reboot,
+      // so does the way back, and the user already forced the first one.
       auto now = query_mode();
-      if (now != state.power_mode) tool_->set_mode(*state.power_mode, conf_ ? &*conf_ : nullptr, false);
+      if (now != state.power_mode) tool_->set_mode(*state.power_mode, conf_ ? &*conf_ : nullptr, true);
     } catch (const std::exception& e) {
       mode_failure = std::string("power mode: ") + e.what();
     }

@@ -43,6 +43,20 @@ std::optional<long long> read_ll(const std::string& host_path) {
   return v;
 }
 
+void write_in_place(const std::string& host_path, const std::string& text) {
+  int fd = ::open(host_path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0 && errno == ENOENT) return write_atomic(host_path, text);
+  if (fd < 0) throw platform_error("cannot write " + host_path + ": " + ::strerror(errno));
+  // One pwrite of a few bytes lands in one page: a concurrent reader sees the old or the new
+  // digits, and a shorter value leaves at most a stale tail after its newline until the truncate.
+  const ssize_t n = ::pwrite(fd, text.data(), text.size(), 0);
+  const int e = errno;
+  if (n == static_cast<ssize_t>(text.size())) (void)::ftruncate(fd, static_cast<off_t>(text.size()));
+  ::close(fd);
+  if (n != static_cast<ssize_t>(text.size()))
+    throw platform_error("cannot write " + host_path + ": " + ::strerror(n < 0 ? e : EIO));
+}
+
 void write_atomic(const std::string& host_path, const std::string& text) {
   std::error_code ec;
   fs::create_directories(fs::path(host_path).parent_path(), ec);

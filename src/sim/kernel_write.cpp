@@ -34,7 +34,7 @@ std::string canonical_board_path(const std::string& root, const std::string& boa
   return s.rfind(rs, 0) == 0 ? s.substr(rs.size()) : s;
 }
 
-void put(const std::string& host, long long v) { detail::write_atomic(host, std::to_string(v) + "\n"); }
+void put(const std::string& host, long long v) { detail::write_in_place(host, std::to_string(v) + "\n"); }
 
 }  // namespace
 
@@ -58,8 +58,8 @@ void refresh_cpu_online(const board_profile& p, const std::string& root) {
     on[i] = !v || *v != 0;
     off[i] = !on[i];
   }
-  detail::write_atomic(root + "/sys/devices/system/cpu/online", cpu_range_list(on) + "\n");
-  detail::write_atomic(root + "/sys/devices/system/cpu/offline", cpu_range_list(off) + "\n");
+  detail::write_in_place(root + "/sys/devices/system/cpu/online", cpu_range_list(on) + "\n");
+  detail::write_in_place(root + "/sys/devices/system/cpu/offline", cpu_range_list(off) + "\n");
 }
 
 void kernel_write(const board_profile& p, const std::string& root, const std::string& board_path,
@@ -114,13 +114,13 @@ void kernel_write(const board_profile& p, const std::string& root, const std::st
   if (file == "online" && real_dir.rfind("/sys/devices/system/cpu/cpu", 0) == 0) {
     long long v = parse_value(host, value);
     if (v != 0 && v != 1) throw platform_error("invalid argument writing '" + value + "' to " + host);
-    detail::write_atomic(real_host, std::to_string(v) + "\n");
+    detail::write_in_place(real_host, std::to_string(v) + "\n");
     refresh_cpu_online(p, root);
     return;
   }
   std::string text = value;
   if (text.empty() || text.back() != '\n') text += '\n';
-  detail::write_atomic(real_host, text);
+  detail::write_in_place(real_host, text);
 }
 
 }  // namespace jetperf::sim

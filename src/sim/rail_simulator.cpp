@@ -91,7 +91,7 @@ void rail_simulator::run() {
 void rail_simulator::put(const std::string& board_path, const std::string& text) {
   auto it = written_.find(board_path);
   if (it != written_.end() && it->second == text) return;
-  detail::write_atomic(root_ + board_path, text);
+  detail::write_in_place(root_ + board_path, text);
   written_[board_path] = text;
 }
 

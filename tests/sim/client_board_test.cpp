@@ -62,12 +62,21 @@ TEST_F(client_board, mode_lists_marks_current_and_switches) {
   EXPECT_NE(r.out.find("power mode: 2 MODE_30W"), std::string::npos) << r.out;
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n\*\s+2\s+MODE_30W)"))) << r.out;
 
-  r = cli({"mode", "set", "MAXN", "--force"});
-  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("power mode set to 0 MAXN"), std::string::npos) << r.out;
+  // Every other mode of this profile changes GPU power gating, so it needs a reboot: refused
+  // (409) without --force, and the board stays as it was.
+  r = cli({"mode", "set", "MAXN"});
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.err.find("reboot"), std::string::npos) << r.err;
+  EXPECT_EQ(line_count(r.err), 1) << r.err;
   r = cli({"--json", "mode"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(json_out(r).value("id", -1), 0) << r.out;
+  EXPECT_EQ(json_out(r).value("id", -1), 2) << r.out;
+  r = cli({"mode", "set", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("power mode set to 2 MODE_30W"), std::string::npos) << r.out;
+  r = cli({"--json", "mode", "set", "MODE_30W"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(json_out(r).value("name", std::string()), "MODE_30W") << r.out;
 
   r = cli({"mode", "set", "99"});
   EXPECT_EQ(r.exit_code, 1) << r.out;
