@@ -93,8 +93,13 @@ class top_view {
       std::string label = g.label;
       label.resize(8, ' ');
       std::string current = label;
-      for (const auto& c : channels) {
-        if (!c.is_object() || c.value("kind", std::string()) != g.kind) continue;
+      // The total is the headline of the power line.
+      std::vector<nlohmann::json> members;
+      for (const auto& c : channels)
+        if (c.is_object() && c.value("kind", std::string()) == g.kind) members.push_back(c);
+      std::stable_partition(members.begin(), members.end(),
+                            [](const nlohmann::json& c) { return c.value("name", std::string()) == "power.total"; });
+      for (const auto& c : members) {
         const std::string item = short_name(c.value("name", std::string("?"))) + " " + value_text(c) + "   ";
         if (current.size() + item.size() > static_cast<std::size_t>(width_) && current.size() > label.size()) {
           line += current + "\x1b[K\n";

@@ -190,7 +190,29 @@ std::string format_results_table(const nlohmann::json& results, int max_width) {
     }
     rows.push_back(std::move(cells));
   }
-  // On a terminal, keep the leading columns that fit; the rest are one --format away.
+  // On a terminal, columns with nothing in them go first, then whatever does not fit; the rest
+  // are one --format away.
+  std::size_t hidden = 0;
+  if (max_width > 0) {
+    std::vector<std::string> kept_header;
+    std::vector<std::size_t> kept;
+    for (std::size_t c = 0; c < header.size(); ++c) {
+      bool empty = true;
+      for (const auto& row : rows) empty = empty && (c >= row.size() || row[c] == "-");
+      if (empty && !rows.empty()) {
+        ++hidden;
+        continue;
+      }
+      kept.push_back(c);
+      kept_header.push_back(header[c]);
+    }
+    for (auto& row : rows) {
+      std::vector<std::string> cells;
+      for (auto c : kept) cells.push_back(c < row.size() ? row[c] : std::string("-"));
+      row = std::move(cells);
+    }
+    header = std::move(kept_header);
+  }
   std::size_t shown = header.size();
   if (max_width > 0 && !header.empty()) {
     std::size_t used = 0;
@@ -214,10 +236,11 @@ std::string format_results_table(const nlohmann::json& results, int max_width) {
     for (auto& row : rows)
       if (row.size() > shown) row.resize(shown);
     out = format_table(h, rows);
-    out += "(" + std::to_string(header.size() - shown) + " more columns; --format csv or json shows all)\n";
   } else {
     out = format_table(header, rows);
   }
+  const std::size_t left_out = hidden + (header.size() - std::min(shown, header.size()));
+  if (left_out > 0) out += "(" + std::to_string(left_out) + " more columns; --format csv or json shows all)\n";
   const auto summary = results.value("summary", nlohmann::json::object());
   if (gemm && summary.is_object() && summary.contains("best_overall")) {
     const auto& best = summary["best_overall"];
