@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <jetperf/common/errors.hpp>
 #include <jetperf/platform/board_settings.hpp>
 #include <jetperf/store/job_store.hpp>
 #include <jetperf/telemetry/sample_source.hpp>
@@ -56,8 +57,11 @@ class workload {
   }
   /// Compares finished points along one parameter (GET /v1/jobs/{id}/compare?by=...), e.g.
   /// tensor cores on vs off. Throws validation_error(field "by") when the kind has no such view.
+  /// Inline: workloads live in libraries below jobs (measure), so the class stays header-only.
   virtual nlohmann::json compare(const nlohmann::json& spec, const std::vector<store::point_record>& points,
-                                 const std::string& by) const;
+                                 const std::string& by) const {
+    throw validation_error("by", "jobs of kind '" + kind() + "' have no comparisons");
+  }
 };
 
 }  // namespace jetperf::jobs
