@@ -5,8 +5,10 @@ namespace jetperf::api {
 namespace {
 void put(const std::string& key, const std::string& source, const nlohmann::json& value, nlohmann::json& out,
          std::vector<std::string>& order) {
-  // A collision (a metric named like a param, or "index") must not lose data: the later one is
-  // qualified by where it came from.
+  // A metric that only echoes its param (same name, same value) is the same datum: keep one.
+  if (!source.empty() && out.contains(key) && out[key] == value) return;
+  // A real collision (a metric named like a param but different, or "index") must not lose
+  // data: the later one is qualified by where it came from.
   std::string name = out.contains(key) && !source.empty() ? source + "." + key : key;
   if (!out.contains(name)) order.push_back(name);
   out[name] = value;

@@ -67,11 +67,25 @@ clock_sensor::clock_sensor(const platform::sysfs_root& root, std::optional<gpu_d
   for (int n : cpus) {
     std::string c = std::to_string(n);
     add("clock.cpu" + c, "Hz", channel_kind::clock, cpu_base + "/cpu" + c + "/cpufreq/scaling_cur_freq", 1000.0);
+    // An offline core keeps a stale scaling_cur_freq: it has no clock, so it reads as "no value"
+    // (and cannot look throttled). cpu0 usually has no online file: always online.
+    if (online_.size() < files_.size()) {
+      online_.resize(files_.size());
+      detail::sysfs_file online(root.host_path(cpu_base + "/cpu" + c + "/online"));
+      if (online.ok()) online_.back() = std::move(online);
+    }
   }
 }
 
 void clock_sensor::read(std::int64_t, double* values) {
   for (std::size_t i = 0; i < files_.size(); ++i) {
+    if (i < online_.size() && online_[i]) {
+      auto on = online_[i]->read_int();
+      if (on && *on == 0) {
+        values[i] = std::numeric_limits<double>::quiet_NaN();
+        continue;
+      }
+    }
     auto v = files_[i].read_int();
     values[i] = v ? static_cast<double>(*v) * scale_[i] : std::numeric_limits<double>::quiet_NaN();
   }

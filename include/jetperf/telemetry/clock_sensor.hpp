@@ -36,6 +36,7 @@ class clock_sensor : public sensor {
   std::vector<channel_info> channels_;
   std::vector<detail::sysfs_file> files_;
   std::vector<double> scale_;  ///< file value x scale = channel value
+  std::vector<std::optional<detail::sysfs_file>> online_;  ///< per channel: the CPU core's online file
   std::int64_t min_interval_ns_;
 };
 

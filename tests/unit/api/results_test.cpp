@@ -105,6 +105,18 @@ TEST(result_table, collisions_keep_both_values) {
   EXPECT_EQ(t.rows[0]["a.b.c"], true);
 }
 
+TEST(result_table, a_metric_echoing_its_param_is_one_column) {
+  store::point_record p;
+  p.index = 0;
+  p.status = "ok";
+  p.params = {{"dtype", "float"}, {"m", 64}};
+  p.metrics = {{"dtype", "float"}, {"m", 128}, {"gflops", 3.5}};
+  const auto t = api::build_result_table({p});
+  EXPECT_EQ(t.columns, (std::vector<std::string>{"index", "status", "dtype", "m", "gflops", "metrics.m"}));
+  EXPECT_EQ(t.rows[0]["m"], 64);
+  EXPECT_EQ(t.rows[0]["metrics.m"], 128);
+}
+
 TEST(csv_writer, fields) {
   EXPECT_EQ(api::csv_field(nullptr), "");
   EXPECT_EQ(api::csv_field(0.1), "0.1");

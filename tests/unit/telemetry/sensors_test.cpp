@@ -196,6 +196,15 @@ TEST(clock_sensor, gpu_found_through_devfreq_of_node) {
   EXPECT_DOUBLE_EQ(v[1], 56.7);
   EXPECT_DOUBLE_EQ(v[2], 2133e6);
   EXPECT_DOUBLE_EQ(v[3], 729.6e6);
+  EXPECT_DOUBLE_EQ(v[4], 2201.6e6);
+
+  // An offline core keeps a stale scaling_cur_freq; it must read as "no value", not as a clock.
+  write_file(t.file("sys/devices/system/cpu/cpu1/online"), "0\n");
+  clock_sensor with_offline(root);
+  std::vector<double> w(with_offline.channels().size());
+  with_offline.read(0, w.data());
+  EXPECT_DOUBLE_EQ(w[3], 729.6e6);
+  EXPECT_TRUE(std::isnan(w[4]));
 }
 
 TEST(cpu_util_sensor, jiffies_deltas) {
