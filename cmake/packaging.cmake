@@ -5,7 +5,9 @@ set(CPACK_PACKAGE_CONTACT "jetperf maintainers <jetperf@localhost>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Profiling daemon for NVIDIA Jetson boards (REST API) and its client")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+# The package installs where the build was configured to (the unit file names that path), so
+# configure packages with -DCMAKE_INSTALL_PREFIX=/usr.
+set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${PROJECT_SOURCE_DIR}/deploy/debian/postinst;${PROJECT_SOURCE_DIR}/deploy/debian/conffiles)
 set(CPACK_DEBIAN_PACKAGE_SECTION utils)
 include(CPack)
