@@ -160,8 +160,9 @@ TEST_F(client_gemm, small_cpu_sweep_end_to_end) {
       << r.out;
   // One row per size, each picking one of the two clocks.
   EXPECT_EQ(line_count(r.out), 3) << r.out;
-  // Without power readings there is no best clock, only the two values it was picked from.
-  const std::string best = has_best ? R"([0-9]+\s+[0-9.e+-]+\s+[0-9.e+-]+)" : R"(-\s+-\s+-)";
+  // A size whose points got no power reading has no best clock, only the two values it was
+  // picked from; which sizes get readings in so short a window depends on the sampler's timing.
+  const std::string best = R"((?:[0-9]+\s+[0-9.e+-]+\s+[0-9.e+-]+|-\s+-\s+-))";
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\ncpu float 32x32x32 tensor=off\s+)" + best + R"(\s+2\n)")))
       << r.out;
 
