@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <memory>
 #include <cstdint>
 #include <set>
 #include <string>
@@ -16,6 +17,7 @@
 #include <support/daemon_process.hpp>
 #include <support/http_client.hpp>
 #include <support/run_client.hpp>
+#include <support/temp_dir.hpp>
 
 namespace jetperf::test {
 
@@ -61,6 +63,25 @@ inline std::vector<std::string> with_daemon(const daemon_process& d, std::vector
   all.insert(all.end(), args.begin(), args.end());
   return all;
 }
+
+/// One jetperfd on a simulated AGX Orin, shared by every test of a suite (starting one per test
+/// would dominate the suite's time), with the real client pointed at it.
+class sim_orin_suite : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    sim_dir_ = std::make_unique<temp_dir>();
+    daemon_ = std::make_unique<daemon_process>(std::vector<std::string>{"--board", "sim:orin-agx", "--sim-dir", sim_dir_->path()});
+  }
+  static void TearDownTestSuite() {
+    daemon_.reset();
+    sim_dir_.reset();
+  }
+  static client_result cli(std::vector<std::string> args, int timeout_s = 60) {
+    return run_client(with_daemon(*daemon_, std::move(args)), {}, timeout_s);
+  }
+  inline static std::unique_ptr<temp_dir> sim_dir_;
+  inline static std::unique_ptr<daemon_process> daemon_;
+};
 
 /// Number of '\n' in a text.
 inline int line_count(const std::string& s) { return static_cast<int>(std::count(s.begin(), s.end(), '\n')); }

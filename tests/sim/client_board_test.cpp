@@ -9,34 +9,13 @@
 namespace jetperf::test {
 namespace {
 
-class client_board : public ::testing::Test {
+class client_board : public sim_orin_suite {
  protected:
-  static void SetUpTestSuite() {
-    sim_dir_ = new temp_dir();
-    daemon_ = new daemon_process({"--board", "sim:orin-agx", "--sim-dir", sim_dir_->path()});
-  }
-  static void TearDownTestSuite() {
-    delete daemon_;
-    daemon_ = nullptr;
-    delete sim_dir_;
-    sim_dir_ = nullptr;
-  }
-  void SetUp() override {
-    http_client http(daemon_->port());
-    const auto r = http.request("GET", "/v1/board");
-    if (r.status == 404 || r.status == 503)
-      GTEST_SKIP() << "the daemon serves no board yet (GET /v1/board -> " << r.status << ")";
-  }
-  static client_result cli(std::vector<std::string> args) { return run_client(with_daemon(*daemon_, std::move(args))); }
   static nlohmann::json json_out(const client_result& r) {
     auto j = nlohmann::json::parse(r.out, nullptr, false);
     return j.is_discarded() ? nlohmann::json() : j;
   }
-  static temp_dir* sim_dir_;
-  static daemon_process* daemon_;
 };
-temp_dir* client_board::sim_dir_ = nullptr;
-daemon_process* client_board::daemon_ = nullptr;
 
 TEST_F(client_board, board_summarises_identity_modes_clocks_and_rails) {
   auto r = cli({"board"});

@@ -10,39 +10,14 @@
 namespace jetperf::test {
 namespace {
 
-class client_gemm : public ::testing::Test {
+class client_gemm : public sim_orin_suite {
  protected:
-  static void SetUpTestSuite() {
-    sim_dir_ = new temp_dir();
-    daemon_ = new daemon_process({"--board", "sim:orin-agx", "--sim-dir", sim_dir_->path()});
-  }
-  static void TearDownTestSuite() {
-    delete daemon_;
-    daemon_ = nullptr;
-    delete sim_dir_;
-    sim_dir_ = nullptr;
-  }
-  void SetUp() override {
-    http_client http(daemon_->port());
-    const nlohmann::json body{{"kind", "gemm"}, {"spec", {{"device", "cpu"}, {"sizes", "8"}}}, {"dry_run", true}};
-    const auto r = http.request("POST", "/v1/jobs", body.dump(), bearer(daemon_->token()));
-    if (r.status == 404 || (r.status == 400 && r.body.find("kind") != std::string::npos && r.body.find("gemm") != std::string::npos &&
-                            r.body.find("spec.") == std::string::npos))
-      GTEST_SKIP() << "the daemon does not accept gemm jobs yet: " << r.status << " " << r.body;
-  }
-  static client_result cli(std::vector<std::string> args, int timeout_s = 60) {
-    return run_client(with_daemon(*daemon_, std::move(args)), {}, timeout_s);
-  }
   static std::int64_t id_in(const std::string& text) {
     std::smatch m;
     if (!std::regex_search(text, m, std::regex("submitted job ([0-9]+)"))) return 0;
     return std::stoll(m[1]);
   }
-  static temp_dir* sim_dir_;
-  static daemon_process* daemon_;
 };
-temp_dir* client_gemm::sim_dir_ = nullptr;
-daemon_process* client_gemm::daemon_ = nullptr;
 
 TEST_F(client_gemm, flags_become_the_stored_spec) {
   auto r = cli({"submit", "gemm", "--device", "cpu", "--dtype", "float,double", "--sizes", "16,32x16x8", "--tensor",
@@ -148,12 +123,6 @@ TEST_F(client_gemm, small_cpu_sweep_end_to_end) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(line_count(r.out), 5) << r.out;
 
-  {
-    http_client http(daemon_->port());
-    const auto c = http.request("GET", "/v1/jobs/" + std::to_string(id) + "/compare?by=cpu_freq_khz");
-    if (c.status == 404 && c.body.find("no such resource") != std::string::npos)
-      GTEST_SKIP() << "GET /v1/jobs/{id}/compare is not served yet: " << c.body;
-  }
   r = cli({"compare", std::to_string(id), "--by", "cpu_freq_khz"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(^params\s+best_cpu_freq_khz\s+best_gflops_per_w\s+best_gflops)")))

@@ -7,21 +7,12 @@
 #include <jetperf/common/errors.hpp>
 #include <jetperf/platform/nvpmodel_tool.hpp>
 #include <support/temp_dir.hpp>
-#include <support/test_paths.hpp>
+#include <support/fixtures.hpp>
 
 using namespace jetperf::platform;
 
 namespace {
 
-std::string fixture(const std::string& name) {
-  const std::string path = jetperf::test::fixtures_dir() + "/" + name;
-  if (!std::filesystem::exists(path)) return {};
-  return jetperf::test::read_file(path);
-}
-
-#define LOAD_FIXTURE(var, name)                                                     \
-  const std::string var = fixture(name);                                             \
-  if (var.empty()) GTEST_SKIP() << "fixture " << name << " not found under " << jetperf::test::fixtures_dir()
 
 std::vector<std::string> mode_names(const nvpmodel_conf& c) {
   std::vector<std::string> n;
@@ -32,7 +23,7 @@ std::vector<std::string> mode_names(const nvpmodel_conf& c) {
 }  // namespace
 
 TEST(nvpmodel_conf, xavier_agx_r32_modes_and_settings) {
-  LOAD_FIXTURE(text, "nvpmodel_conf_xavier-agx_t194_r32.5_mlperf-modified.conf");
+  JETPERF_LOAD_FIXTURE(text, "nvpmodel_conf_xavier-agx_t194_r32.5_mlperf-modified.conf");
   auto c = parse_nvpmodel_conf(text);
   EXPECT_EQ(mode_names(c), (std::vector<std::string>{"0:MAXN", "1:MODE_10W", "2:MODE_15W", "3:MODE_30W_ALL",
                                                       "4:MODE_30W_6CORE", "5:MODE_30W_4CORE", "6:MODE_30W_2CORE",
@@ -67,7 +58,7 @@ TEST(nvpmodel_conf, xavier_agx_r32_modes_and_settings) {
 }
 
 TEST(nvpmodel_conf, nano_r32_double_spaces_and_knext) {
-  LOAD_FIXTURE(text, "nvpmodel_conf_nano_t210_r32.conf");
+  JETPERF_LOAD_FIXTURE(text, "nvpmodel_conf_nano_t210_r32.conf");
   auto c = parse_nvpmodel_conf(text);
   EXPECT_EQ(mode_names(c), (std::vector<std::string>{"0:MAXN", "1:5W", "2:7W"}));
   EXPECT_EQ(c.default_mode, 0);
@@ -84,7 +75,7 @@ TEST(nvpmodel_conf, nano_r32_double_spaces_and_knext) {
 }
 
 TEST(nvpmodel_conf, orin_nano_r36_missing_space_after_bracket) {
-  LOAD_FIXTURE(text, "nvpmodel_conf_orin-nano_p3767_r36_user-modified.conf");
+  JETPERF_LOAD_FIXTURE(text, "nvpmodel_conf_orin-nano_p3767_r36_user-modified.conf");
   auto c = parse_nvpmodel_conf(text);
   EXPECT_EQ(mode_names(c), (std::vector<std::string>{"0:DYNAMIC_MODE"}));
   EXPECT_EQ(c.default_mode, 0);
@@ -102,7 +93,7 @@ TEST(nvpmodel_conf, orin_nano_r36_missing_space_after_bracket) {
 }
 
 TEST(nvpmodel_conf, tx2_r32_modes) {
-  LOAD_FIXTURE(text, "nvpmodel_conf_tx2_t186_r32.conf");
+  JETPERF_LOAD_FIXTURE(text, "nvpmodel_conf_tx2_t186_r32.conf");
   auto c = parse_nvpmodel_conf(text);
   EXPECT_EQ(mode_names(c), (std::vector<std::string>{"0:MAXN", "1:MAXQ", "2:MAXP_CORE_ALL", "3:MAXP_CORE_ARM"}));
   EXPECT_EQ(c.default_mode, 3);
@@ -114,7 +105,7 @@ TEST(nvpmodel_conf, tx2_r32_modes) {
 }
 
 TEST(nvpmodel_conf, xavier_nx_r32_7_hwmon) {
-  LOAD_FIXTURE(text, "nvpmodel_conf_xavier-nx_p3668_r32.7.conf");
+  JETPERF_LOAD_FIXTURE(text, "nvpmodel_conf_xavier-nx_p3668_r32.7.conf");
   auto c = parse_nvpmodel_conf(text);
   EXPECT_EQ(c.modes.size(), 9u);
   EXPECT_EQ(c.default_mode, 5);
@@ -135,7 +126,7 @@ TEST(nvpmodel_conf, xavier_nx_r32_7_hwmon) {
 }
 
 TEST(nvpmodel_conf, terminal_wrapped_lines_parse_like_the_original) {
-  LOAD_FIXTURE(text, "nvpmodel_conf_nano_t210_r32.conf");
+  JETPERF_LOAD_FIXTURE(text, "nvpmodel_conf_nano_t210_r32.conf");
   // Wrap every line at 80 columns, as a copy from a terminal does.
   std::string wrapped;
   std::istringstream in(text);

@@ -6,26 +6,17 @@
 
 #include <jetperf/common/errors.hpp>
 #include <support/temp_dir.hpp>
-#include <support/test_paths.hpp>
+#include <support/fixtures.hpp>
 
 using namespace jetperf::platform;
 
 namespace {
 
-std::string fixture(const std::string& name) {
-  const std::string path = jetperf::test::fixtures_dir() + "/" + name;
-  if (!std::filesystem::exists(path)) return {};
-  return jetperf::test::read_file(path);
-}
-
-#define LOAD_FIXTURE(var, name)                                                     \
-  const std::string var = fixture(name);                                             \
-  if (var.empty()) GTEST_SKIP() << "fixture " << name << " not found under " << jetperf::test::fixtures_dir()
 
 }  // namespace
 
 TEST(nvpmodel_output, query_with_fan_mode) {
-  LOAD_FIXTURE(text, "nvpmodel_q_xavier-agx_r32.5_fan-cool.txt");
+  JETPERF_LOAD_FIXTURE(text, "nvpmodel_q_xavier-agx_r32.5_fan-cool.txt");
   auto q = parse_nvpmodel_query(text);
   EXPECT_EQ(q.mode_id, 0);
   EXPECT_EQ(q.mode_name, "MAXN");
@@ -42,7 +33,7 @@ TEST(nvpmodel_output, query_with_warning_line) {
 }
 
 TEST(nvpmodel_output, query_verbose_values) {
-  LOAD_FIXTURE(text, "nvpmodel_q_verbose_grep-gpu-freq_xavier-agx_r32.txt");
+  JETPERF_LOAD_FIXTURE(text, "nvpmodel_q_verbose_grep-gpu-freq_xavier-agx_r32.txt");
   auto v = parse_nvpmodel_query_verbose(text);
   ASSERT_EQ(v.size(), 2u);
   EXPECT_EQ(v[1].param, "GPU");
@@ -54,8 +45,8 @@ TEST(nvpmodel_output, query_verbose_values) {
 }
 
 TEST(nvpmodel_output, dump_xavier_matches_its_conf) {
-  LOAD_FIXTURE(text, "nvpmodel_p_verbose_xavier-agx_t194.jtop-emulator.txt");
-  LOAD_FIXTURE(conf_text, "nvpmodel_conf_xavier-agx_t194_r32.5_mlperf-modified.conf");
+  JETPERF_LOAD_FIXTURE(text, "nvpmodel_p_verbose_xavier-agx_t194.jtop-emulator.txt");
+  JETPERF_LOAD_FIXTURE(conf_text, "nvpmodel_conf_xavier-agx_t194_r32.5_mlperf-modified.conf");
   auto dump = parse_nvpmodel_dump(text);
   auto conf = parse_nvpmodel_conf(conf_text);
   EXPECT_EQ(dump.default_mode, 2);
@@ -74,8 +65,8 @@ TEST(nvpmodel_output, dump_xavier_matches_its_conf) {
 }
 
 TEST(nvpmodel_output, dump_orin_and_nano) {
-  LOAD_FIXTURE(orin, "nvpmodel_p_verbose_orin-agx_t234.jtop-emulator.txt");
-  LOAD_FIXTURE(nano, "nvpmodel_p_verbose_nano_t210.jtop-emulator.txt");
+  JETPERF_LOAD_FIXTURE(orin, "nvpmodel_p_verbose_orin-agx_t234.jtop-emulator.txt");
+  JETPERF_LOAD_FIXTURE(nano, "nvpmodel_p_verbose_nano_t210.jtop-emulator.txt");
   auto o = parse_nvpmodel_dump(orin);
   EXPECT_EQ(o.default_mode, 2);
   ASSERT_EQ(o.modes.size(), 4u);

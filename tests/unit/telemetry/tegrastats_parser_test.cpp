@@ -8,17 +8,14 @@
 #include <gtest/gtest.h>
 
 #include <jetperf/common/errors.hpp>
-#include <support/test_paths.hpp>
+#include <support/fixtures.hpp>
 
 namespace jetperf::telemetry {
 namespace {
 
 std::string fixture_line(const std::string& name) {
-  std::string path = test::fixtures_dir() + "/" + name;
-  std::ifstream in(path);
-  std::string line;
-  if (!in || !std::getline(in, line)) return {};
-  return line;
+  const auto text = test::fixture_text(name);
+  return text.substr(0, text.find('\n'));
 }
 
 #define FIXTURE_OR_SKIP(var, name)                                     \
