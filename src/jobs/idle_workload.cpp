@@ -1,11 +1,11 @@
 #include <jetperf/jobs/idle_workload.hpp>
 
 #include <chrono>
-#include <map>
 #include <thread>
 
 #include <jetperf/common/clock.hpp>
 #include <jetperf/jobs/spec_fields.hpp>
+#include <jetperf/measure/power_window.hpp>
 
 namespace jetperf::jobs {
 
@@ -51,29 +51,16 @@ class idle_workload final : public workload {
   }
 
  private:
-  // Mean of every power channel over the window; the total-power channel becomes power_w.
+  // Mean of every power channel over the window (the measurement protocol's own summary); the
+  // total-power channel becomes power_w.
   static void add_power(const telemetry::sample_source& source, point_result& r) {
     const auto channels = source.channels();
-    const auto samples = source.window(r.t_start_ns, r.t_end_ns);
-    std::map<int, std::pair<double, std::int64_t>> sums;
-    for (const auto& s : samples) {
-      if (s.channel < 0 || s.channel >= static_cast<int>(channels.size())) continue;
-      if (channels[s.channel].kind != telemetry::channel_kind::power) continue;
-      auto& acc = sums[s.channel];
-      acc.first += s.value;
-      acc.second += 1;
-    }
-    const auto total = source.total_power_channel();
-    std::int64_t count = 0;
-    for (const auto& [ch, acc] : sums) {
-      const double mean = acc.first / static_cast<double>(acc.second);
-      r.metrics[channels[ch].name + "_w"] = mean;
-      if (total && *total == ch) {
-        r.metrics["power_w"] = mean;
-        count = acc.second;
-      }
-    }
-    r.metrics["samples"] = count;
+    const auto summary = measure::summarize_window(channels, source.window(r.t_start_ns, r.t_end_ns),
+                                                   source.total_power_channel());
+    for (const auto& [index, ch] : summary.channels)
+      if (channels[index].kind == telemetry::channel_kind::power) r.metrics[ch.name + "_w"] = ch.mean;
+    if (summary.total_power_w) r.metrics["power_w"] = *summary.total_power_w;
+    r.metrics["samples"] = summary.total_samples;
   }
 };
 
