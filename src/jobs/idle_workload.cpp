@@ -4,7 +4,7 @@
 #include <thread>
 
 #include <jetperf/common/clock.hpp>
-#include <jetperf/jobs/spec_fields.hpp>
+#include <jetperf/common/spec_fields.hpp>
 #include <jetperf/measure/power_window.hpp>
 
 namespace jetperf::jobs {

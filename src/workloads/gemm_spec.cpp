@@ -8,6 +8,7 @@
 #include <string>
 
 #include <jetperf/common/errors.hpp>
+#include <jetperf/common/spec_fields.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
 #include <jetperf/workloads/gemm_dtype.hpp>
 
@@ -61,29 +62,15 @@ std::vector<json> as_list(const json& v) {
   return {v};
 }
 
+// The shared field readers; in a gemm spec an explicit null has always meant "the default".
 double number(const json& spec, const char* name, double min, double max, double fallback) {
   auto it = spec.find(name);
-  if (it == spec.end() || it->is_null()) return fallback;
-  if (!it->is_number()) throw validation_error(field(name), std::string(name) + " must be a number");
-  const double v = it->get<double>();
-  if (!std::isfinite(v) || v < min || v > max) {
-    std::ostringstream msg;
-    msg << name << " must be between " << min << " and " << max << ", got " << v;
-    throw validation_error(field(name), msg.str(), "out_of_range");
-  }
-  return v;
+  return it == spec.end() || it->is_null() ? fallback : number_field(spec, name, min, max, fallback);
 }
 
 std::int64_t integer(const json& spec, const char* name, std::int64_t min, std::int64_t max, std::int64_t fallback) {
   auto it = spec.find(name);
-  if (it == spec.end() || it->is_null()) return fallback;
-  if (!it->is_number()) throw validation_error(field(name), std::string(name) + " must be an integer");
-  const auto v = json_int(*it, name);
-  if (v < min || v > max)
-    throw validation_error(field(name), std::string(name) + " must be between " + std::to_string(min) + " and " +
-                                            std::to_string(max) + ", got " + std::to_string(v),
-                           "out_of_range");
-  return v;
+  return it == spec.end() || it->is_null() ? fallback : integer_field(spec, name, min, max, fallback);
 }
 
 json size_of(std::int64_t m, std::int64_t n, std::int64_t k) {

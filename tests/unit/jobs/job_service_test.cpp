@@ -7,7 +7,7 @@
 
 #include <jetperf/common/errors.hpp>
 #include <jetperf/jobs/job_service.hpp>
-#include <jetperf/jobs/spec_fields.hpp>
+#include <jetperf/common/spec_fields.hpp>
 #include <support/temp_dir.hpp>
 
 using namespace jetperf;
@@ -21,9 +21,9 @@ class scripted_workload final : public jobs::workload {
  public:
   std::string kind() const override { return "scripted"; }
   json normalize(const json& spec, const json&) const override {
-    jobs::reject_unknown_fields(spec, {"points", "sleep_ms", "fail"});
-    json out = {{"points", jobs::integer_field(spec, "points", 0, 200000, 3)},
-                {"sleep_ms", jobs::integer_field(spec, "sleep_ms", 0, 100000, 0)},
+    jetperf::reject_unknown_fields(spec, {"points", "sleep_ms", "fail"});
+    json out = {{"points", jetperf::integer_field(spec, "points", 0, 200000, 3)},
+                {"sleep_ms", jetperf::integer_field(spec, "sleep_ms", 0, 100000, 0)},
                 {"fail", spec.value("fail", json::array())}};
     return out;
   }

@@ -1,13 +1,13 @@
 #pragma once
 // Field-by-field readers for job specs: each throws validation_error naming "spec.<field>" with
-// what was expected, so every workload reports bad input the same way.
+// what was expected, so every workload (jobs, workloads) reports bad input the same way.
 #include <cstdint>
 #include <initializer_list>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
-namespace jetperf::jobs {
+namespace jetperf {
 
 /// Rejects any key of `spec` not in `allowed` (field "spec.<key>").
 void reject_unknown_fields(const nlohmann::json& spec, std::initializer_list<const char*> allowed);
@@ -19,4 +19,4 @@ std::int64_t integer_field(const nlohmann::json& spec, const char* name, std::in
 /// A string; `fallback` when absent.
 std::string string_field(const nlohmann::json& spec, const char* name, const std::string& fallback);
 
-}  // namespace jetperf::jobs
+}  // namespace jetperf

@@ -1,11 +1,11 @@
-#include <jetperf/jobs/spec_fields.hpp>
+#include <jetperf/common/spec_fields.hpp>
 
 #include <cmath>
 #include <sstream>
 
 #include <jetperf/common/errors.hpp>
 
-namespace jetperf::jobs {
+namespace jetperf {
 
 namespace {
 std::string field_name(const char* name) { return std::string("spec.") + name; }
@@ -72,4 +72,4 @@ std::string string_field(const nlohmann::json& spec, const char* name, const std
   return it->get<std::string>();
 }
 
-}  // namespace jetperf::jobs
+}  // namespace jetperf
