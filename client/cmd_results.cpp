@@ -1,4 +1,5 @@
-// jetperf results ID: the job's points as a table, CSV or JSON, to stdout or a file.
+// jetperf results ID: the job's points as a table, CSV or JSON, to stdout or a file; for layer-wise
+// jobs also dnnstats, the seed's processed layout (JSON).
 #include <fstream>
 #include <iostream>
 
@@ -14,8 +15,9 @@ class results_command final : public command {
  public:
   explicit results_command(CLI::App& parent) : app_(parent.add_subcommand("results", "Print a job's results")) {
     app_->add_option("id", id_, "Job id")->required()->check(CLI::PositiveNumber);
-    app_->add_option("--format", format_, "table, csv or json (default: table; json with --json)")
-        ->check(CLI::IsMember({"table", "csv", "json"}));
+    app_->add_option("--format", format_,
+                     "table, csv, json or dnnstats (layers jobs) (default: table; json with --json)")
+        ->check(CLI::IsMember({"table", "csv", "json", "dnnstats"}));
     app_->add_option("-o,--output", output_, "Write to this file instead of stdout");
   }
   CLI::App* app() const override { return app_; }
@@ -26,6 +28,9 @@ class results_command final : public command {
     std::string text;
     if (format == "csv") {
       text = ctx.call_text(base + "?format=csv");
+    } else if (format == "dnnstats") {
+      // The kind's own layout: printed as the daemon builds it (400 naming format for other kinds).
+      text = ctx.call("GET", base + "?format=dnnstats").dump(2) + "\n";
     } else {
       const auto j = ctx.call("GET", base + "?format=json");
       // Only a terminal gets its columns limited; a file or a pipe gets them all.

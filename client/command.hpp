@@ -65,6 +65,8 @@ std::unique_ptr<command> make_clocks_command(CLI::App& parent);
 std::unique_ptr<command> make_top_command(CLI::App& parent);
 /// `compare ID --by PARAM`: a gemm job's points compared along one parameter.
 std::unique_ptr<command> make_compare_command(CLI::App& parent);
+/// `models` (the zoo) and `models show NAME [--granularity op|block] [--batch N]`.
+std::unique_ptr<command> make_models_command(CLI::App& parent);
 
 /// Columns of the terminal stdout is on, or 0 when stdout is not a terminal.
 int stdout_terminal_width();

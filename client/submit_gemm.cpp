@@ -2,56 +2,12 @@
 // clocks. Flags map one to one onto the spec fields the daemon validates
 // (src/workloads/gemm_spec.cpp); values are passed on as given so that the daemon's message
 // (naming spec.<field> and the valid values) is the one a person sees.
-#include <cctype>
-
+#include "flag_lists.hpp"
 #include "submit_kind.hpp"
 
 namespace jetperf::client {
 
 namespace {
-
-bool all_digits(const std::string& s) {
-  if (s.empty()) return false;
-  for (unsigned char c : s)
-    if (!std::isdigit(c)) return false;
-  return true;
-}
-
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (char c : text + ",") {
-    if (c != ',') {
-      if (c != ' ' && c != '\t') cur += c;
-      continue;
-    }
-    if (!cur.empty()) out.push_back(cur);
-    cur.clear();
-  }
-  return out;
-}
-
-// "all" -> "all"; "min,1300500000" -> ["min", 1300500000]: numbers as integers, words as given.
-nlohmann::json id_list(const std::string& text) {
-  const auto items = split_list(text);
-  if (items.size() == 1 && !all_digits(items[0])) return items[0];
-  nlohmann::json out = nlohmann::json::array();
-  for (const auto& item : items) {
-    if (all_digits(item) && item.size() <= 18)
-      out.push_back(std::stoll(item));
-    else
-      out.push_back(item);
-  }
-  return out;
-}
-
-struct number_flag {
-  const char* flag;
-  const char* field;
-  const char* help;
-  CLI::Option* option = nullptr;
-  double value = 0;
-};
 
 class gemm_kind final : public submit_kind {
  public:
@@ -68,10 +24,7 @@ class gemm_kind final : public submit_kind {
                             "from:to:step, a comma list of N or MxNxK (spec.sizes; default 128:2048:128)");
     tensor_ = app.add_option("--tensor", tensor_v_, "on, off or both (spec.tensor; default both on cuda, off on cpu)")
                   ->check(CLI::IsMember({"on", "off", "both"}));
-    gpu_ = app.add_option("--gpu-freq", gpu_v_, "GPU clocks in Hz: a comma list, all, min or max (spec.gpu_freqs)");
-    cpu_ = app.add_option("--cpu-freq", cpu_v_, "CPU clocks in kHz: a comma list, all, min or max (spec.cpu_freqs)");
-    emc_ = app.add_option("--emc-freq", emc_v_, "EMC clocks in Hz: a comma list, all, min or max (spec.emc_freqs)");
-    modes_ = app.add_option("--power-mode", modes_v_, "Power modes: a comma list of ids or names, or all (spec.power_modes)");
+    board_.add_to(app);
     threads_ = app.add_option("--threads", threads_v_, "CPU backend threads, 0 = all cores (spec.threads)");
     min_samples_ = app.add_option("--min-samples", min_samples_v_, "Fewest timed runs per point (spec.min_samples)");
     for (auto& n : numbers_) n.option = app.add_option(n.flag, n.value, n.help);
@@ -79,18 +32,11 @@ class gemm_kind final : public submit_kind {
 
   void fill_spec(nlohmann::json& spec) const override {
     if (device_->count()) spec["device"] = device_v_;
-    if (dtype_->count()) {
-      nlohmann::json list = nlohmann::json::array();
-      for (const auto& d : split_list(dtype_v_)) list.push_back(d);
-      spec["dtypes"] = list;
-    }
+    if (dtype_->count()) spec["dtypes"] = string_list(dtype_v_);
     // The daemon parses every size form; the text goes as written.
     if (sizes_->count()) spec["sizes"] = sizes_v_;
     if (tensor_->count()) spec["tensor"] = tensor_v_;
-    if (gpu_->count()) spec["gpu_freqs"] = id_list(gpu_v_);
-    if (cpu_->count()) spec["cpu_freqs"] = id_list(cpu_v_);
-    if (emc_->count()) spec["emc_freqs"] = id_list(emc_v_);
-    if (modes_->count()) spec["power_modes"] = id_list(modes_v_);
+    board_.fill(spec);
     if (threads_->count()) spec["threads"] = threads_v_;
     if (min_samples_->count()) spec["min_samples"] = min_samples_v_;
     for (const auto& n : numbers_)
@@ -99,9 +45,9 @@ class gemm_kind final : public submit_kind {
 
  private:
   CLI::Option *device_ = nullptr, *dtype_ = nullptr, *sizes_ = nullptr, *tensor_ = nullptr;
-  CLI::Option *gpu_ = nullptr, *cpu_ = nullptr, *emc_ = nullptr, *modes_ = nullptr, *threads_ = nullptr,
-              *min_samples_ = nullptr;
-  std::string device_v_, dtype_v_, sizes_v_, tensor_v_, gpu_v_, cpu_v_, emc_v_, modes_v_;
+  CLI::Option *threads_ = nullptr, *min_samples_ = nullptr;
+  board_axis_flags board_;
+  std::string device_v_, dtype_v_, sizes_v_, tensor_v_;
   std::int64_t threads_v_ = 0, min_samples_v_ = 0;
   // Ranges are checked by the daemon (one place, one message naming spec.<field>).
   number_flag numbers_[7] = {

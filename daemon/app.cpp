@@ -7,6 +7,7 @@
 #include <jetperf/config.hpp>
 #include <jetperf/jobs/idle_workload.hpp>
 #include <jetperf/workloads/gemm_workload.hpp>
+#include <jetperf/workloads/layers_workload.hpp>
 
 #include "atomic_file.hpp"
 #include "http/net.hpp"
@@ -42,6 +43,7 @@ app::app(daemon_config config)
 
   registry_.add(jobs::make_idle_workload());
   registry_.add(workloads::make_gemm_workload());
+  registry_.add(workloads::make_layers_workload());
 
   snapshots_ = std::make_unique<store::snapshot_store>(*db_);
   journal_ = std::make_unique<platform::store_snapshot_journal>(*snapshots_);

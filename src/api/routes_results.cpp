@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <spdlog/spdlog.h>
 
 #include <jetperf/api/csv_writer.hpp>
@@ -28,10 +30,22 @@ nlohmann::json summary_of(const route_request& r, const store::job_record& job,
 http_response results(const route_request& r) {
   r.query.reject_unknown({"format"});
   const std::string format = r.query.get("format").value_or("json");
-  if (format != "json" && format != "csv")
-    throw validation_error("format", "format must be json or csv, got '" + format + "'");
   const auto id = r.id_param();
   const auto job = r.svc.jobs->get(id);
+  const auto& registry = r.svc.jobs->registry();
+  if (format != "json" && format != "csv") {
+    std::vector<std::string> formats = {"json", "csv"};
+    if (registry.has(job.kind)) {
+      const auto& w = registry.get(job.kind);
+      const auto own = w.export_formats();
+      if (std::find(own.begin(), own.end(), format) != own.end())
+        return json_response(200, w.export_results(format, job.spec, r.svc.jobs->points(id)));
+      formats.insert(formats.end(), own.begin(), own.end());
+    }
+    std::string list;
+    for (const auto& f : formats) list += (list.empty() ? "" : ", ") + f;
+    throw validation_error("format", "format must be one of " + list + " for a " + job.kind + " job, got '" + format + "'");
+  }
   const auto points = r.svc.jobs->points(id);
   const auto table = build_result_table(points);
   if (format == "csv") {

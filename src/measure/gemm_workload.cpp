@@ -1,15 +1,14 @@
 #include <jetperf/workloads/gemm_workload.hpp>
 
-#include <chrono>
 #include <cmath>
 #include <map>
 #include <optional>
-#include <thread>
 
 #include <jetperf/common/clock.hpp>
 #include <jetperf/measure/idle_baseline.hpp>
 #include <jetperf/measure/measurement_loop.hpp>
-#include <jetperf/measure/throttle.hpp>
+#include <jetperf/measure/point_board.hpp>
+#include <jetperf/measure/point_power.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
 #include <jetperf/workloads/gemm_compare.hpp>
 #include <jetperf/workloads/gemm_dtype.hpp>
@@ -21,25 +20,6 @@ namespace {
 
 using nlohmann::json;
 
-// Sleeps `seconds`, polling cancellation so a DELETE ends a point quickly; false when cancelled.
-bool sleep_polling(const jobs::point_context& ctx, double seconds) {
-  const auto deadline = monotonic_ns() + static_cast<std::int64_t>(seconds * 1e9);
-  for (auto now = monotonic_ns(); now < deadline; now = monotonic_ns()) {
-    if (ctx.cancelled()) return false;
-    std::this_thread::sleep_for(std::min<std::chrono::nanoseconds>(std::chrono::milliseconds(10),
-                                                                   std::chrono::nanoseconds(deadline - now)));
-  }
-  return !ctx.cancelled();
-}
-
-json opt(std::optional<double> v) { return v ? json(*v) : json(); }
-
-// A requested clock in the unit of the channel that reports it.
-double in_unit(double value_hz, const std::string& unit) {
-  if (unit == "kHz") return value_hz / 1e3;
-  if (unit == "MHz") return value_hz / 1e6;
-  return value_hz;
-}
 
 std::unique_ptr<gemm_backend> default_factory(const std::string& device, std::string* why) {
   return device == "cuda" ? make_cuda_gemm_backend(why) : make_cpu_gemm_backend(why);
@@ -85,25 +65,8 @@ class gemm_workload final : public jobs::workload {
     return slot.backend.get();
   }
 
-  // The board at rest under `settings`, measured once per distinct setting and job.
   std::optional<double> idle_power(jobs::point_context& ctx, const json& spec, const json& settings) {
-    if (!ctx.telemetry || !ctx.telemetry->total_power_channel()) return std::nullopt;
-    if (idle_job_ != ctx.job_id) {
-      idle_cache_.clear();
-      idle_job_ = ctx.job_id;
-    }
-    const auto key = settings.dump();
-    if (auto it = idle_cache_.find(key); it != idle_cache_.end()) return it->second;
-    const double boundary = spec.value("boundary_s", 0.1);
-    const double idle_s = gemm_idle_baseline_s(spec) + 2 * boundary;
-    const auto t0 = monotonic_ns();
-    if (!sleep_polling(ctx, idle_s)) return std::nullopt;
-    const auto t1 = monotonic_ns();
-    const auto trimmed = measure::trim_window(ctx.telemetry->window(t0, t1), t0, t1, boundary);
-    const auto summary =
-        measure::summarize_window(ctx.telemetry->channels(), trimmed, ctx.telemetry->total_power_channel());
-    idle_cache_[key] = summary.total_power_w;
-    return summary.total_power_w;
+    return idle_.get(ctx, settings, gemm_idle_baseline_s(spec), spec.value("boundary_s", 0.1));
   }
 
   struct backend_slot {
@@ -112,8 +75,7 @@ class gemm_workload final : public jobs::workload {
   };
   gemm_backend_factory factory_;
   std::map<std::string, backend_slot> backends_;
-  std::int64_t idle_job_ = -1;
-  std::map<std::string, std::optional<double>> idle_cache_;
+  measure::idle_power_cache idle_;
 };
 
 jobs::point_result skipped(const json& point, const std::string& reason) {
@@ -140,18 +102,12 @@ jobs::point_result gemm_workload::run_point(jobs::point_context& ctx, const json
   if (auto reason = be->supports(*dtype, tensor)) return skipped(point, *reason);
 
   // Board settings first: everything after runs under them, idle baseline included.
-  json settings = json::object();
-  for (const char* key : {"power_mode", "gpu_freq_hz", "cpu_freq_khz", "emc_freq_hz"})
-    if (point.contains(key) && !point[key].is_null()) settings[key] = point[key];
-  json read_back = json::object();
-  std::vector<std::string> flags;
-  if (ctx.board && !settings.empty()) {
-    read_back = ctx.board->apply(settings);
-  } else if (!settings.empty()) {
-    flags.push_back("settings_not_applied");
-  }
+  const auto applied = measure::apply_point_settings(ctx, point);
+  const json& settings = applied.requested;
+  const json& read_back = applied.read_back;
+  std::vector<std::string> flags = applied.flags;
   const auto idle_w = idle_power(ctx, spec, settings);
-  if (ctx.cancelled() || !sleep_polling(ctx, spec.value("cooldown_s", 0.0))) return skipped(point, "cancelled");
+  if (ctx.cancelled() || !measure::sleep_polling(ctx, spec.value("cooldown_s", 0.0))) return skipped(point, "cancelled");
 
   be->set_threads(static_cast<int>(spec.value("threads", 0)));
   be->prepare(m, n, k, *dtype, tensor);
@@ -188,7 +144,7 @@ jobs::point_result gemm_workload::run_point(jobs::point_context& ctx, const json
     tensor_used = false;
     for (const auto& kn : kernels) tensor_used = *tensor_used || is_tensor_core_kernel(kn);
   }
-  const auto setting = [&](const char* key) { return read_back.contains(key) ? read_back[key] : point.value(key, json()); };
+  const auto setting = [&](const char* key) { return applied.value(key, point); };
   mt["device"] = device;
   mt["backend"] = be->name();
   mt["math_mode"] = be->math_mode();
@@ -216,46 +172,13 @@ jobs::point_result gemm_workload::run_point(jobs::point_context& ctx, const json
   const double gflops = res.latency.mean_s > 0 ? gemm_flops(m, n, k) / res.latency.mean_s / 1e9 : 0.0;
   mt["gflops"] = gflops;
 
-  std::optional<double> power_w;
-  mt["power_rse"] = nullptr;
-  mt["power_samples"] = 0;
-  mt["temp_max_c"] = nullptr;
-  if (res.power) {
-    power_w = res.power->total_power_w;
-    if (power_w) {
-      mt["power_rse"] = std::isfinite(res.power->total_rse) ? json(res.power->total_rse) : json();
-      mt["power_samples"] = res.power->total_samples;
-      mt["window_energy_j"] = opt(res.power->total_energy_j);
-    }
-    for (const auto& [ch, c] : res.power->channels)
-      if (c.name.rfind("rail.", 0) == 0) mt["rail_" + c.name.substr(5) + "_w"] = c.mean;
-    mt["temp_max_c"] = opt(res.power->temp_max_c);
-  }
-  mt["power_w"] = opt(power_w);
-  mt["idle_power_w"] = opt(idle_w);
-  mt["energy_j"] = power_w ? json(*power_w * res.latency.mean_s) : json();
-  const auto dyn = measure::subtract_idle(power_w, idle_w, res.latency.mean_s);
-  mt["dynamic_power_w"] = opt(dyn.dynamic_power_w);
-  mt["dynamic_energy_j"] = opt(dyn.dynamic_energy_j);
+  const auto power_w = measure::put_power_metrics(mt, res, idle_w, res.latency.mean_s);
   mt["gflops_per_w"] = power_w && *power_w > 0 ? json(gflops / *power_w) : json();
   mt["j_per_gflop"] = power_w && gflops > 0 ? json(*power_w / gflops) : json();
 
   // Throttling: any clock channel reading below the clock requested for this point.
   if (ctx.telemetry) {
-    const auto channels = ctx.telemetry->channels();
-    json throttle = json::object();
-    for (std::size_t i = 0; i < channels.size(); ++i) {
-      const auto& c = channels[i];
-      if (c.kind != telemetry::channel_kind::clock) continue;
-      std::optional<double> requested_hz;
-      if (c.name == "clock.gpu" && settings.contains("gpu_freq_hz")) requested_hz = settings["gpu_freq_hz"].get<double>();
-      if (c.name == "clock.emc" && settings.contains("emc_freq_hz")) requested_hz = settings["emc_freq_hz"].get<double>();
-      if (c.name.rfind("clock.cpu", 0) == 0 && settings.contains("cpu_freq_khz"))
-        requested_hz = settings["cpu_freq_khz"].get<double>() * 1e3;
-      if (!requested_hz) continue;
-      const auto t = measure::check_throttle(res.samples, static_cast<int>(i), in_unit(*requested_hz, c.unit));
-      if (t.throttled) throttle[c.name] = {{"below", t.below}, {"samples", t.samples}, {"min_ratio", t.min_ratio}};
-    }
+    const auto throttle = measure::throttled_clocks(*ctx.telemetry, res.samples, settings);
     if (!throttle.empty()) {
       flags.push_back("throttled");
       mt["throttle"] = throttle;

@@ -11,6 +11,7 @@
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
 #include <jetperf/workloads/gemm_dtype.hpp>
+#include <jetperf/workloads/sweep_axes.hpp>
 
 namespace jetperf::workloads {
 
@@ -49,17 +50,6 @@ std::int64_t json_int(const json& v, const std::string& name) {
   if (v.is_string())
     if (auto i = parse_int(v.get<std::string>())) return *i;
   throw validation_error(field(name), name + " must hold integers, got " + v.dump());
-}
-
-// A list from a JSON array or a comma-separated string.
-std::vector<json> as_list(const json& v) {
-  if (v.is_array()) return {v.begin(), v.end()};
-  if (v.is_string()) {
-    std::vector<json> out;
-    for (auto& s : split(v.get<std::string>(), ',')) out.emplace_back(s);
-    return out;
-  }
-  return {v};
 }
 
 // The shared field readers; in a gemm spec an explicit null has always meant "the default".
@@ -118,7 +108,7 @@ void parse_size_text(const std::string& text, std::vector<json>& out) {
 
 std::vector<json> parse_sizes(const json& v) {
   std::vector<json> out;
-  for (const auto& item : as_list(v)) {
+  for (const auto& item : spec_list(v)) {
     if (item.is_string())
       parse_size_text(item.get<std::string>(), out);
     else if (item.is_number())
@@ -134,7 +124,7 @@ std::vector<json> parse_sizes(const json& v) {
 
 std::vector<std::string> parse_dtypes(const json& v) {
   std::vector<std::string> out;
-  for (const auto& item : as_list(v)) {
+  for (const auto& item : spec_list(v)) {
     if (!item.is_string() || !parse_gemm_dtype(item.get<std::string>()))
       throw validation_error(field("dtypes"), "unknown dtype " + item.dump() + " (known: half, float, double)");
     if (std::find(out.begin(), out.end(), item.get<std::string>()) == out.end()) out.push_back(item);
@@ -148,7 +138,7 @@ std::vector<bool> parse_tensor(const json& v) {
   const auto add = [&](bool b) {
     if (std::find(out.begin(), out.end(), b) == out.end()) out.push_back(b);
   };
-  for (const auto& item : as_list(v)) {
+  for (const auto& item : spec_list(v)) {
     if (item.is_boolean()) {
       add(item.get<bool>());
     } else if (item == "on") {
@@ -166,87 +156,6 @@ std::vector<bool> parse_tensor(const json& v) {
   if (out.empty()) throw validation_error(field("tensor"), "tensor is empty: the sweep would have no points", "empty");
   return out;
 }
-
-std::string list_text(const std::vector<std::int64_t>& v) {
-  std::string s;
-  for (auto x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
-  return s;
-}
-
-// "all" | "min" | "max" | [ints], each checked against the offered list.
-std::optional<std::vector<std::int64_t>> parse_freqs(const json& spec, const std::string& name,
-                                                     const json& offered, const char* offered_key) {
-  auto it = spec.find(name);
-  if (it == spec.end() || it->is_null()) return std::nullopt;
-  std::vector<std::int64_t> valid;
-  if (offered.is_object() && offered.contains(offered_key) && offered[offered_key].is_array())
-    for (const auto& f : offered[offered_key])
-      if (f.is_number()) valid.push_back(f.get<std::int64_t>());
-  std::sort(valid.begin(), valid.end());
-  if (valid.empty())
-    throw validation_error(field(name), "this board offers no " + name + " control (" + offered_key + " is empty)",
-                           "not_offered");
-  std::vector<std::int64_t> out;
-  const auto add = [&](std::int64_t f) {
-    if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
-  };
-  for (const auto& item : as_list(*it)) {
-    if (item == "all") {
-      for (auto f : valid) add(f);
-    } else if (item == "min") {
-      add(valid.front());
-    } else if (item == "max") {
-      add(valid.back());
-    } else {
-      const auto f = json_int(item, name);
-      if (!std::binary_search(valid.begin(), valid.end(), f))
-        throw validation_error(field(name), name + " value " + std::to_string(f) +
-                                                " is not offered by this board; valid: " + list_text(valid),
-                               "not_offered");
-      add(f);
-    }
-  }
-  if (out.empty()) throw validation_error(field(name), name + " is empty: the sweep would have no points", "empty");
-  return out;
-}
-
-std::optional<std::vector<std::int64_t>> parse_power_modes(const json& spec, const json& offered) {
-  auto it = spec.find("power_modes");
-  if (it == spec.end() || it->is_null()) return std::nullopt;
-  std::vector<std::pair<std::int64_t, std::string>> modes;
-  if (offered.is_object() && offered.contains("power_modes") && offered["power_modes"].is_array())
-    for (const auto& m : offered["power_modes"])
-      if (m.is_object() && m.contains("id"))
-        modes.emplace_back(m["id"].get<std::int64_t>(), m.value("name", std::string()));
-  std::string valid;
-  for (const auto& [id, nm] : modes) valid += (valid.empty() ? "" : ", ") + std::to_string(id) + " (" + nm + ")";
-  if (modes.empty())
-    throw validation_error(field("power_modes"), "this board offers no power modes", "not_offered");
-  std::vector<std::int64_t> out;
-  for (const auto& item : as_list(*it)) {
-    std::optional<std::int64_t> id;
-    for (const auto& [mid, nm] : modes) {
-      if (item.is_number_integer() && item.get<std::int64_t>() == mid) id = mid;
-      if (item.is_string() && (item.get<std::string>() == nm || item.get<std::string>() == std::to_string(mid)))
-        id = mid;
-    }
-    if (item == "all") {
-      for (const auto& m : modes) out.push_back(m.first);
-      continue;
-    }
-    if (!id)
-      throw validation_error(field("power_modes"), "power mode " + item.dump() + " is not offered; valid: " + valid,
-                             "not_offered");
-    if (std::find(out.begin(), out.end(), *id) == out.end()) out.push_back(*id);
-  }
-  if (out.empty())
-    throw validation_error(field("power_modes"), "power_modes is empty: the sweep would have no points", "empty");
-  return out;
-}
-
-json list_or_null(const std::optional<std::vector<std::int64_t>>& v) { return v ? json(*v) : json(); }
-
-std::size_t count_or_one(const json& v) { return v.is_array() ? v.size() : 1; }
 
 }  // namespace
 
@@ -313,10 +222,7 @@ nlohmann::json normalize_gemm_spec(const nlohmann::json& spec_in, const nlohmann
   }
   out["sizes"] = sizes;
 
-  out["gpu_freqs"] = list_or_null(parse_freqs(spec, "gpu_freqs", offered, "gpu_freqs_hz"));
-  out["cpu_freqs"] = list_or_null(parse_freqs(spec, "cpu_freqs", offered, "cpu_freqs_khz"));
-  out["emc_freqs"] = list_or_null(parse_freqs(spec, "emc_freqs", offered, "emc_freqs_hz"));
-  out["power_modes"] = list_or_null(parse_power_modes(spec, offered));
+  normalize_board_axes(spec, offered, out);
 
   out["threads"] = integer(spec, "threads", 0, 1024, 0);
   out["warmup_s"] = number(spec, "warmup_s", 0, 600, 0.5);
@@ -333,11 +239,8 @@ nlohmann::json normalize_gemm_spec(const nlohmann::json& spec_in, const nlohmann
   out["cooldown_s"] = number(spec, "cooldown_s", 0, 3600, 0);
 
   // The sweep's size, named after its largest dimension when it is too big.
-  const std::vector<std::pair<std::string, std::size_t>> dims = {
-      {"power_modes", count_or_one(out["power_modes"])}, {"emc_freqs", count_or_one(out["emc_freqs"])},
-      {"gpu_freqs", count_or_one(out["gpu_freqs"])},     {"cpu_freqs", count_or_one(out["cpu_freqs"])},
-      {"dtypes", dtypes.size()},                         {"tensor", tensor.size()},
-      {"sizes", sizes.size()}};
+  auto dims = board_axis_sizes(out);
+  dims.insert(dims.end(), {{"dtypes", dtypes.size()}, {"tensor", tensor.size()}, {"sizes", sizes.size()}});
   double total = 1;
   for (const auto& d : dims) total *= static_cast<double>(d.second);
   if (total > static_cast<double>(k_max_gemm_points)) {
@@ -353,25 +256,20 @@ nlohmann::json normalize_gemm_spec(const nlohmann::json& spec_in, const nlohmann
 }
 
 std::vector<nlohmann::json> expand_gemm_spec(const nlohmann::json& spec) {
-  const auto values = [](const json& v) { return v.is_array() ? std::vector<json>(v.begin(), v.end()) : std::vector<json>{json()}; };
   std::vector<json> points;
-  for (const auto& mode : values(spec.at("power_modes")))
-    for (const auto& emc : values(spec.at("emc_freqs")))
-      for (const auto& gpu : values(spec.at("gpu_freqs")))
-        for (const auto& cpu : values(spec.at("cpu_freqs")))
-          for (const auto& dtype : spec.at("dtypes"))
-            for (const auto& tensor : spec.at("tensor"))
-              for (const auto& size : spec.at("sizes"))
-                points.push_back({{"power_mode", mode},
-                                  {"emc_freq_hz", emc},
-                                  {"gpu_freq_hz", gpu},
-                                  {"cpu_freq_khz", cpu},
-                                  {"device", spec.at("device")},
-                                  {"dtype", dtype},
-                                  {"tensor", tensor},
-                                  {"m", size.at("m")},
-                                  {"n", size.at("n")},
-                                  {"k", size.at("k")}});
+  for (const auto& setting : board_setting_points(spec))
+    for (const auto& dtype : spec.at("dtypes"))
+      for (const auto& tensor : spec.at("tensor"))
+        for (const auto& size : spec.at("sizes")) {
+          json p = setting;
+          p.update({{"device", spec.at("device")},
+                    {"dtype", dtype},
+                    {"tensor", tensor},
+                    {"m", size.at("m")},
+                    {"n", size.at("n")},
+                    {"k", size.at("k")}});
+          points.push_back(std::move(p));
+        }
   return points;
 }
 
@@ -384,10 +282,7 @@ double estimate_gemm_s(const nlohmann::json& spec, std::size_t points) {
                             ? spec["duration_s"].get<double>()
                             : std::min(spec.value("max_time_s", 10.0), spec.value("min_time_s", 0.5) * 1.5);
   const double per_point = spec.value("cooldown_s", 0.0) + spec.value("warmup_s", 0.5) + window;
-  const std::size_t settings = count_or_one(spec.value("power_modes", json())) *
-                               count_or_one(spec.value("emc_freqs", json())) *
-                               count_or_one(spec.value("gpu_freqs", json())) *
-                               count_or_one(spec.value("cpu_freqs", json()));
+  const std::size_t settings = board_setting_count(spec);
   return per_point * static_cast<double>(points) + gemm_idle_baseline_s(spec) * static_cast<double>(settings);
 }
 

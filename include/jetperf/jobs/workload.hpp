@@ -62,6 +62,14 @@ class workload {
                                  const std::string& by) const {
     throw validation_error("by", "jobs of kind '" + kind() + "' have no comparisons");
   }
+  /// The kind's own result layouts besides json and csv (GET /v1/jobs/{id}/results?format=NAME),
+  /// e.g. "dnnstats" for layer-wise jobs: the processed layout existing analysis code reads.
+  virtual std::vector<std::string> export_formats() const { return {}; }
+  /// The results in `format` (one of export_formats()).
+  virtual nlohmann::json export_results(const std::string& format, const nlohmann::json& spec,
+                                        const std::vector<store::point_record>& points) const {
+    throw validation_error("format", "jobs of kind '" + kind() + "' have no format '" + format + "'");
+  }
 };
 
 }  // namespace jetperf::jobs

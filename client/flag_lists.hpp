@@ -1,0 +1,58 @@
+#pragma once
+// Flag values that are lists ("a,b", "min,1300500000") and the board-setting flags every
+// sweeping kind shares (--power-mode, --gpu-freq, --cpu-freq, --emc-freq). Values go to the
+// daemon as written where it can parse them, so its message (naming spec.<field>) is the one a
+// person sees.
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+namespace jetperf::client {
+
+/// True for a non-empty string of decimal digits.
+bool all_digits(const std::string& s);
+
+/// "a, b,,c" -> ["a", "b", "c"]: split at commas, blanks dropped.
+std::vector<std::string> split_list(const std::string& text);
+
+/// "all" -> "all"; "min,1300500000" -> ["min", 1300500000]: numbers as integers, words as given.
+nlohmann::json id_list(const std::string& text);
+
+/// "a,b" -> ["a", "b"] (always an array).
+nlohmann::json string_list(const std::string& text);
+
+/// A numeric flag written to spec[field] only when given.
+struct number_flag {
+  const char* flag;
+  const char* field;
+  const char* help;
+  CLI::Option* option = nullptr;
+  double value = 0;
+};
+
+/// --power-mode, --gpu-freq, --cpu-freq, --emc-freq -> spec.power_modes, gpu_freqs, cpu_freqs,
+/// emc_freqs (only those given).
+class board_axis_flags {
+ public:
+  void add_to(CLI::App& app);
+  void fill(nlohmann::json& spec) const;
+
+ private:
+  struct axis {
+    const char* flag;
+    const char* field;
+    const char* help;
+    CLI::Option* option = nullptr;
+    std::string value{};
+  };
+  axis axes_[4] = {
+      {"--gpu-freq", "gpu_freqs", "GPU clocks in Hz: a comma list, all, min or max (spec.gpu_freqs)"},
+      {"--cpu-freq", "cpu_freqs", "CPU clocks in kHz: a comma list, all, min or max (spec.cpu_freqs)"},
+      {"--emc-freq", "emc_freqs", "EMC clocks in Hz: a comma list, all, min or max (spec.emc_freqs)"},
+      {"--power-mode", "power_modes", "Power modes: a comma list of ids or names, or all (spec.power_modes)"},
+  };
+};
+
+}  // namespace jetperf::client

@@ -1,0 +1,109 @@
+// `jetperf submit layers`: every layer of zoo networks (--model) and user networks (--network
+// FILE) measured in isolation on each device, plus each whole network, under each board
+// setting. Flags map one to one onto the spec fields the daemon validates
+// (src/workloads/layers_spec.cpp); values it can name are passed on as given.
+#include <fstream>
+#include <iterator>
+
+#include "cli_error.hpp"
+#include "flag_lists.hpp"
+#include "submit_kind.hpp"
+
+namespace jetperf::client {
+
+namespace {
+
+// A user network file: one JSON object in the layout of proto/network.schema.json. The daemon
+// checks the layers; here only that the file is readable JSON, so a typo names the file.
+nlohmann::json read_network_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw cli_error(exit_usage, "cannot read network file '" + path + "'");
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded()) throw cli_error(exit_usage, "network file '" + path + "' is not valid JSON");
+  if (!j.is_object())
+    throw cli_error(exit_usage, "network file '" + path + "' must hold one JSON object (proto/network.schema.json)");
+  return j;
+}
+
+class layers_kind final : public submit_kind {
+ public:
+  std::string name() const override { return "layers"; }
+  std::string description() const override {
+    return "Profile DNNs layer by layer (latency and power per layer) on the GPU and the CPU";
+  }
+
+  void add_flags(CLI::App& app) override {
+    models_ = app.add_option("--model", models_v_, "Zoo networks, a comma list (spec.models; see `jetperf models`)");
+    networks_ = app.add_option("--network", network_files_,
+                               "A user network JSON file (proto/network.schema.json); repeatable (spec.networks)");
+    devices_ = app.add_option("--device", devices_v_, "cuda, cpu or cuda,cpu (spec.devices; default cuda when the board has one)");
+    granularity_ = app.add_option("--granularity", granularity_v_, "block or op (spec.granularity; default block)")
+                       ->check(CLI::IsMember({"block", "op"}));
+    dtype_ = app.add_option("--dtype", dtype_v_, "float or half (spec.dtype; default float)")
+                 ->check(CLI::IsMember({"float", "half"}));
+    protocol_ = app.add_option("--protocol", protocol_v_,
+                               "adaptive (run until --target-rse) or fixed (the seed's windows) (spec.protocol)")
+                    ->check(CLI::IsMember({"adaptive", "fixed"}));
+    for (auto& f : integers_) f.option = app.add_option(f.flag, f.value, f.help);
+    for (auto& n : numbers_) n.option = app.add_option(n.flag, n.value, n.help);
+    no_end_to_end_ = app.add_flag("--no-end-to-end", "Skip the whole-network point of each network (spec.end_to_end)");
+    board_.add_to(app);
+  }
+
+  void fill_spec(nlohmann::json& spec) const override {
+    if (models_->count()) spec["models"] = string_list(models_v_);
+    if (networks_->count()) {
+      // Appended to the networks of a --spec file, in the order given.
+      if (!spec.contains("networks") || !spec["networks"].is_array()) spec["networks"] = nlohmann::json::array();
+      for (const auto& path : network_files_) spec["networks"].push_back(read_network_file(path));
+    }
+    if (devices_->count()) spec["devices"] = string_list(devices_v_);
+    if (granularity_->count()) spec["granularity"] = granularity_v_;
+    if (dtype_->count()) spec["dtype"] = dtype_v_;
+    if (protocol_->count()) spec["protocol"] = protocol_v_;
+    for (const auto& f : integers_)
+      if (f.option->count()) spec[f.field] = f.value;
+    for (const auto& n : numbers_)
+      if (n.option->count()) spec[n.field] = n.value;
+    if (no_end_to_end_->count()) spec["end_to_end"] = false;
+    board_.fill(spec);
+  }
+
+ private:
+  struct integer_flag {
+    const char* flag;
+    const char* field;
+    const char* help;
+    CLI::Option* option = nullptr;
+    std::int64_t value = 0;
+  };
+
+  CLI::Option *models_ = nullptr, *networks_ = nullptr, *devices_ = nullptr, *granularity_ = nullptr,
+              *dtype_ = nullptr, *protocol_ = nullptr, *no_end_to_end_ = nullptr;
+  std::string models_v_, devices_v_, granularity_v_, dtype_v_, protocol_v_;
+  std::vector<std::string> network_files_;
+  board_axis_flags board_;
+  // Ranges are checked by the daemon (one place, one message naming spec.<field>).
+  integer_flag integers_[4] = {
+      {"--batch", "batch", "Batch size (spec.batch; default 1)"},
+      {"--latency-samples", "latency_samples", "Timed runs per layer (spec.latency_samples; default 100)"},
+      {"--warmup-runs", "warmup_runs", "Untimed runs before each layer (spec.warmup_runs)"},
+      {"--threads", "threads", "CPU backend threads, 0 = all cores (spec.threads)"},
+  };
+  number_flag numbers_[7] = {
+      {"--window-s", "window_s", "fixed: seconds of power sampling per layer (spec.window_s)"},
+      {"--boundary-s", "boundary_s", "Seconds trimmed from each end of the power window (spec.boundary_s)"},
+      {"--gap-s", "gap_s", "fixed: idle seconds between layers (spec.gap_s)"},
+      {"--target-rse", "target_rse", "adaptive: stop once the relative standard error is below this (spec.target_rse)"},
+      {"--min-time-s", "min_time_s", "adaptive: shortest timed window per layer (spec.min_time_s)"},
+      {"--max-time-s", "max_time_s", "adaptive: longest timed window per layer (spec.max_time_s)"},
+      {"--cooldown-s", "cooldown_s", "Idle seconds before each point (spec.cooldown_s)"},
+  };
+};
+
+}  // namespace
+
+std::unique_ptr<submit_kind> make_layers_submit_kind() { return std::make_unique<layers_kind>(); }
+
+}  // namespace jetperf::client

@@ -1,0 +1,17 @@
+#pragma once
+// The power columns every measured point reports, from one measurement window.
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include <jetperf/measure/measurement_loop.hpp>
+
+namespace jetperf::measure {
+
+/// Adds power_w, power_rse, power_samples, window_energy_j, rail_<name>_w per rail, temp_max_c,
+/// idle_power_w, energy_j (power x one invocation), dynamic_power_w and dynamic_energy_j to `metrics`
+/// (null where unknown). Returns the mean total power, nullopt without a power reading.
+std::optional<double> put_power_metrics(nlohmann::json& metrics, const loop_result& res,
+                                        std::optional<double> idle_power_w, double invocation_s);
+
+}  // namespace jetperf::measure

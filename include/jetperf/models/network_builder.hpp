@@ -1,0 +1,85 @@
+#pragma once
+// Builds a network op by op with torchvision's names, inferring shapes, params and MACs, and
+// checking that every op's input fits it (shape_error names the op otherwise).
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <jetperf/models/network.hpp>
+
+namespace jetperf::models {
+
+/// An op that does not fit its inputs (wrong channel count, mismatched add, empty output).
+class shape_error : public std::runtime_error {
+ public:
+  shape_error(std::string op_name, const std::string& message)
+      : std::runtime_error(op_name + ": " + message), op_name_(std::move(op_name)) {}
+  const std::string& op_name() const noexcept { return op_name_; }
+
+ private:
+  std::string op_name_;
+};
+
+/// Conv2d attributes; defaults follow torch.nn.Conv2d.
+struct conv_options {
+  std::int64_t kernel = 1;
+  std::int64_t stride = 1;
+  std::int64_t padding = 0;
+  std::int64_t groups = 1;
+  std::int64_t dilation = 1;
+  bool bias = false;
+};
+
+class network_builder {
+ public:
+  /// `input_shape` per sample, e.g. {3, 224, 224}.
+  network_builder(std::string name, shape input_shape);
+
+  /// The value an op reads: the network input (k_network_input) or an op index.
+  using value = int;
+  value input() const { return k_network_input; }
+  const shape& shape_of(value v) const;
+
+  // Blocks: every op added between begin_block and end_block belongs to that block. Ops added
+  // outside any block become a block of their own, named and typed after the op's module.
+  void begin_block(const std::string& name, const std::string& type);
+  void end_block();
+
+  // Leaf modules. `name` is the module path; `module` defaults to it (pass another op's
+  // module to record a shared module such as a ResNet block's ReLU).
+  value conv2d(const std::string& name, value in, std::int64_t out_channels, const conv_options& o);
+  value linear(const std::string& name, value in, std::int64_t out_features, bool bias = true);
+  value batch_norm(const std::string& name, value in, double eps = 1e-5);
+  value activation(const std::string& name, op_type type, value in, const std::string& module = {});
+  value max_pool(const std::string& name, value in, std::int64_t kernel, std::int64_t stride, std::int64_t padding,
+                 bool ceil_mode = false);
+  value avg_pool(const std::string& name, value in, std::int64_t kernel, std::int64_t stride, std::int64_t padding,
+                 bool ceil_mode = false, bool count_include_pad = true);
+  value adaptive_avg_pool(const std::string& name, value in, std::int64_t out_hw, bool is_module = true);
+  value dropout(const std::string& name, value in, bool is_module = true);
+
+  // Functional steps (no module).
+  value add(const std::string& name, value a, value b);
+  value mul(const std::string& name, value x, value scale);
+  value concat(const std::string& name, const std::vector<value>& parts);
+  value channel_shuffle(const std::string& name, value in, std::int64_t groups);
+  /// x.chunk(parts, dim=1)[index]: channels [index*C/parts, (index+1)*C/parts).
+  value chunk(const std::string& name, value in, int parts, int index);
+  value flatten(const std::string& name, value in);
+
+  /// Appends an op whose attributes are set by the caller (the JSON network reader); shapes,
+  /// params and MACs are inferred and checked here.
+  value append(op o, const std::string& module);
+
+  /// Finishes: closes nothing silently (an open block is a programming error and throws).
+  network build();
+
+ private:
+  value push(op o);
+
+  network net_;
+  int open_block_ = -1;  ///< index into net_.blocks of the block being filled, -1 if none
+};
+
+}  // namespace jetperf::models

@@ -1,0 +1,42 @@
+#pragma once
+// One DNN library behind one interface (oneDNN on the CPU, cuDNN + cuBLAS + kernels/ on the GPU,
+// and the plain C++ reference the tests compare both against), so the layers workload and the
+// measurement loop see them alike. A backend runs one layer (a contiguous op range of a network)
+// in isolation on its real input shapes, with deterministic weights and inputs (layer_data.hpp).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <jetperf/models/network.hpp>
+#include <jetperf/workloads/gemm_dtype.hpp>
+
+namespace jetperf::workloads {
+
+class layer_backend {
+ public:
+  virtual ~layer_backend() = default;
+  /// "onednn", "cudnn", "reference".
+  virtual std::string name() const = 0;
+  /// nullopt when every op of `l` can run here in `dtype`, else why not (the point's skip reason).
+  virtual std::optional<std::string> supports(const models::network& net, const models::layer& l,
+                                              gemm_dtype dtype) const = 0;
+  /// Creates primitives/descriptors, allocates the inputs, intermediates, output and weights of `l`
+  /// at `batch`, and fills weights and inputs from layer_data.hpp (so every backend computes the
+  /// same function on the same data). Throws std::runtime_error on failure (out of memory, ...).
+  virtual void prepare(const models::network& net, const models::layer& l, std::int64_t batch, gemm_dtype dtype) = 0;
+  /// Launches the layer once (asynchronous on a GPU).
+  virtual void run_once() = 0;
+  /// Waits for every launched run.
+  virtual void sync() = 0;
+  /// One run timed by the backend's own clock, in seconds (CUDA events on a GPU).
+  virtual double timed_run_s() = 0;
+  /// Replaces external input `i` (NCHW / NC, batch included), converted to the prepared dtype.
+  virtual void set_input(std::size_t i, const std::vector<float>& values) = 0;
+  /// The layer's output (NCHW / NC, batch included) as float (waits for pending work).
+  virtual std::vector<float> output() = 0;
+  /// CPU thread count (0 = library default); ignored by GPU backends.
+  virtual void set_threads(int threads) {}
+};
+
+}  // namespace jetperf::workloads

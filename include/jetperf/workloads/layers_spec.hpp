@@ -1,0 +1,37 @@
+#pragma once
+// The `layers` job spec (layer-wise DNN profiling, the seed 001 dataset generator): validated
+// field by field (validation_error "spec.<field>"), expanded into one point per layer of each
+// network on each device, plus one end-to-end point per network, under each board setting.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <jetperf/models/network.hpp>
+
+namespace jetperf::workloads {
+
+/// Largest job accepted (points).
+constexpr std::size_t k_max_layers_points = 100000;
+
+/// Validates `spec` against the board (board_settings::offered(), or {} without a board) and
+/// returns it normalized: models as a list of names, networks as validated JSON objects, devices
+/// as a list, every default filled in. A batch whose largest layer does not fit the device's
+/// memory is refused (spec.batch), a user network with a bad layer names it (spec.networks[i].layers[j]).
+nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const nlohmann::json& offered);
+
+/// The points of a normalized spec: board setting outermost, then network, device, layer index
+/// (and the end-to-end point, layer_index -1, after each network's layers).
+std::vector<nlohmann::json> expand_layers_spec(const nlohmann::json& spec);
+
+/// Estimated seconds for `points` points of a normalized spec.
+double estimate_layers_s(const nlohmann::json& spec, std::size_t points);
+
+/// The network named `name` in a normalized spec: a user network from spec.networks, else the zoo's.
+models::network network_of_spec(const nlohmann::json& spec, const std::string& name);
+
+/// "cuda" -> "gpu", "cpu" -> "cpu": the device keys of the seed's processed layout.
+std::string dnnstats_device_key(const std::string& device);
+
+}  // namespace jetperf::workloads

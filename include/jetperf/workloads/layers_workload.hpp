@@ -1,0 +1,24 @@
+#pragma once
+// The `layers` job kind: every layer of a network run in isolation on its real input shape and
+// measured (latency, per-rail power, energy), then the whole network end to end. Defined in
+// jetperf_measure, the first library that sees both workloads and the job contract.
+#include <functional>
+#include <memory>
+#include <string>
+
+#include <jetperf/jobs/workload.hpp>
+#include <jetperf/workloads/layer_backend.hpp>
+
+namespace jetperf::workloads {
+
+/// Makes a layer backend for a device ("cpu", "cuda"); nullptr with `why` when it cannot.
+using layer_backend_factory =
+    std::function<std::unique_ptr<layer_backend>(const std::string& device, std::string* why)>;
+
+/// The layers workload with this build's backends (oneDNN, cuDNN).
+std::unique_ptr<jobs::workload> make_layers_workload();
+
+/// The same with injected backends (tests: the reference backend as the "cpu" device).
+std::unique_ptr<jobs::workload> make_layers_workload(layer_backend_factory factory);
+
+}  // namespace jetperf::workloads

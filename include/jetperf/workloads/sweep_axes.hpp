@@ -1,0 +1,32 @@
+#pragma once
+// The board-setting axes every sweeping job kind shares (power modes, EMC, GPU and CPU clocks):
+// parsed from a spec against what the board offers, and expanded outermost so that a sweep
+// changes the power mode and the clocks as rarely as possible.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace jetperf::workloads {
+
+/// A list from a JSON array or a comma-separated string ("a, b" -> ["a", "b"]); a scalar -> [it].
+std::vector<nlohmann::json> spec_list(const nlohmann::json& v);
+
+/// Reads power_modes, emc_freqs, gpu_freqs and cpu_freqs ("all" | "min" | "max" | values, each
+/// checked against `offered`) into `out` as lists of ints, or null where the spec leaves the
+/// setting as it is. Throws validation_error("spec.<axis>") naming the valid values.
+void normalize_board_axes(const nlohmann::json& spec, const nlohmann::json& offered, nlohmann::json& out);
+
+/// The distinct board settings of a normalized spec, power mode outermost, then emc, gpu, cpu:
+/// each {power_mode, emc_freq_hz, gpu_freq_hz, cpu_freq_khz} (null = leave as is).
+std::vector<nlohmann::json> board_setting_points(const nlohmann::json& spec);
+
+/// How many distinct board settings a normalized spec sweeps (at least 1).
+std::size_t board_setting_count(const nlohmann::json& spec);
+
+/// The four axis names, in sweep order, with their sizes (for "too many points" messages).
+std::vector<std::pair<std::string, std::size_t>> board_axis_sizes(const nlohmann::json& spec);
+
+}  // namespace jetperf::workloads

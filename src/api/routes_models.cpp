@@ -1,0 +1,68 @@
+#include <mutex>
+#include <string>
+
+#include <jetperf/api/router.hpp>
+#include <jetperf/api/routes.hpp>
+#include <jetperf/common/errors.hpp>
+#include <jetperf/models/network_json.hpp>
+#include <jetperf/models/zoo.hpp>
+
+namespace jetperf::api {
+
+namespace {
+
+// The largest batch a layer table is shown for: shapes only, but a bound keeps the numbers sane.
+constexpr std::int64_t k_max_batch = 4096;
+
+std::string known_models() {
+  std::string known;
+  for (const auto& e : models::zoo()) known += (known.empty() ? "" : ", ") + e.name;
+  return known;
+}
+
+// Building every zoo network takes milliseconds; the list never changes, so it is built once
+// (a function-local static is initialised thread-safely).
+const nlohmann::json& zoo_summaries() {
+  static const nlohmann::json summaries = [] {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& e : models::zoo()) {
+      auto j = models::network_summary_json(e.build());
+      j["published_params"] = e.published_params;
+      j["published_gmacs"] = e.published_gmacs;
+      list.push_back(std::move(j));
+    }
+    return list;
+  }();
+  return summaries;
+}
+
+http_response list(const route_request& r) {
+  r.query.reject_unknown({});
+  return json_response(200, {{"models", zoo_summaries()}});
+}
+
+http_response show(const route_request& r) {
+  r.query.reject_unknown({"granularity", "batch"});
+  const auto& name = r.path_params.at("name");
+  const auto* entry = models::find_model(name);
+  if (!entry) throw not_found("unknown model '" + name + "'; known models: " + known_models(), "name");
+  models::granularity g = models::granularity::block;
+  if (auto text = r.query.get("granularity")) {
+    try {
+      g = models::parse_granularity(*text);
+    } catch (const std::invalid_argument&) {
+      throw validation_error("granularity", "granularity must be op or block, got '" + *text + "'");
+    }
+  }
+  const auto batch = r.query.integer("batch", 1, k_max_batch, 1);
+  return json_response(200, models::layer_table_json(entry->build(), g, batch));
+}
+
+}  // namespace
+
+void register_model_routes(route_table& table) {
+  table.add("GET", "/v1/models", list);
+  table.add("GET", "/v1/models/{name}", show);
+}
+
+}  // namespace jetperf::api

@@ -1,0 +1,93 @@
+#include <jetperf/measure/point_board.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+#include <jetperf/common/clock.hpp>
+#include <jetperf/measure/power_window.hpp>
+#include <jetperf/measure/throttle.hpp>
+
+namespace jetperf::measure {
+
+namespace {
+
+using nlohmann::json;
+
+// A requested clock in the unit of the channel that reports it.
+double in_unit(double value_hz, const std::string& unit) {
+  if (unit == "kHz") return value_hz / 1e3;
+  if (unit == "MHz") return value_hz / 1e6;
+  return value_hz;
+}
+
+}  // namespace
+
+const std::vector<std::string>& board_setting_keys() {
+  static const std::vector<std::string> keys = {"power_mode", "gpu_freq_hz", "cpu_freq_khz", "emc_freq_hz"};
+  return keys;
+}
+
+json applied_settings::value(const std::string& key, const json& point) const {
+  return read_back.contains(key) ? read_back[key] : point.value(key, json());
+}
+
+applied_settings apply_point_settings(jobs::point_context& ctx, const json& point) {
+  applied_settings a;
+  for (const auto& key : board_setting_keys())
+    if (point.contains(key) && !point[key].is_null()) a.requested[key] = point[key];
+  if (ctx.board && !a.requested.empty())
+    a.read_back = ctx.board->apply(a.requested);
+  else if (!a.requested.empty())
+    a.flags.push_back("settings_not_applied");
+  return a;
+}
+
+bool sleep_polling(const jobs::point_context& ctx, double seconds) {
+  const auto deadline = monotonic_ns() + static_cast<std::int64_t>(seconds * 1e9);
+  for (auto now = monotonic_ns(); now < deadline; now = monotonic_ns()) {
+    if (ctx.cancelled()) return false;
+    std::this_thread::sleep_for(std::min<std::chrono::nanoseconds>(std::chrono::milliseconds(10),
+                                                                   std::chrono::nanoseconds(deadline - now)));
+  }
+  return !ctx.cancelled();
+}
+
+std::optional<double> idle_power_cache::get(jobs::point_context& ctx, const json& settings, double idle_s,
+                                            double boundary_s) {
+  if (!ctx.telemetry || !ctx.telemetry->total_power_channel()) return std::nullopt;
+  if (job_ != ctx.job_id) {
+    cache_.clear();
+    job_ = ctx.job_id;
+  }
+  const auto key = settings.dump();
+  if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+  const auto t0 = monotonic_ns();
+  if (!sleep_polling(ctx, idle_s + 2 * boundary_s)) return std::nullopt;
+  const auto t1 = monotonic_ns();
+  const auto trimmed = trim_window(ctx.telemetry->window(t0, t1), t0, t1, boundary_s);
+  const auto summary = summarize_window(ctx.telemetry->channels(), trimmed, ctx.telemetry->total_power_channel());
+  cache_[key] = summary.total_power_w;
+  return summary.total_power_w;
+}
+
+json throttled_clocks(const telemetry::sample_source& source, const std::vector<telemetry::sample>& samples,
+                      const json& requested) {
+  const auto channels = source.channels();
+  json throttle = json::object();
+  for (std::size_t i = 0; i < channels.size(); ++i) {
+    const auto& c = channels[i];
+    if (c.kind != telemetry::channel_kind::clock) continue;
+    std::optional<double> requested_hz;
+    if (c.name == "clock.gpu" && requested.contains("gpu_freq_hz")) requested_hz = requested["gpu_freq_hz"].get<double>();
+    if (c.name == "clock.emc" && requested.contains("emc_freq_hz")) requested_hz = requested["emc_freq_hz"].get<double>();
+    if (c.name.rfind("clock.cpu", 0) == 0 && requested.contains("cpu_freq_khz"))
+      requested_hz = requested["cpu_freq_khz"].get<double>() * 1e3;
+    if (!requested_hz) continue;
+    const auto t = check_throttle(samples, static_cast<int>(i), in_unit(*requested_hz, c.unit));
+    if (t.throttled) throttle[c.name] = {{"below", t.below}, {"samples", t.samples}, {"min_ratio", t.min_ratio}};
+  }
+  return throttle;
+}
+
+}  // namespace jetperf::measure

@@ -1,0 +1,41 @@
+// The layer backend factories: the reference always, oneDNN and cuDNN when this build has them.
+// CUDA is reached only through cuda_layers.hpp (plain C++), as in cuda_gemm_factory.cpp.
+#include <jetperf/config.hpp>
+#include <jetperf/workloads/layer_backends.hpp>
+
+#if JETPERF_HAS_CUDA
+#include <jetperf/workloads/cuda_gemm.hpp>
+#if JETPERF_HAS_CUDNN
+#include <jetperf/workloads/cuda_layers.hpp>
+#endif
+#endif
+
+namespace jetperf::workloads {
+
+std::unique_ptr<layer_backend> make_cudnn_layer_backend(std::string* why) {
+#if JETPERF_HAS_CUDA
+  const auto info = cuda::query_device();
+  if (info.count == 0) {
+    if (why) *why = "skipped: no CUDA device (" + info.error + ")";
+    return nullptr;
+  }
+#if JETPERF_HAS_CUDNN
+  return cuda::make_cudnn_layer_backend(why);
+#else
+  if (why) *why = "not supported by this build (no cuDNN)";
+  return nullptr;
+#endif
+#else
+  if (why) *why = "not supported by this build (no cuDNN)";
+  return nullptr;
+#endif
+}
+
+std::unique_ptr<layer_backend> make_layer_backend(const std::string& device, std::string* why) {
+  if (device == "cpu") return make_onednn_layer_backend(why);
+  if (device == "cuda") return make_cudnn_layer_backend(why);
+  if (why) *why = "unknown device \"" + device + "\" (expected \"cpu\" or \"cuda\")";
+  return nullptr;
+}
+
+}  // namespace jetperf::workloads

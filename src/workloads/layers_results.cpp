@@ -1,0 +1,123 @@
+#include <jetperf/workloads/layers_results.hpp>
+
+#include <map>
+#include <string>
+#include <tuple>
+
+#include <jetperf/workloads/layers_spec.hpp>
+
+namespace jetperf::workloads {
+
+namespace {
+
+using nlohmann::json;
+
+const char* const k_setting_keys[] = {"power_mode", "emc_freq_hz", "gpu_freq_hz", "cpu_freq_khz"};
+
+bool ok(const json& row) { return row.value("status", std::string()) == "ok"; }
+
+double number_or(const json& j, const char* key, double fallback) {
+  return j.contains(key) && j[key].is_number() ? j[key].get<double>() : fallback;
+}
+
+}  // namespace
+
+std::string setting_label(const nlohmann::json& params) {
+  std::string s;
+  for (const char* key : k_setting_keys)
+    if (params.contains(key) && !params[key].is_null())
+      s += (s.empty() ? "" : ",") + std::string(key) + "=" + params[key].dump();
+  return s.empty() ? "as_is" : s;
+}
+
+nlohmann::json summarize_layers(const std::vector<nlohmann::json>& rows) {
+  struct group {
+    json first_params;
+    std::size_t layers = 0, measured = 0;
+    double latency_sum = 0, energy_sum = 0;
+    bool energy_known = true;
+    const json* e2e = nullptr;
+  };
+  // Keyed and ordered by first appearance (the job's own order).
+  std::vector<std::tuple<std::string, std::string, std::string>> order;
+  std::map<std::tuple<std::string, std::string, std::string>, group> groups;
+  for (const auto& row : rows) {
+    const auto& p = row.at("params");
+    const auto key = std::make_tuple(setting_label(p), p.value("network", std::string()), p.value("device", std::string()));
+    auto [it, fresh] = groups.try_emplace(key);
+    if (fresh) {
+      order.push_back(key);
+      it->second.first_params = p;
+    }
+    auto& g = it->second;
+    if (p.value("layer_index", 0) < 0) {
+      if (ok(row)) g.e2e = &row;
+      continue;
+    }
+    ++g.layers;
+    if (!ok(row)) continue;
+    const auto& m = row.at("metrics");
+    ++g.measured;
+    g.latency_sum += number_or(m, "latency_mean_s", 0);
+    if (m.contains("energy_j") && m["energy_j"].is_number())
+      g.energy_sum += m["energy_j"].get<double>();
+    else
+      g.energy_known = false;
+  }
+  json nets = json::array();
+  for (const auto& key : order) {
+    const auto& g = groups.at(key);
+    json n = {{"network", std::get<1>(key)},
+              {"device", std::get<2>(key)},
+              {"setting", std::get<0>(key)},
+              {"granularity", g.first_params.value("granularity", json())},
+              {"layers", g.layers},
+              {"layers_measured", g.measured},
+              {"layer_latency_sum_s", g.measured ? json(g.latency_sum) : json()},
+              {"layer_energy_sum_j", g.measured && g.energy_known ? json(g.energy_sum) : json()}};
+    for (const char* k : k_setting_keys) n[k] = g.first_params.value(k, json());
+    if (g.e2e) {
+      const auto& m = g.e2e->at("metrics");
+      const double e2e = number_or(m, "latency_mean_s", 0);
+      n["end_to_end_latency_s"] = e2e;
+      n["end_to_end_power_w"] = m.value("power_w", json());
+      n["end_to_end_energy_j"] = m.value("energy_j", json());
+      // Isolated layers run with warm caches and no inter-layer overheads; a ratio far from 1
+      // says the layer-wise data do not add up to the network (seed 002's check).
+      n["layers_over_end_to_end"] = e2e > 0 && g.measured == g.layers ? json(g.latency_sum / e2e) : json();
+      for (const char* k : {"params", "macs", "flops", "functional_layer_count"}) n[k] = m.value(k, json());
+    } else {
+      n["end_to_end_latency_s"] = nullptr;
+      n["layers_over_end_to_end"] = nullptr;
+    }
+    nets.push_back(std::move(n));
+  }
+  return {{"networks", nets}};
+}
+
+nlohmann::json layers_dnnstats(const std::vector<nlohmann::json>& rows) {
+  json by_setting = json::object();
+  for (const auto& row : rows) {
+    if (!ok(row)) continue;
+    const auto& p = row.at("params");
+    const auto index = p.value("layer_index", -1);
+    if (index < 0) continue;
+    const auto& m = row.at("metrics");
+    json& dev = by_setting[setting_label(p)][p.value("network", std::string())]
+                          [dnnstats_device_key(p.value("device", std::string()))];
+    const auto idx = std::to_string(index);
+    json rails = json::object();
+    for (auto it = m.begin(); it != m.end(); ++it) {
+      const auto& k = it.key();
+      // rail_<NAME>_w in W -> <NAME> in mW, the seed's unit.
+      if (k.size() > 7 && k.compare(0, 5, "rail_") == 0 && k.compare(k.size() - 2, 2, "_w") == 0 && it->is_number())
+        rails[k.substr(5, k.size() - 7)] = it->get<double>() * 1e3;
+    }
+    dev["power"][idx] = rails;
+    dev["latency"][idx] = m.value("latency_mean_s", json());
+  }
+  if (by_setting.size() == 1) return by_setting.begin().value();
+  return by_setting;
+}
+
+}  // namespace jetperf::workloads

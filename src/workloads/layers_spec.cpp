@@ -1,0 +1,246 @@
+#include <jetperf/workloads/layers_spec.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include <unistd.h>
+
+#include <jetperf/common/errors.hpp>
+#include <jetperf/common/spec_fields.hpp>
+#include <jetperf/models/network_json.hpp>
+#include <jetperf/models/zoo.hpp>
+#include <jetperf/workloads/gemm_backends.hpp>
+#include <jetperf/workloads/gemm_dtype.hpp>
+#include <jetperf/workloads/sweep_axes.hpp>
+
+namespace jetperf::workloads {
+
+namespace {
+
+using nlohmann::json;
+
+std::string field(const std::string& name) { return "spec." + name; }
+
+std::string zoo_names() {
+  std::string s;
+  for (const auto& e : models::zoo()) s += (s.empty() ? "" : ", ") + e.name;
+  return s;
+}
+
+std::vector<std::string> string_list(const json& spec, const char* name) {
+  std::vector<std::string> out;
+  auto it = spec.find(name);
+  if (it == spec.end() || it->is_null()) return out;
+  for (const auto& item : spec_list(*it)) {
+    if (!item.is_string()) throw validation_error(field(name), std::string(name) + " must hold names, got " + item.dump());
+    if (std::find(out.begin(), out.end(), item.get<std::string>()) == out.end()) out.push_back(item);
+  }
+  return out;
+}
+
+std::int64_t memory_limit(const json& offered, const std::string& device, const char** key) {
+  *key = device == "cuda" ? "gpu_memory_bytes" : "memory_bytes";
+  std::int64_t limit = 0;
+  if (offered.is_object() && offered.contains(*key) && offered[*key].is_number()) limit = offered[*key].get<std::int64_t>();
+  if (limit <= 0 && device == "cuda" && offered.is_object() && offered.contains("memory_bytes") &&
+      offered["memory_bytes"].is_number()) {
+    limit = offered["memory_bytes"].get<std::int64_t>();
+    *key = "memory_bytes";
+  }
+  // A board that does not report its memory (a simulated one) runs CPU layers on this host.
+  if (limit <= 0 && device == "cpu") {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0) limit = static_cast<std::int64_t>(pages) * page;
+    *key = "this host's memory";
+  }
+  return limit;
+}
+
+// The widest layer of `net` at this batch must fit the device's memory, with the whole network's
+// weights (the end-to-end point holds them all at once).
+void check_memory(const models::network& net, const std::string& device, std::int64_t batch, int element_bytes,
+                  const json& offered) {
+  const char* key = nullptr;
+  const auto limit = memory_limit(offered, device, &key);
+  if (limit <= 0) return;
+  std::int64_t worst = 0;
+  std::string worst_name;
+  for (const auto g : {models::granularity::op, models::granularity::block}) {
+    for (const auto& l : models::layers_of(net, g)) {
+      const auto bytes = models::layer_working_set_bytes(net, l, batch, element_bytes);
+      if (bytes > worst) {
+        worst = bytes;
+        worst_name = l.name;
+      }
+    }
+  }
+  if (worst > limit)
+    throw validation_error(field("batch"),
+                           "batch " + std::to_string(batch) + " does not fit: layer '" + worst_name + "' of " +
+                               net.name + " needs " + std::to_string(worst) + " bytes on " + device + ", over " + key +
+                               " = " + std::to_string(limit),
+                           "too_large");
+}
+
+}  // namespace
+
+std::string dnnstats_device_key(const std::string& device) { return device == "cuda" ? "gpu" : device; }
+
+models::network network_of_spec(const nlohmann::json& spec, const std::string& name) {
+  if (spec.contains("networks") && spec["networks"].is_array()) {
+    for (std::size_t i = 0; i < spec["networks"].size(); ++i) {
+      const auto& n = spec["networks"][i];
+      if (n.value("name", std::string()) == name)
+        return models::network_from_json(n, "spec.networks[" + std::to_string(i) + "]");
+    }
+  }
+  return models::build_model(name);
+}
+
+nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const nlohmann::json& offered) {
+  if (!spec.is_object()) throw validation_error("spec", "the layers spec must be a JSON object");
+  reject_unknown_fields(spec, {"models", "networks", "devices", "device", "granularity", "batch", "dtype",
+                               "latency_samples", "warmup_runs", "protocol", "window_s", "boundary_s", "gap_s",
+                               "target_rse", "min_time_s", "max_time_s", "end_to_end", "threads", "power_modes",
+                               "gpu_freqs", "cpu_freqs", "emc_freqs", "cooldown_s", "tags"});
+  json out;
+
+  // Networks: zoo names and user networks, each name once.
+  std::vector<std::string> names = string_list(spec, "models");
+  for (const auto& n : names)
+    if (!models::find_model(n))
+      throw validation_error(field("models"), "unknown model '" + n + "' (known: " + zoo_names() + ")", "unknown_model");
+  std::vector<models::network> nets;
+  for (const auto& n : names) nets.push_back(models::build_model(n));
+  json user = json::array();
+  if (spec.contains("networks") && !spec["networks"].is_null()) {
+    if (!spec["networks"].is_array())
+      throw validation_error(field("networks"), "networks must be a list of network objects (proto/network.schema.json)");
+    for (std::size_t i = 0; i < spec["networks"].size(); ++i) {
+      const auto prefix = "spec.networks[" + std::to_string(i) + "]";
+      auto net = models::network_from_json(spec["networks"][i], prefix);
+      if (models::find_model(net.name) || std::find(names.begin(), names.end(), net.name) != names.end())
+        throw validation_error(prefix + ".name", "network name '" + net.name + "' is already used (by the zoo or another network)");
+      names.push_back(net.name);
+      nets.push_back(std::move(net));
+      user.push_back(spec["networks"][i]);
+    }
+  }
+  if (names.empty())
+    throw validation_error(field("models"), "give at least one network: models (known: " + zoo_names() +
+                                                ") or networks (proto/network.schema.json)", "empty");
+  out["models"] = names;
+  out["networks"] = user;
+
+  // Devices: the GPU when the board has one, else the CPU.
+  bool has_cuda = false;
+  if (offered.is_object() && offered.contains("has_cuda_device") && offered["has_cuda_device"].is_boolean())
+    has_cuda = offered["has_cuda_device"].get<bool>();
+  else
+    has_cuda = cuda_device_available();
+  const char* device_field = spec.contains("devices") ? "devices" : "device";
+  auto devices = string_list(spec, device_field);
+  if (devices.empty()) devices.push_back(has_cuda ? "cuda" : "cpu");
+  for (const auto& d : devices)
+    if (d != "cpu" && d != "cuda")
+      throw validation_error(field(device_field), "device must be \"cuda\" or \"cpu\", got \"" + d + "\"");
+  out["devices"] = devices;
+
+  const auto gran = string_field(spec, "granularity", "block");
+  if (gran != "block" && gran != "op")
+    throw validation_error(field("granularity"), "granularity must be \"block\" or \"op\", got \"" + gran + "\"");
+  out["granularity"] = gran;
+  const auto dtype_name = string_field(spec, "dtype", "float");
+  const auto dtype = parse_gemm_dtype(dtype_name);
+  if (!dtype || *dtype == gemm_dtype::double_)
+    throw validation_error(field("dtype"), "dtype must be \"float\" or \"half\", got \"" + dtype_name + "\"");
+  out["dtype"] = dtype_name;
+  const auto batch = integer_field(spec, "batch", 1, 65536, 1);
+  out["batch"] = batch;
+  for (const auto& net : nets)
+    for (const auto& d : devices) check_memory(net, d, batch, static_cast<int>(dtype_size(*dtype)), offered);
+
+  const auto protocol = string_field(spec, "protocol", "adaptive");
+  if (protocol != "adaptive" && protocol != "fixed")
+    throw validation_error(field("protocol"), "protocol must be \"adaptive\" or \"fixed\", got \"" + protocol + "\"");
+  out["protocol"] = protocol;
+  const bool fixed = protocol == "fixed";
+  out["latency_samples"] = integer_field(spec, "latency_samples", 1, 1000000, 100);
+  out["warmup_runs"] = integer_field(spec, "warmup_runs", 0, 100000, 5);
+  // The seed's protocol: 5 s of tegrastats per layer between 1 s boundaries, 2 s gaps.
+  out["window_s"] = number_field(spec, "window_s", 0.01, 3600, 5);
+  out["boundary_s"] = number_field(spec, "boundary_s", 0, 60, fixed ? 1.0 : 0.05);
+  out["gap_s"] = number_field(spec, "gap_s", 0, 3600, fixed ? 2.0 : 0.0);
+  out["target_rse"] = number_field(spec, "target_rse", 1e-6, 1, 0.01);
+  out["min_time_s"] = number_field(spec, "min_time_s", 0, 3600, 0.1);
+  out["max_time_s"] = number_field(spec, "max_time_s", 0.001, 3600, 5);
+  if (out["max_time_s"].get<double>() < out["min_time_s"].get<double>())
+    throw validation_error(field("max_time_s"), "max_time_s must be at least min_time_s", "out_of_range");
+  if (spec.contains("end_to_end") && !spec["end_to_end"].is_boolean())
+    throw validation_error(field("end_to_end"), "end_to_end must be true or false");
+  out["end_to_end"] = spec.value("end_to_end", true);
+  out["threads"] = integer_field(spec, "threads", 0, 1024, 0);
+  out["cooldown_s"] = number_field(spec, "cooldown_s", 0, 3600, 0);
+  normalize_board_axes(spec, offered, out);
+  if (spec.contains("tags")) out["tags"] = spec["tags"];
+
+  // The job's size, named after its largest axis when it is too big.
+  const auto g = models::parse_granularity(gran);
+  double layers = 0;
+  for (const auto& net : nets)
+    layers += static_cast<double>(models::layers_of(net, g).size()) + (out["end_to_end"].get<bool>() ? 1 : 0);
+  auto dims = board_axis_sizes(out);
+  double total = layers * static_cast<double>(devices.size());
+  for (const auto& d : dims) total *= static_cast<double>(d.second);
+  if (total > static_cast<double>(k_max_layers_points)) {
+    dims.emplace_back("models", nets.size());
+    const auto biggest = std::max_element(dims.begin(), dims.end(),
+                                          [](const auto& a, const auto& b) { return a.second < b.second; });
+    throw validation_error(field(biggest->first),
+                           "the job has " + std::to_string(static_cast<std::int64_t>(total)) +
+                               " points, over the limit of " + std::to_string(k_max_layers_points) + "; narrow " +
+                               biggest->first,
+                           "too_many_points");
+  }
+  return out;
+}
+
+std::vector<nlohmann::json> expand_layers_spec(const nlohmann::json& spec) {
+  const auto g = models::parse_granularity(spec.at("granularity").get<std::string>());
+  std::vector<json> points;
+  for (const auto& setting : board_setting_points(spec)) {
+    for (const auto& name : spec.at("models")) {
+      const auto net = network_of_spec(spec, name.get<std::string>());
+      const auto layers = models::layers_of(net, g);
+      for (const auto& device : spec.at("devices")) {
+        const auto add = [&](const models::layer& l) {
+          json p = setting;
+          p.update({{"network", name},
+                    {"device", device},
+                    {"granularity", spec.at("granularity")},
+                    {"layer_index", l.index},
+                    {"layer_name", l.name},
+                    {"layer_type", l.type},
+                    {"batch", spec.at("batch")},
+                    {"dtype", spec.at("dtype")}});
+          points.push_back(std::move(p));
+        };
+        for (const auto& l : layers) add(l);
+        if (spec.value("end_to_end", true)) add(models::whole_network(net));
+      }
+    }
+  }
+  return points;
+}
+
+double estimate_layers_s(const nlohmann::json& spec, std::size_t points) {
+  const bool fixed = spec.value("protocol", std::string("adaptive")) == "fixed";
+  // Without a measured latency the window is the protocol's floor; the ETA corrects itself as points finish.
+  const double per_point = fixed ? spec.value("window_s", 5.0) + 2 * spec.value("boundary_s", 1.0) +
+                                       spec.value("gap_s", 2.0)
+                                 : spec.value("min_time_s", 0.1) + 2 * spec.value("boundary_s", 0.05) + 0.1;
+  const double idle = std::max(0.5, spec.value("min_time_s", 0.1)) * static_cast<double>(board_setting_count(spec));
+  return (per_point + spec.value("cooldown_s", 0.0)) * static_cast<double>(points) + idle;
+}
+
+}  // namespace jetperf::workloads

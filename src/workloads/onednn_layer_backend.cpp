@@ -1,0 +1,345 @@
+// The oneDNN layer backend: every op of a layer is its own primitive (no fusion), executed in
+// order on one CPU stream. Activation layouts propagate from the convolutions (nhwc or nChw16c
+// on AVX-512) with reorder steps where an op needs another layout (onednn_op_plan.hpp);
+// external inputs and output() are plain NCHW / NC. Weights come from layer_data.hpp and are
+// reordered once in prepare into the layout each primitive chose (format_tag::any).
+#include <jetperf/config.hpp>
+#include <jetperf/workloads/layer_backends.hpp>
+
+#if JETPERF_HAS_ONEDNN
+#include <dlfcn.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <jetperf/workloads/detail/half_bits.hpp>
+#include <jetperf/workloads/detail/layer_wiring.hpp>
+#include <jetperf/workloads/layer_data.hpp>
+
+#include "onednn_op_plan.hpp"
+#endif
+
+namespace jetperf::workloads {
+
+#if JETPERF_HAS_ONEDNN
+namespace {
+
+using dt = dnnl::memory::data_type;
+using tag = dnnl::memory::format_tag;
+
+// Copies floats into a memory of type f32 or f16 (plain layout, same element order).
+void write_floats(const dnnl::memory& m, const float* values, std::size_t count) {
+  void* h = m.get_data_handle();
+  if (m.get_desc().data_type() == dt::f16) {
+    auto* p = static_cast<std::uint16_t*>(h);
+    for (std::size_t i = 0; i < count; ++i) p[i] = detail::float_to_half_bits(values[i]);
+  } else {
+    std::memcpy(h, values, count * sizeof(float));
+  }
+}
+
+std::vector<float> read_floats(const dnnl::memory& m, std::size_t count) {
+  std::vector<float> out(count);
+  const void* h = m.get_data_handle();
+  if (m.get_desc().data_type() == dt::f16) {
+    const auto* p = static_cast<const std::uint16_t*>(h);
+    for (std::size_t i = 0; i < count; ++i) out[i] = detail::half_bits_to_float(p[i]);
+  } else {
+    std::memcpy(out.data(), h, count * sizeof(float));
+  }
+  return out;
+}
+
+// oneDNN here runs on OpenMP; omp_set_num_threads is looked up at run time (libdnnl brings
+// libgomp in) so that jetperf does not link OpenMP itself. It applies to the calling thread, so
+// set_threads must be called on the thread that runs the layer. Other threading runtimes (TBB,
+// threadpool) keep their library default.
+void set_omp_threads(int threads) {
+#if DNNL_CPU_THREADING_RUNTIME == DNNL_RUNTIME_OMP
+  using set_fn = void (*)(int);
+  using get_fn = int (*)();
+  static const auto set = reinterpret_cast<set_fn>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
+  static const auto get = reinterpret_cast<get_fn>(dlsym(RTLD_DEFAULT, "omp_get_max_threads"));
+  // 0 restores what OpenMP chose before jetperf changed it (OMP_NUM_THREADS or every core).
+  static const int library_default = get ? get() : 0;
+  if (!set) return;
+  if (threads > 0) {
+    set(threads);
+  } else if (library_default > 0) {
+    set(library_default);
+  }
+#else
+  (void)threads;
+#endif
+}
+
+class onednn_layer_backend final : public layer_backend {
+ public:
+  onednn_layer_backend() : engine_(dnnl::engine::kind::cpu, 0), stream_(engine_) {}
+
+  std::string name() const override { return "onednn"; }
+
+  std::optional<std::string> supports(const models::network& net, const models::layer& l,
+                                      gemm_dtype dtype) const override {
+    if (dtype == gemm_dtype::double_) return "not supported by oneDNN: double";
+    const dt type = dtype == gemm_dtype::half ? dt::f16 : dt::f32;
+    try {
+      const auto wiring = detail::wire_layer(net, l);
+      std::vector<dnnl::memory::desc> in_mds, out_mds;
+      for (const auto& s : l.input_shapes) in_mds.push_back(onednn::plain_desc(s, 1, type));
+      for (int i = l.first; i < l.last; ++i) {
+        const auto& o = net.ops[static_cast<std::size_t>(i)];
+        std::vector<dnnl::memory::desc> mds;
+        for (const auto& s : wiring[static_cast<std::size_t>(i - l.first)])
+          mds.push_back(s.external ? in_mds[static_cast<std::size_t>(s.index)]
+                                   : out_mds[static_cast<std::size_t>(s.index - l.first)]);
+        if (auto why = plan_or_reason(o, mds, 1, type, [&](const onednn::op_plan& p) { out_mds.push_back(p.dst); }))
+          return why;
+      }
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::nullopt;
+  }
+
+  // Builds every op in one pass (no separate supports() pass, which would create every
+  // descriptor twice); an op that cannot run throws its supports() reason.
+  void prepare(const models::network& net, const models::layer& l, std::int64_t batch, gemm_dtype dtype) override {
+    if (batch <= 0) throw std::invalid_argument("batch must be positive");
+    if (dtype == gemm_dtype::double_) throw std::runtime_error("not supported by oneDNN: double");
+    const auto wiring = detail::wire_layer(net, l);
+    steps_.clear(), inputs_.clear(), outputs_.clear(), input_sizes_.clear(), conversions_.clear();
+    ran_ = false;
+    const dt type = dtype == gemm_dtype::half ? dt::f16 : dt::f32;
+    try {
+      for (std::size_t i = 0; i < l.inputs.size(); ++i) {
+        inputs_.emplace_back(onednn::plain_desc(l.input_shapes[i], batch, type), engine_);
+        input_sizes_.push_back(static_cast<std::size_t>(models::elements(l.input_shapes[i]) * batch));
+        const auto values = make_layer_input(l.input_shapes[i], batch, l.first, i);
+        write_floats(inputs_.back(), values.data(), values.size());
+      }
+      for (int i = l.first; i < l.last; ++i) {
+        const auto& o = net.ops[static_cast<std::size_t>(i)];
+        std::vector<dnnl::memory> produced;
+        std::vector<dnnl::memory::desc> produced_mds;
+        for (const auto& s : wiring[static_cast<std::size_t>(i - l.first)]) {
+          produced.push_back(s.external ? inputs_[static_cast<std::size_t>(s.index)]
+                                        : outputs_[static_cast<std::size_t>(s.index - l.first)]);
+          produced_mds.push_back(produced.back().get_desc());
+        }
+        if (auto why = plan_or_reason(o, produced_mds, batch, type,
+                                      [&](const onednn::op_plan& p) { add_op(o, i, p, produced); }))
+          throw std::runtime_error(*why);
+      }
+      output_size_ = static_cast<std::size_t>(models::elements(l.output_shape) * batch);
+      output_plain_ = onednn::plain_desc(l.output_shape, batch, type);
+      stream_.wait();
+    } catch (const std::exception&) {
+      steps_.clear(), inputs_.clear(), outputs_.clear(), conversions_.clear();
+      throw;
+    }
+  }
+
+  void run_once() override {
+    if (outputs_.empty()) throw std::logic_error("onednn layer backend: run_once before prepare");
+    for (auto& s : steps_) s.prim.execute(stream_, s.args);
+    ran_ = true;
+  }
+
+  void sync() override { stream_.wait(); }
+
+  double timed_run_s() override {
+    const auto t0 = std::chrono::steady_clock::now();
+    run_once();
+    sync();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  void set_input(std::size_t i, const std::vector<float>& values) override {
+    if (i >= inputs_.size()) throw std::out_of_range("set_input: the layer has " + std::to_string(inputs_.size()) + " inputs");
+    if (values.size() != input_sizes_[i])
+      throw std::invalid_argument("set_input: expected " + std::to_string(input_sizes_[i]) + " values, got " +
+                                  std::to_string(values.size()));
+    stream_.wait();
+    write_floats(inputs_[i], values.data(), values.size());
+    ran_ = false;
+  }
+
+  std::vector<float> output() override {
+    if (outputs_.empty()) throw std::logic_error("onednn layer backend: output before prepare");
+    if (!ran_) run_once();
+    // The last op may have written a blocked layout; the caller gets plain NCHW / NC.
+    dnnl::memory plain = outputs_.back();
+    if (plain.get_desc() != output_plain_) {
+      plain = dnnl::memory(output_plain_, engine_);
+      dnnl::reorder(outputs_.back(), plain).execute(stream_, outputs_.back(), plain);
+    }
+    stream_.wait();
+    return read_floats(plain, output_size_);
+  }
+
+  void set_threads(int threads) override { set_omp_threads(threads); }
+
+ private:
+  struct step {
+    dnnl::primitive prim;
+    std::unordered_map<int, dnnl::memory> args;
+  };
+
+  // Plans `o` and hands the plan to `use`; the skip reason when oneDNN cannot run it.
+  template <typename Use>
+  std::optional<std::string> plan_or_reason(const models::op& o, const std::vector<dnnl::memory::desc>& srcs,
+                                            std::int64_t batch, dt type, Use&& use) const {
+    try {
+      use(onednn::plan_op(o, srcs, batch, type, engine_));
+    } catch (const onednn::unsupported_op& e) {
+      return std::string("not supported by oneDNN: ") + e.what();
+    } catch (const dnnl::error& e) {
+      if (type == dt::f16) return "not supported by this CPU's oneDNN: f16 " + models::to_string(o.type);
+      return "not supported by oneDNN: " + models::to_string(o.type) + " " + o.name + " (" + e.what() + ")";
+    }
+    return std::nullopt;
+  }
+
+  // The weights in the primitive's chosen layout and type, from layer_data's f32 values.
+  dnnl::memory reordered(const std::vector<float>& values, const dnnl::memory::desc& user,
+                         const dnnl::memory::desc& wanted) {
+    dnnl::memory src(user, engine_);
+    std::memcpy(src.get_data_handle(), values.data(), values.size() * sizeof(float));
+    if (user == wanted) return src;
+    dnnl::memory dst(wanted, engine_);
+    dnnl::reorder(src, dst).execute(stream_, src, dst);
+    return dst;
+  }
+
+  // `src` in the layout a primitive chose: itself, or a buffer refreshed by a reorder step.
+  // Two consumers wanting the same conversion (a block input read by conv1 and by the
+  // downsample) share one reorder: its buffer is written before either runs.
+  dnnl::memory layout_in(const dnnl::memory& src, const dnnl::memory::desc& wanted) {
+    if (src.get_desc() == wanted) return src;
+    for (const auto& c : conversions_) {
+      if (c.first.get_data_handle() == src.get_data_handle() && c.first.get_desc() == src.get_desc() &&
+          c.second.get_desc() == wanted)
+        return c.second;
+    }
+    dnnl::memory converted(wanted, engine_);
+    steps_.push_back({dnnl::reorder(src, converted), {{DNNL_ARG_FROM, src}, {DNNL_ARG_TO, converted}}});
+    conversions_.emplace_back(src, converted);
+    return converted;
+  }
+
+  dnnl::memory filled(const dnnl::memory::desc& md, const std::vector<float>& values) {
+    dnnl::memory m(md, engine_);
+    std::memcpy(m.get_data_handle(), values.data(), values.size() * sizeof(float));
+    return m;
+  }
+
+  dnnl::memory f32_vector(const std::vector<float>& values) {
+    dnnl::memory m({{static_cast<std::int64_t>(values.size())}, dt::f32, tag::x}, engine_);
+    std::memcpy(m.get_data_handle(), values.data(), values.size() * sizeof(float));
+    return m;
+  }
+
+  void add_op(const models::op& o, int index, const onednn::op_plan& plan, const std::vector<dnnl::memory>& produced) {
+    using models::op_type;
+    // Each input in the layout the op reads, through a reorder step where its producer differs.
+    std::vector<dnnl::memory> srcs;
+    for (std::size_t k = 0; k < produced.size(); ++k) srcs.push_back(layout_in(produced[k], plan.inputs[k]));
+    if (plan.kind == onednn::op_kind::alias) {
+      outputs_.emplace_back(plan.dst, engine_, srcs[0].get_data_handle());
+      return;
+    }
+    dnnl::memory dst(plan.dst, engine_);
+    outputs_.push_back(dst);
+    const dnnl::primitive_desc_base& pd = plan.pds.front();
+    if (plan.kind == onednn::op_kind::slice) {
+      dnnl::memory view(plan.view, engine_, srcs[0].get_data_handle());
+      steps_.push_back({dnnl::primitive(pd.get()), {{DNNL_ARG_FROM, view}, {DNNL_ARG_TO, dst}}});
+      return;
+    }
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_DST, dst}};
+    switch (o.type) {
+      case op_type::conv2d:
+      case op_type::linear: {
+        const op_weights w = make_op_weights(o, index);
+        args[DNNL_ARG_SRC] = o.type == op_type::linear ? dnnl::memory(plan.view, engine_, srcs[0].get_data_handle())
+                                                       : srcs[0];
+        args[DNNL_ARG_WEIGHTS] = reordered(w.weight, plan.user_weights, pd.query_md(dnnl::query::weights_md, 0));
+        if (o.bias) args[DNNL_ARG_BIAS] = reordered(w.bias, plan.user_bias, pd.query_md(dnnl::query::weights_md, 1));
+        break;
+      }
+      case op_type::batch_norm: {
+        const op_weights w = make_op_weights(o, index);
+        if (plan.scale_shift) {
+          std::vector<float> scale(w.weight.size()), shift(w.weight.size());
+          for (std::size_t c = 0; c < scale.size(); ++c) {
+            scale[c] = w.weight[c] / std::sqrt(w.running_var[c] + static_cast<float>(o.eps));
+            shift[c] = w.bias[c] - w.running_mean[c] * scale[c];
+          }
+          const dnnl::memory::desc per_channel({1, static_cast<std::int64_t>(scale.size()), 1, 1}, dt::f32, tag::nchw);
+          args[DNNL_ARG_SRC_0] = srcs[0];
+          args[DNNL_ARG_SRC_1] = filled(per_channel, scale);
+          args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(0) | DNNL_ARG_SRC_1] = filled(per_channel, shift);
+          break;
+        }
+        args[DNNL_ARG_SRC] = srcs[0];
+        args[DNNL_ARG_SCALE] = f32_vector(w.weight);
+        args[DNNL_ARG_SHIFT] = f32_vector(w.bias);
+        args[DNNL_ARG_MEAN] = f32_vector(w.running_mean);
+        args[DNNL_ARG_VARIANCE] = f32_vector(w.running_var);
+        break;
+      }
+      case op_type::add:
+      case op_type::mul:
+        args[DNNL_ARG_SRC_0] = srcs[0];
+        args[DNNL_ARG_SRC_1] = srcs[1];
+        break;
+      case op_type::concat:
+        for (std::size_t k = 0; k < srcs.size(); ++k) args[DNNL_ARG_MULTIPLE_SRC + static_cast<int>(k)] = srcs[k];
+        break;
+      default:
+        args[DNNL_ARG_SRC] = srcs[0];
+        break;
+    }
+    steps_.push_back({dnnl::primitive(pd.get()), std::move(args)});
+    // Later passes (hardsigmoid's clip) run in place on the output.
+    for (std::size_t k = 1; k < plan.pds.size(); ++k)
+      steps_.push_back({dnnl::primitive(plan.pds[k].get()), {{DNNL_ARG_SRC, dst}, {DNNL_ARG_DST, dst}}});
+  }
+
+  dnnl::engine engine_;
+  dnnl::stream stream_;
+  std::vector<step> steps_;
+  std::vector<dnnl::memory> inputs_;
+  std::vector<std::size_t> input_sizes_;
+  std::vector<dnnl::memory> outputs_;
+  std::vector<std::pair<dnnl::memory, dnnl::memory>> conversions_;  ///< (source, converted) reorders
+  std::size_t output_size_ = 0;
+  dnnl::memory::desc output_plain_;
+  bool ran_ = false;
+};
+
+}  // namespace
+#endif
+
+std::unique_ptr<layer_backend> make_onednn_layer_backend(std::string* why) {
+#if JETPERF_HAS_ONEDNN
+  try {
+    return std::make_unique<onednn_layer_backend>();
+  } catch (const std::exception& e) {
+    if (why) *why = std::string("oneDNN CPU engine unavailable: ") + e.what();
+    return nullptr;
+  }
+#else
+  if (why) *why = "not supported by this build (no oneDNN)";
+  return nullptr;
+#endif
+}
+
+}  // namespace jetperf::workloads

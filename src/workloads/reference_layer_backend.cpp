@@ -1,0 +1,120 @@
+// The reference layer backend: runs a layer's ops one by one with detail::run_reference_op,
+// keeping every op's output. Half runs in float on values rounded to half precision (inputs,
+// weights and every op's output), which is what a half kernel with float accumulation computes.
+#include <jetperf/workloads/layer_backends.hpp>
+
+#include <chrono>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <jetperf/workloads/detail/half_bits.hpp>
+#include <jetperf/workloads/detail/layer_wiring.hpp>
+#include <jetperf/workloads/detail/reference_ops.hpp>
+#include <jetperf/workloads/layer_data.hpp>
+
+namespace jetperf::workloads {
+
+namespace {
+
+void round_to_half(std::vector<float>& v) {
+  for (float& x : v) x = detail::half_bits_to_float(detail::float_to_half_bits(x));
+}
+
+class reference_layer_backend final : public layer_backend {
+ public:
+  std::string name() const override { return "reference"; }
+
+  std::optional<std::string> supports(const models::network& net, const models::layer& l,
+                                      gemm_dtype dtype) const override {
+    if (dtype == gemm_dtype::double_) return "not supported by the reference layers: double";
+    try {
+      detail::wire_layer(net, l);
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::nullopt;
+  }
+
+  void prepare(const models::network& net, const models::layer& l, std::int64_t batch, gemm_dtype dtype) override {
+    if (auto why = supports(net, l, dtype)) throw std::runtime_error(*why);
+    if (batch <= 0) throw std::invalid_argument("batch must be positive");
+    wiring_ = detail::wire_layer(net, l);
+    ops_.assign(net.ops.begin() + l.first, net.ops.begin() + l.last);
+    first_ = l.first;
+    batch_ = batch;
+    half_ = dtype == gemm_dtype::half;
+    weights_.clear();
+    for (std::size_t k = 0; k < ops_.size(); ++k) {
+      weights_.push_back(make_op_weights(ops_[k], first_ + static_cast<int>(k)));
+      if (half_) {
+        auto& w = weights_.back();
+        round_to_half(w.weight), round_to_half(w.bias), round_to_half(w.running_mean), round_to_half(w.running_var);
+      }
+    }
+    inputs_.clear();
+    for (std::size_t i = 0; i < l.inputs.size(); ++i)
+      inputs_.push_back(make_layer_input(l.input_shapes[i], batch, l.first, i));
+    if (half_)
+      for (auto& in : inputs_) round_to_half(in);
+    outputs_.assign(ops_.size(), {});
+    ran_ = false;
+  }
+
+  void run_once() override {
+    if (ops_.empty()) throw std::logic_error("reference layer backend: run_once before prepare");
+    std::vector<const float*> srcs;
+    for (std::size_t k = 0; k < ops_.size(); ++k) {
+      srcs.clear();
+      for (const auto& s : wiring_[k]) {
+        srcs.push_back(s.external ? inputs_[static_cast<std::size_t>(s.index)].data()
+                                  : outputs_[static_cast<std::size_t>(s.index - first_)].data());
+      }
+      detail::run_reference_op(ops_[k], batch_, srcs, weights_[k], outputs_[k]);
+      if (half_) round_to_half(outputs_[k]);
+    }
+    ran_ = true;
+  }
+
+  void sync() override {}
+
+  double timed_run_s() override {
+    const auto t0 = std::chrono::steady_clock::now();
+    run_once();
+    sync();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  void set_input(std::size_t i, const std::vector<float>& values) override {
+    if (i >= inputs_.size()) throw std::out_of_range("set_input: the layer has " + std::to_string(inputs_.size()) + " inputs");
+    if (values.size() != inputs_[i].size())
+      throw std::invalid_argument("set_input: expected " + std::to_string(inputs_[i].size()) + " values, got " +
+                                  std::to_string(values.size()));
+    inputs_[i] = values;
+    if (half_) round_to_half(inputs_[i]);
+    ran_ = false;
+  }
+
+  std::vector<float> output() override {
+    if (ops_.empty()) throw std::logic_error("reference layer backend: output before prepare");
+    if (!ran_) run_once();
+    return outputs_.back();
+  }
+
+ private:
+  std::vector<models::op> ops_;
+  std::vector<std::vector<detail::op_source>> wiring_;
+  std::vector<op_weights> weights_;
+  std::vector<std::vector<float>> inputs_;
+  std::vector<std::vector<float>> outputs_;
+  int first_ = 0;
+  std::int64_t batch_ = 1;
+  bool half_ = false;
+  bool ran_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<layer_backend> make_reference_layer_backend() { return std::make_unique<reference_layer_backend>(); }
+
+}  // namespace jetperf::workloads

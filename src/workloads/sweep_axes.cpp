@@ -1,0 +1,167 @@
+#include <jetperf/workloads/sweep_axes.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <sstream>
+
+#include <jetperf/common/errors.hpp>
+
+namespace jetperf::workloads {
+
+namespace {
+
+using nlohmann::json;
+
+std::string field(const std::string& name) { return "spec." + name; }
+
+std::optional<std::int64_t> parse_int(const std::string& s) {
+  if (s.empty() || s.size() > 18) return std::nullopt;
+  for (char c : s)
+    if (c < '0' || c > '9') return std::nullopt;
+  return std::stoll(s);
+}
+
+std::int64_t json_int(const json& v, const std::string& name) {
+  if (v.is_number_integer()) return v.get<std::int64_t>();
+  if (v.is_number_float() && std::isfinite(v.get<double>()) && std::floor(v.get<double>()) == v.get<double>() &&
+      std::fabs(v.get<double>()) < 9e15)
+    return static_cast<std::int64_t>(v.get<double>());
+  if (v.is_string())
+    if (auto i = parse_int(v.get<std::string>())) return *i;
+  throw validation_error(field(name), name + " must hold integers, got " + v.dump());
+}
+
+std::string list_text(const std::vector<std::int64_t>& v) {
+  std::string s;
+  for (auto x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
+  return s;
+}
+
+// "all" | "min" | "max" | [ints], each checked against the offered list.
+std::optional<std::vector<std::int64_t>> parse_freqs(const json& spec, const std::string& name, const json& offered,
+                                                     const char* offered_key) {
+  auto it = spec.find(name);
+  if (it == spec.end() || it->is_null()) return std::nullopt;
+  std::vector<std::int64_t> valid;
+  if (offered.is_object() && offered.contains(offered_key) && offered[offered_key].is_array())
+    for (const auto& f : offered[offered_key])
+      if (f.is_number()) valid.push_back(f.get<std::int64_t>());
+  std::sort(valid.begin(), valid.end());
+  if (valid.empty())
+    throw validation_error(field(name), "this board offers no " + name + " control (" + offered_key + " is empty)",
+                           "not_offered");
+  std::vector<std::int64_t> out;
+  const auto add = [&](std::int64_t f) {
+    if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
+  };
+  for (const auto& item : spec_list(*it)) {
+    if (item == "all") {
+      for (auto f : valid) add(f);
+    } else if (item == "min") {
+      add(valid.front());
+    } else if (item == "max") {
+      add(valid.back());
+    } else {
+      const auto f = json_int(item, name);
+      if (!std::binary_search(valid.begin(), valid.end(), f))
+        throw validation_error(field(name),
+                               name + " value " + std::to_string(f) + " is not offered by this board; valid: " +
+                                   list_text(valid),
+                               "not_offered");
+      add(f);
+    }
+  }
+  if (out.empty()) throw validation_error(field(name), name + " is empty: the sweep would have no points", "empty");
+  return out;
+}
+
+std::optional<std::vector<std::int64_t>> parse_power_modes(const json& spec, const json& offered) {
+  auto it = spec.find("power_modes");
+  if (it == spec.end() || it->is_null()) return std::nullopt;
+  std::vector<std::pair<std::int64_t, std::string>> modes;
+  if (offered.is_object() && offered.contains("power_modes") && offered["power_modes"].is_array())
+    for (const auto& m : offered["power_modes"])
+      if (m.is_object() && m.contains("id")) modes.emplace_back(m["id"].get<std::int64_t>(), m.value("name", std::string()));
+  std::string valid;
+  for (const auto& [id, nm] : modes) valid += (valid.empty() ? "" : ", ") + std::to_string(id) + " (" + nm + ")";
+  if (modes.empty()) throw validation_error(field("power_modes"), "this board offers no power modes", "not_offered");
+  std::vector<std::int64_t> out;
+  for (const auto& item : spec_list(*it)) {
+    if (item == "all") {
+      for (const auto& m : modes)
+        if (std::find(out.begin(), out.end(), m.first) == out.end()) out.push_back(m.first);
+      continue;
+    }
+    std::optional<std::int64_t> id;
+    for (const auto& [mid, nm] : modes) {
+      if (item.is_number_integer() && item.get<std::int64_t>() == mid) id = mid;
+      if (item.is_string() && (item.get<std::string>() == nm || item.get<std::string>() == std::to_string(mid))) id = mid;
+    }
+    if (!id)
+      throw validation_error(field("power_modes"), "power mode " + item.dump() + " is not offered; valid: " + valid,
+                             "not_offered");
+    if (std::find(out.begin(), out.end(), *id) == out.end()) out.push_back(*id);
+  }
+  if (out.empty())
+    throw validation_error(field("power_modes"), "power_modes is empty: the sweep would have no points", "empty");
+  return out;
+}
+
+json list_or_null(const std::optional<std::vector<std::int64_t>>& v) { return v ? json(*v) : json(); }
+
+std::size_t count_or_one(const json& v) { return v.is_array() ? v.size() : 1; }
+
+std::vector<json> values(const json& v) {
+  return v.is_array() ? std::vector<json>(v.begin(), v.end()) : std::vector<json>{json()};
+}
+
+}  // namespace
+
+std::vector<nlohmann::json> spec_list(const nlohmann::json& v) {
+  if (v.is_array()) return {v.begin(), v.end()};
+  if (v.is_string()) {
+    std::vector<json> out;
+    std::string cur;
+    std::istringstream in(v.get<std::string>());
+    while (std::getline(in, cur, ',')) {
+      cur.erase(0, cur.find_first_not_of(" \t"));
+      cur.erase(cur.find_last_not_of(" \t") + 1);
+      if (!cur.empty()) out.emplace_back(cur);
+    }
+    return out;
+  }
+  return {v};
+}
+
+void normalize_board_axes(const nlohmann::json& spec, const nlohmann::json& offered, nlohmann::json& out) {
+  out["gpu_freqs"] = list_or_null(parse_freqs(spec, "gpu_freqs", offered, "gpu_freqs_hz"));
+  out["cpu_freqs"] = list_or_null(parse_freqs(spec, "cpu_freqs", offered, "cpu_freqs_khz"));
+  out["emc_freqs"] = list_or_null(parse_freqs(spec, "emc_freqs", offered, "emc_freqs_hz"));
+  out["power_modes"] = list_or_null(parse_power_modes(spec, offered));
+}
+
+std::vector<nlohmann::json> board_setting_points(const nlohmann::json& spec) {
+  std::vector<json> points;
+  for (const auto& mode : values(spec.value("power_modes", json())))
+    for (const auto& emc : values(spec.value("emc_freqs", json())))
+      for (const auto& gpu : values(spec.value("gpu_freqs", json())))
+        for (const auto& cpu : values(spec.value("cpu_freqs", json())))
+          points.push_back({{"power_mode", mode}, {"emc_freq_hz", emc}, {"gpu_freq_hz", gpu}, {"cpu_freq_khz", cpu}});
+  return points;
+}
+
+std::size_t board_setting_count(const nlohmann::json& spec) {
+  std::size_t n = 1;
+  for (const auto& a : board_axis_sizes(spec)) n *= a.second;
+  return n;
+}
+
+std::vector<std::pair<std::string, std::size_t>> board_axis_sizes(const nlohmann::json& spec) {
+  return {{"power_modes", count_or_one(spec.value("power_modes", json()))},
+          {"emc_freqs", count_or_one(spec.value("emc_freqs", json()))},
+          {"gpu_freqs", count_or_one(spec.value("gpu_freqs", json()))},
+          {"cpu_freqs", count_or_one(spec.value("cpu_freqs", json()))}};
+}
+
+}  // namespace jetperf::workloads

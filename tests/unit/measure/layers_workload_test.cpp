@@ -1,0 +1,220 @@
+// The layers workload over the reference backend and synthetic telemetry with known power:
+// latency and power per layer, the end-to-end row, both protocols, and the seed's layout.
+#include <jetperf/workloads/layers_workload.hpp>
+
+#include <algorithm>
+#include <climits>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <jetperf/common/clock.hpp>
+#include <jetperf/workloads/layer_backends.hpp>
+#include <jetperf/workloads/layers_results.hpp>
+#include <jetperf/workloads/layers_spec.hpp>
+
+#include "fake_sources.hpp"
+
+using nlohmann::json;
+using jetperf::test::fake_board;
+using jetperf::test::fake_source;
+using namespace jetperf::workloads;
+
+namespace {
+
+// The board draws 5 W at rest and 9 W while a layer runs (reference backend underneath): runs
+// are recorded as busy intervals (back-to-back runs merge) and the power source reads them.
+std::vector<std::pair<std::int64_t, std::int64_t>> g_busy;
+constexpr std::int64_t k_slack_ns = 500000;
+
+void record_busy(std::int64_t t0, std::int64_t t1) {
+  if (!g_busy.empty() && t0 <= g_busy.back().second + k_slack_ns)
+    g_busy.back().second = t1;
+  else
+    g_busy.emplace_back(t0, t1);
+}
+
+double busy_power(std::int64_t t) {
+  auto it = std::upper_bound(g_busy.begin(), g_busy.end(), std::make_pair(t, INT64_MAX));
+  if (it == g_busy.begin()) return 5.0;
+  --it;
+  return t <= it->second + k_slack_ns ? 9.0 : 5.0;
+}
+
+class busy_backend final : public layer_backend {
+ public:
+  busy_backend() : inner_(make_reference_layer_backend()) {}
+  std::string name() const override { return "busy+" + inner_->name(); }
+  std::optional<std::string> supports(const jetperf::models::network& n, const jetperf::models::layer& l,
+                                      gemm_dtype d) const override {
+    return inner_->supports(n, l, d);
+  }
+  void prepare(const jetperf::models::network& n, const jetperf::models::layer& l, std::int64_t b,
+               gemm_dtype d) override {
+    inner_->prepare(n, l, b, d);
+  }
+  void run_once() override {
+    const auto t0 = jetperf::monotonic_ns();
+    inner_->run_once();
+    record_busy(t0, jetperf::monotonic_ns());
+  }
+  void sync() override {
+    inner_->sync();
+  }
+  double timed_run_s() override {
+    const auto t0 = jetperf::monotonic_ns();
+    const double s = inner_->timed_run_s();
+    record_busy(t0, jetperf::monotonic_ns());
+    return s;
+  }
+  void set_input(std::size_t i, const std::vector<float>& v) override { inner_->set_input(i, v); }
+  std::vector<float> output() override { return inner_->output(); }
+
+ private:
+  std::unique_ptr<layer_backend> inner_;
+};
+
+json tiny_net() {
+  return json::parse(R"({"name": "tiny", "input": [3, 16, 16], "layers": [
+      {"name": "conv", "type": "conv2d", "out_channels": 8, "kernel": 3, "padding": 1, "block": "stem"},
+      {"name": "relu", "type": "relu", "block": "stem"},
+      {"name": "gap", "type": "adaptive_avg_pool", "output_size": 1},
+      {"name": "flatten", "type": "flatten"},
+      {"name": "fc", "type": "linear", "out_features": 4}]})");
+}
+
+class layers_workload_test : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    g_busy.clear();
+    workload_ = make_layers_workload([](const std::string& device, std::string* why) -> std::unique_ptr<layer_backend> {
+      if (device == "cpu") return std::make_unique<busy_backend>();
+      *why = "skipped: no CUDA device (test)";
+      return nullptr;
+    });
+    source_.power = busy_power;
+    ctx_.job_id = 7;
+    ctx_.board = &board_;
+    ctx_.telemetry = &source_;
+  }
+
+  std::vector<json> run_all(const json& spec_in) {
+    spec_ = workload_->normalize(spec_in, board_.offered());
+    std::vector<json> rows;
+    for (const auto& p : workload_->expand(spec_)) {
+      const auto r = workload_->run_point(ctx_, spec_, p);
+      rows.push_back({{"params", p}, {"metrics", r.metrics}, {"status", r.status}});
+    }
+    return rows;
+  }
+
+  std::unique_ptr<jetperf::jobs::workload> workload_;
+  fake_board board_;
+  fake_source source_;
+  jetperf::jobs::point_context ctx_;
+  json spec_;
+};
+
+json quick(const json& extra = json::object()) {
+  json s = {{"networks", json::array({tiny_net()})}, {"latency_samples", 20}, {"warmup_runs", 2},
+            {"min_time_s", 0.05}, {"max_time_s", 1.0}, {"target_rse", 0.5}, {"boundary_s", 0.005}};
+  for (auto it = extra.begin(); it != extra.end(); ++it) s[it.key()] = it.value();
+  return s;
+}
+
+}  // namespace
+
+TEST_F(layers_workload_test, every_block_gets_latency_power_and_energy) {
+  const auto rows = run_all(quick());
+  ASSERT_EQ(rows.size(), 4u);  // stem, gap(+flatten), fc, end to end
+  const auto net = network_of_spec(spec_, "tiny");
+  const auto layers = jetperf::models::layers_of(net, jetperf::models::granularity::block);
+  double sum = 0;
+  for (std::size_t i = 0; i < 3; ++i) {
+    const auto& m = rows[i]["metrics"];
+    ASSERT_EQ(rows[i]["status"], "ok") << m.dump();
+    EXPECT_EQ(m["layer_name"], layers[i].name);
+    EXPECT_EQ(m["macs"], layers[i].macs);
+    EXPECT_EQ(m["params"], layers[i].params);
+    EXPECT_GE(m["latency_count"].get<int>(), 20);
+    EXPECT_GT(m["latency_mean_s"].get<double>(), 0);
+    EXPECT_LE(m["latency_min_s"].get<double>(), m["latency_median_s"].get<double>());
+    // Known power: 9 W busy, 5 W at rest; rail VDD_GPU is 40% of the total in fake_source.
+    EXPECT_NEAR(m["power_w"].get<double>(), 9.0, 0.5) << m.dump();
+    EXPECT_DOUBLE_EQ(m["idle_power_w"].get<double>(), 5.0);
+    EXPECT_NEAR(m["rail_VDD_GPU_w"].get<double>(), 0.4 * m["power_w"].get<double>(), 1e-9);
+    EXPECT_NEAR(m["energy_j"].get<double>(), m["power_w"].get<double>() * m["latency_mean_s"].get<double>(), 1e-12);
+    EXPECT_NEAR(m["dynamic_energy_j"].get<double>(),
+                (m["power_w"].get<double>() - 5.0) * m["latency_mean_s"].get<double>(), 1e-12);
+    sum += m["latency_mean_s"].get<double>();
+  }
+  EXPECT_EQ(rows[0]["metrics"]["input_shapes"], "[1, 3, 16, 16]");
+  EXPECT_EQ(rows[0]["metrics"]["output_shape"], "[1, 8, 16, 16]");
+  EXPECT_EQ(rows[2]["metrics"]["input_shapes"], "[1, 8]");
+  const auto& e2e = rows[3]["metrics"];
+  EXPECT_EQ(e2e["layer_index"], -1);
+  EXPECT_EQ(e2e["macs"], net.macs());
+  EXPECT_EQ(e2e["functional_layer_count"], net.functional_layer_count());
+  EXPECT_NEAR(e2e["layer_latency_sum_s"].get<double>(), sum, 1e-15);
+  EXPECT_NEAR(e2e["layers_over_end_to_end"].get<double>(), sum / e2e["latency_mean_s"].get<double>(), 1e-12);
+
+  const auto summary = summarize_layers(rows);
+  ASSERT_EQ(summary["networks"].size(), 1u);
+  const auto& s = summary["networks"][0];
+  EXPECT_EQ(s["layers"], 3);
+  EXPECT_EQ(s["layers_measured"], 3);
+  EXPECT_NEAR(s["layer_latency_sum_s"].get<double>(), sum, 1e-15);
+  EXPECT_DOUBLE_EQ(s["end_to_end_latency_s"].get<double>(), e2e["latency_mean_s"].get<double>());
+}
+
+TEST_F(layers_workload_test, dnnstats_has_the_seed_layout_in_milliwatts) {
+  const auto rows = run_all(quick({{"end_to_end", false}}));
+  const auto d = layers_dnnstats(rows);
+  ASSERT_TRUE(d.contains("tiny")) << d.dump();
+  ASSERT_TRUE(d["tiny"].contains("cpu"));
+  const auto& cpu = d["tiny"]["cpu"];
+  ASSERT_EQ(cpu["power"].size(), 3u);
+  ASSERT_EQ(cpu["latency"].size(), 3u);
+  for (int i = 0; i < 3; ++i) {
+    const auto k = std::to_string(i);
+    const auto& m = rows[static_cast<std::size_t>(i)]["metrics"];
+    EXPECT_DOUBLE_EQ(cpu["power"][k]["VDD_GPU"].get<double>(), m["rail_VDD_GPU_w"].get<double>() * 1e3);
+    EXPECT_DOUBLE_EQ(cpu["latency"][k].get<double>(), m["latency_mean_s"].get<double>());
+  }
+}
+
+TEST_F(layers_workload_test, fixed_protocol_times_latency_samples_then_a_fixed_window) {
+  const auto rows = run_all(quick({{"protocol", "fixed"}, {"window_s", 0.1}, {"boundary_s", 0.02}, {"gap_s", 0.01},
+                                   {"end_to_end", false}, {"granularity", "op"}}));
+  ASSERT_EQ(rows.size(), 5u);  // every op of tiny
+  for (const auto& row : rows) {
+    const auto& m = row["metrics"];
+    ASSERT_EQ(row["status"], "ok") << m.dump();
+    EXPECT_EQ(m["protocol"], "fixed");
+    EXPECT_EQ(m["latency_count"], 20);
+    EXPECT_EQ(m["stop_reason"], "fixed_duration");
+    EXPECT_GE(m["window_s"].get<double>(), 0.14);
+    EXPECT_LT(m["window_s"].get<double>(), 0.5);
+  }
+}
+
+TEST_F(layers_workload_test, a_device_without_backend_is_skipped_with_the_reason) {
+  const auto rows = run_all(quick({{"devices", "cuda"}}));
+  ASSERT_EQ(rows.size(), 4u);
+  for (const auto& row : rows) {
+    EXPECT_EQ(row["status"], "skipped");
+    EXPECT_EQ(row["metrics"]["reason"], "skipped: no CUDA device (test)");
+  }
+}
+
+TEST_F(layers_workload_test, board_settings_are_applied_and_reported) {
+  const auto rows = run_all(quick({{"gpu_freqs", "min,max"}, {"end_to_end", false}}));
+  ASSERT_EQ(rows.size(), 6u);
+  EXPECT_EQ(rows[0]["metrics"]["gpu_freq_hz"], 300000000);
+  EXPECT_EQ(rows[5]["metrics"]["gpu_freq_hz"], 900000000);
+  const auto d = layers_dnnstats(rows);
+  // Two settings: keyed by setting first.
+  ASSERT_TRUE(d.contains("gpu_freq_hz=300000000")) << d.dump();
+  EXPECT_EQ(d["gpu_freq_hz=900000000"]["tiny"]["cpu"]["latency"].size(), 3u);
+}
