@@ -5,7 +5,7 @@
 #include <optional>
 
 #include <jetperf/common/clock.hpp>
-#include <jetperf/measure/idle_baseline.hpp>
+#include <jetperf/measure/backend_cache.hpp>
 #include <jetperf/measure/measurement_loop.hpp>
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/point_power.hpp>
@@ -27,7 +27,7 @@ std::unique_ptr<gemm_backend> default_factory(const std::string& device, std::st
 
 class gemm_workload final : public jobs::workload {
  public:
-  explicit gemm_workload(gemm_backend_factory factory) : factory_(std::move(factory)) {}
+  explicit gemm_workload(gemm_backend_factory factory) : backends_(std::move(factory)) {}
 
   std::string kind() const override { return "gemm"; }
 
@@ -40,41 +40,21 @@ class gemm_workload final : public jobs::workload {
   jobs::point_result run_point(jobs::point_context& ctx, const json& spec, const json& point) override;
 
   json summarize(const json&, const std::vector<store::point_record>& points) const override {
-    return best_gemm_settings(as_rows(points));
+    return best_gemm_settings(jobs::point_rows(points));
   }
 
   json compare(const json&, const std::vector<store::point_record>& points, const std::string& by) const override {
-    return compare_gemm_points(as_rows(points), by);
+    return compare_gemm_points(jobs::point_rows(points), by);
   }
 
  private:
-  static std::vector<json> as_rows(const std::vector<store::point_record>& points) {
-    std::vector<json> rows;
-    rows.reserve(points.size());
-    for (const auto& p : points) rows.push_back({{"params", p.params}, {"metrics", p.metrics}, {"status", p.status}});
-    return rows;
-  }
-
-  gemm_backend* backend(const std::string& device, std::string* why) {
-    auto& slot = backends_[device];
-    if (!slot.backend && slot.why.empty()) {
-      slot.backend = factory_(device, &slot.why);
-      if (!slot.backend && slot.why.empty()) slot.why = "no backend for device " + device;
-    }
-    if (why) *why = slot.why;
-    return slot.backend.get();
-  }
+  gemm_backend* backend(const std::string& device, std::string* why) { return backends_.get(device, why); }
 
   std::optional<double> idle_power(jobs::point_context& ctx, const json& spec, const json& settings) {
     return idle_.get(ctx, settings, gemm_idle_baseline_s(spec), spec.value("boundary_s", 0.1));
   }
 
-  struct backend_slot {
-    std::unique_ptr<gemm_backend> backend;
-    std::string why;
-  };
-  gemm_backend_factory factory_;
-  std::map<std::string, backend_slot> backends_;
+  measure::backend_cache<gemm_backend> backends_;
   measure::idle_power_cache idle_;
 };
 

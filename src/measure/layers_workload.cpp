@@ -6,6 +6,7 @@
 #include <optional>
 
 #include <jetperf/common/clock.hpp>
+#include <jetperf/measure/backend_cache.hpp>
 #include <jetperf/measure/measurement_loop.hpp>
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/point_power.hpp>
@@ -44,7 +45,7 @@ jobs::point_result skipped(const json& point, const std::string& reason) {
 
 class layers_workload final : public jobs::workload {
  public:
-  explicit layers_workload(layer_backend_factory factory) : factory_(std::move(factory)) {}
+  explicit layers_workload(layer_backend_factory factory) : backends_(std::move(factory)) {}
 
   std::string kind() const override { return "layers"; }
   json normalize(const json& spec, const json& offered) const override { return normalize_layers_spec(spec, offered); }
@@ -53,23 +54,16 @@ class layers_workload final : public jobs::workload {
   jobs::point_result run_point(jobs::point_context& ctx, const json& spec, const json& point) override;
 
   json summarize(const json&, const std::vector<store::point_record>& points) const override {
-    return summarize_layers(as_rows(points));
+    return summarize_layers(jobs::point_rows(points));
   }
   std::vector<std::string> export_formats() const override { return {"dnnstats"}; }
   json export_results(const std::string& format, const json& spec,
                       const std::vector<store::point_record>& points) const override {
     if (format != "dnnstats") return jobs::workload::export_results(format, spec, points);
-    return layers_dnnstats(as_rows(points));
+    return layers_dnnstats(jobs::point_rows(points));
   }
 
  private:
-  static std::vector<json> as_rows(const std::vector<store::point_record>& points) {
-    std::vector<json> rows;
-    rows.reserve(points.size());
-    for (const auto& p : points) rows.push_back({{"params", p.params}, {"metrics", p.metrics}, {"status", p.status}});
-    return rows;
-  }
-
   // Networks and their layer lists, built once per job (the zoo builds in microseconds, a user
   // network is re-validated from the stored spec).
   struct network_entry {
@@ -86,22 +80,9 @@ class layers_workload final : public jobs::workload {
     return it->second;
   }
 
-  layer_backend* backend(const std::string& device, std::string* why) {
-    auto& slot = backends_[device];
-    if (!slot.backend && slot.why.empty()) {
-      slot.backend = factory_(device, &slot.why);
-      if (!slot.backend && slot.why.empty()) slot.why = "no layer backend for device " + device;
-    }
-    if (why) *why = slot.why;
-    return slot.backend.get();
-  }
+  layer_backend* backend(const std::string& device, std::string* why) { return backends_.get(device, why); }
 
-  struct backend_slot {
-    std::unique_ptr<layer_backend> backend;
-    std::string why;
-  };
-  layer_backend_factory factory_;
-  std::map<std::string, backend_slot> backends_;
+  measure::backend_cache<layer_backend> backends_;
   std::map<std::string, network_entry> networks_;
   std::int64_t networks_job_ = -1;
   measure::idle_power_cache idle_;
@@ -162,7 +143,9 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
     opt.stop.min_samples = latency_samples;
     opt.stop.min_time_s = std::max(spec.value("min_time_s", 0.1), 2 * boundary + k_min_sensor_updates * period);
     opt.stop.max_time_s = std::max(spec.value("max_time_s", 5.0), opt.stop.min_time_s);
-    opt.stop.target_rse_time = spec.value("target_rse", 0.01);
+    // Latency is a count (latency_samples runs, as the seed's users expect); the RSE rule sizes
+    // the power window only. (A time-RSE target would keep noisy sub-millisecond layers running.)
+    opt.stop.target_rse_time = 1e9;
     opt.stop.target_rse_power = spec.value("target_rse", 0.01);
   }
   const measure::measurement_loop loop(opt, ctx.telemetry);

@@ -10,6 +10,16 @@
 
 namespace jetperf::models::detail {
 
+/// Conv2d options without bias (the zoo's convolutions before a BatchNorm).
+inline conv_options conv(std::int64_t kernel, std::int64_t stride, std::int64_t padding, std::int64_t groups = 1) {
+  conv_options o;
+  o.kernel = kernel;
+  o.stride = stride;
+  o.padding = padding;
+  o.groups = groups;
+  return o;
+}
+
 /// torchvision.models._utils._make_divisible: rounds `v` to a multiple of `divisor`, never
 /// going below `min_value` (default: divisor) nor more than 10% under `v`.
 inline std::int64_t make_divisible(double v, std::int64_t divisor, std::int64_t min_value = 0) {

@@ -7,6 +7,8 @@
 #include <jetperf/models/network_builder.hpp>
 #include <jetperf/models/zoo.hpp>
 
+#include "zoo_common.hpp"
+
 namespace jetperf::models {
 namespace {
 
@@ -28,14 +30,7 @@ std::vector<std::int64_t> get_depths(double alpha) {
   return depths;
 }
 
-conv_options conv(std::int64_t kernel, std::int64_t stride, std::int64_t padding, std::int64_t groups = 1) {
-  conv_options o;
-  o.kernel = kernel;
-  o.stride = stride;
-  o.padding = padding;
-  o.groups = groups;
-  return o;
-}
+using detail::conv;
 
 /// mnasnet._InvertedResidual at `path`: its `layers` Sequential (1x1 expand, depthwise, 1x1 project).
 value inverted_residual(network_builder& b, const std::string& path, value x, std::int64_t out_ch,

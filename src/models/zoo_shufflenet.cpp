@@ -6,19 +6,14 @@
 #include <jetperf/models/network_builder.hpp>
 #include <jetperf/models/zoo.hpp>
 
+#include "zoo_common.hpp"
+
 namespace jetperf::models {
 namespace {
 
 using value = network_builder::value;
 
-conv_options conv(std::int64_t kernel, std::int64_t stride, std::int64_t padding, std::int64_t groups = 1) {
-  conv_options o;
-  o.kernel = kernel;
-  o.stride = stride;
-  o.padding = padding;
-  o.groups = groups;
-  return o;
-}
+using detail::conv;
 
 /// shufflenetv2.InvertedResidual at `path`. Stride 2 runs branch1 and branch2 on the whole input;
 /// stride 1 splits the input in two halves (x.chunk(2, dim=1)) and runs branch2 on the second.

@@ -35,23 +35,6 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
-std::optional<std::int64_t> parse_int(const std::string& s) {
-  if (s.empty() || s.size() > 18) return std::nullopt;
-  for (char c : s)
-    if (c < '0' || c > '9') return std::nullopt;
-  return std::stoll(s);
-}
-
-std::int64_t json_int(const json& v, const std::string& name) {
-  if (v.is_number_integer()) return v.get<std::int64_t>();
-  if (v.is_number_float() && std::isfinite(v.get<double>()) && std::floor(v.get<double>()) == v.get<double>() &&
-      std::fabs(v.get<double>()) < 9e15)
-    return static_cast<std::int64_t>(v.get<double>());
-  if (v.is_string())
-    if (auto i = parse_int(v.get<std::string>())) return *i;
-  throw validation_error(field(name), name + " must hold integers, got " + v.dump());
-}
-
 // The shared field readers; in a gemm spec an explicit null has always meant "the default".
 double number(const json& spec, const char* name, double min, double max, double fallback) {
   auto it = spec.find(name);
@@ -81,7 +64,7 @@ void parse_size_text(const std::string& text, std::vector<json>& out) {
   if (text.find(':') != std::string::npos) {
     const auto parts = split(text, ':');
     if (parts.size() != 3) throw bad("a range has three parts");
-    const auto from = parse_int(parts[0]), to = parse_int(parts[1]), step = parse_int(parts[2]);
+    const auto from = parse_count(parts[0]), to = parse_count(parts[1]), step = parse_count(parts[2]);
     if (!from || !to || !step) throw bad("range parts must be non-negative integers");
     if (*step < 1) throw bad("step must be at least 1");
     if (*from < 1) throw bad("sizes start at 1");
@@ -96,12 +79,12 @@ void parse_size_text(const std::string& text, std::vector<json>& out) {
   if (lower.find('x') != std::string::npos) {
     const auto parts = split(lower, 'x');
     if (parts.size() != 3) throw bad("explicit sizes are MxNxK");
-    const auto m = parse_int(parts[0]), n = parse_int(parts[1]), k = parse_int(parts[2]);
+    const auto m = parse_count(parts[0]), n = parse_count(parts[1]), k = parse_count(parts[2]);
     if (!m || !n || !k) throw bad("dimensions must be integers");
     out.push_back(size_of(*m, *n, *k));
     return;
   }
-  const auto s = parse_int(text);
+  const auto s = parse_count(text);
   if (!s) throw bad("not a size");
   out.push_back(size_of(*s, *s, *s));
 }
@@ -112,9 +95,9 @@ std::vector<json> parse_sizes(const json& v) {
     if (item.is_string())
       parse_size_text(item.get<std::string>(), out);
     else if (item.is_number())
-      out.push_back(size_of(json_int(item, "sizes"), json_int(item, "sizes"), json_int(item, "sizes")));
+      out.push_back(size_of(spec_integer(item, "sizes"), spec_integer(item, "sizes"), spec_integer(item, "sizes")));
     else if (item.is_object() && item.contains("m") && item.contains("n") && item.contains("k"))
-      out.push_back(size_of(json_int(item["m"], "sizes"), json_int(item["n"], "sizes"), json_int(item["k"], "sizes")));
+      out.push_back(size_of(spec_integer(item["m"], "sizes"), spec_integer(item["n"], "sizes"), spec_integer(item["k"], "sizes")));
     else
       throw validation_error(field("sizes"), "sizes must be \"from:to:step\", a list of ints or \"MxNxK\" strings");
   }

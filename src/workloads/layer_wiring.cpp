@@ -39,4 +39,11 @@ std::vector<std::vector<op_source>> wire_layer(const models::network& net, const
   return wiring;
 }
 
+void check_set_input(std::size_t i, std::size_t inputs, std::size_t expected_values, std::size_t values) {
+  if (i >= inputs) throw std::out_of_range("set_input: the layer has " + std::to_string(inputs) + " inputs");
+  if (values != expected_values)
+    throw std::invalid_argument("set_input: expected " + std::to_string(expected_values) + " values, got " +
+                                std::to_string(values));
+}
+
 }  // namespace jetperf::workloads::detail

@@ -154,18 +154,8 @@ class onednn_layer_backend final : public layer_backend {
 
   void sync() override { stream_.wait(); }
 
-  double timed_run_s() override {
-    const auto t0 = std::chrono::steady_clock::now();
-    run_once();
-    sync();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  }
-
   void set_input(std::size_t i, const std::vector<float>& values) override {
-    if (i >= inputs_.size()) throw std::out_of_range("set_input: the layer has " + std::to_string(inputs_.size()) + " inputs");
-    if (values.size() != input_sizes_[i])
-      throw std::invalid_argument("set_input: expected " + std::to_string(input_sizes_[i]) + " values, got " +
-                                  std::to_string(values.size()));
+    detail::check_set_input(i, inputs_.size(), i < inputs_.size() ? input_sizes_[i] : 0, values.size());
     stream_.wait();
     write_floats(inputs_[i], values.data(), values.size());
     ran_ = false;

@@ -78,18 +78,8 @@ class reference_layer_backend final : public layer_backend {
 
   void sync() override {}
 
-  double timed_run_s() override {
-    const auto t0 = std::chrono::steady_clock::now();
-    run_once();
-    sync();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  }
-
   void set_input(std::size_t i, const std::vector<float>& values) override {
-    if (i >= inputs_.size()) throw std::out_of_range("set_input: the layer has " + std::to_string(inputs_.size()) + " inputs");
-    if (values.size() != inputs_[i].size())
-      throw std::invalid_argument("set_input: expected " + std::to_string(inputs_[i].size()) + " values, got " +
-                                  std::to_string(values.size()));
+    detail::check_set_input(i, inputs_.size(), i < inputs_.size() ? inputs_[i].size() : 0, values.size());
     inputs_[i] = values;
     if (half_) round_to_half(inputs_[i]);
     ran_ = false;

@@ -15,23 +15,6 @@ using nlohmann::json;
 
 std::string field(const std::string& name) { return "spec." + name; }
 
-std::optional<std::int64_t> parse_int(const std::string& s) {
-  if (s.empty() || s.size() > 18) return std::nullopt;
-  for (char c : s)
-    if (c < '0' || c > '9') return std::nullopt;
-  return std::stoll(s);
-}
-
-std::int64_t json_int(const json& v, const std::string& name) {
-  if (v.is_number_integer()) return v.get<std::int64_t>();
-  if (v.is_number_float() && std::isfinite(v.get<double>()) && std::floor(v.get<double>()) == v.get<double>() &&
-      std::fabs(v.get<double>()) < 9e15)
-    return static_cast<std::int64_t>(v.get<double>());
-  if (v.is_string())
-    if (auto i = parse_int(v.get<std::string>())) return *i;
-  throw validation_error(field(name), name + " must hold integers, got " + v.dump());
-}
-
 std::string list_text(const std::vector<std::int64_t>& v) {
   std::string s;
   for (auto x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
@@ -63,7 +46,7 @@ std::optional<std::vector<std::int64_t>> parse_freqs(const json& spec, const std
     } else if (item == "max") {
       add(valid.back());
     } else {
-      const auto f = json_int(item, name);
+      const auto f = spec_integer(item, name);
       if (!std::binary_search(valid.begin(), valid.end(), f))
         throw validation_error(field(name),
                                name + " value " + std::to_string(f) + " is not offered by this board; valid: " +
@@ -117,6 +100,23 @@ std::vector<json> values(const json& v) {
 }
 
 }  // namespace
+
+std::optional<std::int64_t> parse_count(const std::string& text) {
+  if (text.empty() || text.size() > 18) return std::nullopt;
+  for (char c : text)
+    if (c < '0' || c > '9') return std::nullopt;
+  return std::stoll(text);
+}
+
+std::int64_t spec_integer(const nlohmann::json& v, const std::string& name) {
+  if (v.is_number_integer()) return v.get<std::int64_t>();
+  if (v.is_number_float() && std::isfinite(v.get<double>()) && std::floor(v.get<double>()) == v.get<double>() &&
+      std::fabs(v.get<double>()) < 9e15)
+    return static_cast<std::int64_t>(v.get<double>());
+  if (v.is_string())
+    if (auto i = parse_count(v.get<std::string>())) return *i;
+  throw validation_error(field(name), name + " must hold integers, got " + v.dump());
+}
 
 std::vector<nlohmann::json> spec_list(const nlohmann::json& v) {
   if (v.is_array()) return {v.begin(), v.end()};

@@ -2,7 +2,8 @@
 // CPU backend: jetperf's adaptive protocol against the seed's fixed one (5 s window between 1 s
 // boundaries, 2 s gaps), and how far apart each layer's mean power lands.
 // Usage: bench_layers_protocol [model=resnet50] [granularity=block] [latency_samples=100]
-//        [window_s=5 boundary_s=1 gap_s=2]. Prints one JSON object.
+//        [threads=1] [window_s=5 boundary_s=1 gap_s=2]. Prints one JSON object. One CPU thread by
+// default: on a 2-core machine the daemon's sampler and the simulator need the other core.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -60,15 +61,16 @@ int main(int argc, char** argv) {
   const std::string model = argc > 1 ? argv[1] : "resnet50";
   const std::string granularity = argc > 2 ? argv[2] : "block";
   const int latency_samples = argc > 3 ? std::atoi(argv[3]) : 100;
-  const double window_s = argc > 4 ? std::atof(argv[4]) : 5.0;
-  const double boundary_s = argc > 5 ? std::atof(argv[5]) : 1.0;
-  const double gap_s = argc > 6 ? std::atof(argv[6]) : 2.0;
+  const int threads = argc > 4 ? std::atoi(argv[4]) : 1;
+  const double window_s = argc > 5 ? std::atof(argv[5]) : 5.0;
+  const double boundary_s = argc > 6 ? std::atof(argv[6]) : 1.0;
+  const double gap_s = argc > 7 ? std::atof(argv[7]) : 2.0;
 
   temp_dir sim;
   daemon_process d({"--board", "sim:orin-agx", "--sim-dir", sim.path(), "--log-level", "warn"});
   http_client http(d.port(), std::chrono::seconds(60));
   const json base = {{"models", model},         {"devices", "cpu"},  {"granularity", granularity},
-                     {"latency_samples", latency_samples}, {"end_to_end", false}};
+                     {"latency_samples", latency_samples}, {"end_to_end", false}, {"threads", threads}};
   json adaptive_spec = base;
   adaptive_spec["protocol"] = "adaptive";
   json fixed_spec = base;
@@ -103,6 +105,7 @@ int main(int argc, char** argv) {
                       {"rel_diff", rel},
                       {"max_rail_rel_diff", rail_rel},
                       {"adaptive_window_s", a["window_s"]},
+                      {"adaptive_stop", a["stop_reason"]},
                       {"adaptive_latency_s", a["latency_mean_s"]},
                       {"fixed_latency_s", f["latency_mean_s"]}});
   }
@@ -111,6 +114,7 @@ int main(int argc, char** argv) {
                     {"granularity", granularity},
                     {"board", "sim:orin-agx, CPU backend (oneDNN)"},
                     {"latency_samples", latency_samples},
+                    {"threads", threads},
                     {"fixed_protocol", {{"window_s", window_s}, {"boundary_s", boundary_s}, {"gap_s", gap_s}}},
                     {"adaptive_wall_s", adaptive.wall_s},
                     {"fixed_wall_s", fixed.wall_s},

@@ -60,8 +60,9 @@ TEST_F(client_models, models_show_prints_the_layer_table) {
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(^INDEX\s+NAME\s+TYPE\s+INPUT_SHAPES\s+OUTPUT_SHAPE\s+PARAMS\s+MACS\n)")))
       << r.out;
   EXPECT_EQ(indexed_lines(r.out), 21) << r.out;
+  // forward()'s functional pooling and flatten join the block before them (network_builder.hpp).
   EXPECT_TRUE(std::regex_search(
-      r.out, std::regex(R"(\n\s*18\s+features\.18\s+Conv2dNormActivation\s+\[1, 320, 7, 7\]\s+\[1, 1280, 7, 7\]\s)")))
+      r.out, std::regex(R"(\n\s*18\s+features\.18\s+Conv2dNormActivation\s+\[1, 320, 7, 7\]\s+\[1, 1280\]\s+412160\s)")))
       << r.out;
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\nmobilenet_v2: 21 layers \(block, batch 1\), 3504872 params, )")))
       << r.out;
@@ -143,6 +144,31 @@ TEST_F(client_models, submit_layers_flags_become_the_normalized_spec) {
     ops += static_cast<std::int64_t>(nlohmann::json::parse(m.out)["layers"].size());
   }
   EXPECT_EQ(j["points"], (ops + 5) * 2) << j.dump();
+}
+
+TEST_F(client_models, tiny_user_network_runs_and_exports_dnnstats) {
+  temp_dir dir;
+  const std::string net_file = dir.path() + "/tiny.json";
+  std::ofstream(net_file) << k_tiny_network;
+  auto r = cli({"submit", "layers", "--network", net_file, "--device", "cpu", "--latency-samples", "5",
+                "--warmup-runs", "1", "--min-time-s", "0.01", "--max-time-s", "0.05", "--target-rse", "0.5",
+                "--threads", "1", "--watch"},
+               120);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex("submitted job ([0-9]+) \\(layers, 5 points"))) << r.out;
+  const std::string id = m[1];
+
+  // The seed's processed layout: network -> device -> parameter -> layer index.
+  r = cli({"results", id, "--format", "dnnstats"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(j.is_object()) << r.out;
+  ASSERT_TRUE(j.contains("tiny_net")) << r.out;
+  const auto latency = j["tiny_net"]["cpu"]["latency"];
+  ASSERT_TRUE(latency.is_object()) << r.out;
+  EXPECT_EQ(latency.size(), 4u) << r.out;
+  for (const auto& kv : latency.items()) EXPECT_GT(kv.value().get<double>(), 0.0) << kv.key();
 }
 
 TEST_F(client_models, bad_network_files_are_usage_errors_naming_the_file) {

@@ -37,6 +37,14 @@ struct point_result {
   std::int64_t t_end_ns = 0;
 };
 
+/// Finished points as the {"params","metrics","status"} rows the kinds' views read.
+inline std::vector<nlohmann::json> point_rows(const std::vector<store::point_record>& points) {
+  std::vector<nlohmann::json> rows;
+  rows.reserve(points.size());
+  for (const auto& p : points) rows.push_back({{"params", p.params}, {"metrics", p.metrics}, {"status", p.status}});
+  return rows;
+}
+
 class workload {
  public:
   virtual ~workload() = default;

@@ -3,6 +3,7 @@
 // and the plain C++ reference the tests compare both against), so the layers workload and the
 // measurement loop see them alike. A backend runs one layer (a contiguous op range of a network)
 // in isolation on its real input shapes, with deterministic weights and inputs (layer_data.hpp).
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -29,8 +30,14 @@ class layer_backend {
   virtual void run_once() = 0;
   /// Waits for every launched run.
   virtual void sync() = 0;
-  /// One run timed by the backend's own clock, in seconds (CUDA events on a GPU).
-  virtual double timed_run_s() = 0;
+  /// One run timed by the backend's own clock, in seconds: steady_clock around run_once + sync
+  /// here; GPU backends override it with CUDA events.
+  virtual double timed_run_s() {
+    const auto t0 = std::chrono::steady_clock::now();
+    run_once();
+    sync();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
   /// Replaces external input `i` (NCHW / NC, batch included), converted to the prepared dtype.
   virtual void set_input(std::size_t i, const std::vector<float>& values) = 0;
   /// The layer's output (NCHW / NC, batch included) as float (waits for pending work).

@@ -4,12 +4,20 @@
 // changes the power mode and the clocks as rarely as possible.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 namespace jetperf::workloads {
+
+/// A non-negative decimal integer of at most 18 digits ("0042" -> 42); nullopt otherwise.
+std::optional<std::int64_t> parse_count(const std::string& text);
+
+/// A list item as an integer: an integer, an integral float or a decimal string; throws
+/// validation_error("spec.<name>") otherwise.
+std::int64_t spec_integer(const nlohmann::json& v, const std::string& name);
 
 /// A list from a JSON array or a comma-separated string ("a, b" -> ["a", "b"]); a scalar -> [it].
 std::vector<nlohmann::json> spec_list(const nlohmann::json& v);

@@ -14,6 +14,7 @@
 #include <jetperf/workloads/detail/half_bits.hpp>
 
 #include "cuda_check.hpp"
+#include "device_memory.hpp"
 #include "kernel_name_recorder.hpp"
 
 namespace jetperf::workloads::cuda {
@@ -48,29 +49,8 @@ device_info query_device() {
 
 namespace {
 
-class device_buffer {
- public:
-  device_buffer() = default;
-  device_buffer(const device_buffer&) = delete;
-  device_buffer& operator=(const device_buffer&) = delete;
-  ~device_buffer() { reset(); }
-  void allocate(std::size_t bytes) {
-    reset();
-    JETPERF_CUDA_CALL(cudaMalloc(&ptr_, bytes));
-    bytes_ = bytes;
-  }
-  void reset() {
-    if (ptr_) cudaFree(ptr_);
-    ptr_ = nullptr;
-    bytes_ = 0;
-  }
-  void* get() const { return ptr_; }
-  std::size_t bytes() const { return bytes_; }
-
- private:
-  void* ptr_ = nullptr;
-  std::size_t bytes_ = 0;
-};
+// The layer backend's owning device buffer serves the GEMM's A, B and C too.
+using device_buffer = device_memory;
 
 class cublas_gemm_backend final : public gemm_backend {
  public:

@@ -163,12 +163,8 @@ class cudnn_layer_backend final : public layer_backend {
 
   void set_input(std::size_t i, const std::vector<float>& values) override {
     if (!prepared_) throw std::logic_error("cudnn backend: set_input before prepare");
-    if (i >= inputs_.size()) throw std::out_of_range("input " + std::to_string(i) + " of a layer with " +
-                                                     std::to_string(inputs_.size()) + " inputs");
-    if (values.size() * ctx_.element_bytes() != inputs_[i].bytes())
-      throw std::invalid_argument("input " + std::to_string(i) + ": " + std::to_string(values.size()) +
-                                  " values for " + std::to_string(inputs_[i].bytes() / ctx_.element_bytes()) +
-                                  " elements");
+    detail::check_set_input(i, inputs_.size(), i < inputs_.size() ? inputs_[i].bytes() / ctx_.element_bytes() : 0,
+                            values.size());
     sync();  // a pending run may still read the old values
     upload_floats(values, ctx_.half, inputs_[i].get(), stream_);
   }
