@@ -29,7 +29,8 @@ TEST(layers_sim, resnet18_blocks_on_a_simulated_orin_cpu) {
 
   const json spec = {{"models", "resnet18"}, {"devices", "cpu"},      {"granularity", "block"},
                      {"latency_samples", 10}, {"warmup_runs", 2},     {"min_time_s", 0.1},
-                     {"max_time_s", 2.0},     {"target_rse", 0.05},   {"boundary_s", 0.02}};
+                     {"max_time_s", 2.0},     {"target_rse", 0.05},   {"boundary_s", 0.02},
+                     {"threads", 1}};
   const auto submitted =
       http.request("POST", "/v1/jobs", json{{"kind", "layers"}, {"spec", spec}}.dump(), bearer(daemon.token()));
   ASSERT_EQ(submitted.status, 201) << submitted.body;
