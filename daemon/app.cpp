@@ -95,8 +95,9 @@ app::app(daemon_config config)
 app::~app() { shutdown(); }
 
 void app::start_telemetry() {
+  const auto update_s = sensor_update_period_s(board_);
   auto sensors = make_sensors(board_);
-  sampler_ = std::make_unique<telemetry::sampler>(std::move(sensors), sampler_config_of(config_));
+  sampler_ = std::make_unique<telemetry::sampler>(std::move(sensors), sampler_config_of(config_, update_s));
   const auto channels = sampler_->channels();
   persister_ = std::make_unique<sample_persister>(
       *samples_, channels, static_cast<std::int64_t>(config_.history_retention_h) * 3600 * 1'000'000'000);

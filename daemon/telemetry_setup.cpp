@@ -68,9 +68,14 @@ std::vector<std::unique_ptr<telemetry::sensor>> make_sensors(board_selection& bo
   return sensors;
 }
 
-telemetry::sampler_config sampler_config_of(const daemon_config& config) {
+std::optional<double> sensor_update_period_s(const board_selection& board) {
+  return telemetry::rails_update_interval_s(telemetry::discover_rails(platform::sysfs_root(board.sysfs_root)));
+}
+
+telemetry::sampler_config sampler_config_of(const daemon_config& config, std::optional<double> sensor_update_s) {
   telemetry::sampler_config c;
   c.period_ns = static_cast<std::int64_t>(config.sample_period_ms) * 1'000'000;
+  if (sensor_update_s) c.update_period_s = std::max(*sensor_update_s, static_cast<double>(c.period_ns) / 1e9);
   c.history_decimation = std::max<std::uint32_t>(1, config.history_period_ms / config.sample_period_ms);
   // About two minutes of samples in memory for measurement windows, whatever the period.
   c.ring_capacity = std::max<std::size_t>(1u << 16, static_cast<std::size_t>(120'000 / config.sample_period_ms) * 64);

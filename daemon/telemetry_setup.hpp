@@ -41,7 +41,13 @@ class sample_persister {
   std::uint64_t failures_ = 0;
 };
 
-/// The sampler's tick period and history decimation from the configuration.
-telemetry::sampler_config sampler_config_of(const daemon_config& config);
+/// The sampler's tick period and history decimation from the configuration; the sensors' real
+/// update period is `sensor_update_s` when they report one (never shorter than the tick).
+telemetry::sampler_config sampler_config_of(const daemon_config& config,
+                                            std::optional<double> sensor_update_s = std::nullopt);
+
+/// How often the board's power readings really change (the INA3221s' update_interval); nullopt
+/// when the sensors do not say.
+std::optional<double> sensor_update_period_s(const board_selection& board);
 
 }  // namespace jetperf::daemon

@@ -23,7 +23,7 @@ using nlohmann::json;
 
 // The adaptive window spans at least this many sensor updates: fewer and the mean power of a
 // short layer is a handful of readings, whatever its RSE says.
-constexpr double k_min_sensor_updates = 20;
+constexpr double k_min_sensor_updates = 10;
 
 std::string shapes_text(const std::vector<models::shape>& shapes, std::int64_t batch) {
   std::string s;
@@ -127,6 +127,7 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
   for (std::int64_t i = 0; i < spec.value("warmup_runs", 5) && !ctx.cancelled(); ++i) be->timed_run_s();
 
   const bool fixed = spec.value("protocol", std::string("adaptive")) == "fixed";
+  const double update_period_s = ctx.telemetry ? ctx.telemetry->update_period_s() : 0.0;
   const auto latency_samples = static_cast<std::size_t>(spec.value("latency_samples", 100));
   measure::loop_options opt;
   opt.boundary_s = boundary;
@@ -139,9 +140,9 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
   } else {
     // One window serves both: latency_samples runs at least, and a power window that spans enough
     // real sensor updates and whose mean has converged (RSE rule), trimmed at both ends.
-    const double period = ctx.telemetry ? ctx.telemetry->update_period_s() : 0.0;
     opt.stop.min_samples = latency_samples;
-    opt.stop.min_time_s = std::max(spec.value("min_time_s", 0.1), 2 * boundary + k_min_sensor_updates * period);
+    opt.stop.min_time_s =
+        std::max(spec.value("min_time_s", 0.1), 2 * boundary + k_min_sensor_updates * update_period_s);
     opt.stop.max_time_s = std::max(spec.value("max_time_s", 5.0), opt.stop.min_time_s);
     // Latency is a count (latency_samples runs, as the seed's users expect); the RSE rule sizes
     // the power window only. (A time-RSE target would keep noisy sub-millisecond layers running.)
@@ -190,6 +191,7 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
   mt["latency_rse"] = std::isfinite(latency.rse) ? json(latency.rse) : json();
   mt["window_s"] = static_cast<double>(res.t_end_ns - res.t_start_ns) * 1e-9;
   mt["window_runs"] = res.latency.count;
+  mt["sensor_update_period_s"] = update_period_s;
   const auto power_w = measure::put_power_metrics(mt, res, idle_w, latency.mean_s);
   mt["gflops"] = latency.mean_s > 0 ? json(static_cast<double>(layer.flops * batch) / latency.mean_s / 1e9) : json();
 

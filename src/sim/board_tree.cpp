@@ -181,8 +181,10 @@ void write_rails(const tree& t, const board_profile& p, const std::string& root)
     if (p.hwmon_rails) {
       t.link("/sys/class/hwmon/hwmon" + std::to_string(chip.hwmon_index), dir);
       t.put(dir + "/name", driver + "\n");
-      t.put(dir + "/samples", "512\n", kind::setting);
-      t.put(dir + "/update_interval", "140\n", kind::setting);
+      // The simulated chips' readings change every rail_simulator period (20 ms): what they say
+      // here is what they do, as the real driver's update_interval is.
+      t.put(dir + "/samples", "64\n", kind::setting);
+      t.put(dir + "/update_interval", "20\n", kind::setting);
       for (int k = 1; k <= 3; ++k) {
         const auto& ch = chip.channels[k - 1];
         const std::string ks = std::to_string(k);

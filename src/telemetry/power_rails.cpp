@@ -33,6 +33,15 @@ void add_iio(const platform::sysfs_root& root, const std::string& dir, std::vect
 // mainline ina3221 hwmon: inK_label/inK_input/currK_input for K = 1..3. in7 is the sum of shunt
 // voltages, not a rail; in4..6 are shunt voltages without labels.
 void add_hwmon(const platform::sysfs_root& root, const std::string& dir, std::vector<rail_desc>& out) {
+  // Linux hwmon ABI: update_interval in milliseconds (ina3221: conversion times x samples x channels).
+  std::optional<double> interval_s;
+  if (auto text = root.try_read(dir + "/update_interval")) {
+    try {
+      const double ms = std::stod(trim(*text));
+      if (ms > 0 && ms < 60000) interval_s = ms / 1e3;
+    } catch (const std::exception&) {
+    }
+  }
   for (int k = 1; k <= 3; ++k) {
     std::string K = std::to_string(k);
     auto label = root.try_read(dir + "/in" + K + "_label");
@@ -45,6 +54,7 @@ void add_hwmon(const platform::sysfs_root& root, const std::string& dir, std::ve
     r.driver = rail_driver::hwmon;
     r.voltage_path = dir + "/in" + K + "_input";
     r.current_path = dir + "/curr" + K + "_input";
+    r.update_interval_s = interval_s;
     out.push_back(std::move(r));
   }
 }
@@ -84,6 +94,13 @@ std::vector<rail_desc> discover_rails(const platform::sysfs_root& root) {
     add_device(root, path, out);
   }
   return out;
+}
+
+std::optional<double> rails_update_interval_s(const std::vector<rail_desc>& rails) {
+  std::optional<double> slowest;
+  for (const auto& r : rails)
+    if (r.update_interval_s && (!slowest || *r.update_interval_s > *slowest)) slowest = r.update_interval_s;
+  return slowest;
 }
 
 std::optional<std::size_t> input_rail_index(const std::vector<rail_desc>& rails) {

@@ -65,6 +65,7 @@ TEST(layers_sim, resnet18_blocks_on_a_simulated_orin_cpu) {
   }
   EXPECT_EQ(rows[4]["input_shapes"], "[1, 64, 56, 56]");
   EXPECT_EQ(rows[4]["output_shape"], "[1, 64, 56, 56]");
+  EXPECT_DOUBLE_EQ(rows[4]["sensor_update_period_s"].get<double>(), 0.02);  // the simulated INA3221s' update_interval
   EXPECT_EQ(rows[13]["macs"], 512 * 1000);
   const auto& e2e = rows[14];
   EXPECT_EQ(e2e["layer_index"], -1);

@@ -19,10 +19,16 @@ struct rail_desc {
   std::string power_path;    ///< iio: in_powerK_input (mW), board path
   std::string voltage_path;  ///< hwmon: inK_input (mV)
   std::string current_path;  ///< hwmon: currK_input (mA)
+  /// hwmon: the chip's update_interval (ms in sysfs, seconds here): how often a reading changes.
+  std::optional<double> update_interval_s;
 };
 
 /// Every rail of every INA3221 on the board, in chip then channel order; empty when none.
 std::vector<rail_desc> discover_rails(const platform::sysfs_root& root);
+
+/// The slowest rail's update interval: how often the power readings really change (what a
+/// measurement window is sized from); nullopt when no rail says (IIO, older drivers).
+std::optional<double> rails_update_interval_s(const std::vector<rail_desc>& rails);
 
 /// Index of the module input rail (VDD_IN, POM_5V_IN) whose reading already is the total and
 /// must not be added to the sub-rails; nullopt on boards that need a computed sum (AGX Xavier, AGX Orin).

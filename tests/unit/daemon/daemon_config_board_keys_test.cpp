@@ -63,6 +63,10 @@ TEST(telemetry_setup, sampler_config_follows_the_periods) {
   s = sampler_config_of(c);
   EXPECT_EQ(s.period_ns, 3'000'000);
   EXPECT_EQ(s.history_decimation, 3u);
+  // The sensors' update period when they report one, never below the tick.
+  EXPECT_DOUBLE_EQ(sampler_config_of(c).update_period_s, 0.0);
+  EXPECT_DOUBLE_EQ(sampler_config_of(c, 0.14).update_period_s, 0.14);
+  EXPECT_DOUBLE_EQ(sampler_config_of(c, 0.001).update_period_s, 0.003);
 }
 
 }  // namespace

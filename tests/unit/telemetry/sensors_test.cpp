@@ -85,6 +85,22 @@ TEST(power_rails, r35_hwmon_skips_nc_and_sum_channel_and_sums_total) {
   EXPECT_TRUE(s.sanity_check().empty());
 }
 
+TEST(power_rails, hwmon_update_interval_is_the_slowest_chips) {
+  test::temp_dir t;
+  orin_hwmon_tree(t);
+  platform::sysfs_root root(t.path());
+  EXPECT_FALSE(rails_update_interval_s(discover_rails(root)));
+  write_file(t.file("sys/bus/i2c/devices/1-0040/hwmon/hwmon3/update_interval"), "35\n");
+  write_file(t.file("sys/bus/i2c/devices/1-0041/hwmon/hwmon4/update_interval"), "140\n");
+  const auto rails = discover_rails(root);
+  ASSERT_TRUE(rails[0].update_interval_s);
+  EXPECT_DOUBLE_EQ(*rails[0].update_interval_s, 0.035);
+  EXPECT_DOUBLE_EQ(*rails[3].update_interval_s, 0.14);
+  EXPECT_DOUBLE_EQ(*rails_update_interval_s(rails), 0.14);
+  write_file(t.file("sys/bus/i2c/devices/1-0041/hwmon/hwmon4/update_interval"), "junk\n");
+  EXPECT_DOUBLE_EQ(*rails_update_interval_s(discover_rails(root)), 0.035);
+}
+
 TEST(power_rails, r32_iio_with_input_rail_is_the_total) {
   test::temp_dir t;
   std::string dev = t.file("sys/bus/i2c/devices/0-0040");
@@ -110,6 +126,7 @@ TEST(power_rails, r32_iio_with_input_rail_is_the_total) {
   EXPECT_EQ(rails[3].name, "VDD_SYS_SOC");
   ASSERT_TRUE(input_rail_index(rails));
   EXPECT_EQ(*input_rail_index(rails), 0u);
+  EXPECT_FALSE(rails_update_interval_s(rails));  // the IIO driver does not say
   rail_sensor s(root, rails);
   auto ch = s.channels();
   ASSERT_EQ(ch.size(), 4u);  // no computed total: VDD_IN already is it
