@@ -14,6 +14,7 @@
 #include <jetperf/workloads/detail/half_bits.hpp>
 
 #include "cuda_check.hpp"
+#include "event_timer.hpp"
 #include "device_memory.hpp"
 #include "kernel_name_recorder.hpp"
 
@@ -60,12 +61,9 @@ class cublas_gemm_backend final : public gemm_backend {
     JETPERF_CUBLAS_CALL(cublasCreate(&handle_));
     JETPERF_CUDA_CALL(cudaStreamCreate(&stream_));
     JETPERF_CUBLAS_CALL(cublasSetStream(handle_, stream_));
-    JETPERF_CUDA_CALL(cudaEventCreate(&start_));
-    JETPERF_CUDA_CALL(cudaEventCreate(&stop_));
+    timer_.create();
   }
   ~cublas_gemm_backend() override {
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
     cublasDestroy(handle_);
     cudaStreamDestroy(stream_);
   }
@@ -118,13 +116,7 @@ class cublas_gemm_backend final : public gemm_backend {
   void sync() override { JETPERF_CUDA_CALL(cudaStreamSynchronize(stream_)); }
 
   double timed_run_s() override {
-    JETPERF_CUDA_CALL(cudaEventRecord(start_, stream_));
-    run_once();
-    JETPERF_CUDA_CALL(cudaEventRecord(stop_, stream_));
-    JETPERF_CUDA_CALL(cudaEventSynchronize(stop_));
-    float ms = 0;
-    JETPERF_CUDA_CALL(cudaEventElapsedTime(&ms, start_, stop_));
-    return static_cast<double>(ms) * 1e-3;
+    return timer_.time_s(stream_, [this] { run_once(); });
   }
 
   std::vector<std::string> kernel_names() override { return kernels_; }
@@ -218,7 +210,7 @@ class cublas_gemm_backend final : public gemm_backend {
   device_info info_;
   cublasHandle_t handle_ = nullptr;
   cudaStream_t stream_ = nullptr;
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  event_timer timer_;
   device_buffer a_, b_, c_;
   std::int64_t m_ = 0, n_ = 0, k_ = 0;
   gemm_dtype dtype_ = gemm_dtype::single;

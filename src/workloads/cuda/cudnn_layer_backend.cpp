@@ -17,6 +17,7 @@
 #include <jetperf/workloads/layer_data.hpp>
 
 #include "cudnn_op_runner.hpp"
+#include "event_timer.hpp"
 
 namespace jetperf::workloads::cuda {
 
@@ -33,8 +34,6 @@ class cudnn_layer_backend final : public layer_backend {
   explicit cudnn_layer_backend(device_info info) : info_(std::move(info)) {}
   ~cudnn_layer_backend() override {
     release_layer();
-    if (start_) cudaEventDestroy(start_);
-    if (stop_) cudaEventDestroy(stop_);
     if (blas_) cublasDestroy(blas_);
     if (dnn_) cudnnDestroy(dnn_);
     if (stream_) cudaStreamDestroy(stream_);
@@ -52,8 +51,7 @@ class cudnn_layer_backend final : public layer_backend {
     // False) and, from cuBLAS 11, uses tensor cores for half; the cuBLAS 10 half path asks for
     // them around its own call (cudnn_linear_runner.cpp).
     JETPERF_CUBLAS_CALL(cublasSetMathMode(blas_, CUBLAS_DEFAULT_MATH));
-    JETPERF_CUDA_CALL(cudaEventCreate(&start_));
-    JETPERF_CUDA_CALL(cudaEventCreate(&stop_));
+    timer_.create();
   }
 
   std::string name() const override { return "cudnn"; }
@@ -152,13 +150,7 @@ class cudnn_layer_backend final : public layer_backend {
   void sync() override { JETPERF_CUDA_CALL(cudaStreamSynchronize(stream_)); }
 
   double timed_run_s() override {
-    JETPERF_CUDA_CALL(cudaEventRecord(start_, stream_));
-    run_once();
-    JETPERF_CUDA_CALL(cudaEventRecord(stop_, stream_));
-    JETPERF_CUDA_CALL(cudaEventSynchronize(stop_));
-    float ms = 0;
-    JETPERF_CUDA_CALL(cudaEventElapsedTime(&ms, start_, stop_));
-    return static_cast<double>(ms) * 1e-3;
+    return timer_.time_s(stream_, [this] { run_once(); });
   }
 
   void set_input(std::size_t i, const std::vector<float>& values) override {
@@ -191,7 +183,7 @@ class cudnn_layer_backend final : public layer_backend {
   cudaStream_t stream_ = nullptr;
   cudnnHandle_t dnn_ = nullptr;
   cublasHandle_t blas_ = nullptr;
-  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  event_timer timer_;
 
   layer_context ctx_;
   bool prepared_ = false;
