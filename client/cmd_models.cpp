@@ -35,6 +35,15 @@ std::string shapes_text(const nlohmann::json& list) {
   return out;
 }
 
+// torchvision publishes efficientnet_b1/b2 MACs at their own crop sizes (240, 288); say so, since
+// the GMACS column is always at 224.
+std::string published_gmacs(const nlohmann::json& m) {
+  const auto text = format_cell(field(m, "published_gmacs"));
+  const auto& res = field(m, "published_resolution");
+  return res.is_number() && res.get<std::int64_t>() != 224 ? text + "@" + std::to_string(res.get<std::int64_t>())
+                                                           : text;
+}
+
 std::string zoo_table(const nlohmann::json& j) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& m : field(j, "models")) {
@@ -42,7 +51,7 @@ std::string zoo_table(const nlohmann::json& j) {
     rows.push_back({format_cell(field(m, "name")), format_cell(field(m, "params")), giga(field(m, "macs")),
                     format_cell(field(m, "blocks")), format_cell(field(m, "ops")),
                     format_cell(field(m, "functional_layer_count")), format_cell(field(m, "published_params")),
-                    format_cell(field(m, "published_gmacs"))});
+                    published_gmacs(m)});
   }
   if (rows.empty()) return "no models\n";
   return format_table({"NAME", "PARAMS", "GMACS", "BLOCKS", "OPS", "FUNCTIONAL_LAYERS", "PUBLISHED_PARAMS",

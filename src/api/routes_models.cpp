@@ -29,6 +29,7 @@ const nlohmann::json& zoo_summaries() {
       auto j = models::network_summary_json(e.build());
       j["published_params"] = e.published_params;
       j["published_gmacs"] = e.published_gmacs;
+      j["published_resolution"] = e.published_resolution;
       list.push_back(std::move(j));
     }
     return list;

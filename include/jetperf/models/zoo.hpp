@@ -14,6 +14,7 @@ struct zoo_entry {
   network (*build)();                ///< builds it at 3x224x224
   std::int64_t published_params;     ///< torchvision weights meta "num_params"
   double published_gmacs;            ///< torchvision weights meta "_ops" (GFLOPS as torchvision counts them: conv + linear MACs)
+  std::int64_t published_resolution = 224;  ///< the crop size "_ops" was measured at (efficientnet_b1 240, b2 288)
 };
 
 /// Every zoo network, sorted by name.

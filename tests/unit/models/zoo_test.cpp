@@ -12,14 +12,6 @@ using namespace jetperf::models;
 
 namespace {
 
-/// The crop size torchvision measured "_ops" at: every zoo network at 224 except these two,
-/// whose weights are evaluated at 240 and 288 while the zoo builds them at 224.
-std::int64_t published_crop(const std::string& name) {
-  if (name == "efficientnet_b1") return 240;
-  if (name == "efficientnet_b2") return 288;
-  return 224;
-}
-
 /// The same ops re-inferred at another input size (append re-derives shapes, params, MACs).
 network at_input(const network& net, const shape& input) {
   network_builder b(net.name, input);
@@ -59,13 +51,15 @@ TEST(zoo, macs_match_published) {
     SCOPED_TRACE(e.name);
     const network net = e.build();
     // Published "_ops" is measured at the weights' crop size; re-infer there when it is not 224.
-    const std::int64_t crop = published_crop(e.name);
+    const std::int64_t crop = e.published_resolution;
     const network measured = crop == 224 ? net : at_input(net, {3, crop, crop});
     const double gmacs = static_cast<double>(measured.macs()) / 1e9;
     // The published figure is rounded to 3 decimals (0.04 for shufflenet_v2_x0_5 is 0.040), so
     // the tolerance is 1% of it but never less than half a unit of its last digit.
     const double tolerance = std::max(0.01 * e.published_gmacs, 0.0005);
     EXPECT_NEAR(gmacs, e.published_gmacs, tolerance) << "at " << crop << "x" << crop;
+    // Only torchvision's two larger-crop EfficientNets are published at another size.
+    EXPECT_EQ(crop, e.name == "efficientnet_b1" ? 240 : e.name == "efficientnet_b2" ? 288 : 224) << e.name;
     EXPECT_EQ(measured.params(), net.params());
     EXPECT_GE(net.flops(), 2 * net.macs());
   }
