@@ -7,6 +7,11 @@ void put(const std::string& key, const std::string& source, const nlohmann::json
          std::vector<std::string>& order) {
   // A metric that only echoes its param (same name, same value) is the same datum: keep one.
   if (!source.empty() && out.contains(key) && out[key] == value) return;
+  // A param left null ("leave this setting as it is") is filled by what the point measured it at.
+  if (source == "metrics" && out.contains(key) && out[key].is_null()) {
+    out[key] = value;
+    return;
+  }
   // A real collision (a metric named like a param but different, or "index") must not lose
   // data: the later one is qualified by where it came from.
   std::string name = out.contains(key) && !source.empty() ? source + "." + key : key;

@@ -117,6 +117,17 @@ TEST(result_table, a_metric_echoing_its_param_is_one_column) {
   EXPECT_EQ(t.rows[0]["metrics.m"], 128);
 }
 
+TEST(result_table, a_setting_left_as_is_shows_what_it_was) {
+  store::point_record p;
+  p.index = 0;
+  p.status = "ok";
+  p.params = {{"power_mode", nullptr}, {"cpu_freq_khz", 115200}};
+  p.metrics = {{"power_mode", 2}, {"cpu_freq_khz", 115200}};
+  const auto t = api::build_result_table({p});
+  EXPECT_EQ(t.columns, (std::vector<std::string>{"index", "status", "cpu_freq_khz", "power_mode"}));
+  EXPECT_EQ(t.rows[0]["power_mode"], 2);
+}
+
 TEST(csv_writer, fields) {
   EXPECT_EQ(api::csv_field(nullptr), "");
   EXPECT_EQ(api::csv_field(0.1), "0.1");
