@@ -59,13 +59,9 @@ class gemm_workload final : public jobs::workload {
 };
 
 jobs::point_result skipped(const json& point, const std::string& reason) {
-  jobs::point_result r;
-  r.status = "skipped";
-  r.metrics = {{"reason", reason}, {"dtype", point.value("dtype", json())}, {"m", point.value("m", json())},
-               {"n", point.value("n", json())},     {"k", point.value("k", json())},
-               {"tensor", point.value("tensor", json())}};
-  r.t_start_ns = r.t_end_ns = monotonic_ns();
-  return r;
+  json identity = json::object();
+  for (const char* key : {"dtype", "m", "n", "k", "tensor"}) identity[key] = point.value(key, json());
+  return measure::skipped_point(reason, std::move(identity));
 }
 
 jobs::point_result gemm_workload::run_point(jobs::point_context& ctx, const json& spec, const json& point) {
@@ -83,10 +79,8 @@ jobs::point_result gemm_workload::run_point(jobs::point_context& ctx, const json
 
   // Board settings first: everything after runs under them, idle baseline included.
   const auto applied = measure::apply_point_settings(ctx, point);
-  const json& settings = applied.requested;
-  const json& read_back = applied.read_back;
   std::vector<std::string> flags = applied.flags;
-  const auto idle_w = idle_power(ctx, spec, settings);
+  const auto idle_w = idle_power(ctx, spec, applied.requested);
   if (ctx.cancelled() || !measure::sleep_polling(ctx, spec.value("cooldown_s", 0.0))) return skipped(point, "cancelled");
 
   be->set_threads(static_cast<int>(spec.value("threads", 0)));
@@ -124,7 +118,6 @@ jobs::point_result gemm_workload::run_point(jobs::point_context& ctx, const json
     tensor_used = false;
     for (const auto& kn : kernels) tensor_used = *tensor_used || is_tensor_core_kernel(kn);
   }
-  const auto setting = [&](const char* key) { return applied.value(key, point); };
   mt["device"] = device;
   mt["backend"] = be->name();
   mt["math_mode"] = be->math_mode();
@@ -134,12 +127,7 @@ jobs::point_result gemm_workload::run_point(jobs::point_context& ctx, const json
   mt["k"] = k;
   mt["tensor"] = tensor;
   mt["tensor_used"] = tensor_used ? json(*tensor_used) : json();
-  mt["power_mode"] = setting("power_mode");
-  mt["gpu_freq_hz"] = setting("gpu_freq_hz");
-  mt["cpu_freq_khz"] = setting("cpu_freq_khz");
-  mt["emc_freq_hz"] = setting("emc_freq_hz");
-  mt["requested"] = settings;
-  mt["read_back"] = read_back;
+  measure::put_settings(mt, applied, point);
   mt["threads"] = spec.value("threads", 0);
   mt["iterations"] = res.latency.count;
   mt["window_s"] = static_cast<double>(res.t_end_ns - res.t_start_ns) * 1e-9;
@@ -156,27 +144,8 @@ jobs::point_result gemm_workload::run_point(jobs::point_context& ctx, const json
   mt["gflops_per_w"] = power_w && *power_w > 0 ? json(gflops / *power_w) : json();
   mt["j_per_gflop"] = power_w && gflops > 0 ? json(*power_w / gflops) : json();
 
-  // Throttling: any clock channel reading below the clock requested for this point.
-  if (ctx.telemetry) {
-    const auto throttle = measure::throttled_clocks(*ctx.telemetry, res.samples, settings);
-    if (!throttle.empty()) {
-      flags.push_back("throttled");
-      mt["throttle"] = throttle;
-    }
-  }
-  if (res.decision.reason == "max_time") {
-    flags.push_back("max_time_reached");
-    for (const auto& u : res.decision.unmet)
-      if (u == "time_rse" || u == "power_rse") {
-        flags.push_back("rse_unmet");
-        break;
-      }
-  }
   if (tensor && tensor_used && !*tensor_used) flags.push_back("tensor_requested_not_used");
-  if (!power_w) flags.push_back("no_power");
-  mt["flags"] = flags;
-  mt["stop_reason"] = res.decision.reason;
-  mt["unmet"] = res.decision.unmet;
+  measure::put_window_flags(mt, std::move(flags), ctx, res, applied, power_w.has_value());
   mt["kernels"] = kernels;
   return r;
 }

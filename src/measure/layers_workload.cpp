@@ -32,15 +32,9 @@ std::string shapes_text(const std::vector<models::shape>& shapes, std::int64_t b
 }
 
 jobs::point_result skipped(const json& point, const std::string& reason) {
-  jobs::point_result r;
-  r.status = "skipped";
-  r.metrics = {{"reason", reason},
-               {"network", point.value("network", json())},
-               {"device", point.value("device", json())},
-               {"layer_index", point.value("layer_index", json())},
-               {"layer_name", point.value("layer_name", json())}};
-  r.t_start_ns = r.t_end_ns = monotonic_ns();
-  return r;
+  json identity = json::object();
+  for (const char* key : {"network", "device", "layer_index", "layer_name"}) identity[key] = point.value(key, json());
+  return measure::skipped_point(reason, std::move(identity));
 }
 
 class layers_workload final : public jobs::workload {
@@ -71,9 +65,12 @@ class layers_workload final : public jobs::workload {
     std::map<std::string, std::vector<models::layer>> layers;  ///< by granularity
   };
   network_entry& network(const json& spec, const std::string& name, std::int64_t job) {
-    if (networks_job_ != job) {
+    // Everything cached here belongs to one job: a new job starts clean (a cancelled or
+    // failed one leaves nothing behind).
+    if (job_ != job) {
       networks_.clear();
-      networks_job_ = job;
+      sums_.clear();
+      job_ = job;
     }
     auto it = networks_.find(name);
     if (it == networks_.end()) it = networks_.emplace(name, network_entry{network_of_spec(spec, name), {}}).first;
@@ -84,7 +81,7 @@ class layers_workload final : public jobs::workload {
 
   measure::backend_cache<layer_backend> backends_;
   std::map<std::string, network_entry> networks_;
-  std::int64_t networks_job_ = -1;
+  std::int64_t job_ = -1;
   measure::idle_power_cache idle_;
   /// Isolated-layer latency sums of this process, for the end-to-end row (the summary recomputes
   /// them from the stored points, so a resumed job still gets them there).
@@ -178,9 +175,7 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
   }
   mt["batch"] = batch;
   mt["dtype"] = to_string(dtype);
-  for (const auto& key : measure::board_setting_keys()) mt[key] = applied.value(key, point);
-  mt["requested"] = applied.requested;
-  mt["read_back"] = applied.read_back;
+  measure::put_settings(mt, applied, point);
   mt["protocol"] = fixed ? "fixed" : "adaptive";
   mt["latency_count"] = latency.count;
   mt["latency_mean_s"] = latency.mean_s;
@@ -195,28 +190,10 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
   const auto power_w = measure::put_power_metrics(mt, res, idle_w, latency.mean_s);
   mt["gflops"] = latency.mean_s > 0 ? json(static_cast<double>(layer.flops * batch) / latency.mean_s / 1e9) : json();
 
-  if (ctx.telemetry) {
-    const auto throttle = measure::throttled_clocks(*ctx.telemetry, res.samples, applied.requested);
-    if (!throttle.empty()) {
-      flags.push_back("throttled");
-      mt["throttle"] = throttle;
-    }
-  }
-  if (res.decision.reason == "max_time") {
-    flags.push_back("max_time_reached");
-    for (const auto& u : res.decision.unmet)
-      if (u == "time_rse" || u == "power_rse") {
-        flags.push_back("rse_unmet");
-        break;
-      }
-  }
-  if (!power_w) flags.push_back("no_power");
-  mt["flags"] = flags;
-  mt["stop_reason"] = res.decision.reason;
-  mt["unmet"] = res.decision.unmet;
+  measure::put_window_flags(mt, std::move(flags), ctx, res, applied, power_w.has_value());
 
   // The end-to-end row states how the isolated layers add up against it (seed 002's check).
-  const auto sum_key = std::to_string(ctx.job_id) + "|" + setting_label(point) + "|" + name + "|" + device;
+  const auto sum_key = setting_label(point) + "|" + name + "|" + device;
   if (index >= 0) {
     auto& acc = sums_[sum_key];
     acc.sum_s += latency.mean_s;

@@ -7,6 +7,7 @@
 #include <jetperf/common/clock.hpp>
 #include <jetperf/measure/power_window.hpp>
 #include <jetperf/measure/throttle.hpp>
+#include <jetperf/workloads/sweep_axes.hpp>
 
 namespace jetperf::measure {
 
@@ -23,18 +24,13 @@ double in_unit(double value_hz, const std::string& unit) {
 
 }  // namespace
 
-const std::vector<std::string>& board_setting_keys() {
-  static const std::vector<std::string> keys = {"power_mode", "gpu_freq_hz", "cpu_freq_khz", "emc_freq_hz"};
-  return keys;
-}
-
 json applied_settings::value(const std::string& key, const json& point) const {
   return read_back.contains(key) ? read_back[key] : point.value(key, json());
 }
 
 applied_settings apply_point_settings(jobs::point_context& ctx, const json& point) {
   applied_settings a;
-  for (const auto& key : board_setting_keys())
+  for (const auto& key : workloads::board_setting_keys())
     if (point.contains(key) && !point[key].is_null()) a.requested[key] = point[key];
   if (ctx.board && !a.requested.empty())
     a.read_back = ctx.board->apply(a.requested);
@@ -69,6 +65,45 @@ std::optional<double> idle_power_cache::get(jobs::point_context& ctx, const json
   const auto summary = summarize_window(ctx.telemetry->channels(), trimmed, ctx.telemetry->total_power_channel());
   cache_[key] = summary.total_power_w;
   return summary.total_power_w;
+}
+
+void put_settings(json& mt, const applied_settings& applied, const json& point) {
+  for (const auto& key : workloads::board_setting_keys()) mt[key] = applied.value(key, point);
+  mt["requested"] = applied.requested;
+  mt["read_back"] = applied.read_back;
+}
+
+void put_window_flags(json& mt, std::vector<std::string> flags, const jobs::point_context& ctx,
+                      const loop_result& res, const applied_settings& applied, bool has_power) {
+  // Throttling: any clock channel reading below the clock requested for this point.
+  if (ctx.telemetry) {
+    auto throttle = throttled_clocks(*ctx.telemetry, res.samples, applied.requested);
+    if (!throttle.empty()) {
+      flags.push_back("throttled");
+      mt["throttle"] = std::move(throttle);
+    }
+  }
+  if (res.decision.reason == "max_time") {
+    flags.push_back("max_time_reached");
+    for (const auto& u : res.decision.unmet)
+      if (u == "time_rse" || u == "power_rse") {
+        flags.push_back("rse_unmet");
+        break;
+      }
+  }
+  if (!has_power) flags.push_back("no_power");
+  mt["flags"] = flags;
+  mt["stop_reason"] = res.decision.reason;
+  mt["unmet"] = res.decision.unmet;
+}
+
+jobs::point_result skipped_point(const std::string& reason, json identity) {
+  jobs::point_result r;
+  r.status = "skipped";
+  r.metrics = std::move(identity);
+  r.metrics["reason"] = reason;
+  r.t_start_ns = r.t_end_ns = monotonic_ns();
+  return r;
 }
 
 json throttled_clocks(const telemetry::sample_source& source, const std::vector<telemetry::sample>& samples,

@@ -8,15 +8,6 @@ namespace jetperf::models {
 
 namespace {
 
-std::string str(const shape& s) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (i) out += ", ";
-    out += std::to_string(s[i]);
-  }
-  return out + "]";
-}
-
 /// torch class of a leaf module, used as the type of the block a lone op forms.
 std::string torch_class(op_type t) {
   switch (t) {
@@ -43,16 +34,18 @@ std::string torch_class(op_type t) {
   return to_string(t);
 }
 
-/// Largest MAC count an op may have; far below int64's limit.
+/// Largest MAC count an op, and a whole network, may have; far below int64's limit.
 constexpr double k_max_count = 1e17;
+/// Largest channel count a concatenation may produce.
+constexpr std::int64_t k_max_dim = std::int64_t{1} << 24;
 
 void require(bool ok, const op& o, const std::string& message) {
   if (!ok) throw shape_error(o.name, message);
 }
 
 void require_image(const op& o, const shape& s, const char* what = "input") {
-  require(s.size() == 3, o, std::string(what) + " must be [C, H, W], got " + str(s));
-  require(s[0] >= 1 && s[1] >= 1 && s[2] >= 1, o, std::string(what) + " has an empty dimension: " + str(s));
+  require(s.size() == 3, o, std::string(what) + " must be [C, H, W], got " + format_shape(s));
+  require(s[0] >= 1 && s[1] >= 1 && s[2] >= 1, o, std::string(what) + " has an empty dimension: " + format_shape(s));
 }
 
 void require_inputs(const op& o, std::size_t n) {
@@ -98,7 +91,7 @@ void infer_conv(op& o) {
               std::to_string(o.groups));
   const std::int64_t h = conv_out(in[1], o.kernel_h, o.stride_h, o.pad_h, o.dilation);
   const std::int64_t w = conv_out(in[2], o.kernel_w, o.stride_w, o.pad_w, o.dilation);
-  require(h >= 1 && w >= 1, o, "output would be empty for input " + str(in));
+  require(h >= 1 && w >= 1, o, "output would be empty for input " + format_shape(in));
   o.output_shape = {o.out_channels, h, w};
   // Checked in floating point first so that absurd user networks cannot overflow the counts.
   const double per_out_d = static_cast<double>(in[0] / o.groups) * static_cast<double>(o.kernel_h * o.kernel_w);
@@ -113,7 +106,7 @@ void infer_conv(op& o) {
 void infer_linear(op& o) {
   require_inputs(o, 1);
   const shape& in = o.input_shapes[0];
-  require(in.size() == 1, o, "input must be [F] (flatten first), got " + str(in));
+  require(in.size() == 1, o, "input must be [F] (flatten first), got " + format_shape(in));
   require(in[0] >= 1, o, "input has no features");
   require(o.out_channels >= 1, o, "out_features must be >= 1");
   require(static_cast<double>(in[0]) * static_cast<double>(o.out_channels) < k_max_count, o,
@@ -129,12 +122,13 @@ void infer_pool(op& o) {
   const shape& in = o.input_shapes[0];
   require_image(o, in);
   require_window(o);
+  // The layer backends pool without dilation (cuDNN has none), so no op may ask for it.
+  require(o.dilation == 1, o, "pooling with dilation is not supported");
   // torch: "pad should be at most half of effective kernel size".
-  require(o.pad_h * 2 <= o.dilation * (o.kernel_h - 1) + 1 && o.pad_w * 2 <= o.dilation * (o.kernel_w - 1) + 1, o,
-          "padding must be at most half of the kernel size");
-  const std::int64_t h = pool_out(in[1], o.kernel_h, o.stride_h, o.pad_h, o.dilation, o.ceil_mode);
-  const std::int64_t w = pool_out(in[2], o.kernel_w, o.stride_w, o.pad_w, o.dilation, o.ceil_mode);
-  require(h >= 1 && w >= 1, o, "output would be empty for input " + str(in));
+  require(o.pad_h * 2 <= o.kernel_h && o.pad_w * 2 <= o.kernel_w, o, "padding must be at most half of the kernel size");
+  const std::int64_t h = pool_out(in[1], o.kernel_h, o.stride_h, o.pad_h, 1, o.ceil_mode);
+  const std::int64_t w = pool_out(in[2], o.kernel_w, o.stride_w, o.pad_w, 1, o.ceil_mode);
+  require(h >= 1 && w >= 1, o, "output would be empty for input " + format_shape(in));
   o.output_shape = {in[0], h, w};
   o.flops = elements(o.output_shape);
 }
@@ -151,7 +145,7 @@ void infer_adaptive(op& o) {
 void infer_elementwise(op& o) {
   require_inputs(o, 1);
   const shape& in = o.input_shapes[0];
-  require(!in.empty() && elements(in) >= 1, o, "input is empty: " + str(in));
+  require(!in.empty() && elements(in) >= 1, o, "input is empty: " + format_shape(in));
   o.output_shape = in;
   o.flops = o.type == op_type::dropout ? 0 : elements(in);
 }
@@ -168,7 +162,7 @@ void infer_batch_norm(op& o) {
 void infer_add(op& o) {
   require_inputs(o, 2);
   require(o.input_shapes[0] == o.input_shapes[1], o,
-          "cannot add shapes " + str(o.input_shapes[0]) + " and " + str(o.input_shapes[1]));
+          "cannot add shapes " + format_shape(o.input_shapes[0]) + " and " + format_shape(o.input_shapes[1]));
   require(elements(o.input_shapes[0]) >= 1 && !o.input_shapes[0].empty(), o, "input is empty");
   o.output_shape = o.input_shapes[0];
   o.flops = elements(o.output_shape);
@@ -179,8 +173,8 @@ void infer_mul(op& o) {
   const shape& x = o.input_shapes[0];
   const shape& s = o.input_shapes[1];
   require_image(o, x);
-  require(s == shape{x[0], 1, 1}, o, "scale must be [" + std::to_string(x[0]) + ", 1, 1] for input " + str(x) +
-                                         ", got " + str(s));
+  require(s == shape{x[0], 1, 1}, o, "scale must be [" + std::to_string(x[0]) + ", 1, 1] for input " + format_shape(x) +
+                                         ", got " + format_shape(s));
   o.output_shape = x;
   o.flops = elements(x);
 }
@@ -191,7 +185,10 @@ void infer_concat(op& o) {
   for (const auto& s : o.input_shapes) {
     require_image(o, s);
     require(s[1] == o.input_shapes[0][1] && s[2] == o.input_shapes[0][2], o,
-            "cannot concatenate " + str(o.input_shapes[0]) + " and " + str(s) + " along channels (H, W differ)");
+            "cannot concatenate " + format_shape(o.input_shapes[0]) + " and " + format_shape(s) + " along channels (H, W differ)");
+    // Bounded like every other dimension, so a chain of self-concatenations cannot overflow.
+    require(static_cast<double>(channels) + static_cast<double>(s[0]) <= static_cast<double>(k_max_dim), o,
+            "concatenation would have more than " + std::to_string(k_max_dim) + " channels");
     channels += s[0];
   }
   o.output_shape = {channels, o.input_shapes[0][1], o.input_shapes[0][2]};
@@ -225,7 +222,7 @@ void infer_chunk(op& o) {
 void infer_flatten(op& o) {
   require_inputs(o, 1);
   const shape& in = o.input_shapes[0];
-  require(!in.empty() && elements(in) >= 1, o, "input is empty: " + str(in));
+  require(!in.empty() && elements(in) >= 1, o, "input is empty: " + format_shape(in));
   o.output_shape = {elements(in)};
   o.flops = 0;
 }
@@ -272,7 +269,7 @@ network_builder::network_builder(std::string name, shape input_shape) {
   net_.input_shape = std::move(input_shape);
   if (net_.input_shape.empty() || elements(net_.input_shape) < 1 ||
       std::any_of(net_.input_shape.begin(), net_.input_shape.end(), [](std::int64_t d) { return d < 1; })) {
-    throw shape_error("input", "network input must have dimensions >= 1, got " + str(net_.input_shape));
+    throw shape_error("input", "network input must have dimensions >= 1, got " + format_shape(net_.input_shape));
   }
 }
 
@@ -303,9 +300,7 @@ void network_builder::end_block() {
 
 network_builder::value network_builder::push(op o) {
   // A module called again (a shared ReLU) gets "#2", "#3", ...; names stay unique.
-  auto taken = [this](const std::string& n) {
-    return std::any_of(net_.ops.begin(), net_.ops.end(), [&](const op& x) { return x.name == n; });
-  };
+  auto taken = [this](const std::string& n) { return names_.count(n) > 0; };
   if (taken(o.name)) {
     const std::string base = o.name;
     for (int k = 2;; ++k) {
@@ -322,10 +317,16 @@ network_builder::value network_builder::push(op o) {
     o.input_shapes.push_back(shape_of(in));
   }
   infer(o);
+  // One budget for the whole network, so that the sums of MACs and FLOPs (network, layer) can
+  // never overflow however many large ops a user network chains.
+  require(total_macs_ + static_cast<double>(o.macs) < k_max_count, o,
+          "the network would exceed " + std::to_string(static_cast<std::int64_t>(k_max_count)) + " MACs");
+  total_macs_ += static_cast<double>(o.macs);
+  names_.insert(o.name);
 
   if (open_block_ >= 0) {
     net_.blocks[static_cast<std::size_t>(open_block_)].last = index + 1;
-  } else if (o.module.empty() && !net_.blocks.empty() && net_.blocks.back().last == index) {
+  } else if (o.module.empty() && !net_.blocks.empty()) {
     // A functional step outside any block (flatten, mean, densenet's F.relu) joins the block before it.
     net_.blocks.back().last = index + 1;
   } else {
@@ -363,7 +364,7 @@ network_builder::value network_builder::batch_norm(const std::string& name, valu
 }
 
 network_builder::value network_builder::activation(const std::string& name, op_type type, value in,
-                                                   const std::string& module) {
+                                                   const std::optional<std::string>& module) {
   switch (type) {
     case op_type::relu:
     case op_type::relu6:
@@ -373,7 +374,7 @@ network_builder::value network_builder::activation(const std::string& name, op_t
     case op_type::silu: break;
     default: throw std::invalid_argument(name + ": " + to_string(type) + " is not an activation");
   }
-  return push(make(name, type, {in}, module.empty() ? name : module));
+  return push(make(name, type, {in}, module.value_or(name)));
 }
 
 network_builder::value network_builder::max_pool(const std::string& name, value in, std::int64_t kernel,

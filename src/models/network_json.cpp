@@ -33,7 +33,8 @@ const std::map<op_type, std::set<std::string>>& allowed_attributes() {
       {op_type::hardswish, {}},
       {op_type::hardsigmoid, {}},
       {op_type::silu, {}},
-      {op_type::max_pool, {"kernel", "stride", "padding", "dilation", "ceil_mode"}},
+      // No layer backend pools with dilation (cuDNN cannot), so a dilated max_pool is refused.
+      {op_type::max_pool, {"kernel", "stride", "padding", "ceil_mode"}},
       {op_type::avg_pool, {"kernel", "stride", "padding", "ceil_mode", "count_include_pad"}},
       {op_type::adaptive_avg_pool, {"output_size"}},
       {op_type::add, {}},
@@ -64,12 +65,6 @@ std::string type_list() {
   std::string s;
   for (op_type t : all_op_types()) s += (s.empty() ? "" : ", ") + to_string(t);
   return s;
-}
-
-std::string str(const shape& s) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + "]";
 }
 
 /// Reads one layer's fields; every error names the layer and uses the layer's field path.
@@ -308,10 +303,7 @@ network network_from_json(const json& j, const std::string& field_prefix) {
     try {
       index = b.append(o, is_functional(o.type) ? std::string() : name);
     } catch (const shape_error& e) {
-      std::string message = e.what();
-      const std::string prefix = e.op_name() + ": ";
-      if (message.compare(0, prefix.size(), prefix) == 0) message = message.substr(prefix.size());
-      r.fail(message);
+      r.fail(e.detail());
     }
     produced[name] = index;
 
@@ -319,7 +311,7 @@ network network_from_json(const json& j, const std::string& field_prefix) {
       const shape declared = read_shape(l.at("output_shape"), field, "layer \"" + name + "\": output_shape");
       const shape& computed = b.shape_of(index);
       if (declared != computed) {
-        r.fail("inconsistent shapes: declared " + str(declared) + ", computed " + str(computed));
+        r.fail("inconsistent shapes: declared " + format_shape(declared) + ", computed " + format_shape(computed));
       }
     }
   }

@@ -68,9 +68,15 @@ std::int64_t elements(const shape& s) {
 }
 
 std::string format_shape(const shape& s, std::int64_t batch) {
+  shape with_batch{batch};
+  with_batch.insert(with_batch.end(), s.begin(), s.end());
+  return format_shape(with_batch);
+}
+
+std::string format_shape(const shape& s) {
   std::ostringstream out;
-  out << '[' << batch;
-  for (auto d : s) out << ", " << d;
+  out << '[';
+  for (std::size_t i = 0; i < s.size(); ++i) out << (i ? ", " : "") << s[i];
   out << ']';
   return out.str();
 }

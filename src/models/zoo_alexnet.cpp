@@ -2,34 +2,23 @@
 #include <jetperf/models/network_builder.hpp>
 #include <jetperf/models/zoo.hpp>
 
+#include "zoo_common.hpp"
+
 namespace jetperf::models {
-
-namespace {
-
-conv_options conv(std::int64_t kernel, std::int64_t stride, std::int64_t padding) {
-  conv_options o;
-  o.kernel = kernel;
-  o.stride = stride;
-  o.padding = padding;
-  o.bias = true;
-  return o;
-}
-
-}  // namespace
 
 network build_alexnet() {
   network_builder b("alexnet", {3, 224, 224});
-  auto x = b.conv2d("features.0", b.input(), 64, conv(11, 4, 2));
+  auto x = b.conv2d("features.0", b.input(), 64, detail::conv_bias(11, 4, 2));
   x = b.activation("features.1", op_type::relu, x);
   x = b.max_pool("features.2", x, 3, 2, 0);
-  x = b.conv2d("features.3", x, 192, conv(5, 1, 2));
+  x = b.conv2d("features.3", x, 192, detail::conv_bias(5, 1, 2));
   x = b.activation("features.4", op_type::relu, x);
   x = b.max_pool("features.5", x, 3, 2, 0);
-  x = b.conv2d("features.6", x, 384, conv(3, 1, 1));
+  x = b.conv2d("features.6", x, 384, detail::conv_bias(3, 1, 1));
   x = b.activation("features.7", op_type::relu, x);
-  x = b.conv2d("features.8", x, 256, conv(3, 1, 1));
+  x = b.conv2d("features.8", x, 256, detail::conv_bias(3, 1, 1));
   x = b.activation("features.9", op_type::relu, x);
-  x = b.conv2d("features.10", x, 256, conv(3, 1, 1));
+  x = b.conv2d("features.10", x, 256, detail::conv_bias(3, 1, 1));
   x = b.activation("features.11", op_type::relu, x);
   x = b.max_pool("features.12", x, 3, 2, 0);
   x = b.adaptive_avg_pool("avgpool", x, 6);

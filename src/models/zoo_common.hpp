@@ -11,12 +11,20 @@
 namespace jetperf::models::detail {
 
 /// Conv2d options without bias (the zoo's convolutions before a BatchNorm).
-inline conv_options conv(std::int64_t kernel, std::int64_t stride, std::int64_t padding, std::int64_t groups = 1) {
+inline conv_options conv(std::int64_t kernel, std::int64_t stride = 1, std::int64_t padding = 0,
+                         std::int64_t groups = 1) {
   conv_options o;
   o.kernel = kernel;
   o.stride = stride;
   o.padding = padding;
   o.groups = groups;
+  return o;
+}
+
+/// Conv2d options with nn.Conv2d's default bias (networks without BatchNorm: AlexNet, SqueezeNet).
+inline conv_options conv_bias(std::int64_t kernel, std::int64_t stride = 1, std::int64_t padding = 0) {
+  conv_options o = conv(kernel, stride, padding);
+  o.bias = true;
   return o;
 }
 

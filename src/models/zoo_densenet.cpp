@@ -2,6 +2,8 @@
 #include <jetperf/models/network_builder.hpp>
 #include <jetperf/models/zoo.hpp>
 
+#include "zoo_common.hpp"
+
 #include <vector>
 
 namespace jetperf::models {
@@ -13,24 +15,16 @@ using value = network_builder::value;
 constexpr std::int64_t k_growth = 32;
 constexpr std::int64_t k_bn_size = 4;
 
-conv_options conv(std::int64_t kernel, std::int64_t stride = 1, std::int64_t padding = 0) {
-  conv_options o;
-  o.kernel = kernel;
-  o.stride = stride;
-  o.padding = padding;
-  return o;
-}
-
 /// _DenseLayer: torch.cat of every earlier feature map, then BN-ReLU-1x1 and BN-ReLU-3x3
 /// (drop_rate 0, so no dropout).
 value dense_layer(network_builder& b, const std::string& p, const std::vector<value>& features) {
   value x = b.concat(p + ".cat", features);
   x = b.batch_norm(p + ".norm1", x);
   x = b.activation(p + ".relu1", op_type::relu, x);
-  x = b.conv2d(p + ".conv1", x, k_bn_size * k_growth, conv(1));
+  x = b.conv2d(p + ".conv1", x, k_bn_size * k_growth, detail::conv(1));
   x = b.batch_norm(p + ".norm2", x);
   x = b.activation(p + ".relu2", op_type::relu, x);
-  return b.conv2d(p + ".conv2", x, k_growth, conv(3, 1, 1));
+  return b.conv2d(p + ".conv2", x, k_growth, detail::conv(3, 1, 1));
 }
 
 value dense_block(network_builder& b, const std::string& p, value x, int layers) {
@@ -49,7 +43,7 @@ value transition(network_builder& b, const std::string& p, value x) {
   const std::int64_t out = b.shape_of(x).at(0) / 2;
   x = b.batch_norm(p + ".norm", x);
   x = b.activation(p + ".relu", op_type::relu, x);
-  x = b.conv2d(p + ".conv", x, out, conv(1));
+  x = b.conv2d(p + ".conv", x, out, detail::conv(1));
   x = b.avg_pool(p + ".pool", x, 2, 2, 0);
   b.end_block();
   return x;
@@ -59,7 +53,7 @@ value transition(network_builder& b, const std::string& p, value x) {
 
 network build_densenet121() {
   network_builder b("densenet121", {3, 224, 224});
-  value x = b.conv2d("features.conv0", b.input(), 64, conv(7, 2, 3));
+  value x = b.conv2d("features.conv0", b.input(), 64, detail::conv(7, 2, 3));
   x = b.batch_norm("features.norm0", x);
   x = b.activation("features.relu0", op_type::relu, x);
   x = b.max_pool("features.pool0", x, 3, 2, 1);
@@ -71,11 +65,7 @@ network build_densenet121() {
   x = b.batch_norm("features.norm5", x);
   // forward(): F.relu, F.adaptive_avg_pool2d and torch.flatten are functional (no module),
   // so they join the norm5 block.
-  op relu;
-  relu.name = "relu";
-  relu.type = op_type::relu;
-  relu.inputs = {x};
-  x = b.append(relu, "");
+  x = b.activation("relu", op_type::relu, x, std::string());
   x = b.adaptive_avg_pool("adaptive_avg_pool2d", x, 1, false);
   x = b.flatten("flatten", x);
   b.linear("classifier", x, 1000);

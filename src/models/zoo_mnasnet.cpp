@@ -14,18 +14,12 @@ namespace {
 
 using value = network_builder::value;
 
-/// mnasnet._round_to_multiple_of: like _make_divisible with a configurable round-up bias.
-std::int64_t round_to_multiple_of(double val, std::int64_t divisor, double round_up_bias = 0.9) {
-  const auto rounded = static_cast<std::int64_t>(val + static_cast<double>(divisor) / 2.0) / divisor * divisor;
-  const std::int64_t new_val = std::max(divisor, rounded);
-  return static_cast<double>(new_val) >= round_up_bias * val ? new_val : new_val + divisor;
-}
-
-/// mnasnet._get_depths: the eight channel widths scaled by alpha.
+/// mnasnet._get_depths: the eight channel widths scaled by alpha. Its _round_to_multiple_of with
+/// the default 0.9 round-up bias is _make_divisible.
 std::vector<std::int64_t> get_depths(double alpha) {
   std::vector<std::int64_t> depths;
   for (std::int64_t d : {32, 16, 24, 40, 80, 96, 192, 320}) {
-    depths.push_back(round_to_multiple_of(static_cast<double>(d) * alpha, 8));
+    depths.push_back(detail::make_divisible(static_cast<double>(d) * alpha, 8));
   }
   return depths;
 }

@@ -4,12 +4,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <jetperf/models/network_builder.hpp>
 #include <jetperf/models/zoo.hpp>
+
+#include "zoo_common.hpp"
 
 namespace jetperf::models {
 namespace {
@@ -36,15 +39,6 @@ constexpr std::int64_t k_stem_width = 32;
 constexpr std::int64_t k_quant = 8;
 constexpr std::int64_t k_stage_stride = 2;
 constexpr double k_bottleneck_multiplier = 1.0;
-
-/// torchvision.models._utils._make_divisible(v, divisor) with min_value = divisor.
-std::int64_t make_divisible(double v, std::int64_t divisor) {
-  const auto d = static_cast<double>(divisor);
-  std::int64_t new_v = std::max(divisor, static_cast<std::int64_t>(v + d / 2) / divisor * divisor);
-  // Rounding down must not remove more than 10% of v.
-  if (static_cast<double>(new_v) < 0.9 * v) new_v += divisor;
-  return new_v;
-}
 
 /// Python's round(): half to even, as std::nearbyint in the default rounding mode.
 std::int64_t round_half_even(double v) { return static_cast<std::int64_t>(std::nearbyint(v)); }
@@ -78,7 +72,7 @@ std::vector<stage_params> stages_from_init_params(const regnet_config& c) {
   for (stage_params& s : stages) {
     const auto w_bot = static_cast<std::int64_t>(static_cast<double>(s.width) * k_bottleneck_multiplier);
     s.group_width = std::min(s.group_width, w_bot);
-    const std::int64_t ws_bot = make_divisible(static_cast<double>(w_bot), s.group_width);
+    const std::int64_t ws_bot = detail::make_divisible(static_cast<double>(w_bot), s.group_width);
     s.width = static_cast<std::int64_t>(static_cast<double>(ws_bot) / k_bottleneck_multiplier);
   }
   return stages;
@@ -86,32 +80,11 @@ std::vector<stage_params> stages_from_init_params(const regnet_config& c) {
 
 using value = network_builder::value;
 
-/// Conv2dNormActivation(width_in, width_out, kernel, stride, groups) with BatchNorm2d and an
-/// optional ReLU: children "<path>.0", "<path>.1", "<path>.2"; padding (kernel - 1) / 2, no bias.
+/// Conv2dNormActivation with BatchNorm2d and, when `relu`, a ReLU.
 value conv_norm_act(network_builder& b, const std::string& path, value in, std::int64_t out_channels,
                     std::int64_t kernel, std::int64_t stride, std::int64_t groups, bool relu) {
-  conv_options o;
-  o.kernel = kernel;
-  o.stride = stride;
-  o.padding = (kernel - 1) / 2;
-  o.groups = groups;
-  value x = b.conv2d(path + ".0", in, out_channels, o);
-  x = b.batch_norm(path + ".1", x);
-  if (relu) x = b.activation(path + ".2", op_type::relu, x);
-  return x;
-}
-
-/// torchvision.ops.SqueezeExcitation(input_channels, squeeze_channels) with ReLU and Sigmoid.
-value squeeze_excitation(network_builder& b, const std::string& path, value in, std::int64_t squeeze_channels) {
-  const std::int64_t channels = b.shape_of(in).at(0);
-  conv_options fc;
-  fc.bias = true;
-  value s = b.adaptive_avg_pool(path + ".avgpool", in, 1);
-  s = b.conv2d(path + ".fc1", s, squeeze_channels, fc);
-  s = b.activation(path + ".activation", op_type::relu, s);
-  s = b.conv2d(path + ".fc2", s, channels, fc);
-  s = b.activation(path + ".scale_activation", op_type::sigmoid, s);
-  return b.mul(path + ".mul", in, s);
+  return detail::conv_norm_act(b, path, in, out_channels, kernel, stride, groups,
+                               relu ? std::optional<op_type>(op_type::relu) : std::nullopt);
 }
 
 /// ResBottleneckBlock: forward evaluates proj(x) before f(x), then adds and applies the ReLU.
@@ -129,7 +102,8 @@ value res_bottleneck_block(network_builder& b, const std::string& path, value in
   f = conv_norm_act(b, path + ".f.b", f, w_b, 3, stride, groups, true);
   if (se_ratio > 0) {
     // The SE reduction is relative to the block's input width, not the bottleneck width.
-    f = squeeze_excitation(b, path + ".f.se", f, round_half_even(se_ratio * static_cast<double>(width_in)));
+    f = detail::squeeze_excitation(b, path + ".f.se", f, round_half_even(se_ratio * static_cast<double>(width_in)),
+                                   op_type::relu, op_type::sigmoid);
   }
   f = conv_norm_act(b, path + ".f.c", f, width_out, 1, 1, 1, false);
   value x = b.add(path + ".add", shortcut, f);

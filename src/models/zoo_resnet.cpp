@@ -2,33 +2,27 @@
 #include <jetperf/models/network_builder.hpp>
 #include <jetperf/models/zoo.hpp>
 
+#include "zoo_common.hpp"
+
 namespace jetperf::models {
 
 namespace {
 
 using value = network_builder::value;
 
-conv_options conv(std::int64_t kernel, std::int64_t stride = 1) {
-  conv_options o;
-  o.kernel = kernel;
-  o.stride = stride;
-  o.padding = kernel / 2;  // conv3x3 pads 1, conv1x1 pads 0
-  return o;
-}
-
 /// The block's identity branch: downsample.0 (1x1 conv) and downsample.1 when shapes change.
 value identity(network_builder& b, const std::string& p, value x, std::int64_t out, std::int64_t stride) {
   if (stride == 1 && b.shape_of(x).at(0) == out) return x;
-  value d = b.conv2d(p + ".downsample.0", x, out, conv(1, stride));
+  value d = b.conv2d(p + ".downsample.0", x, out, detail::conv(1, stride));
   return b.batch_norm(p + ".downsample.1", d);
 }
 
 value basic_block(network_builder& b, const std::string& p, value x, std::int64_t planes, std::int64_t stride) {
   b.begin_block(p, "BasicBlock");
-  value y = b.conv2d(p + ".conv1", x, planes, conv(3, stride));
+  value y = b.conv2d(p + ".conv1", x, planes, detail::conv(3, stride, 1));
   y = b.batch_norm(p + ".bn1", y);
   y = b.activation(p + ".relu", op_type::relu, y);
-  y = b.conv2d(p + ".conv2", y, planes, conv(3));
+  y = b.conv2d(p + ".conv2", y, planes, detail::conv(3, 1, 1));
   y = b.batch_norm(p + ".bn2", y);
   // torchvision runs downsample after bn2; the block's one ReLU module is called twice.
   value id = identity(b, p, x, planes, stride);
@@ -40,13 +34,13 @@ value basic_block(network_builder& b, const std::string& p, value x, std::int64_
 
 value bottleneck(network_builder& b, const std::string& p, value x, std::int64_t planes, std::int64_t stride) {
   b.begin_block(p, "Bottleneck");
-  value y = b.conv2d(p + ".conv1", x, planes, conv(1));
+  value y = b.conv2d(p + ".conv1", x, planes, detail::conv(1));
   y = b.batch_norm(p + ".bn1", y);
   y = b.activation(p + ".relu", op_type::relu, y);
-  y = b.conv2d(p + ".conv2", y, planes, conv(3, stride));
+  y = b.conv2d(p + ".conv2", y, planes, detail::conv(3, stride, 1));
   y = b.batch_norm(p + ".bn2", y);
   y = b.activation(p + ".relu", op_type::relu, y);
-  y = b.conv2d(p + ".conv3", y, planes * 4, conv(1));
+  y = b.conv2d(p + ".conv3", y, planes * 4, detail::conv(1));
   y = b.batch_norm(p + ".bn3", y);
   value id = identity(b, p, x, planes * 4, stride);
   y = b.add(p + ".add", y, id);
@@ -57,9 +51,7 @@ value bottleneck(network_builder& b, const std::string& p, value x, std::int64_t
 
 network resnet(const std::string& name, bool bottleneck_blocks, const int (&layers)[4]) {
   network_builder b(name, {3, 224, 224});
-  conv_options stem = conv(7, 2);
-  stem.padding = 3;
-  value x = b.conv2d("conv1", b.input(), 64, stem);
+  value x = b.conv2d("conv1", b.input(), 64, detail::conv(7, 2, 3));
   x = b.batch_norm("bn1", x);
   x = b.activation("relu", op_type::relu, x);
   x = b.max_pool("maxpool", x, 3, 2, 1);

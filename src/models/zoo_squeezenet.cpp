@@ -2,29 +2,22 @@
 #include <jetperf/models/network_builder.hpp>
 #include <jetperf/models/zoo.hpp>
 
+#include "zoo_common.hpp"
+
 namespace jetperf::models {
 
 namespace {
 
 using value = network_builder::value;
 
-conv_options conv(std::int64_t kernel, std::int64_t stride = 1, std::int64_t padding = 0) {
-  conv_options o;
-  o.kernel = kernel;
-  o.stride = stride;
-  o.padding = padding;
-  o.bias = true;  // nn.Conv2d's default
-  return o;
-}
-
 value fire(network_builder& b, const std::string& p, value x, std::int64_t squeeze, std::int64_t e1,
            std::int64_t e3) {
   b.begin_block(p, "Fire");
-  value s = b.conv2d(p + ".squeeze", x, squeeze, conv(1));
+  value s = b.conv2d(p + ".squeeze", x, squeeze, detail::conv_bias(1));
   s = b.activation(p + ".squeeze_activation", op_type::relu, s);
-  value a = b.conv2d(p + ".expand1x1", s, e1, conv(1));
+  value a = b.conv2d(p + ".expand1x1", s, e1, detail::conv_bias(1));
   a = b.activation(p + ".expand1x1_activation", op_type::relu, a);
-  value c = b.conv2d(p + ".expand3x3", s, e3, conv(3, 1, 1));
+  value c = b.conv2d(p + ".expand3x3", s, e3, detail::conv_bias(3, 1, 1));
   c = b.activation(p + ".expand3x3_activation", op_type::relu, c);
   value y = b.concat(p + ".cat", {a, c});
   b.end_block();
@@ -35,7 +28,7 @@ value fire(network_builder& b, const std::string& p, value x, std::int64_t squee
 
 network build_squeezenet1_0() {
   network_builder b("squeezenet1_0", {3, 224, 224});
-  value x = b.conv2d("features.0", b.input(), 96, conv(7, 2));
+  value x = b.conv2d("features.0", b.input(), 96, detail::conv_bias(7, 2));
   x = b.activation("features.1", op_type::relu, x);
   x = b.max_pool("features.2", x, 3, 2, 0, true);
   x = fire(b, "features.3", x, 16, 64, 64);
@@ -49,7 +42,7 @@ network build_squeezenet1_0() {
   x = b.max_pool("features.11", x, 3, 2, 0, true);
   x = fire(b, "features.12", x, 64, 256, 256);
   x = b.dropout("classifier.0", x);
-  x = b.conv2d("classifier.1", x, 1000, conv(1));
+  x = b.conv2d("classifier.1", x, 1000, detail::conv_bias(1));
   x = b.activation("classifier.2", op_type::relu, x);
   x = b.adaptive_avg_pool("classifier.3", x, 1);
   b.flatten("flatten", x);

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <limits>
 #include <optional>
-#include <sstream>
 #include <string>
 
 #include <jetperf/common/errors.hpp>
@@ -22,18 +21,6 @@ using nlohmann::json;
 constexpr std::int64_t k_max_dim = 1 << 20;
 
 std::string field(const std::string& name) { return "spec." + name; }
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::string cur;
-  std::istringstream in(s);
-  while (std::getline(in, cur, sep)) {
-    cur.erase(0, cur.find_first_not_of(" \t"));
-    cur.erase(cur.find_last_not_of(" \t") + 1);
-    if (!cur.empty()) out.push_back(cur);
-  }
-  return out;
-}
 
 // The shared field readers; in a gemm spec an explicit null has always meant "the default".
 double number(const json& spec, const char* name, double min, double max, double fallback) {
@@ -62,7 +49,7 @@ void parse_size_text(const std::string& text, std::vector<json>& out) {
                                                 " (expected from:to:step, N, MxNxK or a list of them)");
   };
   if (text.find(':') != std::string::npos) {
-    const auto parts = split(text, ':');
+    const auto parts = split_trimmed(text, ':');
     if (parts.size() != 3) throw bad("a range has three parts");
     const auto from = parse_count(parts[0]), to = parse_count(parts[1]), step = parse_count(parts[2]);
     if (!from || !to || !step) throw bad("range parts must be non-negative integers");
@@ -77,7 +64,7 @@ void parse_size_text(const std::string& text, std::vector<json>& out) {
   std::string lower = text;
   std::replace(lower.begin(), lower.end(), 'X', 'x');
   if (lower.find('x') != std::string::npos) {
-    const auto parts = split(lower, 'x');
+    const auto parts = split_trimmed(lower, 'x');
     if (parts.size() != 3) throw bad("explicit sizes are MxNxK");
     const auto m = parse_count(parts[0]), n = parse_count(parts[1]), k = parse_count(parts[2]);
     if (!m || !n || !k) throw bad("dimensions must be integers");

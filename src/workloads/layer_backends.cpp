@@ -4,27 +4,15 @@
 #include <jetperf/workloads/layer_backends.hpp>
 
 #if JETPERF_HAS_CUDA
-#include <jetperf/workloads/cuda_gemm.hpp>
-#if JETPERF_HAS_CUDNN
 #include <jetperf/workloads/cuda_layers.hpp>
-#endif
 #endif
 
 namespace jetperf::workloads {
 
 std::unique_ptr<layer_backend> make_cudnn_layer_backend(std::string* why) {
 #if JETPERF_HAS_CUDA
-  const auto info = cuda::query_device();
-  if (info.count == 0) {
-    if (why) *why = "skipped: no CUDA device (" + info.error + ")";
-    return nullptr;
-  }
-#if JETPERF_HAS_CUDNN
+  // Checks the device and starts the handles, or says why not (no device, no cuDNN in the build).
   return cuda::make_cudnn_layer_backend(why);
-#else
-  if (why) *why = "not supported by this build (no cuDNN)";
-  return nullptr;
-#endif
 #else
   if (why) *why = "not supported by this build (no cuDNN)";
   return nullptr;

@@ -5,14 +5,13 @@
 #include <tuple>
 
 #include <jetperf/workloads/layers_spec.hpp>
+#include <jetperf/workloads/sweep_axes.hpp>
 
 namespace jetperf::workloads {
 
 namespace {
 
 using nlohmann::json;
-
-const char* const k_setting_keys[] = {"power_mode", "emc_freq_hz", "gpu_freq_hz", "cpu_freq_khz"};
 
 bool ok(const json& row) { return row.value("status", std::string()) == "ok"; }
 
@@ -24,9 +23,8 @@ double number_or(const json& j, const char* key, double fallback) {
 
 std::string setting_label(const nlohmann::json& params) {
   std::string s;
-  for (const char* key : k_setting_keys)
-    if (params.contains(key) && !params[key].is_null())
-      s += (s.empty() ? "" : ",") + std::string(key) + "=" + params[key].dump();
+  for (const auto& key : board_setting_keys())
+    if (params.contains(key) && !params[key].is_null()) s += (s.empty() ? "" : ",") + key + "=" + params[key].dump();
   return s.empty() ? "as_is" : s;
 }
 
@@ -75,7 +73,7 @@ nlohmann::json summarize_layers(const std::vector<nlohmann::json>& rows) {
               {"layers_measured", g.measured},
               {"layer_latency_sum_s", g.measured ? json(g.latency_sum) : json()},
               {"layer_energy_sum_j", g.measured && g.energy_known ? json(g.energy_sum) : json()}};
-    for (const char* k : k_setting_keys) n[k] = g.first_params.value(k, json());
+    for (const auto& k : board_setting_keys()) n[k] = g.first_params.value(k, json());
     if (g.e2e) {
       const auto& m = g.e2e->at("metrics");
       const double e2e = number_or(m, "latency_mean_s", 0);

@@ -56,29 +56,34 @@ std::int64_t memory_limit(const json& offered, const std::string& device, const 
   return limit;
 }
 
-// The widest layer of `net` at this batch must fit the device's memory, with the whole network's
-// weights (the end-to-end point holds them all at once).
-void check_memory(const models::network& net, const std::string& device, std::int64_t batch, int element_bytes,
-                  const json& offered) {
+// The most memory one point of `net` needs: its largest layer at the job's granularity, or the
+// whole network when the job also runs it end to end (every op's output and all the weights).
+struct working_set {
+  std::int64_t bytes = 0;
+  std::string layer;
+};
+
+working_set largest_working_set(const models::network& net, const std::vector<models::layer>& layers,
+                                bool end_to_end, std::int64_t batch, int element_bytes) {
+  working_set worst;
+  const auto consider = [&](const models::layer& l) {
+    const auto bytes = models::layer_working_set_bytes(net, l, batch, element_bytes);
+    if (bytes > worst.bytes) worst = {bytes, l.name};
+  };
+  for (const auto& l : layers) consider(l);
+  if (end_to_end) consider(models::whole_network(net));
+  return worst;
+}
+
+void check_memory(const models::network& net, const working_set& need, const std::string& device,
+                  std::int64_t batch, const json& offered) {
   const char* key = nullptr;
   const auto limit = memory_limit(offered, device, &key);
-  if (limit <= 0) return;
-  std::int64_t worst = 0;
-  std::string worst_name;
-  for (const auto g : {models::granularity::op, models::granularity::block}) {
-    for (const auto& l : models::layers_of(net, g)) {
-      const auto bytes = models::layer_working_set_bytes(net, l, batch, element_bytes);
-      if (bytes > worst) {
-        worst = bytes;
-        worst_name = l.name;
-      }
-    }
-  }
-  if (worst > limit)
+  if (limit > 0 && need.bytes > limit)
     throw validation_error(field("batch"),
-                           "batch " + std::to_string(batch) + " does not fit: layer '" + worst_name + "' of " +
-                               net.name + " needs " + std::to_string(worst) + " bytes on " + device + ", over " + key +
-                               " = " + std::to_string(limit),
+                           "batch " + std::to_string(batch) + " does not fit: layer '" + need.layer + "' of " +
+                               net.name + " needs " + std::to_string(need.bytes) + " bytes on " + device + ", over " +
+                               key + " = " + std::to_string(limit),
                            "too_large");
 }
 
@@ -157,8 +162,6 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const nlohmann:
   out["dtype"] = dtype_name;
   const auto batch = integer_field(spec, "batch", 1, 65536, 1);
   out["batch"] = batch;
-  for (const auto& net : nets)
-    for (const auto& d : devices) check_memory(net, d, batch, static_cast<int>(dtype_size(*dtype)), offered);
 
   const auto protocol = string_field(spec, "protocol", "adaptive");
   if (protocol != "adaptive" && protocol != "fixed")
@@ -184,11 +187,17 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const nlohmann:
   normalize_board_axes(spec, offered, out);
   if (spec.contains("tags")) out["tags"] = spec["tags"];
 
-  // The job's size, named after its largest axis when it is too big.
+  // Every point must fit the device's memory; the job's size is named after its largest axis
+  // when it is too big.
   const auto g = models::parse_granularity(gran);
+  const bool end_to_end = out["end_to_end"].get<bool>();
   double layers = 0;
-  for (const auto& net : nets)
-    layers += static_cast<double>(models::layers_of(net, g).size()) + (out["end_to_end"].get<bool>() ? 1 : 0);
+  for (const auto& net : nets) {
+    const auto net_layers = models::layers_of(net, g);
+    const auto need = largest_working_set(net, net_layers, end_to_end, batch, static_cast<int>(dtype_size(*dtype)));
+    for (const auto& d : devices) check_memory(net, need, d, batch, offered);
+    layers += static_cast<double>(net_layers.size()) + (end_to_end ? 1 : 0);
+  }
   auto dims = board_axis_sizes(out);
   double total = layers * static_cast<double>(devices.size());
   for (const auto& d : dims) total *= static_cast<double>(d.second);
@@ -207,13 +216,19 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const nlohmann:
 
 std::vector<nlohmann::json> expand_layers_spec(const nlohmann::json& spec) {
   const auto g = models::parse_granularity(spec.at("granularity").get<std::string>());
+  // Each network's layers, built once for every board setting.
+  std::vector<std::pair<json, std::vector<models::layer>>> networks;
+  for (const auto& name : spec.at("models")) {
+    const auto net = network_of_spec(spec, name.get<std::string>());
+    auto layers = models::layers_of(net, g);
+    if (spec.value("end_to_end", true)) layers.push_back(models::whole_network(net));
+    networks.emplace_back(name, std::move(layers));
+  }
   std::vector<json> points;
   for (const auto& setting : board_setting_points(spec)) {
-    for (const auto& name : spec.at("models")) {
-      const auto net = network_of_spec(spec, name.get<std::string>());
-      const auto layers = models::layers_of(net, g);
+    for (const auto& [name, layers] : networks) {
       for (const auto& device : spec.at("devices")) {
-        const auto add = [&](const models::layer& l) {
+        for (const auto& l : layers) {
           json p = setting;
           p.update({{"network", name},
                     {"device", device},
@@ -224,9 +239,7 @@ std::vector<nlohmann::json> expand_layers_spec(const nlohmann::json& spec) {
                     {"batch", spec.at("batch")},
                     {"dtype", spec.at("dtype")}});
           points.push_back(std::move(p));
-        };
-        for (const auto& l : layers) add(l);
-        if (spec.value("end_to_end", true)) add(models::whole_network(net));
+        }
       }
     }
   }

@@ -118,17 +118,23 @@ std::int64_t spec_integer(const nlohmann::json& v, const std::string& name) {
   throw validation_error(field(name), name + " must hold integers, got " + v.dump());
 }
 
+std::vector<std::string> split_trimmed(const std::string& text, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  std::istringstream in(text);
+  while (std::getline(in, cur, sep)) {
+    cur.erase(0, cur.find_first_not_of(" \t"));
+    cur.erase(cur.find_last_not_of(" \t") + 1);
+    if (!cur.empty()) out.push_back(cur);
+  }
+  return out;
+}
+
 std::vector<nlohmann::json> spec_list(const nlohmann::json& v) {
   if (v.is_array()) return {v.begin(), v.end()};
   if (v.is_string()) {
     std::vector<json> out;
-    std::string cur;
-    std::istringstream in(v.get<std::string>());
-    while (std::getline(in, cur, ',')) {
-      cur.erase(0, cur.find_first_not_of(" \t"));
-      cur.erase(cur.find_last_not_of(" \t") + 1);
-      if (!cur.empty()) out.emplace_back(cur);
-    }
+    for (auto& piece : split_trimmed(v.get<std::string>(), ',')) out.emplace_back(std::move(piece));
     return out;
   }
   return {v};
@@ -139,6 +145,11 @@ void normalize_board_axes(const nlohmann::json& spec, const nlohmann::json& offe
   out["cpu_freqs"] = list_or_null(parse_freqs(spec, "cpu_freqs", offered, "cpu_freqs_khz"));
   out["emc_freqs"] = list_or_null(parse_freqs(spec, "emc_freqs", offered, "emc_freqs_hz"));
   out["power_modes"] = list_or_null(parse_power_modes(spec, offered));
+}
+
+const std::vector<std::string>& board_setting_keys() {
+  static const std::vector<std::string> keys = {"power_mode", "emc_freq_hz", "gpu_freq_hz", "cpu_freq_khz"};
+  return keys;
 }
 
 std::vector<nlohmann::json> board_setting_points(const nlohmann::json& spec) {

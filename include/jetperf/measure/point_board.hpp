@@ -11,12 +11,10 @@
 #include <nlohmann/json.hpp>
 
 #include <jetperf/jobs/workload.hpp>
+#include <jetperf/measure/measurement_loop.hpp>
 #include <jetperf/telemetry/sample_source.hpp>
 
 namespace jetperf::measure {
-
-/// The keys of a point that are board settings.
-const std::vector<std::string>& board_setting_keys();
 
 struct applied_settings {
   nlohmann::json requested = nlohmann::json::object();  ///< the point's non-null settings
@@ -44,6 +42,19 @@ class idle_power_cache {
   std::int64_t job_ = -1;
   std::map<std::string, std::optional<double>> cache_;
 };
+
+/// Writes the board-setting columns (read back where the board said, else the point's own),
+/// "requested" and "read_back" into a point's metrics.
+void put_settings(nlohmann::json& metrics, const applied_settings& applied, const nlohmann::json& point);
+
+/// Writes a finished window's verdict into a point's metrics: "throttle" per clock that read below
+/// its request, then "flags" (`flags` plus throttled, max_time_reached, rse_unmet, no_power),
+/// "stop_reason" and "unmet".
+void put_window_flags(nlohmann::json& metrics, std::vector<std::string> flags, const jobs::point_context& ctx,
+                      const loop_result& res, const applied_settings& applied, bool has_power);
+
+/// A point that did not run: status "skipped", metrics = `identity` plus "reason".
+jobs::point_result skipped_point(const std::string& reason, nlohmann::json identity);
 
 /// Clock channels that read below the requested clocks in `samples` (the point's window):
 /// {"clock.gpu": {"below", "samples", "min_ratio"}, ...}; empty when nothing throttled.

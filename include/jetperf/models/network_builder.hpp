@@ -3,7 +3,9 @@
 // checking that every op's input fits it (shape_error names the op otherwise).
 #include <cstdint>
 #include <stdexcept>
+#include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include <jetperf/models/network.hpp>
@@ -13,12 +15,15 @@ namespace jetperf::models {
 /// An op that does not fit its inputs (wrong channel count, mismatched add, empty output).
 class shape_error : public std::runtime_error {
  public:
-  shape_error(std::string op_name, const std::string& message)
-      : std::runtime_error(op_name + ": " + message), op_name_(std::move(op_name)) {}
+  shape_error(std::string op_name, std::string message)
+      : std::runtime_error(op_name + ": " + message), op_name_(std::move(op_name)), detail_(std::move(message)) {}
   const std::string& op_name() const noexcept { return op_name_; }
+  /// The message without the op's name in front.
+  const std::string& detail() const noexcept { return detail_; }
 
  private:
   std::string op_name_;
+  std::string detail_;
 };
 
 /// Conv2d attributes; defaults follow torch.nn.Conv2d.
@@ -51,7 +56,9 @@ class network_builder {
   value conv2d(const std::string& name, value in, std::int64_t out_channels, const conv_options& o);
   value linear(const std::string& name, value in, std::int64_t out_features, bool bias = true);
   value batch_norm(const std::string& name, value in, double eps = 1e-5);
-  value activation(const std::string& name, op_type type, value in, const std::string& module = {});
+  /// `module`: nullopt = the module named `name`; "" = a functional call (densenet's F.relu).
+  value activation(const std::string& name, op_type type, value in,
+                   const std::optional<std::string>& module = std::nullopt);
   value max_pool(const std::string& name, value in, std::int64_t kernel, std::int64_t stride, std::int64_t padding,
                  bool ceil_mode = false);
   value avg_pool(const std::string& name, value in, std::int64_t kernel, std::int64_t stride, std::int64_t padding,
@@ -80,6 +87,8 @@ class network_builder {
 
   network net_;
   int open_block_ = -1;  ///< index into net_.blocks of the block being filled, -1 if none
+  std::unordered_set<std::string> names_;  ///< op names taken so far
+  double total_macs_ = 0;                  ///< running sum, checked against the network's budget
 };
 
 }  // namespace jetperf::models

@@ -77,5 +77,7 @@ struct op {
 std::int64_t elements(const shape& s);
 /// "[1, 3, 224, 224]": the shape with the batch dimension in front.
 std::string format_shape(const shape& s, std::int64_t batch);
+/// "[3, 224, 224]": the shape as it is (per sample).
+std::string format_shape(const shape& s);
 
 }  // namespace jetperf::models

@@ -19,6 +19,9 @@ std::optional<std::int64_t> parse_count(const std::string& text);
 /// validation_error("spec.<name>") otherwise.
 std::int64_t spec_integer(const nlohmann::json& v, const std::string& name);
 
+/// `text` cut at `sep`, each piece trimmed of blanks, empty pieces dropped ("a, b,," -> a, b).
+std::vector<std::string> split_trimmed(const std::string& text, char sep);
+
 /// A list from a JSON array or a comma-separated string ("a, b" -> ["a", "b"]); a scalar -> [it].
 std::vector<nlohmann::json> spec_list(const nlohmann::json& v);
 
@@ -26,6 +29,9 @@ std::vector<nlohmann::json> spec_list(const nlohmann::json& v);
 /// checked against `offered`) into `out` as lists of ints, or null where the spec leaves the
 /// setting as it is. Throws validation_error("spec.<axis>") naming the valid values.
 void normalize_board_axes(const nlohmann::json& spec, const nlohmann::json& offered, nlohmann::json& out);
+
+/// The keys of a point that are board settings, in sweep order (outermost first).
+const std::vector<std::string>& board_setting_keys();
 
 /// The distinct board settings of a normalized spec, power mode outermost, then emc, gpu, cpu:
 /// each {power_mode, emc_freq_hz, gpu_freq_hz, cpu_freq_khz} (null = leave as is).

@@ -49,7 +49,7 @@ class cudnn_layer_backend final : public layer_backend {
     JETPERF_CUBLAS_CALL(cublasSetStream(blas_, stream_));
     // Default math keeps float GEMMs in FP32 (PyTorch's torch.backends.cuda.matmul.allow_tf32 is
     // False) and, from cuBLAS 11, uses tensor cores for half; the cuBLAS 10 half path asks for
-    // them around its own call (cudnn_linear_runner.cpp).
+    // them when it prepares a half layer (cudnn_linear_runner.cpp).
     JETPERF_CUBLAS_CALL(cublasSetMathMode(blas_, CUBLAS_DEFAULT_MATH));
     timer_.create();
   }

@@ -18,9 +18,7 @@ namespace {
 class batch_norm_runner final : public op_runner {
  public:
   batch_norm_runner(const models::op& o, int op_index, const void* x, void* y, layer_context& ctx)
-      : x_(x), y_(y), eps_(o.eps) {
-    if (o.eps < CUDNN_BN_MIN_EPSILON)
-      throw std::invalid_argument(o.name + ": eps below cuDNN's CUDNN_BN_MIN_EPSILON");
+      : x_(x), y_(y), eps_(o.eps) {  // eps >= CUDNN_BN_MIN_EPSILON: checked by supports()
     set_nchw(xd_, ctx.data_type(), ctx.batch, o.input_shapes.at(0));
     // Scale, bias, mean and variance stay float for half data: the derived descriptor says so.
     JETPERF_CUDNN_CALL(cudnnDeriveBNTensorDescriptor(bnd_, xd_, CUDNN_BATCHNORM_SPATIAL));

@@ -207,3 +207,46 @@ TEST(network_builder, append_infers_what_the_caller_left_out) {
   EXPECT_EQ(n.ops[0].params, 16 * 3 * 3 + 16);
   EXPECT_EQ(n.ops[0].input_shapes, (std::vector<shape>{{3, 32, 32}}));
 }
+
+TEST(network_builder, sizes_stay_far_from_overflow) {
+  // Self-concatenation doubles the channels per op: refused once past 2^24, never wrapped.
+  network_builder b("n", {65536, 2, 2});
+  auto x = b.input();
+  std::string refused;
+  for (int i = 0; i < 40 && refused.empty(); ++i) {
+    const std::string name = "cat" + std::to_string(i);
+    refused = shape_error_op([&] { x = b.concat(name, {x, x}); });
+  }
+  EXPECT_EQ(refused, "cat8");  // 65536 * 2^8 = 2^24 is the last that fits
+  EXPECT_EQ(b.shape_of(x).at(0), std::int64_t{1} << 24);
+
+  // Each conv is under the per-op cap; the network's total is what stops them.
+  network_builder c("big", {65536, 2048, 2048});
+  auto y = c.input();
+  refused.clear();
+  int added = 0;
+  for (int i = 0; i < 100 && refused.empty(); ++i) {
+    const std::string name = "conv" + std::to_string(i);
+    refused = shape_error_op([&] { y = c.conv2d(name, y, 65536, conv(1)); });
+    if (refused.empty()) ++added;
+  }
+  EXPECT_FALSE(refused.empty());
+  EXPECT_GT(added, 0);
+  const auto net = c.build();
+  EXPECT_GT(net.macs(), 0);  // the sum did not wrap
+  EXPECT_LT(static_cast<double>(net.macs()), 1e17);
+}
+
+TEST(network_builder, pooling_refuses_dilation) {
+  network_builder b("n", {3, 8, 8});
+  op pool;
+  pool.name = "pool";
+  pool.type = op_type::max_pool;
+  pool.kernel_h = pool.kernel_w = 2;
+  pool.stride_h = pool.stride_w = 2;
+  pool.dilation = 2;
+  pool.inputs = {b.input()};
+  EXPECT_EQ(shape_error_op([&] { b.append(pool, "pool"); }), "pool");
+  pool.dilation = 1;
+  EXPECT_EQ(b.shape_of(b.append(pool, "pool")), (shape{3, 4, 4}));
+}

@@ -141,6 +141,12 @@ TEST(network_json, bad_fields_and_attributes) {
   EXPECT_TRUE(contains(error_of(j).message, "kernel must be at most"));
 
   j = small_net();
+  j["layers"][6]["dilation"] = 2;  // max_pool: no backend pools with dilation
+  e = error_of(j);
+  EXPECT_EQ(e.field, "spec.network.layers[6]");
+  EXPECT_TRUE(contains(e.message, "attribute \"dilation\" does not apply to max_pool")) << e.message;
+
+  j = small_net();
   j["layers"][0]["stride"] = 0;
   EXPECT_TRUE(contains(error_of(j).message, "stride must be in [1, "));
 

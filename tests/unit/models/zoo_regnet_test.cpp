@@ -1,5 +1,5 @@
-// The RegNet builders against torchvision: num_params exactly, "_ops" (GFLOPS = conv + linear
-// MACs) within 1%, the stage widths and depths from_init_params yields, and module names.
+// The RegNet builders against torchvision: the stage widths and depths from_init_params yields,
+// and module names (params and MACs of every zoo network: zoo_test).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,6 +10,8 @@
 #include <jetperf/models/network.hpp>
 #include <jetperf/models/zoo.hpp>
 
+#include "zoo_lookup.hpp"
+
 using namespace jetperf::models;
 
 namespace {
@@ -17,8 +19,6 @@ namespace {
 struct expected_regnet {
   const char* name;
   network (*build)();
-  std::int64_t params;                // torchvision weights meta num_params
-  double gmacs;                       // torchvision weights meta _ops
   std::vector<std::int64_t> widths;   // per stage, after the group-width adjustment
   std::vector<std::int64_t> depths;   // blocks per stage
   std::int64_t group_width;
@@ -27,19 +27,14 @@ struct expected_regnet {
 
 const std::vector<expected_regnet>& cases() {
   static const std::vector<expected_regnet> all = {
-      {"regnet_y_400mf", build_regnet_y_400mf, 4344144, 0.402, {48, 104, 208, 440}, {1, 3, 6, 6}, 8, true},
-      {"regnet_y_800mf", build_regnet_y_800mf, 6432512, 0.834, {64, 144, 320, 784}, {1, 3, 8, 2}, 16, true},
-      {"regnet_y_1_6gf", build_regnet_y_1_6gf, 11202430, 1.612, {48, 120, 336, 888}, {2, 6, 17, 2}, 24, true},
-      {"regnet_x_400mf", build_regnet_x_400mf, 5495976, 0.414, {32, 64, 160, 400}, {1, 2, 7, 12}, 16, false},
-      {"regnet_x_800mf", build_regnet_x_800mf, 7259656, 0.8, {64, 128, 288, 672}, {1, 3, 7, 5}, 16, false},
-      {"regnet_x_3_2gf", build_regnet_x_3_2gf, 15296552, 3.177, {96, 192, 432, 1008}, {2, 6, 15, 2}, 48, false},
+      {"regnet_y_400mf", build_regnet_y_400mf, {48, 104, 208, 440}, {1, 3, 6, 6}, 8, true},
+      {"regnet_y_800mf", build_regnet_y_800mf, {64, 144, 320, 784}, {1, 3, 8, 2}, 16, true},
+      {"regnet_y_1_6gf", build_regnet_y_1_6gf, {48, 120, 336, 888}, {2, 6, 17, 2}, 24, true},
+      {"regnet_x_400mf", build_regnet_x_400mf, {32, 64, 160, 400}, {1, 2, 7, 12}, 16, false},
+      {"regnet_x_800mf", build_regnet_x_800mf, {64, 128, 288, 672}, {1, 3, 7, 5}, 16, false},
+      {"regnet_x_3_2gf", build_regnet_x_3_2gf, {96, 192, 432, 1008}, {2, 6, 15, 2}, 48, false},
   };
   return all;
-}
-
-const op* find_op(const network& net, const std::string& name) {
-  auto it = std::find_if(net.ops.begin(), net.ops.end(), [&](const op& o) { return o.name == name; });
-  return it == net.ops.end() ? nullptr : &*it;
 }
 
 std::string block_path(int stage, int index) {
@@ -49,20 +44,11 @@ std::string block_path(int stage, int index) {
 
 }  // namespace
 
-TEST(zoo_regnet, params_match_torchvision_exactly) {
+TEST(zoo_regnet, flops_count_more_than_the_convolutions) {
   for (const auto& c : cases()) {
     const network net = c.build();
     EXPECT_EQ(net.name, c.name);
-    EXPECT_EQ(net.params(), c.params) << c.name;
-  }
-}
-
-TEST(zoo_regnet, macs_match_published_gflops) {
-  for (const auto& c : cases()) {
-    const network net = c.build();
-    const double gmacs = static_cast<double>(net.macs()) / 1e9;
-    EXPECT_NEAR(gmacs, c.gmacs, std::max(0.01 * c.gmacs, 0.0005)) << c.name;
-    EXPECT_EQ(net.flops() > 2 * net.macs(), true) << c.name;
+    EXPECT_GT(net.flops(), 2 * net.macs()) << c.name;
   }
 }
 

@@ -120,8 +120,11 @@ TEST(layers_spec, a_bad_user_layer_is_named) {
 
 TEST(layers_spec, a_batch_beyond_memory_is_refused) {
   auto board = offered();
-  board["memory_bytes"] = 64LL << 20;  // 64 MiB
-  EXPECT_EQ(field_of({{"models", "resnet50"}, {"batch", 1}}, board), "accepted");
+  board["memory_bytes"] = 64LL << 20;  // 64 MiB: every block of resnet50 at batch 1 fits...
+  EXPECT_EQ(field_of({{"models", "resnet50"}, {"batch", 1}, {"end_to_end", false}}, board), "accepted");
+  // ...the whole network end to end (every op's output and 25.6 M float weights) does not.
+  const auto e2e = field_of({{"models", "resnet50"}, {"batch", 1}}, board);
+  EXPECT_NE(e2e.find("layer 'resnet50'"), std::string::npos) << e2e;
   const auto f = field_of({{"models", "resnet50"}, {"batch", 512}}, board);
   EXPECT_EQ(f.substr(0, 13), "spec.batch | ") << f;
   EXPECT_NE(f.find("does not fit"), std::string::npos) << f;
