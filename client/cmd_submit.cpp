@@ -1,24 +1,16 @@
 // jetperf submit KIND: builds the spec from --spec FILE, then the kind's flags, then --set
 // key=value (later wins), and POSTs it. --watch follows the job; --dry-run only validates.
-#include <fstream>
 #include <iostream>
-#include <iterator>
 
 #include "cli_error.hpp"
 #include "command.hpp"
+#include "flag_lists.hpp"
 #include "output.hpp"
 #include "submit_kind.hpp"
 
 namespace jetperf::client {
 
 namespace {
-
-std::string read_input(const std::string& path) {
-  if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw cli_error(exit_usage, "cannot read spec file '" + path + "'");
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 // "a.b=3" sets spec["a"]["b"] = 3.
 void apply_set(nlohmann::json& spec, const std::string& assignment) {
@@ -72,7 +64,7 @@ class submit_command final : public command {
     nlohmann::json spec = nlohmann::json::object();
     std::vector<std::string> tags;
     if (!spec_file_.empty()) {
-      const auto text = read_input(spec_file_);
+      const auto text = read_input(spec_file_, "spec file");
       auto file = nlohmann::json::parse(text, nullptr, false);
       if (file.is_discarded() || !file.is_object())
         throw cli_error(exit_usage, "spec file '" + spec_file_ + "' is not a JSON object");

@@ -1,8 +1,20 @@
 #include "flag_lists.hpp"
 
 #include <cctype>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+
+#include "cli_error.hpp"
 
 namespace jetperf::client {
+
+std::string read_input(const std::string& path, const std::string& what) {
+  if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw cli_error(exit_usage, "cannot read " + what + " '" + path + "'");
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
 
 bool all_digits(const std::string& s) {
   if (s.empty()) return false;
@@ -46,12 +58,12 @@ nlohmann::json string_list(const std::string& text) {
 }
 
 void board_axis_flags::add_to(CLI::App& app) {
-  for (auto& a : axes_) a.option = app.add_option(a.flag, a.value, a.help);
+  for (auto& a : axes_) a.add_to(app);
 }
 
 void board_axis_flags::fill(nlohmann::json& spec) const {
   for (const auto& a : axes_)
-    if (a.option && a.option->count()) spec[a.field] = id_list(a.value);
+    if (a.given()) spec[a.field] = id_list(a.value);
 }
 
 }  // namespace jetperf::client

@@ -3,6 +3,7 @@
 // sweeping kind shares (--power-mode, --gpu-freq, --cpu-freq, --emc-freq). Values go to the
 // daemon as written where it can parse them, so its message (naming spec.<field>) is the one a
 // person sees.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -20,17 +21,27 @@ std::vector<std::string> split_list(const std::string& text);
 /// "all" -> "all"; "min,1300500000" -> ["min", 1300500000]: numbers as integers, words as given.
 nlohmann::json id_list(const std::string& text);
 
+/// The text of FILE, or of standard input for "-"; a cli_error (usage) naming `what` and the
+/// path when it cannot be read.
+std::string read_input(const std::string& path, const std::string& what);
+
 /// "a,b" -> ["a", "b"] (always an array).
 nlohmann::json string_list(const std::string& text);
 
-/// A numeric flag written to spec[field] only when given.
-struct number_flag {
+/// A flag whose value goes to spec[field] only when it was given.
+template <class T>
+struct value_flag {
   const char* flag;
   const char* field;
   const char* help;
   CLI::Option* option = nullptr;
-  double value = 0;
+  T value{};
+
+  void add_to(CLI::App& app) { option = app.add_option(flag, value, help); }
+  bool given() const { return option && option->count() > 0; }
 };
+using number_flag = value_flag<double>;
+using integer_flag = value_flag<std::int64_t>;
 
 /// --power-mode, --gpu-freq, --cpu-freq, --emc-freq -> spec.power_modes, gpu_freqs, cpu_freqs,
 /// emc_freqs (only those given).
@@ -40,14 +51,7 @@ class board_axis_flags {
   void fill(nlohmann::json& spec) const;
 
  private:
-  struct axis {
-    const char* flag;
-    const char* field;
-    const char* help;
-    CLI::Option* option = nullptr;
-    std::string value{};
-  };
-  axis axes_[4] = {
+  value_flag<std::string> axes_[4] = {
       {"--gpu-freq", "gpu_freqs", "GPU clocks in Hz: a comma list, all, min or max (spec.gpu_freqs)"},
       {"--cpu-freq", "cpu_freqs", "CPU clocks in kHz: a comma list, all, min or max (spec.cpu_freqs)"},
       {"--emc-freq", "emc_freqs", "EMC clocks in Hz: a comma list, all, min or max (spec.emc_freqs)"},

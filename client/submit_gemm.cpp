@@ -27,7 +27,7 @@ class gemm_kind final : public submit_kind {
     board_.add_to(app);
     threads_ = app.add_option("--threads", threads_v_, "CPU backend threads, 0 = all cores (spec.threads)");
     min_samples_ = app.add_option("--min-samples", min_samples_v_, "Fewest timed runs per point (spec.min_samples)");
-    for (auto& n : numbers_) n.option = app.add_option(n.flag, n.value, n.help);
+    for (auto& n : numbers_) n.add_to(app);
   }
 
   void fill_spec(nlohmann::json& spec) const override {
@@ -40,7 +40,7 @@ class gemm_kind final : public submit_kind {
     if (threads_->count()) spec["threads"] = threads_v_;
     if (min_samples_->count()) spec["min_samples"] = min_samples_v_;
     for (const auto& n : numbers_)
-      if (n.option->count()) spec[n.field] = n.value;
+      if (n.given()) spec[n.field] = n.value;
   }
 
  private:

@@ -2,9 +2,6 @@
 // FILE) measured in isolation on each device, plus each whole network, under each board
 // setting. Flags map one to one onto the spec fields the daemon validates
 // (src/workloads/layers_spec.cpp); values it can name are passed on as given.
-#include <fstream>
-#include <iterator>
-
 #include "cli_error.hpp"
 #include "flag_lists.hpp"
 #include "submit_kind.hpp"
@@ -16,10 +13,7 @@ namespace {
 // A user network file: one JSON object in the layout of proto/network.schema.json. The daemon
 // checks the layers; here only that the file is readable JSON, so a typo names the file.
 nlohmann::json read_network_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw cli_error(exit_usage, "cannot read network file '" + path + "'");
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  auto j = nlohmann::json::parse(text, nullptr, false);
+  auto j = nlohmann::json::parse(read_input(path, "network file"), nullptr, false);
   if (j.is_discarded()) throw cli_error(exit_usage, "network file '" + path + "' is not valid JSON");
   if (!j.is_object())
     throw cli_error(exit_usage, "network file '" + path + "' must hold one JSON object (proto/network.schema.json)");
@@ -45,8 +39,8 @@ class layers_kind final : public submit_kind {
     protocol_ = app.add_option("--protocol", protocol_v_,
                                "adaptive (run until --target-rse) or fixed (the seed's windows) (spec.protocol)")
                     ->check(CLI::IsMember({"adaptive", "fixed"}));
-    for (auto& f : integers_) f.option = app.add_option(f.flag, f.value, f.help);
-    for (auto& n : numbers_) n.option = app.add_option(n.flag, n.value, n.help);
+    for (auto& f : integers_) f.add_to(app);
+    for (auto& n : numbers_) n.add_to(app);
     no_end_to_end_ = app.add_flag("--no-end-to-end", "Skip the whole-network point of each network (spec.end_to_end)");
     board_.add_to(app);
   }
@@ -63,22 +57,14 @@ class layers_kind final : public submit_kind {
     if (dtype_->count()) spec["dtype"] = dtype_v_;
     if (protocol_->count()) spec["protocol"] = protocol_v_;
     for (const auto& f : integers_)
-      if (f.option->count()) spec[f.field] = f.value;
+      if (f.given()) spec[f.field] = f.value;
     for (const auto& n : numbers_)
-      if (n.option->count()) spec[n.field] = n.value;
+      if (n.given()) spec[n.field] = n.value;
     if (no_end_to_end_->count()) spec["end_to_end"] = false;
     board_.fill(spec);
   }
 
  private:
-  struct integer_flag {
-    const char* flag;
-    const char* field;
-    const char* help;
-    CLI::Option* option = nullptr;
-    std::int64_t value = 0;
-  };
-
   CLI::Option *models_ = nullptr, *networks_ = nullptr, *devices_ = nullptr, *granularity_ = nullptr,
               *dtype_ = nullptr, *protocol_ = nullptr, *no_end_to_end_ = nullptr;
   std::string models_v_, devices_v_, granularity_v_, dtype_v_, protocol_v_;

@@ -95,8 +95,8 @@ app::app(daemon_config config)
 app::~app() { shutdown(); }
 
 void app::start_telemetry() {
-  const auto update_s = sensor_update_period_s(board_);
-  auto sensors = make_sensors(board_);
+  std::optional<double> update_s;
+  auto sensors = make_sensors(board_, &update_s);
   sampler_ = std::make_unique<telemetry::sampler>(std::move(sensors), sampler_config_of(config_, update_s));
   const auto channels = sampler_->channels();
   persister_ = std::make_unique<sample_persister>(

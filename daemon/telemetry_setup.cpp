@@ -34,7 +34,10 @@ void add_unless_empty(std::vector<std::unique_ptr<telemetry::sensor>>& out, std:
 
 }  // namespace
 
-std::vector<std::unique_ptr<telemetry::sensor>> make_sensors(board_selection& board) {
+std::vector<std::unique_ptr<telemetry::sensor>> make_sensors(board_selection& board,
+                                                             std::optional<double>* update_period_s) {
+  std::optional<double> unused;
+  if (!update_period_s) update_period_s = &unused;
   std::vector<std::unique_ptr<telemetry::sensor>> sensors;
   const platform::sysfs_root root(board.sysfs_root);
 
@@ -48,10 +51,12 @@ std::vector<std::unique_ptr<telemetry::sensor>> make_sensors(board_selection& bo
                  input ? "input rail " + rails[*input].name : std::string("sum of the rails"));
     rail->sanity_check();
     sensors.push_back(std::move(rail));
+    *update_period_s = telemetry::rails_update_interval_s(rails);
   } else if (board.controller && board.controller->info().jetson) {
     // A Jetson whose rails cannot be read directly (permissions, unknown layout): tegrastats.
     try {
       sensors.push_back(std::make_unique<telemetry::tegrastats_sensor>(board.tegrastats_path, 100));
+      *update_period_s = 0.1;  // tegrastats prints every --interval 100 ms
       spdlog::info("telemetry: rails from {}", board.tegrastats_path);
     } catch (const std::exception& e) {
       spdlog::warn("telemetry: no rails and no tegrastats ({})", e.what());
@@ -66,10 +71,6 @@ std::vector<std::unique_ptr<telemetry::sensor>> make_sensors(board_selection& bo
   const platform::sysfs_root proc_root(root.exists("/proc/stat") ? board.sysfs_root : std::string("/"));
   sensors.push_back(std::make_unique<telemetry::cpu_util_sensor>(proc_root));
   return sensors;
-}
-
-std::optional<double> sensor_update_period_s(const board_selection& board) {
-  return telemetry::rails_update_interval_s(telemetry::discover_rails(platform::sysfs_root(board.sysfs_root)));
 }
 
 telemetry::sampler_config sampler_config_of(const daemon_config& config, std::optional<double> sensor_update_s) {

@@ -19,7 +19,10 @@ namespace jetperf::daemon {
 /// Builds the board's sensors (rails, thermal zones, clocks and GPU load, CPU utilisation; NVML
 /// on a discrete GPU; RAPL on an x86 host). Takes the NVML sensor out of `board`. Never empty:
 /// CPU utilisation is always there.
-std::vector<std::unique_ptr<telemetry::sensor>> make_sensors(board_selection& board);
+/// The board's sensors; `update_period_s` (when given) receives how often its power readings
+/// really change: the INA3221s' update_interval, tegrastats' interval, or nullopt.
+std::vector<std::unique_ptr<telemetry::sensor>> make_sensors(board_selection& board,
+                                                             std::optional<double>* update_period_s = nullptr);
 
 /// Writes the sampler's batches into the sample store: channel indexes are mapped to
 /// sample_store ids once, non-finite values are dropped, history is pruned now and then.
@@ -46,8 +49,5 @@ class sample_persister {
 telemetry::sampler_config sampler_config_of(const daemon_config& config,
                                             std::optional<double> sensor_update_s = std::nullopt);
 
-/// How often the board's power readings really change (the INA3221s' update_interval); nullopt
-/// when the sensors do not say.
-std::optional<double> sensor_update_period_s(const board_selection& board);
 
 }  // namespace jetperf::daemon

@@ -14,12 +14,6 @@ namespace {
 // The largest batch a layer table is shown for: shapes only, but a bound keeps the numbers sane.
 constexpr std::int64_t k_max_batch = 4096;
 
-std::string known_models() {
-  std::string known;
-  for (const auto& e : models::zoo()) known += (known.empty() ? "" : ", ") + e.name;
-  return known;
-}
-
 // Building every zoo network takes milliseconds; the list never changes, so it is built once
 // (a function-local static is initialised thread-safely).
 const nlohmann::json& zoo_summaries() {
@@ -46,7 +40,7 @@ http_response show(const route_request& r) {
   r.query.reject_unknown({"granularity", "batch"});
   const auto& name = r.path_params.at("name");
   const auto* entry = models::find_model(name);
-  if (!entry) throw not_found("unknown model '" + name + "'; known models: " + known_models(), "name");
+  if (!entry) throw not_found("unknown model '" + name + "'; known models: " + models::zoo_names(), "name");
   models::granularity g = models::granularity::block;
   if (auto text = r.query.get("granularity")) {
     try {

@@ -109,7 +109,6 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
   std::string why;
   layer_backend* be = backend(device, &why);
   if (!be) return skipped(point, why);
-  if (auto reason = be->supports(entry.net, layer, dtype)) return skipped(point, *reason);
 
   // Board settings first: everything after runs under them, idle baseline included.
   const auto applied = measure::apply_point_settings(ctx, point);
@@ -119,7 +118,11 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
   if (ctx.cancelled() || !measure::sleep_polling(ctx, spec.value("cooldown_s", 0.0))) return skipped(point, "cancelled");
 
   be->set_threads(static_cast<int>(spec.value("threads", 0)));
-  be->prepare(entry.net, layer, batch, dtype);
+  try {
+    be->prepare(entry.net, layer, batch, dtype);
+  } catch (const layer_unsupported& e) {
+    return skipped(point, e.what());
+  }
   // Warm-up: first-run allocations, algorithm choice and caches settle; these runs are discarded.
   for (std::int64_t i = 0; i < spec.value("warmup_runs", 5) && !ctx.cancelled(); ++i) be->timed_run_s();
 

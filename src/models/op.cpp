@@ -67,6 +67,11 @@ std::int64_t elements(const shape& s) {
   return n;
 }
 
+std::int64_t chunk_first_channel(const op& o) {
+  const std::int64_t c = o.input_shapes.at(0).at(0);
+  return o.groups > 0 ? o.chunk_index * ((c + o.groups - 1) / o.groups) : 0;
+}
+
 std::string format_shape(const shape& s, std::int64_t batch) {
   shape with_batch{batch};
   with_batch.insert(with_batch.end(), s.begin(), s.end());

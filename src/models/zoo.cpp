@@ -55,11 +55,15 @@ const zoo_entry* find_model(const std::string& name) {
   return nullptr;
 }
 
-network build_model(const std::string& name) {
-  if (const zoo_entry* e = find_model(name)) return e->build();
+std::string zoo_names() {
   std::string known;
   for (const auto& e : zoo()) known += (known.empty() ? "" : ", ") + e.name;
-  throw std::invalid_argument("unknown model \"" + name + "\"; known models: " + known);
+  return known;
+}
+
+network build_model(const std::string& name) {
+  if (const zoo_entry* e = find_model(name)) return e->build();
+  throw std::invalid_argument("unknown model \"" + name + "\"; known models: " + zoo_names());
 }
 
 }  // namespace jetperf::models

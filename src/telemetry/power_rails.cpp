@@ -35,13 +35,8 @@ void add_iio(const platform::sysfs_root& root, const std::string& dir, std::vect
 void add_hwmon(const platform::sysfs_root& root, const std::string& dir, std::vector<rail_desc>& out) {
   // Linux hwmon ABI: update_interval in milliseconds (ina3221: conversion times x samples x channels).
   std::optional<double> interval_s;
-  if (auto text = root.try_read(dir + "/update_interval")) {
-    try {
-      const double ms = std::stod(trim(*text));
-      if (ms > 0 && ms < 60000) interval_s = ms / 1e3;
-    } catch (const std::exception&) {
-    }
-  }
+  if (const auto ms = root.try_read_int(dir + "/update_interval"); ms && *ms > 0 && *ms < 60000)
+    interval_s = static_cast<double>(*ms) / 1e3;
   for (int k = 1; k <= 3; ++k) {
     std::string K = std::to_string(k);
     auto label = root.try_read(dir + "/in" + K + "_label");

@@ -21,12 +21,6 @@ using nlohmann::json;
 
 std::string field(const std::string& name) { return "spec." + name; }
 
-std::string zoo_names() {
-  std::string s;
-  for (const auto& e : models::zoo()) s += (s.empty() ? "" : ", ") + e.name;
-  return s;
-}
-
 std::vector<std::string> string_list(const json& spec, const char* name) {
   std::vector<std::string> out;
   auto it = spec.find(name);
@@ -114,7 +108,7 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const nlohmann:
   std::vector<std::string> names = string_list(spec, "models");
   for (const auto& n : names)
     if (!models::find_model(n))
-      throw validation_error(field("models"), "unknown model '" + n + "' (known: " + zoo_names() + ")", "unknown_model");
+      throw validation_error(field("models"), "unknown model '" + n + "' (known: " + models::zoo_names() + ")", "unknown_model");
   std::vector<models::network> nets;
   for (const auto& n : names) nets.push_back(models::build_model(n));
   json user = json::array();
@@ -132,7 +126,7 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const nlohmann:
     }
   }
   if (names.empty())
-    throw validation_error(field("models"), "give at least one network: models (known: " + zoo_names() +
+    throw validation_error(field("models"), "give at least one network: models (known: " + models::zoo_names() +
                                                 ") or networks (proto/network.schema.json)", "empty");
   out["models"] = names;
   out["networks"] = user;

@@ -83,16 +83,15 @@ op_plan plan_linear(const op& o, std::int64_t n, dt type, const dnnl::engine& en
   const std::int64_t in = o.input_shapes[0][0], out = o.out_channels;
   op_plan p;
   p.inputs = {plain_desc(o.input_shapes[0], n, type)};
-  p.view = p.inputs[0];
   p.dst = dnnl::memory::desc({n, out}, type, tag::nc);
   p.user_weights = dnnl::memory::desc({out, in}, dt::f32, tag::oi);
   const dnnl::memory::desc wei_any({out, in}, type, tag::any);
   if (o.bias) {
     p.user_bias = dnnl::memory::desc({out}, dt::f32, tag::x);
-    dnnl::inner_product_forward::desc d(inference, p.view, wei_any, dnnl::memory::desc({out}, type, tag::x), p.dst);
+    dnnl::inner_product_forward::desc d(inference, p.inputs[0], wei_any, dnnl::memory::desc({out}, type, tag::x), p.dst);
     p.pds.push_back(dnnl::inner_product_forward::primitive_desc(d, eng));
   } else {
-    dnnl::inner_product_forward::desc d(inference, p.view, wei_any, p.dst);
+    dnnl::inner_product_forward::desc d(inference, p.inputs[0], wei_any, p.dst);
     p.pds.push_back(dnnl::inner_product_forward::primitive_desc(d, eng));
   }
   return p;
@@ -162,9 +161,8 @@ op_plan plan_binary(const op& o, const std::vector<dnnl::memory::desc>& srcs, st
 
 op_plan plan_chunk(const op& o, const dnnl::memory::desc& src, std::int64_t n, dt type, const dnnl::engine& eng) {
   require_rank(o, 3);
-  const std::int64_t c = o.input_shapes[0][0];
   if (o.groups <= 0) throw unsupported_op(o.name + ": chunk parts must be positive");
-  const std::int64_t offset = o.chunk_index * ((c + o.groups - 1) / o.groups);
+  const std::int64_t offset = models::chunk_first_channel(o);
   const dims slice_dims{n, o.output_shape[0], o.output_shape[1], o.output_shape[2]};
   op_plan p;
   p.kind = op_kind::slice;

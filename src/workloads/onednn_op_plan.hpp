@@ -35,7 +35,7 @@ struct op_plan {
   std::vector<dnnl::primitive_desc_base> pds;
   std::vector<dnnl::memory::desc> inputs;  ///< per op input: the desc the op reads
   dnnl::memory::desc dst;
-  /// linear: input 0 seen as [N, F]; chunk: the channel slice of input 0.
+  /// chunk: the channel slice of input 0.
   dnnl::memory::desc view;
   /// batch_norm on a plain layout: one binary primitive, x * scale[c] with a "+ shift[c]" post-op
   /// (scale = gamma / sqrt(var + eps), shift = beta - mean * scale), because oneDNN 2.6's batch

@@ -37,9 +37,9 @@ class reference_layer_backend final : public layer_backend {
   }
 
   void prepare(const models::network& net, const models::layer& l, std::int64_t batch, gemm_dtype dtype) override {
-    if (auto why = supports(net, l, dtype)) throw std::runtime_error(*why);
+    if (dtype == gemm_dtype::double_) throw layer_unsupported("not supported by the reference layers: double");
     if (batch <= 0) throw std::invalid_argument("batch must be positive");
-    wiring_ = detail::wire_layer(net, l);
+    wiring_ = detail::wire_layer(net, l);  // std::invalid_argument when the layer does not fit the network
     ops_.assign(net.ops.begin() + l.first, net.ops.begin() + l.last);
     first_ = l.first;
     batch_ = batch;

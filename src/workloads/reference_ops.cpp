@@ -211,8 +211,7 @@ void channel_shuffle(const op& o, std::int64_t n, const float* x, float* y) {
 void chunk(const op& o, std::int64_t n, const float* x, float* y) {
   const dims4 in = dims_of(o.input_shapes[0]);
   const std::int64_t hw = in.h * in.w, out_c = o.output_shape[0];
-  // torch.chunk's slices are ceil(C / parts) channels each, the last one shorter.
-  const std::int64_t offset = o.chunk_index * ((in.c + o.groups - 1) / o.groups);
+  const std::int64_t offset = models::chunk_first_channel(o);
   require(offset + out_c <= in.c, o, "chunk slice outside the input");
   for (std::int64_t b = 0; b < n; ++b) {
     const float* src = x + (b * in.c + offset) * hw;

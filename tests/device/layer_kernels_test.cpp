@@ -1,6 +1,7 @@
 // kernels/layer_kernels.cuh against plain CPU loops written here (independently of the reference
 // backend): pointwise activations, channel copy / shuffle, torch-style pooling with ceil_mode and
 // adaptive average pooling, in float and half.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <functional>
@@ -15,6 +16,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <jetperf/workloads/cuda_device_memory.hpp>
+#include <jetperf/workloads/cuda_gemm.hpp>
 #include <jetperf/workloads/detail/half_bits.hpp>
 #include <layer_kernels.cuh>
 
@@ -25,14 +28,9 @@ using jetperf::workloads::detail::half_bits_to_float;
 namespace {
 
 bool have_device(std::string* why) {
-  int count = 0;
-  const cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess || count == 0) {
-    *why = std::string("skipped: no CUDA device (") + (err != cudaSuccess ? cudaGetErrorString(err) : "none") + ")";
-    cudaGetLastError();
-    return false;
-  }
-  return true;
+  const auto info = jetperf::workloads::cuda::query_device();
+  if (info.count == 0) *why = "skipped: no CUDA device (" + info.error + ")";
+  return info.count > 0;
 }
 
 #define SKIP_WITHOUT_DEVICE()         \
@@ -44,37 +42,19 @@ bool have_device(std::string* why) {
 /// A device copy of host floats as float or half; reads back as floats.
 class device_tensor {
  public:
-  device_tensor(const std::vector<float>& values, bool half) : half_(half), count_(values.size()) {
-    const std::size_t bytes = count_ * (half ? 2 : 4);
-    EXPECT_EQ(cudaMalloc(&ptr_, bytes == 0 ? 1 : bytes), cudaSuccess);
-    if (half) {
-      std::vector<std::uint16_t> h(count_);
-      for (std::size_t i = 0; i < count_; ++i) h[i] = float_to_half_bits(values[i]);
-      EXPECT_EQ(cudaMemcpy(ptr_, h.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
-    } else {
-      EXPECT_EQ(cudaMemcpy(ptr_, values.data(), bytes, cudaMemcpyHostToDevice), cudaSuccess);
-    }
+  device_tensor(const std::vector<float>& values, bool half)
+      : memory_(std::max<std::size_t>(1, values.size() * (half ? 2 : 4))), half_(half), count_(values.size()) {
+    jetperf::workloads::cuda::upload_floats(values, half, memory_.get(), nullptr);
   }
   device_tensor(std::size_t count, bool half) : device_tensor(std::vector<float>(count, -123.0f), half) {}
-  device_tensor(const device_tensor&) = delete;
-  device_tensor& operator=(const device_tensor&) = delete;
-  ~device_tensor() { cudaFree(ptr_); }
-  void* get() const { return ptr_; }
+  void* get() const { return memory_.get(); }
   std::vector<float> read() const {
     EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-    std::vector<float> out(count_);
-    if (half_) {
-      std::vector<std::uint16_t> h(count_);
-      EXPECT_EQ(cudaMemcpy(h.data(), ptr_, count_ * 2, cudaMemcpyDeviceToHost), cudaSuccess);
-      for (std::size_t i = 0; i < count_; ++i) out[i] = half_bits_to_float(h[i]);
-    } else {
-      EXPECT_EQ(cudaMemcpy(out.data(), ptr_, count_ * 4, cudaMemcpyDeviceToHost), cudaSuccess);
-    }
-    return out;
+    return jetperf::workloads::cuda::download_floats(memory_.get(), count_, half_, nullptr);
   }
 
  private:
-  void* ptr_ = nullptr;
+  jetperf::workloads::cuda::device_memory memory_;
   bool half_;
   std::size_t count_;
 };

@@ -73,6 +73,9 @@ struct op {
   std::int64_t flops = 0;   ///< floating-point operations per sample (2 MACs for conv/linear, 1 per element elsewhere)
 };
 
+/// The first input channel a chunk op reads: torch.chunk cuts ceil(C / parts) channels per slice.
+std::int64_t chunk_first_channel(const op& o);
+
 /// Elements of a shape (batch excluded).
 std::int64_t elements(const shape& s);
 /// "[1, 3, 224, 224]": the shape with the batch dimension in front.

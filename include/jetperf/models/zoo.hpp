@@ -21,6 +21,8 @@ struct zoo_entry {
 const std::vector<zoo_entry>& zoo();
 /// The entry named `name`, or nullptr.
 const zoo_entry* find_model(const std::string& name);
+/// "alexnet, densenet121, ...": every zoo name, for messages that list the valid ones.
+std::string zoo_names();
 /// Builds `name`; throws std::invalid_argument naming the known models when it is not one.
 network build_model(const std::string& name);
 

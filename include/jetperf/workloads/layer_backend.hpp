@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,13 @@
 #include <jetperf/workloads/gemm_dtype.hpp>
 
 namespace jetperf::workloads {
+
+/// What prepare() throws when the layer cannot run here (an op type, a dtype, a layout this
+/// library lacks): the point is skipped with what() as its reason, not failed.
+class layer_unsupported : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 class layer_backend {
  public:
@@ -24,7 +32,8 @@ class layer_backend {
                                               gemm_dtype dtype) const = 0;
   /// Creates primitives/descriptors, allocates the inputs, intermediates, output and weights of `l`
   /// at `batch`, and fills weights and inputs from layer_data.hpp (so every backend computes the
-  /// same function on the same data). Throws std::runtime_error on failure (out of memory, ...).
+  /// same function on the same data). Throws layer_unsupported with supports()'s reason when the
+  /// layer cannot run here, std::runtime_error on other failures (out of memory, ...).
   virtual void prepare(const models::network& net, const models::layer& l, std::int64_t batch, gemm_dtype dtype) = 0;
   /// Launches the layer once (asynchronous on a GPU).
   virtual void run_once() = 0;

@@ -15,7 +15,7 @@
 
 #include "cuda_check.hpp"
 #include "event_timer.hpp"
-#include "device_memory.hpp"
+#include <jetperf/workloads/cuda_device_memory.hpp>
 #include "kernel_name_recorder.hpp"
 
 namespace jetperf::workloads::cuda {
@@ -49,9 +49,6 @@ device_info query_device() {
 }
 
 namespace {
-
-// The layer backend's owning device buffer serves the GEMM's A, B and C too.
-using device_buffer = device_memory;
 
 class cublas_gemm_backend final : public gemm_backend {
  public:
@@ -188,7 +185,7 @@ class cublas_gemm_backend final : public gemm_backend {
 #endif
   }
 
-  void upload(const std::vector<double>& v, device_buffer& dst) {
+  void upload(const std::vector<double>& v, device_memory& dst) {
     switch (dtype_) {
       case gemm_dtype::half: {
         std::vector<std::uint16_t> h(v.size());
@@ -211,7 +208,7 @@ class cublas_gemm_backend final : public gemm_backend {
   cublasHandle_t handle_ = nullptr;
   cudaStream_t stream_ = nullptr;
   event_timer timer_;
-  device_buffer a_, b_, c_;
+  device_memory a_, b_, c_;
   std::int64_t m_ = 0, n_ = 0, k_ = 0;
   gemm_dtype dtype_ = gemm_dtype::single;
   bool tensor_ = false;

@@ -92,10 +92,9 @@ class channel_copy_runner final : public op_runner {
       : y_(y), t_(elem_of(ctx)), batch_(ctx.batch), dst_channels_(o.output_shape.at(0)),
         hw_(spatial(o.output_shape)) {
     if (o.type == models::op_type::chunk) {
-      // torch.chunk: slices of ceil(C / parts) channels, the last one possibly shorter.
       const std::int64_t c = o.input_shapes.at(0).at(0);
-      const std::int64_t first = o.groups > 0 ? o.chunk_index * ((c + o.groups - 1) / o.groups) : -1;
-      if (first < 0 || first + dst_channels_ > c)
+      const std::int64_t first = models::chunk_first_channel(o);
+      if (o.groups <= 0 || first + dst_channels_ > c)
         throw std::invalid_argument(o.name + ": chunk " + std::to_string(o.chunk_index) + " of " +
                                     std::to_string(o.groups) + " is not inside " + std::to_string(c) + " channels");
       parts_.push_back({inputs.at(0), c, first, 0, dst_channels_});

@@ -78,7 +78,7 @@ class cudnn_layer_backend final : public layer_backend {
   }
 
   void prepare(const models::network& net, const models::layer& l, std::int64_t batch, gemm_dtype dtype) override {
-    if (auto why = supports(net, l, dtype)) throw std::runtime_error(*why);
+    if (auto why = supports(net, l, dtype)) throw layer_unsupported(*why);
     if (batch <= 0) throw std::invalid_argument("batch must be positive");
     release_layer();
     const auto wiring = detail::wire_layer(net, l);

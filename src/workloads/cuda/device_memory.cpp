@@ -1,4 +1,4 @@
-#include "device_memory.hpp"
+#include <jetperf/workloads/cuda_device_memory.hpp>
 
 #include <string>
 #include <utility>

@@ -214,6 +214,40 @@ TEST_F(layers_workload_test, a_device_without_backend_is_skipped_with_the_reason
   }
 }
 
+TEST_F(layers_workload_test, a_layer_the_backend_cannot_prepare_is_skipped_with_its_reason) {
+  // Every layer of tiny but its fc prepares; the fc says why it cannot.
+  class refusing_backend final : public layer_backend {
+   public:
+    std::string name() const override { return "refusing"; }
+    std::optional<std::string> supports(const jetperf::models::network&, const jetperf::models::layer&,
+                                        gemm_dtype) const override {
+      return std::nullopt;
+    }
+    void prepare(const jetperf::models::network& n, const jetperf::models::layer& l, std::int64_t b,
+                 gemm_dtype d) override {
+      if (l.name == "fc") throw layer_unsupported("not supported here: Linear");
+      inner_->prepare(n, l, b, d);
+    }
+    void run_once() override { inner_->run_once(); }
+    void sync() override { inner_->sync(); }
+    void set_input(std::size_t i, const std::vector<float>& v) override { inner_->set_input(i, v); }
+    std::vector<float> output() override { return inner_->output(); }
+
+   private:
+    std::unique_ptr<layer_backend> inner_ = make_reference_layer_backend();
+  };
+  workload_ = make_layers_workload([](const std::string&, std::string*) -> std::unique_ptr<layer_backend> {
+    return std::make_unique<refusing_backend>();
+  });
+  const auto rows = run_all(quick({{"end_to_end", false}}));
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0]["status"], "ok");
+  EXPECT_EQ(rows[1]["status"], "ok");
+  EXPECT_EQ(rows[2]["status"], "skipped");
+  EXPECT_EQ(rows[2]["metrics"]["reason"], "not supported here: Linear");
+  EXPECT_EQ(rows[2]["metrics"]["layer_name"], "fc");
+}
+
 TEST_F(layers_workload_test, board_settings_are_applied_and_reported) {
   const auto rows = run_all(quick({{"gpu_freqs", "min,max"}, {"end_to_end", false}}));
   ASSERT_EQ(rows.size(), 6u);

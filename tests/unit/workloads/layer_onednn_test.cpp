@@ -314,6 +314,20 @@ TEST(onednn_layers, set_input_changes_the_output) {
   dnn->set_threads(1);
   EXPECT_GT(dnn->timed_run_s(), 0.0);
   dnn->set_threads(0);
+
+  // 32 channels: the conv reads a blocked layout, so the layer input is converted outside the
+  // timed runs and set_input must convert the new values again.
+  const auto wide = single([](network_builder& b) { b.conv2d("c", b.input(), 32, {3, 1, 1, 1, 1, false}); },
+                           {32, 9, 9});
+  const auto wl = models::whole_network(wide);
+  dnn->prepare(wide, wl, 1, gemm_dtype::single);
+  ref->prepare(wide, wl, 1, gemm_dtype::single);
+  std::vector<float> y(32 * 81);
+  for (std::size_t i = 0; i < y.size(); ++i) y[i] = static_cast<float>(i % 7) * 0.2f - 0.5f;
+  dnn->set_input(0, y);
+  ref->set_input(0, y);
+  const auto got = dnn->output(), expected = ref->output();
+  for (std::size_t i = 0; i < expected.size(); ++i) ASSERT_NEAR(got[i], expected[i], 1e-4) << i;
 }
 
 TEST(onednn_layers, set_threads_reaches_openmp) {

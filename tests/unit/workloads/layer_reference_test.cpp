@@ -329,5 +329,7 @@ TEST(reference_backend, rejects_a_layer_outside_the_network) {
   l.last = 5;
   auto be = make_reference_layer_backend();
   EXPECT_TRUE(be->supports(net, l, gemm_dtype::single).has_value());
-  EXPECT_THROW(be->prepare(net, l, 1, gemm_dtype::single), std::runtime_error);
+  // A layer that does not fit its network is a caller's error, not something to skip.
+  EXPECT_THROW(be->prepare(net, l, 1, gemm_dtype::single), std::invalid_argument);
+  EXPECT_THROW(be->prepare(net, models::whole_network(net), 1, gemm_dtype::double_), layer_unsupported);
 }

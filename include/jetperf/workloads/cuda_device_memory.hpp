@@ -1,6 +1,6 @@
 #pragma once
-// Device memory of the layer backend: an owning buffer and float <-> element conversions on upload
-// and download (half as IEEE bits, converted on the host like the cuBLAS backend does).
+// Device memory of the CUDA backends (and their device tests): an owning buffer and float <->
+// element conversions on upload and download (half as IEEE bits, converted on the host).
 #include <cstddef>
 #include <cstdint>
 #include <vector>
