@@ -25,21 +25,21 @@ else()
   message(STATUS "jetperf: OpenBLAS not found; CPU GEMM points will be skipped")
 endif()
 
-# oneDNN (Debian's libdnnl-dev) runs half-precision GEMM and DNN layers on the CPU.
-find_package(dnnl CONFIG QUIET)
-if(dnnl_FOUND)
+# oneDNN (Debian's libdnnl-dev) runs half-precision GEMM and DNN layers on the CPU. Found by its
+# library and headers, not by dnnl-config.cmake: Debian's config file find_package()s OpenCL as
+# REQUIRED (its GPU runtime), which fails a configure even under QUIET on a machine without the
+# OpenCL headers. libdnnl.so carries its own NEEDED entries (libgomp, libOpenCL), and no jetperf
+# source includes the OpenCL interop headers, so the plain library is all a build needs.
+find_library(JETPERF_DNNL_LIB NAMES dnnl)
+find_path(JETPERF_DNNL_INCLUDE NAMES oneapi/dnnl/dnnl.hpp)
+if(JETPERF_DNNL_LIB AND JETPERF_DNNL_INCLUDE)
   set(JETPERF_HAS_ONEDNN 1)
+  add_library(DNNL::dnnl INTERFACE IMPORTED)
+  set_target_properties(DNNL::dnnl PROPERTIES INTERFACE_LINK_LIBRARIES ${JETPERF_DNNL_LIB}
+    INTERFACE_INCLUDE_DIRECTORIES ${JETPERF_DNNL_INCLUDE})
 else()
-  find_library(JETPERF_DNNL_LIB NAMES dnnl)
-  find_path(JETPERF_DNNL_INCLUDE NAMES oneapi/dnnl/dnnl.hpp)
-  if(JETPERF_DNNL_LIB AND JETPERF_DNNL_INCLUDE)
-    set(JETPERF_HAS_ONEDNN 1)
-    add_library(DNNL::dnnl INTERFACE IMPORTED)
-    set_target_properties(DNNL::dnnl PROPERTIES INTERFACE_LINK_LIBRARIES ${JETPERF_DNNL_LIB}
-      INTERFACE_INCLUDE_DIRECTORIES ${JETPERF_DNNL_INCLUDE})
-  else()
-    set(JETPERF_HAS_ONEDNN 0)
-  endif()
+  set(JETPERF_HAS_ONEDNN 0)
+  message(STATUS "jetperf: oneDNN not found; CPU half GEMM and CPU layer points will be skipped")
 endif()
 
 if(JETPERF_BUILD_TESTS)

@@ -1,30 +1,106 @@
 #!/usr/bin/env bash
-# Installs jetperf's build and test dependencies from the Debian/Ubuntu archive.
-# CUDA, cuBLAS and cuDNN are optional and come from NVIDIA (JetPack on a Jetson; /usr/local/cuda).
+# Installs what a configure, build and test run of jetperf needs, from the Debian/Ubuntu archive,
+# on a bare machine (Debian 11/12, Ubuntu 20.04/22.04/24.04; JetPack 5/6 are Ubuntu 20.04/22.04).
+#
+#   deploy/install-deps.sh                 # native build
+#   deploy/install-deps.sh --arch arm64    # cross build for the boards: crossbuild-essential-arm64,
+#                                          # the :arm64 libraries (multiarch) and qemu-user-static
+#   deploy/install-deps.sh --compiler gcc-9  # also that compiler (the gcc-9 floor check)
+#
+# Required packages must exist in the archive; optional ones (OpenBLAS, oneDNN: their points are
+# then "not supported by this build") are installed where the archive has them. CUDA, cuBLAS and
+# cuDNN come from NVIDIA (JetPack on a Jetson; /usr/local/cuda elsewhere) and are never installed
+# here. Uses sudo when not root, and apt only when something is missing.
+#
+# What each find_package() in cmake/dependencies.cmake pulls in (audited): Boost's config needs
+# only the headers (Beast, Asio; Boost.System is header-only since 1.69); spdlog's config needs
+# fmt (libspdlog-dev depends on libfmt-dev); GTest's config needs Threads; SQLite3 and CLI11 have
+# no dependencies; oneDNN is found by library and header, not by Debian's dnnl-config.cmake (which
+# requires the OpenCL headers).
 set -euo pipefail
 
-packages=(
-  build-essential cmake ninja-build ccache pkg-config
-  libboost-dev            # Beast and Asio (header-only)
-  nlohmann-json3-dev libspdlog-dev libsqlite3-dev libcli11-dev
-  libgtest-dev libgmock-dev
-  libopenblas-dev         # CPU GEMM backend
-  libdnnl-dev             # oneDNN: CPU half-precision GEMM and DNN layers
-  curl                    # used by the quick start to show the raw API
-)
-
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+arch=""
+compiler=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --arch) arch=$2; shift 2 ;;
+    --compiler) compiler=$2; shift 2 ;;
+    *) echo "install-deps: unknown option $1 (--arch ARCH, --compiler gcc-N)" >&2; exit 2 ;;
+  esac
 done
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: all ${#packages[@]} packages are present"
-  exit 0
+
+native=$(dpkg --print-architecture)
+[ "$arch" = "$native" ] && arch=""
+suffix=${arch:+:$arch}
+
+# Tools run on the build machine; libraries are for the target architecture.
+tools=(build-essential cmake ninja-build ccache pkg-config
+  file                         # CPack's .deb generator inspects the binaries with it
+  curl)                        # the quick start shows the raw API with curl
+libraries=(libboost-dev        # Beast and Asio (header-only)
+  libspdlog-dev libfmt-dev libsqlite3-dev
+  libgtest-dev libgmock-dev)
+arch_all=(nlohmann-json3-dev libcli11-dev)   # header-only, Architecture: all
+optional=(libopenblas-dev      # the CPU GEMM backend
+  libdnnl-dev)                 # oneDNN: CPU half GEMM and the CPU DNN layer backend
+if [ -n "$arch" ]; then
+  case "$arch" in
+    arm64) triplet=aarch64-linux-gnu ;;
+    *) echo "install-deps: cross builds are set up for arm64 only" >&2; exit 2 ;;
+  esac
+  tools+=(crossbuild-essential-"$arch" qemu-user-static binfmt-support)
 fi
+[ -n "$compiler" ] && tools+=("$compiler" "${compiler/gcc/g++}")
 
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-echo "install-deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -q
-$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+
+if [ -n "$arch" ] && ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+  echo "install-deps: adding the $arch architecture (multiarch)"
+  $sudo dpkg --add-architecture "$arch"
+fi
+
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+wanted=("${tools[@]}" "${arch_all[@]}")
+for p in "${libraries[@]}"; do wanted+=("$p$suffix"); done
+missing=()
+for p in "${wanted[@]}"; do installed "$p" || missing+=("$p"); done
+missing_optional=()
+for p in "${optional[@]}"; do installed "$p$suffix" || missing_optional+=("$p$suffix"); done
+
+if [ ${#missing[@]} -eq 0 ] && [ ${#missing_optional[@]} -eq 0 ]; then
+  echo "install-deps: all $((${#wanted[@]} + ${#optional[@]})) packages are present${arch:+ (for $arch)}"
+else
+  $sudo apt-get update -q
+  # Optional packages only where this archive has them (apt-cache shows a candidate).
+  available=()
+  for p in "${missing_optional[@]}"; do
+    if apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+      available+=("$p")
+    else
+      echo "install-deps: $p is not in this archive; its points will be 'not supported by this build'"
+    fi
+  done
+  echo "install-deps: installing ${missing[*]} ${available[*]}"
+  $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" "${available[@]}"
+fi
+
+if [ -n "$arch" ]; then
+  # Running the $arch test binaries needs qemu registered with binfmt_misc (with the F flag, so
+  # it also works inside a chroot). A container may have binfmt_misc unmounted: mount it first.
+  if [ ! -e /proc/sys/fs/binfmt_misc/register ]; then
+    $sudo mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc 2>/dev/null || true
+  fi
+  qemu_name=qemu-${triplet%%-*}
+  if [ ! -e "/proc/sys/fs/binfmt_misc/$qemu_name" ] && [ -e /proc/sys/fs/binfmt_misc/register ]; then
+    $sudo update-binfmts --enable "$qemu_name" 2>/dev/null ||
+      { [ -r "/usr/lib/binfmt.d/$qemu_name.conf" ] &&
+        $sudo sh -c "cat /usr/lib/binfmt.d/$qemu_name.conf > /proc/sys/fs/binfmt_misc/register"; } || true
+  fi
+  if [ -e "/proc/sys/fs/binfmt_misc/$qemu_name" ]; then
+    echo "install-deps: $arch binaries run through qemu ($qemu_name is registered with binfmt_misc)"
+  else
+    echo "install-deps: $qemu_name is not registered with binfmt_misc; $arch tests cannot run here" >&2
+  fi
+fi
