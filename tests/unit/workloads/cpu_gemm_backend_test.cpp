@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <jetperf/config.hpp>
+
 #include <jetperf/workloads/detail/half_bits.hpp>
 
 using namespace jetperf::workloads;
@@ -35,34 +37,68 @@ void check_against_naive(gemm_backend& be, gemm_dtype dtype, double tol) {
 
 }  // namespace
 
-TEST(cpu_gemm_backend, float_and_double_match_a_naive_loop) {
+/// The CPU backend of this build; every build that has OpenBLAS or oneDNN has one.
+std::unique_ptr<gemm_backend> cpu_backend() {
   std::string why;
   auto be = make_cpu_gemm_backend(&why);
-  if (!be) GTEST_SKIP() << why;
-  if (auto r = be->supports(gemm_dtype::single, false)) GTEST_SKIP() << *r;
+  if (!JETPERF_HAS_OPENBLAS && !JETPERF_HAS_ONEDNN) {
+    EXPECT_EQ(be, nullptr);
+    EXPECT_EQ(why, "CPU GEMM is not supported by this build (neither OpenBLAS nor oneDNN)");
+  } else {
+    EXPECT_NE(be, nullptr) << why;
+  }
+  return be;
+}
+
+TEST(cpu_gemm_backend, float_support_follows_the_build) {
+  auto be = cpu_backend();
+  if (!JETPERF_HAS_OPENBLAS && !JETPERF_HAS_ONEDNN) return;  // no backend at all: checked above
+  ASSERT_NE(be, nullptr);
+  const auto why = be->supports(gemm_dtype::single, false);
+  if (JETPERF_HAS_OPENBLAS) {
+    EXPECT_FALSE(why.has_value()) << *why;
+  } else {
+    ASSERT_TRUE(why.has_value());
+    EXPECT_EQ(*why, "CPU GEMM is not supported by this build (no OpenBLAS)");
+    EXPECT_THROW(be->prepare(8, 8, 8, gemm_dtype::single, false), std::runtime_error);
+  }
+}
+
+#if JETPERF_HAS_OPENBLAS
+TEST(cpu_gemm_backend, float_and_double_match_a_naive_loop) {
+  auto be = cpu_backend();
+  ASSERT_NE(be, nullptr);
   check_against_naive(*be, gemm_dtype::single, 1e-5);
   check_against_naive(*be, gemm_dtype::double_, 1e-12);
 }
 
-TEST(cpu_gemm_backend, half_matches_a_naive_loop_or_says_why_not) {
-  std::string why;
-  auto be = make_cpu_gemm_backend(&why);
-  if (!be) GTEST_SKIP() << why;
-  if (auto r = be->supports(gemm_dtype::half, false)) GTEST_SKIP() << *r;
-  check_against_naive(*be, gemm_dtype::half, 2e-2);
-}
-
 TEST(cpu_gemm_backend, tensor_is_refused_with_a_reason_and_gflops_are_positive) {
-  std::string why;
-  auto be = make_cpu_gemm_backend(&why);
-  if (!be) GTEST_SKIP() << why;
+  auto be = cpu_backend();
+  ASSERT_NE(be, nullptr);
   ASSERT_TRUE(be->supports(gemm_dtype::single, true).has_value());
-  if (be->supports(gemm_dtype::single, false)) GTEST_SKIP() << "no float GEMM in this build";
   be->prepare(128, 128, 128, gemm_dtype::single, false);
   const double t = be->timed_run_s();
   EXPECT_GT(t, 0);
   EXPECT_GT(gemm_flops(128, 128, 128) / t / 1e9, 0);
   EXPECT_EQ(be->kernel_names(), std::vector<std::string>{"cblas_sgemm"});
+}
+#endif  // JETPERF_HAS_OPENBLAS
+
+// Half runs through oneDNN's f16 matmul, which exists only on CPUs with f16 arithmetic
+// (AVX512-FP16, AMX, ARMv8.2 FP16): either it matches a naive loop, or the backend says why not
+// and refuses to prepare it. Both answers are checked; neither is a skip.
+TEST(cpu_gemm_backend, half_matches_a_naive_loop_or_says_why_not) {
+  auto be = cpu_backend();
+  if (!JETPERF_HAS_OPENBLAS && !JETPERF_HAS_ONEDNN) return;  // no backend at all: checked above
+  ASSERT_NE(be, nullptr);
+  if (const auto why = be->supports(gemm_dtype::half, false)) {
+    const std::string expected = JETPERF_HAS_ONEDNN ? "half GEMM not supported on this CPU by oneDNN: "
+                                                    : "half on the CPU is not supported by this build (no oneDNN)";
+    EXPECT_EQ(why->rfind(expected, 0), 0u) << *why;
+    EXPECT_THROW(be->prepare(8, 8, 8, gemm_dtype::half, false), std::runtime_error);
+    return;
+  }
+  check_against_naive(*be, gemm_dtype::half, 2e-2);
 }
 
 TEST(half_bits, round_trips_and_rounds) {

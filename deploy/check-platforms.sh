@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The checks too slow for every CI run, each in a fresh chroot (deploy/chroot.sh), for the
+# README's "Supported platforms" table. Run before a release or after build-system changes.
+#
+#   deploy/check-platforms.sh arm64    # Debian 12: jetperf_<version>_arm64.deb cross-built, and
+#                                      # the unit tests (and with JETPERF_ARM64_SIM=1 the sim
+#                                      # tests too) run under qemu-user
+#   deploy/check-platforms.sh gcc-9    # Debian 11 with gcc-9 (JetPack 5's compiler), Boost 1.74,
+#                                      # CMake 3.18: build everything, run the unit tests
+#   deploy/check-platforms.sh          # both
+#
+# Each check prints its wall time; packages land in ${JETPERF_DEB_DIR:-./packages}.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+checks=("$@")
+[ ${#checks[@]} -gt 0 ] || checks=(arm64 gcc-9)
+debs=$(mkdir -p "${JETPERF_DEB_DIR:-packages}" && cd "${JETPERF_DEB_DIR:-packages}" && pwd)
+
+for check in "${checks[@]}"; do
+  start=$SECONDS
+  case "$check" in
+    arm64)
+      labels=unit
+      [ "${JETPERF_ARM64_SIM:-0}" = 1 ] && labels='unit|sim'
+      ./deploy/chroot.sh --suite bookworm --out "$debs" -- bash -euo pipefail -c "
+        JETPERF_DEB_DIR=/out ./deploy/build-deb.sh arm64
+        ./deploy/run-tests.sh --arch arm64 -- -L '$labels'
+        file build-arm64/daemon/jetperfd"
+      ;;
+    gcc-9)
+      ./deploy/chroot.sh --suite bullseye -- bash -euo pipefail -c "
+        ./deploy/run-tests.sh --compiler gcc-9 -- -L unit
+        grep -E 'CMAKE_CXX_COMPILER:|Boost_DIR' build-gcc-9/CMakeCache.txt
+        cmake --version | head -n 1"
+      ;;
+    *) echo "check-platforms: unknown check $check (arm64, gcc-9)" >&2; exit 2 ;;
+  esac
+  echo "check-platforms: $check passed in $((SECONDS - start)) s"
+done
