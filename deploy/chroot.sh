@@ -54,7 +54,7 @@ cleanup() {
     m=${mounted[$i]}
     umount -R "$m" 2>/dev/null || umount -R -l "$m" 2>/dev/null || true
   done
-  if findmnt -rn -o TARGET | grep -q "^$root/"; then
+  if grep -q "^$root/" <<<"$(findmnt -rn -o TARGET)"; then
     echo "chroot.sh: mounts remain under $root; not deleting it" >&2
   else
     rm -rf --one-file-system "$root"
@@ -77,10 +77,22 @@ bind() {  # bind SRC DST [ro]
 mkdir -p "$root/proc"
 mount -t proc proc "$root/proc"
 mounted+=("$root/proc")
+# qemu's binfmt_misc registrations (for arm64 test binaries) are visible inside only through it.
+if [ -e /proc/sys/fs/binfmt_misc/status ]; then
+  mount -t binfmt_misc binfmt_misc "$root/proc/sys/fs/binfmt_misc"
+  mounted+=("$root/proc/sys/fs/binfmt_misc")
+fi
 bind /sys /sys
 bind /dev /dev
 bind "$cache/ccache" /root/.cache/ccache
-bind "$cache/apt-$suite" /var/cache/apt/archives
+# apt locks its archive directory: a second chroot of the same suite running at the same time
+# downloads into its own instead of sharing the cache.
+exec {apt_lock}>"$cache/apt-$suite.lock"
+if flock -n "$apt_lock"; then
+  bind "$cache/apt-$suite" /var/cache/apt/archives
+else
+  echo "chroot.sh: apt's cache for $suite is in use by another chroot; downloading afresh"
+fi
 if [ -n "$out" ]; then
   mkdir -p "$out"
   bind "$(cd "$out" && pwd)" /out

@@ -56,12 +56,12 @@ sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 
-if [ -n "$arch" ] && ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+if [ -n "$arch" ] && ! grep -qx "$arch" <<<"$(dpkg --print-foreign-architectures)"; then
   echo "install-deps: adding the $arch architecture (multiarch)"
   $sudo dpkg --add-architecture "$arch"
 fi
 
-installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]; }
 wanted=("${tools[@]}" "${arch_all[@]}")
 for p in "${libraries[@]}"; do wanted+=("$p$suffix"); done
 missing=()
@@ -76,7 +76,9 @@ else
   # Optional packages only where this archive has them (apt-cache shows a candidate).
   available=()
   for p in "${missing_optional[@]}"; do
-    if apt-cache policy "$p" 2>/dev/null | grep -q 'Candidate: [0-9]'; then
+    # (Captured first: grep -q stopping early would fail the pipe under pipefail.)
+    policy=$(apt-cache policy "$p" 2>/dev/null || true)
+    if grep -q 'Candidate: [0-9]' <<<"$policy"; then
       available+=("$p")
     else
       echo "install-deps: $p is not in this archive; its points will be 'not supported by this build'"
