@@ -8,7 +8,8 @@
 #   deploy/install-deps.sh --compiler gcc-9  # also that compiler (the gcc-9 floor check)
 #
 # Required packages must exist in the archive; optional ones (OpenBLAS, oneDNN: their points are
-# then "not supported by this build") are installed where the archive has them. CUDA, cuBLAS and
+# then "not supported by this build"; CLI11: without it the client is not built) are installed
+# where the archive has them. CUDA, cuBLAS and
 # cuDNN come from NVIDIA (JetPack on a Jetson; /usr/local/cuda elsewhere) and are never installed
 # here. Uses sudo when not root, and apt only when something is missing.
 #
@@ -40,9 +41,10 @@ tools=(build-essential cmake ninja-build ccache pkg-config
 libraries=(libboost-dev        # Beast and Asio (header-only)
   libspdlog-dev libfmt-dev libsqlite3-dev
   libgtest-dev libgmock-dev)
-arch_all=(nlohmann-json3-dev libcli11-dev)   # header-only, Architecture: all
+arch_all=(nlohmann-json3-dev)   # header-only, Architecture: all
 optional=(libopenblas-dev      # the CPU GEMM backend
-  libdnnl-dev)                 # oneDNN: CPU half GEMM and the CPU DNN layer backend
+  libdnnl-dev                  # oneDNN: CPU half GEMM and the CPU DNN layer backend
+  libcli11-dev)                # the client's command line (not packaged in Debian 11 or Ubuntu 20.04)
 if [ -n "$arch" ]; then
   case "$arch" in
     arm64) triplet=aarch64-linux-gnu ;;
@@ -67,7 +69,10 @@ for p in "${libraries[@]}"; do wanted+=("$p$suffix"); done
 missing=()
 for p in "${wanted[@]}"; do installed "$p" || missing+=("$p"); done
 missing_optional=()
-for p in "${optional[@]}"; do installed "$p$suffix" || missing_optional+=("$p$suffix"); done
+for p in "${optional[@]}"; do
+  [ "$p" = libcli11-dev ] && q=$p || q=$p$suffix   # CLI11 is header-only (Architecture: all)
+  installed "$q" || missing_optional+=("$q")
+done
 
 if [ ${#missing[@]} -eq 0 ] && [ ${#missing_optional[@]} -eq 0 ]; then
   echo "install-deps: all $((${#wanted[@]} + ${#optional[@]})) packages are present${arch:+ (for $arch)}"
@@ -81,7 +86,7 @@ else
     if grep -q 'Candidate: [0-9]' <<<"$policy"; then
       available+=("$p")
     else
-      echo "install-deps: $p is not in this archive; its points will be 'not supported by this build'"
+      echo "install-deps: $p is not in this archive; the build goes on without it (see README, Building)"
     fi
   done
   echo "install-deps: installing ${missing[*]} ${available[*]}"
