@@ -40,6 +40,19 @@ endif()
 # source includes the OpenCL interop headers, so the plain library is all a build needs.
 find_library(JETPERF_DNNL_LIB NAMES dnnl)
 find_path(JETPERF_DNNL_INCLUDE NAMES oneapi/dnnl/dnnl.hpp)
+# Batch norm's separate scale and shift arguments (DNNL_ARG_SCALE/SHIFT) arrived in oneDNN 2.3;
+# Debian 11's 2.0 is treated as absent rather than failing the build.
+set(JETPERF_DNNL_VERSION "")
+if(JETPERF_DNNL_INCLUDE AND EXISTS ${JETPERF_DNNL_INCLUDE}/oneapi/dnnl/dnnl_version.h)
+  file(STRINGS ${JETPERF_DNNL_INCLUDE}/oneapi/dnnl/dnnl_version.h dnnl_version_lines
+       REGEX "#define DNNL_VERSION_(MAJOR|MINOR|PATCH) ")
+  string(REGEX REPLACE ".*MAJOR ([0-9]+).*MINOR ([0-9]+).*PATCH ([0-9]+).*" "\\1.\\2.\\3"
+         JETPERF_DNNL_VERSION "${dnnl_version_lines}")
+endif()
+if(JETPERF_DNNL_LIB AND JETPERF_DNNL_INCLUDE AND JETPERF_DNNL_VERSION VERSION_LESS 2.3)
+  message(STATUS "jetperf: oneDNN ${JETPERF_DNNL_VERSION} is older than 2.3; building without it")
+  set(JETPERF_DNNL_LIB JETPERF_DNNL_LIB-NOTFOUND)
+endif()
 if(JETPERF_DNNL_LIB AND JETPERF_DNNL_INCLUDE)
   set(JETPERF_HAS_ONEDNN 1)
   add_library(DNNL::dnnl INTERFACE IMPORTED)
