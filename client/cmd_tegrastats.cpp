@@ -1,6 +1,12 @@
 // jetperf tegrastats parse FILE [--format jsonl|csv]: converts a tegrastats log offline, with the
 // daemon's own parser (src/telemetry/tegrastats_parser.cpp is compiled into the client). Needs no
-// daemon. Unparseable lines go to stderr with their line numbers and make the exit code 1.
+// daemon. A field the parser does not know (a newer tegrastats) is kept in the record's "unparsed"
+// and the line still converts; stderr gets a summary per file:
+//   FILE: N lines, P parsed, U fields unparsed, E errors
+//   FILE: unparsed NAME: COUNT           (the first 10 names; then "FILE: unparsed, other names: COUNT")
+//   FILE:LINE: MESSAGE                   (the first 10 lines with no readable field at all, then
+//                                         "FILE: ... K more lines with errors")
+// The exit code is 1 only when some line held no readable field at all.
 #include <fstream>
 #include <iostream>
 
@@ -24,6 +30,25 @@ class tegrastats_command final : public command {
   }
   CLI::App* app() const override { return app_; }
 
+  static void report(const std::string& name, const telemetry::tegrastats_parse_result& result) {
+    constexpr std::size_t k_listed = 10;
+    std::cerr << name << ": " << result.lines << " lines, " << result.records.size() << " parsed, "
+              << result.unparsed_fields << " fields unparsed, " << result.errors.size() << " errors\n";
+    const auto& names = result.unparsed_names.counts();
+    for (std::size_t i = 0; i < names.size() && i < k_listed; ++i) {
+      std::cerr << name << ": unparsed " << names[i].first << ": " << names[i].second << '\n';
+    }
+    std::uint64_t other = result.unparsed_names.untracked();
+    for (std::size_t i = k_listed; i < names.size(); ++i) other += names[i].second;
+    if (other > 0) std::cerr << name << ": unparsed, other names: " << other << '\n';
+    for (std::size_t i = 0; i < result.errors.size() && i < k_listed; ++i) {
+      std::cerr << name << ":" << result.errors[i].line << ": " << result.errors[i].message << '\n';
+    }
+    if (result.errors.size() > k_listed) {
+      std::cerr << name << ": ... " << result.errors.size() - k_listed << " more lines with errors\n";
+    }
+  }
+
   int run(context&) override {
     telemetry::tegrastats_parse_result result;
     if (file_ == "-") {
@@ -39,9 +64,7 @@ class tegrastats_command final : public command {
       telemetry::write_tegrastats_jsonl(result.records, std::cout);
     }
     std::cout.flush();
-    for (const auto& e : result.errors) {
-      std::cerr << file_ << ":" << e.line << ": " << e.message << '\n';
-    }
+    report(file_ == "-" ? "<stdin>" : file_, result);
     return result.errors.empty() ? exit_ok : exit_failure;
   }
 

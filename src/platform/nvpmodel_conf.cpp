@@ -61,6 +61,34 @@ tag parse_tag(const std::string& text, int line) {
   return t;
 }
 
+// Every piece after the tag's kind is KEY=VALUE: a wrapped tag rejoined at the wrong place is not.
+bool tag_is_well_formed(const std::string& text) {
+  std::string inner = trim(text);
+  if (!inner.empty() && inner.front() == '<') inner.erase(0, 1);
+  const size_t close = inner.find('>');
+  if (close != std::string::npos) inner.erase(close);
+  const auto toks = tokens_of(inner);
+  for (size_t i = 1; i < toks.size(); ++i)
+    if (toks[i].find('=') == std::string::npos) return false;
+  return true;
+}
+
+// A tag opens with '<' and a section keyword (PARAM, POWER_MODEL, ...), or '<' alone when a wrap
+// cut it there.
+bool starts_like_tag(const std::string& line) {
+  const size_t k = line.find_first_not_of(" \t", 1);
+  return k == std::string::npos || (line[k] >= 'A' && line[k] <= 'Z');
+}
+
+// An argument name as the files write them (CORE_0, MAX_FREQ_KNEXT, WARN): upper case, digits and
+// '_', starting with a letter. The tail of a wrapped sysfs path never looks like one.
+bool is_arg_name(const std::string& s) {
+  if (s.empty() || s.front() < 'A' || s.front() > 'Z') return false;
+  for (char c : s)
+    if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  return true;
+}
+
 int parse_id(const std::string& s, int line, const char* what) {
   errno = 0;
   char* end = nullptr;
@@ -117,8 +145,8 @@ nvpmodel_conf parse_nvpmodel_conf(const std::string& text) {
   nvpmodel_conf conf;
   section where = section::none;
   bool have_pm_config = false;
+  // A comment line: the next line may be its wrapped tail, which has lost its '#'.
   bool prev_comment = false;
-  size_t prev_length = 0;
   std::string pending_tag;  // a tag wrapped over several terminal lines
   int pending_tag_line = 0;
   std::string pending_setting;  // a POWER_MODEL line wrapped before its third field
@@ -128,6 +156,22 @@ nvpmodel_conf parse_nvpmodel_conf(const std::string& text) {
     if (t.size() != 3) return false;
     const nvpmodel_param* p = conf.find_param(t[0]);
     return p && p->find_arg(t[1]);
+  };
+  // A setting line (or the head of a wrapped one) starts with a PARAM name or a piece of one.
+  auto starts_setting = [&](const std::string& first) {
+    for (const auto& p : conf.params)
+      if (p.name.compare(0, first.size(), first) == 0) return true;
+    return false;
+  };
+  // The first one or two fields of a setting cut by a wrap: a PARAM, then a piece of its argument.
+  auto partial_setting = [&](const std::vector<std::string>& t) {
+    if (t.empty()) return false;
+    if (t.size() == 1) return starts_setting(t[0]);
+    const nvpmodel_param* p = conf.find_param(t[0]);
+    if (!p) return false;
+    for (const auto& a : p->args)
+      if (a.name.compare(0, t[1].size(), t[1]) == 0) return true;
+    return false;
   };
 
   auto handle_tag = [&](const std::string& tag_text, int line) {
@@ -166,28 +210,27 @@ nvpmodel_conf parse_nvpmodel_conf(const std::string& text) {
     ++line_no;
     if (!raw.empty() && raw.back() == '\r') raw.pop_back();
     const std::string line = trim(raw);
-    const size_t this_length = raw.size();
     if (line.empty()) {
       prev_comment = false;
-      prev_length = 0;
       continue;
     }
     if (line.front() == '#') {
       prev_comment = true;
-      prev_length = this_length;
       continue;
     }
     if (!pending_tag.empty()) {
-      // Terminal wrapping cut the tag: glue the pieces back (the cut may fall inside a word).
-      pending_tag += (prev_length >= 80 ? "" : " ") + line;
+      // Terminal wrapping cut the tag at a space or inside a word: the cut was inside a word when
+      // keeping it leaves a piece that is not KEY=VALUE.
+      const std::string spaced = pending_tag + " " + line;
+      pending_tag = tag_is_well_formed(spaced) ? spaced : pending_tag + line;
       if (pending_tag.find('>') != std::string::npos) {
         handle_tag(pending_tag, pending_tag_line);
         pending_tag.clear();
       }
       prev_comment = false;
-      prev_length = this_length;
       continue;
     }
+    if (line.front() == '<' && prev_comment && !starts_like_tag(line)) continue;  // a comment's tail: "<'"
     if (line.front() == '<') {
       if (line.find('>') == std::string::npos) {
         pending_tag = line;
@@ -196,65 +239,91 @@ nvpmodel_conf parse_nvpmodel_conf(const std::string& text) {
         handle_tag(line, line_no);
       }
       prev_comment = false;
-      prev_length = this_length;
       continue;
     }
     auto toks = tokens_of(line);
     if (where == section::none) {
-      // The continuation of a wrapped comment line has lost its '#'.
-      if (prev_comment) {
-        prev_length = this_length;
-        continue;
-      }
+      if (prev_comment) continue;  // the tail of a wrapped comment
       fail(line_no, "text outside any section: '" + line + "'");
     }
     if (where == section::param) {
       nvpmodel_param& p = conf.params.back();
       const bool hwmon = p.type == "HWMON";
-      if (toks.size() == 1 && !p.args.empty()) {
-        nvpmodel_param_arg& prev = p.args.back();
-        // A wrapped path: either the whole path moved to this line, or its tail did.
-        if (prev.path.empty()) {
-          prev.path = toks[0];
-        } else if (hwmon && prev.attribute.empty() && toks[0].find('/') == std::string::npos &&
-                   prev_length < 80) {
-          prev.attribute = toks[0];
-        } else if (hwmon && !prev.attribute.empty()) {
-          prev.attribute += toks[0];
+      nvpmodel_param_arg* prev = p.args.empty() ? nullptr : &p.args.back();
+      // "ARG PATH" ("ARG DIR ATTRIBUTE" for HWMON), or an ARG alone whose path the wrap moved to
+      // the next line. What is left is the tail of a wrapped line.
+      const bool named = is_arg_name(toks[0]) && (toks.size() == 1 || toks[1].front() == '/');
+      const bool arg_line = hwmon ? toks.size() == 3 || (named && toks.size() <= 2)
+                                  : toks.size() == 2 || (named && toks.size() == 1);
+      if (prev_comment && !(named && arg_line)) continue;  // the tail of a wrapped comment
+      if (arg_line && prev && prev->path.empty() && toks.size() >= 2) {
+        // The previous line was an argument name cut by the wrap: "FREQ_TABLE_KN" + "EXT /sys/...".
+        prev->name += toks[0];
+        prev->path = toks[1];
+        if (toks.size() == 3) prev->attribute = toks[2];
+      } else if (arg_line) {
+        // A name alone: its path was pushed to the next line by the wrap.
+        p.args.push_back({toks[0], toks.size() > 1 ? toks[1] : std::string(), toks.size() > 2 ? toks[2] : std::string()});
+      } else if (prev && prev->path.empty() && toks.size() == 1) {
+        prev->path = toks[0];
+      } else if (prev && !hwmon && toks.size() == 1) {
+        // The tail of a wrapped path (paths hold no spaces, so the pieces join without one).
+        prev->path += toks[0];
+      } else if (prev && hwmon && toks.size() == 1 && !prev->attribute.empty()) {
+        prev->attribute += toks[0];
+      } else if (prev && hwmon && toks.size() == 1) {
+        // HWMON lines end with an attribute file name, which holds no '/'.
+        if (toks[0].find('/') == std::string::npos) {
+          prev->attribute = toks[0];
         } else {
-          prev.path += toks[0];
+          prev->path += toks[0];
         }
-      } else if (toks.size() == 1) {
-        p.args.push_back({toks[0], {}, {}});
-      } else if (toks.size() == 2) {
-        p.args.push_back({toks[0], toks[1], {}});
-      } else if (toks.size() == 3 && hwmon) {
-        p.args.push_back({toks[0], toks[1], toks[2]});
+      } else if (prev && hwmon && toks.size() == 2 && prev->attribute.empty()) {
+        prev->path += toks[0];
+        prev->attribute = toks[1];
       } else {
         fail(line_no, "bad argument line in PARAM " + p.name + ": '" + line + "'");
       }
       prev_comment = false;
-      prev_length = this_length;
       continue;
     }
     // POWER_MODEL settings: PARAM ARG VALUE.
     nvpmodel_mode& m = conf.modes.back();
+    if (prev_comment && pending_setting.empty() && (toks.size() > 3 || !starts_setting(toks[0]))) {
+      continue;  // the tail of a wrapped comment
+    }
     if (!pending_setting.empty()) {
-      auto glued = tokens_of(pending_setting + line);
-      auto spaced = tokens_of(pending_setting + " " + line);
+      // The cut fell at a space or inside a word: prefer the reading that names a known PARAM and
+      // argument, then one still on its way to naming them (cut twice), then any three fields.
+      const std::string glued_text = pending_setting + line;
+      const std::string spaced_text = pending_setting + " " + line;
+      auto glued = tokens_of(glued_text);
+      auto spaced = tokens_of(spaced_text);
       std::vector<std::string> chosen;
-      if (known_setting(glued)) chosen = glued;
-      else if (known_setting(spaced)) chosen = spaced;
-      else if (spaced.size() == 3) chosen = spaced;
-      else if (glued.size() == 3) chosen = glued;
-      else fail(pending_setting_line, "incomplete setting '" + pending_setting + "'");
-      m.settings.push_back({chosen[0], chosen[1], chosen[2]});
-      pending_setting.clear();
+      if (known_setting(glued)) {
+        chosen = glued;
+      } else if (known_setting(spaced)) {
+        chosen = spaced;
+      } else if (glued.size() < 3 && partial_setting(glued)) {
+        pending_setting = glued_text;
+      } else if (spaced.size() < 3 && partial_setting(spaced)) {
+        pending_setting = spaced_text;
+      } else if (spaced.size() == 3) {
+        chosen = spaced;
+      } else if (glued.size() == 3) {
+        chosen = glued;
+      } else {
+        fail(pending_setting_line, "incomplete setting '" + pending_setting + "'");
+      }
+      if (!chosen.empty()) {
+        m.settings.push_back({chosen[0], chosen[1], chosen[2]});
+        pending_setting.clear();
+      }
     } else if (toks.size() == 3) {
       m.settings.push_back({toks[0], toks[1], toks[2]});
     } else if (toks.size() < 3) {
-      const bool continues_value = toks.size() == 1 && !m.settings.empty() && prev_length >= 80 &&
-                                   !conf.find_param(toks[0]);
+      // One piece that cannot start a setting is the tail of the previous value ("16000" + "00000").
+      const bool continues_value = toks.size() == 1 && !m.settings.empty() && !starts_setting(toks[0]);
       if (continues_value) {
         m.settings.back().value += toks[0];
       } else {
@@ -265,7 +334,6 @@ nvpmodel_conf parse_nvpmodel_conf(const std::string& text) {
       fail(line_no, "bad setting in POWER_MODEL " + m.name + ": '" + line + "'");
     }
     prev_comment = false;
-    prev_length = this_length;
   }
   if (!pending_tag.empty()) fail(pending_tag_line, "unterminated tag '" + pending_tag + "'");
   if (!pending_setting.empty()) fail(pending_setting_line, "incomplete setting '" + pending_setting + "'");

@@ -1,5 +1,6 @@
 #include <jetperf/telemetry/tegrastats_parser.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -47,8 +48,10 @@ inline bool eq(sv s, const char (&lit)[N]) {
 // form gives the same double for every number tegrastats prints (<= 15 significant digits).
 #if defined(__GNUC__)
 #define JETPERF_ALWAYS_INLINE __attribute__((always_inline)) inline
+#define JETPERF_NOINLINE __attribute__((noinline))
 #else
 #define JETPERF_ALWAYS_INLINE inline
+#define JETPERF_NOINLINE
 #endif
 
 JETPERF_ALWAYS_INLINE std::size_t scan_number(sv s, double& value) {
@@ -106,6 +109,11 @@ JETPERF_ALWAYS_INLINE std::size_t scan_number(sv s, double& value) {
   return static_cast<std::size_t>(p - s.data());
 }
 
+// substr without its out_of_range check (every caller passes a position inside s), so that it
+// stays inlined in the per-token paths: an out-of-line substr there costs ~2% of the parse.
+JETPERF_ALWAYS_INLINE sv head(sv s, std::size_t n) { return sv(s.data(), n < s.size() ? n : s.size()); }
+JETPERF_ALWAYS_INLINE sv tail(sv s, std::size_t pos) { return sv(s.data() + pos, s.size() - pos); }
+
 inline bool parse_number(sv s, double& value) { return !s.empty() && scan_number(s, value) == s.size(); }
 
 inline bool consume(sv& s, char c) {
@@ -133,19 +141,23 @@ inline bool parse_used_total_mb(sv s, double& used, double& total) {
   return consume_number(s, used) && consume(s, '/') && consume_number(s, total) && eq(s, "MB");
 }
 
-// "l%" or "l%@f"; freq left untouched when absent.
+// "l%" or "l%@f"; freq left untouched when absent. Nothing is written unless the whole value
+// parses: a field that fails is kept as unparsed text and must leave no half-value behind.
 inline bool parse_load_freq(sv s, std::optional<double>& load, std::optional<double>& freq) {
   double l = 0;
   if (!consume_number(s, l) || !consume(s, '%')) return false;
-  load = l;
-  if (s.empty()) return true;
+  if (s.empty()) {
+    load = l;
+    return true;
+  }
   double f = 0;
   if (!consume(s, '@') || !consume_number(s, f) || !s.empty()) return false;
+  load = l;
   freq = f;
   return true;
 }
 
-// "[f0,f1,...]" -> list
+// "[f0,f1,...]" -> list (appended to out)
 bool parse_freq_list(sv s, std::vector<double>& out) {
   if (!consume(s, '[') || s.empty() || s.back() != ']') return false;
   s.remove_suffix(1);
@@ -187,6 +199,7 @@ inline void reset_values(tegrastats_engine& t) {
   t.util_pct.reset();
   t.fg_pct.reset();
   t.bg_pct.reset();
+  t.freqs_mhz.clear();
 }
 
 template <typename T>
@@ -243,11 +256,14 @@ class line_scanner {
     r.rails.resize(rails_);
     r.temps.resize(temps_);
     r.engines.resize(engines_);
+    if (r.unparsed.size() != unparsed_) r.unparsed.resize(unparsed_);
     return ok;
   }
 
  private:
-  bool scan(tegrastats_record& r, std::string& error) {
+  // Out of line, as gcc chose before the unparsed-field path grew it: inlined into
+  // try_parse_tegrastats_line it costs ~1% more instructions per line (callgrind, bench mix).
+  JETPERF_NOINLINE bool scan(tegrastats_record& r, std::string& error) {
     std::size_t i = 0;
     bool any = false;
     if (tokens_.size() >= 2 && is_date(tokens_[0]) && is_time(tokens_[1])) {
@@ -260,23 +276,104 @@ class line_scanner {
     } else {
       r.timestamp.reset();
     }
+    std::size_t first_unknown = tokens_.size();
     while (i < tokens_.size()) {
       sv tok = tokens_[i];
       sv next = i + 1 < tokens_.size() ? tokens_[i + 1] : sv{};
       std::size_t used = field(tok, next, i, r);
       if (used == 0) {
-        error = "unexpected token '" + std::string(tok) + "'" +
-                (next.empty() ? std::string() : " before '" + std::string(next) + "'");
-        return false;
+        // Not understood: kept as text, and the rest of the line is still read.
+        if (first_unknown == tokens_.size()) first_unknown = i;
+        used = unknown(i, r);
+      } else {
+        any = true;
       }
       i += used;
-      any = true;
     }
     if (!any) {
-      error = "no tegrastats fields";
+      if (first_unknown < tokens_.size()) {
+        sv tok = tokens_[first_unknown];
+        sv next = at(first_unknown + 1);
+        error = "unexpected token '" + printable(tok) + "'" +
+                (next.empty() ? std::string() : " before '" + printable(next) + "'");
+      } else {
+        error = "no tegrastats fields";
+      }
       return false;
     }
     return true;
+  }
+
+  // Whether the token after an unknown NAME is its value: "off" or anything that cannot start a
+  // field of its own (a NAME, a "(" group, a one-token NAME@... field).
+  static bool looks_like_value(sv s) {
+    if (s.empty()) return false;
+    if (eq(s, "off")) return true;
+    const char c = s.front();
+    if (is_digit(c) || c == '-' || c == '+' || c == '.' || c == '@' || c == '[' || c == '%' || c == '/') return true;
+    if (c == '(') return false;
+    std::size_t p = 0;
+    while (p < s.size() && is_name_char(s[p])) ++p;
+    return p < s.size() && s[p] != '@';
+  }
+
+  static bool is_name(sv s) {
+    for (char c : s)
+      if (!is_name_char(c)) return false;
+    return !s.empty();
+  }
+
+  // Keeps the field starting at token i as text in r.unparsed; returns how many tokens it spans:
+  // a parenthesised group "(lfb 3x4GB)", "MTS fg x% bg y%", NAME and its value, or one token.
+  // Out of line: it is the rare path, and the scan loop stays tight without it.
+  JETPERF_NOINLINE std::size_t unknown(std::size_t i, tegrastats_record& r) {
+    const sv tok = tokens_[i];
+    std::size_t n = 1;
+    if (tok.front() == '(') {
+      while (tokens_[i + n - 1].back() != ')' && i + n < tokens_.size() && n < 4) ++n;
+    } else if (eq(tok, "MTS")) {
+      while (i + n < tokens_.size() && n < 5 &&
+             (eq(tokens_[i + n], "fg") || eq(tokens_[i + n], "bg") || tokens_[i + n].back() == '%')) {
+        ++n;
+      }
+    } else if (is_name(tok) && looks_like_value(at(i + 1))) {
+      n = 2;
+    }
+    std::string& text = unparsed_ < r.unparsed.size() ? r.unparsed[unparsed_] : r.unparsed.emplace_back();
+    ++unparsed_;
+    text.clear();
+    for (std::size_t k = 0; k < n; ++k) {
+      if (k > 0) text.push_back(' ');
+      append_printable(text, tokens_[i + k]);
+    }
+    if (text.size() > k_max_unparsed) {
+      text.resize(k_max_unparsed - 3);
+      text += "...";
+    }
+    return n;
+  }
+
+  // Printable ASCII as it is, every other byte as \xNN: the text goes into JSON, which must be UTF-8.
+  static void append_printable(std::string& out, sv s) {
+    static const char hex[] = "0123456789abcdef";
+    for (char c : s) {
+      const auto u = static_cast<unsigned char>(c);
+      if (u >= 0x20 && u < 0x7f) {
+        out.push_back(c);
+      } else {
+        out += "\\x";
+        out.push_back(hex[u >> 4]);
+        out.push_back(hex[u & 15]);
+      }
+      // Long enough for the cut in unknown(): a huge hostile token costs no more than this.
+      if (out.size() > k_max_unparsed) return;
+    }
+  }
+
+  static std::string printable(sv s) {
+    std::string out;
+    append_printable(out, s);
+    return out;
   }
 
   // Every position is checked: the timestamp is copied into the JSON, and a stray byte there
@@ -329,11 +426,13 @@ class line_scanner {
         break;
     }
     // One pass finds the end of the leading name: a whole-name token is a rail or an engine,
-    // NAME@...C is a temperature, anything else is not tegrastats.
+    // NAME@...C is a temperature, name@[f0,f1] a per-cluster engine, anything else is not tegrastats.
     std::size_t p = 0;
     while (p < tok.size() && is_name_char(tok[p])) ++p;
     if (p < tok.size()) {
-      if (tok[p] == '@' && p > 0 && tok.back() == 'C') return temperature(tok, p, r) ? 1 : 0;
+      if (tok[p] != '@' || p == 0) return 0;
+      if (tok.back() == 'C') return temperature(tok, p, r) ? 1 : 0;
+      if (p + 1 < tok.size() && tok[p + 1] == '[') return engine_clusters(tok.substr(0, p), tok.substr(p), r) ? 1 : 0;
       return 0;
     }
     if (next.empty()) return 0;
@@ -347,21 +446,49 @@ class line_scanner {
       if (count == 3) rail.max_mw = values[2];
       return 2;
     }
-    std::optional<double> freq, util;
-    double f = 0;
-    if (eq(next, "off")) {
-      // JetPack 7 prints a stopped engine as `off`: known, but without a frequency.
-    } else if (parse_number(next, f)) {
-      freq = f;
-    } else if (!parse_load_freq(next, util, freq)) {
-      return 0;
-    }
-    tegrastats_engine& engine = slot(r.engines, engines_, tok);
-    engine.freq_mhz = freq;
-    engine.util_pct = util;
-    return 2;
+    return engine(tok, next, r) ? 2 : 0;
   }
 
+  // An engine or cluster clock: `f`, `off`, `l%`, `l%@f`, or a per-cluster list (below).
+  bool engine(sv name, sv value, tegrastats_record& r) {
+    std::optional<double> freq, util;
+    double f = 0;
+    if (eq(value, "off")) {
+      // JetPack 7 prints a stopped engine as `off`: known, but without a frequency.
+    } else if (parse_number(value, f)) {
+      freq = f;
+    } else if (!parse_load_freq(value, util, freq)) {
+      return engine_clusters(name, value, r);
+    }
+    tegrastats_engine& e = slot(r.engines, engines_, name);
+    e.freq_mhz = freq;
+    e.util_pct = util;
+    return true;
+  }
+
+  // `l%@[f0,f1]` or `@[f0,f1]`: one frequency per cluster. Out of line: the common forms above
+  // stay small enough to inline into field().
+  JETPERF_NOINLINE bool engine_clusters(sv name, sv value, tegrastats_record& r) {
+    std::optional<double> freq, util;
+    freqs_.clear();
+    if (value.front() == '@') {
+      if (!parse_freq_list(value.substr(1), freqs_)) return false;
+    } else {
+      const std::size_t at_pos = value.find("@[");
+      if (at_pos == sv::npos || !parse_load_freq(value.substr(0, at_pos), util, freq) ||
+          !parse_freq_list(value.substr(at_pos + 1), freqs_)) {
+        return false;
+      }
+    }
+    tegrastats_engine& e = slot(r.engines, engines_, name);
+    e.freq_mhz = *std::max_element(freqs_.begin(), freqs_.end());
+    e.util_pct = util;
+    e.freqs_mhz.assign(freqs_.begin(), freqs_.end());
+    return true;
+  }
+
+  // "RAM u/tMB (lfb NxSIZE)". A (lfb ...) it cannot read is left to the scan as an unparsed group;
+  // the RAM values themselves are good.
   std::size_t ram(sv next, std::size_t i, tegrastats_record& r) {
     double used = 0, total = 0;
     if (!parse_used_total_mb(next, used, total)) return 0;
@@ -370,12 +497,12 @@ class line_scanner {
     if (!eq(at(i + 2), "(lfb")) return 2;
     sv lfb = at(i + 3);
     double n = 0, size = 0;
-    if (!consume_number(lfb, n) || !consume(lfb, 'x') || !consume_number(lfb, size)) return 0;
+    if (!consume_number(lfb, n) || !consume(lfb, 'x') || !consume_number(lfb, size)) return 2;
     if (eq(lfb, "MB)")) {
     } else if (eq(lfb, "kB)")) {
       size /= 1024.0;
     } else {
-      return 0;
+      return 2;
     }
     r.lfb_blocks = n;
     r.lfb_block_mb = size;
@@ -390,7 +517,7 @@ class line_scanner {
     if (!eq(at(i + 2), "(cached")) return 2;
     sv cached = at(i + 3);
     double c = 0;
-    if (!consume_number(cached, c) || !eq(cached, "MB)")) return 0;
+    if (!consume_number(cached, c) || !eq(cached, "MB)")) return 2;
     r.swap_cached_mb = c;
     return 4;
   }
@@ -400,28 +527,38 @@ class line_scanner {
     double used = 0, total = 0;
     sv s = next;
     if (!consume_number(s, used) || !consume(s, '/') || !consume_number(s, total) || !consume(s, "kB")) return 0;
-    r.iram_used_kb = used;
-    r.iram_total_kb = total;
     std::size_t taken = 2;
     if (s.empty()) {
-      if (!eq(at(i + 2), "(lfb")) return 2;
-      taken = 3;
+      if (eq(at(i + 2), "(lfb")) taken = 3;
     } else if (!eq(s, "(lfb")) {
       return 0;
     }
+    r.iram_used_kb = used;
+    r.iram_total_kb = total;
+    if (taken == 2 && s.empty()) return 2;
     sv lfb = at(i + taken);
     double z = 0;
-    if (!consume_number(lfb, z) || !eq(lfb, "kB)")) return 0;
+    // A bad "(lfb" part after a good value: the value counts, the rest is left unparsed.
+    if (!consume_number(lfb, z) || !eq(lfb, "kB)")) return 2;
     r.iram_lfb_kb = z;
     return taken + 1;
   }
 
   static bool cpu_list(sv s, tegrastats_record& r) {
+    const std::size_t before = r.cpus.size();
+    if (!cpu_entries(s, r)) {
+      r.cpus.resize(before);  // no half list
+      return false;
+    }
+    return true;
+  }
+
+  static bool cpu_entries(sv s, tegrastats_record& r) {
     if (!consume(s, '[') || s.empty() || s.back() != ']') return false;
     s.remove_suffix(1);
     while (!s.empty()) {
       std::size_t comma = s.find(',');
-      sv entry = s.substr(0, comma);
+      sv entry = head(s, comma);
       tegrastats_cpu cpu;
       if (!eq(entry, "off") && !parse_load_freq(entry, cpu.util_pct, cpu.freq_mhz)) return false;
       r.cpus.push_back(cpu);
@@ -434,10 +571,19 @@ class line_scanner {
 
   // Old TX1/r28 form: "cpu [a%,b%,...]@f", one frequency for every core.
   static bool old_cpu_list(sv s, tegrastats_record& r) {
+    const std::size_t before = r.cpus.size();
+    if (!old_cpu_entries(s, r)) {
+      r.cpus.resize(before);
+      return false;
+    }
+    return true;
+  }
+
+  static bool old_cpu_entries(sv s, tegrastats_record& r) {
     std::size_t close = s.find(']');
     if (close == sv::npos) return false;
-    sv list = s.substr(1, close - 1);
-    sv rest = s.substr(close + 1);
+    sv list = head(tail(s, 1), close - 1);
+    sv rest = tail(s, close + 1);
     std::optional<double> freq;
     if (!rest.empty()) {
       double f = 0;
@@ -446,7 +592,7 @@ class line_scanner {
     }
     while (!list.empty()) {
       std::size_t comma = list.find(',');
-      sv entry = list.substr(0, comma);
+      sv entry = head(list, comma);
       tegrastats_cpu cpu;
       if (!eq(entry, "off")) {
         double l = 0;
@@ -475,8 +621,7 @@ class line_scanner {
     } else {
       std::size_t at_pos = s.find("@[");
       if (at_pos != sv::npos) {
-        sv head = s.substr(0, at_pos);
-        if (!parse_load_freq(head, load, freq) || !parse_freq_list(s.substr(at_pos + 1), list)) return false;
+        if (!parse_load_freq(head(s, at_pos), load, freq) || !parse_freq_list(tail(s, at_pos + 1), list)) return false;
       } else if (!parse_load_freq(s, load, freq)) {
         return false;
       }
@@ -485,6 +630,7 @@ class line_scanner {
       // GR3D2_FREQ is the second GPC of the same GPU (README 10.5): one GPU, a per-GPC list.
       r.gpu_per_gpc = true;
       if (freq) r.gpu_freq_mhz.push_back(*freq);
+      r.gpu_freq_mhz.insert(r.gpu_freq_mhz.end(), list.begin(), list.end());
       if (load && r.gpu_util_pct) {
         r.gpu_util_pct = (*r.gpu_util_pct + *load) / 2.0;
       } else if (load) {
@@ -515,7 +661,7 @@ class line_scanner {
 
   // tok is NAME@value C with NAME (tok[0, at_pos)) already checked to be a name.
   bool temperature(sv tok, std::size_t at_pos, tegrastats_record& r) {
-    sv value = tok.substr(at_pos + 1);
+    sv value = tail(tok, at_pos + 1);
     value.remove_suffix(1);  // the trailing C
     double cur = 0;
     if (!consume_number(value, cur)) return false;
@@ -525,20 +671,26 @@ class line_scanner {
       if (!consume(value, '/') || !consume_number(value, mx) || !value.empty()) return false;
       if (mx > -256.0) max_c = mx;
     }
-    tegrastats_temp& t = slot(r.temps, temps_, tok.substr(0, at_pos));
+    tegrastats_temp& t = slot(r.temps, temps_, head(tok, at_pos));
     t.max_celsius = max_c;
     // -256 is tegrastats' (and jtop's) marker for an offline sensor, not a temperature.
     if (cur > -256.0) t.celsius = cur;
     return true;
   }
 
+  static constexpr std::size_t k_max_unparsed = 200;
+
   std::size_t rails_ = 0;
   std::size_t temps_ = 0;
   std::size_t engines_ = 0;
+  std::size_t unparsed_ = 0;
+  // Scratch reused across lines, so that a steady stream parses without allocating.
   static thread_local std::vector<sv> tokens_;
+  static thread_local std::vector<double> freqs_;
 };
 
 thread_local std::vector<sv> line_scanner::tokens_;
+thread_local std::vector<double> line_scanner::freqs_;
 
 nlohmann::json opt(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
 
@@ -604,8 +756,11 @@ tegrastats_parse_result parse_tegrastats_stream(std::istream& in) {
   while (std::getline(in, line)) {
     ++number;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    ++result.lines;
     tegrastats_record r;
     if (try_parse_tegrastats_line(line, r, error)) {
+      result.unparsed_fields += r.unparsed.size();
+      for (const auto& u : r.unparsed) result.unparsed_names.first_time(tegrastats_token_name(u));
       result.records.push_back(std::move(r));
       result.record_lines.push_back(number);
     } else {
@@ -613,6 +768,13 @@ tegrastats_parse_result parse_tegrastats_stream(std::istream& in) {
     }
   }
   return result;
+}
+
+std::string_view tegrastats_token_name(std::string_view unparsed_field) {
+  std::size_t p = 0;
+  while (p < unparsed_field.size() && is_name_char(unparsed_field[p])) ++p;
+  if (p > 0) return unparsed_field.substr(0, p);
+  return unparsed_field.substr(0, unparsed_field.find(' '));
 }
 
 nlohmann::json to_json(const tegrastats_record& r) {
@@ -643,6 +805,7 @@ nlohmann::json to_json(const tegrastats_record& r) {
     rails[key] = std::move(v);
   }
   j["rails"] = std::move(rails);
+  if (!r.unparsed.empty()) j["unparsed"] = r.unparsed;
   return j;
 }
 
@@ -676,6 +839,11 @@ std::vector<std::pair<std::string, std::string>> flatten_tegrastats(const tegras
     out.emplace_back(p + "cur_mw", format_number(rail.cur_mw));
     out.emplace_back(p + "avg_mw", format_number(rail.avg_mw));
     if (rail.max_mw) out.emplace_back(p + "max_mw", format_number(*rail.max_mw));
+  }
+  if (!r.unparsed.empty()) {
+    std::string joined;
+    for (const auto& u : r.unparsed) joined += (joined.empty() ? "" : ";") + u;
+    out.emplace_back("unparsed", std::move(joined));
   }
   return out;
 }

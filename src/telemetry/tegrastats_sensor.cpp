@@ -30,6 +30,7 @@ tegrastats_sensor::tegrastats_sensor(const std::string& program, int interval_ms
       continue;
     }
     ++lines_;
+    note_unparsed(r);
     mapping_ = std::make_unique<tegrastats_channels>(r);
     values_.assign(mapping_->channels().size(), std::nan(""));
     mapping_->values(r, values_.data());
@@ -63,10 +64,25 @@ void tegrastats_sensor::reader() {
       continue;
     }
     ++lines_;
+    if (!r.unparsed.empty()) note_unparsed(r);
     mapping_->values(r, v.data());
     std::lock_guard<std::mutex> lock(mutex_);
     values_ = v;
     fresh_ = true;
+  }
+}
+
+void tegrastats_sensor::note_unparsed(const tegrastats_record& r) {
+  unparsed_ += r.unparsed.size();
+  for (const auto& field : r.unparsed) {
+    const std::uint64_t untracked_before = unknown_names_.untracked();
+    if (unknown_names_.first_time(tegrastats_token_name(field))) {
+      // Once per name, not per line: tegrastats prints the same new field at every interval.
+      spdlog::warn("telemetry: tegrastats field not understood, kept unparsed: '{}' (logged once per name)", field);
+    } else if (untracked_before == 0 && unknown_names_.untracked() == 1) {
+      spdlog::warn("telemetry: more than {} distinct unknown tegrastats fields; further ones are counted, not logged",
+                   tegrastats_unknown_tokens::k_default_capacity);
+    }
   }
 }
 

@@ -2,7 +2,6 @@
 // Prints one JSON object; target >= 1 M lines/s.
 #include <chrono>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -18,7 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include <jetperf/telemetry/tegrastats_parser.hpp>
-#include <support/test_paths.hpp>
+#include <support/fixtures.hpp>
 
 // Process CPU seconds: on a shared, oversubscribed machine wall time mostly measures the queue.
 static double cpu_now() {
@@ -73,19 +72,22 @@ int main(int argc, char** argv) {
       "11-21-2025 10:00:00 RAM 3000/62000MB (lfb 10x4MB) SWAP 0/31000MB (cached 0MB) CPU [1%@1728,2%@1728,off,off] "
       "EMC_FREQ 1%@3199 GR3D_FREQ 12%@[1300,1300] NVENC0 off NVDEC0 off NVJPG0 off VIC off OFA off cpu@45.5/46.1C "
       "soc0@40.2/41C gpu@-256/-256C VDD_GPU_SOC 2340mW/2300mW/4000mW VDD_CPU_CV 390mW/380mW/900mW"};
+  // The real board lines in tests/fixtures (part of the repository: missing ones are an error).
   std::size_t fixture_lines = 0;
-  if (std::filesystem::exists(jetperf::test::fixtures_dir())) {
-    for (const auto& e : std::filesystem::directory_iterator(jetperf::test::fixtures_dir())) {
-      if (e.path().filename().string().rfind("tegrastats_", 0) != 0) continue;
-      std::ifstream in(e.path());
-      std::string line;
-      while (std::getline(in, line)) {
-        if (!line.empty()) {
-          mix.push_back(line);
-          ++fixture_lines;
-        }
+  for (const auto& name : jetperf::test::fixture_names("tegrastats_")) {
+    std::ifstream in(jetperf::test::fixtures_dir() + "/" + name);
+    std::string line;
+    while (std::getline(in, line)) {
+      if (!line.empty()) {
+        mix.push_back(line);
+        ++fixture_lines;
       }
     }
+  }
+  if (fixture_lines < 4) {
+    std::cerr << "bench_tegrastats_parse: expected at least 4 tegrastats fixture lines in "
+              << jetperf::test::fixtures_dir() << ", found " << fixture_lines << '\n';
+    return 1;
   }
   std::size_t bytes = 0;
   for (const auto& l : mix) bytes += l.size();
@@ -93,14 +95,18 @@ int main(int argc, char** argv) {
   // Line API, as the tegrastats sensor uses it.
   tegrastats_record r;
   std::string error;
-  std::size_t ok = 0, failed = 0;
+  std::size_t ok = 0, failed = 0, unparsed = 0;
   instruction_counter counter;
   auto t0 = std::chrono::steady_clock::now();
   double c0 = cpu_now();
   counter.start();
   for (std::size_t i = 0; i < total_lines; ++i) {
-    if (try_parse_tegrastats_line(mix[i % mix.size()], r, error)) ++ok;
-    else ++failed;
+    if (try_parse_tegrastats_line(mix[i % mix.size()], r, error)) {
+      ++ok;
+      unparsed += r.unparsed.size();
+    } else {
+      ++failed;
+    }
   }
   long long line_instructions = counter.stop();
   double line_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -128,6 +134,7 @@ int main(int argc, char** argv) {
       {"lines", total_lines},
       {"parsed", ok},
       {"errors", failed},
+      {"unparsed_fields", unparsed},
       {"lines_per_s", static_cast<double>(total_lines) / line_s},
       {"lines_per_cpu_s", static_cast<double>(total_lines) / line_cpu_s},
       {"cpu_s", line_cpu_s},

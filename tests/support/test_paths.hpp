@@ -6,7 +6,7 @@ namespace jetperf::test {
 
 std::string source_dir();
 std::string binary_dir();
-/// ../shared/jetson/fixtures beside the checkout; tests GTEST_SKIP() when it is absent.
+/// tests/fixtures in the source tree (real board outputs and the project's own nvpmodel.conf files).
 std::string fixtures_dir();
 std::string daemon_path();
 std::string client_path();

@@ -1,7 +1,8 @@
 #pragma once
 // nvpmodel.conf, NVIDIA's grammar (shared/jetson/README.md section 8.2): PARAM blocks (FILE,
 // CLOCK, HWMON) with argument paths, POWER_MODEL blocks with settings, PM_CONFIG and FAN_CONFIG.
-// The parser accepts every quirk seen on real boards (missing or double spaces, _KNEXT paths, -1).
+// The parser accepts every quirk seen on real boards (missing or double spaces, _KNEXT paths, -1,
+// lines wrapped by a terminal of any width, as a copied file carries them).
 #include <optional>
 #include <string>
 #include <vector>

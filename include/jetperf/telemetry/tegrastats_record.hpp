@@ -29,12 +29,15 @@ struct tegrastats_temp {
 };
 
 /// APE, NVENC, NVDEC, NVJPG, VIC_FREQ, ... (MHz; empty when `off`); MTS carries fg/bg percent.
+/// `NAME l%@[f0,f1]`, `NAME @[f0,f1]` and `name@[f0,f1]` print one frequency per cluster: the list
+/// is in freqs_mhz and freq_mhz holds the highest (the clusters of one engine share a clock).
 struct tegrastats_engine {
   std::string name;
   std::optional<double> freq_mhz;
   std::optional<double> util_pct;
   std::optional<double> fg_pct;
   std::optional<double> bg_pct;
+  std::vector<double> freqs_mhz;
 };
 
 struct tegrastats_record {
@@ -58,6 +61,11 @@ struct tegrastats_record {
   std::vector<tegrastats_engine> engines;
   std::vector<tegrastats_temp> temps;
   std::vector<tegrastats_rail> rails;
+  /// Fields the parser did not understand, one entry each in line order ("FOO 12%" keeps its value,
+  /// "(lfb 3x4GB)" its group): a new tegrastats field never costs the rest of the line. Tokens are
+  /// joined by one space; bytes outside printable ASCII are written \xNN and an entry is cut at 200
+  /// characters, so the text is always valid JSON.
+  std::vector<std::string> unparsed;
 };
 
 }  // namespace jetperf::telemetry

@@ -2,6 +2,8 @@
 // tegrastats as a sensor, for boards where the rails cannot be read directly: runs the configured
 // program with --interval through platform::line_process, parses each line on a reader thread,
 // and hands the newest line to the sampler once (later ticks get NaN until the next line).
+// Fields a newer tegrastats prints that the parser does not know are counted, and each new field
+// name is logged once (at most tegrastats_unknown_tokens::k_default_capacity names).
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -12,6 +14,8 @@
 #include <jetperf/platform/subprocess.hpp>
 #include <jetperf/telemetry/sensor.hpp>
 #include <jetperf/telemetry/tegrastats_channels.hpp>
+#include <jetperf/telemetry/tegrastats_record.hpp>
+#include <jetperf/telemetry/tegrastats_unknown_tokens.hpp>
 
 namespace jetperf::telemetry {
 
@@ -28,10 +32,14 @@ class tegrastats_sensor : public sensor {
   void read(std::int64_t t_ns, double* values) override;
   std::optional<int> total_power_channel() const override { return mapping_->total_power_channel(); }
   std::uint64_t lines() const { return lines_.load(); }
+  /// Lines with no readable field at all (dropped).
   std::uint64_t parse_errors() const { return errors_.load(); }
+  /// Fields left unparsed in lines that were used (record.unparsed entries).
+  std::uint64_t unparsed_fields() const { return unparsed_.load(); }
 
  private:
   void reader();
+  void note_unparsed(const tegrastats_record& r);
   std::unique_ptr<platform::line_process> process_;
   std::unique_ptr<tegrastats_channels> mapping_;
   std::mutex mutex_;
@@ -40,6 +48,8 @@ class tegrastats_sensor : public sensor {
   std::atomic<bool> stop_{false};
   std::atomic<std::uint64_t> lines_{0};
   std::atomic<std::uint64_t> errors_{0};
+  std::atomic<std::uint64_t> unparsed_{0};
+  tegrastats_unknown_tokens unknown_names_;  ///< touched by the constructor, then the reader only
   std::thread thread_;
 };
 

@@ -1,19 +1,11 @@
 #include <jetperf/platform/nvpmodel_output.hpp>
 
-#include <filesystem>
-
 #include <gtest/gtest.h>
 
 #include <jetperf/common/errors.hpp>
-#include <support/temp_dir.hpp>
 #include <support/fixtures.hpp>
 
 using namespace jetperf::platform;
-
-namespace {
-
-
-}  // namespace
 
 TEST(nvpmodel_output, query_with_fan_mode) {
   JETPERF_LOAD_FIXTURE(text, "nvpmodel_q_xavier-agx_r32.5_fan-cool.txt");
@@ -44,17 +36,52 @@ TEST(nvpmodel_output, query_verbose_values) {
   EXPECT_EQ(v[0].real_value, "318750000");
 }
 
+namespace {
+
+// nvpmodel -p --verbose prints the conf it parsed, with -1 as INT_MAX. Every mode of the dump must
+// be the conf's mode of that id, setting for setting in the same order, and every PARAM argument
+// of the dump must have the conf's path.
+void expect_dump_matches_conf(const nvpmodel_conf& dump, const nvpmodel_conf& conf) {
+  ASSERT_FALSE(dump.modes.empty());
+  for (const auto& m : dump.modes) {
+    const nvpmodel_mode* c = conf.find_mode(m.id);
+    ASSERT_NE(c, nullptr) << "mode " << m.id;
+    EXPECT_EQ(c->name, m.name);
+    ASSERT_EQ(c->settings.size(), m.settings.size()) << m.name;
+    for (std::size_t i = 0; i < m.settings.size(); ++i) {
+      const auto& d = m.settings[i];
+      const auto& s = c->settings[i];
+      EXPECT_EQ(s.param + " " + s.arg, d.param + " " + d.arg) << m.name;
+      const nvpmodel_param* p = conf.find_param(s.param);
+      ASSERT_NE(p, nullptr) << s.param;
+      const std::string value = p->type == "CLOCK" ? std::to_string(nvpmodel_clock_value(s.value)) : s.value;
+      EXPECT_EQ(value, d.value) << m.name << " " << d.param << " " << d.arg;
+    }
+  }
+  for (const auto& dp : dump.params) {
+    const nvpmodel_param* p = conf.find_param(dp.name);
+    ASSERT_NE(p, nullptr) << dp.name;
+    EXPECT_EQ(p->type, dp.type) << dp.name;
+    for (const auto& a : dp.args) {
+      ASSERT_NE(p->find_arg(a.name), nullptr) << dp.name << " " << a.name;
+      EXPECT_EQ(p->find_arg(a.name)->path, a.path) << dp.name << " " << a.name;
+    }
+  }
+}
+
+}  // namespace
+
 TEST(nvpmodel_output, dump_xavier_matches_its_conf) {
   JETPERF_LOAD_FIXTURE(text, "nvpmodel_p_verbose_xavier-agx_t194.jtop-emulator.txt");
-  JETPERF_LOAD_FIXTURE(conf_text, "nvpmodel_conf_xavier-agx_t194_r32.5_mlperf-modified.conf");
+  JETPERF_LOAD_FIXTURE(conf_text, "nvpmodel_conf_xavier-agx_jetperf.conf");
   auto dump = parse_nvpmodel_dump(text);
   auto conf = parse_nvpmodel_conf(conf_text);
+  // The dump is of the stock file (default MODE_15W, modes 0..6); the conf is the MLPerf copy,
+  // whose user made the added mode 8 the default.
   EXPECT_EQ(dump.default_mode, 2);
+  EXPECT_EQ(conf.default_mode, 8);
   ASSERT_EQ(dump.modes.size(), 7u);
-  for (const auto& m : dump.modes) {
-    ASSERT_NE(conf.find_mode(m.id), nullptr);
-    EXPECT_EQ(conf.find_mode(m.id)->name, m.name);
-  }
+  expect_dump_matches_conf(dump, conf);
   EXPECT_EQ(dump.find_mode(1)->value("GPU", "MAX_FREQ"), std::string("520000000"));
   EXPECT_EQ(dump.find_mode(1)->value("TPC_POWER_GATING", "TPC_PG_MASK"), std::string("5"));
   // -1 in the conf is printed as INT_MAX.
@@ -67,6 +94,8 @@ TEST(nvpmodel_output, dump_xavier_matches_its_conf) {
 TEST(nvpmodel_output, dump_orin_and_nano) {
   JETPERF_LOAD_FIXTURE(orin, "nvpmodel_p_verbose_orin-agx_t234.jtop-emulator.txt");
   JETPERF_LOAD_FIXTURE(nano, "nvpmodel_p_verbose_nano_t210.jtop-emulator.txt");
+  JETPERF_LOAD_FIXTURE(orin_conf, "nvpmodel_conf_orin-agx_jetperf.conf");
+  JETPERF_LOAD_FIXTURE(nano_conf, "nvpmodel_conf_nano_jetperf.conf");
   auto o = parse_nvpmodel_dump(orin);
   EXPECT_EQ(o.default_mode, 2);
   ASSERT_EQ(o.modes.size(), 4u);
@@ -75,11 +104,19 @@ TEST(nvpmodel_output, dump_orin_and_nano) {
   EXPECT_EQ(o.find_mode(3)->value("GPU", "MAX_FREQ"), std::string("828750000"));
   EXPECT_EQ(o.find_param("GPU")->find_arg("MAX_FREQ")->path, "/sys/devices/17000000.ga10b/devfreq_dev/max_freq");
   EXPECT_EQ(o.find_param("CPU_A78_2")->find_arg("MIN_FREQ")->path, "/sys/devices/system/cpu/cpu8/cpufreq/scaling_min_freq");
+  auto oc = parse_nvpmodel_conf(orin_conf);
+  EXPECT_EQ(oc.default_mode, o.default_mode);
+  expect_dump_matches_conf(o, oc);
   auto n = parse_nvpmodel_dump(nano);
   EXPECT_EQ(n.default_mode, 0);
   ASSERT_EQ(n.modes.size(), 2u);
   EXPECT_EQ(n.modes[1].name, "5W");
   EXPECT_EQ(n.find_mode(1)->value("CPU_A57", "MAX_FREQ"), std::string("918000"));
+  // The conf adds a user's mode 2 (7W), which the dump of a stock Nano does not have.
+  auto nc = parse_nvpmodel_conf(nano_conf);
+  EXPECT_EQ(nc.default_mode, n.default_mode);
+  EXPECT_EQ(nc.modes.size(), 3u);
+  expect_dump_matches_conf(n, nc);
 }
 
 TEST(nvpmodel_output, errors) {

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include <jetperf/sim/tegrastats_sampler.hpp>
+#include <support/fixtures.hpp>
 
 #include "sim_test_util.hpp"
 
@@ -37,13 +38,6 @@ std::vector<std::string> layout(const std::string& line) {
   return out;
 }
 
-std::string fixture_line(const std::string& name) {
-  std::ifstream in(test::fixtures_dir() + "/" + name);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
-
 // Fixture field names as a set per kind; zone order differs between releases, so compare sorted.
 std::vector<std::string> sorted(std::vector<std::string> v) {
   std::sort(v.begin(), v.end());
@@ -62,15 +56,14 @@ class sim_tegrastats : public ::testing::TestWithParam<fixture_case> {};
 
 TEST_P(sim_tegrastats, layout_matches_fixture) {
   const auto& c = GetParam();
-  if (!std::filesystem::exists(test::fixtures_dir() + "/" + c.fixture)) GTEST_SKIP() << "fixtures absent";
+  const std::string real = test::fixture_line(c.fixture);
+  ASSERT_FALSE(real.empty()) << "fixture " << c.fixture << " missing in " << test::fixtures_dir();
   test::temp_dir tmp;
   auto board = sim_testing::make_board(c.profile, tmp);
   rail_simulator sim(board.profile(), board.paths().sysfs_root);
   sim.step(0.02);
   tegrastats_sampler sampler(board.profile(), board.paths().sysfs_root);
   const std::string line = sampler.line(c.root_form, std::time(nullptr));
-  const std::string real = fixture_line(c.fixture);
-  ASSERT_FALSE(real.empty());
   // Same fields in the same order, except thermal zone order (the fixtures' boards list zones in
   // their own probe order): compare the non-zone sequence exactly and the zone names as sets.
   auto ours = layout(line), theirs = layout(real);

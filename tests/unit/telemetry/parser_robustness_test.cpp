@@ -1,7 +1,6 @@
 // Replays tricky inputs (the kind the libFuzzer targets in tests/fuzz find) through the tegrastats
 // line parser and the nvpmodel.conf parser: each input must parse or throw the typed error.
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -11,7 +10,7 @@
 #include <jetperf/common/errors.hpp>
 #include <jetperf/platform/nvpmodel_conf.hpp>
 #include <jetperf/telemetry/tegrastats_parser.hpp>
-#include <support/test_paths.hpp>
+#include <support/fixtures.hpp>
 
 namespace jetperf::telemetry {
 namespace {
@@ -45,13 +44,24 @@ std::vector<std::string> tricky_inputs() {
   return v;
 }
 
+// What the parser keeps of a line it did not understand is bounded, printable text.
+void expect_printable_unparsed(const tegrastats_record& r) {
+  for (const auto& u : r.unparsed) {
+    EXPECT_FALSE(u.empty());
+    EXPECT_LE(u.size(), 200u);
+    for (char c : u) EXPECT_TRUE(c >= 0x20 && c < 0x7f) << static_cast<int>(static_cast<unsigned char>(c));
+  }
+}
+
 TEST(TegrastatsRobustness, TrickyLinesParseOrThrowValidationError) {
-  std::size_t parsed = 0, rejected = 0;
+  std::size_t parsed = 0, rejected = 0, with_unparsed = 0;
   tegrastats_record reused;
   for (const auto& line : tricky_inputs()) {
     try {
       auto r = parse_tegrastats_line(line);
       ++parsed;
+      if (!r.unparsed.empty()) ++with_unparsed;
+      expect_printable_unparsed(r);
       EXPECT_FALSE(to_json(r).dump().empty());  // strings copied from the line are valid UTF-8
       // The reusing form agrees with the fresh one, whatever the reused record held before.
       std::string error;
@@ -62,15 +72,20 @@ TEST(TegrastatsRobustness, TrickyLinesParseOrThrowValidationError) {
       EXPECT_EQ(e.field(), "line");
     }
   }
-  // Both outcomes occur: the corpus holds well-formed prefixes and broken ones.
-  EXPECT_GT(parsed, 10u);
-  EXPECT_GT(rejected, 50u);
+  // Every outcome occurs: lines with nothing readable are rejected, well-formed prefixes parse, and
+  // prefixes cut inside a field keep the cut field as unparsed text.
+  EXPECT_GT(parsed, 100u);
+  EXPECT_GT(with_unparsed, 50u);
+  EXPECT_GT(rejected, 40u);
 }
 
-TEST(TegrastatsRobustness, EmptyAndMalformedFieldsAreRejected) {
-  for (const char* line : {"", "CPU []", "GR3D_FREQ @[]", "EMC_FREQ %@", "a@C", "VDD 1/2/3/4", "RAM 1/2MB (lfb"}) {
+TEST(TegrastatsRobustness, LinesWithNothingReadableAreRejected) {
+  for (const char* line : {"", "CPU []", "GR3D_FREQ @[]", "EMC_FREQ %@", "a@C", "VDD 1/2/3/4", "(lfb 1x2MB)", "MTS fg"}) {
     EXPECT_THROW(parse_tegrastats_line(line), validation_error) << line;
   }
+  // One readable field is enough; the broken rest is kept.
+  auto r = parse_tegrastats_line("RAM 1/2MB (lfb");
+  EXPECT_EQ(r.unparsed, (std::vector<std::string>{"(lfb"}));
 }
 
 TEST(TegrastatsRobustness, LongNumbersKeepTheirMagnitude) {
@@ -88,18 +103,17 @@ TEST(TegrastatsRobustness, LongNumbersKeepTheirMagnitude) {
 // what a fresh parse of the current line gives: no rail, temperature or engine left over.
 TEST(TegrastatsRobustness, ReusedRecordMatchesFreshParseForEveryFixturePair) {
   std::vector<std::string> lines;
-  if (std::filesystem::exists(test::fixtures_dir())) {
-    for (const auto& e : std::filesystem::directory_iterator(test::fixtures_dir())) {
-      if (e.path().filename().string().rfind("tegrastats_", 0) != 0) continue;
-      std::ifstream in(e.path());
-      std::string line;
-      while (std::getline(in, line))
-        if (!line.empty()) lines.push_back(line);
-    }
+  for (const auto& name : test::fixture_names("tegrastats_")) {
+    std::ifstream in(test::fixtures_dir() + "/" + name);
+    std::string line;
+    while (std::getline(in, line))
+      if (!line.empty()) lines.push_back(line);
   }
-  if (lines.empty()) GTEST_SKIP() << "no tegrastats fixtures in " << test::fixtures_dir();
+  ASSERT_GE(lines.size(), 4u) << "tegrastats fixture lines in " << test::fixtures_dir();
   lines.push_back("RAM 1/2MB APE 150 MTS fg 1% bg 2% a@1/2C b@-256C VDD 1/2/3");
   lines.push_back("RAM 1/2MB VDD 1/2 a@3C");
+  lines.push_back("RAM 1/2MB (lfb 3x4GB) XYZ??? NVDLA0 5%@[1,2] x@[3,4] BAR [1] VDD 1/2");
+  lines.push_back("RAM 1/2MB CPU [1%@2,x] QQQ? VDD 1/2/3");
   for (const auto& first : lines) {
     for (const auto& second : lines) {
       tegrastats_record r;
@@ -109,9 +123,11 @@ TEST(TegrastatsRobustness, ReusedRecordMatchesFreshParseForEveryFixturePair) {
       auto fresh = parse_tegrastats_line(second);
       EXPECT_EQ(to_json(r).dump(), to_json(fresh).dump());
       EXPECT_EQ(flatten_tegrastats(r), flatten_tegrastats(fresh));
+      EXPECT_EQ(r.unparsed, fresh.unparsed);
       ASSERT_EQ(r.engines.size(), fresh.engines.size());
       for (std::size_t i = 0; i < r.engines.size(); ++i) {
         EXPECT_EQ(r.engines[i].name, fresh.engines[i].name);
+        EXPECT_EQ(r.engines[i].freqs_mhz, fresh.engines[i].freqs_mhz);
         EXPECT_EQ(r.engines[i].freq_mhz, fresh.engines[i].freq_mhz);
         EXPECT_EQ(r.engines[i].util_pct, fresh.engines[i].util_pct);
         EXPECT_EQ(r.engines[i].fg_pct, fresh.engines[i].fg_pct);
@@ -125,9 +141,8 @@ TEST(TegrastatsRobustness, ReusedRecordMatchesFreshParseForEveryFixturePair) {
 }
 
 std::vector<std::string> tricky_confs() {
-  std::string good;
-  std::ifstream in(test::fixtures_dir() + "/nvpmodel_conf_xavier-nx_p3668_r32.7.conf");
-  if (in) good.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  const std::string good = test::fixture_text("nvpmodel_conf_xavier-nx_jetperf.conf");
+  EXPECT_FALSE(good.empty()) << "fixture nvpmodel_conf_xavier-nx_jetperf.conf missing in " << test::fixtures_dir();
   std::vector<std::string> v = {
       "", "<", "< PARAM", "< PARAM TYPE=", "< PARAM TYPE=CLOCK NAME=", "< POWER_MODEL ID=", "< POWER_MODEL ID=x NAME=a >",
       "< POWER_MODEL ID=99999999999999999999 NAME=a >", "< PM_CONFIG DEFAULT= >", "< PM_CONFIG DEFAULT=99999999999999999999 >",
@@ -160,8 +175,8 @@ TEST(NvpmodelConfRobustness, TrickyConfsParseOrThrowPlatformError) {
       ++rejected;
     }
   }
-  // The whole fixture parses (when present); truncations and the junk above are rejected.
-  if (std::filesystem::exists(test::fixtures_dir())) EXPECT_GT(parsed, 0u);
+  // The whole fixture parses; truncations and the junk above are rejected.
+  EXPECT_GT(parsed, 0u);
   EXPECT_GT(rejected, 20u);
   for (const char* bad : {"< POWER_MODEL ID=x NAME=a >", "< PM_CONFIG DEFAULT= >"}) {
     EXPECT_THROW(platform::parse_nvpmodel_conf(bad), platform_error) << bad;

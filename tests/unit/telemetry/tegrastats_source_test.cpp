@@ -4,7 +4,9 @@
 
 #include <sys/stat.h>
 
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -69,6 +71,32 @@ TEST(tegrastats_sensor, runs_program_with_interval) {
   s.read(1, v.data());  // no new line yet: no values
   EXPECT_TRUE(std::isnan(v[static_cast<std::size_t>(in)]));
   EXPECT_EQ(s.lines(), 1u);
+}
+
+// A newer tegrastats with a field the parser does not know: the line still feeds the sampler, and
+// the unknown fields are counted (each name is logged once; tegrastats_unknown_tokens tests that).
+TEST(tegrastats_sensor, unknown_fields_are_counted_and_the_line_is_used) {
+  test::temp_dir t;
+  std::string script = t.file("tegrastats");
+  test::write_file(script,
+                   "#!/bin/sh\n"
+                   "echo \"RAM 1/2MB XYZ??? CPU [5%@100] NEWFIELD [1,2] VDD_IN 3000/3000 tj@40.5C\"\n"
+                   "echo \"RAM 1/2MB XYZ??? CPU [5%@100] VDD_IN 4000/4000 tj@41C\"\n"
+                   "exec sleep 30\n");
+  ::chmod(script.c_str(), 0755);
+  tegrastats_sensor s(script, 100);
+  auto ch = s.channels();
+  const int in = find(ch, "rail.VDD_IN");
+  ASSERT_GE(in, 0);
+  EXPECT_EQ(find(ch, "rail.NEWFIELD"), -1);
+  std::vector<double> v(ch.size());
+  s.read(0, v.data());
+  EXPECT_DOUBLE_EQ(v[static_cast<std::size_t>(in)], 3.0);
+  // The second line arrives on the reader thread.
+  for (int i = 0; i < 200 && s.lines() < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_EQ(s.lines(), 2u);
+  EXPECT_EQ(s.parse_errors(), 0u);
+  EXPECT_EQ(s.unparsed_fields(), 3u);
 }
 
 TEST(tegrastats_sensor, program_without_lines_is_unavailable) {
