@@ -4,6 +4,7 @@
 // lose it unnoticed, and then checked to parse.
 #include <jetperf/platform/nvpmodel_conf.hpp>
 
+#include <iterator>
 #include <sstream>
 
 #include <gtest/gtest.h>
