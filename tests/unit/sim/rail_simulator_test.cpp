@@ -2,11 +2,11 @@
 // rail files stay consistent (P = V * I), devfreq cur_freq stays within min/max.
 #include <gtest/gtest.h>
 
-#include <atomic>
-#include <chrono>
-#include <thread>
+#include <string>
+#include <vector>
 
 #include <jetperf/platform/sysfs_root.hpp>
+#include <jetperf/sim/host_cpu_stat.hpp>
 #include <jetperf/sim/power_model.hpp>
 
 #include "sim_test_util.hpp"
@@ -102,36 +102,68 @@ TEST(rail_simulator, temperatures_rise_with_power) {
   EXPECT_EQ(root.read_int("/sys/class/thermal/thermal_zone2/temp"), 100000);  // PMIC trip value
 }
 
-TEST(rail_simulator, real_host_cpu_load_raises_cpu_rail) {
+// /proc/stat as the kernel writes it, with every CPU's counters advanced by `busy` and `idle`
+// jiffies per call: host_cpu_stat turns the deltas into each CPU's busy fraction.
+class fake_proc_stat {
+ public:
+  explicit fake_proc_stat(std::string path, int cpus) : path_(std::move(path)), busy_(cpus, 0), idle_(cpus, 0) {}
+  void advance(unsigned long long busy, unsigned long long idle) {
+    std::string text = "cpu  0 0 0 0 0 0 0 0 0 0\n";
+    for (std::size_t i = 0; i < busy_.size(); ++i) {
+      busy_[i] += busy;
+      idle_[i] += idle;
+      // user nice system idle iowait irq softirq steal guest guest_nice
+      text += "cpu" + std::to_string(i) + " " + std::to_string(busy_[i]) + " 0 0 " + std::to_string(idle_[i]) +
+              " 0 0 0 0 0 0\n";
+    }
+    text += "intr 0\nctxt 0\n";
+    test::write_file(path_, text);
+  }
+
+ private:
+  std::string path_;
+  std::vector<unsigned long long> busy_, idle_;
+};
+
+TEST(host_cpu_stat, busy_fraction_per_cpu_from_deltas) {
+  test::temp_dir tmp;
+  fake_proc_stat stat(tmp.file("stat"), 4);
+  host_cpu_stat reader(tmp.file("stat"));
+  stat.advance(0, 100);
+  EXPECT_EQ(reader.sample().size(), 4u);  // since boot
+  stat.advance(75, 25);
+  const auto busy = reader.sample();
+  ASSERT_EQ(busy.size(), 4u);
+  for (double b : busy) EXPECT_DOUBLE_EQ(b, 0.75);
+  stat.advance(0, 50);
+  for (double b : reader.sample()) EXPECT_DOUBLE_EQ(b, 0.0);
+  EXPECT_TRUE(host_cpu_stat(tmp.file("missing")).sample().empty());
+}
+
+// The chain the simulator uses by default (/proc/stat -> host_cpu_stat -> CPU rail), over a
+// /proc/stat whose load the test sets, so that what else the machine runs cannot change it.
+TEST(rail_simulator, proc_stat_load_raises_cpu_rail) {
   test::temp_dir tmp;
   auto board = sim_testing::make_board("orin-agx", tmp);
-  board.start();
-  std::this_thread::sleep_for(std::chrono::milliseconds(400));
-  const auto* sim = board.simulator();
-  ASSERT_NE(sim, nullptr);
-  double idle = 0;
-  for (int i = 0; i < 10; ++i) {
-    idle += rail(*sim, "VDD_CPU_CV") / 10;
-    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  fake_proc_stat stat(tmp.file("stat"), 12);
+  host_cpu_stat reader(tmp.file("stat"));
+  rail_simulator_options o;
+  o.noise = 0;
+  o.host_load = [&reader] { return reader.sample(); };
+  rail_simulator sim(board.profile(), board.paths().sysfs_root, o);
+  stat.advance(0, 100);
+  for (int i = 0; i < 20; ++i) {
+    stat.advance(2, 98);
+    sim.step(0.05);
   }
-  const double idle_load = sim->host_load();
-  if (idle_load > 0.6) GTEST_SKIP() << "host already busy (" << idle_load << "): cannot compare idle and busy";
-  std::atomic<bool> spin{true};
-  std::vector<std::thread> workers;
-  for (int t = 0; t < 2; ++t)
-    workers.emplace_back([&spin] {
-      volatile unsigned long x = 0;
-      while (spin.load(std::memory_order_relaxed)) x = x + 1;
-    });
-  std::this_thread::sleep_for(std::chrono::milliseconds(700));
-  double busy = 0;
-  for (int i = 0; i < 10; ++i) {
-    busy += rail(*sim, "VDD_CPU_CV") / 10;
-    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  const double idle = rail(sim, "VDD_CPU_CV");
+  EXPECT_NEAR(sim.host_load(), 0.02, 1e-9);
+  for (int i = 0; i < 20; ++i) {
+    stat.advance(100, 0);
+    sim.step(0.05);
   }
-  spin = false;
-  for (auto& w : workers) w.join();
-  board.stop();
+  const double busy = rail(sim, "VDD_CPU_CV");
+  EXPECT_NEAR(sim.host_load(), 1.0, 1e-9);
   EXPECT_GT(busy, idle + 1000) << "idle " << idle << " mW, busy " << busy << " mW";
 }
 
