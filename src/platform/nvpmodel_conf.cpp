@@ -89,6 +89,18 @@ bool is_arg_name(const std::string& s) {
   return true;
 }
 
+// Both numeric (a clock value cut by a wrap) or both all lower-case letters (on, auto).
+bool same_value_kind(const std::string& head, const std::string& tail) {
+  auto all = [](const std::string& s, char lo, char hi) {
+    for (char c : s)
+      if (c < lo || c > hi) return false;
+    return !s.empty();
+  };
+  // "-1" (no limit) may be cut right after its sign.
+  const bool head_numeric = head == "-" || (!head.empty() && all(head.front() == '-' ? head.substr(1) : head, '0', '9'));
+  return (head_numeric && all(tail, '0', '9')) || (all(head, 'a', 'z') && all(tail, 'a', 'z'));
+}
+
 int parse_id(const std::string& s, int line, const char* what) {
   errno = 0;
   char* end = nullptr;
@@ -322,8 +334,11 @@ nvpmodel_conf parse_nvpmodel_conf(const std::string& text) {
     } else if (toks.size() == 3) {
       m.settings.push_back({toks[0], toks[1], toks[2]});
     } else if (toks.size() < 3) {
-      // One piece that cannot start a setting is the tail of the previous value ("16000" + "00000").
-      const bool continues_value = toks.size() == 1 && !m.settings.empty() && !starts_setting(toks[0]);
+      // One piece that cannot start a setting is the tail of the previous value ("16000" + "00000",
+      // "au" + "to"): only digits after digits or letters after letters, so a stray word after a
+      // clock value is still an error rather than part of a number.
+      const bool continues_value = toks.size() == 1 && !m.settings.empty() && !starts_setting(toks[0]) &&
+                                   same_value_kind(m.settings.back().value, toks[0]);
       if (continues_value) {
         m.settings.back().value += toks[0];
       } else {

@@ -469,17 +469,8 @@ class line_scanner {
   // `l%@[f0,f1]` or `@[f0,f1]`: one frequency per cluster. Out of line: the common forms above
   // stay small enough to inline into field().
   JETPERF_NOINLINE bool engine_clusters(sv name, sv value, tegrastats_record& r) {
-    std::optional<double> freq, util;
-    freqs_.clear();
-    if (value.front() == '@') {
-      if (!parse_freq_list(value.substr(1), freqs_)) return false;
-    } else {
-      const std::size_t at_pos = value.find("@[");
-      if (at_pos == sv::npos || !parse_load_freq(value.substr(0, at_pos), util, freq) ||
-          !parse_freq_list(value.substr(at_pos + 1), freqs_)) {
-        return false;
-      }
-    }
+    std::optional<double> util;
+    if (!parse_cluster_value(value, util)) return false;
     tegrastats_engine& e = slot(r.engines, engines_, name);
     e.freq_mhz = *std::max_element(freqs_.begin(), freqs_.end());
     e.util_pct = util;
@@ -607,25 +598,28 @@ class line_scanner {
     return !r.cpus.empty();
   }
 
+  // `l%@[f0,f1,..]`, or Thor's `@[f0,f1,..]` with no load: one frequency per cluster (or GPC),
+  // into freqs_ (cleared first).
+  static bool parse_cluster_value(sv s, std::optional<double>& load) {
+    freqs_.clear();
+    const std::size_t at_pos = s.find("@[");
+    if (at_pos == sv::npos) return false;
+    std::optional<double> no_freq;
+    if (at_pos > 0 && !parse_load_freq(head(s, at_pos), load, no_freq)) return false;
+    return parse_freq_list(tail(s, at_pos + 1), freqs_);
+  }
+
   static bool gpu(sv s, bool second, tegrastats_record& r) {
     std::optional<double> load;
     std::optional<double> freq;
-    // Scratch reused across lines: the array form would otherwise allocate on every line.
-    static thread_local std::vector<double> list;
-    list.clear();
     if (s.empty()) return false;
-    if (s.front() == '@') {
-      // Thor-like `@[f0,f1,..]` with no load.
-      s.remove_prefix(1);
-      if (!parse_freq_list(s, list)) return false;
+    if (s.find("@[") != sv::npos) {
+      if (!parse_cluster_value(s, load)) return false;
     } else {
-      std::size_t at_pos = s.find("@[");
-      if (at_pos != sv::npos) {
-        if (!parse_load_freq(head(s, at_pos), load, freq) || !parse_freq_list(tail(s, at_pos + 1), list)) return false;
-      } else if (!parse_load_freq(s, load, freq)) {
-        return false;
-      }
+      freqs_.clear();
+      if (!parse_load_freq(s, load, freq)) return false;
     }
+    const std::vector<double>& list = freqs_;
     if (second) {
       // GR3D2_FREQ is the second GPC of the same GPU (README 10.5): one GPU, a per-GPC list.
       r.gpu_per_gpc = true;

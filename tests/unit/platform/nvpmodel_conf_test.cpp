@@ -347,6 +347,9 @@ TEST(nvpmodel_conf, malformed_input_is_a_platform_error_with_the_line) {
   EXPECT_THROW(parse_nvpmodel_conf("< PARAM TYPE=CLOCK NAME=GPU >\nMAX_FREQ /a /b /c\n" + ok_tail),
                jetperf::platform_error);
   EXPECT_THROW(parse_nvpmodel_conf(""), jetperf::platform_error);
+  // A stray word after a clock value is not the wrapped tail of that number.
+  EXPECT_THROW(parse_nvpmodel_conf("< POWER_MODEL ID=0 NAME=A >\nGPU MAX_FREQ 1600\nzzz\n< PM_CONFIG DEFAULT=0 >\n"),
+               jetperf::platform_error);
   try {
     parse_nvpmodel_conf("stray text\n" + ok_tail);
     FAIL();
