@@ -5,12 +5,10 @@
 #include <spdlog/spdlog.h>
 
 #include <jetperf/config.hpp>
-#include <jetperf/jobs/idle_workload.hpp>
-#include <jetperf/workloads/gemm_workload.hpp>
-#include <jetperf/workloads/layers_workload.hpp>
 
 #include "atomic_file.hpp"
 #include "http/net.hpp"
+#include "kinds.hpp"
 #include "token_file.hpp"
 
 namespace jetperf::daemon {
@@ -41,9 +39,7 @@ app::app(daemon_config config)
   db_ = open_database(config_.db_path);
   spdlog::info("database: {} (schema version {})", config_.db_path, db_->schema_version());
 
-  registry_.add(jobs::make_idle_workload());
-  registry_.add(workloads::make_gemm_workload());
-  registry_.add(workloads::make_layers_workload());
+  register_kinds(registry_);
 
   snapshots_ = std::make_unique<store::snapshot_store>(*db_);
   journal_ = std::make_unique<platform::store_snapshot_journal>(*snapshots_);

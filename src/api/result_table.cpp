@@ -1,59 +1,84 @@
 #include <jetperf/api/result_table.hpp>
 
+#include <algorithm>
+#include <set>
+
 namespace jetperf::api {
 
 namespace {
-void put(const std::string& key, const std::string& source, const nlohmann::json& value, nlohmann::json& out,
-         std::vector<std::string>& order) {
-  // A metric that only echoes its param (same name, same value) is the same datum: keep one.
-  if (!source.empty() && out.contains(key) && out[key] == value) return;
-  // A param left null ("leave this setting as it is") is filled by what the point measured it at.
-  if (source == "metrics" && out.contains(key) && out[key].is_null()) {
-    out[key] = value;
-    return;
-  }
-  // A real collision (a metric named like a param but different, or "index") must not lose
-  // data: the later one is qualified by where it came from.
-  std::string name = out.contains(key) && !source.empty() ? source + "." + key : key;
-  if (!out.contains(name)) order.push_back(name);
-  out[name] = value;
+
+// A stored value's type, for a column no kind declares.
+jobs::column_type type_of(const nlohmann::json& v) {
+  if (v.is_number_integer()) return jobs::column_type::integer;
+  if (v.is_number()) return jobs::column_type::number;
+  if (v.is_boolean()) return jobs::column_type::boolean;
+  if (v.is_array()) return jobs::column_type::list;
+  if (v.is_object()) return jobs::column_type::object;
+  return jobs::column_type::text;
 }
+
+nlohmann::json value_of(const store::point_record& p, const std::string& name) {
+  if (name == "index") return p.index;
+  if (name == "status") return p.status;
+  nlohmann::json v;
+  if (p.metrics.is_object()) {
+    auto it = p.metrics.find(name);
+    if (it != p.metrics.end()) v = *it;
+  }
+  if (v.is_null() && p.params.is_object()) {
+    auto it = p.params.find(name);
+    if (it != p.params.end()) v = *it;
+  }
+  return v;
+}
+
 }  // namespace
 
-void flatten_into(const nlohmann::json& value, const std::string& prefix, const std::string& source,
-                  nlohmann::json& out, std::vector<std::string>& order) {
-  if (value.is_object()) {
-    for (auto it = value.begin(); it != value.end(); ++it)
-      flatten_into(it.value(), prefix.empty() ? it.key() : prefix + "." + it.key(), source, out, order);
-    return;
+result_table build_result_table(const jobs::column_table& table, const std::vector<std::string>& board_rails,
+                                const std::vector<store::point_record>& points) {
+  std::vector<std::string> rails = board_rails;
+  if (table.rails) {
+    std::set<std::string> extra;
+    for (const auto& p : points)
+      if (p.metrics.is_object())
+        for (auto it = p.metrics.begin(); it != p.metrics.end(); ++it) {
+          const auto rail = jobs::rail_of_column(it.key());
+          if (!rail.empty() && std::find(rails.begin(), rails.end(), rail) == rails.end()) extra.insert(rail);
+        }
+    rails.insert(rails.end(), extra.begin(), extra.end());
   }
-  if (prefix.empty()) {
-    // A non-object params/metrics value still belongs in the row, under its source's name.
-    put(source, {}, value, out, order);
-    return;
+  result_table out;
+  out.columns = jobs::output_columns(table, rails);
+  // Values nobody declared: kept, after the declared columns, in name order.
+  std::set<std::string> declared;
+  for (const auto& c : out.columns) declared.insert(c.name);
+  std::vector<jobs::column> undeclared;
+  const auto keep = [&](const nlohmann::json& values, jobs::column_role role) {
+    if (!values.is_object()) return;
+    for (auto it = values.begin(); it != values.end(); ++it)
+      if (declared.insert(it.key()).second)
+        undeclared.push_back({it.key(), type_of(*it), role, "", "not declared by the kind (stored by another version)",
+                              false});
+  };
+  for (const auto& p : points) {
+    keep(p.metrics, jobs::column_role::metric);
+    keep(p.params, jobs::column_role::parameter);
   }
-  put(prefix, source, value, out, order);
-}
+  std::sort(undeclared.begin(), undeclared.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  out.columns.insert(out.columns.end(), undeclared.begin(), undeclared.end());
 
-result_table build_result_table(const std::vector<store::point_record>& points) {
-  result_table table;
-  nlohmann::json seen = nlohmann::json::object();
+  out.rows.reserve(points.size());
   for (const auto& p : points) {
     nlohmann::json row = nlohmann::json::object();
-    std::vector<std::string> order;
-    flatten_into(p.index, "index", "", row, order);
-    flatten_into(p.status, "status", "", row, order);
-    if (!p.params.is_null()) flatten_into(p.params, "", "params", row, order);
-    if (!p.metrics.is_null()) flatten_into(p.metrics, "", "metrics", row, order);
-    for (const auto& name : order)
-      if (!seen.contains(name)) {
-        seen[name] = true;
-        table.columns.push_back(name);
-      }
-    table.rows.push_back(std::move(row));
+    for (const auto& c : out.columns) row[c.name] = value_of(p, c.name);
+    out.rows.push_back(std::move(row));
   }
-  if (table.columns.empty()) table.columns = {"index", "status"};
-  return table;
+  return out;
+}
+
+nlohmann::json column_json(const jobs::column& c) {
+  return {{"name", c.name},          {"type", jobs::to_string(c.type)}, {"role", jobs::to_string(c.role)},
+          {"unit", c.unit},          {"description", c.description},    {"shown", c.shown}};
 }
 
 }  // namespace jetperf::api

@@ -7,6 +7,7 @@
 #include <jetperf/api/json_writer.hpp>
 #include <jetperf/api/router.hpp>
 #include <jetperf/api/routes.hpp>
+#include <jetperf/api/telemetry_view.hpp>
 #include <jetperf/common/errors.hpp>
 
 namespace jetperf::api {
@@ -27,6 +28,22 @@ nlohmann::json summary_of(const route_request& r, const store::job_record& job,
   }
 }
 
+// The rails of this daemon's board, in the sensor's order: every job of a kind on it gets the
+// same rail columns, whatever its points measured.
+std::vector<std::string> board_rails(const route_request& r) {
+  std::vector<std::string> rails;
+  if (!r.svc.telemetry) return rails;
+  for (const auto& c : r.svc.telemetry->channels())
+    if (c.kind == telemetry::channel_kind::power && c.name.rfind("rail.", 0) == 0) rails.push_back(c.name.substr(5));
+  return rails;
+}
+
+// A kind this daemon no longer has still has its stored rows (as undeclared columns).
+const jobs::column_table& columns_of(const jobs::workload_registry& registry, const std::string& kind) {
+  static const jobs::column_table none;
+  return registry.has(kind) ? registry.get(kind).columns() : none;
+}
+
 http_response results(const route_request& r) {
   r.query.reject_unknown({"format"});
   const std::string format = r.query.get("format").value_or("json");
@@ -38,8 +55,12 @@ http_response results(const route_request& r) {
     if (registry.has(job.kind)) {
       const auto& w = registry.get(job.kind);
       const auto own = w.export_formats();
-      if (std::find(own.begin(), own.end(), format) != own.end())
-        return json_response(200, w.export_results(format, job.spec, r.svc.jobs->points(id)));
+      if (std::find(own.begin(), own.end(), format) != own.end()) {
+        http_response res;
+        res.body = w.export_results(format, job.spec, r.svc.jobs->points(id))
+                       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        return res;
+      }
       formats.insert(formats.end(), own.begin(), own.end());
     }
     std::string list;
@@ -47,7 +68,7 @@ http_response results(const route_request& r) {
     throw validation_error("format", "format must be one of " + list + " for a " + job.kind + " job, got '" + format + "'");
   }
   const auto points = r.svc.jobs->points(id);
-  const auto table = build_result_table(points);
+  const auto table = build_result_table(columns_of(registry, job.kind), board_rails(r), points);
   if (format == "csv") {
     http_response res;
     res.content_type = "text/csv; charset=utf-8";

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include <jetperf/jobs/columns.hpp>
 #include <jetperf/measure/idle_baseline.hpp>
 
 namespace jetperf::measure {
@@ -11,6 +12,13 @@ namespace {
 nlohmann::json opt(std::optional<double> v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
 
 }  // namespace
+
+void put_rail_metrics(nlohmann::json& mt, const power_summary& summary) {
+  for (const auto& entry : summary.channels) {
+    const auto& c = entry.second;
+    if (c.name.rfind("rail.", 0) == 0) mt[jobs::rail_column_name(c.name.substr(5))] = c.mean;
+  }
+}
 
 std::optional<double> put_power_metrics(nlohmann::json& mt, const loop_result& res, std::optional<double> idle_w,
                                         double invocation_s) {
@@ -25,10 +33,7 @@ std::optional<double> put_power_metrics(nlohmann::json& mt, const loop_result& r
       mt["power_samples"] = res.power->total_samples;
       mt["window_energy_j"] = opt(res.power->total_energy_j);
     }
-    for (const auto& entry : res.power->channels) {
-      const auto& c = entry.second;
-      if (c.name.rfind("rail.", 0) == 0) mt["rail_" + c.name.substr(5) + "_w"] = c.mean;
-    }
+    put_rail_metrics(mt, *res.power);
     mt["temp_max_c"] = opt(res.power->temp_max_c);
   }
   mt["power_w"] = opt(power_w);

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <jetperf/api/router.hpp>
-#include <jetperf/jobs/idle_workload.hpp>
+#include <jetperf/kinds/idle/idle_kind.hpp>
 #include <jetperf/store/database.hpp>
 
 namespace {
@@ -37,7 +37,7 @@ nlohmann::json measure(const jetperf::api::router& router, const jetperf::api::h
 int main() {
   jetperf::store::database db(":memory:");
   jetperf::jobs::workload_registry registry;
-  registry.add(jetperf::jobs::make_idle_workload());
+  registry.add(jetperf::kinds::make_idle_kind());
   jetperf::event_hub hub;
   jetperf::jobs::job_service service(db, registry, hub, nullptr, nullptr);
   for (int i = 0; i < 100; ++i) service.submit("idle", {{"repeats", 3}}, {"bench"});

@@ -11,7 +11,7 @@
 #include <jetperf/config.hpp>
 #include <jetperf/measure/measurement_loop.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
-#include <jetperf/workloads/gemm_workload.hpp>
+#include <jetperf/kinds/gemm/gemm_kind.hpp>
 
 #if JETPERF_HAS_OPENBLAS
 #include <cblas.h>
@@ -60,7 +60,7 @@ double loop_gflops(int s, double* busy_fraction) {
 }
 
 double run_point_gflops(int s) {
-  auto w = workloads::make_gemm_workload();
+  auto w = kinds::make_gemm_kind();
   const auto spec = w->normalize({{"device", "cpu"}, {"dtypes", {"float"}}, {"sizes", {s}}, {"warmup_s", 0.1},
                                   {"duration_s", k_window_s}},
                                  json::object());

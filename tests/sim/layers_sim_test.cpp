@@ -61,7 +61,8 @@ TEST(layers_sim, resnet18_blocks_on_a_simulated_orin_cpu) {
     EXPECT_NEAR(row["energy_j"].get<double>(), row["power_w"].get<double>() * row["latency_mean_s"].get<double>(),
                 1e-9);
     bool has_rail = false;
-    for (auto it = row.begin(); it != row.end(); ++it) has_rail = has_rail || it.key().rfind("rail_", 0) == 0;
+    for (auto it = row.begin(); it != row.end(); ++it)
+      has_rail = has_rail || (it.key().rfind("rail_", 0) == 0 && it->is_number());
     EXPECT_TRUE(has_rail) << row.dump();
     sum += row["latency_mean_s"].get<double>();
   }
@@ -97,10 +98,22 @@ TEST(layers_sim, resnet18_blocks_on_a_simulated_orin_cpu) {
     EXPECT_DOUBLE_EQ(cpu["latency"][index].get<double>(), row["latency_mean_s"].get<double>());
   }
 
-  // CSV: one line per row plus the header.
+  // Layer keys in numeric order ("2" before "10"), as the seed's analysis code iterates them.
+  const auto ordered =
+      nlohmann::ordered_json::parse(http.request("GET", "/v1/jobs/" + id + "/results?format=dnnstats").body);
+  std::vector<std::string> keys, expected_keys;
+  for (const auto& item : ordered["resnet18"]["cpu"]["latency"].items()) keys.push_back(item.key());
+  for (int i = 0; i < 14; ++i) expected_keys.push_back(std::to_string(i));
+  EXPECT_EQ(keys, expected_keys);
+
+  // CSV: one line per row plus the header, whose columns are the JSON's, in the JSON's order.
   const auto csv = http.request("GET", "/v1/jobs/" + id + "/results?format=csv");
   EXPECT_EQ(csv.status, 200);
   EXPECT_EQ(line_count(csv.body), 16);
+  std::string header;
+  for (const auto& c : results["columns"]) header += (header.empty() ? "" : ",") + c["name"].get<std::string>();
+  EXPECT_EQ(csv.body.substr(0, csv.body.find("\r\n")), header);
+  EXPECT_NE(header.find(",rail_"), std::string::npos) << header;
   EXPECT_EQ(http.request("GET", "/v1/jobs/" + id + "/results?format=xml").status, 400);
 }
 

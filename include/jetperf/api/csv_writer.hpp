@@ -1,7 +1,8 @@
 #pragma once
 // Results as CSV (RFC 4180): a header line of the columns, one line per row, CRLF line ends,
 // fields quoted when they contain a comma, quote, CR or LF; numbers in their shortest
-// round-trip form; an empty cell for null or missing values; arrays as their JSON text.
+// round-trip form (integer columns integral); an empty cell only for a missing value; lists as
+// their items joined with ';', objects as key=value pairs joined with ';'.
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,8 @@
 namespace jetperf::api {
 
 std::string write_results_csv(const result_table& table);
+/// One cell of a column of `type`.
+std::string csv_cell(const nlohmann::json& value, jobs::column_type type);
 /// One cell's text, quoted as RFC 4180 requires.
 std::string csv_field(const nlohmann::json& value);
 std::string csv_quote(const std::string& text);

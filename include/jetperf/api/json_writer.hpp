@@ -1,5 +1,6 @@
 #pragma once
-// Results as JSON: {"job", "columns", "rows", "summary"}.
+// Results as JSON: {"job", "columns" (each column's metadata, in output order), "rows" (one
+// object per point with every column), "summary"}.
 #include <nlohmann/json.hpp>
 
 #include <jetperf/api/result_table.hpp>

@@ -23,6 +23,7 @@ void register_board_routes(route_table& table);
 void register_telemetry_routes(route_table& table);
 /// GET /v1/models (the zoo's summaries), GET /v1/models/{name}?granularity=block|op&batch=N.
 void register_model_routes(route_table& table);
+void register_kind_routes(route_table& table);
 
 void register_all_routes(route_table& table);
 

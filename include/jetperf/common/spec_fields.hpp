@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -18,5 +19,39 @@ std::int64_t integer_field(const nlohmann::json& spec, const char* name, std::in
                            std::int64_t fallback);
 /// A string; `fallback` when absent.
 std::string string_field(const nlohmann::json& spec, const char* name, const std::string& fallback);
+
+enum class spec_type { number, integer, text, boolean, list, object };
+const char* to_string(spec_type t);
+
+/// One declared field of a kind's spec: the kind's parse reads its bounds and default from here,
+/// and GET /v1/kinds serves the same declaration, so a default is written once.
+struct spec_field {
+  std::string name;
+  spec_type type = spec_type::number;
+  /// The default when absent; null where it depends on other fields (the description says how)
+  /// or where absence means "leave the board as it is".
+  nlohmann::json default_value;
+  std::string description;
+  double min = 0, max = 0;           ///< numbers and integers: the accepted range
+  std::vector<std::string> choices;  ///< text: the accepted values (empty = any)
+};
+
+/// The declared field `name`; throws std::logic_error when `fields` has none (a kind's own bug).
+const spec_field& find_spec_field(const std::vector<spec_field>& fields, const std::string& name);
+/// Rejects any key of `spec` that is not a declared field (field "spec.<key>", listing them).
+void reject_unknown_fields(const nlohmann::json& spec, const std::vector<spec_field>& fields);
+/// The declared field's value, range-checked; its default when absent or null.
+double number_field(const nlohmann::json& spec, const spec_field& f);
+std::int64_t integer_field(const nlohmann::json& spec, const spec_field& f);
+/// The same with a default that depends on other fields.
+double number_field(const nlohmann::json& spec, const spec_field& f, double fallback);
+/// A text field, one of f.choices when it declares them.
+std::string string_field(const nlohmann::json& spec, const spec_field& f);
+std::string string_field(const nlohmann::json& spec, const spec_field& f, const std::string& fallback);
+/// A boolean field (true/false only).
+bool bool_field(const nlohmann::json& spec, const spec_field& f);
+
+/// The declaration as served by GET /v1/kinds: {name, type, default, description[, min, max][, choices]}.
+nlohmann::json to_json(const spec_field& f);
 
 }  // namespace jetperf

@@ -1,7 +1,8 @@
 #pragma once
-// One workload per job kind (idle, gemm, layers, ...): validates its spec, expands it into
-// points, and measures one point at a time. The job runner owns ordering, progress,
-// persistence and cancellation; a workload only measures.
+// The job-kind contract: one workload per kind (src/kinds/<kind>/, registered by the daemon)
+// validates its spec, expands it into points, measures one point at a time and declares the
+// columns its points fill. The job runner owns ordering, progress, persistence and
+// cancellation; a workload only measures.
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -11,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include <jetperf/common/errors.hpp>
+#include <jetperf/common/spec_fields.hpp>
+#include <jetperf/jobs/columns.hpp>
 #include <jetperf/platform/board_settings.hpp>
 #include <jetperf/store/job_store.hpp>
 #include <jetperf/telemetry/sample_source.hpp>
@@ -38,17 +41,19 @@ struct point_result {
 };
 
 /// Finished points as the {"params","metrics","status"} rows the kinds' views read.
-inline std::vector<nlohmann::json> point_rows(const std::vector<store::point_record>& points) {
-  std::vector<nlohmann::json> rows;
-  rows.reserve(points.size());
-  for (const auto& p : points) rows.push_back({{"params", p.params}, {"metrics", p.metrics}, {"status", p.status}});
-  return rows;
-}
+std::vector<nlohmann::json> point_rows(const std::vector<store::point_record>& points);
 
 class workload {
  public:
   virtual ~workload() = default;
   virtual std::string kind() const = 0;
+  /// One sentence for GET /v1/kinds.
+  virtual std::string description() const { return {}; }
+  /// The spec's declared fields (GET /v1/kinds); normalize() reads its defaults and bounds here.
+  virtual const std::vector<spec_field>& spec_fields() const;
+  /// The columns a point of this kind fills, in output order. Every key a point's metrics hold
+  /// is one of them (or a rail column), so JSON, CSV and the client's table read one table.
+  virtual const column_table& columns() const;
   /// Validates the spec field by field and fills defaults. `offered` is board_settings::offered()
   /// (or {} without a board). Throws validation_error with field "spec.<name>".
   virtual nlohmann::json normalize(const nlohmann::json& spec, const nlohmann::json& offered) const = 0;
@@ -65,19 +70,14 @@ class workload {
   }
   /// Compares finished points along one parameter (GET /v1/jobs/{id}/compare?by=...), e.g.
   /// tensor cores on vs off. Throws validation_error(field "by") when the kind has no such view.
-  /// Inline: workloads live in libraries below jobs (measure), so the class stays header-only.
   virtual nlohmann::json compare(const nlohmann::json& spec, const std::vector<store::point_record>& points,
-                                 const std::string& by) const {
-    throw validation_error("by", "jobs of kind '" + kind() + "' have no comparisons");
-  }
+                                 const std::string& by) const;
   /// The kind's own result layouts besides json and csv (GET /v1/jobs/{id}/results?format=NAME),
   /// e.g. "dnnstats" for layer-wise jobs: the processed layout existing analysis code reads.
   virtual std::vector<std::string> export_formats() const { return {}; }
-  /// The results in `format` (one of export_formats()).
-  virtual nlohmann::json export_results(const std::string& format, const nlohmann::json& spec,
-                                        const std::vector<store::point_record>& points) const {
-    throw validation_error("format", "jobs of kind '" + kind() + "' have no format '" + format + "'");
-  }
+  /// The results in `format` (one of export_formats()), keys in the layout's own order.
+  virtual nlohmann::ordered_json export_results(const std::string& format, const nlohmann::json& spec,
+                                        const std::vector<store::point_record>& points) const;
 };
 
 }  // namespace jetperf::jobs

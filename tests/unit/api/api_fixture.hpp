@@ -10,7 +10,7 @@
 #include <jetperf/api/openapi.hpp>
 #include <jetperf/api/router.hpp>
 #include <jetperf/common/event_hub.hpp>
-#include <jetperf/jobs/idle_workload.hpp>
+#include <jetperf/kinds/idle/idle_kind.hpp>
 #include <jetperf/jobs/job_service.hpp>
 #include <jetperf/jobs/workload_registry.hpp>
 #include <jetperf/store/database.hpp>
@@ -23,7 +23,7 @@ inline const std::string k_token = "s3cret-token_0123456789";
 class api_fixture : public ::testing::Test {
  protected:
   api_fixture() {
-    registry_.add(jobs::make_idle_workload());
+    registry_.add(kinds::make_idle_kind());
     service_ = std::make_unique<jobs::job_service>(db_, registry_, hub_, nullptr, nullptr);
   }
 

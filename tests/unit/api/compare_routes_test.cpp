@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include <jetperf/workloads/gemm_workload.hpp>
+#include <jetperf/kinds/gemm/gemm_kind.hpp>
 
 #include "api_fixture.hpp"
 
@@ -11,7 +11,7 @@ namespace {
 
 class compare_routes : public test::api_fixture {
  protected:
-  compare_routes() { registry_.add(workloads::make_gemm_workload()); }
+  compare_routes() { registry_.add(kinds::make_gemm_kind()); }
 
   // A finished gemm job with tensor on and off at one size: on is twice as fast at the same power.
   std::int64_t gemm_job() {

@@ -136,5 +136,12 @@ TEST_F(contract_test, results_conform) {
   expect_conforms("GET", "/v1/jobs/99/events", "/v1/jobs/{id}/events", 404);
 }
 
+TEST_F(contract_test, kinds_conform) {
+  expect_conforms("GET", "/v1/kinds", "/v1/kinds", 200);
+  expect_conforms("GET", "/v1/kinds/idle", "/v1/kinds/{kind}", 200);
+  expect_conforms("GET", "/v1/kinds/colour", "/v1/kinds/{kind}", 404);
+  expect_conforms("GET", "/v1/kinds?x=1", "/v1/kinds", 400);
+}
+
 }  // namespace
 }  // namespace jetperf::test

@@ -8,6 +8,8 @@ namespace {
 
 class results_test : public api_fixture {
  protected:
+  // Three points of an idle job: measured (with a rail, a value no column declares and an
+  // integer column stored as a float), failed, skipped.
   std::int64_t job_with_points() {
     const auto id = submit_idle({{"repeats", 3}});
     store::job_store js(db_);
@@ -15,26 +17,34 @@ class results_test : public api_fixture {
     p.job_id = id;
     p.index = 0;
     p.status = "ok";
-    p.params = {{"repeat", 0}, {"dtype", "half"}};
-    p.metrics = {{"time_mean_s", 1.0 / 3.0}, {"rails", {{"VDD_GPU_SOC", {{"power_w", 1.25}}}}}, {"note", "a,b \"q\""}};
+    p.params = {{"repeat", 0}};
+    p.metrics = {{"repeat", 0},           {"duration_s", 1.0 / 3.0},  {"power_w", 1.25},
+                 {"samples", 10.0},       {"rail_VDD_GPU_SOC_w", 0.5}, {"note", "a,b \"q\""}};
     js.add_point(p);
     p.index = 1;
     p.status = "failed";
-    p.params = {{"repeat", 1}, {"dtype", "float"}};
-    p.metrics = {{"time_mean_s", 1e-7}, {"power_w", nullptr}, {"kernels", {"k1", "k2"}}, {"extra", 3}};
+    p.params = {{"repeat", 1}};
+    p.metrics = {{"error", "boom"}, {"kernels", {"k1", "k2"}}};
     js.add_point(p);
     p.index = 2;
     p.status = "skipped";
     p.params = {{"repeat", 2}};
-    p.metrics = {{"skipped", "no CUDA device\nline2"}};
+    p.metrics = {{"reason", "no CUDA device\nline2"}};
     js.add_point(p);
     return id;
   }
 };
 
-const std::vector<std::string> k_columns = {"index",       "status", "dtype",   "repeat",  "note",
-                                            "rails.VDD_GPU_SOC.power_w", "time_mean_s", "extra",
-                                            "kernels",     "power_w", "skipped"};
+// idle's declared columns, its rail, the trailing ones, then what no column declares.
+const std::vector<std::string> k_columns = {"index",  "status",  "repeat",  "duration_s",
+                                            "power_w", "samples", "rail_VDD_GPU_SOC_w", "reason",
+                                            "error",  "kernels", "note"};
+
+std::vector<std::string> names_of(const nlohmann::json& columns) {
+  std::vector<std::string> out;
+  for (const auto& c : columns) out.push_back(c.at("name").get<std::string>());
+  return out;
+}
 
 TEST_F(results_test, json_has_job_columns_rows_and_summary) {
   const auto id = job_with_points();
@@ -42,43 +52,50 @@ TEST_F(results_test, json_has_job_columns_rows_and_summary) {
   ASSERT_EQ(res.status, 200) << res.body;
   auto j = json_of(res);
   EXPECT_EQ(j["job"]["id"], id);
-  EXPECT_EQ(j["columns"].get<std::vector<std::string>>(), k_columns);
+  EXPECT_EQ(names_of(j["columns"]), k_columns);
+  EXPECT_EQ(j["columns"][3], (nlohmann::json{{"name", "duration_s"}, {"type", "number"}, {"role", "metric"},
+                                             {"unit", "s"}, {"description", "length of the window measured"},
+                                             {"shown", true}}));
+  EXPECT_EQ(j["columns"][6]["unit"], "W");
   ASSERT_EQ(j["rows"].size(), 3u);
   const auto& r0 = j["rows"][0];
   EXPECT_EQ(r0["index"], 0);
   EXPECT_EQ(r0["status"], "ok");
-  EXPECT_EQ(r0["dtype"], "half");
-  EXPECT_DOUBLE_EQ(r0["rails.VDD_GPU_SOC.power_w"].get<double>(), 1.25);
-  EXPECT_DOUBLE_EQ(r0["time_mean_s"].get<double>(), 1.0 / 3.0);
-  EXPECT_FALSE(r0.contains("extra"));
+  EXPECT_DOUBLE_EQ(r0["rail_VDD_GPU_SOC_w"].get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(r0["duration_s"].get<double>(), 1.0 / 3.0);
+  // Every row has every column, null where the point has no value.
+  for (const auto& row : j["rows"]) EXPECT_EQ(row.size(), k_columns.size());
   EXPECT_TRUE(j["rows"][1]["power_w"].is_null());
+  EXPECT_EQ(j["rows"][1]["repeat"], 1);
+  EXPECT_EQ(j["rows"][1]["error"], "boom");
   EXPECT_EQ(j["rows"][1]["kernels"], nlohmann::json::array({"k1", "k2"}));
-  EXPECT_EQ(j["rows"][2]["skipped"], "no CUDA device\nline2");
+  EXPECT_EQ(j["rows"][2]["reason"], "no CUDA device\nline2");
   EXPECT_TRUE(j["summary"].is_object());
   // Explicit format=json is the same.
   EXPECT_EQ(call("GET", "/v1/jobs/" + std::to_string(id) + "/results?format=json").body, res.body);
 }
 
-TEST_F(results_test, csv_quotes_and_prints_full_precision) {
+TEST_F(results_test, csv_quotes_joins_lists_and_keeps_integers_integral) {
   const auto id = job_with_points();
   auto res = call("GET", "/v1/jobs/" + std::to_string(id) + "/results?format=csv");
   ASSERT_EQ(res.status, 200) << res.body;
   EXPECT_EQ(res.content_type.substr(0, 8), "text/csv");
   const std::string expected =
-      "index,status,dtype,repeat,note,rails.VDD_GPU_SOC.power_w,time_mean_s,extra,kernels,power_w,skipped\r\n"
-      "0,ok,half,0,\"a,b \"\"q\"\"\",1.25,0.3333333333333333,,,,\r\n"
-      "1,failed,float,1,,,1e-07,3,\"[\"\"k1\"\",\"\"k2\"\"]\",,\r\n"
-      "2,skipped,,2,,,,,,,\"no CUDA device\nline2\"\r\n";
+      "index,status,repeat,duration_s,power_w,samples,rail_VDD_GPU_SOC_w,reason,error,kernels,note\r\n"
+      "0,ok,0,0.3333333333333333,1.25,10,0.5,,,,\"a,b \"\"q\"\"\"\r\n"
+      "1,failed,1,,,,,,boom,k1;k2,\r\n"
+      "2,skipped,2,,,,,\"no CUDA device\nline2\",,,\r\n";
   EXPECT_EQ(res.body, expected);
 }
 
-TEST_F(results_test, empty_job_has_header_only_csv) {
+TEST_F(results_test, a_job_with_no_points_has_the_kinds_columns) {
   const auto id = submit_idle();
   auto res = call("GET", "/v1/jobs/" + std::to_string(id) + "/results?format=csv");
   ASSERT_EQ(res.status, 200);
-  EXPECT_EQ(res.body, "index,status\r\n");
+  EXPECT_EQ(res.body, "index,status,repeat,duration_s,power_w,samples,reason,error\r\n");
   auto j = json_of(call("GET", "/v1/jobs/" + std::to_string(id) + "/results"));
   EXPECT_TRUE(j["rows"].empty());
+  EXPECT_EQ(j["columns"].size(), 8u);
 }
 
 TEST_F(results_test, bad_format_unknown_job_and_bad_id) {
@@ -90,42 +107,57 @@ TEST_F(results_test, bad_format_unknown_job_and_bad_id) {
   EXPECT_EQ(json_of(call("GET", "/v1/jobs/x/results"))["error"]["field"], "id");
 }
 
-TEST(result_table, collisions_keep_both_values) {
-  store::point_record p;
-  p.index = 5;
-  p.status = "ok";
-  p.params = {{"status", "param-status"}, {"n", 1}};
-  p.metrics = {{"n", 2}, {"a", {{"b", {{"c", true}}}}}};
-  const auto t = api::build_result_table({p});
-  EXPECT_EQ(t.columns, (std::vector<std::string>{"index", "status", "n", "params.status", "a.b.c", "metrics.n"}));
-  EXPECT_EQ(t.rows[0]["status"], "ok");
-  EXPECT_EQ(t.rows[0]["params.status"], "param-status");
-  EXPECT_EQ(t.rows[0]["n"], 1);
-  EXPECT_EQ(t.rows[0]["metrics.n"], 2);
-  EXPECT_EQ(t.rows[0]["a.b.c"], true);
+jobs::column_table two_columns() {
+  return {{{"m", jobs::column_type::integer, jobs::column_role::parameter, "", "rows", true},
+           {"power_mode", jobs::column_type::integer, jobs::column_role::parameter, "", "mode", false}},
+          true};
 }
 
-TEST(result_table, a_metric_echoing_its_param_is_one_column) {
+TEST(result_table, a_value_comes_from_metrics_then_params) {
   store::point_record p;
   p.index = 0;
   p.status = "ok";
-  p.params = {{"dtype", "float"}, {"m", 64}};
-  p.metrics = {{"dtype", "float"}, {"m", 128}, {"gflops", 3.5}};
-  const auto t = api::build_result_table({p});
-  EXPECT_EQ(t.columns, (std::vector<std::string>{"index", "status", "dtype", "m", "gflops", "metrics.m"}));
-  EXPECT_EQ(t.rows[0]["m"], 64);
-  EXPECT_EQ(t.rows[0]["metrics.m"], 128);
-}
-
-TEST(result_table, a_setting_left_as_is_shows_what_it_was) {
-  store::point_record p;
-  p.index = 0;
-  p.status = "ok";
-  p.params = {{"power_mode", nullptr}, {"cpu_freq_khz", 115200}};
-  p.metrics = {{"power_mode", 2}, {"cpu_freq_khz", 115200}};
-  const auto t = api::build_result_table({p});
-  EXPECT_EQ(t.columns, (std::vector<std::string>{"index", "status", "cpu_freq_khz", "power_mode"}));
+  p.params = {{"m", 64}, {"power_mode", nullptr}};
+  p.metrics = {{"m", 128}, {"power_mode", 2}};
+  const auto t = api::build_result_table(two_columns(), {}, {p});
+  EXPECT_EQ(t.rows[0]["m"], 128);
+  // A setting left as is shows what it was measured at.
   EXPECT_EQ(t.rows[0]["power_mode"], 2);
+  p.metrics = {{"reason", "cancelled"}};
+  EXPECT_EQ(api::build_result_table(two_columns(), {}, {p}).rows[0]["m"], 64);
+}
+
+TEST(result_table, board_rails_first_then_rails_only_points_have_then_undeclared_values) {
+  store::point_record p;
+  p.index = 0;
+  p.status = "ok";
+  p.params = {{"m", 1}, {"colour", "red"}};
+  p.metrics = {{"rail_ZZ_w", 1.0}, {"rail_VDD_IN_w", 2.0}, {"zeta", 3}, {"alpha", {1, 2}}};
+  const auto t = api::build_result_table(two_columns(), {"VDD_IN", "VDD_GPU"}, {p});
+  std::vector<std::string> names;
+  for (const auto& c : t.columns) names.push_back(c.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"index", "status", "m", "power_mode", "rail_VDD_IN_w", "rail_VDD_GPU_w",
+                                             "rail_ZZ_w", "reason", "error", "alpha", "colour", "zeta"}));
+  EXPECT_EQ(t.columns[10].role, jobs::column_role::parameter);
+  EXPECT_EQ(t.columns[9].type, jobs::column_type::list);
+  EXPECT_TRUE(t.rows[0]["rail_VDD_GPU_w"].is_null());
+  EXPECT_EQ(t.rows[0]["colour"], "red");
+  // A kind without rails gets no rail columns from the board.
+  auto no_rails = two_columns();
+  no_rails.rails = false;
+  EXPECT_EQ(api::build_result_table(no_rails, {"VDD_IN"}, {}).columns.size(), 6u);
+}
+
+TEST(csv_writer, cells_by_column_type) {
+  using jobs::column_type;
+  EXPECT_EQ(api::csv_cell(2.0, column_type::integer), "2");
+  EXPECT_EQ(api::csv_cell(2.5, column_type::integer), "2.5");
+  EXPECT_EQ(api::csv_cell(2.0, column_type::number), "2.0");
+  EXPECT_EQ(api::csv_cell(nlohmann::json::array(), column_type::list), "");
+  EXPECT_EQ(api::csv_cell({"a", "b,c"}, column_type::list), "\"a;b,c\"");
+  EXPECT_EQ(api::csv_cell({{"gpu_freq_hz", 1300500000}, {"power_mode", 0}}, column_type::object),
+            "gpu_freq_hz=1300500000;power_mode=0");
+  EXPECT_EQ(api::csv_cell(nullptr, column_type::integer), "");
 }
 
 TEST(csv_writer, fields) {

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "fake_sources.hpp"
+#include "support/fake_sources.hpp"
 
 using namespace jetperf::measure;
 

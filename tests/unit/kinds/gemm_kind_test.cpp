@@ -1,4 +1,4 @@
-#include <jetperf/workloads/gemm_workload.hpp>
+#include <jetperf/kinds/gemm/gemm_kind.hpp>
 
 #include <algorithm>
 
@@ -7,7 +7,8 @@
 #include <jetperf/config.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
 
-#include "fake_sources.hpp"
+#include "declared_columns.hpp"
+#include "support/fake_sources.hpp"
 
 using nlohmann::json;
 using jetperf::test::fake_board;
@@ -37,7 +38,7 @@ class gemm_workload_test : public ::testing::Test {};
 #if JETPERF_HAS_OPENBLAS
 
 TEST_F(gemm_workload_test, run_point_derives_efficiency_from_known_power) {
-  auto w = jetperf::workloads::make_gemm_workload();
+  auto w = jetperf::kinds::make_gemm_kind();
   fake_board board;
   fake_source src;  // constant 7.5 W
   const auto spec = w->normalize(quick_spec(), board.offered());
@@ -50,6 +51,7 @@ TEST_F(gemm_workload_test, run_point_derives_efficiency_from_known_power) {
   const auto r = w->run_point(ctx, spec, points[0]);
   ASSERT_EQ(r.status, "ok") << r.metrics.dump();
   const auto& m = r.metrics;
+  EXPECT_EQ(jetperf::test::undeclared_keys(*w, m), "");
   EXPECT_EQ(m.at("dtype"), "float");
   EXPECT_EQ(m.at("m"), 64);
   EXPECT_EQ(m.at("tensor"), false);
@@ -71,7 +73,7 @@ TEST_F(gemm_workload_test, run_point_derives_efficiency_from_known_power) {
 }
 
 TEST_F(gemm_workload_test, higher_clock_draws_more_power_and_idle_is_cached_per_setting) {
-  auto w = jetperf::workloads::make_gemm_workload();
+  auto w = jetperf::kinds::make_gemm_kind();
   fake_board board;
   fake_source src;
   src.power = [&board](std::int64_t) { return 2.0 + board.gpu_hz() / 1e8; };
@@ -103,7 +105,7 @@ TEST_F(gemm_workload_test, higher_clock_draws_more_power_and_idle_is_cached_per_
 }
 
 TEST_F(gemm_workload_test, clock_below_request_is_flagged_throttled) {
-  auto w = jetperf::workloads::make_gemm_workload();
+  auto w = jetperf::kinds::make_gemm_kind();
   fake_board board;
   fake_source src;
   src.clock = [&board](std::int64_t) { return board.gpu_hz() * 0.5; };
@@ -116,13 +118,14 @@ TEST_F(gemm_workload_test, clock_below_request_is_flagged_throttled) {
 }
 
 TEST_F(gemm_workload_test, without_telemetry_power_is_null_and_tensor_on_cpu_is_skipped) {
-  auto w = jetperf::workloads::make_gemm_workload();
+  auto w = jetperf::kinds::make_gemm_kind();
   const auto spec = w->normalize(quick_spec({{"tensor", "both"}}), json::object());
   const auto points = w->expand(spec);
   ASSERT_EQ(points.size(), 2u);
   jetperf::jobs::point_context ctx;
   const auto on = w->run_point(ctx, spec, points[0]);
   EXPECT_EQ(on.status, "skipped");
+  EXPECT_EQ(jetperf::test::undeclared_keys(*w, on.metrics), "");
   EXPECT_NE(on.metrics.at("reason").get<std::string>().find("GPU"), std::string::npos);
   const auto off = w->run_point(ctx, spec, points[1]);
   ASSERT_EQ(off.status, "ok");
@@ -133,7 +136,7 @@ TEST_F(gemm_workload_test, without_telemetry_power_is_null_and_tensor_on_cpu_is_
 
 TEST_F(gemm_workload_test, cuda_point_without_device_is_skipped_with_reason) {
   if (jetperf::workloads::cuda_device_available()) GTEST_SKIP() << "a CUDA device is present";
-  auto w = jetperf::workloads::make_gemm_workload();
+  auto w = jetperf::kinds::make_gemm_kind();
   const auto spec = w->normalize(quick_spec({{"device", "cuda"}}), json::object());
   jetperf::jobs::point_context ctx;
   const auto r = w->run_point(ctx, spec, w->expand(spec)[0]);
@@ -144,7 +147,7 @@ TEST_F(gemm_workload_test, cuda_point_without_device_is_skipped_with_reason) {
 }
 
 TEST_F(gemm_workload_test, fixed_duration_protocol) {
-  auto w = jetperf::workloads::make_gemm_workload();
+  auto w = jetperf::kinds::make_gemm_kind();
   const auto spec = w->normalize(quick_spec({{"duration_s", 0.05}}), json::object());
   jetperf::jobs::point_context ctx;
   const auto r = w->run_point(ctx, spec, w->expand(spec)[0]);

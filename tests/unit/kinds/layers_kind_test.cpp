@@ -1,6 +1,6 @@
 // The layers workload over the reference backend and synthetic telemetry with known power:
 // latency and power per layer, the end-to-end row, both protocols, and the seed's layout.
-#include <jetperf/workloads/layers_workload.hpp>
+#include <jetperf/kinds/layers/layers_kind.hpp>
 
 #include <algorithm>
 #include <climits>
@@ -11,15 +11,17 @@
 
 #include <jetperf/common/clock.hpp>
 #include <jetperf/workloads/layer_backends.hpp>
-#include <jetperf/workloads/layers_results.hpp>
-#include <jetperf/workloads/layers_spec.hpp>
+#include <jetperf/kinds/layers/layers_results.hpp>
+#include <jetperf/kinds/layers/layers_spec.hpp>
 
-#include "fake_sources.hpp"
+#include "declared_columns.hpp"
+#include "support/fake_sources.hpp"
 
 using nlohmann::json;
 using jetperf::test::fake_board;
 using jetperf::test::fake_source;
 using namespace jetperf::workloads;
+using namespace jetperf::kinds;
 
 namespace {
 
@@ -94,7 +96,7 @@ class layers_workload_test : public ::testing::Test {
   void SetUp() override {
     g_busy.clear();
     g_new_point = true;
-    workload_ = make_layers_workload([](const std::string& device, std::string* why) -> std::unique_ptr<layer_backend> {
+    workload_ = make_layers_kind([](const std::string& device, std::string* why) -> std::unique_ptr<layer_backend> {
       if (device == "cpu") return std::make_unique<busy_backend>();
       *why = "skipped: no CUDA device (test)";
       return nullptr;
@@ -110,6 +112,7 @@ class layers_workload_test : public ::testing::Test {
     std::vector<json> rows;
     for (const auto& p : workload_->expand(spec_)) {
       const auto r = workload_->run_point(ctx_, spec_, p);
+      EXPECT_EQ(jetperf::test::undeclared_keys(*workload_, r.metrics), "") << p.dump();
       rows.push_back({{"params", p}, {"metrics", r.metrics}, {"status", r.status}});
     }
     return rows;
@@ -236,7 +239,7 @@ TEST_F(layers_workload_test, a_layer_the_backend_cannot_prepare_is_skipped_with_
    private:
     std::unique_ptr<layer_backend> inner_ = make_reference_layer_backend();
   };
-  workload_ = make_layers_workload([](const std::string&, std::string*) -> std::unique_ptr<layer_backend> {
+  workload_ = make_layers_kind([](const std::string&, std::string*) -> std::unique_ptr<layer_backend> {
     return std::make_unique<refusing_backend>();
   });
   const auto rows = run_all(quick({{"end_to_end", false}}));

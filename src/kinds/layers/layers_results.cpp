@@ -1,13 +1,16 @@
-#include <jetperf/workloads/layers_results.hpp>
+#include <jetperf/kinds/layers/layers_results.hpp>
 
 #include <map>
 #include <string>
 #include <tuple>
 
-#include <jetperf/workloads/layers_spec.hpp>
+#include <jetperf/jobs/columns.hpp>
+#include <jetperf/kinds/layers/layers_spec.hpp>
 #include <jetperf/workloads/sweep_axes.hpp>
 
-namespace jetperf::workloads {
+namespace jetperf::kinds {
+
+using namespace workloads;  // the backends and dtypes the kind measures with
 
 namespace {
 
@@ -93,29 +96,52 @@ nlohmann::json summarize_layers(const std::vector<nlohmann::json>& rows) {
   return {{"networks", nets}};
 }
 
-nlohmann::json layers_dnnstats(const std::vector<nlohmann::json>& rows) {
-  json by_setting = json::object();
+nlohmann::ordered_json layers_dnnstats(const std::vector<nlohmann::json>& rows) {
+  using ordered = nlohmann::ordered_json;
+  // setting -> network -> device -> layer index -> (rails in mW, latency): numeric layer order,
+  // settings, networks and devices in the job's own order.
+  struct layer_entry {
+    ordered power = ordered::object();
+    ordered latency;
+  };
+  using layer_map = std::map<int, layer_entry>;
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::vector<std::pair<std::string, layer_map>>>>>> tree;
+  const auto slot = [](auto& list, const std::string& key) -> auto& {
+    for (auto& kv : list)
+      if (kv.first == key) return kv.second;
+    list.emplace_back(key, typename std::decay_t<decltype(list)>::value_type::second_type{});
+    return list.back().second;
+  };
   for (const auto& row : rows) {
     if (!ok(row)) continue;
     const auto& p = row.at("params");
     const auto index = p.value("layer_index", -1);
     if (index < 0) continue;
     const auto& m = row.at("metrics");
-    json& dev = by_setting[setting_label(p)][p.value("network", std::string())]
-                          [dnnstats_device_key(p.value("device", std::string()))];
-    const auto idx = std::to_string(index);
-    json rails = json::object();
+    auto& layer = slot(slot(slot(tree, setting_label(p)), p.value("network", std::string())),
+                       dnnstats_device_key(p.value("device", std::string())))[index];
     for (auto it = m.begin(); it != m.end(); ++it) {
-      const auto& k = it.key();
       // rail_<NAME>_w in W -> <NAME> in mW, the seed's unit.
-      if (k.size() > 7 && k.compare(0, 5, "rail_") == 0 && k.compare(k.size() - 2, 2, "_w") == 0 && it->is_number())
-        rails[k.substr(5, k.size() - 7)] = it->get<double>() * 1e3;
+      const auto rail = jobs::rail_of_column(it.key());
+      if (!rail.empty() && it->is_number()) layer.power[rail] = it->get<double>() * 1e3;
     }
-    dev["power"][idx] = rails;
-    dev["latency"][idx] = m.value("latency_mean_s", json());
+    layer.latency = m.contains("latency_mean_s") ? ordered(m["latency_mean_s"]) : ordered();
+  }
+  ordered by_setting = ordered::object();
+  for (const auto& [setting, networks] : tree) {
+    ordered& s = by_setting[setting];
+    for (const auto& [network, devices] : networks)
+      for (const auto& [device, layers] : devices) {
+        ordered power = ordered::object(), latency = ordered::object();
+        for (const auto& [index, entry] : layers) {
+          power[std::to_string(index)] = entry.power;
+          latency[std::to_string(index)] = entry.latency;
+        }
+        s[network][device] = {{"power", std::move(power)}, {"latency", std::move(latency)}};
+      }
   }
   if (by_setting.size() == 1) return by_setting.begin().value();
   return by_setting;
 }
 
-}  // namespace jetperf::workloads
+}  // namespace jetperf::kinds

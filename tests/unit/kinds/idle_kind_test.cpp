@@ -2,7 +2,9 @@
 
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
-#include <jetperf/jobs/idle_workload.hpp>
+#include <jetperf/kinds/idle/idle_kind.hpp>
+
+#include "declared_columns.hpp"
 
 using namespace jetperf;
 using nlohmann::json;
@@ -10,7 +12,7 @@ using nlohmann::json;
 namespace {
 
 std::string field_of(const json& spec) {
-  auto w = jobs::make_idle_workload();
+  auto w = kinds::make_idle_kind();
   try {
     w->normalize(spec, json::object());
   } catch (const validation_error& e) {
@@ -43,7 +45,7 @@ class constant_power final : public telemetry::sample_source {
 }  // namespace
 
 TEST(idle_workload, defaults_are_filled_in) {
-  auto w = jobs::make_idle_workload();
+  auto w = kinds::make_idle_kind();
   auto spec = w->normalize(json::object(), json::object());
   EXPECT_DOUBLE_EQ(spec["duration_s"].get<double>(), 1.0);
   EXPECT_EQ(spec["repeats"].get<int>(), 1);
@@ -67,7 +69,7 @@ TEST(idle_workload, bad_specs_name_their_field) {
 }
 
 TEST(idle_workload, measures_mean_power_of_the_window) {
-  auto w = jobs::make_idle_workload();
+  auto w = kinds::make_idle_kind();
   constant_power source;
   jobs::point_context ctx;
   ctx.telemetry = &source;
@@ -76,13 +78,14 @@ TEST(idle_workload, measures_mean_power_of_the_window) {
   EXPECT_EQ(r.status, "ok");
   EXPECT_GE(r.t_end_ns - r.t_start_ns, 20000000);
   EXPECT_DOUBLE_EQ(r.metrics["power_w"].get<double>(), 7.5);
-  EXPECT_DOUBLE_EQ(r.metrics["rail.VDD_CPU_w"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(r.metrics["rail_VDD_CPU_w"].get<double>(), 2.0);
   EXPECT_GE(r.metrics["samples"].get<int>(), 20);
   EXPECT_FALSE(r.metrics.contains("temp.CPU_w"));
+  EXPECT_EQ(test::undeclared_keys(*w, r.metrics), "");
 }
 
 TEST(idle_workload, cancellation_ends_the_point_early) {
-  auto w = jobs::make_idle_workload();
+  auto w = kinds::make_idle_kind();
   std::atomic<bool> cancel{true};
   jobs::point_context ctx;
   ctx.cancel = &cancel;

@@ -8,12 +8,33 @@
 
 #include <nlohmann/json.hpp>
 
+#include <jetperf/common/spec_fields.hpp>
 #include <jetperf/models/network.hpp>
 
-namespace jetperf::workloads {
+namespace jetperf::kinds {
 
 /// Largest job accepted (points).
 constexpr std::size_t k_max_layers_points = 100000;
+
+/// A normalized layers spec, typed: what the points and the protocol read.
+struct layers_spec {
+  std::vector<std::string> models;  ///< network names, zoo and user
+  nlohmann::json networks = nlohmann::json::array();  ///< the user networks (proto/network.schema.json)
+  std::vector<std::string> devices;
+  std::string granularity, dtype, protocol;
+  std::int64_t batch = 1, latency_samples = 0, warmup_runs = 0, threads = 0;
+  double window_s = 0, boundary_s = 0, gap_s = 0, target_rse = 0, min_time_s = 0, max_time_s = 0, cooldown_s = 0;
+  bool end_to_end = true;
+  nlohmann::json board_axes = nlohmann::json::object();  ///< power_modes, emc/gpu/cpu_freqs (null = as is)
+
+  /// A stored spec (the output of normalize_layers_spec): already validated at submission.
+  static layers_spec stored(const nlohmann::json& normalized);
+  bool fixed() const { return protocol == "fixed"; }
+  /// Seconds of the idle baseline measured once per distinct setting.
+  double idle_baseline_s() const;
+};
+
+const std::vector<spec_field>& layers_spec_fields();
 
 /// Validates `spec` against the board (board_settings::offered(), or {} without a board) and
 /// returns it normalized: models as a list of names, networks as validated JSON objects, devices
@@ -34,4 +55,4 @@ models::network network_of_spec(const nlohmann::json& spec, const std::string& n
 /// "cuda" -> "gpu", "cpu" -> "cpu": the device keys of the seed's processed layout.
 std::string dnnstats_device_key(const std::string& device);
 
-}  // namespace jetperf::workloads
+}  // namespace jetperf::kinds

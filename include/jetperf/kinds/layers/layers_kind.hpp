@@ -9,16 +9,16 @@
 #include <jetperf/jobs/workload.hpp>
 #include <jetperf/workloads/layer_backend.hpp>
 
-namespace jetperf::workloads {
+namespace jetperf::kinds {
 
 /// Makes a layer backend for a device ("cpu", "cuda"); nullptr with `why` when it cannot.
 using layer_backend_factory =
-    std::function<std::unique_ptr<layer_backend>(const std::string& device, std::string* why)>;
+    std::function<std::unique_ptr<workloads::layer_backend>(const std::string& device, std::string* why)>;
 
 /// The layers workload with this build's backends (oneDNN, cuDNN).
-std::unique_ptr<jobs::workload> make_layers_workload();
+std::unique_ptr<jobs::workload> make_layers_kind();
 
 /// The same with injected backends (tests: the reference backend as the "cpu" device).
-std::unique_ptr<jobs::workload> make_layers_workload(layer_backend_factory factory);
+std::unique_ptr<jobs::workload> make_layers_kind(layer_backend_factory factory);
 
-}  // namespace jetperf::workloads
+}  // namespace jetperf::kinds

@@ -1,11 +1,11 @@
-#include <jetperf/workloads/gemm_compare.hpp>
+#include <jetperf/kinds/gemm/gemm_compare.hpp>
 
 #include <gtest/gtest.h>
 
 #include <jetperf/common/errors.hpp>
 
 using nlohmann::json;
-using namespace jetperf::workloads;
+using namespace jetperf::kinds;
 
 namespace {
 json point(const std::string& dtype, int size, bool tensor, long gpu, double gflops, double power) {

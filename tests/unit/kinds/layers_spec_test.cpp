@@ -1,13 +1,13 @@
 // The layers spec: defaults, the points it expands to, and bad input naming its field (and the
 // layer of a user network).
-#include <jetperf/workloads/layers_spec.hpp>
+#include <jetperf/kinds/layers/layers_spec.hpp>
 
 #include <gtest/gtest.h>
 
 #include <jetperf/common/errors.hpp>
 
 using nlohmann::json;
-using namespace jetperf::workloads;
+using namespace jetperf::kinds;
 
 namespace {
 

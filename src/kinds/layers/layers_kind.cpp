@@ -1,4 +1,4 @@
-#include <jetperf/workloads/layers_workload.hpp>
+#include <jetperf/kinds/layers/layers_kind.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -7,15 +7,18 @@
 
 #include <jetperf/common/clock.hpp>
 #include <jetperf/measure/backend_cache.hpp>
-#include <jetperf/measure/measurement_loop.hpp>
+#include <jetperf/kinds/layers/layers_columns.hpp>
+#include <jetperf/measure/point_protocol.hpp>
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/point_power.hpp>
 #include <jetperf/models/network.hpp>
 #include <jetperf/workloads/layer_backends.hpp>
-#include <jetperf/workloads/layers_results.hpp>
-#include <jetperf/workloads/layers_spec.hpp>
+#include <jetperf/kinds/layers/layers_results.hpp>
+#include <jetperf/kinds/layers/layers_spec.hpp>
 
-namespace jetperf::workloads {
+namespace jetperf::kinds {
+
+using namespace workloads;  // the backends and dtypes the kind measures with
 
 namespace {
 
@@ -42,6 +45,12 @@ class layers_workload final : public jobs::workload {
   explicit layers_workload(layer_backend_factory factory) : backends_(std::move(factory)) {}
 
   std::string kind() const override { return "layers"; }
+  std::string description() const override {
+    return "Every layer of a network run in isolation on its real input shape (latency, power, energy), then "
+           "the network end to end.";
+  }
+  const std::vector<spec_field>& spec_fields() const override { return layers_spec_fields(); }
+  const jobs::column_table& columns() const override { return layers_columns(); }
   json normalize(const json& spec, const json& offered) const override { return normalize_layers_spec(spec, offered); }
   std::vector<json> expand(const json& spec) const override { return expand_layers_spec(spec); }
   double estimate_s(const json& spec, std::size_t points) const override { return estimate_layers_s(spec, points); }
@@ -51,7 +60,7 @@ class layers_workload final : public jobs::workload {
     return summarize_layers(jobs::point_rows(points));
   }
   std::vector<std::string> export_formats() const override { return {"dnnstats"}; }
-  json export_results(const std::string& format, const json& spec,
+  nlohmann::ordered_json export_results(const std::string& format, const json& spec,
                       const std::vector<store::point_record>& points) const override {
     if (format != "dnnstats") return jobs::workload::export_results(format, spec, points);
     return layers_dnnstats(jobs::point_rows(points));
@@ -92,7 +101,8 @@ class layers_workload final : public jobs::workload {
   std::map<std::string, latency_sum> sums_;
 };
 
-jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const json& spec, const json& point) {
+jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const json& spec_json, const json& point) {
+  const auto spec = layers_spec::stored(spec_json);
   const auto name = point.at("network").get<std::string>();
   const auto device = point.at("device").get<std::string>();
   const auto index = point.at("layer_index").get<int>();
@@ -100,7 +110,7 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
   const auto dtype = *parse_gemm_dtype(point.at("dtype").get<std::string>());
   const auto gran_name = point.at("granularity").get<std::string>();
 
-  auto& entry = network(spec, name, ctx.job_id);
+  auto& entry = network(spec_json, name, ctx.job_id);
   auto& layers = entry.layers[gran_name];
   if (layers.empty()) layers = models::layers_of(entry.net, models::parse_granularity(gran_name));
   if (index >= static_cast<int>(layers.size())) throw std::invalid_argument("layer index out of range");
@@ -110,49 +120,42 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
   layer_backend* be = backend(device, &why);
   if (!be) return skipped(point, why);
 
-  // Board settings first: everything after runs under them, idle baseline included.
-  const auto applied = measure::apply_point_settings(ctx, point);
-  std::vector<std::string> flags = applied.flags;
-  const double boundary = spec.value("boundary_s", 0.05);
-  const auto idle_w = idle_.get(ctx, applied.requested, std::max(0.5, spec.value("min_time_s", 0.1)), boundary);
-  if (ctx.cancelled() || !measure::sleep_polling(ctx, spec.value("cooldown_s", 0.0))) return skipped(point, "cancelled");
-
-  be->set_threads(static_cast<int>(spec.value("threads", 0)));
-  try {
-    be->prepare(entry.net, layer, batch, dtype);
-  } catch (const layer_unsupported& e) {
-    return skipped(point, e.what());
-  }
-  // Warm-up: first-run allocations, algorithm choice and caches settle; these runs are discarded.
-  for (std::int64_t i = 0; i < spec.value("warmup_runs", 5) && !ctx.cancelled(); ++i) be->timed_run_s();
-
-  const bool fixed = spec.value("protocol", std::string("adaptive")) == "fixed";
   const double update_period_s = ctx.telemetry ? ctx.telemetry->update_period_s() : 0.0;
-  const auto latency_samples = static_cast<std::size_t>(spec.value("latency_samples", 100));
-  measure::loop_options opt;
-  opt.boundary_s = boundary;
-  opt.cancel = ctx.cancel;
-  std::vector<double> fixed_latency;
-  if (fixed) {
+  measure::point_plan plan;
+  plan.idle_s = spec.idle_baseline_s();
+  plan.boundary_s = spec.boundary_s;
+  plan.cooldown_s = spec.cooldown_s;
+  plan.warmup_runs = static_cast<std::size_t>(spec.warmup_runs);
+  const auto latency_samples = static_cast<std::size_t>(spec.latency_samples);
+  if (spec.fixed()) {
     // The seed's protocol: a latency run, then the layer repeated over boundary + window + boundary.
-    for (std::size_t i = 0; i < latency_samples && !ctx.cancelled(); ++i) fixed_latency.push_back(be->timed_run_s());
-    opt.stop.fixed_duration_s = spec.value("window_s", 5.0) + 2 * boundary;
+    plan.fixed = measure::fixed_protocol{spec.window_s + 2 * spec.boundary_s, latency_samples};
   } else {
     // One window serves both: latency_samples runs at least, and a power window that spans enough
     // real sensor updates and whose mean has converged (RSE rule), trimmed at both ends.
-    opt.stop.min_samples = latency_samples;
-    opt.stop.min_time_s =
-        std::max(spec.value("min_time_s", 0.1), 2 * boundary + k_min_sensor_updates * update_period_s);
-    opt.stop.max_time_s = std::max(spec.value("max_time_s", 5.0), opt.stop.min_time_s);
+    auto& stop = plan.adaptive.stop;
+    stop.min_samples = latency_samples;
+    stop.min_time_s = std::max(spec.min_time_s, 2 * spec.boundary_s + k_min_sensor_updates * update_period_s);
+    stop.max_time_s = std::max(spec.max_time_s, stop.min_time_s);
     // Latency is a count (latency_samples runs, as the seed's users expect); the RSE rule sizes
     // the power window only. (A time-RSE target would keep noisy sub-millisecond layers running.)
-    opt.stop.target_rse_time = 1e9;
-    opt.stop.target_rse_power = spec.value("target_rse", 0.01);
+    stop.target_rse_time = 1e9;
+    stop.target_rse_power = spec.target_rse;
   }
-  const measure::measurement_loop loop(opt, ctx.telemetry);
-  const auto res = loop.run([be] { return be->timed_run_s(); });
-  if (res.cancelled || ctx.cancelled()) return skipped(point, "cancelled");
-  const auto latency = fixed ? measure::compute_latency_stats(fixed_latency) : res.latency;
+  plan.prepare = [&]() -> std::optional<std::string> {
+    be->set_threads(static_cast<int>(spec.threads));
+    try {
+      be->prepare(entry.net, layer, batch, dtype);
+    } catch (const layer_unsupported& e) {
+      return std::string(e.what());
+    }
+    return std::nullopt;
+  };
+  plan.run_once = [be] { return be->timed_run_s(); };
+  const auto m = measure::run_point(ctx, point, plan, idle_);
+  if (m.skipped) return skipped(point, *m.skipped);
+  const auto& res = m.window;
+  const auto& latency = m.latency;
 
   jobs::point_result r;
   r.t_start_ns = res.t_start_ns;
@@ -178,8 +181,8 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
   }
   mt["batch"] = batch;
   mt["dtype"] = to_string(dtype);
-  measure::put_settings(mt, applied, point);
-  mt["protocol"] = fixed ? "fixed" : "adaptive";
+  measure::put_settings(mt, m.applied, point);
+  mt["protocol"] = spec.protocol;
   mt["latency_count"] = latency.count;
   mt["latency_mean_s"] = latency.mean_s;
   mt["latency_median_s"] = latency.median_s;
@@ -190,10 +193,10 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
   mt["window_s"] = static_cast<double>(res.t_end_ns - res.t_start_ns) * 1e-9;
   mt["window_runs"] = res.latency.count;
   mt["sensor_update_period_s"] = update_period_s;
-  const auto power_w = measure::put_power_metrics(mt, res, idle_w, latency.mean_s);
+  const auto power_w = measure::put_power_metrics(mt, res, m.idle_w, latency.mean_s);
   mt["gflops"] = latency.mean_s > 0 ? json(static_cast<double>(layer.flops * batch) / latency.mean_s / 1e9) : json();
 
-  measure::put_window_flags(mt, std::move(flags), ctx, res, applied, power_w.has_value());
+  measure::put_window_flags(mt, m.applied.flags, ctx, res, m.applied, power_w.has_value());
 
   // The end-to-end row states how the isolated layers add up against it (seed 002's check).
   const auto sum_key = setting_label(point) + "|" + name + "|" + device;
@@ -208,18 +211,18 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
   }
 
   // The seed's gap: the board settles before the next layer (fixed protocol only).
-  if (fixed) measure::sleep_polling(ctx, spec.value("gap_s", 2.0));
+  if (spec.fixed()) measure::sleep_polling(ctx, spec.gap_s);
   return r;
 }
 
 }  // namespace
 
-std::unique_ptr<jobs::workload> make_layers_workload() {
-  return make_layers_workload([](const std::string& device, std::string* why) { return make_layer_backend(device, why); });
+std::unique_ptr<jobs::workload> make_layers_kind() {
+  return make_layers_kind([](const std::string& device, std::string* why) { return make_layer_backend(device, why); });
 }
 
-std::unique_ptr<jobs::workload> make_layers_workload(layer_backend_factory factory) {
+std::unique_ptr<jobs::workload> make_layers_kind(layer_backend_factory factory) {
   return std::make_unique<layers_workload>(std::move(factory));
 }
 
-}  // namespace jetperf::workloads
+}  // namespace jetperf::kinds

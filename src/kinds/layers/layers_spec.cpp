@@ -1,4 +1,4 @@
-#include <jetperf/workloads/layers_spec.hpp>
+#include <jetperf/kinds/layers/layers_spec.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -13,13 +13,17 @@
 #include <jetperf/workloads/gemm_dtype.hpp>
 #include <jetperf/workloads/sweep_axes.hpp>
 
-namespace jetperf::workloads {
+namespace jetperf::kinds {
+
+using namespace workloads;  // the backends and dtypes the kind measures with
 
 namespace {
 
 using nlohmann::json;
 
 std::string field(const std::string& name) { return "spec." + name; }
+
+const spec_field& declared(const char* name) { return find_spec_field(layers_spec_fields(), name); }
 
 std::vector<std::string> string_list(const json& spec, const char* name) {
   std::vector<std::string> out;
@@ -98,10 +102,7 @@ models::network network_of_spec(const nlohmann::json& spec, const std::string& n
 
 nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const nlohmann::json& offered) {
   if (!spec.is_object()) throw validation_error("spec", "the layers spec must be a JSON object");
-  reject_unknown_fields(spec, {"models", "networks", "devices", "device", "granularity", "batch", "dtype",
-                               "latency_samples", "warmup_runs", "protocol", "window_s", "boundary_s", "gap_s",
-                               "target_rse", "min_time_s", "max_time_s", "end_to_end", "threads", "power_modes",
-                               "gpu_freqs", "cpu_freqs", "emc_freqs", "cooldown_s", "tags"});
+  reject_unknown_fields(spec, layers_spec_fields());
   json out;
 
   // Networks: zoo names and user networks, each name once.
@@ -145,39 +146,31 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const nlohmann:
       throw validation_error(field(device_field), "device must be \"cuda\" or \"cpu\", got \"" + d + "\"");
   out["devices"] = devices;
 
-  const auto gran = string_field(spec, "granularity", "block");
-  if (gran != "block" && gran != "op")
-    throw validation_error(field("granularity"), "granularity must be \"block\" or \"op\", got \"" + gran + "\"");
+  const auto gran = string_field(spec, declared("granularity"));
   out["granularity"] = gran;
-  const auto dtype_name = string_field(spec, "dtype", "float");
+  const auto dtype_name = string_field(spec, declared("dtype"));
   const auto dtype = parse_gemm_dtype(dtype_name);
-  if (!dtype || *dtype == gemm_dtype::double_)
-    throw validation_error(field("dtype"), "dtype must be \"float\" or \"half\", got \"" + dtype_name + "\"");
   out["dtype"] = dtype_name;
-  const auto batch = integer_field(spec, "batch", 1, 65536, 1);
+  const auto batch = integer_field(spec, declared("batch"));
   out["batch"] = batch;
 
-  const auto protocol = string_field(spec, "protocol", "adaptive");
-  if (protocol != "adaptive" && protocol != "fixed")
-    throw validation_error(field("protocol"), "protocol must be \"adaptive\" or \"fixed\", got \"" + protocol + "\"");
+  const auto protocol = string_field(spec, declared("protocol"));
   out["protocol"] = protocol;
   const bool fixed = protocol == "fixed";
-  out["latency_samples"] = integer_field(spec, "latency_samples", 1, 1000000, 100);
-  out["warmup_runs"] = integer_field(spec, "warmup_runs", 0, 100000, 5);
+  out["latency_samples"] = integer_field(spec, declared("latency_samples"));
+  out["warmup_runs"] = integer_field(spec, declared("warmup_runs"));
   // The seed's protocol: 5 s of tegrastats per layer between 1 s boundaries, 2 s gaps.
-  out["window_s"] = number_field(spec, "window_s", 0.01, 3600, 5);
-  out["boundary_s"] = number_field(spec, "boundary_s", 0, 60, fixed ? 1.0 : 0.05);
-  out["gap_s"] = number_field(spec, "gap_s", 0, 3600, fixed ? 2.0 : 0.0);
-  out["target_rse"] = number_field(spec, "target_rse", 1e-6, 1, 0.01);
-  out["min_time_s"] = number_field(spec, "min_time_s", 0, 3600, 0.1);
-  out["max_time_s"] = number_field(spec, "max_time_s", 0.001, 3600, 5);
+  out["window_s"] = number_field(spec, declared("window_s"));
+  out["boundary_s"] = number_field(spec, declared("boundary_s"), fixed ? 1.0 : 0.05);
+  out["gap_s"] = number_field(spec, declared("gap_s"), fixed ? 2.0 : 0.0);
+  out["target_rse"] = number_field(spec, declared("target_rse"));
+  out["min_time_s"] = number_field(spec, declared("min_time_s"));
+  out["max_time_s"] = number_field(spec, declared("max_time_s"));
   if (out["max_time_s"].get<double>() < out["min_time_s"].get<double>())
     throw validation_error(field("max_time_s"), "max_time_s must be at least min_time_s", "out_of_range");
-  if (spec.contains("end_to_end") && !spec["end_to_end"].is_boolean())
-    throw validation_error(field("end_to_end"), "end_to_end must be true or false");
-  out["end_to_end"] = spec.value("end_to_end", true);
-  out["threads"] = integer_field(spec, "threads", 0, 1024, 0);
-  out["cooldown_s"] = number_field(spec, "cooldown_s", 0, 3600, 0);
+  out["end_to_end"] = bool_field(spec, declared("end_to_end"));
+  out["threads"] = integer_field(spec, declared("threads"));
+  out["cooldown_s"] = number_field(spec, declared("cooldown_s"));
   normalize_board_axes(spec, offered, out);
   if (spec.contains("tags")) out["tags"] = spec["tags"];
 
@@ -215,7 +208,7 @@ std::vector<nlohmann::json> expand_layers_spec(const nlohmann::json& spec) {
   for (const auto& name : spec.at("models")) {
     const auto net = network_of_spec(spec, name.get<std::string>());
     auto layers = models::layers_of(net, g);
-    if (spec.value("end_to_end", true)) layers.push_back(models::whole_network(net));
+    if (spec.at("end_to_end").get<bool>()) layers.push_back(models::whole_network(net));
     networks.emplace_back(name, std::move(layers));
   }
   std::vector<json> points;
@@ -240,14 +233,70 @@ std::vector<nlohmann::json> expand_layers_spec(const nlohmann::json& spec) {
   return points;
 }
 
-double estimate_layers_s(const nlohmann::json& spec, std::size_t points) {
-  const bool fixed = spec.value("protocol", std::string("adaptive")) == "fixed";
-  // Without a measured latency the window is the protocol's floor; the ETA corrects itself as points finish.
-  const double per_point = fixed ? spec.value("window_s", 5.0) + 2 * spec.value("boundary_s", 1.0) +
-                                       spec.value("gap_s", 2.0)
-                                 : spec.value("min_time_s", 0.1) + 2 * spec.value("boundary_s", 0.05) + 0.1;
-  const double idle = std::max(0.5, spec.value("min_time_s", 0.1)) * static_cast<double>(board_setting_count(spec));
-  return (per_point + spec.value("cooldown_s", 0.0)) * static_cast<double>(points) + idle;
+const std::vector<spec_field>& layers_spec_fields() {
+  using t = spec_type;
+  static const std::vector<spec_field> fields = {
+      {"models", t::list, nullptr, "zoo network names (GET /v1/models)", 0, 0, {}},
+      {"networks", t::list, nullptr, "user networks (proto/network.schema.json)", 0, 0, {}},
+      {"devices", t::list, nullptr, "cuda and/or cpu (default: cuda when the board has a CUDA device)", 0, 0, {}},
+      {"device", t::text, nullptr, "one device, as devices", 0, 0, {}},
+      {"granularity", t::text, "block", "block (torchvision modules) or op (every op)", 0, 0, {"block", "op"}},
+      {"batch", t::integer, 1, "batch size", 1, 65536, {}},
+      {"dtype", t::text, "float", "float or half", 0, 0, {"float", "half"}},
+      {"protocol", t::text, "adaptive", "adaptive (stop rule) or fixed (the seed's windows)", 0, 0, {"adaptive", "fixed"}},
+      {"latency_samples", t::integer, 100, "timed runs per layer", 1, 1000000, {}},
+      {"warmup_runs", t::integer, 5, "discarded runs before measuring", 0, 100000, {}},
+      {"window_s", t::number, 5.0, "fixed protocol: power window per layer", 0.01, 3600, {}},
+      {"boundary_s", t::number, nullptr, "seconds cut from each end of the power window (1 fixed, 0.05 adaptive)", 0, 60, {}},
+      {"gap_s", t::number, nullptr, "rest after each layer (2 fixed, 0 adaptive)", 0, 3600, {}},
+      {"target_rse", t::number, 0.01, "adaptive: relative standard error of power that ends the window", 1e-6, 1, {}},
+      {"min_time_s", t::number, 0.1, "adaptive: shortest window", 0, 3600, {}},
+      {"max_time_s", t::number, 5.0, "adaptive: longest window", 0.001, 3600, {}},
+      {"end_to_end", t::boolean, true, "also run each network whole", 0, 0, {}},
+      {"threads", t::integer, 0, "CPU backend threads (0 = the library's default)", 0, 1024, {}},
+      {"power_modes", t::list, nullptr, "nvpmodel mode ids, \"all\", or absent to leave the mode", 0, 0, {}},
+      {"gpu_freqs", t::list, nullptr, "GPU clocks in Hz, \"all\", \"min\", \"max\", or absent", 0, 0, {}},
+      {"cpu_freqs", t::list, nullptr, "CPU clocks in kHz, \"all\", \"min\", \"max\", or absent", 0, 0, {}},
+      {"emc_freqs", t::list, nullptr, "EMC clocks in Hz, \"all\", \"min\", \"max\", or absent", 0, 0, {}},
+      {"cooldown_s", t::number, 0.0, "seconds of rest before each point", 0, 3600, {}},
+      {"tags", t::list, nullptr, "labels for finding the job later", 0, 0, {}},
+  };
+  return fields;
 }
 
-}  // namespace jetperf::workloads
+layers_spec layers_spec::stored(const nlohmann::json& j) {
+  layers_spec s;
+  s.models = j.at("models").get<std::vector<std::string>>();
+  s.networks = j.value("networks", json::array());
+  s.devices = j.at("devices").get<std::vector<std::string>>();
+  s.granularity = j.at("granularity").get<std::string>();
+  s.dtype = j.at("dtype").get<std::string>();
+  s.protocol = j.at("protocol").get<std::string>();
+  s.batch = j.at("batch").get<std::int64_t>();
+  s.latency_samples = j.at("latency_samples").get<std::int64_t>();
+  s.warmup_runs = j.at("warmup_runs").get<std::int64_t>();
+  s.threads = j.at("threads").get<std::int64_t>();
+  s.window_s = j.at("window_s").get<double>();
+  s.boundary_s = j.at("boundary_s").get<double>();
+  s.gap_s = j.at("gap_s").get<double>();
+  s.target_rse = j.at("target_rse").get<double>();
+  s.min_time_s = j.at("min_time_s").get<double>();
+  s.max_time_s = j.at("max_time_s").get<double>();
+  s.cooldown_s = j.at("cooldown_s").get<double>();
+  s.end_to_end = j.at("end_to_end").get<bool>();
+  for (const char* axis : {"power_modes", "emc_freqs", "gpu_freqs", "cpu_freqs"}) s.board_axes[axis] = j.value(axis, json());
+  return s;
+}
+
+double layers_spec::idle_baseline_s() const { return std::max(0.5, min_time_s); }
+
+double estimate_layers_s(const nlohmann::json& normalized, std::size_t points) {
+  const auto spec = layers_spec::stored(normalized);
+  // Without a measured latency the window is the protocol's floor; the ETA corrects itself as points finish.
+  const double per_point = spec.fixed() ? spec.window_s + 2 * spec.boundary_s + spec.gap_s
+                                        : spec.min_time_s + 2 * spec.boundary_s + 0.1;
+  const double idle = spec.idle_baseline_s() * static_cast<double>(board_setting_count(spec.board_axes));
+  return (per_point + spec.cooldown_s) * static_cast<double>(points) + idle;
+}
+
+}  // namespace jetperf::kinds

@@ -9,15 +9,15 @@
 #include <jetperf/jobs/workload.hpp>
 #include <jetperf/workloads/gemm_backend.hpp>
 
-namespace jetperf::workloads {
+namespace jetperf::kinds {
 
 /// Makes a backend for a device ("cpu", "cuda"); nullptr with `why` when it cannot.
-using gemm_backend_factory = std::function<std::unique_ptr<gemm_backend>(const std::string& device, std::string* why)>;
+using gemm_backend_factory = std::function<std::unique_ptr<workloads::gemm_backend>(const std::string& device, std::string* why)>;
 
 /// The gemm workload with this build's backends (OpenBLAS/oneDNN, cuBLAS).
-std::unique_ptr<jobs::workload> make_gemm_workload();
+std::unique_ptr<jobs::workload> make_gemm_kind();
 
 /// The same with injected backends (tests).
-std::unique_ptr<jobs::workload> make_gemm_workload(gemm_backend_factory factory);
+std::unique_ptr<jobs::workload> make_gemm_kind(gemm_backend_factory factory);
 
-}  // namespace jetperf::workloads
+}  // namespace jetperf::kinds

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace jetperf::workloads {
+namespace jetperf::kinds {
 
 /// `points`: each {"params":{...},"metrics":{...},"status":"ok"} (a point_record as JSON) or a
 /// flat object of params and metrics; points whose status is not "ok" are ignored.
@@ -23,4 +23,4 @@ nlohmann::json compare_gemm_points(const std::vector<nlohmann::json>& points, co
 /// {"best_per_dtype_size":[{dtype,m,n,k,params,gflops,gflops_per_w,power_w}], "best_overall":{...}|null}.
 nlohmann::json best_gemm_settings(const std::vector<nlohmann::json>& points);
 
-}  // namespace jetperf::workloads
+}  // namespace jetperf::kinds

@@ -1,4 +1,4 @@
-#include <jetperf/workloads/gemm_spec.hpp>
+#include <jetperf/kinds/gemm/gemm_spec.hpp>
 
 #include <set>
 
@@ -7,7 +7,7 @@
 #include <jetperf/common/errors.hpp>
 
 using nlohmann::json;
-using namespace jetperf::workloads;
+using namespace jetperf::kinds;
 
 namespace {
 

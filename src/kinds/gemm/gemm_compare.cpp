@@ -1,11 +1,11 @@
-#include <jetperf/workloads/gemm_compare.hpp>
+#include <jetperf/kinds/gemm/gemm_compare.hpp>
 
 #include <map>
 #include <optional>
 
 #include <jetperf/common/errors.hpp>
 
-namespace jetperf::workloads {
+namespace jetperf::kinds {
 
 namespace {
 
@@ -165,4 +165,4 @@ nlohmann::json best_gemm_settings(const std::vector<nlohmann::json>& points) {
   return {{"best_per_dtype_size", rows}, {"best_overall", overall ? describe(overall) : json()}};
 }
 
-}  // namespace jetperf::workloads
+}  // namespace jetperf::kinds

@@ -1,0 +1,72 @@
+#pragma once
+// The `gemm` job spec: one parse validates it field by field (validation_error "spec.<field>")
+// against what the board offers and fills every default from the declared fields; expand()
+// turns it into the sweep's points in an order that minimises power-mode and clock changes.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <jetperf/common/spec_fields.hpp>
+
+namespace jetperf::kinds {
+
+/// Largest sweep accepted (points).
+constexpr std::size_t k_max_gemm_points = 100000;
+
+struct gemm_size {
+  std::int64_t m = 0, n = 0, k = 0;
+};
+
+struct gemm_spec {
+  std::string device;               ///< "cuda" or "cpu"
+  std::vector<std::string> dtypes;  ///< "half", "float", "double"
+  std::vector<gemm_size> sizes;
+  std::vector<bool> tensor;
+  /// power_modes, emc_freqs, gpu_freqs, cpu_freqs: lists of ints, or null = leave as is.
+  nlohmann::json board_axes = nlohmann::json::object();
+  std::int64_t threads = 0;
+  double warmup_s = 0, min_time_s = 0, max_time_s = 0, target_rse = 0;
+  std::int64_t min_samples = 0;
+  std::optional<double> duration_s;  ///< a fixed window instead of the adaptive one
+  double boundary_s = 0, cooldown_s = 0;
+
+  /// Validates `spec` against the board (board_settings::offered(), or {} without a board).
+  static gemm_spec parse(const nlohmann::json& spec, const nlohmann::json& offered);
+  /// A stored spec (the output of to_json): already validated when the job was submitted.
+  static gemm_spec stored(const nlohmann::json& normalized);
+  /// The normalized spec as stored: every default filled in, sizes as [{"m","n","k"}].
+  nlohmann::json to_json() const;
+
+  /// Seconds of the idle baseline measured once per distinct setting.
+  double idle_baseline_s() const;
+};
+
+/// One point of the sweep: a board setting (null = leave as is) and one GEMM.
+struct gemm_point {
+  nlohmann::json setting;  ///< {power_mode, emc_freq_hz, gpu_freq_hz, cpu_freq_khz}
+  std::string device, dtype;
+  bool tensor = false;
+  gemm_size size;
+  nlohmann::json to_json() const;
+  static gemm_point of(const nlohmann::json& point);
+};
+
+const std::vector<spec_field>& gemm_spec_fields();
+
+/// The points: power mode outermost, then emc, gpu and cpu clocks, then dtype, tensor, size.
+std::vector<gemm_point> expand(const gemm_spec& spec);
+
+/// Estimated seconds for `points` points (cool-down, warm-up, window, one idle baseline per
+/// distinct board setting).
+double estimate_s(const gemm_spec& spec, std::size_t points);
+
+/// JSON in, JSON out (the job contract's form of parse and expand).
+nlohmann::json normalize_gemm_spec(const nlohmann::json& spec, const nlohmann::json& offered);
+std::vector<nlohmann::json> expand_gemm_spec(const nlohmann::json& normalized);
+double estimate_gemm_s(const nlohmann::json& normalized, std::size_t points);
+
+}  // namespace jetperf::kinds

@@ -1,0 +1,31 @@
+#pragma once
+// The `idle` kind: measures the board at rest for `duration_s`, one point per repeat. It is the
+// baseline every power figure is compared with, and it exercises the whole job pipeline.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <jetperf/jobs/workload.hpp>
+
+namespace jetperf::kinds {
+
+struct idle_spec {
+  double duration_s = 1.0;
+  std::int64_t repeats = 1;
+
+  /// Validates field by field (validation_error "spec.<field>") and fills the declared defaults.
+  static idle_spec parse(const nlohmann::json& spec);
+  nlohmann::json to_json() const;
+};
+
+struct idle_point {
+  std::int64_t repeat = 0;
+};
+
+const std::vector<spec_field>& idle_spec_fields();
+const jobs::column_table& idle_columns();
+std::vector<idle_point> expand(const idle_spec& spec);
+
+std::unique_ptr<jobs::workload> make_idle_kind();
+
+}  // namespace jetperf::kinds

@@ -1,0 +1,55 @@
+#pragma once
+// The one skeleton every measured point follows, whatever the kind: apply the point's board
+// settings, measure the board at rest under them (once per setting and job), cool down, let
+// the kind prepare its work, warm up, then measure under one of two protocols (strategies):
+//  - adaptive: run until the stop rule is met (min/max time, min runs, RSE targets);
+//  - fixed:    optionally a separate latency run of N runs, then a window of fixed length.
+// A kind supplies only its prepare and run-once callbacks and reads the result.
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include <jetperf/jobs/workload.hpp>
+#include <jetperf/measure/latency_stats.hpp>
+#include <jetperf/measure/measurement_loop.hpp>
+#include <jetperf/measure/point_board.hpp>
+
+namespace jetperf::measure {
+
+struct adaptive_protocol {
+  stop_criteria stop;  ///< min_time_s, max_time_s, min_samples, RSE targets
+};
+
+struct fixed_protocol {
+  double window_s = 5.0;          ///< the whole window (boundaries included)
+  std::size_t latency_runs = 0;   ///< > 0: latency from a separate run of this many before the window
+};
+
+struct point_plan {
+  double idle_s = 0.5;      ///< idle baseline length under each distinct setting
+  double boundary_s = 0.1;  ///< cut from both ends of the power windows
+  double cooldown_s = 0;
+  double warmup_s = 0;              ///< warm-up by time ...
+  std::size_t warmup_runs = 0;      ///< ... and/or by count (at least one run when either is set)
+  std::optional<fixed_protocol> fixed;  ///< absent: adaptive
+  adaptive_protocol adaptive;
+  /// Prepares the work (allocations, plans); returns a reason to skip the point, or nullopt.
+  std::function<std::optional<std::string>()> prepare;
+  /// Runs the work once and returns its duration in seconds.
+  timed_iteration run_once;
+};
+
+struct point_measurement {
+  applied_settings applied;
+  std::optional<double> idle_w;
+  loop_result window;
+  latency_stats latency;  ///< the window's runs, or the separate latency run (fixed protocol)
+  std::optional<std::string> skipped;  ///< why the point did not run ("cancelled", prepare's reason)
+};
+
+/// Runs the skeleton for one point. Throws what the board or the callbacks throw.
+point_measurement run_point(jobs::point_context& ctx, const nlohmann::json& point, const point_plan& plan,
+                            idle_power_cache& idle);
+
+}  // namespace jetperf::measure

@@ -1,0 +1,56 @@
+// GET /v1/kinds, /v1/kinds/{kind}: each job kind's spec fields and result columns, the same
+// declarations the daemon validates specs with and writes results through.
+#include <jetperf/api/result_table.hpp>
+#include <jetperf/api/router.hpp>
+#include <jetperf/api/routes.hpp>
+#include <jetperf/common/errors.hpp>
+
+namespace jetperf::api {
+
+namespace {
+
+nlohmann::json kind_json(const jobs::workload& w) {
+  nlohmann::json fields = nlohmann::json::array();
+  for (const auto& f : w.spec_fields()) fields.push_back(to_json(f));
+  nlohmann::json columns = nlohmann::json::array();
+  const auto& table = w.columns();
+  for (const auto& c : jobs::output_columns(table, {})) columns.push_back(column_json(c));
+  nlohmann::json formats = {"json", "csv"};
+  for (const auto& f : w.export_formats()) formats.push_back(f);
+  return {{"kind", w.kind()},
+          {"description", w.description()},
+          {"spec", {{"fields", std::move(fields)}}},
+          {"columns", std::move(columns)},
+          // Rail columns sit between the kind's own and reason/error, one per board rail.
+          {"rail_columns", table.rails ? nlohmann::json(jobs::rail_column_name("<NAME>")) : nlohmann::json()},
+          {"formats", std::move(formats)}};
+}
+
+http_response list(const route_request& r) {
+  r.query.reject_unknown({});
+  const auto& registry = r.svc.jobs->registry();
+  nlohmann::json kinds = nlohmann::json::array();
+  for (const auto& name : registry.kinds()) kinds.push_back(kind_json(registry.get(name)));
+  return json_response(200, {{"kinds", std::move(kinds)}});
+}
+
+http_response show(const route_request& r) {
+  r.query.reject_unknown({});
+  const auto& name = r.path_params.at("kind");
+  const auto& registry = r.svc.jobs->registry();
+  if (!registry.has(name)) {
+    std::string known;
+    for (const auto& k : registry.kinds()) known += (known.empty() ? "" : ", ") + k;
+    throw not_found("unknown job kind '" + name + "'; known kinds: " + known, "kind");
+  }
+  return json_response(200, kind_json(registry.get(name)));
+}
+
+}  // namespace
+
+void register_kind_routes(route_table& table) {
+  table.add("GET", "/v1/kinds", list);
+  table.add("GET", "/v1/kinds/{kind}", show);
+}
+
+}  // namespace jetperf::api

@@ -1,0 +1,32 @@
+#include <jetperf/jobs/workload.hpp>
+
+namespace jetperf::jobs {
+
+std::vector<nlohmann::json> point_rows(const std::vector<store::point_record>& points) {
+  std::vector<nlohmann::json> rows;
+  rows.reserve(points.size());
+  for (const auto& p : points) rows.push_back({{"params", p.params}, {"metrics", p.metrics}, {"status", p.status}});
+  return rows;
+}
+
+const std::vector<spec_field>& workload::spec_fields() const {
+  static const std::vector<spec_field> none;
+  return none;
+}
+
+const column_table& workload::columns() const {
+  static const column_table none;
+  return none;
+}
+
+nlohmann::json workload::compare(const nlohmann::json&, const std::vector<store::point_record>&,
+                                 const std::string&) const {
+  throw validation_error("by", "jobs of kind '" + kind() + "' have no comparisons");
+}
+
+nlohmann::ordered_json workload::export_results(const std::string& format, const nlohmann::json&,
+                                        const std::vector<store::point_record>&) const {
+  throw validation_error("format", "jobs of kind '" + kind() + "' have no format '" + format + "'");
+}
+
+}  // namespace jetperf::jobs

@@ -1,0 +1,160 @@
+#include <jetperf/kinds/gemm/gemm_kind.hpp>
+
+#include <cmath>
+#include <map>
+#include <optional>
+
+#include <jetperf/common/clock.hpp>
+#include <jetperf/kinds/gemm/gemm_columns.hpp>
+#include <jetperf/kinds/gemm/gemm_compare.hpp>
+#include <jetperf/kinds/gemm/gemm_spec.hpp>
+#include <jetperf/measure/backend_cache.hpp>
+#include <jetperf/measure/point_board.hpp>
+#include <jetperf/measure/point_power.hpp>
+#include <jetperf/measure/point_protocol.hpp>
+#include <jetperf/workloads/gemm_backends.hpp>
+#include <jetperf/workloads/gemm_dtype.hpp>
+
+namespace jetperf::kinds {
+
+using namespace workloads;  // the backends and dtypes the kind measures with
+
+namespace {
+
+using nlohmann::json;
+
+std::unique_ptr<gemm_backend> default_factory(const std::string& device, std::string* why) {
+  return device == "cuda" ? make_cuda_gemm_backend(why) : make_cpu_gemm_backend(why);
+}
+
+jobs::point_result skipped(const gemm_point& p, const std::string& reason) {
+  return measure::skipped_point(reason, {{"device", p.device},
+                                         {"dtype", p.dtype},
+                                         {"m", p.size.m},
+                                         {"n", p.size.n},
+                                         {"k", p.size.k},
+                                         {"tensor", p.tensor}});
+}
+
+class gemm_workload final : public jobs::workload {
+ public:
+  explicit gemm_workload(gemm_backend_factory factory) : backends_(std::move(factory)) {}
+
+  std::string kind() const override { return "gemm"; }
+  std::string description() const override {
+    return "A sweep of GEMMs over dtype x size x tensor cores x board settings: time, GFLOP/s, power and "
+           "GFLOP/s/W per point.";
+  }
+  const std::vector<spec_field>& spec_fields() const override { return gemm_spec_fields(); }
+  const jobs::column_table& columns() const override { return gemm_columns(); }
+
+  json normalize(const json& spec, const json& offered) const override { return normalize_gemm_spec(spec, offered); }
+  std::vector<json> expand(const json& spec) const override { return expand_gemm_spec(spec); }
+  double estimate_s(const json& spec, std::size_t points) const override { return estimate_gemm_s(spec, points); }
+
+  jobs::point_result run_point(jobs::point_context& ctx, const json& spec, const json& point) override;
+
+  json summarize(const json&, const std::vector<store::point_record>& points) const override {
+    return best_gemm_settings(jobs::point_rows(points));
+  }
+
+  json compare(const json&, const std::vector<store::point_record>& points, const std::string& by) const override {
+    return compare_gemm_points(jobs::point_rows(points), by);
+  }
+
+ private:
+  measure::backend_cache<gemm_backend> backends_;
+  measure::idle_power_cache idle_;
+};
+
+jobs::point_result gemm_workload::run_point(jobs::point_context& ctx, const json& spec_json, const json& point_json) {
+  const auto spec = gemm_spec::stored(spec_json);
+  const auto p = gemm_point::of(point_json);
+  const auto dtype = parse_gemm_dtype(p.dtype);
+  if (!dtype) throw std::invalid_argument("unknown dtype " + p.dtype);
+
+  std::string why;
+  gemm_backend* be = backends_.get(p.device, &why);
+  if (!be) return skipped(p, why);
+  if (auto reason = be->supports(*dtype, p.tensor)) return skipped(p, *reason);
+
+  measure::point_plan plan;
+  plan.idle_s = spec.idle_baseline_s();
+  plan.boundary_s = spec.boundary_s;
+  plan.cooldown_s = spec.cooldown_s;
+  plan.warmup_s = spec.warmup_s;
+  plan.warmup_runs = 1;
+  if (spec.duration_s) {
+    plan.fixed = measure::fixed_protocol{*spec.duration_s, 0};
+  } else {
+    plan.adaptive.stop.min_time_s = spec.min_time_s;
+    plan.adaptive.stop.max_time_s = spec.max_time_s;
+    plan.adaptive.stop.min_samples = static_cast<std::size_t>(spec.min_samples);
+    plan.adaptive.stop.target_rse_time = spec.target_rse;
+    plan.adaptive.stop.target_rse_power = spec.target_rse;
+  }
+  plan.prepare = [&]() -> std::optional<std::string> {
+    be->set_threads(static_cast<int>(spec.threads));
+    be->prepare(p.size.m, p.size.n, p.size.k, *dtype, p.tensor);
+    return std::nullopt;
+  };
+  plan.run_once = [be] { return be->timed_run_s(); };
+  const auto m = measure::run_point(ctx, point_json, plan, idle_);
+  if (m.skipped) return skipped(p, *m.skipped);
+  const auto& res = m.window;
+  const auto& latency = m.latency;
+
+  jobs::point_result r;
+  r.t_start_ns = res.t_start_ns;
+  r.t_end_ns = res.t_end_ns;
+  json& mt = r.metrics;
+  const auto kernels = be->kernel_names();
+  std::optional<bool> tensor_used;
+  if (p.device == "cpu") {
+    tensor_used = false;
+  } else if (!(kernels.size() == 1 && kernels[0] == "unknown")) {
+    tensor_used = false;
+    for (const auto& kn : kernels) tensor_used = *tensor_used || is_tensor_core_kernel(kn);
+  }
+  mt["device"] = p.device;
+  mt["backend"] = be->name();
+  mt["math_mode"] = be->math_mode();
+  mt["dtype"] = to_string(*dtype);
+  mt["m"] = p.size.m;
+  mt["n"] = p.size.n;
+  mt["k"] = p.size.k;
+  mt["tensor"] = p.tensor;
+  mt["tensor_used"] = tensor_used ? json(*tensor_used) : json();
+  measure::put_settings(mt, m.applied, point_json);
+  mt["threads"] = spec.threads;
+  mt["iterations"] = latency.count;
+  mt["window_s"] = static_cast<double>(res.t_end_ns - res.t_start_ns) * 1e-9;
+  mt["time_mean_s"] = latency.mean_s;
+  mt["time_median_s"] = latency.median_s;
+  mt["time_min_s"] = latency.min_s;
+  mt["time_max_s"] = latency.max_s;
+  mt["time_std_s"] = latency.std_s;
+  mt["time_rse"] = std::isfinite(latency.rse) ? json(latency.rse) : json();
+  const double gflops = latency.mean_s > 0 ? gemm_flops(p.size.m, p.size.n, p.size.k) / latency.mean_s / 1e9 : 0.0;
+  mt["gflops"] = gflops;
+
+  const auto power_w = measure::put_power_metrics(mt, res, m.idle_w, latency.mean_s);
+  mt["gflops_per_w"] = power_w && *power_w > 0 ? json(gflops / *power_w) : json();
+  mt["j_per_gflop"] = power_w && gflops > 0 ? json(*power_w / gflops) : json();
+
+  std::vector<std::string> flags = m.applied.flags;
+  if (p.tensor && tensor_used && !*tensor_used) flags.push_back("tensor_requested_not_used");
+  measure::put_window_flags(mt, std::move(flags), ctx, res, m.applied, power_w.has_value());
+  mt["kernels"] = kernels;
+  return r;
+}
+
+}  // namespace
+
+std::unique_ptr<jobs::workload> make_gemm_kind() { return make_gemm_kind(default_factory); }
+
+std::unique_ptr<jobs::workload> make_gemm_kind(gemm_backend_factory factory) {
+  return std::make_unique<gemm_workload>(std::move(factory));
+}
+
+}  // namespace jetperf::kinds

@@ -1,0 +1,309 @@
+#include <jetperf/kinds/gemm/gemm_spec.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+
+#include <jetperf/common/errors.hpp>
+#include <jetperf/common/spec_fields.hpp>
+#include <jetperf/workloads/gemm_backends.hpp>
+#include <jetperf/workloads/gemm_dtype.hpp>
+#include <jetperf/workloads/sweep_axes.hpp>
+
+namespace jetperf::kinds {
+
+using namespace workloads;  // the backends and dtypes the kind measures with
+
+namespace {
+
+using nlohmann::json;
+
+constexpr std::int64_t k_max_dim = 1 << 20;
+
+std::string field(const std::string& name) { return "spec." + name; }
+
+const spec_field& declared(const char* name) { return find_spec_field(gemm_spec_fields(), name); }
+
+gemm_size size_of(std::int64_t m, std::int64_t n, std::int64_t k) {
+  if (m < 1 || n < 1 || k < 1 || m > k_max_dim || n > k_max_dim || k > k_max_dim)
+    throw validation_error(field("sizes"), "matrix dimensions must be between 1 and " + std::to_string(k_max_dim) +
+                                               ", got " + std::to_string(m) + "x" + std::to_string(n) + "x" +
+                                               std::to_string(k),
+                           "out_of_range");
+  return {m, n, k};
+}
+
+// "from:to:step", "MxNxK", or "N" (square).
+void parse_size_text(const std::string& text, std::vector<gemm_size>& out) {
+  const auto bad = [&](const std::string& why) {
+    return validation_error(field("sizes"), "size '" + text + "': " + why +
+                                                " (expected from:to:step, N, MxNxK or a list of them)");
+  };
+  if (text.find(':') != std::string::npos) {
+    const auto parts = split_trimmed(text, ':');
+    if (parts.size() != 3) throw bad("a range has three parts");
+    const auto from = parse_count(parts[0]), to = parse_count(parts[1]), step = parse_count(parts[2]);
+    if (!from || !to || !step) throw bad("range parts must be non-negative integers");
+    if (*step < 1) throw bad("step must be at least 1");
+    if (*from < 1) throw bad("sizes start at 1");
+    if ((*to - *from) / *step > static_cast<std::int64_t>(k_max_gemm_points))
+      throw validation_error(field("sizes"), "size range '" + text + "' has more than " +
+                                                 std::to_string(k_max_gemm_points) + " sizes", "too_many_points");
+    for (std::int64_t s = *from; s <= *to; s += *step) out.push_back(size_of(s, s, s));
+    return;
+  }
+  std::string lower = text;
+  std::replace(lower.begin(), lower.end(), 'X', 'x');
+  if (lower.find('x') != std::string::npos) {
+    const auto parts = split_trimmed(lower, 'x');
+    if (parts.size() != 3) throw bad("explicit sizes are MxNxK");
+    const auto m = parse_count(parts[0]), n = parse_count(parts[1]), k = parse_count(parts[2]);
+    if (!m || !n || !k) throw bad("dimensions must be integers");
+    out.push_back(size_of(*m, *n, *k));
+    return;
+  }
+  const auto s = parse_count(text);
+  if (!s) throw bad("not a size");
+  out.push_back(size_of(*s, *s, *s));
+}
+
+std::vector<gemm_size> parse_sizes(const json& v) {
+  std::vector<gemm_size> out;
+  for (const auto& item : spec_list(v)) {
+    if (item.is_string())
+      parse_size_text(item.get<std::string>(), out);
+    else if (item.is_number())
+      out.push_back(size_of(spec_integer(item, "sizes"), spec_integer(item, "sizes"), spec_integer(item, "sizes")));
+    else if (item.is_object() && item.contains("m") && item.contains("n") && item.contains("k"))
+      out.push_back(size_of(spec_integer(item["m"], "sizes"), spec_integer(item["n"], "sizes"), spec_integer(item["k"], "sizes")));
+    else
+      throw validation_error(field("sizes"), "sizes must be \"from:to:step\", a list of ints or \"MxNxK\" strings");
+  }
+  if (out.empty()) throw validation_error(field("sizes"), "sizes is empty: the sweep would have no points", "empty");
+  return out;
+}
+
+std::vector<std::string> parse_dtypes(const json& v) {
+  std::vector<std::string> out;
+  for (const auto& item : spec_list(v)) {
+    if (!item.is_string() || !parse_gemm_dtype(item.get<std::string>()))
+      throw validation_error(field("dtypes"), "unknown dtype " + item.dump() + " (known: half, float, double)");
+    if (std::find(out.begin(), out.end(), item.get<std::string>()) == out.end()) out.push_back(item);
+  }
+  if (out.empty()) throw validation_error(field("dtypes"), "dtypes is empty: the sweep would have no points", "empty");
+  return out;
+}
+
+std::vector<bool> parse_tensor(const json& v) {
+  std::vector<bool> out;
+  const auto add = [&](bool b) {
+    if (std::find(out.begin(), out.end(), b) == out.end()) out.push_back(b);
+  };
+  for (const auto& item : spec_list(v)) {
+    if (item.is_boolean()) {
+      add(item.get<bool>());
+    } else if (item == "on") {
+      add(true);
+    } else if (item == "off") {
+      add(false);
+    } else if (item == "both") {
+      add(true);
+      add(false);
+    } else {
+      throw validation_error(field("tensor"), "tensor must be \"on\", \"off\", \"both\" or a list of them, got " +
+                                                  item.dump());
+    }
+  }
+  if (out.empty()) throw validation_error(field("tensor"), "tensor is empty: the sweep would have no points", "empty");
+  return out;
+}
+
+}  // namespace
+
+const std::vector<spec_field>& gemm_spec_fields() {
+  using t = spec_type;
+  static const std::vector<spec_field> fields = {
+      {"device", t::text, nullptr, "cuda or cpu (default: cuda when the board has a CUDA device)", 0, 0, {"cuda", "cpu"}},
+      {"dtypes", t::list, json::array({"float"}), "half, float, double: a list or comma-separated text", 0, 0, {}},
+      {"sizes", t::list, "128:2048:128", "from:to:step, N (square), MxNxK, or a list of them", 0, 0, {}},
+      {"tensor", t::list, nullptr, "on, off, both or a list (default: both on cuda, off on cpu)", 0, 0, {}},
+      {"power_modes", t::list, nullptr, "nvpmodel mode ids, \"all\", or absent to leave the mode", 0, 0, {}},
+      {"emc_freqs", t::list, nullptr, "EMC clocks in Hz, \"all\", \"min\", \"max\", or absent to leave them", 0, 0, {}},
+      {"gpu_freqs", t::list, nullptr, "GPU clocks in Hz, \"all\", \"min\", \"max\", or absent to leave them", 0, 0, {}},
+      {"cpu_freqs", t::list, nullptr, "CPU clocks in kHz, \"all\", \"min\", \"max\", or absent to leave them", 0, 0, {}},
+      {"threads", t::integer, 0, "CPU backend threads (0 = the library's default)", 0, 1024, {}},
+      {"warmup_s", t::number, 0.5, "seconds of discarded runs before each window", 0, 600, {}},
+      {"min_time_s", t::number, 0.5, "shortest adaptive window", 0, 3600, {}},
+      {"max_time_s", t::number, 10.0, "longest adaptive window", 0.001, 3600, {}},
+      {"target_rse", t::number, 0.01, "relative standard error of time and power that ends the window", 1e-6, 1, {}},
+      {"min_samples", t::integer, 10, "fewest timed runs per window", 1, 10000000, {}},
+      {"duration_s", t::number, nullptr, "a fixed window in seconds instead of the adaptive one", 0.001, 3600, {}},
+      {"boundary_s", t::number, 0.1, "seconds cut from each end of the power window", 0, 60, {}},
+      {"cooldown_s", t::number, 0.0, "seconds of rest before each point", 0, 3600, {}},
+      {"tags", t::list, nullptr, "labels for finding the job later", 0, 0, {}},
+  };
+  return fields;
+}
+
+gemm_spec gemm_spec::parse(const json& spec, const json& offered) {
+  if (!spec.is_object()) throw validation_error("spec", "the gemm spec must be a JSON object");
+  reject_unknown_fields(spec, gemm_spec_fields());
+  gemm_spec out;
+
+  bool has_cuda = false;
+  if (offered.is_object() && offered.contains("has_cuda_device") && offered["has_cuda_device"].is_boolean())
+    has_cuda = offered["has_cuda_device"].get<bool>();
+  else
+    has_cuda = cuda_device_available();
+  out.device = string_field(spec, declared("device"), has_cuda ? "cuda" : "cpu");
+
+  out.dtypes = parse_dtypes(spec.contains("dtypes") && !spec["dtypes"].is_null() ? spec["dtypes"]
+                                                                                  : declared("dtypes").default_value);
+  out.sizes = parse_sizes(spec.contains("sizes") ? spec["sizes"] : declared("sizes").default_value);
+  out.tensor = parse_tensor(spec.contains("tensor") && !spec["tensor"].is_null()
+                                ? spec["tensor"]
+                                : json(out.device == "cuda" ? "both" : "off"));
+
+  // Three matrices of the widest dtype must fit in the memory the device has.
+  std::int64_t limit = 0;
+  const char* limit_key = out.device == "cuda" ? "gpu_memory_bytes" : "memory_bytes";
+  if (offered.is_object() && offered.contains(limit_key) && offered[limit_key].is_number())
+    limit = offered[limit_key].get<std::int64_t>();
+  if (limit <= 0 && out.device == "cuda" && offered.is_object() && offered.contains("memory_bytes") &&
+      offered["memory_bytes"].is_number())
+    limit = offered["memory_bytes"].get<std::int64_t>();
+  std::size_t widest = 0;
+  for (const auto& d : out.dtypes) widest = std::max(widest, dtype_size(*parse_gemm_dtype(d)));
+  if (limit > 0) {
+    for (const auto& s : out.sizes) {
+      const double bytes = (static_cast<double>(s.m) * s.k + static_cast<double>(s.k) * s.n +
+                            static_cast<double>(s.m) * s.n) * static_cast<double>(widest);
+      if (bytes > static_cast<double>(limit))
+        throw validation_error(field("sizes"),
+                               "size " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) +
+                                   " needs " + std::to_string(static_cast<std::int64_t>(bytes)) +
+                                   " bytes for A, B and C, over " + limit_key + " = " + std::to_string(limit),
+                               "too_large");
+    }
+  }
+
+  normalize_board_axes(spec, offered, out.board_axes);
+
+  out.threads = integer_field(spec, declared("threads"));
+  out.warmup_s = number_field(spec, declared("warmup_s"));
+  out.min_time_s = number_field(spec, declared("min_time_s"));
+  out.max_time_s = number_field(spec, declared("max_time_s"));
+  if (out.max_time_s < out.min_time_s)
+    throw validation_error(field("max_time_s"), "max_time_s must be at least min_time_s", "out_of_range");
+  out.target_rse = number_field(spec, declared("target_rse"));
+  out.min_samples = integer_field(spec, declared("min_samples"));
+  if (spec.contains("duration_s") && !spec["duration_s"].is_null()) out.duration_s = number_field(spec, declared("duration_s"));
+  out.boundary_s = number_field(spec, declared("boundary_s"));
+  out.cooldown_s = number_field(spec, declared("cooldown_s"));
+
+  // The sweep's size, named after its largest dimension when it is too big.
+  auto dims = board_axis_sizes(out.board_axes);
+  dims.insert(dims.end(), {{"dtypes", out.dtypes.size()}, {"tensor", out.tensor.size()}, {"sizes", out.sizes.size()}});
+  double total = 1;
+  for (const auto& d : dims) total *= static_cast<double>(d.second);
+  if (total > static_cast<double>(k_max_gemm_points)) {
+    const auto biggest = std::max_element(dims.begin(), dims.end(),
+                                          [](const auto& a, const auto& b) { return a.second < b.second; });
+    throw validation_error(field(biggest->first),
+                           "the sweep has " + std::to_string(static_cast<std::int64_t>(total)) +
+                               " points, over the limit of " + std::to_string(k_max_gemm_points) + "; narrow " +
+                               biggest->first + " (" + std::to_string(biggest->second) + " values)",
+                           "too_many_points");
+  }
+  return out;
+}
+
+gemm_spec gemm_spec::stored(const json& j) {
+  gemm_spec s;
+  s.device = j.at("device").get<std::string>();
+  s.dtypes = j.at("dtypes").get<std::vector<std::string>>();
+  for (const auto& size : j.at("sizes"))
+    s.sizes.push_back({size.at("m").get<std::int64_t>(), size.at("n").get<std::int64_t>(), size.at("k").get<std::int64_t>()});
+  s.tensor = j.at("tensor").get<std::vector<bool>>();
+  for (const char* axis : {"power_modes", "emc_freqs", "gpu_freqs", "cpu_freqs"}) s.board_axes[axis] = j.value(axis, json());
+  s.threads = j.at("threads").get<std::int64_t>();
+  s.warmup_s = j.at("warmup_s").get<double>();
+  s.min_time_s = j.at("min_time_s").get<double>();
+  s.max_time_s = j.at("max_time_s").get<double>();
+  s.target_rse = j.at("target_rse").get<double>();
+  s.min_samples = j.at("min_samples").get<std::int64_t>();
+  if (j.contains("duration_s") && j["duration_s"].is_number()) s.duration_s = j["duration_s"].get<double>();
+  s.boundary_s = j.at("boundary_s").get<double>();
+  s.cooldown_s = j.at("cooldown_s").get<double>();
+  return s;
+}
+
+json gemm_spec::to_json() const {
+  json out = board_axes;
+  json size_list = json::array();
+  for (const auto& s : sizes) size_list.push_back({{"m", s.m}, {"n", s.n}, {"k", s.k}});
+  out.update({{"device", device},
+              {"dtypes", dtypes},
+              {"sizes", size_list},
+              {"tensor", tensor},
+              {"threads", threads},
+              {"warmup_s", warmup_s},
+              {"min_time_s", min_time_s},
+              {"max_time_s", max_time_s},
+              {"target_rse", target_rse},
+              {"min_samples", min_samples},
+              {"duration_s", duration_s ? json(*duration_s) : json()},
+              {"boundary_s", boundary_s},
+              {"cooldown_s", cooldown_s}});
+  return out;
+}
+
+double gemm_spec::idle_baseline_s() const { return std::max(0.5, min_time_s); }
+
+json gemm_point::to_json() const {
+  json p = setting;
+  p.update({{"device", device}, {"dtype", dtype}, {"tensor", tensor}, {"m", size.m}, {"n", size.n}, {"k", size.k}});
+  return p;
+}
+
+gemm_point gemm_point::of(const json& point) {
+  gemm_point p;
+  for (const auto& key : board_setting_keys()) p.setting[key] = point.value(key, json());
+  p.device = point.value("device", std::string("cpu"));
+  p.dtype = point.at("dtype").get<std::string>();
+  p.tensor = point.at("tensor").get<bool>();
+  p.size = {point.at("m").get<std::int64_t>(), point.at("n").get<std::int64_t>(), point.at("k").get<std::int64_t>()};
+  return p;
+}
+
+std::vector<gemm_point> expand(const gemm_spec& spec) {
+  std::vector<gemm_point> points;
+  for (const auto& setting : board_setting_points(spec.board_axes))
+    for (const auto& dtype : spec.dtypes)
+      for (const bool tensor : spec.tensor)
+        for (const auto& size : spec.sizes) points.push_back({setting, spec.device, dtype, tensor, size});
+  return points;
+}
+
+double estimate_s(const gemm_spec& spec, std::size_t points) {
+  const double window = spec.duration_s ? *spec.duration_s : std::min(spec.max_time_s, spec.min_time_s * 1.5);
+  const double per_point = spec.cooldown_s + spec.warmup_s + window;
+  const std::size_t settings = board_setting_count(spec.board_axes);
+  return per_point * static_cast<double>(points) + spec.idle_baseline_s() * static_cast<double>(settings);
+}
+
+json normalize_gemm_spec(const json& spec, const json& offered) { return gemm_spec::parse(spec, offered).to_json(); }
+
+std::vector<json> expand_gemm_spec(const json& normalized) {
+  std::vector<json> out;
+  for (const auto& p : expand(gemm_spec::stored(normalized))) out.push_back(p.to_json());
+  return out;
+}
+
+double estimate_gemm_s(const json& normalized, std::size_t points) {
+  return estimate_s(gemm_spec::stored(normalized), points);
+}
+
+}  // namespace jetperf::kinds

@@ -1,0 +1,118 @@
+#include <jetperf/kinds/idle/idle_kind.hpp>
+
+#include <chrono>
+#include <thread>
+
+#include <jetperf/common/clock.hpp>
+#include <jetperf/measure/point_power.hpp>
+#include <jetperf/measure/power_window.hpp>
+
+namespace jetperf::kinds {
+
+namespace {
+
+using jobs::column_role;
+using jobs::column_type;
+
+// Cancellation is polled at this period while idling, so a DELETE ends a point quickly.
+constexpr std::chrono::milliseconds k_poll{10};
+
+const spec_field& field(const char* name) { return find_spec_field(idle_spec_fields(), name); }
+
+class idle_workload final : public jobs::workload {
+ public:
+  std::string kind() const override { return "idle"; }
+  std::string description() const override {
+    return "The board at rest for duration_s, repeated: the baseline every power figure is compared with.";
+  }
+  const std::vector<spec_field>& spec_fields() const override { return idle_spec_fields(); }
+  const jobs::column_table& columns() const override { return idle_columns(); }
+
+  nlohmann::json normalize(const nlohmann::json& spec, const nlohmann::json&) const override {
+    return idle_spec::parse(spec).to_json();
+  }
+
+  std::vector<nlohmann::json> expand(const nlohmann::json& spec) const override {
+    std::vector<nlohmann::json> points;
+    for (const auto& p : kinds::expand(idle_spec::parse(spec))) points.push_back({{"repeat", p.repeat}});
+    return points;
+  }
+
+  double estimate_s(const nlohmann::json& spec, std::size_t points) const override {
+    return idle_spec::parse(spec).duration_s * static_cast<double>(points);
+  }
+
+  jobs::point_result run_point(jobs::point_context& ctx, const nlohmann::json& spec_json,
+                               const nlohmann::json& point) override {
+    const auto spec = idle_spec::parse(spec_json);
+    const auto duration_ns = static_cast<std::int64_t>(spec.duration_s * 1e9);
+    jobs::point_result r;
+    r.t_start_ns = monotonic_ns();
+    const auto deadline = r.t_start_ns + duration_ns;
+    for (auto now = r.t_start_ns; now < deadline && !ctx.cancelled(); now = monotonic_ns())
+      std::this_thread::sleep_for(std::min<std::chrono::nanoseconds>(k_poll, std::chrono::nanoseconds(deadline - now)));
+    r.t_end_ns = monotonic_ns();
+    r.metrics["repeat"] = point.value("repeat", 0);
+    r.metrics["duration_s"] = static_cast<double>(r.t_end_ns - r.t_start_ns) / 1e9;
+    r.metrics["power_w"] = nullptr;
+    r.metrics["samples"] = 0;
+    if (ctx.telemetry) add_power(*ctx.telemetry, r);
+    return r;
+  }
+
+ private:
+  // Mean of every power channel over the window (the measurement protocol's own summary); the
+  // total-power channel becomes power_w, each rail its rail column.
+  static void add_power(const telemetry::sample_source& source, jobs::point_result& r) {
+    const auto summary = measure::summarize_window(source.channels(), source.window(r.t_start_ns, r.t_end_ns),
+                                                   source.total_power_channel());
+    measure::put_rail_metrics(r.metrics, summary);
+    if (summary.total_power_w) r.metrics["power_w"] = *summary.total_power_w;
+    r.metrics["samples"] = summary.total_samples;
+  }
+};
+
+}  // namespace
+
+const std::vector<spec_field>& idle_spec_fields() {
+  static const std::vector<spec_field> fields = {
+      {"duration_s", spec_type::number, 1.0, "seconds each repeat measures the board at rest", 0.001, 3600, {}},
+      {"repeats", spec_type::integer, 1, "how many times (one point each)", 1, 10000, {}},
+  };
+  return fields;
+}
+
+const jobs::column_table& idle_columns() {
+  static const jobs::column_table table{
+      {
+          {"repeat", column_type::integer, column_role::parameter, "", "which repeat, from 0", true},
+          {"duration_s", column_type::number, column_role::metric, "s", "length of the window measured", true},
+          {"power_w", column_type::number, column_role::metric, "W", "mean total board power over the window", true},
+          {"samples", column_type::integer, column_role::metric, "", "telemetry samples in the window", true},
+      },
+      true};
+  return table;
+}
+
+idle_spec idle_spec::parse(const nlohmann::json& spec) {
+  if (spec.is_null()) return {};  // no spec at all: every default
+  if (!spec.is_object()) throw validation_error("spec", "the idle spec must be a JSON object");
+  reject_unknown_fields(spec, idle_spec_fields());
+  idle_spec s;
+  // A zero-length window measures nothing: the range starts above 0.
+  s.duration_s = number_field(spec, field("duration_s"));
+  s.repeats = integer_field(spec, field("repeats"));
+  return s;
+}
+
+nlohmann::json idle_spec::to_json() const { return {{"duration_s", duration_s}, {"repeats", repeats}}; }
+
+std::vector<idle_point> expand(const idle_spec& spec) {
+  std::vector<idle_point> points;
+  for (std::int64_t i = 0; i < spec.repeats; ++i) points.push_back({i});
+  return points;
+}
+
+std::unique_ptr<jobs::workload> make_idle_kind() { return std::make_unique<idle_workload>(); }
+
+}  // namespace jetperf::kinds

@@ -1,0 +1,63 @@
+#include <jetperf/kinds/layers/layers_columns.hpp>
+
+#include <jetperf/measure/point_columns.hpp>
+
+namespace jetperf::kinds {
+
+namespace {
+using jobs::column;
+using jobs::column_role;
+using jobs::column_type;
+constexpr auto param = column_role::parameter;
+constexpr auto metric = column_role::metric;
+}  // namespace
+
+const jobs::column_table& layers_columns() {
+  static const jobs::column_table table{
+      measure::join_columns({
+          {
+              {"network", column_type::text, param, "", "zoo or user network", true},
+              {"device", column_type::text, param, "", "cuda or cpu", false},
+              {"layer_index", column_type::integer, param, "", "layer position; -1 = the whole network end to end", false},
+              {"layer_name", column_type::text, param, "", "layer (torchvision module path at block granularity)", true},
+              {"layer_type", column_type::text, param, "", "conv, linear, pool, block, network, ...", true},
+              {"latency_mean_s", column_type::number, metric, "s", "mean latency of one run", true},
+          },
+          measure::power_columns(),
+          measure::setting_columns(false),
+          {
+              {"granularity", column_type::text, param, "", "block or op", false},
+              {"batch", column_type::integer, param, "", "batch size", false},
+              {"dtype", column_type::text, param, "", "float or half", false},
+              {"backend", column_type::text, metric, "", "library that ran the layer", false},
+              {"input_shapes", column_type::text, param, "", "input tensor shapes", false},
+              {"output_shape", column_type::text, param, "", "output tensor shape", false},
+              {"params", column_type::integer, param, "", "learnable parameters", false},
+              {"macs", column_type::integer, param, "", "multiply-accumulates per run (batch included)", false},
+              {"flops", column_type::integer, param, "", "floating-point operations per run (batch included)", false},
+              {"functional_layer_count", column_type::integer, param, "", "end-to-end rows: layers in the network", false},
+              {"ops", column_type::integer, param, "", "ops the layer (or network) spans", false},
+              {"protocol", column_type::text, param, "", "adaptive or fixed", false},
+              {"latency_count", column_type::integer, metric, "", "timed runs behind the latency", false},
+              {"latency_median_s", column_type::number, metric, "s", "median latency", false},
+              {"latency_std_s", column_type::number, metric, "s", "standard deviation of the latency", false},
+              {"latency_min_s", column_type::number, metric, "s", "fastest run", false},
+              {"latency_max_s", column_type::number, metric, "s", "slowest run", false},
+              {"latency_rse", column_type::number, metric, "", "relative standard error of latency_mean_s", false},
+              {"window_s", column_type::number, metric, "s", "length of the power window", false},
+              {"window_runs", column_type::integer, metric, "", "runs in the power window", false},
+              {"sensor_update_period_s", column_type::number, metric, "s", "how often the power sensor updates", false},
+              {"gflops", column_type::number, metric, "GFLOP/s", "flops / latency_mean_s", false},
+              {"layer_latency_sum_s", column_type::number, metric, "s",
+               "end-to-end rows: sum of the isolated layers' latencies", false},
+              {"layers_over_end_to_end", column_type::number, metric, "",
+               "end-to-end rows: layer_latency_sum_s / latency_mean_s (far from 1: the layers do not add up)", false},
+          },
+          measure::window_columns(),
+          measure::setting_detail_columns(),
+      }),
+      true};
+  return table;
+}
+
+}  // namespace jetperf::kinds

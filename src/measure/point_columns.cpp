@@ -1,0 +1,57 @@
+#include <jetperf/measure/point_columns.hpp>
+
+namespace jetperf::measure {
+
+namespace {
+using jobs::column;
+using jobs::column_role;
+using jobs::column_type;
+}  // namespace
+
+std::vector<column> setting_columns(bool shown) {
+  return {
+      {"power_mode", column_type::integer, column_role::parameter, "", "nvpmodel power mode id (read back)", shown},
+      {"emc_freq_hz", column_type::integer, column_role::parameter, "Hz", "memory (EMC) clock (read back)", false},
+      {"gpu_freq_hz", column_type::integer, column_role::parameter, "Hz", "GPU clock (read back)", shown},
+      {"cpu_freq_khz", column_type::integer, column_role::parameter, "kHz", "CPU clock (read back)", shown},
+  };
+}
+
+std::vector<column> setting_detail_columns() {
+  return {
+      {"requested", column_type::object, column_role::parameter, "", "the board settings the point asked for", false},
+      {"read_back", column_type::object, column_role::metric, "", "the settings the board reported after applying", false},
+  };
+}
+
+std::vector<column> power_columns() {
+  return {
+      {"power_w", column_type::number, column_role::metric, "W", "mean total board power over the window", true},
+      {"power_rse", column_type::number, column_role::metric, "", "relative standard error of power_w", false},
+      {"power_samples", column_type::integer, column_role::metric, "", "total-power samples in the window", false},
+      {"window_energy_j", column_type::number, column_role::metric, "J", "energy over the whole window", false},
+      {"temp_max_c", column_type::number, column_role::metric, "C", "hottest temperature in the window", false},
+      {"idle_power_w", column_type::number, column_role::metric, "W", "board at rest under the same settings", false},
+      {"energy_j", column_type::number, column_role::metric, "J", "power_w x one run's mean time", true},
+      {"dynamic_power_w", column_type::number, column_role::metric, "W", "power_w - idle_power_w", false},
+      {"dynamic_energy_j", column_type::number, column_role::metric, "J", "dynamic_power_w x one run's mean time", false},
+  };
+}
+
+std::vector<column> window_columns() {
+  return {
+      {"throttle", column_type::object, column_role::metric, "", "clocks that read below their request, per clock", false},
+      {"flags", column_type::list, column_role::metric, "",
+       "caveats: throttled, max_time_reached, rse_unmet, no_power, settings_not_applied, ...", false},
+      {"stop_reason", column_type::text, column_role::metric, "", "why the window ended", false},
+      {"unmet", column_type::list, column_role::metric, "", "stop criteria not met when the window ended", false},
+  };
+}
+
+std::vector<column> join_columns(std::initializer_list<std::vector<column>> groups) {
+  std::vector<column> out;
+  for (const auto& g : groups) out.insert(out.end(), g.begin(), g.end());
+  return out;
+}
+
+}  // namespace jetperf::measure

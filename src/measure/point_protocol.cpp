@@ -1,0 +1,48 @@
+#include <jetperf/measure/point_protocol.hpp>
+
+#include <jetperf/common/clock.hpp>
+
+namespace jetperf::measure {
+
+point_measurement run_point(jobs::point_context& ctx, const nlohmann::json& point, const point_plan& plan,
+                            idle_power_cache& idle) {
+  point_measurement m;
+  // Board settings first: everything after runs under them, idle baseline included.
+  m.applied = apply_point_settings(ctx, point);
+  m.idle_w = idle.get(ctx, m.applied.requested, plan.idle_s, plan.boundary_s);
+  if (ctx.cancelled() || !sleep_polling(ctx, plan.cooldown_s)) {
+    m.skipped = "cancelled";
+    return m;
+  }
+  if (plan.prepare) {
+    if (auto reason = plan.prepare()) {
+      m.skipped = *reason;
+      return m;
+    }
+  }
+  // Warm-up: clocks ramp, caches, allocations and library heuristics settle; these runs are discarded.
+  const auto warm_end = monotonic_ns() + static_cast<std::int64_t>(plan.warmup_s * 1e9);
+  for (std::size_t i = 0; !ctx.cancelled() && (i < plan.warmup_runs || monotonic_ns() < warm_end); ++i)
+    plan.run_once();
+
+  loop_options opt;
+  opt.boundary_s = plan.boundary_s;
+  opt.cancel = ctx.cancel;
+  std::vector<double> latency_run;
+  if (plan.fixed) {
+    for (std::size_t i = 0; i < plan.fixed->latency_runs && !ctx.cancelled(); ++i) latency_run.push_back(plan.run_once());
+    opt.stop.fixed_duration_s = plan.fixed->window_s;
+  } else {
+    opt.stop = plan.adaptive.stop;
+  }
+  const measurement_loop loop(opt, ctx.telemetry);
+  m.window = loop.run(plan.run_once);
+  if (m.window.cancelled || ctx.cancelled()) {
+    m.skipped = "cancelled";
+    return m;
+  }
+  m.latency = plan.fixed && plan.fixed->latency_runs > 0 ? compute_latency_stats(latency_run) : m.window.latency;
+  return m;
+}
+
+}  // namespace jetperf::measure

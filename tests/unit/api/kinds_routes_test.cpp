@@ -1,0 +1,97 @@
+// GET /v1/kinds: each kind's declared spec fields and columns, the same declarations its spec is
+// parsed with and its results are written through.
+#include <jetperf/kinds/gemm/gemm_kind.hpp>
+#include <jetperf/kinds/layers/layers_kind.hpp>
+
+#include "api_fixture.hpp"
+
+namespace jetperf::test {
+namespace {
+
+class kinds_routes : public api_fixture {
+ protected:
+  kinds_routes() {
+    registry_.add(kinds::make_gemm_kind());
+    registry_.add(kinds::make_layers_kind());
+  }
+
+  nlohmann::json kind(const std::string& name) {
+    auto res = call("GET", "/v1/kinds/" + name);
+    EXPECT_EQ(res.status, 200) << res.body;
+    return json_of(res);
+  }
+};
+
+std::vector<std::string> names_of(const nlohmann::json& list) {
+  std::vector<std::string> out;
+  for (const auto& c : list) out.push_back(c.at("name").get<std::string>());
+  return out;
+}
+
+TEST_F(kinds_routes, lists_every_registered_kind_with_its_declarations) {
+  auto res = call("GET", "/v1/kinds");
+  ASSERT_EQ(res.status, 200) << res.body;
+  const auto j = json_of(res);
+  std::vector<std::string> kinds;
+  for (const auto& k : j["kinds"]) kinds.push_back(k["kind"]);
+  EXPECT_EQ(kinds, (std::vector<std::string>{"gemm", "idle", "layers"}));
+  for (const auto& k : j["kinds"]) {
+    EXPECT_FALSE(k["description"].get<std::string>().empty()) << k["kind"];
+    EXPECT_FALSE(k["spec"]["fields"].empty()) << k["kind"];
+    EXPECT_EQ(k["columns"][0]["name"], "index");
+    EXPECT_EQ(k["columns"].back()["name"], "error");
+    EXPECT_EQ(k["rail_columns"], "rail_<NAME>_w");
+  }
+}
+
+TEST_F(kinds_routes, columns_are_the_kinds_table_and_the_layers_defaults_are_its_headline) {
+  const auto layers = kind("layers");
+  std::vector<std::string> shown;
+  for (const auto& c : layers["columns"])
+    if (c["shown"].get<bool>()) shown.push_back(c["name"]);
+  EXPECT_EQ(shown, (std::vector<std::string>{"status", "network", "layer_name", "layer_type", "latency_mean_s",
+                                             "power_w", "energy_j"}));
+  const auto names = names_of(kind("gemm")["columns"]);
+  std::vector<std::string> expected;
+  for (const auto& c : jobs::output_columns(registry_.get("gemm").columns(), {})) expected.push_back(c.name);
+  EXPECT_EQ(names, expected);
+  const auto& latency = layers["columns"][7];
+  EXPECT_EQ(latency, (nlohmann::json{{"name", "latency_mean_s"}, {"type", "number"}, {"role", "metric"},
+                                     {"unit", "s"}, {"description", "mean latency of one run"}, {"shown", true}}));
+  EXPECT_EQ(layers["formats"], (nlohmann::json{"json", "csv", "dnnstats"}));
+}
+
+// A default is written once: what /v1/kinds declares is what normalize fills in.
+TEST_F(kinds_routes, declared_defaults_are_the_ones_normalize_fills_in) {
+  for (const std::string name : {"idle", "gemm", "layers"}) {
+    nlohmann::json spec = nlohmann::json::object();
+    if (name == "layers") spec["models"] = {"alexnet"};
+    const auto normalized = registry_.get(name).normalize(spec, {{"has_cuda_device", false}});
+    int checked = 0;
+    const auto declared = kind(name);
+    for (const auto& f : declared["spec"]["fields"]) {
+      if (f["default"].is_null() || f["name"] == "sizes") continue;
+      ASSERT_TRUE(normalized.contains(f["name"].get<std::string>())) << name << "." << f["name"];
+      EXPECT_EQ(normalized[f["name"].get<std::string>()], f["default"]) << name << "." << f["name"];
+      ++checked;
+    }
+    EXPECT_GE(checked, 2) << name;
+  }
+  const auto gemm = kind("gemm");
+  const auto& threads = gemm["spec"]["fields"][8];
+  EXPECT_EQ(threads, (nlohmann::json{{"name", "threads"}, {"type", "integer"}, {"default", 0},
+                                     {"description", "CPU backend threads (0 = the library's default)"},
+                                     {"min", 0}, {"max", 1024}}));
+}
+
+TEST_F(kinds_routes, unknown_kind_is_404_naming_the_known_ones) {
+  auto res = call("GET", "/v1/kinds/colour");
+  EXPECT_EQ(res.status, 404);
+  const auto j = json_of(res);
+  EXPECT_EQ(j["error"]["field"], "kind");
+  EXPECT_NE(j["error"]["message"].get<std::string>().find("gemm, idle, layers"), std::string::npos);
+  EXPECT_EQ(call("GET", "/v1/kinds?x=1").status, 400);
+}
+
+}  // namespace
+}  // namespace jetperf::test
