@@ -115,9 +115,7 @@ http_response put_power_mode(const route_request& r) {
 nlohmann::json clocks_view(const platform::board_controller& b) {
   auto j = b.clocks();
   const auto offered = b.offered();
-  j["available"] = {{"gpu_hz", offered.at("gpu_freqs_hz")},
-                    {"cpu_khz", offered.at("cpu_freqs_khz")},
-                    {"emc_hz", offered.at("emc_freqs_hz")}};
+  j["available"] = {{"gpu_hz", offered.gpu_freqs_hz}, {"cpu_khz", offered.cpu_freqs_khz}, {"emc_hz", offered.emc_freqs_hz}};
   return j;
 }
 
@@ -135,9 +133,12 @@ http_response put_clocks(const route_request& r) {
   // The field names of the request (not the controller's gpu_freq_hz, ...) go into the errors.
   for (const auto& item : body.items()) {
     const auto& k = item.key();
-    const char* list = k == "gpu" ? "gpu_freqs_hz" : k == "cpu" ? "cpu_freqs_khz" : k == "emc" ? "emc_freqs_hz" : nullptr;
+    const std::vector<std::int64_t>* list = k == "gpu"   ? &offered.gpu_freqs_hz
+                                            : k == "cpu" ? &offered.cpu_freqs_khz
+                                            : k == "emc" ? &offered.emc_freqs_hz
+                                                         : nullptr;
     if (!list) throw validation_error(k, "unknown clock '" + k + "' (known: gpu, cpu, emc)", "unknown_field");
-    platform::pick_frequency(item.value(), offered.at(list).get<std::vector<long long>>(), k);
+    platform::pick_frequency(item.value(), std::vector<long long>(list->begin(), list->end()), k);
   }
   b.set_clocks(body);
   return json_response(200, clocks_view(b));

@@ -65,7 +65,7 @@ void job_service::stop() {
 store::job_record job_service::submit(const std::string& kind, const nlohmann::json& spec,
                                       const std::vector<std::string>& tags) {
   auto& w = registry_.get(kind);
-  const auto offered = board_ ? board_->offered() : nlohmann::json::object();
+  const auto offered = board_ ? board_->offered() : platform::board_offer{};
   auto normalized = w.normalize(spec, offered);
   const auto points = w.expand(normalized);
   if (points.empty()) throw validation_error("spec", "the spec expands to an empty sweep", "empty_sweep");
@@ -91,7 +91,7 @@ store::job_record job_service::submit(const std::string& kind, const nlohmann::j
 
 nlohmann::json job_service::dry_run(const std::string& kind, const nlohmann::json& spec) const {
   auto& w = registry_.get(kind);
-  const auto offered = board_ ? board_->offered() : nlohmann::json::object();
+  const auto offered = board_ ? board_->offered() : platform::board_offer{};
   auto normalized = w.normalize(spec, offered);
   const auto points = w.expand(normalized);
   if (points.empty()) throw validation_error("spec", "the spec expands to an empty sweep", "empty_sweep");

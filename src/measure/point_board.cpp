@@ -7,7 +7,6 @@
 #include <jetperf/common/clock.hpp>
 #include <jetperf/measure/power_window.hpp>
 #include <jetperf/measure/throttle.hpp>
-#include <jetperf/workloads/sweep_axes.hpp>
 
 namespace jetperf::measure {
 
@@ -24,14 +23,50 @@ double in_unit(double value_hz, const std::string& unit) {
 
 }  // namespace
 
-json applied_settings::value(const std::string& key, const json& point) const {
-  return read_back.contains(key) ? read_back[key] : point.value(key, json());
+platform::board_setting applied_settings::effective() const {
+  platform::board_setting e = requested;
+  if (read_back.power_mode) e.power_mode = read_back.power_mode;
+  if (read_back.emc_freq_hz) e.emc_freq_hz = read_back.emc_freq_hz;
+  if (read_back.gpu_freq_hz) e.gpu_freq_hz = read_back.gpu_freq_hz;
+  if (read_back.cpu_freq_khz) e.cpu_freq_khz = read_back.cpu_freq_khz;
+  return e;
 }
+
+platform::board_setting setting_of_point(const json& point) {
+  platform::board_setting s;
+  const auto get = [&point](const char* key) -> std::optional<std::int64_t> {
+    auto it = point.find(key);
+    return it != point.end() && it->is_number() ? std::optional<std::int64_t>(it->get<std::int64_t>()) : std::nullopt;
+  };
+  if (auto m = get("power_mode")) s.power_mode = static_cast<int>(*m);
+  s.emc_freq_hz = get("emc_freq_hz");
+  s.gpu_freq_hz = get("gpu_freq_hz");
+  s.cpu_freq_khz = get("cpu_freq_khz");
+  return s;
+}
+
+json setting_json(const platform::board_setting& s) {
+  const auto opt = [](const auto& v) { return v ? json(*v) : json(); };
+  return {{"power_mode", opt(s.power_mode)},
+          {"emc_freq_hz", opt(s.emc_freq_hz)},
+          {"gpu_freq_hz", opt(s.gpu_freq_hz)},
+          {"cpu_freq_khz", opt(s.cpu_freq_khz)}};
+}
+
+namespace {
+// The set values only ({} for an empty setting): what was asked for, what was read back.
+json set_values(const platform::board_setting& s) {
+  const json all = setting_json(s);
+  json out = json::object();
+  for (auto it = all.begin(); it != all.end(); ++it)
+    if (!it->is_null()) out[it.key()] = *it;
+  return out;
+}
+}  // namespace
 
 applied_settings apply_point_settings(jobs::point_context& ctx, const json& point) {
   applied_settings a;
-  for (const auto& key : workloads::board_setting_keys())
-    if (point.contains(key) && !point[key].is_null()) a.requested[key] = point[key];
+  a.requested = setting_of_point(point);
   if (ctx.board && !a.requested.empty())
     a.read_back = ctx.board->apply(a.requested);
   else if (!a.requested.empty())
@@ -49,14 +84,14 @@ bool sleep_polling(const jobs::point_context& ctx, double seconds) {
   return !ctx.cancelled();
 }
 
-std::optional<double> idle_power_cache::get(jobs::point_context& ctx, const json& settings, double idle_s,
-                                            double boundary_s) {
+std::optional<double> idle_power_cache::get(jobs::point_context& ctx, const platform::board_setting& setting,
+                                            double idle_s, double boundary_s) {
   if (!ctx.telemetry || !ctx.telemetry->total_power_channel()) return std::nullopt;
   if (job_ != ctx.job_id) {
     cache_.clear();
     job_ = ctx.job_id;
   }
-  const auto key = settings.dump();
+  const auto key = setting.label();
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
   const auto t0 = monotonic_ns();
   if (!sleep_polling(ctx, idle_s + 2 * boundary_s)) return std::nullopt;
@@ -67,10 +102,10 @@ std::optional<double> idle_power_cache::get(jobs::point_context& ctx, const json
   return summary.total_power_w;
 }
 
-void put_settings(json& mt, const applied_settings& applied, const json& point) {
-  for (const auto& key : workloads::board_setting_keys()) mt[key] = applied.value(key, point);
-  mt["requested"] = applied.requested;
-  mt["read_back"] = applied.read_back;
+void put_settings(json& mt, const applied_settings& applied) {
+  mt.update(setting_json(applied.effective()));
+  mt["requested"] = set_values(applied.requested);
+  mt["read_back"] = set_values(applied.read_back);
 }
 
 void put_window_flags(json& mt, std::vector<std::string> flags, const jobs::point_context& ctx,
@@ -107,17 +142,17 @@ jobs::point_result skipped_point(const std::string& reason, json identity) {
 }
 
 json throttled_clocks(const telemetry::sample_source& source, const std::vector<telemetry::sample>& samples,
-                      const json& requested) {
+                      const platform::board_setting& requested) {
   const auto channels = source.channels();
   json throttle = json::object();
   for (std::size_t i = 0; i < channels.size(); ++i) {
     const auto& c = channels[i];
     if (c.kind != telemetry::channel_kind::clock) continue;
     std::optional<double> requested_hz;
-    if (c.name == "clock.gpu" && requested.contains("gpu_freq_hz")) requested_hz = requested["gpu_freq_hz"].get<double>();
-    if (c.name == "clock.emc" && requested.contains("emc_freq_hz")) requested_hz = requested["emc_freq_hz"].get<double>();
-    if (c.name.rfind("clock.cpu", 0) == 0 && requested.contains("cpu_freq_khz"))
-      requested_hz = requested["cpu_freq_khz"].get<double>() * 1e3;
+    if (c.name == "clock.gpu" && requested.gpu_freq_hz) requested_hz = static_cast<double>(*requested.gpu_freq_hz);
+    if (c.name == "clock.emc" && requested.emc_freq_hz) requested_hz = static_cast<double>(*requested.emc_freq_hz);
+    if (c.name.rfind("clock.cpu", 0) == 0 && requested.cpu_freq_khz)
+      requested_hz = static_cast<double>(*requested.cpu_freq_khz) * 1e3;
     if (!requested_hz) continue;
     const auto t = check_throttle(samples, static_cast<int>(i), in_unit(*requested_hz, c.unit));
     if (t.throttled) throttle[c.name] = {{"below", t.below}, {"samples", t.samples}, {"min_ratio", t.min_ratio}};

@@ -80,20 +80,20 @@ void board_controller::restore_state(const board_state& state) {
   if (!mode_failure.empty()) throw platform_error("restoring board settings failed: " + mode_failure);
 }
 
-nlohmann::json board_controller::offered() const {
+board_offer board_controller::offered() const {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  nlohmann::json j;
-  j["power_modes"] = nlohmann::json::array();
+  board_offer o;
   if (conf_)
-    for (const auto& m : conf_->modes) j["power_modes"].push_back({{"id", m.id}, {"name", m.name}});
-  j["gpu_freqs_hz"] = clocks_.gpu_available_hz();
-  j["cpu_freqs_khz"] = clocks_.cpu_available_khz();
-  j["emc_freqs_hz"] = clocks_.emc_available_hz();
-  j["has_cuda_device"] = options_.has_cuda_device.value_or(clocks_.has_gpu());
+    for (const auto& m : conf_->modes) o.power_modes.push_back({m.id, m.name});
+  const auto list = [](const std::vector<long long>& v) { return std::vector<std::int64_t>(v.begin(), v.end()); };
+  o.gpu_freqs_hz = list(clocks_.gpu_available_hz());
+  o.cpu_freqs_khz = list(clocks_.cpu_available_khz());
+  o.emc_freqs_hz = list(clocks_.emc_available_hz());
+  o.has_cuda_device = options_.has_cuda_device.value_or(clocks_.has_gpu());
   auto mem = mem_total_bytes(root_);
-  j["memory_bytes"] = mem.value_or(0);
-  j["gpu_memory_bytes"] = options_.gpu_memory_bytes.value_or(info_.jetson ? mem.value_or(0) : 0);
-  return j;
+  o.memory_bytes = mem.value_or(0);
+  o.gpu_memory_bytes = options_.gpu_memory_bytes.value_or(info_.jetson ? mem.value_or(0) : 0);
+  return o;
 }
 
 void board_controller::arm_locked(std::int64_t job_id, const std::string& reason) {
@@ -108,9 +108,30 @@ void board_controller::arm(std::int64_t job_id) {
   arm_locked(job_id, "job");
 }
 
-nlohmann::json board_controller::apply(const nlohmann::json& settings) {
+nlohmann::json board_controller::apply_request(const nlohmann::json& settings) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   return apply_locked(settings);
+}
+
+board_setting board_controller::apply(const board_setting& setting) {
+  nlohmann::json request = nlohmann::json::object();
+  if (setting.power_mode) request["power_mode"] = *setting.power_mode;
+  if (setting.gpu_freq_hz) request["gpu_freq_hz"] = *setting.gpu_freq_hz;
+  if (setting.cpu_freq_khz) request["cpu_freq_khz"] = *setting.cpu_freq_khz;
+  if (setting.emc_freq_hz) request["emc_freq_hz"] = *setting.emc_freq_hz;
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const auto now = apply_locked(request);
+  // What a point records is what the board reads back, for the controls this board has.
+  board_setting read_back;
+  const auto get = [&now](const char* key) -> std::optional<std::int64_t> {
+    auto it = now.find(key);
+    return it != now.end() && it->is_number() ? std::optional<std::int64_t>(it->get<std::int64_t>()) : std::nullopt;
+  };
+  if (auto m = get("power_mode")) read_back.power_mode = static_cast<int>(*m);
+  read_back.gpu_freq_hz = get("gpu_freq_hz");
+  read_back.cpu_freq_khz = get("cpu_freq_khz");
+  read_back.emc_freq_hz = get("emc_freq_hz");
+  return read_back;
 }
 
 nlohmann::json board_controller::apply_locked(const nlohmann::json& settings) {

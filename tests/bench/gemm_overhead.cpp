@@ -63,7 +63,7 @@ double run_point_gflops(int s) {
   auto w = kinds::make_gemm_kind();
   const auto spec = w->normalize({{"device", "cpu"}, {"dtypes", {"float"}}, {"sizes", {s}}, {"warmup_s", 0.1},
                                   {"duration_s", k_window_s}},
-                                 json::object());
+                                 {});
   jobs::point_context ctx;
   const auto r = w->run_point(ctx, spec, w->expand(spec).at(0));
   return r.metrics.at("gflops").get<double>();

@@ -13,28 +13,32 @@ namespace jetperf::test {
 /// A board that records what was applied and reads it back unchanged.
 class fake_board final : public platform::board_settings {
  public:
-  nlohmann::json offered() const override {
-    return {{"power_modes", {{{"id", 0}, {"name", "MAXN"}}, {{"id", 1}, {"name", "15W"}}}},
-            {"gpu_freqs_hz", {300000000, 600000000, 900000000}},
-            {"cpu_freqs_khz", {1200000, 2200000}},
-            {"emc_freqs_hz", {2133000000}},
-            {"has_cuda_device", false},
-            {"memory_bytes", 8LL << 30}};
+  platform::board_offer offered() const override {
+    platform::board_offer o;
+    o.power_modes = {{0, "MAXN"}, {1, "15W"}};
+    o.gpu_freqs_hz = {300000000, 600000000, 900000000};
+    o.cpu_freqs_khz = {1200000, 2200000};
+    o.emc_freqs_hz = {2133000000};
+    o.has_cuda_device = false;
+    o.memory_bytes = 8LL << 30;
+    return o;
   }
   void arm(std::int64_t) override {}
-  nlohmann::json apply(const nlohmann::json& settings) override {
-    for (auto it = settings.begin(); it != settings.end(); ++it) state_[it.key()] = it.value();
+  platform::board_setting apply(const platform::board_setting& s) override {
+    if (s.power_mode) state_.power_mode = s.power_mode;
+    if (s.gpu_freq_hz) state_.gpu_freq_hz = s.gpu_freq_hz;
+    if (s.cpu_freq_khz) state_.cpu_freq_khz = s.cpu_freq_khz;
+    if (s.emc_freq_hz) state_.emc_freq_hz = s.emc_freq_hz;
     ++applies_;
     return state_;
   }
-  nlohmann::json current() const override { return state_; }
-  void restore() override { state_ = nlohmann::json::object(); }
+  void restore() override { state_ = {}; }
 
-  double gpu_hz() const { return state_.value("gpu_freq_hz", 0.0); }
+  double gpu_hz() const { return static_cast<double>(state_.gpu_freq_hz.value_or(0)); }
   int applies() const { return applies_; }
 
  private:
-  nlohmann::json state_ = nlohmann::json::object();
+  platform::board_setting state_;
   int applies_ = 0;
 };
 

@@ -56,7 +56,7 @@ class workload {
   virtual const column_table& columns() const;
   /// Validates the spec field by field and fills defaults. `offered` is board_settings::offered()
   /// (or {} without a board). Throws validation_error with field "spec.<name>".
-  virtual nlohmann::json normalize(const nlohmann::json& spec, const nlohmann::json& offered) const = 0;
+  virtual nlohmann::json normalize(const nlohmann::json& spec, const platform::board_offer& offered) const = 0;
   /// The ordered points of a normalized spec (each a JSON object of settings).
   virtual std::vector<nlohmann::json> expand(const nlohmann::json& spec) const = 0;
   /// Estimated duration in seconds of the whole job.

@@ -17,12 +17,18 @@
 namespace jetperf::measure {
 
 struct applied_settings {
-  nlohmann::json requested = nlohmann::json::object();  ///< the point's non-null settings
-  nlohmann::json read_back = nlohmann::json::object();  ///< what the board reported after applying
-  std::vector<std::string> flags;                       ///< "settings_not_applied" without a board
-  /// The read-back value of `key`, else the point's own.
-  nlohmann::json value(const std::string& key, const nlohmann::json& point) const;
+  platform::board_setting requested;  ///< the point's set values
+  platform::board_setting read_back;  ///< what the board reported after applying (empty without a board)
+  std::vector<std::string> flags;     ///< "settings_not_applied" without a board
+  /// Each setting as read back where the board said, else as requested.
+  platform::board_setting effective() const;
 };
+
+/// A point's board setting: its power_mode, emc_freq_hz, gpu_freq_hz, cpu_freq_khz (null or
+/// absent = leave as is).
+platform::board_setting setting_of_point(const nlohmann::json& point);
+/// {power_mode, emc_freq_hz, gpu_freq_hz, cpu_freq_khz}, null where unset (the points' form).
+nlohmann::json setting_json(const platform::board_setting& s);
 
 /// Applies the point's board settings through ctx.board (throws what the board throws).
 applied_settings apply_point_settings(jobs::point_context& ctx, const nlohmann::json& point);
@@ -35,7 +41,7 @@ class idle_power_cache {
  public:
   /// Mean total power over `idle_s` trimmed by `boundary_s` at each end; nullopt without a
   /// total-power channel or when cancelled.
-  std::optional<double> get(jobs::point_context& ctx, const nlohmann::json& settings, double idle_s,
+  std::optional<double> get(jobs::point_context& ctx, const platform::board_setting& setting, double idle_s,
                             double boundary_s);
 
  private:
@@ -43,9 +49,9 @@ class idle_power_cache {
   std::map<std::string, std::optional<double>> cache_;
 };
 
-/// Writes the board-setting columns (read back where the board said, else the point's own),
-/// "requested" and "read_back" into a point's metrics.
-void put_settings(nlohmann::json& metrics, const applied_settings& applied, const nlohmann::json& point);
+/// Writes the board-setting columns (read back where the board said, else as requested),
+/// "requested" and "read_back" (set values only) into a point's metrics.
+void put_settings(nlohmann::json& metrics, const applied_settings& applied);
 
 /// Writes a finished window's verdict into a point's metrics: "throttle" per clock that read below
 /// its request, then "flags" (`flags` plus throttled, max_time_reached, rse_unmet, no_power),
@@ -59,6 +65,6 @@ jobs::point_result skipped_point(const std::string& reason, nlohmann::json ident
 /// Clock channels that read below the requested clocks in `samples` (the point's window):
 /// {"clock.gpu": {"below", "samples", "min_ratio"}, ...}; empty when nothing throttled.
 nlohmann::json throttled_clocks(const telemetry::sample_source& source, const std::vector<telemetry::sample>& samples,
-                                const nlohmann::json& requested);
+                                const platform::board_setting& requested);
 
 }  // namespace jetperf::measure

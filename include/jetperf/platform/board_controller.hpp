@@ -41,15 +41,17 @@ class board_controller : public board_settings {
   /// Detects and discovers the board under `root`. `journal` may be null (no crash-safe restore).
   board_controller(sysfs_root root, board_controller_options options, snapshot_journal* journal);
 
-  nlohmann::json offered() const override;
+  board_offer offered() const override;
   void arm(std::int64_t job_id) override;
-  /// Keys: power_mode (id), gpu_freq_hz, cpu_freq_khz, emc_freq_hz (each a value, "min" or "max"),
-  /// force (bool, allows reboot-needing power modes). Returns current().
-  nlohmann::json apply(const nlohmann::json& settings) override;
+  /// The job path: applies the set values and returns the settings read back.
+  board_setting apply(const board_setting& setting) override;
+  /// The API's path. Keys: power_mode (id), gpu_freq_hz, cpu_freq_khz, emc_freq_hz (each a value,
+  /// "min" or "max"), force (bool, allows reboot-needing power modes). Returns current().
+  nlohmann::json apply_request(const nlohmann::json& settings);
   /// {"power_mode","power_mode_name","gpu_freq_hz","gpu_min_hz","gpu_max_hz","gpu_cur_hz",
   ///  "cpu_freq_khz","cpu_cur_khz","emc_freq_hz","emc_locked"}; a *_freq value is the locked
   /// frequency when min == max, else the current one; null where the board has no such control.
-  nlohmann::json current() const override;
+  nlohmann::json current() const;
   void restore() override;
 
   /// Start-up and `jetperfd --restore-only`: restores the oldest open snapshot, closes all.

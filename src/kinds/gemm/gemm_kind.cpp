@@ -48,7 +48,7 @@ class gemm_workload final : public jobs::workload {
   const std::vector<spec_field>& spec_fields() const override { return gemm_spec_fields(); }
   const jobs::column_table& columns() const override { return gemm_columns(); }
 
-  json normalize(const json& spec, const json& offered) const override { return normalize_gemm_spec(spec, offered); }
+  json normalize(const json& spec, const platform::board_offer& offered) const override { return normalize_gemm_spec(spec, offered); }
   std::vector<json> expand(const json& spec) const override { return expand_gemm_spec(spec); }
   double estimate_s(const json& spec, std::size_t points) const override { return estimate_gemm_s(spec, points); }
 
@@ -125,7 +125,7 @@ jobs::point_result gemm_workload::run_point(jobs::point_context& ctx, const json
   mt["k"] = p.size.k;
   mt["tensor"] = p.tensor;
   mt["tensor_used"] = tensor_used ? json(*tensor_used) : json();
-  measure::put_settings(mt, m.applied, point_json);
+  measure::put_settings(mt, m.applied);
   mt["threads"] = spec.threads;
   mt["iterations"] = latency.count;
   mt["window_s"] = static_cast<double>(res.t_end_ns - res.t_start_ns) * 1e-9;

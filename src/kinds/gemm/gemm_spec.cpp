@@ -10,11 +10,12 @@
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
 #include <jetperf/workloads/gemm_dtype.hpp>
-#include <jetperf/workloads/sweep_axes.hpp>
+#include <jetperf/measure/sweep_axes.hpp>
 
 namespace jetperf::kinds {
 
 using namespace workloads;  // the backends and dtypes the kind measures with
+using namespace measure;    // the board-setting axes every sweeping kind shares
 
 namespace {
 
@@ -147,16 +148,12 @@ const std::vector<spec_field>& gemm_spec_fields() {
   return fields;
 }
 
-gemm_spec gemm_spec::parse(const json& spec, const json& offered) {
+gemm_spec gemm_spec::parse(const json& spec, const platform::board_offer& offered) {
   if (!spec.is_object()) throw validation_error("spec", "the gemm spec must be a JSON object");
   reject_unknown_fields(spec, gemm_spec_fields());
   gemm_spec out;
 
-  bool has_cuda = false;
-  if (offered.is_object() && offered.contains("has_cuda_device") && offered["has_cuda_device"].is_boolean())
-    has_cuda = offered["has_cuda_device"].get<bool>();
-  else
-    has_cuda = cuda_device_available();
+  const bool has_cuda = offered.has_cuda_device ? *offered.has_cuda_device : cuda_device_available();
   out.device = string_field(spec, declared("device"), has_cuda ? "cuda" : "cpu");
 
   out.dtypes = parse_dtypes(spec.contains("dtypes") && !spec["dtypes"].is_null() ? spec["dtypes"]
@@ -167,13 +164,9 @@ gemm_spec gemm_spec::parse(const json& spec, const json& offered) {
                                 : json(out.device == "cuda" ? "both" : "off"));
 
   // Three matrices of the widest dtype must fit in the memory the device has.
-  std::int64_t limit = 0;
   const char* limit_key = out.device == "cuda" ? "gpu_memory_bytes" : "memory_bytes";
-  if (offered.is_object() && offered.contains(limit_key) && offered[limit_key].is_number())
-    limit = offered[limit_key].get<std::int64_t>();
-  if (limit <= 0 && out.device == "cuda" && offered.is_object() && offered.contains("memory_bytes") &&
-      offered["memory_bytes"].is_number())
-    limit = offered["memory_bytes"].get<std::int64_t>();
+  std::int64_t limit = out.device == "cuda" ? offered.gpu_memory_bytes : offered.memory_bytes;
+  if (limit <= 0 && out.device == "cuda") limit = offered.memory_bytes;
   std::size_t widest = 0;
   for (const auto& d : out.dtypes) widest = std::max(widest, dtype_size(*parse_gemm_dtype(d)));
   if (limit > 0) {
@@ -294,7 +287,7 @@ double estimate_s(const gemm_spec& spec, std::size_t points) {
   return per_point * static_cast<double>(points) + spec.idle_baseline_s() * static_cast<double>(settings);
 }
 
-json normalize_gemm_spec(const json& spec, const json& offered) { return gemm_spec::parse(spec, offered).to_json(); }
+json normalize_gemm_spec(const json& spec, const platform::board_offer& offered) { return gemm_spec::parse(spec, offered).to_json(); }
 
 std::vector<json> expand_gemm_spec(const json& normalized) {
   std::vector<json> out;

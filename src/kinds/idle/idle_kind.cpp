@@ -28,7 +28,7 @@ class idle_workload final : public jobs::workload {
   const std::vector<spec_field>& spec_fields() const override { return idle_spec_fields(); }
   const jobs::column_table& columns() const override { return idle_columns(); }
 
-  nlohmann::json normalize(const nlohmann::json& spec, const nlohmann::json&) const override {
+  nlohmann::json normalize(const nlohmann::json& spec, const platform::board_offer&) const override {
     return idle_spec::parse(spec).to_json();
   }
 

@@ -51,7 +51,7 @@ class layers_workload final : public jobs::workload {
   }
   const std::vector<spec_field>& spec_fields() const override { return layers_spec_fields(); }
   const jobs::column_table& columns() const override { return layers_columns(); }
-  json normalize(const json& spec, const json& offered) const override { return normalize_layers_spec(spec, offered); }
+  json normalize(const json& spec, const platform::board_offer& offered) const override { return normalize_layers_spec(spec, offered); }
   std::vector<json> expand(const json& spec) const override { return expand_layers_spec(spec); }
   double estimate_s(const json& spec, std::size_t points) const override { return estimate_layers_s(spec, points); }
   jobs::point_result run_point(jobs::point_context& ctx, const json& spec, const json& point) override;
@@ -181,7 +181,7 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
   }
   mt["batch"] = batch;
   mt["dtype"] = to_string(dtype);
-  measure::put_settings(mt, m.applied, point);
+  measure::put_settings(mt, m.applied);
   mt["protocol"] = spec.protocol;
   mt["latency_count"] = latency.count;
   mt["latency_mean_s"] = latency.mean_s;

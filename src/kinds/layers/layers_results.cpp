@@ -6,11 +6,11 @@
 
 #include <jetperf/jobs/columns.hpp>
 #include <jetperf/kinds/layers/layers_spec.hpp>
-#include <jetperf/workloads/sweep_axes.hpp>
+#include <jetperf/measure/sweep_axes.hpp>
 
 namespace jetperf::kinds {
 
-using namespace workloads;  // the backends and dtypes the kind measures with
+using measure::board_setting_keys;
 
 namespace {
 

@@ -11,11 +11,12 @@
 #include <jetperf/models/zoo.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
 #include <jetperf/workloads/gemm_dtype.hpp>
-#include <jetperf/workloads/sweep_axes.hpp>
+#include <jetperf/measure/sweep_axes.hpp>
 
 namespace jetperf::kinds {
 
 using namespace workloads;  // the backends and dtypes the kind measures with
+using namespace measure;    // the board-setting axes every sweeping kind shares
 
 namespace {
 
@@ -36,13 +37,11 @@ std::vector<std::string> string_list(const json& spec, const char* name) {
   return out;
 }
 
-std::int64_t memory_limit(const json& offered, const std::string& device, const char** key) {
+std::int64_t memory_limit(const platform::board_offer& offered, const std::string& device, const char** key) {
   *key = device == "cuda" ? "gpu_memory_bytes" : "memory_bytes";
-  std::int64_t limit = 0;
-  if (offered.is_object() && offered.contains(*key) && offered[*key].is_number()) limit = offered[*key].get<std::int64_t>();
-  if (limit <= 0 && device == "cuda" && offered.is_object() && offered.contains("memory_bytes") &&
-      offered["memory_bytes"].is_number()) {
-    limit = offered["memory_bytes"].get<std::int64_t>();
+  std::int64_t limit = device == "cuda" ? offered.gpu_memory_bytes : offered.memory_bytes;
+  if (limit <= 0 && device == "cuda" && offered.memory_bytes > 0) {
+    limit = offered.memory_bytes;
     *key = "memory_bytes";
   }
   // A board that does not report its memory (a simulated one) runs CPU layers on this host.
@@ -74,7 +73,7 @@ working_set largest_working_set(const models::network& net, const std::vector<mo
 }
 
 void check_memory(const models::network& net, const working_set& need, const std::string& device,
-                  std::int64_t batch, const json& offered) {
+                  std::int64_t batch, const platform::board_offer& offered) {
   const char* key = nullptr;
   const auto limit = memory_limit(offered, device, &key);
   if (limit > 0 && need.bytes > limit)
@@ -100,7 +99,7 @@ models::network network_of_spec(const nlohmann::json& spec, const std::string& n
   return models::build_model(name);
 }
 
-nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const nlohmann::json& offered) {
+nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform::board_offer& offered) {
   if (!spec.is_object()) throw validation_error("spec", "the layers spec must be a JSON object");
   reject_unknown_fields(spec, layers_spec_fields());
   json out;
@@ -133,11 +132,7 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const nlohmann:
   out["networks"] = user;
 
   // Devices: the GPU when the board has one, else the CPU.
-  bool has_cuda = false;
-  if (offered.is_object() && offered.contains("has_cuda_device") && offered["has_cuda_device"].is_boolean())
-    has_cuda = offered["has_cuda_device"].get<bool>();
-  else
-    has_cuda = cuda_device_available();
+  const bool has_cuda = offered.has_cuda_device ? *offered.has_cuda_device : cuda_device_available();
   const char* device_field = spec.contains("devices") ? "devices" : "device";
   auto devices = string_list(spec, device_field);
   if (devices.empty()) devices.push_back(has_cuda ? "cuda" : "cpu");

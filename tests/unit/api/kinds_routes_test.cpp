@@ -66,7 +66,9 @@ TEST_F(kinds_routes, declared_defaults_are_the_ones_normalize_fills_in) {
   for (const std::string name : {"idle", "gemm", "layers"}) {
     nlohmann::json spec = nlohmann::json::object();
     if (name == "layers") spec["models"] = {"alexnet"};
-    const auto normalized = registry_.get(name).normalize(spec, {{"has_cuda_device", false}});
+    platform::board_offer no_cuda;
+    no_cuda.has_cuda_device = false;
+    const auto normalized = registry_.get(name).normalize(spec, no_cuda);
     int checked = 0;
     const auto declared = kind(name);
     for (const auto& f : declared["spec"]["fields"]) {

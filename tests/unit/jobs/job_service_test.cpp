@@ -20,7 +20,7 @@ namespace {
 class scripted_workload final : public jobs::workload {
  public:
   std::string kind() const override { return "scripted"; }
-  json normalize(const json& spec, const json&) const override {
+  json normalize(const json& spec, const platform::board_offer&) const override {
     jetperf::reject_unknown_fields(spec, {"points", "sleep_ms", "fail"});
     json out = {{"points", jetperf::integer_field(spec, "points", 0, 200000, 3)},
                 {"sleep_ms", jetperf::integer_field(spec, "sleep_ms", 0, 100000, 0)},
@@ -51,10 +51,9 @@ class scripted_workload final : public jobs::workload {
 
 class recording_board final : public platform::board_settings {
  public:
-  json offered() const override { return json::object(); }
+  platform::board_offer offered() const override { return {}; }
   void arm(std::int64_t job_id) override { armed.push_back(job_id); }
-  json apply(const json& s) override { return s; }
-  json current() const override { return json::object(); }
+  platform::board_setting apply(const platform::board_setting& s) override { return s; }
   void restore() override { ++restores; }
   std::vector<std::int64_t> armed;
   int restores = 0;

@@ -119,7 +119,7 @@ TEST_F(gemm_workload_test, clock_below_request_is_flagged_throttled) {
 
 TEST_F(gemm_workload_test, without_telemetry_power_is_null_and_tensor_on_cpu_is_skipped) {
   auto w = jetperf::kinds::make_gemm_kind();
-  const auto spec = w->normalize(quick_spec({{"tensor", "both"}}), json::object());
+  const auto spec = w->normalize(quick_spec({{"tensor", "both"}}), {});
   const auto points = w->expand(spec);
   ASSERT_EQ(points.size(), 2u);
   jetperf::jobs::point_context ctx;
@@ -137,7 +137,7 @@ TEST_F(gemm_workload_test, without_telemetry_power_is_null_and_tensor_on_cpu_is_
 TEST_F(gemm_workload_test, cuda_point_without_device_is_skipped_with_reason) {
   if (jetperf::workloads::cuda_device_available()) GTEST_SKIP() << "a CUDA device is present";
   auto w = jetperf::kinds::make_gemm_kind();
-  const auto spec = w->normalize(quick_spec({{"device", "cuda"}}), json::object());
+  const auto spec = w->normalize(quick_spec({{"device", "cuda"}}), {});
   jetperf::jobs::point_context ctx;
   const auto r = w->run_point(ctx, spec, w->expand(spec)[0]);
   EXPECT_EQ(r.status, "skipped");
@@ -148,7 +148,7 @@ TEST_F(gemm_workload_test, cuda_point_without_device_is_skipped_with_reason) {
 
 TEST_F(gemm_workload_test, fixed_duration_protocol) {
   auto w = jetperf::kinds::make_gemm_kind();
-  const auto spec = w->normalize(quick_spec({{"duration_s", 0.05}}), json::object());
+  const auto spec = w->normalize(quick_spec({{"duration_s", 0.05}}), {});
   jetperf::jobs::point_context ctx;
   const auto r = w->run_point(ctx, spec, w->expand(spec)[0]);
   EXPECT_EQ(r.metrics.at("stop_reason"), "fixed_duration");

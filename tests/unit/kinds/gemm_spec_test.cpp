@@ -11,24 +11,32 @@ using namespace jetperf::kinds;
 
 namespace {
 
-json offered() {
-  return {{"power_modes", {{{"id", 0}, {"name", "MAXN"}}, {{"id", 2}, {"name", "15W"}}}},
-          {"gpu_freqs_hz", {114750000, 624750000, 1377000000}},
-          {"cpu_freqs_khz", {1200000, 2265600}},
-          {"emc_freqs_hz", {2133000000}},
-          {"has_cuda_device", true},
-          {"gpu_memory_bytes", 1LL << 30},
-          {"memory_bytes", 1LL << 30}};
+jetperf::platform::board_offer offered() {
+  jetperf::platform::board_offer o;
+  o.power_modes = {{0, "MAXN"}, {2, "15W"}};
+  o.gpu_freqs_hz = {114750000, 624750000, 1377000000};
+  o.cpu_freqs_khz = {1200000, 2265600};
+  o.emc_freqs_hz = {2133000000};
+  o.has_cuda_device = true;
+  o.gpu_memory_bytes = 1LL << 30;
+  o.memory_bytes = 1LL << 30;
+  return o;
 }
 
 // The field named by the validation_error `spec` raises, or "" when it is accepted.
-std::string error_field(const json& spec, const json& off = offered()) {
+std::string error_field(const json& spec, const jetperf::platform::board_offer& off = offered()) {
   try {
     normalize_gemm_spec(spec, off);
   } catch (const jetperf::validation_error& e) {
     return e.field();
   }
   return "";
+}
+
+jetperf::platform::board_offer no_cuda() {
+  jetperf::platform::board_offer o;
+  o.has_cuda_device = false;
+  return o;
 }
 
 }  // namespace
@@ -42,7 +50,7 @@ TEST(gemm_spec, defaults) {
   EXPECT_TRUE(s["gpu_freqs"].is_null());
   EXPECT_TRUE(s["duration_s"].is_null());
   EXPECT_DOUBLE_EQ(s["target_rse"].get<double>(), 0.01);
-  const auto cpu = normalize_gemm_spec(json::object(), {{"has_cuda_device", false}});
+  const auto cpu = normalize_gemm_spec(json::object(), no_cuda());
   EXPECT_EQ(cpu["device"], "cpu");
   EXPECT_EQ(cpu["tensor"], json({false}));
 }
@@ -83,7 +91,7 @@ TEST(gemm_spec, each_bad_field_is_named) {
   EXPECT_EQ(error_field({{"gpu_freqs", {123}}}), "spec.gpu_freqs");
   EXPECT_EQ(error_field({{"cpu_freqs", {1}}}), "spec.cpu_freqs");
   EXPECT_EQ(error_field({{"emc_freqs", "fastest"}}), "spec.emc_freqs");
-  EXPECT_EQ(error_field({{"gpu_freqs", "max"}}, json::object()), "spec.gpu_freqs");  // no board: nothing offered
+  EXPECT_EQ(error_field({{"gpu_freqs", "max"}}, {}), "spec.gpu_freqs");  // no board: nothing offered
   EXPECT_EQ(error_field({{"power_modes", {"TURBO"}}}), "spec.power_modes");
   EXPECT_EQ(error_field({{"power_modes", {7}}}), "spec.power_modes");
   EXPECT_EQ(error_field({{"tensor", "maybe"}}), "spec.tensor");

@@ -14,7 +14,7 @@ namespace {
 std::string field_of(const json& spec) {
   auto w = kinds::make_idle_kind();
   try {
-    w->normalize(spec, json::object());
+    w->normalize(spec, {});
   } catch (const validation_error& e) {
     return e.field();
   }
@@ -46,10 +46,10 @@ class constant_power final : public telemetry::sample_source {
 
 TEST(idle_workload, defaults_are_filled_in) {
   auto w = kinds::make_idle_kind();
-  auto spec = w->normalize(json::object(), json::object());
+  auto spec = w->normalize(json::object(), {});
   EXPECT_DOUBLE_EQ(spec["duration_s"].get<double>(), 1.0);
   EXPECT_EQ(spec["repeats"].get<int>(), 1);
-  auto points = w->expand(w->normalize({{"repeats", 4}, {"duration_s", 0.5}}, json::object()));
+  auto points = w->expand(w->normalize({{"repeats", 4}, {"duration_s", 0.5}}, {}));
   ASSERT_EQ(points.size(), 4u);
   EXPECT_EQ(points[3]["repeat"].get<int>(), 3);
   EXPECT_DOUBLE_EQ(w->estimate_s({{"duration_s", 0.5}, {"repeats", 4}}, 4), 2.0);
@@ -73,7 +73,7 @@ TEST(idle_workload, measures_mean_power_of_the_window) {
   constant_power source;
   jobs::point_context ctx;
   ctx.telemetry = &source;
-  auto spec = w->normalize({{"duration_s", 0.02}}, json::object());
+  auto spec = w->normalize({{"duration_s", 0.02}}, {});
   auto r = w->run_point(ctx, spec, {{"repeat", 0}});
   EXPECT_EQ(r.status, "ok");
   EXPECT_GE(r.t_end_ns - r.t_start_ns, 20000000);
@@ -90,6 +90,6 @@ TEST(idle_workload, cancellation_ends_the_point_early) {
   jobs::point_context ctx;
   ctx.cancel = &cancel;
   const auto t0 = monotonic_ns();
-  w->run_point(ctx, w->normalize({{"duration_s", 30}}, json::object()), {{"repeat", 0}});
+  w->run_point(ctx, w->normalize({{"duration_s", 30}}, {}), {{"repeat", 0}});
   EXPECT_LT(monotonic_ns() - t0, 5000000000LL);
 }

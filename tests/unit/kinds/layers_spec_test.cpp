@@ -11,12 +11,14 @@ using namespace jetperf::kinds;
 
 namespace {
 
-json offered() {
-  return {{"power_modes", {{{"id", 0}, {"name", "MAXN"}}, {{"id", 1}, {"name", "15W"}}}},
-          {"gpu_freqs_hz", {300000000, 900000000}},
-          {"cpu_freqs_khz", {1200000, 2200000}},
-          {"has_cuda_device", false},
-          {"memory_bytes", 8LL << 30}};
+jetperf::platform::board_offer offered() {
+  jetperf::platform::board_offer o;
+  o.power_modes = {{0, "MAXN"}, {1, "15W"}};
+  o.gpu_freqs_hz = {300000000, 900000000};
+  o.cpu_freqs_khz = {1200000, 2200000};
+  o.has_cuda_device = false;
+  o.memory_bytes = 8LL << 30;
+  return o;
 }
 
 json tiny_net() {
@@ -28,7 +30,7 @@ json tiny_net() {
       {"name": "fc", "type": "linear", "out_features": 4}]})");
 }
 
-std::string field_of(const json& spec, const json& board = offered()) {
+std::string field_of(const json& spec, const jetperf::platform::board_offer& board = offered()) {
   try {
     normalize_layers_spec(spec, board);
   } catch (const jetperf::validation_error& e) {
@@ -120,7 +122,7 @@ TEST(layers_spec, a_bad_user_layer_is_named) {
 
 TEST(layers_spec, a_batch_beyond_memory_is_refused) {
   auto board = offered();
-  board["memory_bytes"] = 64LL << 20;  // 64 MiB: every block of resnet50 at batch 1 fits...
+  board.memory_bytes = 64LL << 20;  // 64 MiB: every block of resnet50 at batch 1 fits...
   EXPECT_EQ(field_of({{"models", "resnet50"}, {"batch", 1}, {"end_to_end", false}}, board), "accepted");
   // ...the whole network end to end (every op's output and 25.6 M float weights) does not.
   const auto e2e = field_of({{"models", "resnet50"}, {"batch", 1}}, board);

@@ -40,13 +40,13 @@ struct orin {
 TEST(board_controller, offered_and_describe) {
   orin b;
   auto o = b.board->offered();
-  ASSERT_EQ(o["power_modes"].size(), 4u);
-  EXPECT_EQ(o["power_modes"][1]["name"], "MODE_15W");
-  EXPECT_EQ(o["gpu_freqs_hz"].size(), 13u);
-  EXPECT_EQ(o["cpu_freqs_khz"].back(), 2201600);
-  EXPECT_EQ(o["emc_freqs_hz"].size(), 4u);
-  EXPECT_EQ(o["memory_bytes"], 64335836LL * 1024);
-  EXPECT_EQ(o["has_cuda_device"], true);
+  ASSERT_EQ(o.power_modes.size(), 4u);
+  EXPECT_EQ(o.power_modes[1].name, "MODE_15W");
+  EXPECT_EQ(o.gpu_freqs_hz.size(), 13u);
+  EXPECT_EQ(o.cpu_freqs_khz.back(), 2201600);
+  EXPECT_EQ(o.emc_freqs_hz.size(), 4u);
+  EXPECT_EQ(o.memory_bytes, 64335836LL * 1024);
+  EXPECT_EQ(o.has_cuda_device, true);
   auto d = b.board->describe();
   EXPECT_EQ(d["family"], "t234");
   EXPECT_EQ(d["jetpack"], "5.1.2");
@@ -69,7 +69,7 @@ TEST(board_controller, apply_then_restore_round_trip) {
   EXPECT_EQ(b.journal.entries()[0]["state"]["power_mode"], 2);
   b.board->arm(42);  // idempotent
   EXPECT_EQ(b.journal.entries().size(), 1u);
-  auto got = b.board->apply({{"power_mode", 3}, {"gpu_freq_hz", 828750000}, {"cpu_freq_khz", 1497600},
+  auto got = b.board->apply_request({{"power_mode", 3}, {"gpu_freq_hz", 828750000}, {"cpu_freq_khz", 1497600},
                              {"emc_freq_hz", "max"}});
   EXPECT_EQ(got["power_mode"], 3);
   EXPECT_EQ(got["power_mode_name"], "MODE_50W");
@@ -87,19 +87,42 @@ TEST(board_controller, apply_then_restore_round_trip) {
   b.board->restore();  // not armed: no-op
 }
 
+// The job path: a typed setting in, the settings read back out.
+TEST(board_controller, typed_apply_returns_what_the_board_reads_back) {
+  orin b;
+  jetperf::platform::board_setting want;
+  want.power_mode = 3;
+  want.gpu_freq_hz = 828750000;
+  const auto got = b.board->apply(want);
+  EXPECT_EQ(got.power_mode, 3);
+  EXPECT_EQ(got.gpu_freq_hz, 828750000);
+  // Left as is, but read back all the same: what the point ran at.
+  ASSERT_TRUE(got.cpu_freq_khz.has_value());
+  EXPECT_EQ(*got.cpu_freq_khz, b.board->current()["cpu_freq_khz"].get<std::int64_t>());
+  EXPECT_EQ(b.file(gpu_dir + "/min_freq"), "828750000\n");
+  jetperf::platform::board_setting bad;
+  bad.cpu_freq_khz = 12345;
+  const std::string before = b.tree();
+  EXPECT_THROW(b.board->apply(bad), jetperf::validation_error);
+  EXPECT_EQ(b.tree(), before);
+  EXPECT_EQ(got.label(), "power_mode=3,emc_freq_hz=" + std::to_string(*got.emc_freq_hz) +
+                             ",gpu_freq_hz=828750000,cpu_freq_khz=" + std::to_string(*got.cpu_freq_khz));
+  EXPECT_EQ(jetperf::platform::board_setting{}.label(), "as_is");
+}
+
 TEST(board_controller, invalid_settings_change_nothing) {
   orin b;
   const std::string before = b.tree();
   try {
-    b.board->apply({{"gpu_freq_hz", 828750000}, {"cpu_freq_khz", 12345}});
+    b.board->apply_request({{"gpu_freq_hz", 828750000}, {"cpu_freq_khz", 12345}});
     FAIL();
   } catch (const jetperf::validation_error& e) {
     EXPECT_EQ(e.field(), "cpu_freq_khz");
     EXPECT_NE(std::string(e.what()).find("1497600"), std::string::npos);
   }
-  EXPECT_THROW(b.board->apply({{"power_mode", 9}}), jetperf::validation_error);
-  EXPECT_THROW(b.board->apply({{"turbo", true}}), jetperf::validation_error);
-  EXPECT_THROW(b.board->apply({{"gpu_freq_hz", "fast"}}), jetperf::validation_error);
+  EXPECT_THROW(b.board->apply_request({{"power_mode", 9}}), jetperf::validation_error);
+  EXPECT_THROW(b.board->apply_request({{"turbo", true}}), jetperf::validation_error);
+  EXPECT_THROW(b.board->apply_request({{"gpu_freq_hz", "fast"}}), jetperf::validation_error);
   EXPECT_EQ(b.tree(), before);
   EXPECT_EQ(b.mode(), "2\n");
 }
@@ -109,7 +132,7 @@ TEST(board_controller, failure_in_the_middle_of_apply_restores) {
   // EMC lock file gone: GPU and CPU get written, then the EMC write fails.
   std::filesystem::remove(b.tmp.path() + emc_lock);
   const std::string before = b.tree();
-  EXPECT_THROW(b.board->apply({{"power_mode", 3}, {"gpu_freq_hz", 318750000}, {"cpu_freq_khz", 729600},
+  EXPECT_THROW(b.board->apply_request({{"power_mode", 3}, {"gpu_freq_hz", 318750000}, {"cpu_freq_khz", 729600},
                                {"emc_freq_hz", 2133000000}}),
                jetperf::platform_error);
   EXPECT_EQ(b.tree(), before);
@@ -118,9 +141,9 @@ TEST(board_controller, failure_in_the_middle_of_apply_restores) {
 
 TEST(board_controller, reboot_needing_mode_is_refused_unless_forced) {
   orin b;
-  EXPECT_THROW(b.board->apply({{"power_mode", 1}}), jetperf::conflict);
+  EXPECT_THROW(b.board->apply_request({{"power_mode", 1}}), jetperf::conflict);
   EXPECT_EQ(b.mode(), "2\n");
-  b.board->apply({{"power_mode", 1}, {"force", true}});
+  b.board->apply_request({{"power_mode", 1}, {"force", true}});
   EXPECT_EQ(b.mode(), "1\n");
 }
 
@@ -167,9 +190,9 @@ TEST(board_controller, host_without_board_files) {
   board_controller host(sysfs_root(tmp.path()), {}, nullptr);
   EXPECT_EQ(host.info().family, "host");
   auto o = host.offered();
-  EXPECT_TRUE(o["gpu_freqs_hz"].empty());
-  EXPECT_EQ(o["has_cuda_device"], false);
-  EXPECT_THROW(host.apply({{"gpu_freq_hz", 1}}), jetperf::validation_error);
+  EXPECT_TRUE(o.gpu_freqs_hz.empty());
+  EXPECT_EQ(o.has_cuda_device, false);
+  EXPECT_THROW(host.apply_request({{"gpu_freq_hz", 1}}), jetperf::validation_error);
   auto cur = host.current();
   EXPECT_TRUE(cur["gpu_freq_hz"].is_null());
   host.arm(1);

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <jetperf/common/spec_fields.hpp>
+#include <jetperf/platform/board_setting.hpp>
 
 namespace jetperf::kinds {
 
@@ -34,8 +35,8 @@ struct gemm_spec {
   std::optional<double> duration_s;  ///< a fixed window instead of the adaptive one
   double boundary_s = 0, cooldown_s = 0;
 
-  /// Validates `spec` against the board (board_settings::offered(), or {} without a board).
-  static gemm_spec parse(const nlohmann::json& spec, const nlohmann::json& offered);
+  /// Validates `spec` against what the board offers ({} without a board).
+  static gemm_spec parse(const nlohmann::json& spec, const platform::board_offer& offered);
   /// A stored spec (the output of to_json): already validated when the job was submitted.
   static gemm_spec stored(const nlohmann::json& normalized);
   /// The normalized spec as stored: every default filled in, sizes as [{"m","n","k"}].
@@ -65,7 +66,7 @@ std::vector<gemm_point> expand(const gemm_spec& spec);
 double estimate_s(const gemm_spec& spec, std::size_t points);
 
 /// JSON in, JSON out (the job contract's form of parse and expand).
-nlohmann::json normalize_gemm_spec(const nlohmann::json& spec, const nlohmann::json& offered);
+nlohmann::json normalize_gemm_spec(const nlohmann::json& spec, const platform::board_offer& offered);
 std::vector<nlohmann::json> expand_gemm_spec(const nlohmann::json& normalized);
 double estimate_gemm_s(const nlohmann::json& normalized, std::size_t points);
 

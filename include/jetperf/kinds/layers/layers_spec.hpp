@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <jetperf/common/spec_fields.hpp>
+#include <jetperf/platform/board_setting.hpp>
 #include <jetperf/models/network.hpp>
 
 namespace jetperf::kinds {
@@ -40,7 +41,7 @@ const std::vector<spec_field>& layers_spec_fields();
 /// returns it normalized: models as a list of names, networks as validated JSON objects, devices
 /// as a list, every default filled in. A batch whose largest layer does not fit the device's
 /// memory is refused (spec.batch), a user network with a bad layer names it (spec.networks[i].layers[j]).
-nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const nlohmann::json& offered);
+nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform::board_offer& offered);
 
 /// The points of a normalized spec: board setting outermost, then network, device, layer index
 /// (and the end-to-end point, layer_index -1, after each network's layers).

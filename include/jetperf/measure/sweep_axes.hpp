@@ -10,7 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
-namespace jetperf::workloads {
+#include <jetperf/platform/board_setting.hpp>
+
+namespace jetperf::measure {
 
 /// A non-negative decimal integer of at most 18 digits ("0042" -> 42); nullopt otherwise.
 std::optional<std::int64_t> parse_count(const std::string& text);
@@ -28,7 +30,7 @@ std::vector<nlohmann::json> spec_list(const nlohmann::json& v);
 /// Reads power_modes, emc_freqs, gpu_freqs and cpu_freqs ("all" | "min" | "max" | values, each
 /// checked against `offered`) into `out` as lists of ints, or null where the spec leaves the
 /// setting as it is. Throws validation_error("spec.<axis>") naming the valid values.
-void normalize_board_axes(const nlohmann::json& spec, const nlohmann::json& offered, nlohmann::json& out);
+void normalize_board_axes(const nlohmann::json& spec, const platform::board_offer& offered, nlohmann::json& out);
 
 /// The keys of a point that are board settings, in sweep order (outermost first).
 const std::vector<std::string>& board_setting_keys();
@@ -43,4 +45,4 @@ std::size_t board_setting_count(const nlohmann::json& spec);
 /// The four axis names, in sweep order, with their sizes (for "too many points" messages).
 std::vector<std::pair<std::string, std::size_t>> board_axis_sizes(const nlohmann::json& spec);
 
-}  // namespace jetperf::workloads
+}  // namespace jetperf::measure

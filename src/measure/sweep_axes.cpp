@@ -1,4 +1,4 @@
-#include <jetperf/workloads/sweep_axes.hpp>
+#include <jetperf/measure/sweep_axes.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 
 #include <jetperf/common/errors.hpp>
 
-namespace jetperf::workloads {
+namespace jetperf::measure {
 
 namespace {
 
@@ -22,14 +22,11 @@ std::string list_text(const std::vector<std::int64_t>& v) {
 }
 
 // "all" | "min" | "max" | [ints], each checked against the offered list.
-std::optional<std::vector<std::int64_t>> parse_freqs(const json& spec, const std::string& name, const json& offered,
-                                                     const char* offered_key) {
+std::optional<std::vector<std::int64_t>> parse_freqs(const json& spec, const std::string& name,
+                                                     const std::vector<std::int64_t>& offered, const char* offered_key) {
   auto it = spec.find(name);
   if (it == spec.end() || it->is_null()) return std::nullopt;
-  std::vector<std::int64_t> valid;
-  if (offered.is_object() && offered.contains(offered_key) && offered[offered_key].is_array())
-    for (const auto& f : offered[offered_key])
-      if (f.is_number()) valid.push_back(f.get<std::int64_t>());
+  std::vector<std::int64_t> valid = offered;
   std::sort(valid.begin(), valid.end());
   if (valid.empty())
     throw validation_error(field(name), "this board offers no " + name + " control (" + offered_key + " is empty)",
@@ -59,13 +56,11 @@ std::optional<std::vector<std::int64_t>> parse_freqs(const json& spec, const std
   return out;
 }
 
-std::optional<std::vector<std::int64_t>> parse_power_modes(const json& spec, const json& offered) {
+std::optional<std::vector<std::int64_t>> parse_power_modes(const json& spec, const platform::board_offer& offered) {
   auto it = spec.find("power_modes");
   if (it == spec.end() || it->is_null()) return std::nullopt;
   std::vector<std::pair<std::int64_t, std::string>> modes;
-  if (offered.is_object() && offered.contains("power_modes") && offered["power_modes"].is_array())
-    for (const auto& m : offered["power_modes"])
-      if (m.is_object() && m.contains("id")) modes.emplace_back(m["id"].get<std::int64_t>(), m.value("name", std::string()));
+  for (const auto& m : offered.power_modes) modes.emplace_back(m.id, m.name);
   std::string valid;
   for (const auto& [id, nm] : modes) valid += (valid.empty() ? "" : ", ") + std::to_string(id) + " (" + nm + ")";
   if (modes.empty()) throw validation_error(field("power_modes"), "this board offers no power modes", "not_offered");
@@ -140,10 +135,10 @@ std::vector<nlohmann::json> spec_list(const nlohmann::json& v) {
   return {v};
 }
 
-void normalize_board_axes(const nlohmann::json& spec, const nlohmann::json& offered, nlohmann::json& out) {
-  out["gpu_freqs"] = list_or_null(parse_freqs(spec, "gpu_freqs", offered, "gpu_freqs_hz"));
-  out["cpu_freqs"] = list_or_null(parse_freqs(spec, "cpu_freqs", offered, "cpu_freqs_khz"));
-  out["emc_freqs"] = list_or_null(parse_freqs(spec, "emc_freqs", offered, "emc_freqs_hz"));
+void normalize_board_axes(const nlohmann::json& spec, const platform::board_offer& offered, nlohmann::json& out) {
+  out["gpu_freqs"] = list_or_null(parse_freqs(spec, "gpu_freqs", offered.gpu_freqs_hz, "gpu_freqs_hz"));
+  out["cpu_freqs"] = list_or_null(parse_freqs(spec, "cpu_freqs", offered.cpu_freqs_khz, "cpu_freqs_khz"));
+  out["emc_freqs"] = list_or_null(parse_freqs(spec, "emc_freqs", offered.emc_freqs_hz, "emc_freqs_hz"));
   out["power_modes"] = list_or_null(parse_power_modes(spec, offered));
 }
 
@@ -175,4 +170,4 @@ std::vector<std::pair<std::string, std::size_t>> board_axis_sizes(const nlohmann
           {"cpu_freqs", count_or_one(spec.value("cpu_freqs", json()))}};
 }
 
-}  // namespace jetperf::workloads
+}  // namespace jetperf::measure

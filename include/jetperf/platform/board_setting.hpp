@@ -1,0 +1,45 @@
+#pragma once
+// What a job can set on the board and what the board offers, typed: the job path (specs, points,
+// the measurement protocol) takes and returns these; api/ alone turns them into JSON.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace jetperf::platform {
+
+/// One setting of the board; an absent value leaves that control as it is.
+struct board_setting {
+  std::optional<int> power_mode;
+  std::optional<std::int64_t> emc_freq_hz;
+  std::optional<std::int64_t> gpu_freq_hz;
+  std::optional<std::int64_t> cpu_freq_khz;
+
+  bool empty() const { return !power_mode && !emc_freq_hz && !gpu_freq_hz && !cpu_freq_khz; }
+  bool operator==(const board_setting& o) const {
+    return power_mode == o.power_mode && emc_freq_hz == o.emc_freq_hz && gpu_freq_hz == o.gpu_freq_hz &&
+           cpu_freq_khz == o.cpu_freq_khz;
+  }
+  bool operator!=(const board_setting& o) const { return !(*this == o); }
+  /// "power_mode=0,gpu_freq_hz=1300500000" (set values only, sweep order); "as_is" when empty.
+  std::string label() const;
+};
+
+struct power_mode_offer {
+  int id = 0;
+  std::string name;
+};
+
+/// What can be set, for spec validation.
+struct board_offer {
+  std::vector<power_mode_offer> power_modes;
+  std::vector<std::int64_t> gpu_freqs_hz;  ///< ascending
+  std::vector<std::int64_t> cpu_freqs_khz;
+  std::vector<std::int64_t> emc_freqs_hz;
+  /// nullopt without a board: whoever asks decides (the build's CUDA runtime).
+  std::optional<bool> has_cuda_device;
+  std::int64_t memory_bytes = 0;      ///< 0 = unknown
+  std::int64_t gpu_memory_bytes = 0;  ///< 0 = unknown (Jetson: the shared memory)
+};
+
+}  // namespace jetperf::platform
