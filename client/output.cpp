@@ -171,31 +171,6 @@ std::string progress_bar(std::int64_t id, std::int64_t done, std::int64_t total,
          std::string(static_cast<std::size_t>(bar - filled), '.') + suffix;
 }
 
-std::string format_job(const nlohmann::json& job) {
-  std::ostringstream out;
-  const auto progress = job.value("progress", nlohmann::json::object());
-  out << "id:        " << text_or_dash(job, "id") << '\n'
-      << "kind:      " << text_or_dash(job, "kind") << '\n'
-      << "state:     " << text_or_dash(job, "state") << '\n'
-      << "progress:  " << int_or(progress, "done", 0) << "/" << int_or(progress, "total", 0) << " points";
-  if (progress.contains("eta_s") && progress["eta_s"].is_number()) out << ", eta " << format_duration(progress["eta_s"]);
-  out << '\n'
-      << "estimate:  " << format_duration(job.value("estimate_s", nlohmann::json())) << '\n'
-      << "tags:      " << text_or_dash(job, "tags") << '\n'
-      << "created:   " << text_or_dash(job, "created_at") << '\n'
-      << "started:   " << text_or_dash(job, "started_at") << '\n'
-      << "finished:  " << text_or_dash(job, "finished_at") << '\n';
-  if (job.contains("error") && !job["error"].is_null() && job["error"] != "")
-    out << "error:     " << format_cell(job["error"]) << '\n';
-  out << "spec:      " << job.value("spec", nlohmann::json::object()).dump() << '\n';
-  const auto summary = job.value("summary", nlohmann::json());
-  if (summary.is_object() && !summary.empty()) {
-    out << "summary:\n";
-    for (const auto& [k, v] : summary.items()) out << "  " << k << ": " << format_cell(v) << '\n';
-  }
-  return out.str();
-}
-
 std::string format_job_list(const nlohmann::json& list) {
   std::vector<std::vector<std::string>> rows;
   const auto jobs = list.value("jobs", nlohmann::json::array());

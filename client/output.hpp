@@ -1,7 +1,7 @@
 #pragma once
 // Human-readable rendering of the API's JSON: compact numbers, aligned tables, durations, job
 // lines and the progress bar. Pure functions, so they are easy to check. The results table is in
-// result_view.hpp.
+// result_view.hpp, `show` in job_view.hpp.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,8 +30,6 @@ std::string progress_line(std::int64_t id, std::int64_t done, std::int64_t total
 /// "job 3 [########............]  40%  2/5  eta 4s" fitted in `width` columns.
 std::string progress_bar(std::int64_t id, std::int64_t done, std::int64_t total, const nlohmann::json& eta_s,
                          int width);
-/// Multi-line "key: value" view of a job.
-std::string format_job(const nlohmann::json& job);
 /// The jobs list as a table.
 std::string format_job_list(const nlohmann::json& list);
 

@@ -134,6 +134,14 @@ TEST_F(client_gemm, small_cpu_sweep_end_to_end) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(line_count(r.out), 5) << r.out;
 
+  // `show`: the spec as key: value lines, then the same most efficient line under "summary:".
+  r = cli({"show", std::to_string(id)});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\nspec:\n"), std::string::npos) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n  sizes: +32x32x32, 48x48x48\n)"))) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n  dtypes: +float\n)"))) << r.out;
+  EXPECT_NE(r.out.find("\nsummary:\n  most efficient: "), std::string::npos) << r.out;
+
   r = cli({"compare", std::to_string(id), "--by", "cpu_freq_khz"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(^params\s+best_cpu_freq_khz\s+best_gflops_per_w\s+best_gflops)")))
