@@ -1,11 +1,13 @@
 // jetperf results ID: the job's points as a table, CSV or JSON, to stdout or a file; for layer-wise
-// jobs also dnnstats, the seed's processed layout (JSON).
+// jobs also dnnstats, the seed's processed layout (JSON). The table is ours (result_view.hpp):
+// the kind's default columns, fitted to a terminal; the other formats are the daemon's, as sent.
 #include <fstream>
 #include <iostream>
 
 #include "cli_error.hpp"
 #include "command.hpp"
-#include "output.hpp"
+#include "flag_lists.hpp"
+#include "result_view.hpp"
 
 namespace jetperf::client {
 
@@ -19,11 +21,29 @@ class results_command final : public command {
                      "table, csv, json or dnnstats (layers jobs) (default: table; json with --json)")
         ->check(CLI::IsMember({"table", "csv", "json", "dnnstats"}));
     app_->add_option("-o,--output", output_, "Write to this file instead of stdout");
+    columns_option_ = app_->add_option("--columns", columns_,
+                                     "Table: exactly these columns, in this order (a,b,c; an unknown name lists "
+                                     "the known ones)");
+    app_->add_flag("--wide", view_.wide, "Table: every column, however wide")->excludes(columns_option_);
+    app_->add_option("--where", view_.where,
+                     "Table: only rows whose KEY is VALUE (as printed, or the same number: m=256, "
+                     "gpu_freq_hz=1.3e9, status=skipped); repeat to require several")
+        ->expected(1)
+        ->take_all();
+    app_->footer(
+        "The table shows the kind's main columns; on a terminal the ones that do not fit are left out (and\n"
+        "named). Skipped points are counted in one line after the table (--where status=skipped lists\n"
+        "them); failed ones stay rows, with their error.");
   }
   CLI::App* app() const override { return app_; }
 
   int run(context& ctx) override {
     std::string format = format_.empty() ? (ctx.config().json ? "json" : "table") : format_;
+    view_.columns = split_list(columns_);
+    if (columns_option_->count() > 0 && view_.columns.empty())
+      throw cli_error(exit_usage, "--columns needs at least one column name");
+    if (format != "table" && (!view_.columns.empty() || view_.wide || !view_.where.empty()))
+      throw cli_error(exit_usage, "--columns, --wide and --where apply to the table, not --format " + format);
     const std::string base = "/v1/jobs/" + std::to_string(id_) + "/results";
     std::string text;
     if (format == "csv") {
@@ -33,8 +53,10 @@ class results_command final : public command {
       text = ctx.call("GET", base + "?format=dnnstats").dump(2) + "\n";
     } else {
       const auto j = ctx.call("GET", base + "?format=json");
-      // Only a terminal gets its columns limited; a file or a pipe gets them all.
-      text = format == "json" ? j.dump(2) + "\n" : format_results_table(j, output_.empty() ? stdout_terminal_width() : 0);
+      // Only a terminal gets its columns limited; a file or a pipe gets the default ones in full.
+      auto view = view_;
+      view.max_width = output_.empty() ? stdout_terminal_width() : 0;
+      text = format == "json" ? j.dump(2) + "\n" : format_results_view(j, view);
     }
     if (output_.empty()) {
       std::cout << text;
@@ -52,6 +74,9 @@ class results_command final : public command {
   std::int64_t id_ = 0;
   std::string format_;
   std::string output_;
+  std::string columns_;
+  CLI::Option* columns_option_ = nullptr;
+  result_view_options view_;
 };
 
 }  // namespace

@@ -1,8 +1,9 @@
-// jetperf show ID: one job in full.
+// jetperf show ID: one job in full: its header, its spec as key: value lines and its summary read
+// by kind (--json: the API's JSON as is).
 #include <iostream>
 
 #include "command.hpp"
-#include "output.hpp"
+#include "job_view.hpp"
 
 namespace jetperf::client {
 
@@ -10,7 +11,7 @@ namespace {
 
 class show_command final : public command {
  public:
-  explicit show_command(CLI::App& parent) : app_(parent.add_subcommand("show", "Show one job")) {
+  explicit show_command(CLI::App& parent) : app_(parent.add_subcommand("show", "Show one job: its state, spec and summary")) {
     app_->add_option("id", id_, "Job id")->required()->check(CLI::PositiveNumber);
   }
   CLI::App* app() const override { return app_; }
@@ -20,7 +21,7 @@ class show_command final : public command {
     if (ctx.config().json)
       std::cout << j.dump(2) << '\n';
     else
-      std::cout << format_job(j);
+      std::cout << format_job_view(j);
     return 0;
   }
 

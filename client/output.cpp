@@ -119,20 +119,6 @@ std::string format_table(const std::vector<std::string>& header,
   return out.str();
 }
 
-namespace {
-
-// The columns a person reads first in a gemm results table, in this order.
-const char* const k_gemm_first_columns[] = {"dtype",        "m",           "n",      "k",       "tensor",
-                                            "power_mode",   "gpu_freq_hz", "cpu_freq_khz", "time_mean_s",
-                                            "gflops",       "power_w",     "gflops_per_w", "flags"};
-
-bool is_gemm(const nlohmann::json& results) {
-  const auto job = results.value("job", nlohmann::json::object());
-  return job.is_object() && job.value("kind", std::string()) == "gemm";
-}
-
-}  // namespace
-
 std::string format_params(const nlohmann::json& params, const std::vector<std::string>& skip) {
   if (!params.is_object()) return format_cell(params);
   const auto wanted = [&](const char* key) {
@@ -166,94 +152,6 @@ std::string format_best_setting(const nlohmann::json& best) {
   return out + ")";
 }
 
-std::string format_results_table(const nlohmann::json& results, int max_width) {
-  std::vector<std::string> header;
-  for (const auto& c : results.value("columns", nlohmann::json::array()))
-    header.push_back(c.is_string() ? c.get<std::string>() : c.value("name", std::string("?")));
-  const bool gemm = is_gemm(results);
-  if (gemm) {
-    std::vector<std::string> ordered;
-    for (const char* name : k_gemm_first_columns)
-      if (std::find(header.begin(), header.end(), name) != header.end()) ordered.push_back(name);
-    for (const auto& h : header)
-      if (std::find(ordered.begin(), ordered.end(), h) == ordered.end()) ordered.push_back(h);
-    header = std::move(ordered);
-  }
-  std::vector<std::vector<std::string>> rows;
-  const auto all_rows = results.value("rows", nlohmann::json::array());
-  for (const auto& r : all_rows) {
-    std::vector<std::string> cells;
-    if (r.is_array()) {
-      for (const auto& v : r) cells.push_back(format_cell(v));
-    } else if (r.is_object()) {
-      for (const auto& h : header) cells.push_back(r.contains(h) ? format_cell(r.at(h)) : "-");
-    }
-    rows.push_back(std::move(cells));
-  }
-  // On a terminal, columns with nothing in them go first, then whatever does not fit; the rest
-  // are one --format away.
-  std::size_t hidden = 0;
-  if (max_width > 0) {
-    std::vector<std::string> kept_header;
-    std::vector<std::size_t> kept;
-    for (std::size_t c = 0; c < header.size(); ++c) {
-      bool empty = true;
-      for (const auto& row : rows) empty = empty && (c >= row.size() || row[c] == "-");
-      if (empty && !rows.empty()) {
-        ++hidden;
-        continue;
-      }
-      kept.push_back(c);
-      kept_header.push_back(header[c]);
-    }
-    for (auto& row : rows) {
-      std::vector<std::string> cells;
-      for (auto c : kept) cells.push_back(c < row.size() ? row[c] : std::string("-"));
-      row = std::move(cells);
-    }
-    header = std::move(kept_header);
-  }
-  std::size_t shown = header.size();
-  if (max_width > 0 && !header.empty()) {
-    std::size_t used = 0;
-    for (std::size_t c = 0; c < header.size(); ++c) {
-      std::size_t w = header[c].size();
-      for (const auto& row : rows)
-        if (c < row.size()) w = std::max(w, row[c].size());
-      const std::size_t next = used + (c ? 2 : 0) + w;
-      if (c > 0 && next > static_cast<std::size_t>(max_width)) {
-        shown = c;
-        break;
-      }
-      used = next;
-    }
-  }
-  std::string out;
-  if (header.empty()) {
-    out = "(no columns)\n";
-  } else if (shown < header.size()) {
-    std::vector<std::string> h(header.begin(), header.begin() + static_cast<std::ptrdiff_t>(shown));
-    for (auto& row : rows)
-      if (row.size() > shown) row.resize(shown);
-    out = format_table(h, rows);
-  } else {
-    out = format_table(header, rows);
-  }
-  const std::size_t left_out = hidden + (header.size() - std::min(shown, header.size()));
-  if (left_out > 0) out += "(" + std::to_string(left_out) + " more columns; --format csv or json shows all)\n";
-  const auto summary = results.value("summary", nlohmann::json::object());
-  if (gemm && summary.is_object() && summary.contains("best_overall")) {
-    const auto& best = summary["best_overall"];
-    out += "\nmost efficient: " + (best.is_object() ? format_best_setting(best) : std::string("- (no point measured power)")) + "\n";
-    return out;
-  }
-  if (summary.is_object() && !summary.empty()) {
-    out += "\nsummary:\n";
-    for (const auto& [k, v] : summary.items()) out += "  " + k + ": " + format_cell(v) + "\n";
-  }
-  return out;
-}
-
 std::string progress_line(std::int64_t id, std::int64_t done, std::int64_t total, const nlohmann::json& eta_s) {
   return "job " + std::to_string(id) + ": " + std::to_string(done) + "/" + std::to_string(total) +
          " points, eta " + format_duration(eta_s);
@@ -271,31 +169,6 @@ std::string progress_bar(std::int64_t id, std::int64_t done, std::int64_t total,
   const int filled = static_cast<int>(fraction * bar);
   return prefix + std::string(static_cast<std::size_t>(filled), '#') +
          std::string(static_cast<std::size_t>(bar - filled), '.') + suffix;
-}
-
-std::string format_job(const nlohmann::json& job) {
-  std::ostringstream out;
-  const auto progress = job.value("progress", nlohmann::json::object());
-  out << "id:        " << text_or_dash(job, "id") << '\n'
-      << "kind:      " << text_or_dash(job, "kind") << '\n'
-      << "state:     " << text_or_dash(job, "state") << '\n'
-      << "progress:  " << int_or(progress, "done", 0) << "/" << int_or(progress, "total", 0) << " points";
-  if (progress.contains("eta_s") && progress["eta_s"].is_number()) out << ", eta " << format_duration(progress["eta_s"]);
-  out << '\n'
-      << "estimate:  " << format_duration(job.value("estimate_s", nlohmann::json())) << '\n'
-      << "tags:      " << text_or_dash(job, "tags") << '\n'
-      << "created:   " << text_or_dash(job, "created_at") << '\n'
-      << "started:   " << text_or_dash(job, "started_at") << '\n'
-      << "finished:  " << text_or_dash(job, "finished_at") << '\n';
-  if (job.contains("error") && !job["error"].is_null() && job["error"] != "")
-    out << "error:     " << format_cell(job["error"]) << '\n';
-  out << "spec:      " << job.value("spec", nlohmann::json::object()).dump() << '\n';
-  const auto summary = job.value("summary", nlohmann::json());
-  if (summary.is_object() && !summary.empty()) {
-    out << "summary:\n";
-    for (const auto& [k, v] : summary.items()) out << "  " << k << ": " << format_cell(v) << '\n';
-  }
-  return out.str();
 }
 
 std::string format_job_list(const nlohmann::json& list) {

@@ -1,6 +1,7 @@
 #pragma once
 // Human-readable rendering of the API's JSON: compact numbers, aligned tables, durations, job
-// lines and the progress bar. Pure functions, so they are easy to check.
+// lines and the progress bar. Pure functions, so they are easy to check. The results table is in
+// result_view.hpp, `show` in job_view.hpp.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,10 +19,6 @@ std::string format_duration(const nlohmann::json& seconds);
 /// Columns padded to their widest cell; numeric columns right-aligned.
 std::string format_table(const std::vector<std::string>& header,
                          const std::vector<std::vector<std::string>>& rows);
-/// The table of GET /v1/jobs/{id}/results (columns + rows, then the summary). For gemm jobs the
-/// useful columns come first and the summary ends with "most efficient: ...". With `max_width`
-/// > 0 (a terminal) only the columns that fit are shown, with a note naming how many were left out.
-std::string format_results_table(const nlohmann::json& results, int max_width = 0);
 /// A gemm point's identifying params in a few words: "cpu float 128x128x128 tensor=off
 /// cpu_freq_khz=1984000" (null params left out, `skip` keys too).
 std::string format_params(const nlohmann::json& params, const std::vector<std::string>& skip = {});
@@ -33,8 +30,6 @@ std::string progress_line(std::int64_t id, std::int64_t done, std::int64_t total
 /// "job 3 [########............]  40%  2/5  eta 4s" fitted in `width` columns.
 std::string progress_bar(std::int64_t id, std::int64_t done, std::int64_t total, const nlohmann::json& eta_s,
                          int width);
-/// Multi-line "key: value" view of a job.
-std::string format_job(const nlohmann::json& job);
 /// The jobs list as a table.
 std::string format_job_list(const nlohmann::json& list);
 

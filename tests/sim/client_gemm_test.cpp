@@ -101,11 +101,22 @@ TEST_F(client_gemm, small_cpu_sweep_end_to_end) {
   r = cli({"results", std::to_string(id)});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   client_result r2;
-  // The useful columns first, in this order, then one row per point.
-  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(^dtype\s+m\s+n\s+k\s+tensor\s+power_mode\s+gpu_freq_hz\s+cpu_freq_khz\s+time_mean_s\s+gflops\s)")))
+  // Not a terminal: the kind's default columns (the daemon's `shown`), in full, then one row per
+  // point; the status column is the daemon's choice.
+  EXPECT_TRUE(std::regex_search(
+      r.out, std::regex(R"(^(status\s+)?dtype\s+m\s+n\s+k\s+tensor\s+clocks\s+gflops\s+power_w\s+gflops_per_w\n)")))
       << r.out;
-  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\nfloat\s+32\s+32\s+32\s+false)"))) << r.out;
-  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\nfloat\s+48\s+48\s+48\s+false)"))) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n(ok\s+)?float\s+32\s+32\s+32\s+false)"))) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n(ok\s+)?float\s+48\s+48\s+48\s+false)"))) << r.out;
+  // Exactly the columns asked for, rows kept by value (32.0 is the number 32).
+  auto picked = cli({"results", std::to_string(id), "--columns", "dtype,m", "--where", "m=32.0"});
+  ASSERT_EQ(picked.exit_code, 0) << picked.err;
+  EXPECT_EQ(picked.out.rfind("dtype   m\nfloat  32\nfloat  32\n(2 of 4 points match --where)\n", 0), 0u) << picked.out;
+  picked = cli({"results", std::to_string(id), "--columns", "dtype,flavour"});
+  EXPECT_EQ(picked.exit_code, 2) << picked.err;
+  EXPECT_NE(picked.err.find("unknown column 'flavour' (known: "), std::string::npos) << picked.err;
+  picked = cli({"results", std::to_string(id), "--where", "m"});
+  EXPECT_EQ(picked.exit_code, 2) << picked.err;
   // The summary's most efficient setting, or why there is none (no power readings).
   r2 = cli({"--json", "results", std::to_string(id)});
   ASSERT_EQ(r2.exit_code, 0) << r2.err;
@@ -122,6 +133,14 @@ TEST_F(client_gemm, small_cpu_sweep_end_to_end) {
   r = cli({"results", std::to_string(id), "--format", "csv"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(line_count(r.out), 5) << r.out;
+
+  // `show`: the spec as key: value lines, then the same most efficient line under "summary:".
+  r = cli({"show", std::to_string(id)});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\nspec:\n"), std::string::npos) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n  sizes: +32x32x32, 48x48x48\n)"))) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n  dtypes: +float\n)"))) << r.out;
+  EXPECT_NE(r.out.find("\nsummary:\n  most efficient: "), std::string::npos) << r.out;
 
   r = cli({"compare", std::to_string(id), "--by", "cpu_freq_khz"});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -1,0 +1,166 @@
+#include "result_view.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "output.hpp"
+#include "result_columns.hpp"
+#include "row_filter.hpp"
+#include "summary_view.hpp"
+
+namespace jetperf::client {
+
+namespace {
+
+using nlohmann::json;
+
+// Rows as objects keyed by column name (an old daemon could send arrays in column order).
+std::vector<json> rows_of(const json& results, const std::vector<result_column>& columns) {
+  std::vector<json> out;
+  const auto it = results.find("rows");
+  if (it == results.end() || !it->is_array()) return out;
+  for (const auto& r : *it) {
+    if (r.is_object()) {
+      out.push_back(r);
+    } else if (r.is_array()) {
+      json row = json::object();
+      for (std::size_t c = 0; c < columns.size() && c < r.size(); ++c) row[columns[c].name] = r[c];
+      out.push_back(std::move(row));
+    }
+  }
+  return out;
+}
+
+std::string cell_text(const json& row, const std::string& key) {
+  const auto it = row.find(key);
+  return it == row.end() ? std::string("-") : format_result_cell(*it);
+}
+
+std::string points(std::size_t n) { return std::to_string(n) + (n == 1 ? " point" : " points"); }
+
+// Distinct texts with how often each came, most frequent first (ties in first-seen order).
+class tally {
+ public:
+  /// `missing` names the texts that were null ("-").
+  explicit tally(std::string missing) : missing_(std::move(missing)) {}
+  void add(const std::string& text) {
+    for (auto& [t, n] : counts_)
+      if (t == text) {
+        ++n;
+        return;
+      }
+    counts_.emplace_back(text, 1);
+  }
+  // 8 "no CUDA device", 4 "half needs tensor cores"
+  std::string text() const {
+    auto sorted = counts_;
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::string out;
+    for (const auto& [t, n] : sorted)
+      out += (out.empty() ? "" : ", ") + std::to_string(n) + " " + (t == "-" ? missing_ : "\"" + t + "\"");
+    return out;
+  }
+
+ private:
+  std::string missing_;
+  std::vector<std::pair<std::string, std::size_t>> counts_;
+};
+
+// How many of `widths` fit side by side (two spaces apart) in `max_width`; at least one.
+std::size_t columns_that_fit(const std::vector<std::size_t>& widths, int max_width) {
+  std::size_t used = 0;
+  for (std::size_t c = 0; c < widths.size(); ++c) {
+    const std::size_t next = used + (c ? 2 : 0) + widths[c];
+    if (c > 0 && next > static_cast<std::size_t>(max_width)) return c;
+    used = next;
+  }
+  return widths.size();
+}
+
+}  // namespace
+
+std::string format_results_view(const nlohmann::json& results, const result_view_options& options) {
+  const auto columns = parse_result_columns(results);
+  const row_filter filter(options.where, columns);
+  auto selected = select_columns(columns, options.columns, options.wide);
+  const auto has_column = [&](const std::string& name) {
+    return std::any_of(columns.begin(), columns.end(), [&](const result_column& c) { return c.name == name; });
+  };
+  const auto is_selected = [&](const std::string& name) {
+    return std::find(selected.begin(), selected.end(), name) != selected.end();
+  };
+
+  // Skipped points are rarely news: one counted line, unless the person asked about them.
+  const bool fold_skipped = !filter.constrains("status") && !is_selected("reason");
+  const auto all_rows = rows_of(results, columns);
+  std::vector<const json*> shown_rows;
+  std::size_t matched = 0, skipped = 0, skipped_rows = 0, failed = 0;
+  tally skip_reasons("with no reason"), errors("with no message");
+  for (const auto& row : all_rows) {
+    if (!filter.matches(row)) continue;
+    ++matched;
+    const auto status = cell_text(row, "status");
+    if (status == "skipped" && fold_skipped) {
+      ++skipped;
+      skip_reasons.add(cell_text(row, "reason"));
+      continue;
+    }
+    if (status == "skipped") ++skipped_rows;
+    if (status == "failed") {
+      ++failed;
+      errors.add(cell_text(row, "error"));
+    }
+    shown_rows.push_back(&row);
+  }
+  // Failed points are the news: their error goes at the end of a selection we chose, and so does
+  // the reason of skipped points listed as rows.
+  const bool explicit_columns = !options.columns.empty();
+  const auto append = [&](bool wanted, const std::string& name) {
+    if (wanted && !explicit_columns && has_column(name) && !is_selected(name)) selected.push_back(name);
+  };
+  append(skipped_rows > 0, "reason");
+  append(failed > 0, "error");
+
+  std::vector<std::vector<std::string>> cells;
+  for (const auto* row : shown_rows) {
+    std::vector<std::string> line;
+    for (const auto& name : selected) line.push_back(cell_text(*row, name));
+    cells.push_back(std::move(line));
+  }
+
+  std::vector<std::string> left_out;
+  const int limit = explicit_columns || options.wide ? 0 : options.max_width;
+  if (limit > 0 && !selected.empty()) {
+    std::vector<std::size_t> widths;
+    for (std::size_t c = 0; c < selected.size(); ++c) {
+      std::size_t w = selected[c].size();
+      for (const auto& line : cells) w = std::max(w, line[c].size());
+      widths.push_back(w);
+    }
+    const auto fit = columns_that_fit(widths, limit);
+    left_out.assign(selected.begin() + static_cast<std::ptrdiff_t>(fit), selected.end());
+    selected.resize(fit);
+    for (auto& line : cells) line.resize(fit);
+  }
+
+  std::string out = selected.empty() ? std::string("(no columns)\n") : format_table(selected, cells);
+  if (!left_out.empty()) {
+    std::string names;
+    for (const auto& n : left_out) names += (names.empty() ? "" : ", ") + n;
+    out += "(" + std::to_string(left_out.size()) + (left_out.size() == 1 ? " column" : " columns") +
+           " left out to fit the terminal: " + names + "; --wide or --columns shows them)\n";
+  }
+  if (!filter.empty()) out += "(" + std::to_string(matched) + " of " + points(all_rows.size()) + " match --where)\n";
+  if (skipped > 0) out += "skipped: " + points(skipped) + " (" + skip_reasons.text() + ")\n";
+  if (failed > 0) {
+    out += "failed: " + points(failed);
+    // Said here when the table does not show it.
+    if (has_column("error") && !is_selected("error")) out += " (" + errors.text() + ")";
+    out += "\n";
+  }
+  const auto job = results.value("job", json::object());
+  const auto kind = job.is_object() ? job.value("kind", std::string()) : std::string();
+  return out + format_results_summary(kind, results.value("summary", json::object()));
+}
+
+}  // namespace jetperf::client
