@@ -101,13 +101,14 @@ TEST_F(client_gemm, small_cpu_sweep_end_to_end) {
   r = cli({"results", std::to_string(id)});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   client_result r2;
-  // Not a terminal: the kind's default columns (the daemon's `shown`), in full, then one row per
-  // point; the status column is the daemon's choice.
+  // Not a terminal: the kind's default columns (the gemm column table's `shown`), in full, then
+  // one row per point.
   EXPECT_TRUE(std::regex_search(
-      r.out, std::regex(R"(^(status\s+)?dtype\s+m\s+n\s+k\s+tensor\s+clocks\s+gflops\s+power_w\s+gflops_per_w\n)")))
+      r.out, std::regex(R"(^status\s+dtype\s+m\s+n\s+k\s+tensor\s+power_mode\s+gpu_freq_hz\s+cpu_freq_khz\s+)"
+                        R"(time_mean_s\s+gflops\s+power_w\s+energy_j\s+gflops_per_w\n)")))
       << r.out;
-  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n(ok\s+)?float\s+32\s+32\s+32\s+false)"))) << r.out;
-  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\n(ok\s+)?float\s+48\s+48\s+48\s+false)"))) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\nok\s+float\s+32\s+32\s+32\s+false)"))) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\nok\s+float\s+48\s+48\s+48\s+false)"))) << r.out;
   // Exactly the columns asked for, rows kept by value (32.0 is the number 32).
   auto picked = cli({"results", std::to_string(id), "--columns", "dtype,m", "--where", "m=32.0"});
   ASSERT_EQ(picked.exit_code, 0) << picked.err;
