@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <jetperf/jobs/job_state.hpp>
 #include <jetperf/workloads/gemm_workload.hpp>
 
 #include "api_fixture.hpp"
