@@ -11,7 +11,7 @@
 #include <jetperf/measure/point_power.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
 #include <jetperf/workloads/gemm_compare.hpp>
-#include <jetperf/workloads/gemm_dtype.hpp>
+#include <jetperf/backend/gemm_dtype.hpp>
 #include <jetperf/workloads/gemm_spec.hpp>
 
 namespace jetperf::workloads {

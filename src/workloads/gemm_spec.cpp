@@ -6,10 +6,10 @@
 #include <optional>
 #include <string>
 
+#include <jetperf/backend/gemm_dtype.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
-#include <jetperf/workloads/gemm_dtype.hpp>
 #include <jetperf/workloads/sweep_axes.hpp>
 
 namespace jetperf::workloads {
