@@ -1,5 +1,5 @@
 // jetperf tegrastats parse FILE [--format jsonl|csv]: converts a tegrastats log offline, with the
-// daemon's own parser (src/telemetry/tegrastats_parser.cpp is compiled into the client). Needs no
+// daemon's own parser (the client links jetperf::tegrastats, src/tegrastats/). Needs no
 // daemon. A field the parser does not know (a newer tegrastats) is kept in the record's "unparsed"
 // and the line still converts; stderr gets a summary per file:
 //   FILE: N lines, P parsed, U fields unparsed, E errors
@@ -10,7 +10,7 @@
 #include <fstream>
 #include <iostream>
 
-#include <jetperf/telemetry/tegrastats_parser.hpp>
+#include <jetperf/tegrastats/tegrastats_parser.hpp>
 
 #include "cli_error.hpp"
 #include "command.hpp"

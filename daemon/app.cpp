@@ -42,7 +42,7 @@ app::app(daemon_config config)
   register_kinds(registry_);
 
   snapshots_ = std::make_unique<store::snapshot_store>(*db_);
-  journal_ = std::make_unique<platform::store_snapshot_journal>(*snapshots_);
+  journal_ = std::make_unique<store_snapshot_journal>(*snapshots_);
   samples_ = std::make_unique<store::sample_store>(*db_);
   board_ = select_board(config_, journal_.get());
   if (board_.controller) {
@@ -173,7 +173,7 @@ int app::restore_only(const daemon_config& config) {
   try {
     auto db = open_database(config.db_path);
     store::snapshot_store snapshots(*db);
-    platform::store_snapshot_journal journal(snapshots);
+    store_snapshot_journal journal(snapshots);
     auto board = select_board(config, &journal);
     if (!board.controller) {
       spdlog::info("restore-only: board {} has no settings control; nothing to restore", board.name);

@@ -10,7 +10,6 @@
 #include <jetperf/common/event_hub.hpp>
 #include <jetperf/jobs/job_service.hpp>
 #include <jetperf/jobs/workload_registry.hpp>
-#include <jetperf/platform/store_snapshot_journal.hpp>
 #include <jetperf/store/database.hpp>
 #include <jetperf/store/sample_store.hpp>
 #include <jetperf/store/snapshot_store.hpp>
@@ -21,6 +20,7 @@
 #include "daemon_config.hpp"
 #include "http/http_server.hpp"
 #include "sd_notify.hpp"
+#include "store_snapshot_journal.hpp"
 #include "telemetry_setup.hpp"
 
 namespace jetperf::daemon {
@@ -52,7 +52,7 @@ class app {
   event_hub hub_;
   jobs::workload_registry registry_;
   std::unique_ptr<store::snapshot_store> snapshots_;
-  std::unique_ptr<platform::store_snapshot_journal> journal_;
+  std::unique_ptr<store_snapshot_journal> journal_;
   std::unique_ptr<store::sample_store> samples_;
   board_selection board_;  ///< the served board (a running simulator when simulated)
   std::unique_ptr<sample_persister> persister_;

@@ -5,6 +5,7 @@
 #include <jetperf/api/router.hpp>
 #include <jetperf/api/routes.hpp>
 #include <jetperf/common/clock.hpp>
+#include <jetperf/jobs/job_state.hpp>
 
 namespace jetperf::api {
 

@@ -3,6 +3,7 @@
 #include <jetperf/api/router.hpp>
 #include <jetperf/api/routes.hpp>
 #include <jetperf/common/errors.hpp>
+#include <jetperf/jobs/job_state.hpp>
 
 namespace jetperf::api {
 

@@ -11,6 +11,7 @@
 #include <jetperf/api/telemetry_view.hpp>
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
+#include <jetperf/jobs/job_state.hpp>
 #include <jetperf/store/sample_store.hpp>
 #include <jetperf/telemetry/prometheus.hpp>
 

@@ -8,6 +8,7 @@
 
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
+#include <jetperf/jobs/job_state.hpp>
 
 namespace jetperf::jobs {
 

@@ -6,20 +6,19 @@
 namespace jetperf::store {
 
 namespace {
-using jobs::job_state;
 using lock_t = std::lock_guard<std::recursive_mutex>;
 
-std::string state_text(job_state s) { return jobs::to_string(s); }
+std::string state_text(job_state s) { return to_string(s); }
 
 job_state state_from_text(const std::string& text, std::int64_t id) {
   try {
-    return jobs::parse_job_state(text);
+    return parse_job_state(text);
   } catch (const validation_error&) {
     throw store_error("job " + std::to_string(id) + " has an unknown state '" + text + "' in the database");
   }
 }
 
-bool terminal(job_state s) { return jobs::is_terminal(s); }
+bool terminal(job_state s) { return is_terminal(s); }
 
 nlohmann::json parse_json(const std::string& text, const char* what, std::int64_t id) {
   try {
@@ -128,7 +127,7 @@ std::vector<job_record> job_store::list(const job_filter& filter, std::int64_t* 
   return out;
 }
 
-void job_store::set_state(std::int64_t id, jobs::job_state state, const std::string& error) {
+void job_store::set_state(std::int64_t id, job_state state, const std::string& error) {
   const std::int64_t now = wall_ns();
   // Entering running stamps the start; a terminal state stamps the end; queued again (a resumed
   // job) is not finished any more.

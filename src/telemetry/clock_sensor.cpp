@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <limits>
 
+#include <jetperf/platform/sysfs_paths.hpp>
+
 namespace jetperf::telemetry {
 namespace {
 
 // Both EMC rate files live in debugfs (root only); t186/t194/t234 first, then t210.
-const char* const emc_rate_paths[] = {"/sys/kernel/debug/bpmp/debug/clk/emc/rate",
-                                      "/sys/kernel/debug/clk/override.emc/clk_rate"};
+const char* const emc_rate_paths[] = {platform::paths::bpmp_emc_rate, platform::paths::t210_emc_rate};
 
 bool is_gpu_node(std::string name) {
   while (!name.empty() && (name.back() == '\n' || name.back() == ' ' || name.back() == '\0')) name.pop_back();
@@ -19,7 +20,7 @@ bool is_gpu_node(std::string name) {
 }  // namespace
 
 std::optional<gpu_dirs> find_gpu_dirs(const platform::sysfs_root& root) {
-  const std::string base = "/sys/class/devfreq";
+  const std::string base = platform::paths::devfreq_class;
   for (const auto& e : root.list(base)) {
     std::string entry = base + "/" + e;
     auto node = root.try_read(entry + "/device/of_node/name");
@@ -55,7 +56,7 @@ clock_sensor::clock_sensor(const platform::sysfs_root& root, std::optional<gpu_d
       break;
     }
   }
-  const std::string cpu_base = "/sys/devices/system/cpu";
+  const std::string cpu_base = platform::paths::cpu_dir;
   std::vector<int> cpus;
   for (const auto& e : root.list(cpu_base)) {
     if (e.size() > 3 && e.rfind("cpu", 0) == 0 &&

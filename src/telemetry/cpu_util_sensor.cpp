@@ -3,6 +3,8 @@
 #include <limits>
 #include <sstream>
 
+#include <jetperf/platform/sysfs_paths.hpp>
+
 namespace jetperf::telemetry {
 
 std::vector<cpu_jiffies> parse_proc_stat(const std::string& text) {
@@ -37,11 +39,11 @@ std::vector<cpu_jiffies> parse_proc_stat(const std::string& text) {
 }
 
 cpu_util_sensor::cpu_util_sensor(const platform::sysfs_root& root, std::int64_t min_interval_ns)
-    : file_(root.host_path("/proc/stat")), min_interval_ns_(min_interval_ns) {
+    : file_(root.host_path(platform::paths::proc_stat)), min_interval_ns_(min_interval_ns) {
   if (auto text = file_.read_text()) last_ = parse_proc_stat(*text);
   for (std::size_t i = 0; i < last_.size(); ++i) {
     std::string name = i == 0 ? "util.cpu" : "util.cpu" + std::to_string(i - 1);
-    channels_.push_back({name, "%", channel_kind::utilisation, "/proc/stat"});
+    channels_.push_back({name, "%", channel_kind::utilisation, platform::paths::proc_stat});
   }
 }
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <set>
 
+#include <jetperf/platform/sysfs_paths.hpp>
+
 namespace jetperf::telemetry {
 namespace {
 
@@ -71,7 +73,7 @@ void add_device(const platform::sysfs_root& root, const std::string& dev, std::v
 std::vector<rail_desc> discover_rails(const platform::sysfs_root& root) {
   std::vector<rail_desc> out;
   std::set<std::string> seen;  // resolved device paths: both walks can reach the same chip
-  const std::string devices = "/sys/bus/i2c/devices";
+  const std::string devices = platform::paths::i2c_devices;
   for (const auto& dev : root.list(devices)) {
     std::string path = devices + "/" + dev;
     auto name = root.try_read(path + "/name");
@@ -80,7 +82,7 @@ std::vector<rail_desc> discover_rails(const platform::sysfs_root& root) {
     if (!seen.insert(key).second) continue;
     add_device(root, path, out);
   }
-  const std::string drivers = "/sys/bus/i2c/drivers/ina3221x";
+  const std::string drivers = platform::paths::ina3221x_driver;
   for (const auto& dev : root.list(drivers)) {
     std::string path = drivers + "/" + dev;
     if (!root.is_directory(path) || dev.find('-') == std::string::npos) continue;

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <limits>
 
+#include <jetperf/platform/sysfs_paths.hpp>
+
 namespace jetperf::telemetry {
 
 std::uint64_t rapl_energy_delta_uj(std::uint64_t last, std::uint64_t now, std::uint64_t max_range_uj) {
@@ -12,7 +14,7 @@ std::uint64_t rapl_energy_delta_uj(std::uint64_t last, std::uint64_t now, std::u
 }
 
 rapl_sensor::rapl_sensor(const platform::sysfs_root& root) {
-  const std::string base = "/sys/class/powercap";
+  const std::string base = platform::paths::powercap_class;
   for (const auto& e : root.list(base)) {
     if (e.rfind("intel-rapl:", 0) != 0) continue;
     std::string dir = base + "/" + e;

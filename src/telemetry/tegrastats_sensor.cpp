@@ -7,7 +7,7 @@
 
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
-#include <jetperf/telemetry/tegrastats_parser.hpp>
+#include <jetperf/tegrastats/tegrastats_parser.hpp>
 
 namespace jetperf::telemetry {
 

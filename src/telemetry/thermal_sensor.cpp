@@ -4,11 +4,13 @@
 #include <limits>
 #include <map>
 
+#include <jetperf/platform/sysfs_paths.hpp>
+
 namespace jetperf::telemetry {
 
 thermal_sensor::thermal_sensor(const platform::sysfs_root& root, bool skip_pmic, std::int64_t min_interval_ns)
     : min_interval_ns_(min_interval_ns) {
-  const std::string base = "/sys/devices/virtual/thermal";
+  const std::string base = platform::paths::thermal_dir;
   std::vector<std::pair<int, std::string>> zones;
   for (const auto& e : root.list(base)) {
     if (e.rfind("thermal_zone", 0) != 0) continue;

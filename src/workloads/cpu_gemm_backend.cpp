@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include <jetperf/workloads/detail/half_bits.hpp>
+#include <jetperf/backend/detail/half_bits.hpp>
 
 #if JETPERF_HAS_OPENBLAS
 #include <cblas.h>

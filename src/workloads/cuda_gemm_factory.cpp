@@ -4,7 +4,7 @@
 #include <jetperf/workloads/gemm_backends.hpp>
 
 #if JETPERF_HAS_CUDA
-#include <jetperf/workloads/cuda_gemm.hpp>
+#include <jetperf/cuda/cuda_gemm.hpp>
 #endif
 
 namespace jetperf::workloads {

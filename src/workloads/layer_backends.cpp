@@ -4,7 +4,7 @@
 #include <jetperf/workloads/layer_backends.hpp>
 
 #if JETPERF_HAS_CUDA
-#include <jetperf/workloads/cuda_layers.hpp>
+#include <jetperf/cuda/cuda_layers.hpp>
 #endif
 
 namespace jetperf::workloads {

@@ -18,9 +18,9 @@
 #include <utility>
 #include <vector>
 
-#include <jetperf/workloads/detail/half_bits.hpp>
-#include <jetperf/workloads/detail/layer_wiring.hpp>
-#include <jetperf/workloads/layer_data.hpp>
+#include <jetperf/backend/detail/half_bits.hpp>
+#include <jetperf/backend/detail/layer_wiring.hpp>
+#include <jetperf/backend/layer_data.hpp>
 
 #include "onednn_op_plan.hpp"
 #endif

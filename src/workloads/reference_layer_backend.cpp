@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include <jetperf/workloads/detail/half_bits.hpp>
-#include <jetperf/workloads/detail/layer_wiring.hpp>
+#include <jetperf/backend/detail/half_bits.hpp>
+#include <jetperf/backend/detail/layer_wiring.hpp>
+#include <jetperf/backend/layer_data.hpp>
 #include <jetperf/workloads/detail/reference_ops.hpp>
-#include <jetperf/workloads/layer_data.hpp>
 
 namespace jetperf::workloads {
 

@@ -16,7 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <jetperf/telemetry/tegrastats_parser.hpp>
+#include <jetperf/tegrastats/tegrastats_parser.hpp>
 #include <support/fixtures.hpp>
 
 // Process CPU seconds: on a shared, oversubscribed machine wall time mostly measures the queue.

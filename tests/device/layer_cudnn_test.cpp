@@ -14,7 +14,7 @@
 #include <jetperf/workloads/layer_backends.hpp>
 
 #if JETPERF_HAS_CUDA
-#include <jetperf/workloads/cuda_gemm.hpp>
+#include <jetperf/cuda/cuda_gemm.hpp>
 #endif
 
 using namespace jetperf;

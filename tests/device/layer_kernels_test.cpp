@@ -16,9 +16,9 @@
 
 #include <cuda_runtime_api.h>
 
-#include <jetperf/workloads/cuda_device_memory.hpp>
-#include <jetperf/workloads/cuda_gemm.hpp>
-#include <jetperf/workloads/detail/half_bits.hpp>
+#include <jetperf/backend/detail/half_bits.hpp>
+#include <jetperf/cuda/cuda_device_memory.hpp>
+#include <jetperf/cuda/cuda_gemm.hpp>
 #include <layer_kernels.cuh>
 
 namespace k = jetperf::kernels;

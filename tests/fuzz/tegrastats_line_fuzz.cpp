@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include <jetperf/common/errors.hpp>
-#include <jetperf/telemetry/tegrastats_parser.hpp>
+#include <jetperf/tegrastats/tegrastats_parser.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace jetperf::telemetry;

@@ -1,60 +1,14 @@
 #pragma once
-// Job states: queued -> running -> succeeded | failed | cancelled | interrupted;
-// queued -> cancelled; interrupted -> queued (resume).
-// Header-only, because the store (below jobs) persists the same names.
-#include <string>
-
-#include <jetperf/common/errors.hpp>
+// The job state names under jobs::, for the state machine's callers. The names live in the store
+// (store/job_state.hpp), which persists them and sits below jobs.
+#include <jetperf/store/job_state.hpp>
 
 namespace jetperf::jobs {
 
-enum class job_state { queued, running, succeeded, failed, cancelled, interrupted };
-
-namespace detail {
-struct state_name {
-  job_state state;
-  const char* name;
-};
-inline constexpr state_name k_state_names[] = {
-    {job_state::queued, "queued"},       {job_state::running, "running"},
-    {job_state::succeeded, "succeeded"}, {job_state::failed, "failed"},
-    {job_state::cancelled, "cancelled"}, {job_state::interrupted, "interrupted"},
-};
-}  // namespace detail
-
-inline std::string to_string(job_state s) {
-  for (const auto& n : detail::k_state_names)
-    if (n.state == s) return n.name;
-  return "unknown";
-}
-
-/// Throws validation_error(field) for an unknown name.
-inline job_state parse_job_state(const std::string& name, const std::string& field = "state") {
-  for (const auto& n : detail::k_state_names)
-    if (name == n.name) return n.state;
-  throw validation_error(field, "unknown job state '" + name +
-                                    "' (expected queued, running, succeeded, failed, cancelled or interrupted)");
-}
-
-inline bool is_terminal(job_state s) {
-  return s == job_state::succeeded || s == job_state::failed || s == job_state::cancelled ||
-         s == job_state::interrupted;
-}
-
-/// Whether the state machine allows from -> to.
-inline bool can_transition(job_state from, job_state to) {
-  switch (from) {
-    case job_state::queued:
-      return to == job_state::running || to == job_state::cancelled;
-    case job_state::running:
-      return to == job_state::succeeded || to == job_state::failed || to == job_state::cancelled ||
-             to == job_state::interrupted;
-    case job_state::interrupted:
-      // An interrupted job can be queued again to resume from its last finished point.
-      return to == job_state::queued;
-    default:
-      return false;
-  }
-}
+using store::can_transition;
+using store::is_terminal;
+using store::job_state;
+using store::parse_job_state;
+using store::to_string;
 
 }  // namespace jetperf::jobs

@@ -1,6 +1,6 @@
 #pragma once
 // Where board snapshots are journaled before a change, so that a start-up after a crash can put
-// the board back. The daemon uses store_snapshot_journal (SQLite); tests use memory_snapshot_journal.
+// the board back. The daemon uses its store_snapshot_journal (SQLite); tests use memory_snapshot_journal.
 #include <cstdint>
 #include <optional>
 #include <string>

@@ -16,6 +16,8 @@ inline constexpr const char* devfreq_class = "/sys/class/devfreq";
 
 // CPU (README 3).
 inline constexpr const char* cpu_dir = "/sys/devices/system/cpu";
+/// Per-CPU jiffies (the first line sums all CPUs).
+inline constexpr const char* proc_stat = "/proc/stat";
 inline constexpr const char* cpu_online = "/sys/devices/system/cpu/online";
 inline constexpr const char* cpu_present = "/sys/devices/system/cpu/present";
 inline constexpr const char* cpufreq_dir = "/sys/devices/system/cpu/cpufreq";
@@ -41,5 +43,15 @@ inline constexpr const char* emc_clk_cap = "/sys/kernel/nvpmodel_clk_cap/emc";
 inline constexpr const char* fan_pwm_r32 = "/sys/devices/pwm-fan/target_pwm";
 inline constexpr const char* fan_pwm_legacy = "/sys/kernel/debug/tegra_fan/target_pwm";
 inline constexpr const char* hwmon_class = "/sys/class/hwmon";
+
+// Thermal zones: thermal_zoneN/{type,temp} (millidegrees).
+inline constexpr const char* thermal_dir = "/sys/devices/virtual/thermal";
+
+// Power rails (README 4): INA3221 chips found as jtop finds them, by device name and by driver.
+inline constexpr const char* i2c_devices = "/sys/bus/i2c/devices";
+inline constexpr const char* ina3221x_driver = "/sys/bus/i2c/drivers/ina3221x";
+
+// x86 hosts: RAPL energy counters (intel-rapl:N[:M]/energy_uj).
+inline constexpr const char* powercap_class = "/sys/class/powercap";
 
 }  // namespace jetperf::platform::paths

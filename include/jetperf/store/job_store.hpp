@@ -7,15 +7,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include <jetperf/jobs/job_state.hpp>
 #include <jetperf/store/database.hpp>
+#include <jetperf/store/job_state.hpp>
 
 namespace jetperf::store {
 
 struct job_record {
   std::int64_t id = 0;
   std::string kind;
-  jobs::job_state state = jobs::job_state::queued;
+  job_state state = job_state::queued;
   nlohmann::json spec;              ///< normalized spec (defaults filled in)
   std::vector<std::string> tags;
   std::int64_t created_ns = 0;      ///< wall clock
@@ -29,7 +29,7 @@ struct job_record {
 };
 
 struct job_filter {
-  std::optional<jobs::job_state> state;
+  std::optional<job_state> state;
   std::optional<std::string> kind;
   std::optional<std::string> tag;
   std::int64_t limit = 50;
@@ -67,8 +67,8 @@ class job_store {
   std::vector<job_record> list(const job_filter& filter, std::int64_t* total = nullptr) const;
   /// Sets the state, the error text ("" clears it) and the timestamps (wall clock): started_ns on
   /// running, finished_ns on a terminal state, finished_ns back to 0 on queued (resume). Does not
-  /// check the transition (jobs::can_transition does). Throws not_found for an unknown id.
-  void set_state(std::int64_t id, jobs::job_state state, const std::string& error = {});
+  /// check the transition (the job service checks can_transition). Throws not_found for an unknown id.
+  void set_state(std::int64_t id, job_state state, const std::string& error = {});
   /// Throws not_found for an unknown id (as does set_summary).
   void set_progress(std::int64_t id, std::int64_t done, std::int64_t total);
   void set_summary(std::int64_t id, const nlohmann::json& summary);

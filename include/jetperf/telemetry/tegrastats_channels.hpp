@@ -7,8 +7,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include <jetperf/tegrastats/tegrastats_record.hpp>
 #include <jetperf/telemetry/sample_source.hpp>
-#include <jetperf/telemetry/tegrastats_record.hpp>
 
 namespace jetperf::telemetry {
 

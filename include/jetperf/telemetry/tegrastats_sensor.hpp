@@ -12,10 +12,10 @@
 #include <thread>
 
 #include <jetperf/platform/subprocess.hpp>
+#include <jetperf/tegrastats/tegrastats_record.hpp>
+#include <jetperf/tegrastats/tegrastats_unknown_tokens.hpp>
 #include <jetperf/telemetry/sensor.hpp>
 #include <jetperf/telemetry/tegrastats_channels.hpp>
-#include <jetperf/telemetry/tegrastats_record.hpp>
-#include <jetperf/telemetry/tegrastats_unknown_tokens.hpp>
 
 namespace jetperf::telemetry {
 

@@ -3,7 +3,7 @@
 #include <memory>
 #include <string>
 
-#include <jetperf/workloads/layer_backend.hpp>
+#include <jetperf/backend/layer_backend.hpp>
 
 namespace jetperf::workloads {
 

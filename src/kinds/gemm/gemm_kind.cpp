@@ -13,7 +13,7 @@
 #include <jetperf/measure/point_power.hpp>
 #include <jetperf/measure/point_protocol.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
-#include <jetperf/workloads/gemm_dtype.hpp>
+#include <jetperf/backend/gemm_dtype.hpp>
 
 namespace jetperf::kinds {
 

@@ -9,7 +9,7 @@
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
-#include <jetperf/workloads/gemm_dtype.hpp>
+#include <jetperf/backend/gemm_dtype.hpp>
 #include <jetperf/measure/sweep_axes.hpp>
 
 namespace jetperf::kinds {

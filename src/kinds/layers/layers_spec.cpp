@@ -5,12 +5,13 @@
 
 #include <unistd.h>
 
+#include <jetperf/backend/gemm_dtype.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/models/network_json.hpp>
 #include <jetperf/models/zoo.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
-#include <jetperf/workloads/gemm_dtype.hpp>
+#include <jetperf/backend/gemm_dtype.hpp>
 #include <jetperf/measure/sweep_axes.hpp>
 
 namespace jetperf::kinds {

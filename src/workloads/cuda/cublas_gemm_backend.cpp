@@ -2,7 +2,7 @@
 // CUDA >= 11: off = CUBLAS_PEDANTIC_MATH with *_PEDANTIC compute types, on = default math with
 // the fast compute types (TF32 for float); CUDA 10: on = CUBLAS_TENSOR_OP_MATH. Only host API
 // calls are needed, so this is a .cpp compiled by the C++ compiler (nvbench keeps .cu for kernels).
-#include <jetperf/workloads/cuda_gemm.hpp>
+#include <jetperf/cuda/cuda_gemm.hpp>
 
 #include <cstdint>
 #include <memory>
@@ -11,11 +11,11 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
-#include <jetperf/workloads/detail/half_bits.hpp>
+#include <jetperf/backend/detail/half_bits.hpp>
 
 #include "cuda_check.hpp"
 #include "event_timer.hpp"
-#include <jetperf/workloads/cuda_device_memory.hpp>
+#include <jetperf/cuda/cuda_device_memory.hpp>
 #include "kernel_name_recorder.hpp"
 
 namespace jetperf::workloads::cuda {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include <jetperf/workloads/layer_data.hpp>
+#include <jetperf/backend/layer_data.hpp>
 
 #include "cudnn_op_runner.hpp"
 

@@ -1,7 +1,7 @@
 // The GPU layer backend: cuDNN's legacy API (valid from cuDNN 8.2 to 9.x) for convolutions, batch
 // norm, activations, pooling and tensor ops, cuBLAS for Linear, kernels/ for the rest, all on one
 // stream. Tensors are NCHW in float or half; flatten and dropout alias their input.
-#include <jetperf/workloads/cuda_layers.hpp>
+#include <jetperf/cuda/cuda_layers.hpp>
 
 #include <jetperf/config.hpp>
 
@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include <jetperf/workloads/cuda_gemm.hpp>
-#include <jetperf/workloads/detail/layer_wiring.hpp>
-#include <jetperf/workloads/layer_data.hpp>
+#include <jetperf/backend/detail/layer_wiring.hpp>
+#include <jetperf/backend/layer_data.hpp>
+#include <jetperf/cuda/cuda_gemm.hpp>
 
 #include "cudnn_op_runner.hpp"
 #include "event_timer.hpp"

@@ -8,7 +8,7 @@
 
 #include <cuda_runtime_api.h>  // CUDART_VERSION
 
-#include <jetperf/workloads/layer_data.hpp>
+#include <jetperf/backend/layer_data.hpp>
 
 #include "cudnn_op_runner.hpp"
 

@@ -14,7 +14,7 @@
 #include <jetperf/models/op.hpp>
 
 #include "cudnn_descriptors.hpp"
-#include <jetperf/workloads/cuda_device_memory.hpp>
+#include <jetperf/cuda/cuda_device_memory.hpp>
 
 namespace jetperf::workloads::cuda {
 

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include <jetperf/workloads/layer_data.hpp>
+#include <jetperf/backend/layer_data.hpp>
 
 #include "cudnn_op_runner.hpp"
 

@@ -1,9 +1,9 @@
-#include <jetperf/workloads/cuda_device_memory.hpp>
+#include <jetperf/cuda/cuda_device_memory.hpp>
 
 #include <string>
 #include <utility>
 
-#include <jetperf/workloads/detail/half_bits.hpp>
+#include <jetperf/backend/detail/half_bits.hpp>
 
 #include "cuda_check.hpp"
 

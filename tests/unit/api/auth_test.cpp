@@ -1,4 +1,5 @@
 #include <jetperf/api/auth.hpp>
+#include <jetperf/jobs/job_state.hpp>
 
 #include "api_fixture.hpp"
 

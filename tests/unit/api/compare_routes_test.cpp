@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <jetperf/jobs/job_state.hpp>
 #include <jetperf/kinds/gemm/gemm_kind.hpp>
 
 #include "api_fixture.hpp"

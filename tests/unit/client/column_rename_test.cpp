@@ -10,6 +10,7 @@
 #include <jetperf/api/router.hpp>
 #include <jetperf/common/event_hub.hpp>
 #include <jetperf/jobs/job_service.hpp>
+#include <jetperf/jobs/job_state.hpp>
 #include <jetperf/jobs/workload_registry.hpp>
 #include <jetperf/store/database.hpp>
 

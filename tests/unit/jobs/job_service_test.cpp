@@ -7,6 +7,7 @@
 
 #include <jetperf/common/errors.hpp>
 #include <jetperf/jobs/job_service.hpp>
+#include <jetperf/jobs/job_state.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <support/temp_dir.hpp>
 

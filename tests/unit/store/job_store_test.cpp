@@ -10,7 +10,6 @@
 namespace jetperf::store {
 namespace {
 
-using jobs::job_state;
 using nlohmann::json;
 
 class job_store_test : public ::testing::Test {

@@ -1,5 +1,4 @@
 #include <jetperf/telemetry/tegrastats_channels.hpp>
-#include <jetperf/telemetry/tegrastats_parser.hpp>
 #include <jetperf/telemetry/tegrastats_sensor.hpp>
 
 #include <sys/stat.h>
@@ -11,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <jetperf/common/errors.hpp>
+#include <jetperf/tegrastats/tegrastats_parser.hpp>
 #include <support/temp_dir.hpp>
 
 namespace jetperf::telemetry {

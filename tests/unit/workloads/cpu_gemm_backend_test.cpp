@@ -6,8 +6,6 @@
 
 #include <jetperf/config.hpp>
 
-#include <jetperf/workloads/detail/half_bits.hpp>
-
 using namespace jetperf::workloads;
 
 namespace {
@@ -99,22 +97,4 @@ TEST(cpu_gemm_backend, half_matches_a_naive_loop_or_says_why_not) {
     return;
   }
   check_against_naive(*be, gemm_dtype::half, 2e-2);
-}
-
-TEST(half_bits, round_trips_and_rounds) {
-  using namespace jetperf::workloads::detail;
-  for (float f : {0.0f, 1.0f, -2.5f, 0.333251953125f, 65504.0f, 6.103515625e-05f, 5.960464477539063e-08f})
-    EXPECT_EQ(half_bits_to_float(float_to_half_bits(f)), f) << f;
-  EXPECT_EQ(float_to_half_bits(1.0f), 0x3c00);
-  EXPECT_TRUE(std::isinf(half_bits_to_float(float_to_half_bits(1e6f))));
-  EXPECT_EQ(float_to_half_bits(1.0f + 1.0f / 4096), 0x3c00);  // ties to even
-}
-
-TEST(tensor_kernel_names, markers) {
-  EXPECT_TRUE(is_tensor_core_kernel("sm80_xmma_gemm_f16f16_f16f32_f32_nn_n_tilesize128x128x32"));
-  EXPECT_TRUE(is_tensor_core_kernel("volta_h884gemm_128x64_ldg8_nn"));
-  EXPECT_TRUE(is_tensor_core_kernel("ampere_s16816gemm_fp16_128x128"));
-  EXPECT_TRUE(is_tensor_core_kernel("cutlass_80_tensorop_d884gemm_64x64"));
-  EXPECT_FALSE(is_tensor_core_kernel("volta_sgemm_128x64_nn"));
-  EXPECT_FALSE(is_tensor_core_kernel("maxwell_dgemm_64x64_nn"));
 }

@@ -7,7 +7,7 @@
 #include <string>
 
 #include <jetperf/jobs/workload.hpp>
-#include <jetperf/workloads/gemm_backend.hpp>
+#include <jetperf/backend/gemm_backend.hpp>
 
 namespace jetperf::kinds {
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include <jetperf/jobs/workload.hpp>
-#include <jetperf/workloads/layer_backend.hpp>
+#include <jetperf/backend/layer_backend.hpp>
 
 namespace jetperf::kinds {
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <jetperf/backend/layer_data.hpp>
 #include <jetperf/models/op.hpp>
-#include <jetperf/workloads/layer_data.hpp>
 
 namespace jetperf::workloads::detail {
 

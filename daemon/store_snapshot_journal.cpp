@@ -1,6 +1,6 @@
-#include <jetperf/platform/store_snapshot_journal.hpp>
+#include "store_snapshot_journal.hpp"
 
-namespace jetperf::platform {
+namespace jetperf::daemon {
 
 void store_snapshot_journal::open(std::int64_t job_id, const std::string& reason, const nlohmann::json& state) {
   store_.open(job_id, reason, state);
@@ -14,4 +14,4 @@ std::optional<nlohmann::json> store_snapshot_journal::oldest_open() {
 
 void store_snapshot_journal::close_all() { store_.close_all(); }
 
-}  // namespace jetperf::platform
+}  // namespace jetperf::daemon

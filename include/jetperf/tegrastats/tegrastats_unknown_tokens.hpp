@@ -2,7 +2,6 @@
 // The names of tegrastats fields the parser did not understand, each counted, with a bound on how
 // many distinct names are remembered: the daemon logs each new name once, and the offline importer
 // reports counts per name, and neither can be made to grow memory by a hostile stream.
-// Defined inline: the client's offline importer compiles the parser without the telemetry library.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -22,23 +21,7 @@ class tegrastats_unknown_tokens {
 
   /// Counts one occurrence of `name`. True only on the first occurrence of a remembered name;
   /// once `capacity` names are remembered a new name is counted in untracked() and never reported.
-  bool first_time(std::string_view name) {
-    ++total_;
-    name = name.substr(0, k_max_name_length);
-    // A linear search: unknown fields are rare and the table is small.
-    for (auto& entry : counts_) {
-      if (entry.first == name) {
-        ++entry.second;
-        return false;
-      }
-    }
-    if (counts_.size() >= capacity_) {
-      ++untracked_;
-      return false;
-    }
-    counts_.emplace_back(std::string(name), 1);
-    return true;
-  }
+  bool first_time(std::string_view name);
 
   /// Remembered names with their counts, in first-seen order.
   const std::vector<std::pair<std::string, std::uint64_t>>& counts() const { return counts_; }

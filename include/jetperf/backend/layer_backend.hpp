@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <jetperf/backend/gemm_dtype.hpp>
 #include <jetperf/models/network.hpp>
-#include <jetperf/workloads/gemm_dtype.hpp>
 
 namespace jetperf::workloads {
 

@@ -1,5 +1,5 @@
 // Replays tricky inputs (the kind the libFuzzer targets in tests/fuzz find) through the tegrastats
-// line parser and the nvpmodel.conf parser: each input must parse or throw the typed error.
+// line parser: each input must parse or throw the typed error.
 #include <cmath>
 #include <fstream>
 #include <string>
@@ -8,8 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <jetperf/common/errors.hpp>
-#include <jetperf/platform/nvpmodel_conf.hpp>
-#include <jetperf/telemetry/tegrastats_parser.hpp>
+#include <jetperf/tegrastats/tegrastats_parser.hpp>
 #include <support/fixtures.hpp>
 
 namespace jetperf::telemetry {
@@ -137,49 +136,6 @@ TEST(TegrastatsRobustness, ReusedRecordMatchesFreshParseForEveryFixturePair) {
       for (std::size_t i = 0; i < r.temps.size(); ++i) EXPECT_EQ(r.temps[i].max_celsius, fresh.temps[i].max_celsius);
       EXPECT_EQ(r.timestamp, fresh.timestamp);
     }
-  }
-}
-
-std::vector<std::string> tricky_confs() {
-  const std::string good = test::fixture_text("nvpmodel_conf_xavier-nx_jetperf.conf");
-  EXPECT_FALSE(good.empty()) << "fixture nvpmodel_conf_xavier-nx_jetperf.conf missing in " << test::fixtures_dir();
-  std::vector<std::string> v = {
-      "", "<", "< PARAM", "< PARAM TYPE=", "< PARAM TYPE=CLOCK NAME=", "< POWER_MODEL ID=", "< POWER_MODEL ID=x NAME=a >",
-      "< POWER_MODEL ID=99999999999999999999 NAME=a >", "< PM_CONFIG DEFAULT= >", "< PM_CONFIG DEFAULT=99999999999999999999 >",
-      "< FAN_CONFIG DEFAULT= >", "GPU MAX_FREQ 1", "< POWER_MODEL ID=0 NAME=a >\nGPU", "< POWER_MODEL ID=0 NAME=a >\nGPU MAX_FREQ",
-      "< PARAM TYPE=HWMON NAME=X >\nWARN", "< PARAM TYPE=HWMON NAME=X >\nWARN /a", "===", ">>>", "<<<>>>",
-      std::string("< PARAM TYPE=FILE NAME=A\0 >", 27), std::string(3, '\0'), std::string(100000, '<'),
-      "\xff\xfe< PM_CONFIG DEFAULT=0 >",
-  };
-  // Every prefix of a real conf file (a truncated copy), at a stride to keep the test short.
-  for (std::size_t n = 0; n < good.size(); n += 7) v.push_back(good.substr(0, n));
-  if (!good.empty()) v.push_back(good);
-  return v;
-}
-
-TEST(NvpmodelConfRobustness, TrickyConfsParseOrThrowPlatformError) {
-  std::size_t parsed = 0, rejected = 0;
-  for (const auto& text : tricky_confs()) {
-    try {
-      auto conf = platform::parse_nvpmodel_conf(text);
-      ++parsed;
-      for (const auto& m : conf.modes) {
-        for (const auto& s : m.settings) {
-          try {
-            (void)platform::nvpmodel_clock_value(s.value);
-          } catch (const platform_error&) {
-          }
-        }
-      }
-    } catch (const platform_error&) {
-      ++rejected;
-    }
-  }
-  // The whole fixture parses; truncations and the junk above are rejected.
-  EXPECT_GT(parsed, 0u);
-  EXPECT_GT(rejected, 20u);
-  for (const char* bad : {"< POWER_MODEL ID=x NAME=a >", "< PM_CONFIG DEFAULT= >"}) {
-    EXPECT_THROW(platform::parse_nvpmodel_conf(bad), platform_error) << bad;
   }
 }
 

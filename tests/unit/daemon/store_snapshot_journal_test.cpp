@@ -1,14 +1,15 @@
-#include <jetperf/platform/store_snapshot_journal.hpp>
-
 #include <gtest/gtest.h>
 
 #include <jetperf/platform/board_controller.hpp>
 #include <jetperf/store/database.hpp>
 
-#include "board_tree.hpp"
 #include <support/temp_dir.hpp>
+#include <unit/platform/board_tree.hpp>
+
+#include "store_snapshot_journal.hpp"
 
 using namespace jetperf::platform;
+using jetperf::daemon::store_snapshot_journal;
 
 TEST(store_snapshot_journal, survives_a_restart_through_sqlite) {
   jetperf::test::temp_dir tmp, dbdir;

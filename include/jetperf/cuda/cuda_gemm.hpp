@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-#include <jetperf/workloads/gemm_backend.hpp>
+#include <jetperf/backend/gemm_backend.hpp>
 
 namespace jetperf::workloads::cuda {
 

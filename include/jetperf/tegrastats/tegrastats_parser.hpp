@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include <jetperf/telemetry/tegrastats_record.hpp>
-#include <jetperf/telemetry/tegrastats_unknown_tokens.hpp>
+#include <jetperf/tegrastats/tegrastats_record.hpp>
+#include <jetperf/tegrastats/tegrastats_unknown_tokens.hpp>
 
 namespace jetperf::telemetry {
 

@@ -1,11 +1,12 @@
 #pragma once
-// The snapshot journal on the SQLite store (store::snapshot_store), used by the daemon.
+// The board snapshot journal (platform::snapshot_journal) on the SQLite store
+// (store::snapshot_store). Here in the daemon, which wires the two: platform does not know the store.
 #include <jetperf/platform/snapshot_journal.hpp>
 #include <jetperf/store/snapshot_store.hpp>
 
-namespace jetperf::platform {
+namespace jetperf::daemon {
 
-class store_snapshot_journal : public snapshot_journal {
+class store_snapshot_journal : public platform::snapshot_journal {
  public:
   explicit store_snapshot_journal(store::snapshot_store& store) : store_(store) {}
   void open(std::int64_t job_id, const std::string& reason, const nlohmann::json& state) override;
@@ -16,4 +17,4 @@ class store_snapshot_journal : public snapshot_journal {
   store::snapshot_store& store_;
 };
 
-}  // namespace jetperf::platform
+}  // namespace jetperf::daemon

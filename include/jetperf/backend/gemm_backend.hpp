@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include <jetperf/workloads/gemm_dtype.hpp>
+#include <jetperf/backend/gemm_dtype.hpp>
 
 namespace jetperf::workloads {
 

@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
 #include <jetperf/common/errors.hpp>
-#include <jetperf/jobs/job_state.hpp>
+#include <jetperf/store/job_state.hpp>
 
-using namespace jetperf::jobs;
+using namespace jetperf::store;
 
 TEST(job_state, names_round_trip) {
   for (auto s : {job_state::queued, job_state::running, job_state::succeeded, job_state::failed,

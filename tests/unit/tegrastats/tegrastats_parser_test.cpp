@@ -1,4 +1,4 @@
-#include <jetperf/telemetry/tegrastats_parser.hpp>
+#include <jetperf/tegrastats/tegrastats_parser.hpp>
 
 #include <algorithm>
 #include <fstream>
@@ -530,26 +530,6 @@ TEST(tegrastats_parser, csv_has_one_unparsed_column_joined_by_semicolons) {
   EXPECT_EQ(header, "ram.used_mb,ram.total_mb,emc.util_pct,emc.freq_mhz,gpu.util_pct,gpu.freq_mhz,unparsed");
   EXPECT_EQ(row1, "1,2,,,,,\"XYZ???;BAR [1,2]\"");
   EXPECT_EQ(row2, "3,4,,,,,");
-}
-
-TEST(tegrastats_unknown_tokens, first_time_once_per_name_and_bounded) {
-  tegrastats_unknown_tokens seen(3);
-  EXPECT_TRUE(seen.first_time("FOO"));
-  EXPECT_FALSE(seen.first_time("FOO"));
-  EXPECT_TRUE(seen.first_time("BAR"));
-  EXPECT_TRUE(seen.first_time(std::string(100, 'L')));
-  // Remembered by its first 32 characters: the same long name is not new.
-  EXPECT_FALSE(seen.first_time(std::string(40, 'L')));
-  EXPECT_TRUE(seen.full());
-  // A full table reports no new name, however many come: memory stays bounded.
-  for (int i = 0; i < 1000; ++i) EXPECT_FALSE(seen.first_time("N" + std::to_string(i)));
-  EXPECT_FALSE(seen.first_time("FOO"));
-  EXPECT_EQ(seen.counts().size(), 3u);
-  EXPECT_EQ(seen.counts()[0], (std::pair<std::string, std::uint64_t>{"FOO", 3}));
-  EXPECT_EQ(seen.counts()[2].first.size(), tegrastats_unknown_tokens::k_max_name_length);
-  EXPECT_EQ(seen.counts()[2].second, 2u);
-  EXPECT_EQ(seen.untracked(), 1000u);
-  EXPECT_EQ(seen.total(), 1006u);
 }
 
 }  // namespace

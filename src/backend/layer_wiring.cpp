@@ -1,5 +1,5 @@
 // Resolves a layer's op inputs against its external input list.
-#include <jetperf/workloads/detail/layer_wiring.hpp>
+#include <jetperf/backend/detail/layer_wiring.hpp>
 
 #include <algorithm>
 #include <stdexcept>

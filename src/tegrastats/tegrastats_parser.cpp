@@ -1,4 +1,4 @@
-#include <jetperf/telemetry/tegrastats_parser.hpp>
+#include <jetperf/tegrastats/tegrastats_parser.hpp>
 
 #include <algorithm>
 #include <cstdint>

@@ -1,6 +1,6 @@
 // Deterministic weights and inputs shared by every layer backend: a counter-based generator
 // (splitmix64 of seed + index) gives the same numbers on every platform and in any fill order.
-#include <jetperf/workloads/layer_data.hpp>
+#include <jetperf/backend/layer_data.hpp>
 
 #include <cmath>
 #include <stdexcept>

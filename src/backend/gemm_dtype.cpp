@@ -1,9 +1,9 @@
-#include <jetperf/workloads/gemm_dtype.hpp>
+#include <jetperf/backend/gemm_dtype.hpp>
 
 #include <algorithm>
 #include <cctype>
 
-#include <jetperf/workloads/gemm_backend.hpp>
+#include <jetperf/backend/gemm_backend.hpp>
 
 namespace jetperf::workloads {
 

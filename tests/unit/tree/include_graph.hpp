@@ -1,0 +1,50 @@
+#pragma once
+// The include-graph check: the libraries and their links as the CMake files declare them, held
+// against what the sources include and spell. A header belongs to the library of its folder
+// (include/jetperf/<x>/ and src/<x>/ -> jetperf_<x>; src/<x>/cuda/ and kernels/ -> jetperf_cuda;
+// client/ -> the client), and a library may include only its own headers and those of the
+// libraries it links, directly or not. Run: build/tests/unit_tree (or ctest -R include_graph).
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace jetperf::test::tree {
+
+enum class violation_kind {
+  undeclared_include,  ///< a library includes a header of one it does not link
+  unknown_library,     ///< a folder or an included header belongs to no declared library
+  dependency_cycle,    ///< the declared links form a cycle
+  sys_path_literal,    ///< a board path spelled outside platform (and the simulator)
+  client_compiles_src, ///< the client compiles a source file of src/ instead of linking its library
+};
+
+struct violation {
+  violation_kind kind;
+  std::string file;     ///< relative to the tree's root
+  int line = 0;
+  std::string header;   ///< the included header, for undeclared_include
+  std::string message;  ///< "file:line: ..." for a reader
+};
+
+/// Library -> directly linked library -> "file:line" of the declaration. Names without the
+/// jetperf_ prefix ("store", "cuda", "core"); the client executable is "client".
+struct library_graph {
+  std::set<std::string> libraries;
+  std::map<std::string, std::map<std::string, std::string>> links;
+
+  /// Every library `lib` links, directly or not (without `lib` unless it is on a cycle).
+  std::set<std::string> dependencies(const std::string& lib) const;
+};
+
+/// Reads src/CMakeLists.txt (jetperf_area, add_library, target_link_libraries; DEPS through
+/// variables expanded), kernels/CMakeLists.txt and client/CMakeLists.txt under `root`.
+library_graph read_library_graph(const std::string& root);
+
+/// Every violation in the tree at `root`, in a stable order.
+std::vector<violation> check_tree(const std::string& root);
+
+/// One message per line.
+std::string to_string(const std::vector<violation>& violations);
+
+}  // namespace jetperf::test::tree

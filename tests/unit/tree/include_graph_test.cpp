@@ -1,0 +1,264 @@
+// The include-graph check over the real tree, and over small trees written here that each hold
+// one of the violations the tree once had (store -> jobs, platform -> store, /sys in telemetry,
+// the client compiling src/, jetperf_cuda <-> jetperf_workloads).
+#include "include_graph.hpp"
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <support/temp_dir.hpp>
+#include <support/test_paths.hpp>
+
+namespace jetperf::test::tree {
+namespace {
+
+TEST(include_graph, the_tree_keeps_its_layers) {
+  const auto found = check_tree(source_dir());
+  EXPECT_TRUE(found.empty()) << to_string(found);
+}
+
+TEST(include_graph, reads_the_declared_links_of_the_real_tree) {
+  const auto g = read_library_graph(source_dir());
+  for (const char* lib : {"common", "store", "platform", "tegrastats", "telemetry", "models", "backend", "workloads",
+                          "cuda", "jobs", "measure", "kinds", "api", "client"})
+    EXPECT_TRUE(g.libraries.count(lib)) << lib;
+  // DEPS through a variable (workload_deps) and links declared in kernels/ and client/.
+  EXPECT_TRUE(g.dependencies("workloads").count("backend"));
+  EXPECT_TRUE(g.dependencies("workloads").count("cuda"));
+  EXPECT_TRUE(g.dependencies("cuda").count("models"));
+  EXPECT_FALSE(g.dependencies("cuda").count("workloads"));
+  EXPECT_FALSE(g.dependencies("platform").count("store"));
+  EXPECT_FALSE(g.dependencies("store").count("jobs"));
+  // The job contract sits below the measurement protocol, the kinds above both, the API above
+  // the contract only (kinds are registered by the daemon).
+  EXPECT_TRUE(g.dependencies("measure").count("jobs"));
+  EXPECT_FALSE(g.dependencies("jobs").count("measure"));
+  EXPECT_TRUE(g.dependencies("kinds").count("measure"));
+  EXPECT_FALSE(g.dependencies("api").count("kinds"));
+  EXPECT_FALSE(g.dependencies("measure").count("kinds"));
+  EXPECT_EQ(g.dependencies("client"), (std::set<std::string>{"tegrastats", "common"}));
+}
+
+// A small tree: src/CMakeLists.txt with the given areas, plus files.
+class small_tree : public ::testing::Test {
+ protected:
+  void cmake(const std::string& dir, const std::string& text) { write(dir + "/CMakeLists.txt", text); }
+  void write(const std::string& rel, const std::string& text) { write_file(dir_.file(rel), text); }
+  std::vector<violation> check() const { return check_tree(dir_.path()); }
+
+  static std::string messages(const std::vector<violation>& v) { return to_string(v); }
+  static bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+  temp_dir dir_;
+};
+
+const char* const k_areas =
+    "jetperf_area(NAME common DEPS nlohmann_json::nlohmann_json)\n"
+    "jetperf_area(NAME store DEPS jetperf::common SQLite::SQLite3)\n"
+    "jetperf_area(NAME platform DEPS jetperf::common ${CMAKE_DL_LIBS})\n"
+    "jetperf_area(NAME jobs DEPS jetperf::store jetperf::platform)\n";
+
+TEST_F(small_tree, a_clean_tree_passes) {
+  cmake("src", k_areas);
+  write("include/jetperf/store/job_store.hpp", "#pragma once\n#include <jetperf/common/errors.hpp>\n");
+  write("src/jobs/job_service.cpp", "#include <jetperf/store/job_store.hpp>\n#include <jetperf/common/errors.hpp>\n");
+  write("src/platform/sysfs_paths.cpp", "const char* p = \"/sys/class/devfreq\";\n");
+  EXPECT_TRUE(check().empty()) << messages(check());
+}
+
+TEST_F(small_tree, store_including_a_jobs_header_is_reported) {
+  cmake("src", k_areas);
+  write("include/jetperf/jobs/job_state.hpp", "#pragma once\n");
+  write("include/jetperf/store/job_store.hpp",
+        "#pragma once\n// Jobs and their points.\n#include <string>\n\n#include <jetperf/jobs/job_state.hpp>\n");
+  const auto v = check();
+  ASSERT_EQ(v.size(), 1u) << messages(v);
+  EXPECT_EQ(v[0].kind, violation_kind::undeclared_include);
+  EXPECT_EQ(v[0].file, "include/jetperf/store/job_store.hpp");
+  EXPECT_EQ(v[0].line, 5);
+  EXPECT_EQ(v[0].header, "jetperf/jobs/job_state.hpp");
+  EXPECT_TRUE(contains(v[0].message, "include/jetperf/store/job_store.hpp:5: store includes "
+                                     "<jetperf/jobs/job_state.hpp> of library jobs, but store does not link jobs "
+                                     "(store links: common)"))
+      << v[0].message;
+}
+
+TEST_F(small_tree, platform_including_the_store_without_linking_it_is_reported) {
+  cmake("src", k_areas);
+  write("include/jetperf/store/snapshot_store.hpp", "#pragma once\n");
+  write("src/platform/store_snapshot_journal.cpp", "#include <jetperf/store/snapshot_store.hpp>\n");
+  const auto v = check();
+  ASSERT_EQ(v.size(), 1u) << messages(v);
+  EXPECT_EQ(v[0].kind, violation_kind::undeclared_include);
+  EXPECT_TRUE(contains(v[0].message, "src/platform/store_snapshot_journal.cpp:1: platform includes "
+                                     "<jetperf/store/snapshot_store.hpp> of library store, but platform does not "
+                                     "link store"))
+      << v[0].message;
+}
+
+TEST_F(small_tree, transitive_links_and_deps_through_variables_allow_an_include) {
+  cmake("src",
+        "jetperf_area(NAME common)\n"
+        "jetperf_area(NAME models DEPS jetperf::common)\n"
+        "jetperf_area(NAME backend DEPS jetperf::models)\n"
+        "set(workload_deps jetperf::common ${CMAKE_DL_LIBS})\n"
+        "if(JETPERF_HAS_OPENBLAS)\n  list(APPEND workload_deps jetperf::backend jetperf_openblas)\nendif()\n"
+        "jetperf_area(NAME workloads\n  DEPS ${workload_deps}  # the backends\n)\n");
+  write("src/workloads/cpu_gemm_backend.cpp",
+        "#include <jetperf/backend/gemm_backend.hpp>\n#include <jetperf/models/network.hpp>\n");
+  write("src/models/network.cpp", "#include <jetperf/backend/gemm_backend.hpp>\n");
+  const auto v = check();
+  ASSERT_EQ(v.size(), 1u) << messages(v);
+  EXPECT_TRUE(contains(v[0].message, "src/models/network.cpp:1: models includes <jetperf/backend/gemm_backend.hpp> "
+                                     "of library backend, but models does not link backend"))
+      << v[0].message;
+}
+
+TEST_F(small_tree, a_cycle_in_the_declared_links_is_reported) {
+  cmake("src",
+        "jetperf_area(NAME common)\n"
+        "jetperf_area(NAME store DEPS jetperf::common jetperf::jobs)\n"
+        "jetperf_area(NAME jobs DEPS jetperf::store)\n");
+  const auto v = check();
+  ASSERT_EQ(v.size(), 1u) << messages(v);
+  EXPECT_EQ(v[0].kind, violation_kind::dependency_cycle);
+  EXPECT_EQ(v[0].message,
+            "src/CMakeLists.txt:3: dependency cycle jobs -> store -> jobs (jobs links store at src/CMakeLists.txt:3; "
+            "store links jobs at src/CMakeLists.txt:2)");
+}
+
+TEST_F(small_tree, cuda_and_workloads_linking_each_other_is_reported) {
+  cmake("src",
+        "jetperf_area(NAME common)\n"
+        "jetperf_area(NAME models DEPS jetperf::common)\n"
+        "jetperf_area(NAME workloads DEPS jetperf::models)\n");
+  cmake("kernels",
+        "if(NOT JETPERF_HAS_CUDA)\n  return()\nendif()\n"
+        "add_library(jetperf_cuda STATIC ${cuda_srcs})\n"
+        "add_library(jetperf::cuda ALIAS jetperf_cuda)\n"
+        "target_link_libraries(jetperf_cuda PUBLIC CUDA::cudart jetperf::models)\n"
+        "target_link_libraries(jetperf_workloads PUBLIC jetperf_cuda)\n"
+        "# a static-library cycle CMake links twice\n"
+        "target_link_libraries(jetperf_cuda INTERFACE jetperf_workloads)\n");
+  write("src/workloads/cuda/cudnn_layer_backend.cpp", "#include <jetperf/workloads/layer_data.hpp>\n");
+  const auto v = check();
+  ASSERT_EQ(v.size(), 1u) << messages(v);
+  EXPECT_EQ(v[0].kind, violation_kind::dependency_cycle);
+  EXPECT_TRUE(contains(v[0].message, "dependency cycle cuda -> workloads -> cuda (cuda links workloads at "
+                                     "kernels/CMakeLists.txt:9; workloads links cuda at kernels/CMakeLists.txt:7)"))
+      << v[0].message;
+}
+
+TEST_F(small_tree, cuda_sources_belong_to_jetperf_cuda) {
+  cmake("src",
+        "jetperf_area(NAME common)\n"
+        "jetperf_area(NAME backend DEPS jetperf::common)\n"
+        "jetperf_area(NAME workloads DEPS jetperf::backend)\n");
+  cmake("kernels",
+        "add_library(jetperf_cuda STATIC ${cuda_srcs})\n"
+        "target_link_libraries(jetperf_cuda PUBLIC jetperf::backend)\n"
+        "target_link_libraries(jetperf_workloads PUBLIC jetperf_cuda)\n");
+  write("src/workloads/cuda/cudnn_layer_backend.cpp",
+        "#include <jetperf/backend/layer_data.hpp>\n#include <jetperf/cuda/cuda_layers.hpp>\n"
+        "#include <jetperf/workloads/layer_backends.hpp>\n");
+  write("src/workloads/layer_backends.cpp", "#include <jetperf/cuda/cuda_layers.hpp>\n");
+  const auto v = check();
+  ASSERT_EQ(v.size(), 1u) << messages(v);
+  EXPECT_TRUE(contains(v[0].message, "src/workloads/cuda/cudnn_layer_backend.cpp:3: cuda includes "
+                                     "<jetperf/workloads/layer_backends.hpp> of library workloads, but cuda does "
+                                     "not link workloads"))
+      << v[0].message;
+}
+
+TEST_F(small_tree, board_paths_outside_platform_are_reported) {
+  cmake("src",
+        "jetperf_area(NAME common)\n"
+        "jetperf_area(NAME platform DEPS jetperf::common)\n"
+        "jetperf_area(NAME sim DEPS jetperf::platform)\n"
+        "jetperf_area(NAME telemetry DEPS jetperf::platform)\n");
+  write("src/telemetry/clock_sensor.cpp",
+        "#include <sys/prctl.h>\n"
+        "// Reads /sys/class/devfreq/*/cur_freq.\n"
+        "/* and \"/sys/kernel/debug\" in a comment */\n"
+        "const char* const emc[] = {\"/sys/kernel/debug/bpmp/debug/clk/emc/rate\",\n"
+        "                           \"/sys/kernel/debug/clk/override.emc/clk_rate\"};\n"
+        "const std::string base = \"/sys/class/devfreq\";\n"
+        "auto a = root + \"/device/of_node/name\", b = std::string(\"host/sys/devices/system\");\n"
+        "int n = 1'000; char q = '\"'; auto r = R\"x(/proc/stat)x\";\n");
+  write("src/platform/sysfs_paths.cpp", "const char* p = \"/sys/class/devfreq\";\n");
+  write("src/sim/board_tree.cpp", "t.put(\"/sys/devices/pwm-fan/target_pwm\", \"0\\n\");\n");
+  const auto v = check();
+  std::vector<std::pair<int, std::string>> got;
+  for (const auto& x : v) {
+    EXPECT_EQ(x.kind, violation_kind::sys_path_literal) << x.message;
+    EXPECT_EQ(x.file, "src/telemetry/clock_sensor.cpp");
+    got.emplace_back(x.line, x.message);
+  }
+  ASSERT_EQ(got.size(), 5u) << messages(v);
+  EXPECT_EQ(got[0].first, 4);
+  EXPECT_TRUE(contains(got[0].second, "src/telemetry/clock_sensor.cpp:4: \"/sys/kernel/debug/bpmp/debug/clk/emc/rate\" "
+                                      "spells a board path outside platform"))
+      << got[0].second;
+  EXPECT_EQ(got[1].first, 5);
+  EXPECT_EQ(got[2].first, 6);
+  EXPECT_EQ(got[3].first, 7);
+  EXPECT_TRUE(contains(got[3].second, "host/sys/devices/system")) << got[3].second;
+  EXPECT_EQ(got[4].first, 8);
+  EXPECT_TRUE(contains(got[4].second, "\"/proc/stat\"")) << got[4].second;
+}
+
+TEST_F(small_tree, the_client_compiling_a_source_of_src_is_reported) {
+  cmake("src",
+        "jetperf_area(NAME common)\n"
+        "jetperf_area(NAME telemetry DEPS jetperf::common)\n");
+  cmake("client",
+        "file(GLOB_RECURSE client_srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)\n"
+        "add_executable(jetperf ${client_srcs})\n"
+        "# The one piece of the core the client carries.\n"
+        "target_sources(jetperf PRIVATE ${PROJECT_SOURCE_DIR}/src/telemetry/tegrastats_parser.cpp)\n"
+        "target_link_libraries(jetperf PRIVATE nlohmann_json::nlohmann_json jetperf_warnings)\n");
+  write("client/cmd_tegrastats.cpp", "#include \"command.hpp\"\n");
+  const auto v = check();
+  ASSERT_EQ(v.size(), 1u) << messages(v);
+  EXPECT_EQ(v[0].kind, violation_kind::client_compiles_src);
+  EXPECT_EQ(v[0].message,
+            "client/CMakeLists.txt:4: the client compiles src/telemetry/tegrastats_parser.cpp into itself; it must "
+            "link the library instead (jetperf::telemetry)");
+}
+
+TEST_F(small_tree, the_client_including_a_library_it_does_not_link_is_reported) {
+  cmake("src",
+        "jetperf_area(NAME common)\n"
+        "jetperf_area(NAME tegrastats DEPS jetperf::common nlohmann_json::nlohmann_json)\n"
+        "jetperf_area(NAME telemetry DEPS jetperf::tegrastats)\n");
+  cmake("client",
+        "file(GLOB_RECURSE client_srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)\n"
+        "add_executable(jetperf ${client_srcs})\n"
+        "target_link_libraries(jetperf PRIVATE jetperf::tegrastats CLI11::CLI11)\n");
+  write("client/cmd_tegrastats.cpp",
+        "#include <jetperf/common/errors.hpp>\n#include <jetperf/tegrastats/tegrastats_parser.hpp>\n");
+  write("client/cmd_top.cpp", "#include <jetperf/telemetry/sampler.hpp>\n");
+  const auto v = check();
+  ASSERT_EQ(v.size(), 1u) << messages(v);
+  EXPECT_EQ(v[0].kind, violation_kind::undeclared_include);
+  EXPECT_TRUE(contains(v[0].message, "client/cmd_top.cpp:1: client includes <jetperf/telemetry/sampler.hpp> of "
+                                     "library telemetry, but client does not link telemetry (client links: tegrastats)"))
+      << v[0].message;
+}
+
+TEST_F(small_tree, a_folder_without_a_library_is_reported) {
+  cmake("src", "jetperf_area(NAME common)\n");
+  write("src/kinds/gemm_kind.cpp", "#include <jetperf/common/errors.hpp>\n");
+  const auto v = check();
+  ASSERT_EQ(v.size(), 1u) << messages(v);
+  EXPECT_EQ(v[0].kind, violation_kind::unknown_library);
+  EXPECT_TRUE(contains(v[0].message, "src/kinds/: no library is declared for this folder")) << v[0].message;
+}
+
+}  // namespace
+}  // namespace jetperf::test::tree
