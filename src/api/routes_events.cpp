@@ -1,6 +1,7 @@
 #include <atomic>
 #include <memory>
 
+#include <jetperf/api/job_view.hpp>
 #include <jetperf/api/json_body.hpp>
 #include <jetperf/api/router.hpp>
 #include <jetperf/api/routes.hpp>
@@ -19,7 +20,7 @@ nlohmann::json state_frame(const store::job_record& job) {
 
 nlohmann::json progress_frame(const store::job_record& job) {
   // The job view already knows the ETA rule (elapsed per point while running, estimate queued).
-  const auto view = jobs::job_service::to_json(job);
+  const auto view = job_json(job);
   nlohmann::json eta = view.at("progress").at("eta_s");
   if (eta.is_null()) eta = 0.0;
   return {{"id", job.id}, {"done", job.points_done}, {"total", job.points_total}, {"eta_s", eta}};

@@ -1,5 +1,6 @@
 #include <limits>
 
+#include <jetperf/api/job_view.hpp>
 #include <jetperf/api/router.hpp>
 #include <jetperf/api/routes.hpp>
 #include <jetperf/common/errors.hpp>
@@ -73,7 +74,7 @@ http_response submit(const route_request& r) {
 
   if (dry_run) return json_response(200, r.svc.jobs->dry_run(kind, spec));
   const auto job = r.svc.jobs->submit(kind, spec, tags);
-  auto res = json_response(201, jobs::job_service::to_json(job));
+  auto res = json_response(201, job_json(job));
   res.headers.emplace_back("Location", "/v1/jobs/" + std::to_string(job.id));
   return res;
 }
@@ -95,23 +96,23 @@ http_response list(const route_request& r) {
   std::int64_t total = 0;
   const auto jobs = r.svc.jobs->list(filter, &total);
   nlohmann::json items = nlohmann::json::array();
-  for (const auto& j : jobs) items.push_back(jobs::job_service::to_json(j));
+  for (const auto& j : jobs) items.push_back(job_json(j));
   return json_response(200, {{"jobs", items}, {"total", total}, {"limit", filter.limit}, {"offset", filter.offset}});
 }
 
 http_response get(const route_request& r) {
   r.query.reject_unknown({});
-  return json_response(200, jobs::job_service::to_json(r.svc.jobs->get(r.id_param())));
+  return json_response(200, job_json(r.svc.jobs->get(r.id_param())));
 }
 
 http_response cancel(const route_request& r) {
   r.query.reject_unknown({});
-  return json_response(200, jobs::job_service::to_json(r.svc.jobs->cancel(r.id_param())));
+  return json_response(200, job_json(r.svc.jobs->cancel(r.id_param())));
 }
 
 http_response resume(const route_request& r) {
   r.query.reject_unknown({});
-  return json_response(200, jobs::job_service::to_json(r.svc.jobs->resume(r.id_param())));
+  return json_response(200, job_json(r.svc.jobs->resume(r.id_param())));
 }
 
 }  // namespace

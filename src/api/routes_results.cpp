@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <jetperf/api/csv_writer.hpp>
+#include <jetperf/api/job_view.hpp>
 #include <jetperf/api/json_body.hpp>
 #include <jetperf/api/json_writer.hpp>
 #include <jetperf/api/router.hpp>
@@ -76,7 +77,7 @@ http_response results(const route_request& r) {
     res.headers.emplace_back("Content-Disposition", "attachment; filename=\"job-" + std::to_string(id) + ".csv\"");
     return res;
   }
-  return json_response(200, write_results_json(jobs::job_service::to_json(job), table, summary_of(r, job, points)));
+  return json_response(200, write_results_json(job_json(job), table, summary_of(r, job, points)));
 }
 
 }  // namespace

@@ -19,9 +19,6 @@ constexpr std::size_t k_max_points = 100000;
 // How long DELETE waits for a running job to reach its next safe point.
 constexpr std::chrono::seconds k_cancel_wait{10};
 
-nlohmann::json time_or_null(std::int64_t wall) {
-  return wall ? nlohmann::json(format_wall_time(wall)) : nlohmann::json(nullptr);
-}
 
 }  // namespace
 
@@ -166,33 +163,6 @@ std::optional<std::int64_t> job_service::running() const {
 std::size_t job_service::queued_count() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return queue_.size();
-}
-
-nlohmann::json job_service::to_json(const store::job_record& job) {
-  nlohmann::json eta = nullptr;
-  if (job.state == job_state::running) {
-    const double elapsed = job.started_ns ? static_cast<double>(wall_ns() - job.started_ns) / 1e9 : 0.0;
-    if (job.points_done > 0)
-      eta = elapsed / static_cast<double>(job.points_done) * static_cast<double>(job.points_total - job.points_done);
-    else
-      eta = std::max(0.0, job.estimate_s - elapsed);
-  } else if (job.state == job_state::queued) {
-    eta = job.estimate_s;
-  }
-  const double fraction =
-      job.points_total > 0 ? static_cast<double>(job.points_done) / static_cast<double>(job.points_total) : 0.0;
-  return {{"id", job.id},
-          {"kind", job.kind},
-          {"state", to_string(job.state)},
-          {"spec", job.spec},
-          {"tags", job.tags},
-          {"created_at", time_or_null(job.created_ns)},
-          {"started_at", time_or_null(job.started_ns)},
-          {"finished_at", time_or_null(job.finished_ns)},
-          {"progress", {{"done", job.points_done}, {"total", job.points_total}, {"fraction", fraction}, {"eta_s", eta}}},
-          {"estimate_s", job.estimate_s},
-          {"error", job.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(job.error)},
-          {"summary", job.summary}};
 }
 
 void job_service::run_loop() {

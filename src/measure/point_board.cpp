@@ -25,32 +25,27 @@ double in_unit(double value_hz, const std::string& unit) {
 
 platform::board_setting applied_settings::effective() const {
   platform::board_setting e = requested;
-  if (read_back.power_mode) e.power_mode = read_back.power_mode;
-  if (read_back.emc_freq_hz) e.emc_freq_hz = read_back.emc_freq_hz;
-  if (read_back.gpu_freq_hz) e.gpu_freq_hz = read_back.gpu_freq_hz;
-  if (read_back.cpu_freq_khz) e.cpu_freq_khz = read_back.cpu_freq_khz;
+  for (const auto& f : platform::setting_fields())
+    if (read_back.*f.member) e.*f.member = read_back.*f.member;
   return e;
 }
 
 platform::board_setting setting_of_point(const json& point) {
   platform::board_setting s;
-  const auto get = [&point](const char* key) -> std::optional<std::int64_t> {
-    auto it = point.find(key);
-    return it != point.end() && it->is_number() ? std::optional<std::int64_t>(it->get<std::int64_t>()) : std::nullopt;
-  };
-  if (auto m = get("power_mode")) s.power_mode = static_cast<int>(*m);
-  s.emc_freq_hz = get("emc_freq_hz");
-  s.gpu_freq_hz = get("gpu_freq_hz");
-  s.cpu_freq_khz = get("cpu_freq_khz");
+  for (const auto& f : platform::setting_fields()) {
+    auto it = point.find(f.key);
+    if (it != point.end() && it->is_number()) s.*f.member = it->get<std::int64_t>();
+  }
   return s;
 }
 
 json setting_json(const platform::board_setting& s) {
-  const auto opt = [](const auto& v) { return v ? json(*v) : json(); };
-  return {{"power_mode", opt(s.power_mode)},
-          {"emc_freq_hz", opt(s.emc_freq_hz)},
-          {"gpu_freq_hz", opt(s.gpu_freq_hz)},
-          {"cpu_freq_khz", opt(s.cpu_freq_khz)}};
+  json out = json::object();
+  for (const auto& f : platform::setting_fields()) {
+    const auto& v = s.*f.member;
+    out[f.key] = v ? json(*v) : json();
+  }
+  return out;
 }
 
 namespace {

@@ -1,5 +1,7 @@
 #include <jetperf/measure/point_columns.hpp>
 
+#include <jetperf/platform/board_setting.hpp>
+
 namespace jetperf::measure {
 
 namespace {
@@ -9,12 +11,11 @@ using jobs::column_type;
 }  // namespace
 
 std::vector<column> setting_columns(bool shown) {
-  return {
-      {"power_mode", column_type::integer, column_role::parameter, "", "nvpmodel power mode id (read back)", shown},
-      {"emc_freq_hz", column_type::integer, column_role::parameter, "Hz", "memory (EMC) clock (read back)", false},
-      {"gpu_freq_hz", column_type::integer, column_role::parameter, "Hz", "GPU clock (read back)", shown},
-      {"cpu_freq_khz", column_type::integer, column_role::parameter, "kHz", "CPU clock (read back)", shown},
-  };
+  std::vector<column> out;
+  for (const auto& f : platform::setting_fields())
+    out.push_back({f.key, column_type::integer, column_role::parameter, f.unit, std::string(f.description) + " (read back)",
+                   shown && f.headline});
+  return out;
 }
 
 std::vector<column> setting_detail_columns() {

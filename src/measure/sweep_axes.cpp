@@ -143,7 +143,11 @@ void normalize_board_axes(const nlohmann::json& spec, const platform::board_offe
 }
 
 const std::vector<std::string>& board_setting_keys() {
-  static const std::vector<std::string> keys = {"power_mode", "emc_freq_hz", "gpu_freq_hz", "cpu_freq_khz"};
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> out;
+    for (const auto& f : platform::setting_fields()) out.emplace_back(f.key);
+    return out;
+  }();
   return keys;
 }
 

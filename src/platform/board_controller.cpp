@@ -115,10 +115,8 @@ nlohmann::json board_controller::apply_request(const nlohmann::json& settings) {
 
 board_setting board_controller::apply(const board_setting& setting) {
   nlohmann::json request = nlohmann::json::object();
-  if (setting.power_mode) request["power_mode"] = *setting.power_mode;
-  if (setting.gpu_freq_hz) request["gpu_freq_hz"] = *setting.gpu_freq_hz;
-  if (setting.cpu_freq_khz) request["cpu_freq_khz"] = *setting.cpu_freq_khz;
-  if (setting.emc_freq_hz) request["emc_freq_hz"] = *setting.emc_freq_hz;
+  for (const auto& f : setting_fields())
+    if (const auto& v = setting.*f.member) request[f.key] = *v;
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   const auto now = apply_locked(request);
   // What a point records is what the board reads back, for the controls this board has.
@@ -127,10 +125,7 @@ board_setting board_controller::apply(const board_setting& setting) {
     auto it = now.find(key);
     return it != now.end() && it->is_number() ? std::optional<std::int64_t>(it->get<std::int64_t>()) : std::nullopt;
   };
-  if (auto m = get("power_mode")) read_back.power_mode = static_cast<int>(*m);
-  read_back.gpu_freq_hz = get("gpu_freq_hz");
-  read_back.cpu_freq_khz = get("cpu_freq_khz");
-  read_back.emc_freq_hz = get("emc_freq_hz");
+  for (const auto& f : setting_fields()) read_back.*f.member = get(f.key);
   return read_back;
 }
 

@@ -65,8 +65,6 @@ class job_service {
   /// Workload of a kind (for result columns and summaries).
   const workload_registry& registry() const { return registry_; }
 
-  /// The JSON view of a job used by the API and the events stream.
-  static nlohmann::json to_json(const store::job_record& job);
 
  private:
   void run_loop();

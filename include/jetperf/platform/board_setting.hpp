@@ -10,7 +10,7 @@ namespace jetperf::platform {
 
 /// One setting of the board; an absent value leaves that control as it is.
 struct board_setting {
-  std::optional<int> power_mode;
+  std::optional<std::int64_t> power_mode;
   std::optional<std::int64_t> emc_freq_hz;
   std::optional<std::int64_t> gpu_freq_hz;
   std::optional<std::int64_t> cpu_freq_khz;
@@ -24,6 +24,20 @@ struct board_setting {
   /// "power_mode=0,gpu_freq_hz=1300500000" (set values only, sweep order); "as_is" when empty.
   std::string label() const;
 };
+
+/// One of the four settings: its one spelling (the key of points, result columns and the board
+/// API), unit and meaning, and where it lives in a board_setting. Code that goes over the
+/// settings goes over this table rather than naming them again.
+struct setting_field {
+  const char* key;
+  const char* unit;
+  const char* description;
+  std::optional<std::int64_t> board_setting::*member;
+  bool headline;  ///< shown in a results table by default
+};
+
+/// power_mode, emc_freq_hz, gpu_freq_hz, cpu_freq_khz: sweep order, outermost first.
+const std::vector<setting_field>& setting_fields();
 
 struct power_mode_offer {
   int id = 0;

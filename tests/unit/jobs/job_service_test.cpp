@@ -227,19 +227,6 @@ TEST(job_service, a_full_queue_answers_unavailable) {
   EXPECT_THROW(f.service->submit("scripted", {{"points", 1}}, {}), unavailable);
 }
 
-TEST(job_service, json_view_has_progress_and_times) {
-  fixture f;
-  auto job = f.service->submit("scripted", {{"points", 2}, {"sleep_ms", 10}}, {"a", "b"});
-  auto j = jobs::job_service::to_json(job);
-  EXPECT_EQ(j["state"], "queued");
-  EXPECT_EQ(j["tags"], json({"a", "b"}));
-  EXPECT_EQ(j["progress"]["total"], 2);
-  EXPECT_EQ(j["progress"]["done"], 0);
-  EXPECT_TRUE(j["started_at"].is_null());
-  EXPECT_TRUE(j["created_at"].get<std::string>().back() == 'Z');
-  EXPECT_DOUBLE_EQ(j["estimate_s"].get<double>(), 0.02);
-}
-
 namespace {
 // Telemetry whose GPU zone reads a settable temperature.
 class hot_source final : public telemetry::sample_source {

@@ -1,0 +1,43 @@
+#include <jetperf/api/job_view.hpp>
+
+#include <algorithm>
+
+#include <jetperf/common/clock.hpp>
+#include <jetperf/jobs/job_state.hpp>
+
+namespace jetperf::api {
+
+namespace {
+nlohmann::json time_or_null(std::int64_t wall) {
+  return wall ? nlohmann::json(format_wall_time(wall)) : nlohmann::json(nullptr);
+}
+}  // namespace
+
+nlohmann::json job_json(const store::job_record& job) {
+  nlohmann::json eta = nullptr;
+  if (job.state == jobs::job_state::running) {
+    const double elapsed = job.started_ns ? static_cast<double>(wall_ns() - job.started_ns) / 1e9 : 0.0;
+    if (job.points_done > 0)
+      eta = elapsed / static_cast<double>(job.points_done) * static_cast<double>(job.points_total - job.points_done);
+    else
+      eta = std::max(0.0, job.estimate_s - elapsed);
+  } else if (job.state == jobs::job_state::queued) {
+    eta = job.estimate_s;
+  }
+  const double fraction =
+      job.points_total > 0 ? static_cast<double>(job.points_done) / static_cast<double>(job.points_total) : 0.0;
+  return {{"id", job.id},
+          {"kind", job.kind},
+          {"state", to_string(job.state)},
+          {"spec", job.spec},
+          {"tags", job.tags},
+          {"created_at", time_or_null(job.created_ns)},
+          {"started_at", time_or_null(job.started_ns)},
+          {"finished_at", time_or_null(job.finished_ns)},
+          {"progress", {{"done", job.points_done}, {"total", job.points_total}, {"fraction", fraction}, {"eta_s", eta}}},
+          {"estimate_s", job.estimate_s},
+          {"error", job.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(job.error)},
+          {"summary", job.summary}};
+}
+
+}  // namespace jetperf::api
