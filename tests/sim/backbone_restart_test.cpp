@@ -13,7 +13,10 @@ TEST(restart_backbone, sigterm_keeps_queued_jobs_and_finished_results) {
   {
     http_client http(daemon.port());
     finished = submit_idle(http, daemon.token(), 0.01, 3, {"keep"});
-    ASSERT_EQ(wait_state(http, finished, {"succeeded", "failed"}), "succeeded");
+    ASSERT_EQ(wait_state(http, finished, {"succeeded", "failed"}), "succeeded")
+        << http.request("GET", "/v1/jobs/" + std::to_string(finished)).body << "\n"
+        << http.request("GET", "/v1/jobs/" + std::to_string(finished) + "/results?format=csv").body << "\n"
+        << daemon.log();
     results_before = http.request("GET", "/v1/jobs/" + std::to_string(finished) + "/results?format=csv").body;
     ASSERT_EQ(line_count(results_before), 4) << results_before;
 
