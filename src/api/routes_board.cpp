@@ -4,7 +4,6 @@
 #include <jetperf/api/routes.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/platform/board_controller.hpp>
-#include <jetperf/platform/clock_control.hpp>
 
 namespace jetperf::api {
 
@@ -129,17 +128,8 @@ http_response put_clocks(const route_request& r) {
   auto& b = idle_board_of(r);
   const auto body = r.json_body();
   if (body.empty()) throw validation_error("body", "give at least one of gpu, cpu, emc", "missing_field");
-  const auto offered = b.offered();
-  // The field names of the request (not the controller's gpu_freq_hz, ...) go into the errors.
-  for (const auto& item : body.items()) {
-    const auto& k = item.key();
-    const std::vector<std::int64_t>* list = k == "gpu"   ? &offered.gpu_freqs_hz
-                                            : k == "cpu" ? &offered.cpu_freqs_khz
-                                            : k == "emc" ? &offered.emc_freqs_hz
-                                                         : nullptr;
-    if (!list) throw validation_error(k, "unknown clock '" + k + "' (known: gpu, cpu, emc)", "unknown_field");
-    platform::pick_frequency(item.value(), std::vector<long long>(list->begin(), list->end()), k);
-  }
+  // The controller checks every clock against the board (errors name gpu, cpu, emc) before it
+  // changes anything.
   b.set_clocks(body);
   return json_response(200, clocks_view(b));
 }

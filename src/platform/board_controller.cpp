@@ -342,17 +342,16 @@ nlohmann::json board_controller::clocks() const {
 nlohmann::json board_controller::set_clocks(const nlohmann::json& request) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (!request.is_object()) throw validation_error("clocks", "expected an object with gpu, cpu and/or emc");
+  // Validate every clock before arming, so a rejected request leaves no snapshot behind; errors
+  // name the request's own fields (gpu, cpu, emc).
   nlohmann::json settings = nlohmann::json::object();
   for (const auto& item : request.items()) {
-    if (item.key() == "gpu") settings["gpu_freq_hz"] = item.value();
-    else if (item.key() == "cpu") settings["cpu_freq_khz"] = item.value();
-    else if (item.key() == "emc") settings["emc_freq_hz"] = item.value();
-    else throw validation_error(item.key(), "unknown clock '" + item.key() + "' (expected gpu, cpu or emc)");
+    const auto& k = item.key();
+    if (k == "gpu") settings["gpu_freq_hz"] = pick_frequency(item.value(), clocks_.gpu_available_hz(), k);
+    else if (k == "cpu") settings["cpu_freq_khz"] = pick_frequency(item.value(), clocks_.cpu_available_khz(), k);
+    else if (k == "emc") settings["emc_freq_hz"] = pick_frequency(item.value(), clocks_.emc_available_hz(), k);
+    else throw validation_error(k, "unknown clock '" + k + "' (known: gpu, cpu, emc)", "unknown_field");
   }
-  // Validate before arming, so a rejected request leaves no snapshot behind.
-  if (settings.contains("gpu_freq_hz")) pick_frequency(settings["gpu_freq_hz"], clocks_.gpu_available_hz(), "gpu_freq_hz");
-  if (settings.contains("cpu_freq_khz")) pick_frequency(settings["cpu_freq_khz"], clocks_.cpu_available_khz(), "cpu_freq_khz");
-  if (settings.contains("emc_freq_hz")) pick_frequency(settings["emc_freq_hz"], clocks_.emc_available_hz(), "emc_freq_hz");
   arm_locked(0, "api");
   return apply_locked(settings);
 }
