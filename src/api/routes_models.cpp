@@ -1,6 +1,7 @@
 #include <mutex>
 #include <string>
 
+#include <jetperf/api/model_views.hpp>
 #include <jetperf/api/router.hpp>
 #include <jetperf/api/routes.hpp>
 #include <jetperf/common/errors.hpp>
@@ -20,7 +21,7 @@ const nlohmann::json& zoo_summaries() {
   static const nlohmann::json summaries = [] {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& e : models::zoo()) {
-      auto j = models::network_summary_json(e.build());
+      auto j = network_summary_json(e.build());
       j["published_params"] = e.published_params;
       j["published_gmacs"] = e.published_gmacs;
       j["published_resolution"] = e.published_resolution;
@@ -50,7 +51,7 @@ http_response show(const route_request& r) {
     }
   }
   const auto batch = r.query.integer("batch", 1, k_max_batch, 1);
-  return json_response(200, models::layer_table_json(entry->build(), g, batch));
+  return json_response(200, layer_table_json(entry->build(), g, batch));
 }
 
 }  // namespace

@@ -65,9 +65,9 @@ TEST(network_json, reads_a_valid_network) {
   EXPECT_EQ(n.blocks[5].last, 9);
   EXPECT_EQ(n.functional_layer_count(), 8 + 1);
 
-  const json t = layer_table_json(n, granularity::block, 2);
-  EXPECT_EQ(t.at("layers").at(3).at("input_shapes"), json::parse("[[2, 16, 32, 32]]"));
-  EXPECT_EQ(t.at("layers").at(6).at("output_shape"), json::parse("[2, 10]"));
+  const auto blocks = layers_of(n, granularity::block);
+  EXPECT_EQ(blocks.at(3).input_shapes.at(0), (shape{16, 32, 32}));
+  EXPECT_EQ(blocks.at(6).output_shape, (shape{10}));
 }
 
 TEST(network_json, unknown_type_lists_the_valid_ones) {

@@ -1,10 +1,12 @@
 // The layer tables of resnet50 and mobilenet_v2 at both granularities (the seed's two studies).
 #include <gtest/gtest.h>
 
-#include <jetperf/models/network_json.hpp>
+#include <jetperf/api/model_views.hpp>
 #include <jetperf/models/zoo.hpp>
 
 using namespace jetperf::models;
+using jetperf::api::layer_table_json;
+using jetperf::api::network_summary_json;
 using nlohmann::json;
 
 namespace {
