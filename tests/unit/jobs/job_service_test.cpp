@@ -118,6 +118,13 @@ TEST(job_service, runs_a_job_to_success_and_stores_its_points) {
   EXPECT_EQ(points[2].status, "ok");
   EXPECT_EQ(f.board.armed, std::vector<std::int64_t>{1});
   EXPECT_EQ(f.board.restores, 1);
+  // The state is stored before the end event is published: wait for the event instead of racing
+  // it (under qemu the gap is long enough to see).
+  const auto ended = [&] {
+    std::lock_guard<std::mutex> lock(m);
+    return !events.empty() && events.back() == "end";
+  };
+  for (int i = 0; i < 500 && !ended(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   std::lock_guard<std::mutex> lock(m);
   ASSERT_FALSE(events.empty());
   EXPECT_EQ(events.back(), "end");
