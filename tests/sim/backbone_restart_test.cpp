@@ -22,7 +22,10 @@ TEST(restart_backbone, sigterm_keeps_queued_jobs_and_finished_results) {
 
     running = submit_idle(http, daemon.token(), 30, 1);
     for (int i = 0; i < 3; ++i) queued.push_back(submit_idle(http, daemon.token(), 0.05, 1, {"later"}));
-    ASSERT_EQ(wait_state(http, running, {"running"}), "running");
+    ASSERT_EQ(wait_state(http, running, {"running"}), "running")
+        << http.request("GET", "/v1/jobs/" + std::to_string(running)).body << "\n"
+        << http.request("GET", "/v1/jobs/" + std::to_string(running) + "/results?format=csv").body << "\n"
+        << daemon.log();
     for (auto id : queued) EXPECT_EQ(state_of(http, id), "queued");
   }
   EXPECT_EQ(daemon.stop(), 0) << daemon.log();
