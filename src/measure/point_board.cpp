@@ -51,10 +51,9 @@ json setting_json(const platform::board_setting& s) {
 namespace {
 // The set values only ({} for an empty setting): what was asked for, what was read back.
 json set_values(const platform::board_setting& s) {
-  const json all = setting_json(s);
   json out = json::object();
-  for (auto it = all.begin(); it != all.end(); ++it)
-    if (!it->is_null()) out[it.key()] = *it;
+  for (const auto& f : platform::setting_fields())
+    if (const auto& v = s.*f.member) out[f.key] = *v;
   return out;
 }
 }  // namespace

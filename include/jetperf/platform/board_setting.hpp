@@ -16,11 +16,6 @@ struct board_setting {
   std::optional<std::int64_t> cpu_freq_khz;
 
   bool empty() const { return !power_mode && !emc_freq_hz && !gpu_freq_hz && !cpu_freq_khz; }
-  bool operator==(const board_setting& o) const {
-    return power_mode == o.power_mode && emc_freq_hz == o.emc_freq_hz && gpu_freq_hz == o.gpu_freq_hz &&
-           cpu_freq_khz == o.cpu_freq_khz;
-  }
-  bool operator!=(const board_setting& o) const { return !(*this == o); }
   /// "power_mode=0,gpu_freq_hz=1300500000" (set values only, sweep order); "as_is" when empty.
   std::string label() const;
 };

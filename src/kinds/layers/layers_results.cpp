@@ -6,6 +6,7 @@
 
 #include <jetperf/jobs/columns.hpp>
 #include <jetperf/kinds/layers/layers_spec.hpp>
+#include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/sweep_axes.hpp>
 
 namespace jetperf::kinds {
@@ -24,12 +25,7 @@ double number_or(const json& j, const char* key, double fallback) {
 
 }  // namespace
 
-std::string setting_label(const nlohmann::json& params) {
-  std::string s;
-  for (const auto& key : board_setting_keys())
-    if (params.contains(key) && !params[key].is_null()) s += (s.empty() ? "" : ",") + key + "=" + params[key].dump();
-  return s.empty() ? "as_is" : s;
-}
+std::string setting_label(const nlohmann::json& params) { return measure::setting_of_point(params).label(); }
 
 nlohmann::json summarize_layers(const std::vector<nlohmann::json>& rows) {
   struct group {
