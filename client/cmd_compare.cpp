@@ -4,6 +4,7 @@
 
 #include "command.hpp"
 #include "output.hpp"
+#include "summary_view.hpp"
 
 namespace jetperf::client {
 
@@ -58,7 +59,7 @@ class compare_command final : public command {
     if (ctx.config().json)
       std::cout << j.dump(2) << '\n';
     else
-      std::cout << compare_table(j, by_);
+      std::cout << compare_table(j, by_) << caveat_lines(j);
     return 0;
   }
 

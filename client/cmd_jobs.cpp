@@ -11,7 +11,7 @@ namespace {
 class jobs_command final : public command {
  public:
   explicit jobs_command(CLI::App& parent) : app_(parent.add_subcommand("jobs", "List jobs (newest first)")) {
-    app_->add_option("--state", state_, "Only jobs in this state (queued, running, succeeded, failed, cancelled, interrupted)");
+    app_->add_option("--state", state_, "Only jobs in this state (queued, running, succeeded, partial, failed, cancelled, interrupted)");
     app_->add_option("--kind", kind_, "Only jobs of this kind");
     app_->add_option("--tag", tag_, "Only jobs carrying this tag");
     app_->add_option("--limit", limit_, "At most this many jobs")->check(CLI::PositiveNumber);

@@ -1,7 +1,7 @@
 // jetperf results ID: the job's points as a table, CSV or JSON, to stdout or a file; for layer-wise
 // jobs also dnnstats, the seed's processed layout (JSON). The table is ours (result_view.hpp):
 // the kind's default columns, fitted to a terminal; the other formats are the daemon's, as sent.
-#include <fstream>
+#include <filesystem>
 #include <iostream>
 
 #include "cli_error.hpp"
@@ -20,7 +20,9 @@ class results_command final : public command {
     app_->add_option("--format", format_,
                      "table, csv, json or dnnstats (layers jobs) (default: table; json with --json)")
         ->check(CLI::IsMember({"table", "csv", "json", "dnnstats"}));
-    app_->add_option("-o,--output", output_, "Write to this file instead of stdout");
+    app_->add_option("-o,--output", output_,
+                     "Write to this file instead of stdout; a directory (DIR/) gets job-ID.<format> and "
+                     "provenance.json beside it (board, versions, sensor, sampling: CSV has no room for them)");
     columns_option_ = app_->add_option("--columns", columns_,
                                      "Table: exactly these columns, in this order (a,b,c; an unknown name lists "
                                      "the known ones)");
@@ -62,10 +64,21 @@ class results_command final : public command {
       std::cout << text;
       return 0;
     }
-    std::ofstream out(output_, std::ios::binary);
-    out << text;
-    out.close();
-    if (!out) throw cli_error(exit_usage, "cannot write '" + output_ + "'");
+    namespace fs = std::filesystem;
+    const bool to_dir = output_.back() == '/' || fs::is_directory(output_);
+    if (!to_dir) {
+      write_text_file(output_, text);
+      return 0;
+    }
+    std::error_code ec;
+    fs::create_directories(output_, ec);
+    const fs::path dir(output_);
+    const std::string ext = format == "table" ? "txt" : format == "dnnstats" ? "dnnstats.json" : format;
+    const auto file = dir / ("job-" + std::to_string(id_) + "." + ext);
+    write_text_file(file.string(), text);
+    const auto job = ctx.call("GET", "/v1/jobs/" + std::to_string(id_));
+    write_text_file((dir / "provenance.json").string(), job.value("provenance", nlohmann::json::object()).dump(2) + "\n");
+    std::cerr << "wrote " << file.string() << " and " << (dir / "provenance.json").string() << "\n";
     return 0;
   }
 

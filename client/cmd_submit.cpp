@@ -98,6 +98,9 @@ class submit_command final : public command {
         std::cout << "dry run: " << kind << ", " << format_cell(j.value("points", nlohmann::json())) << " points, estimate "
                   << format_duration(j.value("estimate_s", nlohmann::json())) << '\n'
                   << "spec: " << j.value("spec", spec).dump() << '\n';
+        for (const auto& w : j.value("would_skip", nlohmann::json::array()))
+          std::cout << "would skip " << format_cell(w.value("points", nlohmann::json())) << " points: "
+                    << w.value("reason", std::string()) << '\n';
       }
       return exit_ok;
     }

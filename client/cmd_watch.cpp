@@ -16,7 +16,7 @@ namespace jetperf::client {
 namespace {
 
 bool is_terminal_state(const std::string& s) {
-  return s == "succeeded" || s == "failed" || s == "cancelled" || s == "interrupted";
+  return s == "succeeded" || s == "partial" || s == "failed" || s == "cancelled" || s == "interrupted";
 }
 
 int terminal_width() {

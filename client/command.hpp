@@ -36,6 +36,8 @@ void throw_if_error(const http_reply& reply);
 
 /// Percent-encodes a query parameter value.
 std::string url_encode(const std::string& value);
+/// Writes `text` to `path`; cli_error (usage) naming the path when it cannot.
+void write_text_file(const std::string& path, const std::string& text);
 
 class command {
  public:
@@ -52,6 +54,9 @@ std::unique_ptr<command> make_submit_command(CLI::App& parent);
 std::unique_ptr<command> make_show_command(CLI::App& parent);
 std::unique_ptr<command> make_watch_command(CLI::App& parent);
 std::unique_ptr<command> make_cancel_command(CLI::App& parent);
+std::unique_ptr<command> make_rerun_command(CLI::App& parent);
+std::unique_ptr<command> make_resume_command(CLI::App& parent);
+std::unique_ptr<command> make_samples_command(CLI::App& parent);
 std::unique_ptr<command> make_results_command(CLI::App& parent);
 /// `tegrastats parse FILE`: offline conversion with the daemon's parser (needs no daemon).
 std::unique_ptr<command> make_tegrastats_command(CLI::App& parent);

@@ -1,5 +1,6 @@
 #include <cctype>
 #include <cmath>
+#include <fstream>
 
 #include "cli_error.hpp"
 #include "command.hpp"
@@ -58,6 +59,13 @@ std::string url_encode(const std::string& value) {
     }
   }
   return out;
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) throw cli_error(exit_usage, "cannot write '" + path + "'");
 }
 
 }  // namespace jetperf::client

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "output.hpp"
+#include "provenance_view.hpp"
 #include "summary_view.hpp"
 
 namespace jetperf::client {
@@ -110,6 +111,8 @@ std::string format_job_view(const nlohmann::json& job) {
   out << "spec:\n" << format_spec(job.value("spec", json::object()));
   const auto kind = job.contains("kind") && job["kind"].is_string() ? job["kind"].get<std::string>() : std::string();
   out << format_show_summary(kind, job.value("summary", json()));
+  const auto provenance = format_provenance(job.value("provenance", json::object()));
+  if (!provenance.empty()) out << "provenance:\n" << indent_lines(provenance, "  ");
   return out.str();
 }
 

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "output.hpp"
+#include "provenance_view.hpp"
 #include "result_columns.hpp"
 #include "row_filter.hpp"
 #include "summary_view.hpp"
@@ -160,7 +161,8 @@ std::string format_results_view(const nlohmann::json& results, const result_view
   }
   const auto job = results.value("job", json::object());
   const auto kind = job.is_object() ? job.value("kind", std::string()) : std::string();
-  return out + format_results_summary(kind, results.value("summary", json::object()));
+  return out + format_results_summary(kind, results.value("summary", json::object())) +
+         provenance_board_line(results.value("provenance", json::object()));
 }
 
 }  // namespace jetperf::client

@@ -54,7 +54,8 @@ class gemm_kind final : public submit_kind {
       {"--warmup-s", "warmup_s", "Seconds of untimed runs before each point (spec.warmup_s)"},
       {"--min-time-s", "min_time_s", "Shortest timed window per point (spec.min_time_s)"},
       {"--max-time-s", "max_time_s", "Longest timed window per point (spec.max_time_s)"},
-      {"--target-rse", "target_rse", "Stop a point once the relative standard error is below this (spec.target_rse)"},
+      {"--target-rse", "target_rse", "Adaptive window: end a point once the relative standard errors of both its mean time and its mean "
+       "power are at most this (spec.target_rse)"},
       {"--duration-s", "duration_s", "Fixed window per point instead of adaptive stopping (spec.duration_s)"},
       {"--boundary-s", "boundary_s", "Seconds trimmed from each end of the power window (spec.boundary_s)"},
       {"--cooldown-s", "cooldown_s", "Idle seconds before each point (spec.cooldown_s)"},

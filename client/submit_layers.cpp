@@ -37,7 +37,9 @@ class layers_kind final : public submit_kind {
     dtype_ = app.add_option("--dtype", dtype_v_, "float or half (spec.dtype; default float)")
                  ->check(CLI::IsMember({"float", "half"}));
     protocol_ = app.add_option("--protocol", protocol_v_,
-                               "adaptive (run until --target-rse) or fixed (the seed's windows) (spec.protocol)")
+                               "adaptive (each layer runs --latency-samples times, over a power window that ends once power's "
+                               "RSE <= --target-rse, within --min-time-s..--max-time-s) or fixed (the seed's windows) "
+                               "(spec.protocol)")
                     ->check(CLI::IsMember({"adaptive", "fixed"}));
     for (auto& f : integers_) f.add_to(app);
     for (auto& n : numbers_) n.add_to(app);
@@ -77,11 +79,16 @@ class layers_kind final : public submit_kind {
       {"--warmup-runs", "warmup_runs", "Untimed runs before each layer (spec.warmup_runs)"},
       {"--threads", "threads", "CPU backend threads, 0 = all cores (spec.threads)"},
   };
-  number_flag numbers_[7] = {
+  number_flag numbers_[8] = {
       {"--window-s", "window_s", "fixed: seconds of power sampling per layer (spec.window_s)"},
       {"--boundary-s", "boundary_s", "Seconds trimmed from each end of the power window (spec.boundary_s)"},
       {"--gap-s", "gap_s", "fixed: idle seconds between layers (spec.gap_s)"},
-      {"--target-rse", "target_rse", "adaptive: stop once the relative standard error is below this (spec.target_rse)"},
+      {"--target-rse", "target_rse",
+       "adaptive: end a layer's power window once the relative standard error of its mean power is at most this "
+       "(power only) (spec.target_rse)"},
+      {"--latency-target-rse", "latency_target_rse",
+       "adaptive: also require the mean latency's relative standard error to be at most this (default: latency is "
+       "--latency-samples runs, not a stop criterion) (spec.latency_target_rse)"},
       {"--min-time-s", "min_time_s", "adaptive: shortest timed window per layer (spec.min_time_s)"},
       {"--max-time-s", "max_time_s", "adaptive: longest timed window per layer (spec.max_time_s)"},
       {"--cooldown-s", "cooldown_s", "Idle seconds before each point (spec.cooldown_s)"},

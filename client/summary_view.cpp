@@ -37,6 +37,11 @@ bool is_layers_summary(const std::string& kind, const json& summary) {
 // The exact line scripts and the quick start read; "-" with the reason when nothing qualified.
 std::string most_efficient_line(const json& summary) {
   const auto& best = summary["best_overall"];
+  // Where the simulated clock did not slow the workload, every clock ran at host speed: naming
+  // the lowest clock "most efficient" would be an artefact, so no setting is concluded.
+  const auto unsimulated = field(field(field(summary, "points"), "flags"), "speed_not_simulated");
+  if (unsimulated.is_number() && unsimulated.get<double>() > 0)
+    return "most efficient: - (not concluded: speed was not simulated, so settings compare power only)\n";
   return "most efficient: " +
          (best.is_object() ? format_best_setting(best) : std::string("- (no point measured power)")) + "\n";
 }
@@ -66,6 +71,29 @@ std::string networks_table(const json& summary) {
                       rows);
 }
 
+// "points: 3 ok, 1 skipped, 1 failed" and the reasons, from the runner's count.
+std::string points_line(const nlohmann::json& summary) {
+  const auto p = field(summary, "points");
+  if (!p.is_object()) return {};
+  std::string out = "points: " + format_cell(field(p, "ok")) + " ok, " + format_cell(field(p, "skipped")) +
+                    " skipped, " + format_cell(field(p, "failed")) + " failed\n";
+  for (const char* key : {"fail_reasons", "skip_reasons"}) {
+    const auto reasons = field(p, key);
+    if (!reasons.is_object()) continue;
+    for (const auto& r : reasons.items())
+      out += std::string("  ") + (key[0] == 'f' ? "failed" : "skipped") + " x" + format_cell(r.value()) + ": " +
+             r.key() + "\n";
+  }
+  return out;
+}
+
+const std::vector<std::string> k_runner_keys = {"points", "caveats"};
+
+std::vector<std::string> with_runner_keys(std::vector<std::string> keys) {
+  keys.insert(keys.end(), k_runner_keys.begin(), k_runner_keys.end());
+  return keys;
+}
+
 }  // namespace
 
 std::string indent_lines(const std::string& text, const std::string& indent) {
@@ -75,11 +103,21 @@ std::string indent_lines(const std::string& text, const std::string& indent) {
   return out;
 }
 
+std::string caveat_lines(const nlohmann::json& j) {
+  std::string out;
+  const auto caveats = field(j, "caveats");
+  if (caveats.is_array())
+    for (const auto& c : caveats)
+      if (c.is_string()) out += "caveat: " + c.get<std::string>() + "\n";
+  return out;
+}
+
 std::string format_results_summary(const std::string& kind, const nlohmann::json& summary) {
   if (!summary.is_object() || summary.empty()) return {};
-  if (is_gemm_summary(kind, summary)) return "\n" + most_efficient_line(summary);
-  if (is_layers_summary(kind, summary)) return "\nsummary:\n" + indent_lines(networks_table(summary), "  ");
-  return "\nsummary:\n" + indent_lines(key_value_lines(summary), "  ");
+  const std::string tail = points_line(summary) + caveat_lines(summary);
+  if (is_gemm_summary(kind, summary)) return "\n" + most_efficient_line(summary) + tail;
+  if (is_layers_summary(kind, summary)) return "\nsummary:\n" + indent_lines(networks_table(summary) + tail, "  ");
+  return "\nsummary:\n" + indent_lines(key_value_lines(summary, k_runner_keys) + tail, "  ");
 }
 
 std::string format_show_summary(const std::string& kind, const nlohmann::json& summary) {
@@ -87,11 +125,12 @@ std::string format_show_summary(const std::string& kind, const nlohmann::json& s
   std::string body;
   if (is_gemm_summary(kind, summary))
     body = most_efficient_line(summary) + best_per_size_lines(summary) +
-           key_value_lines(summary, {"best_overall", "best_per_dtype_size"});
+           key_value_lines(summary, with_runner_keys({"best_overall", "best_per_dtype_size"}));
   else if (is_layers_summary(kind, summary))
-    body = networks_table(summary) + key_value_lines(summary, {"networks"});
+    body = networks_table(summary) + key_value_lines(summary, with_runner_keys({"networks"}));
   else
-    body = key_value_lines(summary);
+    body = key_value_lines(summary, k_runner_keys);
+  body += points_line(summary) + caveat_lines(summary);
   return "summary:\n" + indent_lines(body, "  ");
 }
 

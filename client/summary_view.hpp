@@ -16,6 +16,9 @@ std::string format_results_summary(const std::string& kind, const nlohmann::json
 /// size too; everything indented under the heading. Empty for an empty summary.
 std::string format_show_summary(const std::string& kind, const nlohmann::json& summary);
 
+/// "caveat: ...\n" for each of j["caveats"] (summaries and comparisons); "" when none.
+std::string caveat_lines(const nlohmann::json& j);
+
 /// Each line of `text` prefixed with `indent` (blank lines stay blank).
 std::string indent_lines(const std::string& text, const std::string& indent);
 

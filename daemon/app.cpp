@@ -5,10 +5,12 @@
 #include <spdlog/spdlog.h>
 
 #include <jetperf/config.hpp>
+#include <jetperf/sim/sim_fidelity.hpp>
 
 #include "atomic_file.hpp"
 #include "http/net.hpp"
 #include "kinds.hpp"
+#include "provenance.hpp"
 #include "token_file.hpp"
 
 namespace jetperf::daemon {
@@ -66,6 +68,10 @@ app::app(daemon_config config)
       sampler->clear_job();
     }
   };
+  if (board_.sim && board_.sim->simulator()) fidelity_ = std::make_unique<sim::sim_fidelity>(*board_.sim->simulator());
+  job_options.fidelity = fidelity_.get();
+  const platform::board_fidelity* fidelity = fidelity_.get();
+  job_options.provenance = [this, sampler, fidelity] { return job_provenance(board_, sampler, fidelity); };
   jobs_ = std::make_unique<jobs::job_service>(*db_, registry_, hub_, board_.controller.get(), sampler_.get(),
                                               std::move(job_options));
 
@@ -157,6 +163,7 @@ void app::shutdown() {
       spdlog::error("board: restoring settings at shutdown failed (the snapshot stays open): {}", e.what());
     }
   }
+  fidelity_.reset();
   board_ = board_selection{};
   journal_.reset();
   snapshots_.reset();

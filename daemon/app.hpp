@@ -10,6 +10,7 @@
 #include <jetperf/common/event_hub.hpp>
 #include <jetperf/jobs/job_service.hpp>
 #include <jetperf/jobs/workload_registry.hpp>
+#include <jetperf/platform/board_fidelity.hpp>
 #include <jetperf/store/database.hpp>
 #include <jetperf/store/sample_store.hpp>
 #include <jetperf/store/snapshot_store.hpp>
@@ -56,6 +57,7 @@ class app {
   std::unique_ptr<store::sample_store> samples_;
   board_selection board_;  ///< the served board (a running simulator when simulated)
   std::unique_ptr<sample_persister> persister_;
+  std::unique_ptr<platform::board_fidelity> fidelity_;  ///< simulated boards only
   std::unique_ptr<telemetry::sampler> sampler_;
   std::unique_ptr<api::sampler_telemetry_view> telemetry_view_;
   std::unique_ptr<api::telemetry_feed> feed_;

@@ -6,6 +6,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <jetperf/common/thread_name.hpp>
+
 #include "app.hpp"
 #include "daemon_config.hpp"
 #include "logging.hpp"
@@ -14,6 +16,9 @@
 
 int main(int argc, char** argv) {
   using namespace jetperf::daemon;
+  // Every thread the daemon starts from here is one of its service threads (thread_name.hpp);
+  // library pools started while loading keep the program's name and count as workload.
+  jetperf::name_this_thread("jp-main");
   command_line cl;
   try {
     cl = parse_command_line(std::vector<std::string>(argv + 1, argv + argc));

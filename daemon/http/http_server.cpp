@@ -9,6 +9,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <jetperf/common/thread_name.hpp>
 #include <jetperf/config.hpp>
 
 #include "http/listener.hpp"
@@ -54,7 +55,8 @@ void http_server::start() {
   const std::size_t n = options_.threads == 0 ? 1 : options_.threads;
   threads_.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
-    threads_.emplace_back([this] {
+    threads_.emplace_back([this, i] {
+      name_this_thread("jp-http-" + std::to_string(i));
       renice_this_thread(options_.nice_increment);
       ioc_->run();
     });

@@ -37,7 +37,8 @@ nlohmann::json job_json(const store::job_record& job) {
           {"progress", {{"done", job.points_done}, {"total", job.points_total}, {"fraction", fraction}, {"eta_s", eta}}},
           {"estimate_s", job.estimate_s},
           {"error", job.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(job.error)},
-          {"summary", job.summary}};
+          {"summary", job.summary},
+          {"provenance", job.provenance}};
 }
 
 }  // namespace jetperf::api

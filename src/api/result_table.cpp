@@ -20,6 +20,9 @@ jobs::column_type type_of(const nlohmann::json& v) {
 nlohmann::json value_of(const store::point_record& p, const std::string& name) {
   if (name == "index") return p.index;
   if (name == "status") return p.status;
+  // The window the runner stored with the point: where its samples lie (GET .../samples?point=N).
+  if (name == "window_start_ns") return p.t_start_ns ? nlohmann::json(p.t_start_ns) : nlohmann::json();
+  if (name == "window_end_ns") return p.t_end_ns ? nlohmann::json(p.t_end_ns) : nlohmann::json();
   nlohmann::json v;
   if (p.metrics.is_object()) {
     auto it = p.metrics.find(name);

@@ -2,6 +2,7 @@
 #include <jetperf/api/router.hpp>
 #include <jetperf/api/routes.hpp>
 #include <jetperf/common/errors.hpp>
+#include <jetperf/jobs/point_tally.hpp>
 
 namespace jetperf::api {
 
@@ -16,7 +17,11 @@ http_response compare(const route_request& r) {
   const auto id = r.id_param();
   const auto job = r.svc.jobs->get(id);
   const auto& workload = r.svc.jobs->registry().get(job.kind);
-  return json_response(200, {{"job_id", id}, {"by", *by}, {"rows", workload.compare(job.spec, r.svc.jobs->points(id), *by)}});
+  const auto points = r.svc.jobs->points(id);
+  return json_response(200, {{"job_id", id},
+                             {"by", *by},
+                             {"rows", workload.compare(job.spec, points, *by)},
+                             {"caveats", jobs::tally_points(points).caveats()}});
 }
 
 }  // namespace

@@ -58,8 +58,10 @@ http_response results(const route_request& r) {
       const auto own = w.export_formats();
       if (std::find(own.begin(), own.end(), format) != own.end()) {
         http_response res;
-        res.body = w.export_results(format, job.spec, r.svc.jobs->points(id))
-                       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        auto exported = w.export_results(format, job.spec, r.svc.jobs->points(id));
+        // Where the numbers come from travels with them, as the last key of the layout.
+        if (exported.is_object()) exported["provenance"] = job.provenance;
+        res.body = exported.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         return res;
       }
       formats.insert(formats.end(), own.begin(), own.end());
@@ -77,7 +79,9 @@ http_response results(const route_request& r) {
     res.headers.emplace_back("Content-Disposition", "attachment; filename=\"job-" + std::to_string(id) + ".csv\"");
     return res;
   }
-  return json_response(200, write_results_json(job_json(job), table, summary_of(r, job, points)));
+  auto body = write_results_json(job_json(job), table, summary_of(r, job, points));
+  body["provenance"] = job.provenance;
+  return json_response(200, body);
 }
 
 }  // namespace

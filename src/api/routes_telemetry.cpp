@@ -81,16 +81,42 @@ std::string number_text(double v) {
   return nlohmann::json(v).dump();
 }
 
+std::pair<std::int64_t, std::int64_t> point_window(const route_request& r, std::int64_t id) {
+  const auto text = *r.query.get("point");
+  std::int64_t index = -1;
+  try {
+    std::size_t used = 0;
+    index = std::stoll(text, &used);
+    if (used != text.size()) index = -1;
+  } catch (const std::exception&) {
+  }
+  if (index < 0) throw validation_error("point", "point must be a point index (0, 1, ...), got '" + text + "'");
+  for (const auto& p : r.svc.jobs->points(id))
+    if (p.index == index) {
+      if (p.t_start_ns <= 0 || p.t_end_ns < p.t_start_ns)
+        throw validation_error("point", "point " + text + " has no measurement window (status " + p.status + ")");
+      return {p.t_start_ns, p.t_end_ns};
+    }
+  throw not_found("job " + std::to_string(id) + " has no finished point " + text, "point");
+}
+
 http_response samples(const route_request& r) {
-  r.query.reject_unknown({"channel", "from", "to", "format"});
+  r.query.reject_unknown({"channel", "from", "to", "format", "point"});
   const std::string format = r.query.get("format").value_or("json");
   if (format != "json" && format != "csv")
     throw validation_error("format", "format must be json or csv, got '" + format + "'");
-  const auto from = time_param(r, "from");
-  const auto to = time_param(r, "to");
+  auto from = time_param(r, "from");
+  auto to = time_param(r, "to");
   if (from && to && *from > *to) throw validation_error("to", "to must not be before from");
   const auto id = r.id_param();
   const auto job = r.svc.jobs->get(id);  // not_found for an unknown job
+  if (r.query.get("point")) {
+    // One point's window, as its row states it (window_start_ns .. window_end_ns).
+    if (from || to) throw validation_error("point", "give point or from/to, not both");
+    const auto window = point_window(r, id);
+    from = window.first;
+    to = window.second;
+  }
   if (!r.svc.samples) throw unavailable("no sample store on this host");
   const auto& store = *r.svc.samples;
 

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <jetperf/api/json_body.hpp>
+#include <jetperf/common/thread_name.hpp>
 
 namespace jetperf::api {
 
@@ -15,7 +16,10 @@ void telemetry_feed::start() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (thread_.joinable()) return;
   stopping_ = false;
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] {
+    name_this_thread("jp-feed");
+    run();
+  });
 }
 
 void telemetry_feed::stop() {

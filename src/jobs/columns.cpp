@@ -31,6 +31,9 @@ const std::vector<column>& leading_columns() {
 
 const std::vector<column>& trailing_columns() {
   static const std::vector<column> cols = {
+      {"window_start_ns", column_type::integer, column_role::metric, "ns",
+       "start of the point's measurement window (CLOCK_MONOTONIC, the samples' clock)", false},
+      {"window_end_ns", column_type::integer, column_role::metric, "ns", "end of the point's measurement window", false},
       {"reason", column_type::text, column_role::metric, "", "why the point was skipped", false},
       {"error", column_type::text, column_role::metric, "", "why the point failed", false},
   };

@@ -8,7 +8,9 @@
 
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
+#include <jetperf/common/thread_name.hpp>
 #include <jetperf/jobs/job_state.hpp>
+#include <jetperf/jobs/point_tally.hpp>
 
 namespace jetperf::jobs {
 
@@ -43,7 +45,10 @@ void job_service::start() {
     stopping_ = false;
     if (!queue_.empty()) spdlog::info("{} queued job(s) waiting", queue_.size());
   }
-  runner_ = std::thread([this] { run_loop(); });
+  runner_ = std::thread([this] {
+    name_this_thread(runner_thread_name);
+    run_loop();
+  });
 }
 
 void job_service::stop() {
@@ -93,10 +98,13 @@ nlohmann::json job_service::dry_run(const std::string& kind, const nlohmann::jso
   auto normalized = w.normalize(spec, offered);
   const auto points = w.expand(normalized);
   if (points.empty()) throw validation_error("spec", "the spec expands to an empty sweep", "empty_sweep");
+  nlohmann::json skips = nlohmann::json::array();
+  for (const auto& s : w.foreseen_skips(normalized, points)) skips.push_back({{"reason", s.first}, {"points", s.second}});
   return {{"kind", kind},
           {"spec", normalized},
           {"points", points.size()},
-          {"estimate_s", w.estimate_s(normalized, points.size())}};
+          {"estimate_s", w.estimate_s(normalized, points.size())},
+          {"would_skip", skips}};
 }
 
 store::job_record job_service::cancel(std::int64_t id) {
@@ -214,6 +222,7 @@ void job_service::run_job(store::job_record job) {
   ctx.cancel = &abort_;
   ctx.board = board_;
   ctx.telemetry = telemetry_;
+  ctx.fidelity = options_.fidelity;
   ctx.event = [this, id](const std::string& type, const nlohmann::json& data) {
     jobs_.add_event(id, type, data);
     publish(id, type, data);
@@ -224,6 +233,7 @@ void job_service::run_job(store::job_record job) {
   std::string guard_reason;
   const auto started = monotonic_ns();
   if (options_.on_running) options_.on_running(id);
+  if (options_.provenance) record_provenance(id);
   try {
     if (board_) board_->arm(id);
     for (auto i = first; i < static_cast<std::int64_t>(points.size()) && !abort_; ++i) {
@@ -300,17 +310,37 @@ void job_service::run_job(store::job_record job) {
     final_state = job_state::failed;
     error = last_error;
   }
+  // Counted over every point of the job, those of earlier runs of a resumed job included.
+  const auto stored = jobs_.points(id);
+  const auto tally = tally_points(stored);
+  if (final_state == job_state::succeeded && !tally.shortfall().empty()) {
+    final_state = job_state::partial;
+    error = tally.shortfall();
+  }
   try {
-    jobs_.set_summary(id, w.summarize(job.spec, jobs_.points(id)));
+    auto summary = w.summarize(job.spec, stored);
+    if (!summary.is_object()) summary = nlohmann::json::object();
+    summary["points"] = tally.to_json();
+    summary["caveats"] = tally.caveats();
+    jobs_.set_summary(id, summary);
   } catch (const std::exception& e) {
     spdlog::warn("job {}: summary failed: {}", id, e.what());
   }
+  if (options_.provenance) record_provenance(id);
   jobs_.set_state(id, final_state, error);
   spdlog::info("job {} {}", id, to_string(final_state));
   nlohmann::json state = {{"id", id}, {"state", to_string(final_state)}};
   if (!error.empty()) state["error"] = error;
   publish(id, "state", state);
   publish(id, "end", {{"id", id}, {"state", to_string(final_state)}});
+}
+
+void job_service::record_provenance(std::int64_t id) {
+  try {
+    jobs_.set_provenance(id, options_.provenance());
+  } catch (const std::exception& e) {
+    spdlog::warn("job {}: provenance not recorded: {}", id, e.what());
+  }
 }
 
 std::string job_service::thermal_violation() const {

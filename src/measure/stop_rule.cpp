@@ -14,7 +14,7 @@ stop_decision stop_rule::evaluate(double elapsed_s, std::size_t iterations, doub
   }
   if (elapsed_s < c_.min_time_s) d.unmet.push_back("min_time");
   if (iterations < c_.min_samples) d.unmet.push_back("min_samples");
-  if (!(time_rse <= c_.target_rse_time)) d.unmet.push_back("time_rse");
+  if (c_.target_rse_time && !(time_rse <= *c_.target_rse_time)) d.unmet.push_back("time_rse");
   if (power_rse && !(*power_rse <= c_.target_rse_power)) d.unmet.push_back("power_rse");
   if (d.unmet.empty()) {
     d.stop = true;

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "file_io.hpp"
+#include "proc_stat_text.hpp"
 
 namespace fs = std::filesystem;
 
@@ -61,6 +62,8 @@ void write_cpus(const tree& t, const board_profile& p) {
   const std::string all = "0-" + std::to_string(n - 1);
   t.put(cpu + "/present", all + "\n");
   t.put(cpu + "/possible", all + "\n");
+  // The board's CPU time: the rail simulator accumulates the workload's load into it.
+  t.put("/proc/stat", detail::proc_stat_text(std::vector<detail::core_jiffies>(static_cast<size_t>(n))), kind::live);
   const bool t186_or_t210 = p.soc == "tegra186" || p.soc == "tegra210";
   for (const auto& c : p.clusters) {
     const std::string policy = cpu + "/cpufreq/policy" + std::to_string(c.cores.front());

@@ -5,11 +5,13 @@
 
 #include <spdlog/spdlog.h>
 
+#include <jetperf/common/clock.hpp>
+#include <jetperf/common/thread_name.hpp>
 #include <jetperf/sim/board_tree.hpp>
-#include <jetperf/sim/host_cpu_stat.hpp>
 #include <jetperf/sim/kernel_write.hpp>
 
 #include "file_io.hpp"
+#include "proc_stat_text.hpp"
 
 namespace jetperf::sim {
 namespace {
@@ -41,10 +43,16 @@ long long governed(const std::vector<long long>& table, const std::string& gover
 rail_simulator::rail_simulator(const board_profile& profile, std::string root, rail_simulator_options options)
     : profile_(profile), root_(std::move(root)), options_(std::move(options)) {
   if (!options_.host_load) {
-    stat_ = std::make_unique<host_cpu_stat>();
-    stat_->sample();
-    options_.host_load = [this] { return stat_->sample(); };
+    threads_ = std::make_unique<workload_threads>();
+    reservation_ = std::make_unique<cpu_reservation>();
+    auto refused = cpu_reservation::probe();
+    speed_.simulated = !refused;
+    speed_.reason = refused.value_or("");
+    if (refused) spdlog::warn("simulated board: CPU speed does not follow the simulated clock: {}", *refused);
+  } else {
+    speed_.reason = "the simulator runs on a given load";
   }
+  jiffies_.assign(static_cast<size_t>(profile_.core_count()), detail::core_jiffies{});
   die_c_ = profile_.power.ambient_c + 8;
 }
 
@@ -56,7 +64,10 @@ void rail_simulator::start() {
     std::lock_guard<std::mutex> lock(mutex_);
     stop_ = false;
   }
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([this] {
+    name_this_thread("jp-sim");
+    run();
+  });
 }
 
 void rail_simulator::stop() {
@@ -66,6 +77,8 @@ void rail_simulator::stop() {
   }
   cv_.notify_all();
   if (thread_.joinable()) thread_.join();
+  // Whatever runs next runs at full speed.
+  if (reservation_) reservation_->release_all();
 }
 
 void rail_simulator::run() {
@@ -103,19 +116,87 @@ std::string rail_simulator::get_text(const std::string& board_path) const {
   return trimmed(detail::read_text(root_ + board_path).value_or(""));
 }
 
-board_load rail_simulator::read_clocks(const std::vector<double>& host) {
+std::vector<double> rail_simulator::core_loads(const std::vector<bool>& online) {
+  const size_t n = online.size();
+  if (options_.host_load) {
+    const auto host = options_.host_load();
+    std::vector<double> u(n, 0.0);
+    for (size_t i = 0; i < n && !host.empty(); ++i) u[i] = host[i % host.size()];
+    return u;
+  }
+  // Each workload thread's load relative to the share it ran with (a thread that uses all of a
+  // 10% share keeps its core as busy as a real core at that clock), packed onto the online cores
+  // busiest first, as the scheduler spreads runnable threads.
+  last_threads_ = threads_->sample(monotonic_ns());
+  std::vector<double> loads;
+  for (const auto& t : last_threads_)
+    loads.push_back(std::clamp(t.busy / reservation_->share_of(t.tid), 0.0, 1.0));
+  std::sort(loads.rbegin(), loads.rend());
+  std::vector<size_t> cores;
+  for (size_t i = 0; i < n; ++i)
+    if (online[i]) cores.push_back(i);
+  std::vector<double> u(n, 0.0);
+  if (cores.empty()) return u;
+  for (size_t k = 0; k < loads.size(); ++k) {
+    size_t c = cores[k % cores.size()];
+    if (k >= cores.size())
+      c = *std::min_element(cores.begin(), cores.end(), [&u](size_t a, size_t b) { return u[a] < u[b]; });
+    u[c] = std::min(1.0, u[c] + loads[k]);
+  }
+  return u;
+}
+
+void rail_simulator::reserve_speed(const board_load& l) {
+  if (!reservation_ || !speed_.simulated) return;
+  // Threads may run on any online cluster: the fastest one sets their share.
+  double share = 0;
+  for (const auto& cl : profile_.clusters) {
+    for (int c : cl.cores) {
+      if (!l.online[static_cast<size_t>(c)]) continue;
+      share = std::max(share, static_cast<double>(l.core_khz[static_cast<size_t>(c)]) /
+                                  static_cast<double>(cl.freqs_khz.back()));
+      break;
+    }
+  }
+  if (share <= 0) share = 1;
+  // Busy threads get the share; a thread that was reserved keeps it while it lives.
+  std::vector<int> tids;
+  for (const auto& t : last_threads_)
+    if (t.busy > 0.01 || reservation_->share_of(t.tid) < 1) tids.push_back(t.tid);
+  const std::string refused = reservation_->apply(tids, share);
+  std::lock_guard<std::mutex> lock(mutex_);
+  speed_.share = share;
+  if (!refused.empty()) {
+    // Said once per distinct reason: the simulator retries every step.
+    if (refused != speed_.reason) spdlog::warn("simulated board: a CPU share of {:.3f} for {} thread(s) was refused: {}", share, tids.size(), refused);
+    speed_.last_refusal_ns = monotonic_ns();
+    speed_.reason = refused;
+  }
+}
+
+void rail_simulator::write_proc_stat(const board_load& l, double dt_s) {
+  constexpr double user_hz = 100;
+  for (size_t i = 0; i < jiffies_.size() && i < l.core_util.size(); ++i) {
+    jiffies_[i].online = l.online[i];
+    if (!l.online[i]) continue;
+    jiffies_[i].busy += l.core_util[i] * dt_s * user_hz;
+    jiffies_[i].idle += (1 - l.core_util[i]) * dt_s * user_hz;
+  }
+  put("/proc/stat", detail::proc_stat_text(jiffies_));
+}
+
+board_load rail_simulator::read_clocks() {
   const auto& p = profile_;
   board_load l;
   const int n = p.core_count();
   l.online.assign(n, true);
   l.core_khz.assign(n, 0);
-  l.core_util.assign(n, 0);
   const std::string cpu = "/sys/devices/system/cpu";
+  for (int i = 0; i < n; ++i) l.online[i] = get_ll(cpu + "/cpu" + std::to_string(i) + "/online").value_or(1) != 0;
+  l.core_util = core_loads(l.online);
   double util_sum = 0;
   int online = 0;
   for (int i = 0; i < n; ++i) {
-    l.online[i] = get_ll(cpu + "/cpu" + std::to_string(i) + "/online").value_or(1) != 0;
-    l.core_util[i] = host.empty() ? 0.0 : host[static_cast<size_t>(i) % host.size()];
     if (l.online[i]) {
       util_sum += l.core_util[i];
       ++online;
@@ -257,8 +338,9 @@ void rail_simulator::write_temps(double total_mw, double dt_s) {
 }
 
 void rail_simulator::step(double dt_s) {
-  const std::vector<double> host = options_.host_load();
-  board_load l = read_clocks(host);
+  board_load l = read_clocks();
+  reserve_speed(l);
+  write_proc_stat(l, dt_s);
   domain_power d = compute_power(profile_, l);
   write_rails(d);
   write_temps(total_mw(), dt_s);
@@ -277,6 +359,11 @@ double rail_simulator::total_mw() const {
 double rail_simulator::host_load() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return host_load_;
+}
+
+speed_status rail_simulator::speed() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return speed_;
 }
 
 }  // namespace jetperf::sim

@@ -30,7 +30,7 @@ std::string format_celsius(long long m) {
 }
 
 tegrastats_sampler::tegrastats_sampler(const board_profile& profile, std::string root, std::string proc_dir)
-    : profile_(profile), root_(std::move(root)), proc_(std::move(proc_dir)), stat_(proc_ + "/stat") {
+    : profile_(profile), root_(std::move(root)), proc_(std::move(proc_dir)), stat_(root_ + "/proc/stat") {
   stat_.sample();
 }
 

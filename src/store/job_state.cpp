@@ -11,7 +11,8 @@ struct state_name {
 };
 constexpr state_name k_state_names[] = {
     {job_state::queued, "queued"},       {job_state::running, "running"},
-    {job_state::succeeded, "succeeded"}, {job_state::failed, "failed"},
+    {job_state::succeeded, "succeeded"}, {job_state::partial, "partial"},
+    {job_state::failed, "failed"},
     {job_state::cancelled, "cancelled"}, {job_state::interrupted, "interrupted"},
 };
 
@@ -27,11 +28,11 @@ job_state parse_job_state(const std::string& name, const std::string& field) {
   for (const auto& n : k_state_names)
     if (name == n.name) return n.state;
   throw validation_error(field, "unknown job state '" + name +
-                                    "' (expected queued, running, succeeded, failed, cancelled or interrupted)");
+                                    "' (expected queued, running, succeeded, partial, failed, cancelled or interrupted)");
 }
 
 bool is_terminal(job_state s) {
-  return s == job_state::succeeded || s == job_state::failed || s == job_state::cancelled ||
+  return s == job_state::succeeded || s == job_state::partial || s == job_state::failed || s == job_state::cancelled ||
          s == job_state::interrupted;
 }
 
@@ -40,7 +41,8 @@ bool can_transition(job_state from, job_state to) {
     case job_state::queued:
       return to == job_state::running || to == job_state::cancelled;
     case job_state::running:
-      return to == job_state::succeeded || to == job_state::failed || to == job_state::cancelled ||
+      return to == job_state::succeeded || to == job_state::partial || to == job_state::failed ||
+             to == job_state::cancelled ||
              to == job_state::interrupted;
     case job_state::interrupted:
       // An interrupted job can be queued again to resume from its last finished point.

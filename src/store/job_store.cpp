@@ -30,7 +30,7 @@ nlohmann::json parse_json(const std::string& text, const char* what, std::int64_
 
 const char* const k_job_columns =
     "id, kind, state, spec_json, created_ns, started_ns, finished_ns, points_total, points_done, estimate_s, "
-    "error, summary_json";
+    "error, summary_json, provenance_json";
 
 job_record read_job(const statement& st) {
   job_record r;
@@ -46,6 +46,7 @@ job_record read_job(const statement& st) {
   r.estimate_s = st.column_double(9);
   r.error = st.column_text(10);
   r.summary = parse_json(st.column_text(11), "summary", r.id);
+  r.provenance = parse_json(st.column_text(12), "provenance", r.id);
   return r;
 }
 
@@ -157,6 +158,14 @@ void job_store::set_summary(std::int64_t id, const nlohmann::json& summary) {
   lock_t lock(db_.mutex());
   statement st(db_.handle(), "UPDATE jobs SET summary_json = ? WHERE id = ?");
   st.bind(1, summary.dump()).bind(2, id);
+  st.run();
+  require_changed(db_, id);
+}
+
+void job_store::set_provenance(std::int64_t id, const nlohmann::json& provenance) {
+  lock_t lock(db_.mutex());
+  statement st(db_.handle(), "UPDATE jobs SET provenance_json = ? WHERE id = ?");
+  st.bind(1, provenance.dump()).bind(2, id);
   st.run();
   require_changed(db_, id);
 }

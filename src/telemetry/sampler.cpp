@@ -12,6 +12,7 @@
 
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
+#include <jetperf/common/thread_name.hpp>
 
 namespace jetperf::telemetry {
 namespace {
@@ -65,8 +66,14 @@ void sampler::start() {
     started_ns_ = monotonic_ns();
     stopped_ns_ = 0;
   }
-  thread_ = std::thread([this] { run(); });
-  writer_ = std::thread([this] { write_loop(); });
+  thread_ = std::thread([this] {
+    name_this_thread("jp-sampler");
+    run();
+  });
+  writer_ = std::thread([this] {
+    name_this_thread("jp-sample-store");
+    write_loop();
+  });
 }
 
 void sampler::stop() {

@@ -7,6 +7,7 @@
 
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
+#include <jetperf/common/thread_name.hpp>
 #include <jetperf/tegrastats/tegrastats_parser.hpp>
 
 namespace jetperf::telemetry {
@@ -36,7 +37,10 @@ tegrastats_sensor::tegrastats_sensor(const std::string& program, int interval_ms
     mapping_->values(r, values_.data());
     fresh_ = true;
   }
-  thread_ = std::thread([this] { reader(); });
+  thread_ = std::thread([this] {
+    name_this_thread("jp-tegrastats");
+    reader();
+  });
 }
 
 tegrastats_sensor::~tegrastats_sensor() {

@@ -57,7 +57,7 @@ bool live_file(const std::string& board_path, const sim::board_profile& p) {
   // The simulator writes files atomically through NAME.tmp.PID (left behind when it is killed).
   if (name.find(".tmp.") != std::string::npos) return true;
   if (name.size() > 6 && name.compare(name.size() - 6, 6, "_input") == 0) return true;
-  if (board_path == p.emc_rate_path) return true;
+  if (board_path == p.emc_rate_path || board_path == "/proc/stat") return true;
   for (const auto& clk : p.gpu_clock_debugfs)
     if (board_path == clk) return true;
   return false;

@@ -17,7 +17,9 @@ struct device_info {
   int sm_minor = 0;
   std::size_t memory_bytes = 0;
   int cuda_runtime_version = 0;
+  int cuda_driver_version = 0;  ///< 0 without a driver
   int cublas_version = 0;
+  int cudnn_version = 0;        ///< the loaded cuDNN library's, 0 in a build without cuDNN
 };
 
 /// Device 0 and the runtime; never throws.

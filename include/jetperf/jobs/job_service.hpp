@@ -28,6 +28,11 @@ struct job_service_options {
   /// Called on the runner thread when a job starts running (its id) and when it ends (nullopt),
   /// e.g. to attach the sampler's full-rate stream to the job.
   std::function<void(std::optional<std::int64_t>)> on_running;
+  /// What the board's numbers stand for (simulated boards); null on a real board.
+  const platform::board_fidelity* fidelity = nullptr;
+  /// Where a job's numbers come from (board, software versions, sensor, sampling), stored with
+  /// the job when it starts and again when it ends (then with the sampling it achieved).
+  std::function<nlohmann::json()> provenance;
 };
 
 class job_service {
@@ -72,6 +77,8 @@ class job_service {
   void publish(std::int64_t id, const std::string& event, const nlohmann::json& data);
   /// The thermal guard's verdict over the last second of telemetry: a reason, or "" when cool.
   std::string thermal_violation() const;
+  /// Stores options_.provenance() with job `id`; a failure is logged, never fatal to the job.
+  void record_provenance(std::int64_t id);
 
   store::database& db_;
   store::job_store jobs_;

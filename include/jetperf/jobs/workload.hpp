@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/jobs/columns.hpp>
+#include <jetperf/platform/board_fidelity.hpp>
 #include <jetperf/platform/board_settings.hpp>
 #include <jetperf/store/job_store.hpp>
 #include <jetperf/telemetry/sample_source.hpp>
@@ -27,6 +29,8 @@ struct point_context {
   const std::atomic<bool>* cancel = nullptr;  ///< poll at safe points; throw nothing, return early
   platform::board_settings* board = nullptr;
   telemetry::sample_source* telemetry = nullptr;
+  /// What the board's numbers stand for; null on a real board (nothing to flag).
+  const platform::board_fidelity* fidelity = nullptr;
   /// Emits a job event (type, data), e.g. "log"; stored and streamed.
   std::function<void(const std::string&, const nlohmann::json&)> event;
 
@@ -59,6 +63,13 @@ class workload {
   virtual nlohmann::json normalize(const nlohmann::json& spec, const platform::board_offer& offered) const = 0;
   /// The ordered points of a normalized spec (each a JSON object of settings).
   virtual std::vector<nlohmann::json> expand(const nlohmann::json& spec) const = 0;
+  /// Points of a normalized spec that this machine could only skip, counted by reason, for the
+  /// dry run (e.g. cuda points without a CUDA device). What a spec can never run is refused by
+  /// normalize() instead.
+  virtual std::map<std::string, std::size_t> foreseen_skips(const nlohmann::json& spec,
+                                                           const std::vector<nlohmann::json>& points) const {
+    return {};
+  }
   /// Estimated duration in seconds of the whole job.
   virtual double estimate_s(const nlohmann::json& spec, std::size_t points) const = 0;
   /// Measures one point. Throws on failure of the point (the runner records it and goes on).

@@ -1,6 +1,6 @@
 #pragma once
 // When a measurement window may end (nvbench's practice): after min_time and min_samples, once
-// the RSE of the mean latency and of the mean power are under the target; or at max_time, which
+// the RSE of the mean latency (when it is a criterion) and of the mean power are under their targets; or at max_time, which
 // reports the criteria still unmet. A fixed duration replaces the adaptive rule (as the seeds did).
 #include <cstddef>
 #include <optional>
@@ -13,7 +13,8 @@ struct stop_criteria {
   double min_time_s = 0.5;
   double max_time_s = 10;
   std::size_t min_samples = 10;
-  double target_rse_time = 0.01;
+  /// nullopt: the latency's RSE is not a criterion (it never appears in `unmet`).
+  std::optional<double> target_rse_time = 0.01;
   double target_rse_power = 0.01;
   std::optional<double> fixed_duration_s;  ///< when set: stop exactly after it, ignoring the rest
 };

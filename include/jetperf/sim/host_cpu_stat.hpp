@@ -1,6 +1,7 @@
 #pragma once
-// Busy fraction of each host CPU from /proc/stat deltas: the real load that the simulator's CPU
-// rails and the simulated tegrastats CPU field follow.
+// Busy fraction of each CPU from a /proc/stat file's deltas: the simulated tegrastats reads the
+// simulated board's own /proc/stat (kept by the rail simulator) with it, as tegrastats reads the
+// kernel's.
 #include <string>
 #include <vector>
 

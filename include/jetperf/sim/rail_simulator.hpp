@@ -1,10 +1,15 @@
 #pragma once
 // Keeps a simulated board's live files moving, as the kernel drivers would: CPU/GPU/EMC current
 // clocks follow their governors within min/max, INA3221 rail files follow the power model
-// (power_model.hpp) over the real host CPU load and the GPU `load` file, and thermal zones warm
-// up slowly with power. One thread, updating every `period`.
+// (power_model.hpp) over the CPU load of the job's own threads (workload_threads.hpp) and the
+// GPU `load` file, the board's /proc/stat counts that load, and thermal zones warm up slowly
+// with power. The job's threads also get a CPU share of f/f_max (cpu_reservation.hpp), so that a
+// CPU workload runs as much slower as the simulated clock is lower. One thread, updating every
+// `period`.
 #include <jetperf/sim/board_profile.hpp>
+#include <jetperf/sim/cpu_reservation.hpp>
 #include <jetperf/sim/power_model.hpp>
+#include <jetperf/sim/workload_threads.hpp>
 
 #include <chrono>
 #include <condition_variable>
@@ -19,12 +24,22 @@
 #include <vector>
 
 namespace jetperf::sim {
+namespace detail {
+struct core_jiffies;
+}
 
-class host_cpu_stat;
+/// Whether a CPU workload's speed follows the simulated CPU clock.
+struct speed_status {
+  bool simulated = false;           ///< the host grants CPU reservations and the simulator uses them
+  std::string reason;               ///< why not, when not
+  std::int64_t last_refusal_ns = 0; ///< when a reservation was last refused (monotonic; 0: never)
+  double share = 1;                 ///< the CPU share the workload threads run with now
+};
 
 struct rail_simulator_options {
   std::chrono::milliseconds period{20};
-  /// Busy fraction per host CPU since the previous call; default: /proc/stat deltas.
+  /// Busy fraction per CPU since the previous call (tests). Default: the workload threads of
+  /// this process, each given a CPU share of the simulated clock.
   std::function<std::vector<double>()> host_load;
   /// Relative rail noise (INA3221 readings are never perfectly flat); 0 disables it.
   double noise = 0.003;
@@ -49,22 +64,29 @@ class rail_simulator {
   std::vector<std::pair<std::string, double>> rails_mw() const;
   /// Last module total (input rail or sum of rails), mW.
   double total_mw() const;
-  /// Mean host CPU load seen by the last step, 0..1.
+  /// Mean load of the online simulated cores in the last step, 0..1.
   double host_load() const;
+  speed_status speed() const;
 
  private:
   void run();
   void put(const std::string& board_path, const std::string& text);
   std::optional<long long> get_ll(const std::string& board_path) const;
   std::string get_text(const std::string& board_path) const;
-  board_load read_clocks(const std::vector<double>& host);
+  board_load read_clocks();
+  std::vector<double> core_loads(const std::vector<bool>& online);
+  void reserve_speed(const board_load& l);
+  void write_proc_stat(const board_load& l, double dt_s);
   void write_rails(const domain_power& power);
   void write_temps(double total_mw, double dt_s);
 
   const board_profile& profile_;
   std::string root_;
   rail_simulator_options options_;
-  std::unique_ptr<host_cpu_stat> stat_;
+  std::unique_ptr<workload_threads> threads_;
+  std::unique_ptr<cpu_reservation> reservation_;
+  std::vector<thread_busy> last_threads_;
+  std::vector<detail::core_jiffies> jiffies_;
   std::map<std::string, std::string> written_;
   std::mt19937 rng_{12345};
   double die_c_ = 0;
@@ -72,6 +94,7 @@ class rail_simulator {
   mutable std::mutex mutex_;  // guards the results below and stop_
   std::vector<std::pair<std::string, double>> rails_;
   double total_ = 0, host_load_ = 0;
+  speed_status speed_;
   bool stop_ = false;
   std::condition_variable cv_;
   std::thread thread_;

@@ -13,7 +13,8 @@ namespace jetperf::sim {
 
 class tegrastats_sampler {
  public:
-  /// `root` is the board's host root (<dir>/root); `proc_dir` the host's /proc (CPU load, memory).
+  /// `root` is the board's host root (<dir>/root); `proc_dir` the host's /proc (memory); the
+  /// CPU load is the board's own <root>/proc/stat, which the rail simulator keeps.
   tegrastats_sampler(const board_profile& profile, std::string root, std::string proc_dir = "/proc");
 
   /// One output line without newline. `root_form`: what tegrastats prints when run as root

@@ -6,7 +6,10 @@
 
 namespace jetperf::store {
 
-enum class job_state { queued, running, succeeded, failed, cancelled, interrupted };
+/// `partial`: the job ran to its end but some of its points failed or none was measured (all
+/// skipped); `succeeded` means every point was measured or deliberately skipped with a reason
+/// and at least one was measured.
+enum class job_state { queued, running, succeeded, partial, failed, cancelled, interrupted };
 
 std::string to_string(job_state s);
 

@@ -26,6 +26,8 @@ struct job_record {
   double estimate_s = 0;            ///< estimated duration at submission
   std::string error;                ///< why it failed / was interrupted, "" otherwise
   nlohmann::json summary = nlohmann::json::object();  ///< kind-specific summary (best setting, ...)
+  /// Where the numbers come from (board, versions, sensor, sampling); {} before the job ran.
+  nlohmann::json provenance = nlohmann::json::object();
 };
 
 struct job_filter {
@@ -72,6 +74,7 @@ class job_store {
   /// Throws not_found for an unknown id (as does set_summary).
   void set_progress(std::int64_t id, std::int64_t done, std::int64_t total);
   void set_summary(std::int64_t id, const nlohmann::json& summary);
+  void set_provenance(std::int64_t id, const nlohmann::json& provenance);
   /// Ids of queued jobs, oldest first (the order the runner takes them).
   std::vector<std::int64_t> queued_ids() const;
   /// Marks every job left `running` by a previous process as `interrupted`; returns their ids.

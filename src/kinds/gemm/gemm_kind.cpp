@@ -52,6 +52,20 @@ class gemm_workload final : public jobs::workload {
   std::vector<json> expand(const json& spec) const override { return expand_gemm_spec(spec); }
   double estimate_s(const json& spec, std::size_t points) const override { return estimate_gemm_s(spec, points); }
 
+  std::map<std::string, std::size_t> foreseen_skips(const json& spec, const std::vector<json>& points) const override {
+    // The device's backend, made anew (the runner's cache belongs to the runner thread).
+    const auto device = spec.at("device").get<std::string>();
+    std::string why;
+    const auto be = device == "cuda" ? workloads::make_cuda_gemm_backend(&why) : workloads::make_cpu_gemm_backend(&why);
+    std::map<std::string, std::size_t> out;
+    for (const auto& pj : points) {
+      const auto p = gemm_point::of(pj);
+      if (!be) ++out[why];
+      else if (auto reason = be->supports(*parse_gemm_dtype(p.dtype), p.tensor)) ++out[*reason];
+    }
+    return out;
+  }
+
   jobs::point_result run_point(jobs::point_context& ctx, const json& spec, const json& point) override;
 
   json summarize(const json&, const std::vector<store::point_record>& points) const override {
@@ -144,7 +158,7 @@ jobs::point_result gemm_workload::run_point(jobs::point_context& ctx, const json
 
   std::vector<std::string> flags = m.applied.flags;
   if (p.tensor && tensor_used && !*tensor_used) flags.push_back("tensor_requested_not_used");
-  measure::put_window_flags(mt, std::move(flags), ctx, res, m.applied, power_w.has_value());
+  measure::put_window_flags(mt, std::move(flags), ctx, res, m.applied, power_w.has_value(), p.device);
   mt["kernels"] = kernels;
   return r;
 }

@@ -148,6 +148,23 @@ const std::vector<spec_field>& gemm_spec_fields() {
   return fields;
 }
 
+namespace {
+
+// Points the CPU backend could only skip are refused up front, naming the field to change: the
+// backend's own answer (supports()) decides, so spec and measurement never disagree.
+void refuse_what_the_cpu_lacks(const gemm_spec& spec) {
+  std::string why;
+  const auto cpu = make_cpu_gemm_backend(&why);
+  if (!cpu) throw validation_error(field("device"), "no CPU GEMM backend in this build: " + why, "unsupported");
+  for (bool t : spec.tensor)
+    if (t) throw validation_error(field("tensor"), "tensor cores are a GPU feature: the cpu device has none (use tensor off)", "unsupported");
+  for (const auto& d : spec.dtypes)
+    if (auto reason = cpu->supports(*parse_gemm_dtype(d), false))
+      throw validation_error(field("dtypes"), d + " on the cpu device: " + *reason, "unsupported");
+}
+
+}  // namespace
+
 gemm_spec gemm_spec::parse(const json& spec, const platform::board_offer& offered) {
   if (!spec.is_object()) throw validation_error("spec", "the gemm spec must be a JSON object");
   reject_unknown_fields(spec, gemm_spec_fields());
@@ -182,6 +199,7 @@ gemm_spec gemm_spec::parse(const json& spec, const platform::board_offer& offere
     }
   }
 
+  if (out.device == "cpu") refuse_what_the_cpu_lacks(out);
   normalize_board_axes(spec, offered, out.board_axes);
 
   out.threads = integer_field(spec, declared("threads"));

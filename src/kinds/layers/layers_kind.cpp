@@ -137,9 +137,10 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
     stop.min_samples = latency_samples;
     stop.min_time_s = std::max(spec.min_time_s, 2 * spec.boundary_s + k_min_sensor_updates * update_period_s);
     stop.max_time_s = std::max(spec.max_time_s, stop.min_time_s);
-    // Latency is a count (latency_samples runs, as the seed's users expect); the RSE rule sizes
-    // the power window only. (A time-RSE target would keep noisy sub-millisecond layers running.)
-    stop.target_rse_time = 1e9;
+    // Latency is a count (latency_samples runs, as the seed's users expect) unless the spec names
+    // latency_target_rse; target_rse sizes the power window. (A time-RSE target by default would
+    // keep noisy sub-millisecond layers running.) "converged" means every criterion named was met.
+    stop.target_rse_time = spec.latency_target_rse;
     stop.target_rse_power = spec.target_rse;
   }
   plan.prepare = [&]() -> std::optional<std::string> {
@@ -196,7 +197,7 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
   const auto power_w = measure::put_power_metrics(mt, res, m.idle_w, latency.mean_s);
   mt["gflops"] = latency.mean_s > 0 ? json(static_cast<double>(layer.flops * batch) / latency.mean_s / 1e9) : json();
 
-  measure::put_window_flags(mt, m.applied.flags, ctx, res, m.applied, power_w.has_value());
+  measure::put_window_flags(mt, m.applied.flags, ctx, res, m.applied, power_w.has_value(), device);
 
   // The end-to-end row states how the isolated layers add up against it (seed 002's check).
   const auto sum_key = setting_label(point) + "|" + name + "|" + device;

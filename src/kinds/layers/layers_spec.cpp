@@ -100,16 +100,32 @@ models::network network_of_spec(const nlohmann::json& spec, const std::string& n
   return models::build_model(name);
 }
 
+namespace {
+
+bool names_user_network(const json& spec, const std::string& name) {
+  if (!spec.contains("networks") || !spec["networks"].is_array()) return false;
+  for (const auto& n : spec["networks"])
+    if (n.is_object() && n.value("name", json()) == name) return true;
+  return false;
+}
+
+}  // namespace
+
 nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform::board_offer& offered) {
   if (!spec.is_object()) throw validation_error("spec", "the layers spec must be a JSON object");
   reject_unknown_fields(spec, layers_spec_fields());
   json out;
 
-  // Networks: zoo names and user networks, each name once.
-  std::vector<std::string> names = string_list(spec, "models");
-  for (const auto& n : names)
+  // Networks: zoo names and user networks, each name once. A stored spec lists its user networks'
+  // names in models too (after the zoo's): those refer to spec.networks, so that a stored spec
+  // normalizes to itself and can be submitted again as it is (jetperf rerun).
+  std::vector<std::string> names;
+  for (const auto& n : string_list(spec, "models")) {
+    if (names_user_network(spec, n)) continue;
     if (!models::find_model(n))
       throw validation_error(field("models"), "unknown model '" + n + "' (known: " + models::zoo_names() + ")", "unknown_model");
+    names.push_back(n);
+  }
   std::vector<models::network> nets;
   for (const auto& n : names) nets.push_back(models::build_model(n));
   json user = json::array();
@@ -160,6 +176,10 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform:
   out["boundary_s"] = number_field(spec, declared("boundary_s"), fixed ? 1.0 : 0.05);
   out["gap_s"] = number_field(spec, declared("gap_s"), fixed ? 2.0 : 0.0);
   out["target_rse"] = number_field(spec, declared("target_rse"));
+  const auto& latency_target = declared("latency_target_rse");
+  out["latency_target_rse"] = spec.contains("latency_target_rse") && !spec["latency_target_rse"].is_null()
+                                  ? json(number_field(spec, latency_target))
+                                  : json();
   out["min_time_s"] = number_field(spec, declared("min_time_s"));
   out["max_time_s"] = number_field(spec, declared("max_time_s"));
   if (out["max_time_s"].get<double>() < out["min_time_s"].get<double>())
@@ -245,7 +265,12 @@ const std::vector<spec_field>& layers_spec_fields() {
       {"window_s", t::number, 5.0, "fixed protocol: power window per layer", 0.01, 3600, {}},
       {"boundary_s", t::number, nullptr, "seconds cut from each end of the power window (1 fixed, 0.05 adaptive)", 0, 60, {}},
       {"gap_s", t::number, nullptr, "rest after each layer (2 fixed, 0 adaptive)", 0, 3600, {}},
-      {"target_rse", t::number, 0.01, "adaptive: relative standard error of power that ends the window", 1e-6, 1, {}},
+      {"target_rse", t::number, 0.01,
+       "adaptive: the window may end once the relative standard error of the mean power is at most this "
+       "(power only; latency is latency_samples runs unless latency_target_rse is set)", 1e-6, 1, {}},
+      {"latency_target_rse", t::number, nullptr,
+       "adaptive: also require the relative standard error of the mean latency to be at most this (absent: "
+       "latency is not a stop criterion)", 1e-6, 1, {}},
       {"min_time_s", t::number, 0.1, "adaptive: shortest window", 0, 3600, {}},
       {"max_time_s", t::number, 5.0, "adaptive: longest window", 0.001, 3600, {}},
       {"end_to_end", t::boolean, true, "also run each network whole", 0, 0, {}},
@@ -276,6 +301,9 @@ layers_spec layers_spec::stored(const nlohmann::json& j) {
   s.boundary_s = j.at("boundary_s").get<double>();
   s.gap_s = j.at("gap_s").get<double>();
   s.target_rse = j.at("target_rse").get<double>();
+  // Specs stored before the field existed have none: latency was not a criterion then either.
+  const auto lt = j.value("latency_target_rse", json());
+  if (lt.is_number()) s.latency_target_rse = lt.get<double>();
   s.min_time_s = j.at("min_time_s").get<double>();
   s.max_time_s = j.at("max_time_s").get<double>();
   s.cooldown_s = j.at("cooldown_s").get<double>();

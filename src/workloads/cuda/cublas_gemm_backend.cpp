@@ -11,6 +11,11 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
+#include <jetperf/config.hpp>
+#if JETPERF_HAS_CUDNN
+#include <cudnn.h>
+#endif
+
 #include <jetperf/backend/detail/half_bits.hpp>
 
 #include "cuda_check.hpp"
@@ -23,8 +28,12 @@ namespace jetperf::workloads::cuda {
 device_info query_device() {
   device_info info;
   cudaRuntimeGetVersion(&info.cuda_runtime_version);
+  cudaDriverGetVersion(&info.cuda_driver_version);
 #ifdef CUBLAS_VERSION
   info.cublas_version = CUBLAS_VERSION;
+#endif
+#if JETPERF_HAS_CUDNN
+  info.cudnn_version = static_cast<int>(cudnnGetVersion());
 #endif
   int count = 0;
   const cudaError_t err = cudaGetDeviceCount(&count);

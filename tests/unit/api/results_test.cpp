@@ -20,7 +20,10 @@ class results_test : public api_fixture {
     p.params = {{"repeat", 0}};
     p.metrics = {{"repeat", 0},           {"duration_s", 1.0 / 3.0},  {"power_w", 1.25},
                  {"samples", 10.0},       {"rail_VDD_GPU_SOC_w", 0.5}, {"note", "a,b \"q\""}};
+    p.t_start_ns = 1000;
+    p.t_end_ns = 2500;
     js.add_point(p);
+    p.t_start_ns = p.t_end_ns = 0;
     p.index = 1;
     p.status = "failed";
     p.params = {{"repeat", 1}};
@@ -36,9 +39,10 @@ class results_test : public api_fixture {
 };
 
 // idle's declared columns, its rail, the trailing ones, then what no column declares.
-const std::vector<std::string> k_columns = {"index",  "status",  "repeat",  "duration_s",
-                                            "power_w", "samples", "rail_VDD_GPU_SOC_w", "reason",
-                                            "error",  "kernels", "note"};
+const std::vector<std::string> k_columns = {"index",           "status",        "repeat",  "duration_s",
+                                            "power_w",         "samples",       "rail_VDD_GPU_SOC_w",
+                                            "window_start_ns", "window_end_ns", "reason",  "error",
+                                            "kernels",         "note"};
 
 std::vector<std::string> names_of(const nlohmann::json& columns) {
   std::vector<std::string> out;
@@ -63,6 +67,9 @@ TEST_F(results_test, json_has_job_columns_rows_and_summary) {
   EXPECT_EQ(r0["status"], "ok");
   EXPECT_DOUBLE_EQ(r0["rail_VDD_GPU_SOC_w"].get<double>(), 0.5);
   EXPECT_DOUBLE_EQ(r0["duration_s"].get<double>(), 1.0 / 3.0);
+  // The measurement window, on the samples' clock: where GET .../samples?point=0 looks.
+  EXPECT_EQ(r0["window_start_ns"], 1000);
+  EXPECT_EQ(r0["window_end_ns"], 2500);
   // Every row has every column, null where the point has no value.
   for (const auto& row : j["rows"]) EXPECT_EQ(row.size(), k_columns.size());
   EXPECT_TRUE(j["rows"][1]["power_w"].is_null());
@@ -81,10 +88,11 @@ TEST_F(results_test, csv_quotes_joins_lists_and_keeps_integers_integral) {
   ASSERT_EQ(res.status, 200) << res.body;
   EXPECT_EQ(res.content_type.substr(0, 8), "text/csv");
   const std::string expected =
-      "index,status,repeat,duration_s,power_w,samples,rail_VDD_GPU_SOC_w,reason,error,kernels,note\r\n"
-      "0,ok,0,0.3333333333333333,1.25,10,0.5,,,,\"a,b \"\"q\"\"\"\r\n"
-      "1,failed,1,,,,,,boom,k1;k2,\r\n"
-      "2,skipped,2,,,,,\"no CUDA device\nline2\",,,\r\n";
+      "index,status,repeat,duration_s,power_w,samples,rail_VDD_GPU_SOC_w,window_start_ns,window_end_ns,reason,error,"
+      "kernels,note\r\n"
+      "0,ok,0,0.3333333333333333,1.25,10,0.5,1000,2500,,,,\"a,b \"\"q\"\"\"\r\n"
+      "1,failed,1,,,,,,,,boom,k1;k2,\r\n"
+      "2,skipped,2,,,,,,,\"no CUDA device\nline2\",,,\r\n";
   EXPECT_EQ(res.body, expected);
 }
 
@@ -92,10 +100,10 @@ TEST_F(results_test, a_job_with_no_points_has_the_kinds_columns) {
   const auto id = submit_idle();
   auto res = call("GET", "/v1/jobs/" + std::to_string(id) + "/results?format=csv");
   ASSERT_EQ(res.status, 200);
-  EXPECT_EQ(res.body, "index,status,repeat,duration_s,power_w,samples,reason,error\r\n");
+  EXPECT_EQ(res.body, "index,status,repeat,duration_s,power_w,samples,window_start_ns,window_end_ns,reason,error\r\n");
   auto j = json_of(call("GET", "/v1/jobs/" + std::to_string(id) + "/results"));
   EXPECT_TRUE(j["rows"].empty());
-  EXPECT_EQ(j["columns"].size(), 8u);
+  EXPECT_EQ(j["columns"].size(), 10u);
 }
 
 TEST_F(results_test, bad_format_unknown_job_and_bad_id) {
@@ -137,15 +145,16 @@ TEST(result_table, board_rails_first_then_rails_only_points_have_then_undeclared
   std::vector<std::string> names;
   for (const auto& c : t.columns) names.push_back(c.name);
   EXPECT_EQ(names, (std::vector<std::string>{"index", "status", "m", "power_mode", "rail_VDD_IN_w", "rail_VDD_GPU_w",
-                                             "rail_ZZ_w", "reason", "error", "alpha", "colour", "zeta"}));
-  EXPECT_EQ(t.columns[10].role, jobs::column_role::parameter);
-  EXPECT_EQ(t.columns[9].type, jobs::column_type::list);
+                                             "rail_ZZ_w", "window_start_ns", "window_end_ns", "reason", "error",
+                                             "alpha", "colour", "zeta"}));
+  EXPECT_EQ(t.columns[12].role, jobs::column_role::parameter);
+  EXPECT_EQ(t.columns[11].type, jobs::column_type::list);
   EXPECT_TRUE(t.rows[0]["rail_VDD_GPU_w"].is_null());
   EXPECT_EQ(t.rows[0]["colour"], "red");
   // A kind without rails gets no rail columns from the board.
   auto no_rails = two_columns();
   no_rails.rails = false;
-  EXPECT_EQ(api::build_result_table(no_rails, {"VDD_IN"}, {}).columns.size(), 6u);
+  EXPECT_EQ(api::build_result_table(no_rails, {"VDD_IN"}, {}).columns.size(), 8u);
 }
 
 TEST(csv_writer, cells_by_column_type) {

@@ -329,6 +329,36 @@ TEST(result_view, gemm_ends_with_the_most_efficient_setting) {
   EXPECT_EQ(text.substr(text.find("\n\n")), "\n\nmost efficient: - (no point measured power)\n");
 }
 
+TEST(result_view, counts_points_states_caveats_and_where_the_numbers_come_from) {
+  auto j = json::parse(R"({
+    "job": {"id": 7, "kind": "gemm"},
+    "columns": [{"name": "dtype", "type": "text", "role": "parameter", "shown": true}],
+    "rows": [{"dtype": "float"}],
+    "summary": {"best_overall": {"dtype": "float", "m": 256, "n": 256, "k": 256,
+                                 "params": {"cpu_freq_khz": 115200}, "gflops": 45.6, "gflops_per_w": 12.3,
+                                 "power_w": 3.7},
+                "points": {"ok": 2, "skipped": 1, "failed": 1, "skip_reasons": {"no CUDA device": 1},
+                           "fail_reasons": {"out of memory": 1}, "flags": {"speed_not_simulated": 2}},
+                "caveats": ["speed not simulated on 2 of 2 points: power only"]},
+    "provenance": {"board": {"board": "sim:orin-agx", "module": "AGX Orin", "l4t": "36.4.3"},
+                   "simulation": {"simulated": true, "speed_simulated": false}}})");
+  const auto text = view(j);
+  // The lowest clock is not called most efficient when the clocks did not change speed.
+  EXPECT_EQ(text.substr(text.find("\n\n")),
+            "\n\nmost efficient: - (not concluded: speed was not simulated, so settings compare power only)\n"
+            "points: 2 ok, 1 skipped, 1 failed\n"
+            "  failed x1: out of memory\n"
+            "  skipped x1: no CUDA device\n"
+            "caveat: speed not simulated on 2 of 2 points: power only\n"
+            "measured on sim:orin-agx (AGX Orin, L4T 36.4.3): simulated board; power is modelled and speed is NOT "
+            "simulated (power-only comparisons)\n");
+  j["provenance"]["simulation"]["speed_simulated"] = true;
+  j["summary"]["points"]["flags"] = json::object();
+  const auto simulated = view(j);
+  EXPECT_NE(simulated.find("most efficient: cpu_freq_khz=115200: 12.3 GFLOP/s/W"), std::string::npos) << simulated;
+  EXPECT_NE(simulated.find("CPU speed follows the simulated clock\n"), std::string::npos) << simulated;
+}
+
 TEST(result_view, layers_end_with_the_networks_table_and_others_with_key_values) {
   auto j = two_networks();
   j["summary"] = json::parse(R"({"networks": [

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -22,10 +23,11 @@ class scripted_workload final : public jobs::workload {
  public:
   std::string kind() const override { return "scripted"; }
   json normalize(const json& spec, const platform::board_offer&) const override {
-    jetperf::reject_unknown_fields(spec, {"points", "sleep_ms", "fail"});
+    jetperf::reject_unknown_fields(spec, {"points", "sleep_ms", "fail", "skip"});
     json out = {{"points", jetperf::integer_field(spec, "points", 0, 200000, 3)},
                 {"sleep_ms", jetperf::integer_field(spec, "sleep_ms", 0, 100000, 0)},
-                {"fail", spec.value("fail", json::array())}};
+                {"fail", spec.value("fail", json::array())},
+                {"skip", spec.value("skip", json::array())}};
     return out;
   }
   std::vector<json> expand(const json& spec) const override {
@@ -42,6 +44,12 @@ class scripted_workload final : public jobs::workload {
     for (const auto& f : spec["fail"])
       if (f == point["i"]) throw std::runtime_error("point " + std::to_string(f.get<int>()) + " exploded");
     jobs::point_result r;
+    for (const auto& k : spec["skip"])
+      if (k == point["i"]) {
+        r.status = "skipped";
+        r.metrics = {{"reason", "not on this board"}};
+        return r;
+      }
     r.metrics = {{"value", point["i"].get<int>() * 10}};
     return r;
   }
@@ -157,7 +165,12 @@ TEST(job_service, a_failing_point_is_recorded_and_the_job_goes_on) {
   fixture f;
   f.service->start();
   auto some = f.wait_terminal(f.service->submit("scripted", {{"points", 3}, {"fail", {1}}}, {}).id);
-  EXPECT_EQ(some.state, jobs::job_state::succeeded);
+  // A job that ran to its end with a failed point is partial, never succeeded.
+  EXPECT_EQ(some.state, jobs::job_state::partial);
+  EXPECT_EQ(some.error, "1 of 3 points failed (most often: point 1 exploded)");
+  EXPECT_EQ(some.summary["points"]["ok"], 2);
+  EXPECT_EQ(some.summary["points"]["failed"], 1);
+  EXPECT_EQ(some.summary["points"]["fail_reasons"]["point 1 exploded"], 1);
   auto points = f.service->points(some.id);
   ASSERT_EQ(points.size(), 3u);
   EXPECT_EQ(points[1].status, "failed");
@@ -165,6 +178,34 @@ TEST(job_service, a_failing_point_is_recorded_and_the_job_goes_on) {
   auto all = f.wait_terminal(f.service->submit("scripted", {{"points", 2}, {"fail", {0, 1}}}, {}).id);
   EXPECT_EQ(all.state, jobs::job_state::failed);
   EXPECT_EQ(all.error, "point 1 exploded");
+}
+
+TEST(job_service, skipped_points_are_counted_and_a_job_with_only_skips_is_partial) {
+  fixture f;
+  f.service->start();
+  auto one = f.wait_terminal(f.service->submit("scripted", {{"points", 3}, {"skip", {2}}}, {}).id);
+  // A deliberate skip with its reason does not spoil a job that measured the rest.
+  EXPECT_EQ(one.state, jobs::job_state::succeeded);
+  EXPECT_EQ(one.summary["points"]["skipped"], 1);
+  EXPECT_EQ(one.summary["points"]["skip_reasons"]["not on this board"], 1);
+  auto none = f.wait_terminal(f.service->submit("scripted", {{"points", 2}, {"skip", {0, 1}}}, {}).id);
+  EXPECT_EQ(none.state, jobs::job_state::partial);
+  EXPECT_EQ(none.error, "no point was measured: all 2 were skipped (most often: not on this board)");
+  EXPECT_EQ(none.summary["points"]["ok"], 0);
+}
+
+TEST(job_service, stores_the_provenance_when_the_job_starts_and_when_it_ends) {
+  std::atomic<int> calls{0};
+  jobs::job_service_options o;
+  o.provenance = [&calls] { return json{{"board", "sim:test"}, {"call", ++calls}}; };
+  fixture f(o);
+  f.service->start();
+  auto job = f.wait_terminal(f.service->submit("scripted", {{"points", 1}}, {}).id);
+  ASSERT_EQ(job.state, jobs::job_state::succeeded);
+  EXPECT_EQ(job.provenance["board"], "sim:test");
+  // The second record (at the end) carries what the job's sampling achieved.
+  EXPECT_EQ(job.provenance["call"], 2);
+  EXPECT_EQ(calls.load(), 2);
 }
 
 TEST(job_service, cancels_queued_and_running_jobs_and_refuses_finished_ones) {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <jetperf/common/errors.hpp>
 #include <jetperf/config.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
 
@@ -117,17 +118,34 @@ TEST_F(gemm_workload_test, clock_below_request_is_flagged_throttled) {
   EXPECT_TRUE(has_flag(m, "throttled")) << m.dump();
 }
 
-TEST_F(gemm_workload_test, without_telemetry_power_is_null_and_tensor_on_cpu_is_skipped) {
+TEST_F(gemm_workload_test, tensor_on_cpu_is_refused_and_a_stored_one_is_skipped) {
   auto w = jetperf::kinds::make_gemm_kind();
-  const auto spec = w->normalize(quick_spec({{"tensor", "both"}}), {});
+  try {
+    w->normalize(quick_spec({{"tensor", "both"}}), {});
+    FAIL() << "tensor cores on the cpu device were accepted";
+  } catch (const jetperf::validation_error& e) {
+    EXPECT_EQ(e.field(), "spec.tensor");
+  }
+  // A spec stored before the check (or written by hand) still runs: its tensor points are skipped.
+  auto spec = w->normalize(quick_spec({}), {});
+  spec["tensor"] = {true, false};
   const auto points = w->expand(spec);
   ASSERT_EQ(points.size(), 2u);
+  EXPECT_EQ(w->foreseen_skips(spec, points).size(), 1u);
   jetperf::jobs::point_context ctx;
   const auto on = w->run_point(ctx, spec, points[0]);
   EXPECT_EQ(on.status, "skipped");
   EXPECT_EQ(jetperf::test::undeclared_keys(*w, on.metrics), "");
   EXPECT_NE(on.metrics.at("reason").get<std::string>().find("GPU"), std::string::npos);
-  const auto off = w->run_point(ctx, spec, points[1]);
+}
+
+TEST_F(gemm_workload_test, without_telemetry_power_is_null) {
+  auto w = jetperf::kinds::make_gemm_kind();
+  const auto spec = w->normalize(quick_spec({}), {});
+  const auto points = w->expand(spec);
+  EXPECT_TRUE(w->foreseen_skips(spec, points).empty());
+  jetperf::jobs::point_context ctx;
+  const auto off = w->run_point(ctx, spec, points[0]);
   ASSERT_EQ(off.status, "ok");
   EXPECT_TRUE(off.metrics.at("power_w").is_null());
   EXPECT_TRUE(off.metrics.at("gflops_per_w").is_null());
@@ -139,9 +157,14 @@ TEST_F(gemm_workload_test, cuda_point_without_device_is_skipped_with_reason) {
   auto w = jetperf::kinds::make_gemm_kind();
   const auto spec = w->normalize(quick_spec({{"device", "cuda"}}), {});
   jetperf::jobs::point_context ctx;
-  const auto r = w->run_point(ctx, spec, w->expand(spec)[0]);
+  const auto points = w->expand(spec);
+  const auto r = w->run_point(ctx, spec, points[0]);
   EXPECT_EQ(r.status, "skipped");
   const auto reason = r.metrics.at("reason").get<std::string>();
+  // The dry run foresees it, with the same reason, for every point.
+  const auto foreseen = w->foreseen_skips(spec, points);
+  ASSERT_EQ(foreseen.size(), 1u);
+  EXPECT_EQ(foreseen.begin()->second, points.size());
   EXPECT_TRUE(reason.find("no CUDA device") != std::string::npos || reason.find("no CUDA") != std::string::npos)
       << reason;
 }

@@ -50,6 +50,11 @@ TEST(layers_spec, defaults_follow_the_seed_and_the_board) {
   EXPECT_EQ(s["dtype"], "float");
   EXPECT_EQ(s["latency_samples"], 100);
   EXPECT_EQ(s["protocol"], "adaptive");
+  // Latency is a count unless the spec names a latency RSE target too.
+  EXPECT_TRUE(s["latency_target_rse"].is_null());
+  EXPECT_DOUBLE_EQ(normalize_layers_spec({{"models", "resnet18"}, {"latency_target_rse", 0.02}}, offered())
+                       ["latency_target_rse"].get<double>(),
+                   0.02);
   const auto f = normalize_layers_spec({{"models", "resnet18"}, {"protocol", "fixed"}}, offered());
   EXPECT_DOUBLE_EQ(f["window_s"].get<double>(), 5.0);
   EXPECT_DOUBLE_EQ(f["boundary_s"].get<double>(), 1.0);
@@ -87,6 +92,8 @@ TEST(layers_spec, user_networks_join_the_zoo_by_name) {
   EXPECT_EQ(points[22]["network"], "tiny");
   EXPECT_EQ(points[22]["layer_name"], "stem");
   EXPECT_EQ(network_of_spec(s, "tiny").ops.size(), 5u);
+  // The stored spec is itself a valid spec: submitted again (jetperf rerun), it normalizes to itself.
+  EXPECT_EQ(normalize_layers_spec(s, offered()), s);
 }
 
 TEST(layers_spec, bad_input_names_the_field) {
@@ -99,6 +106,7 @@ TEST(layers_spec, bad_input_names_the_field) {
   EXPECT_EQ(field_of({{"models", "resnet18"}, {"batch", 0}}).substr(0, 10), "spec.batch");
   EXPECT_EQ(field_of({{"models", "resnet18"}, {"protocol", "slow"}}).substr(0, 13), "spec.protocol");
   EXPECT_EQ(field_of({{"models", "resnet18"}, {"latency_samples", 0}}).substr(0, 20), "spec.latency_samples");
+  EXPECT_EQ(field_of({{"models", "resnet18"}, {"latency_target_rse", 2}}).substr(0, 23), "spec.latency_target_rse");
   EXPECT_EQ(field_of({{"models", "resnet18"}, {"gpu_freqs", {12345}}}).substr(0, 14), "spec.gpu_freqs");
   EXPECT_EQ(field_of({{"models", "resnet18"}, {"end_to_end", "yes"}}).substr(0, 15), "spec.end_to_end");
   EXPECT_EQ(field_of({{"models", "resnet18"}, {"colour", 1}}).substr(0, 11), "spec.colour");

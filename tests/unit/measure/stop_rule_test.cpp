@@ -37,6 +37,20 @@ TEST(stop_rule, converges_only_when_every_criterion_is_met) {
   EXPECT_EQ(d.unmet, std::vector<std::string>{"power_rse"});
 }
 
+TEST(stop_rule, without_a_latency_target_latency_is_no_criterion_and_never_unmet) {
+  auto c = criteria();
+  c.target_rse_time = std::nullopt;
+  const stop_rule r(c);
+  const auto d = r.evaluate(1.5, 20, 0.14, 0.01);
+  EXPECT_TRUE(d.stop);
+  EXPECT_EQ(d.reason, "converged");
+  EXPECT_TRUE(d.unmet.empty());
+  // Named, it must be met before "converged"; at max_time it is listed as unmet.
+  c.target_rse_time = 0.01;
+  EXPECT_FALSE(stop_rule(c).evaluate(1.5, 20, 0.14, 0.01).stop);
+  EXPECT_EQ(stop_rule(c).evaluate(5.0, 20, 0.14, 0.01).unmet, std::vector<std::string>{"time_rse"});
+}
+
 TEST(stop_rule, no_telemetry_means_no_power_criterion) {
   EXPECT_TRUE(stop_rule(criteria()).evaluate(1.5, 20, 0.005, std::nullopt).stop);
 }

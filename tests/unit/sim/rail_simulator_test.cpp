@@ -1,4 +1,4 @@
-// The rail simulator: CPU rail follows host CPU load, GPU rail follows the GPU clock and load,
+// The rail simulator: CPU rail follows a given CPU load (workload_load_test.cpp: the job's threads), GPU rail follows the GPU clock and load,
 // rail files stay consistent (P = V * I), devfreq cur_freq stays within min/max.
 #include <gtest/gtest.h>
 
@@ -140,8 +140,8 @@ TEST(host_cpu_stat, busy_fraction_per_cpu_from_deltas) {
   EXPECT_TRUE(host_cpu_stat(tmp.file("missing")).sample().empty());
 }
 
-// The chain the simulator uses by default (/proc/stat -> host_cpu_stat -> CPU rail), over a
-// /proc/stat whose load the test sets, so that what else the machine runs cannot change it.
+// A /proc/stat read by host_cpu_stat as a given load (/proc/stat -> host_cpu_stat -> CPU rail),
+// over a file whose load the test sets, so that what else the machine runs cannot change it.
 TEST(rail_simulator, proc_stat_load_raises_cpu_rail) {
   test::temp_dir tmp;
   auto board = sim_testing::make_board("orin-agx", tmp);

@@ -3,6 +3,7 @@
 // field by field (validation_error "spec.<field>"), expanded into one point per layer of each
 // network on each device, plus one end-to-end point per network, under each board setting.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@ struct layers_spec {
   std::string granularity, dtype, protocol;
   std::int64_t batch = 1, latency_samples = 0, warmup_runs = 0, threads = 0;
   double window_s = 0, boundary_s = 0, gap_s = 0, target_rse = 0, min_time_s = 0, max_time_s = 0, cooldown_s = 0;
+  std::optional<double> latency_target_rse;  ///< adaptive: a latency RSE criterion too, when set
   bool end_to_end = true;
   nlohmann::json board_axes = nlohmann::json::object();  ///< power_modes, emc/gpu/cpu_freqs (null = as is)
 

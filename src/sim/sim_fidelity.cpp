@@ -1,0 +1,26 @@
+#include <jetperf/sim/sim_fidelity.hpp>
+
+namespace jetperf::sim {
+
+std::vector<std::string> sim_fidelity::window_flags(std::int64_t since_ns, const std::string& device) const {
+  const auto s = simulator_.speed();
+  // A GPU's speed is the host GPU's whatever the simulated GPU clock; a CPU workload's follows
+  // the simulated clock unless a reservation was refused during the window.
+  if (device != "cpu" || !s.simulated || s.last_refusal_ns >= since_ns) return {"speed_not_simulated"};
+  return {};
+}
+
+nlohmann::json sim_fidelity::describe() const {
+  const auto s = simulator_.speed();
+  nlohmann::json j{{"simulated", true},
+                   {"power", "simulated: a power model over the job's own threads' CPU time and the simulated clocks"},
+                   {"speed_simulated", s.simulated}};
+  j["speed"] = s.simulated ? "CPU workloads get a CPU share of f/f_max of the simulated CPU clock (SCHED_DEADLINE); "
+                             "absolute rates are the host's, GPU speed is not simulated"
+                           : "not simulated (" + s.reason + "): every clock runs at host speed, so comparisons "
+                             "across clocks cover power only";
+  if (s.simulated && s.last_refusal_ns > 0) j["last_refusal"] = s.reason;
+  return j;
+}
+
+}  // namespace jetperf::sim
