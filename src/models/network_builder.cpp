@@ -286,9 +286,16 @@ void network_builder::begin_block(const std::string& name, const std::string& ty
     throw std::logic_error("begin_block(" + name + "): block " +
                            net_.blocks[static_cast<std::size_t>(open_block_)].name + " is still open");
   }
-  const int at = static_cast<int>(net_.ops.size());
-  net_.blocks.push_back(block{name, type, at, at});
+  // Pending glue runs at the start of the block, as the seed runs it before the layer.
+  const int at = take_glue();
+  net_.blocks.push_back(block{name, type, at, static_cast<int>(net_.ops.size())});
   open_block_ = static_cast<int>(net_.blocks.size()) - 1;
+}
+
+int network_builder::take_glue() {
+  const int first = glue_first_ >= 0 ? glue_first_ : static_cast<int>(net_.ops.size());
+  glue_first_ = -1;
+  return first;
 }
 
 void network_builder::end_block() {
@@ -326,11 +333,12 @@ network_builder::value network_builder::push(op o) {
 
   if (open_block_ >= 0) {
     net_.blocks[static_cast<std::size_t>(open_block_)].last = index + 1;
-  } else if (o.module.empty() && !net_.blocks.empty()) {
-    // A functional step outside any block (flatten, mean, densenet's F.relu) joins the block before it.
-    net_.blocks.back().last = index + 1;
+  } else if (o.module.empty()) {
+    // A functional step outside any block (flatten, mean, densenet's F.relu) is glue between two
+    // modules: it waits for the block after it, so the block before ends in its module's output.
+    if (glue_first_ < 0) glue_first_ = index;
   } else {
-    net_.blocks.push_back(block{o.name, torch_class(o.type), index, index + 1});
+    net_.blocks.push_back(block{o.name, torch_class(o.type), take_glue(), index + 1});
   }
   net_.ops.push_back(std::move(o));
   return index;
@@ -451,6 +459,18 @@ network network_builder::build() {
                            " is still open");
   }
   if (net_.ops.empty()) throw std::logic_error("build(): network " + net_.name + " has no ops");
+  if (glue_first_ >= 0) {
+    // Glue at the very end has no block after it: it closes the last block (or, in a network of
+    // functional steps only, is the one block).
+    const int first = take_glue();
+    const int end = static_cast<int>(net_.ops.size());
+    if (net_.blocks.empty()) {
+      const op& o = net_.ops[static_cast<std::size_t>(first)];
+      net_.blocks.push_back(block{o.name, torch_class(o.type), first, end});
+    } else {
+      net_.blocks.back().last = end;
+    }
+  }
   return std::move(net_);
 }
 

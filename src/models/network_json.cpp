@@ -48,7 +48,8 @@ const std::map<op_type, std::set<std::string>>& allowed_attributes() {
   return m;
 }
 
-/// Types without a module: they do not count as functional layers and join the block before them.
+/// Types without a module: they do not count as functional layers and, outside a block, join the
+/// block after them (network_builder.hpp).
 bool is_functional(op_type t) {
   switch (t) {
     case op_type::add:

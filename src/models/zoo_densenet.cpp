@@ -64,7 +64,7 @@ network build_densenet121() {
   }
   x = b.batch_norm("features.norm5", x);
   // forward(): F.relu, F.adaptive_avg_pool2d and torch.flatten are functional (no module),
-  // so they join the norm5 block.
+  // so they run at the start of the classifier block.
   x = b.activation("relu", op_type::relu, x, std::string());
   x = b.adaptive_avg_pool("adaptive_avg_pool2d", x, 1, false);
   x = b.flatten("flatten", x);

@@ -95,7 +95,7 @@ network efficientnet(const std::string& name, double width_mult, double depth_mu
   b.end_block();
 
   x = b.adaptive_avg_pool("avgpool", x, 1);
-  x = b.flatten("flatten", x);  // torch.flatten joins the avgpool block
+  x = b.flatten("flatten", x);  // torch.flatten runs at the start of classifier.0
   x = b.dropout("classifier.0", x);
   b.linear("classifier.1", x, 1000);
   return b.build();

@@ -76,7 +76,7 @@ network mnasnet(const std::string& name, double alpha) {
   x = b.conv2d("layers.14", x, 1280, conv(1, 1, 0));
   x = b.batch_norm("layers.15", x);
   x = b.activation("layers.16", op_type::relu, x);
-  // forward(): x.mean([2, 3]) is functional and joins layers.16.
+  // forward(): x.mean([2, 3]) is functional glue and runs at the start of classifier.0.
   x = b.adaptive_avg_pool("mean", x, 1, /*is_module=*/false);
   x = b.flatten("flatten", x);
   x = b.dropout("classifier.0", x);

@@ -62,7 +62,7 @@ network mobilenet_v2() {
   b.begin_block(last, "Conv2dNormActivation");
   x = conv_norm_act(b, last, x, last_channel, 1, 1, 1, op_type::relu6);
   b.end_block();
-  // forward(): nn.functional.adaptive_avg_pool2d + torch.flatten join features.18.
+  // forward(): nn.functional.adaptive_avg_pool2d + torch.flatten run at the start of classifier.0.
   x = b.adaptive_avg_pool("adaptive_avg_pool2d", x, 1, /*is_module=*/false);
   x = b.flatten("flatten", x);
   x = b.dropout("classifier.0", x);
@@ -128,7 +128,7 @@ network mobilenet_v3(const std::string& name, const std::vector<v3_config>& sett
   b.end_block();
 
   x = b.adaptive_avg_pool("avgpool", x, 1);
-  x = b.flatten("flatten", x);  // torch.flatten joins the avgpool block
+  x = b.flatten("flatten", x);  // torch.flatten runs at the start of classifier.0
   x = b.linear("classifier.0", x, last_channel);
   x = b.activation("classifier.1", op_type::hardswish, x);
   x = b.dropout("classifier.2", x);

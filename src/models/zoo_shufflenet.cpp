@@ -69,7 +69,7 @@ network shufflenet_v2(const std::string& name, const std::vector<std::int64_t>& 
   x = b.conv2d("conv5.0", x, stage_out_channels[4], conv(1, 1, 0));
   x = b.batch_norm("conv5.1", x);
   x = b.activation("conv5.2", op_type::relu, x);
-  // forward(): x.mean([2, 3]) is functional and joins conv5.2.
+  // forward(): x.mean([2, 3]) is functional glue and runs at the start of fc.
   x = b.adaptive_avg_pool("mean", x, 1, /*is_module=*/false);
   x = b.flatten("flatten", x);
   b.linear("fc", x, 1000);

@@ -45,7 +45,10 @@ network build_squeezenet1_0() {
   x = b.conv2d("classifier.1", x, 1000, detail::conv_bias(1));
   x = b.activation("classifier.2", op_type::relu, x);
   x = b.adaptive_avg_pool("classifier.3", x, 1);
+  // forward() ends in torch.flatten, which the seed runs as a layer of its own (an nn.Flatten).
+  b.begin_block("flatten", "Flatten");
   b.flatten("flatten", x);
+  b.end_block();
   return b.build();
 }
 

@@ -60,9 +60,13 @@ TEST_F(client_models, models_show_prints_the_layer_table) {
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(^INDEX\s+NAME\s+TYPE\s+INPUT_SHAPES\s+OUTPUT_SHAPE\s+PARAMS\s+MACS\n)")))
       << r.out;
   EXPECT_EQ(indexed_lines(r.out), 21) << r.out;
-  // forward()'s functional pooling and flatten join the block before them (network_builder.hpp).
+  // Every block ends in its module's own output; forward()'s functional pooling and flatten open
+  // the block after them, as the seed runs them (network_builder.hpp).
   EXPECT_TRUE(std::regex_search(
-      r.out, std::regex(R"(\n\s*18\s+features\.18\s+Conv2dNormActivation\s+\[1, 320, 7, 7\]\s+\[1, 1280\]\s+412160\s)")))
+      r.out, std::regex(R"(\n\s*18\s+features\.18\s+Conv2dNormActivation\s+\[1, 320, 7, 7\]\s+\[1, 1280, 7, 7\]\s+412160\s)")))
+      << r.out;
+  EXPECT_TRUE(std::regex_search(
+      r.out, std::regex(R"(\n\s*19\s+classifier\.0\s+Dropout\s+\[1, 1280, 7, 7\]\s+\[1, 1280\]\s+0\s)")))
       << r.out;
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\nmobilenet_v2: 21 layers \(block, batch 1\), 3504872 params, )")))
       << r.out;

@@ -46,8 +46,11 @@ class network_builder {
   value input() const { return k_network_input; }
   const shape& shape_of(value v) const;
 
-  // Blocks: every op added between begin_block and end_block belongs to that block. Ops added
-  // outside any block become a block of their own, named and typed after the op's module.
+  // Blocks: every op added between begin_block and end_block belongs to that block. A module op
+  // added outside any block becomes a block of its own, named and typed after its module. A
+  // functional op outside any block (glue such as forward()'s torch.flatten) joins the block that
+  // follows it, as the seed runs it at the start of the next layer; glue at the end of the
+  // network, with no block after it, joins the last block.
   void begin_block(const std::string& name, const std::string& type);
   void end_block();
 
@@ -84,9 +87,12 @@ class network_builder {
 
  private:
   value push(op o);
+  /// Where the next block starts: at the pending glue if any (which it takes), else at the next op.
+  int take_glue();
 
   network net_;
   int open_block_ = -1;  ///< index into net_.blocks of the block being filled, -1 if none
+  int glue_first_ = -1;  ///< first op of the glue waiting for the next block, -1 if none
   std::unordered_set<std::string> names_;  ///< op names taken so far
   double total_macs_ = 0;                  ///< running sum, checked against the network's budget
 };

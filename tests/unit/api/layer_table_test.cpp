@@ -45,9 +45,10 @@ TEST(layer_table, resnet50_blocks) {
   EXPECT_EQ(row(t, "layer1.0").at("output_shape"), json::parse("[1, 256, 56, 56]"));
   EXPECT_EQ(row(t, "layer2.0").at("output_shape"), json::parse("[1, 512, 28, 28]"));
   EXPECT_EQ(row(t, "layer4.2").at("output_shape"), json::parse("[1, 2048, 7, 7]"));
-  // torch.flatten is functional, so it joins avgpool and fc reads [N, 2048].
-  EXPECT_EQ(row(t, "avgpool").at("output_shape"), json::parse("[1, 2048]"));
-  EXPECT_EQ(row(t, "fc").at("input_shapes"), json::parse("[[1, 2048]]"));
+  // avgpool ends in its module's own output; the functional torch.flatten runs at the start of
+  // fc, as the seed runs it, so fc reads [N, 2048, 1, 1].
+  EXPECT_EQ(row(t, "avgpool").at("output_shape"), json::parse("[1, 2048, 1, 1]"));
+  EXPECT_EQ(row(t, "fc").at("input_shapes"), json::parse("[[1, 2048, 1, 1]]"));
   EXPECT_EQ(row(t, "fc").at("params"), 2048 * 1000 + 1000);
   EXPECT_EQ(row(t, "fc").at("macs"), 2048 * 1000);
   // layer1.0's downsample: 64 -> 256 1x1 conv (16384) and its BatchNorm (512) on top of the main path.
@@ -92,9 +93,11 @@ TEST(layer_table, mobilenet_v2_blocks) {
   EXPECT_EQ(row(t, "features.1").at("input_shapes"), json::parse("[[1, 32, 112, 112]]"));
   EXPECT_EQ(row(t, "features.1").at("output_shape"), json::parse("[1, 16, 112, 112]"));
   EXPECT_EQ(row(t, "features.17").at("output_shape"), json::parse("[1, 320, 7, 7]"));
-  // forward()'s adaptive_avg_pool2d and flatten are functional and join features.18 (the rule
-  // of network_builder.hpp), so the block ends in [N, 1280]; its last conv module gives 1280x7x7.
-  EXPECT_EQ(row(t, "features.18").at("output_shape"), json::parse("[1, 1280]"));
+  // forward()'s adaptive_avg_pool2d and flatten are functional glue and open classifier.0 (the
+  // rule of network_builder.hpp), so features.18 ends in its own 1280x7x7.
+  EXPECT_EQ(row(t, "features.18").at("output_shape"), json::parse("[1, 1280, 7, 7]"));
+  EXPECT_EQ(row(t, "classifier.0").at("input_shapes"), json::parse("[[1, 1280, 7, 7]]"));
+  EXPECT_EQ(row(t, "classifier.0").at("output_shape"), json::parse("[1, 1280]"));
   EXPECT_EQ(row(t, "classifier.1").at("input_shapes"), json::parse("[[1, 1280]]"));
   EXPECT_EQ(row(t, "classifier.1").at("output_shape"), json::parse("[1, 1000]"));
 

@@ -53,7 +53,8 @@ TEST_F(models_routes_test, show_resnet50_blocks_with_shapes) {
   ASSERT_EQ(j["layers"].size(), 22u);
   const auto* fc = find_named(j["layers"], "fc");
   ASSERT_NE(fc, nullptr);
-  EXPECT_EQ((*fc)["input_shapes"], nlohmann::json::parse("[[1,2048]]"));
+  // fc reads avgpool's own [N, 2048, 1, 1] and flattens it first, as the seed does.
+  EXPECT_EQ((*fc)["input_shapes"], nlohmann::json::parse("[[1,2048,1,1]]"));
   EXPECT_EQ((*fc)["output_shape"], nlohmann::json({1, 1000}));
   EXPECT_EQ((*fc)["params"], 2048 * 1000 + 1000);
   EXPECT_EQ(j["layers"][0]["name"], "conv1");
@@ -66,7 +67,7 @@ TEST_F(models_routes_test, batch_goes_in_front_of_every_shape) {
   EXPECT_EQ(j["batch"], 4);
   const auto* fc = find_named(j["layers"], "fc");
   ASSERT_NE(fc, nullptr);
-  EXPECT_EQ((*fc)["input_shapes"], nlohmann::json::parse("[[4,2048]]"));
+  EXPECT_EQ((*fc)["input_shapes"], nlohmann::json::parse("[[4,2048,1,1]]"));
   for (const auto& l : j["layers"]) {
     EXPECT_EQ(l["output_shape"][0], 4) << l.dump();
     for (const auto& s : l["input_shapes"]) EXPECT_EQ(s[0], 4) << l.dump();

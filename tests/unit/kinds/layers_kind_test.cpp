@@ -136,7 +136,7 @@ json quick(const json& extra = json::object()) {
 
 TEST_F(layers_workload_test, every_block_gets_latency_power_and_energy) {
   const auto rows = run_all(quick());
-  ASSERT_EQ(rows.size(), 4u);  // stem, gap(+flatten), fc, end to end
+  ASSERT_EQ(rows.size(), 4u);  // stem, gap, (flatten +) fc, end to end
   const auto net = network_of_spec(spec_, "tiny");
   const auto layers = jetperf::models::layers_of(net, jetperf::models::granularity::block);
   double sum = 0;
@@ -160,7 +160,8 @@ TEST_F(layers_workload_test, every_block_gets_latency_power_and_energy) {
   }
   EXPECT_EQ(rows[0]["metrics"]["input_shapes"], "[1, 3, 16, 16]");
   EXPECT_EQ(rows[0]["metrics"]["output_shape"], "[1, 8, 16, 16]");
-  EXPECT_EQ(rows[2]["metrics"]["input_shapes"], "[1, 8]");
+  EXPECT_EQ(rows[1]["metrics"]["output_shape"], "[1, 8, 1, 1]");  // gap's own output
+  EXPECT_EQ(rows[2]["metrics"]["input_shapes"], "[1, 8, 1, 1]");  // fc flattens it first
   const auto& e2e = rows[3]["metrics"];
   EXPECT_EQ(e2e["layer_index"], -1);
   EXPECT_EQ(e2e["macs"], net.macs());

@@ -87,7 +87,7 @@ TEST(layers_spec, user_networks_join_the_zoo_by_name) {
   const auto s = normalize_layers_spec({{"models", "alexnet"}, {"networks", json::array({tiny_net()})}}, offered());
   EXPECT_EQ(s["models"], json({"alexnet", "tiny"}));
   const auto points = expand_layers_spec(s);
-  // alexnet 21 blocks + e2e, tiny: stem, gap (+flatten joins it), fc + e2e.
+  // alexnet 21 blocks + e2e, tiny: stem, gap, (flatten +) fc + e2e.
   ASSERT_EQ(points.size(), 22u + 4u);
   EXPECT_EQ(points[22]["network"], "tiny");
   EXPECT_EQ(points[22]["layer_name"], "stem");

@@ -163,13 +163,47 @@ TEST(network_builder, names_modules_and_blocks) {
   EXPECT_EQ(n.ops[3].module, "");
   EXPECT_EQ(n.ops[5].module, "");
   EXPECT_EQ(n.functional_layer_count(), 3);  // stem, layer1.0.relu, forward
-  // stem is its own block; the functional mean and flatten join layer1.0.
+  // stem is its own block; the closing mean and flatten have no block after them, so they join
+  // layer1.0.
   ASSERT_EQ(n.blocks.size(), 2u);
   EXPECT_EQ(n.blocks[0].name, "stem");
   EXPECT_EQ(n.blocks[0].type, "Conv2d");
   EXPECT_EQ(n.blocks[1].name, "layer1.0");
   EXPECT_EQ(n.blocks[1].first, 1);
   EXPECT_EQ(n.blocks[1].last, 7);
+}
+
+TEST(network_builder, glue_between_modules_opens_the_block_after_it) {
+  network_builder b("n", {4, 8, 8});
+  auto x = b.adaptive_avg_pool("avgpool", b.input(), 1);
+  x = b.flatten("flatten", x);  // glue before a lone module: fc's block starts with it
+  x = b.linear("fc", x, 4);
+  x = b.add("sum", x, x);  // glue before an explicit block: the block starts with it
+  b.begin_block("head", "Sequential");
+  b.activation("head.0", op_type::relu, x);
+  b.end_block();
+  const network n = b.build();
+  ASSERT_EQ(n.blocks.size(), 3u);
+  EXPECT_EQ(n.blocks[0].name, "avgpool");
+  EXPECT_EQ(n.blocks[0].last, 1);  // ends in the module's own [4, 1, 1]
+  EXPECT_EQ(n.blocks[1].name, "fc");
+  EXPECT_EQ(n.blocks[1].type, "Linear");
+  EXPECT_EQ(n.blocks[1].first, 1);
+  EXPECT_EQ(n.blocks[1].last, 3);
+  EXPECT_EQ(n.blocks[2].name, "head");
+  EXPECT_EQ(n.blocks[2].first, 3);
+  EXPECT_EQ(n.blocks[2].last, 5);
+  const auto layers = layers_of(n, granularity::block);
+  EXPECT_EQ(layers[0].output_shape, (shape{4, 1, 1}));
+  EXPECT_EQ(layers[1].input_shapes, (std::vector<shape>{{4, 1, 1}}));
+
+  // With no module at all, the glue is the network's one block.
+  network_builder g("g", {4, 8, 8});
+  g.flatten("flatten", g.input());
+  const network only = g.build();
+  ASSERT_EQ(only.blocks.size(), 1u);
+  EXPECT_EQ(only.blocks[0].name, "flatten");
+  EXPECT_EQ(only.blocks[0].type, "Flatten");
 }
 
 TEST(network_builder, block_misuse_is_a_logic_error) {

@@ -56,13 +56,15 @@ TEST(network_json, reads_a_valid_network) {
   EXPECT_EQ(n.ops[9].params, 16 * 10 + 10);               // linear bias defaults to true
   EXPECT_EQ(n.ops[5].module, "");                         // add is functional
   EXPECT_EQ(n.ops[4].module, "b.bn");
-  // conv1, bn1, relu, b, pool, gap (+ flatten), fc.
+  // conv1, bn1, relu, b, pool, gap, (flatten +) fc: the functional flatten opens the block after it.
   ASSERT_EQ(n.blocks.size(), 7u);
   EXPECT_EQ(n.blocks[3].name, "b");
   EXPECT_EQ(n.blocks[3].first, 3);
   EXPECT_EQ(n.blocks[3].last, 6);
   EXPECT_EQ(n.blocks[5].name, "gap");
-  EXPECT_EQ(n.blocks[5].last, 9);
+  EXPECT_EQ(n.blocks[5].last, 8);
+  EXPECT_EQ(n.blocks[6].name, "fc");
+  EXPECT_EQ(n.blocks[6].first, 8);
   EXPECT_EQ(n.functional_layer_count(), 8 + 1);
 
   const auto blocks = layers_of(n, granularity::block);

@@ -34,8 +34,11 @@ TEST(zoo_mobile_blocks, mobilenet_v2_has_the_seeds_21_blocks_and_142_layers) {
   EXPECT_EQ(net.blocks[20].name, "classifier.1");
   EXPECT_EQ(net.blocks[20].type, "Linear");
   EXPECT_EQ(net.functional_layer_count(), 142);
-  // The functional pool and flatten of forward() join features.18.
-  EXPECT_EQ(net.ops[static_cast<std::size_t>(net.blocks[18].last) - 1].type, op_type::flatten);
+  // features.18 ends in its own ReLU6; forward()'s functional pool and flatten open classifier.0,
+  // where the seed runs them.
+  EXPECT_EQ(net.ops[static_cast<std::size_t>(net.blocks[18].last) - 1].type, op_type::relu6);
+  EXPECT_EQ(net.ops[static_cast<std::size_t>(net.blocks[19].first)].type, op_type::adaptive_avg_pool);
+  EXPECT_EQ(net.ops[static_cast<std::size_t>(net.blocks[19].first) + 1].type, op_type::flatten);
 }
 
 TEST(zoo_mobile_blocks, mobilenet_v2_uses_torchvision_module_paths) {

@@ -422,3 +422,13 @@ TEST(onednn_layers, every_zoo_block_is_supported_in_float) {
 }
 
 #endif  // JETPERF_HAS_ONEDNN
+
+// The blocks that open with forward()'s functional glue (flatten, mean, densenet's relu + pool)
+// run it on the previous module's 4-d output, as the seed does.
+TEST(onednn_layers, blocks_that_open_with_glue) {
+  expect_block_matches("resnet18", "fc");
+  expect_block_matches("mnasnet0_5", "classifier.0");
+  expect_block_matches("mobilenet_v2", "classifier.0");
+  expect_block_matches("densenet121", "classifier");
+  expect_block_matches("squeezenet1_0", "flatten");
+}
