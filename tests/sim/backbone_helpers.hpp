@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <cstdint>
+#include <regex>
 #include <set>
 #include <string>
 #include <thread>
@@ -55,6 +56,13 @@ inline std::string wait_state(http_client& http, std::int64_t id, const std::set
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   return s;
+}
+
+/// The job id in the client's "submitted job N ..." line; 0 when there is none.
+inline std::int64_t submitted_id(const std::string& text) {
+  std::smatch m;
+  if (!std::regex_search(text, m, std::regex("submitted job ([0-9]+)"))) return 0;
+  return std::stoll(m[1]);
 }
 
 /// Client arguments: the daemon's address and token, then `args`.

@@ -12,11 +12,7 @@ namespace {
 
 class client_gemm : public sim_orin_suite {
  protected:
-  static std::int64_t id_in(const std::string& text) {
-    std::smatch m;
-    if (!std::regex_search(text, m, std::regex("submitted job ([0-9]+)"))) return 0;
-    return std::stoll(m[1]);
-  }
+  static std::int64_t id_in(const std::string& text) { return submitted_id(text); }
 };
 
 TEST_F(client_gemm, flags_become_the_stored_spec) {

@@ -103,6 +103,30 @@ TEST_F(honest_results, speed_follows_the_simulated_cpu_clock_or_every_row_says_i
   EXPECT_EQ(csv_text.rfind("index,status,", 0), 0u) << csv_text.substr(0, 200);
   const auto beside = json::parse(read_file(out.path() + "/provenance.json"));
   EXPECT_EQ(beside, prov);
+
+  // One point's raw series, every rail a column (seed 000's per-test time,power files).
+  const auto series = cli({"samples", std::to_string(id), "--point", "1"});
+  ASSERT_EQ(series.exit_code, 0) << series.err;
+  EXPECT_EQ(series.out.rfind("time_s,", 0), 0u) << series.out.substr(0, 200);
+  EXPECT_NE(series.out.substr(0, series.out.find('\n')).find("rail.VDD_CPU_CV"), std::string::npos) << series.out.substr(0, 200);
+  EXPECT_GT(std::count(series.out.begin(), series.out.end(), '\n'), 10) << series.out;
+  // Inside the row's window, on the samples' clock.
+  const auto window = json_of(http.request("GET", "/v1/jobs/" + std::to_string(id) + "/samples?point=1"));
+  ASSERT_FALSE(window["samples"].empty());
+  for (const auto& s : window["samples"]) {
+    EXPECT_GE(s["t_ns"].get<std::int64_t>(), rows[1]["window_start_ns"].get<std::int64_t>());
+    EXPECT_LE(s["t_ns"].get<std::int64_t>(), rows[1]["window_end_ns"].get<std::int64_t>());
+  }
+  EXPECT_EQ(http.request("GET", "/v1/jobs/" + std::to_string(id) + "/samples?point=9").status, 404);
+
+  // The stored spec, submitted again exactly.
+  const auto rerun = cli({"rerun", std::to_string(id)});
+  ASSERT_EQ(rerun.exit_code, 0) << rerun.err;
+  const auto again = submitted_id(rerun.out);
+  ASSERT_GT(again, id) << rerun.out;
+  EXPECT_EQ(json_of(http.request("GET", "/v1/jobs/" + std::to_string(again)))["spec"], job["spec"]);
+  cli({"cancel", std::to_string(again)});
+  wait_state(http, again, {"cancelled", "succeeded", "partial", "failed"}, std::chrono::seconds(60));
 }
 
 TEST_F(honest_results, board_power_follows_the_jobs_threads_not_other_load_on_the_host) {

@@ -4,6 +4,8 @@
 // naming the field or the layer.
 #include <gtest/gtest.h>
 
+#include <iterator>
+
 #include <set>
 
 #include <jetperf/config.hpp>
@@ -105,6 +107,11 @@ TEST(layers_sim, resnet18_blocks_on_a_simulated_orin_cpu) {
   for (const auto& item : ordered["resnet18"]["cpu"]["latency"].items()) keys.push_back(item.key());
   for (int i = 0; i < 14; ++i) expected_keys.push_back(std::to_string(i));
   EXPECT_EQ(keys, expected_keys);
+  // Where the numbers come from: the job's provenance, as the layout's last key.
+  ASSERT_FALSE(ordered.empty());
+  EXPECT_EQ(std::prev(ordered.end()).key(), "provenance");
+  EXPECT_EQ(d["provenance"]["board"]["board"], "sim:orin-agx") << d["provenance"].dump();
+  EXPECT_EQ(d["provenance"], results["provenance"]);
 
   // CSV: one line per row plus the header, whose columns are the JSON's, in the JSON's order.
   const auto csv = http.request("GET", "/v1/jobs/" + id + "/results?format=csv");
