@@ -27,6 +27,9 @@ class gemm_kind final : public submit_kind {
     board_.add_to(app);
     threads_ = app.add_option("--threads", threads_v_, "CPU backend threads, 0 = all cores (spec.threads)");
     min_samples_ = app.add_option("--min-samples", min_samples_v_, "Fewest timed runs per point (spec.min_samples)");
+    repeats_ = app.add_option("--repeats", repeats_v_,
+                              "Run the whole sweep this many times; the summary gives each setting's mean and 95% "
+                              "interval across repeats (spec.repeats; default 1)");
     for (auto& n : numbers_) n.add_to(app);
   }
 
@@ -39,16 +42,17 @@ class gemm_kind final : public submit_kind {
     board_.fill(spec);
     if (threads_->count()) spec["threads"] = threads_v_;
     if (min_samples_->count()) spec["min_samples"] = min_samples_v_;
+    if (repeats_->count()) spec["repeats"] = repeats_v_;
     for (const auto& n : numbers_)
       if (n.given()) spec[n.field] = n.value;
   }
 
  private:
   CLI::Option *device_ = nullptr, *dtype_ = nullptr, *sizes_ = nullptr, *tensor_ = nullptr;
-  CLI::Option *threads_ = nullptr, *min_samples_ = nullptr;
+  CLI::Option *threads_ = nullptr, *min_samples_ = nullptr, *repeats_ = nullptr;
   board_axis_flags board_;
   std::string device_v_, dtype_v_, sizes_v_, tensor_v_;
-  std::int64_t threads_v_ = 0, min_samples_v_ = 0;
+  std::int64_t threads_v_ = 0, min_samples_v_ = 0, repeats_v_ = 0;
   // Ranges are checked by the daemon (one place, one message naming spec.<field>).
   number_flag numbers_[7] = {
       {"--warmup-s", "warmup_s", "Seconds of untimed runs before each point (spec.warmup_s)"},

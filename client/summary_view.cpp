@@ -46,6 +46,21 @@ std::string most_efficient_line(const json& summary) {
          (best.is_object() ? format_best_setting(best) : std::string("- (no point measured power)")) + "\n";
 }
 
+// "float 256x256x256 cpu_freq_khz=...: 37.4 GFLOP/s (95% 36.1 .. 38.7, n=3) DISAGREE" per group.
+std::string repeat_lines(const json& summary) {
+  const auto rows = field(summary, "repeats");
+  if (!rows.is_array() || rows.empty()) return {};
+  std::string out = "across repeats (mean, 95% interval):\n";
+  for (const auto& r : rows) {
+    const auto g = field(r, "gflops");
+    out += "  " + format_params(r, {"device", "gflops", "gflops_per_w", "repeats_disagree"}) + ": " +
+           format_cell(field(g, "mean")) + " GFLOP/s (" + format_cell(field(g, "ci95_low")) + " .. " +
+           format_cell(field(g, "ci95_high")) + ", n=" + format_cell(field(g, "n")) + ")" +
+           (field(r, "repeats_disagree") == true ? "  repeats disagree beyond their own noise" : "") + "\n";
+  }
+  return out;
+}
+
 std::string best_per_size_lines(const json& summary) {
   const auto rows = field(summary, "best_per_dtype_size");
   if (!rows.is_array() || rows.empty()) return {};
@@ -115,7 +130,7 @@ std::string caveat_lines(const nlohmann::json& j) {
 std::string format_results_summary(const std::string& kind, const nlohmann::json& summary) {
   if (!summary.is_object() || summary.empty()) return {};
   const std::string tail = points_line(summary) + caveat_lines(summary);
-  if (is_gemm_summary(kind, summary)) return "\n" + most_efficient_line(summary) + tail;
+  if (is_gemm_summary(kind, summary)) return "\n" + most_efficient_line(summary) + repeat_lines(summary) + tail;
   if (is_layers_summary(kind, summary)) return "\nsummary:\n" + indent_lines(networks_table(summary) + tail, "  ");
   return "\nsummary:\n" + indent_lines(key_value_lines(summary, k_runner_keys) + tail, "  ");
 }
@@ -124,8 +139,8 @@ std::string format_show_summary(const std::string& kind, const nlohmann::json& s
   if (!summary.is_object() || summary.empty()) return {};
   std::string body;
   if (is_gemm_summary(kind, summary))
-    body = most_efficient_line(summary) + best_per_size_lines(summary) +
-           key_value_lines(summary, with_runner_keys({"best_overall", "best_per_dtype_size"}));
+    body = most_efficient_line(summary) + best_per_size_lines(summary) + repeat_lines(summary) +
+           key_value_lines(summary, with_runner_keys({"best_overall", "best_per_dtype_size", "repeats"}));
   else if (is_layers_summary(kind, summary))
     body = networks_table(summary) + key_value_lines(summary, with_runner_keys({"networks"}));
   else

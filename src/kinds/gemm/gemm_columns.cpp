@@ -16,6 +16,7 @@ const jobs::column_table& gemm_columns() {
   static const jobs::column_table table{
       measure::join_columns({
           {
+              {"repeat", column_type::integer, param, "", "which run of the sweep (spec.repeats), from 0", false},
               {"device", column_type::text, param, "", "cuda or cpu", false},
               {"dtype", column_type::text, param, "", "half, float or double", true},
               {"m", column_type::integer, param, "", "rows of A and C", true},

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include <jetperf/common/errors.hpp>
+#include <jetperf/measure/repeat_stats.hpp>
 
 namespace jetperf::kinds {
 
@@ -12,8 +13,8 @@ namespace {
 using nlohmann::json;
 
 // The params that identify a point (metrics such as gflops are never grouping keys).
-const char* const k_param_keys[] = {"power_mode", "emc_freq_hz", "gpu_freq_hz", "cpu_freq_khz", "device",
-                                    "dtype",      "tensor",      "m",           "n",            "k"};
+const char* const k_param_keys[] = {"power_mode", "emc_freq_hz", "gpu_freq_hz", "cpu_freq_khz", "device", "dtype",
+                                    "tensor",     "m",           "n",           "k",            "repeat"};
 
 struct flat_point {
   json params;   // identifying params only
@@ -163,6 +164,43 @@ nlohmann::json best_gemm_settings(const std::vector<nlohmann::json>& points) {
   json rows = json::array();
   for (const auto& k : order) rows.push_back(describe(best[k]));
   return {{"best_per_dtype_size", rows}, {"best_overall", overall ? describe(overall) : json()}};
+}
+
+nlohmann::json gemm_repeat_stats(const std::vector<nlohmann::json>& points) {
+  // Points equal in every param but the repeat, in first-seen order.
+  std::map<std::string, std::vector<const flat_point*>> groups;
+  std::vector<std::string> order;
+  const auto pts = flatten(points);
+  for (const auto& p : pts) {
+    json key = p.params;
+    key.erase("repeat");
+    const auto k = key.dump();
+    if (!groups.count(k)) order.push_back(k);
+    groups[k].push_back(&p);
+  }
+  json rows = json::array();
+  for (const auto& k : order) {
+    const auto& g = groups[k];
+    if (g.size() < 2) continue;
+    std::vector<double> gflops, gflops_se, efficiency;
+    for (const auto* p : g) {
+      const auto v = metric(p->metrics, "gflops");
+      const auto rse = metric(p->metrics, "time_rse");
+      if (v) {
+        gflops.push_back(*v);
+        gflops_se.push_back(rse ? *v * *rse : 0.0);
+      }
+      if (auto e = metric(p->metrics, "gflops_per_w")) efficiency.push_back(*e);
+    }
+    // Each repeat's GFLOP/s is known to its window's time RSE; GFLOP/s/W's own error is not kept.
+    const auto g_stats = measure::summarize_repeats(gflops, gflops.size() == g.size() ? gflops_se : std::vector<double>{});
+    json row = json::parse(k);
+    row["gflops"] = g_stats.to_json();
+    row["gflops_per_w"] = measure::summarize_repeats(efficiency, {}).to_json();
+    row["repeats_disagree"] = g_stats.disagree;
+    rows.push_back(std::move(row));
+  }
+  return rows;
 }
 
 }  // namespace jetperf::kinds

@@ -69,7 +69,11 @@ class gemm_workload final : public jobs::workload {
   jobs::point_result run_point(jobs::point_context& ctx, const json& spec, const json& point) override;
 
   json summarize(const json&, const std::vector<store::point_record>& points) const override {
-    return best_gemm_settings(jobs::point_rows(points));
+    const auto rows = jobs::point_rows(points);
+    auto summary = best_gemm_settings(rows);
+    const auto repeats = gemm_repeat_stats(rows);
+    if (!repeats.empty()) summary["repeats"] = repeats;
+    return summary;
   }
 
   json compare(const json&, const std::vector<store::point_record>& points, const std::string& by) const override {

@@ -143,6 +143,9 @@ const std::vector<spec_field>& gemm_spec_fields() {
       {"duration_s", t::number, nullptr, "a fixed window in seconds instead of the adaptive one", 0.001, 3600, {}},
       {"boundary_s", t::number, 0.1, "seconds cut from each end of the power window", 0, 60, {}},
       {"cooldown_s", t::number, 0.0, "seconds of rest before each point", 0, 3600, {}},
+      {"repeats", t::integer, 1,
+       "times the whole sweep runs (rows carry repeat; the summary gives each setting's mean and 95% interval "
+       "across repeats, and flags repeats that disagree beyond their own noise)", 1, 1000, {}},
       {"tags", t::list, nullptr, "labels for finding the job later", 0, 0, {}},
   };
   return fields;
@@ -213,10 +216,14 @@ gemm_spec gemm_spec::parse(const json& spec, const platform::board_offer& offere
   if (spec.contains("duration_s") && !spec["duration_s"].is_null()) out.duration_s = number_field(spec, declared("duration_s"));
   out.boundary_s = number_field(spec, declared("boundary_s"));
   out.cooldown_s = number_field(spec, declared("cooldown_s"));
+  out.repeats = integer_field(spec, declared("repeats"));
 
   // The sweep's size, named after its largest dimension when it is too big.
   auto dims = board_axis_sizes(out.board_axes);
-  dims.insert(dims.end(), {{"dtypes", out.dtypes.size()}, {"tensor", out.tensor.size()}, {"sizes", out.sizes.size()}});
+  dims.insert(dims.end(), {{"dtypes", out.dtypes.size()},
+                           {"tensor", out.tensor.size()},
+                           {"sizes", out.sizes.size()},
+                           {"repeats", static_cast<std::size_t>(out.repeats)}});
   double total = 1;
   for (const auto& d : dims) total *= static_cast<double>(d.second);
   if (total > static_cast<double>(k_max_gemm_points)) {
@@ -248,6 +255,7 @@ gemm_spec gemm_spec::stored(const json& j) {
   if (j.contains("duration_s") && j["duration_s"].is_number()) s.duration_s = j["duration_s"].get<double>();
   s.boundary_s = j.at("boundary_s").get<double>();
   s.cooldown_s = j.at("cooldown_s").get<double>();
+  s.repeats = j.value("repeats", std::int64_t{1});  // specs stored before repeats existed ran once
   return s;
 }
 
@@ -267,7 +275,8 @@ json gemm_spec::to_json() const {
               {"min_samples", min_samples},
               {"duration_s", duration_s ? json(*duration_s) : json()},
               {"boundary_s", boundary_s},
-              {"cooldown_s", cooldown_s}});
+              {"cooldown_s", cooldown_s},
+              {"repeats", repeats}});
   return out;
 }
 
@@ -275,7 +284,8 @@ double gemm_spec::idle_baseline_s() const { return std::max(0.5, min_time_s); }
 
 json gemm_point::to_json() const {
   json p = setting;
-  p.update({{"device", device}, {"dtype", dtype}, {"tensor", tensor}, {"m", size.m}, {"n", size.n}, {"k", size.k}});
+  p.update({{"repeat", repeat}, {"device", device}, {"dtype", dtype}, {"tensor", tensor},
+            {"m", size.m},        {"n", size.n},         {"k", size.k}});
   return p;
 }
 
@@ -286,15 +296,18 @@ gemm_point gemm_point::of(const json& point) {
   p.dtype = point.at("dtype").get<std::string>();
   p.tensor = point.at("tensor").get<bool>();
   p.size = {point.at("m").get<std::int64_t>(), point.at("n").get<std::int64_t>(), point.at("k").get<std::int64_t>()};
+  p.repeat = point.value("repeat", std::int64_t{0});
   return p;
 }
 
 std::vector<gemm_point> expand(const gemm_spec& spec) {
   std::vector<gemm_point> points;
-  for (const auto& setting : board_setting_points(spec.board_axes))
-    for (const auto& dtype : spec.dtypes)
-      for (const bool tensor : spec.tensor)
-        for (const auto& size : spec.sizes) points.push_back({setting, spec.device, dtype, tensor, size});
+  const auto settings = board_setting_points(spec.board_axes);
+  for (std::int64_t r = 0; r < spec.repeats; ++r)
+    for (const auto& setting : settings)
+      for (const auto& dtype : spec.dtypes)
+        for (const bool tensor : spec.tensor)
+          for (const auto& size : spec.sizes) points.push_back({setting, spec.device, dtype, tensor, size, r});
   return points;
 }
 

@@ -63,3 +63,30 @@ TEST(gemm_compare, best_settings_per_dtype_size_and_overall) {
   EXPECT_EQ(best["best_overall"]["dtype"], "half");
   EXPECT_TRUE(best_gemm_settings({})["best_overall"].is_null());
 }
+
+TEST(gemm_compare, repeats_of_one_setting_give_a_mean_an_interval_and_a_disagreement_flag) {
+  std::vector<json> pts;
+  for (int r = 0; r < 3; ++r) {
+    auto p = point("float", 512, false, 900, 100 + 10 * r, 5);  // 100, 110, 120 GFLOP/s
+    p["params"]["repeat"] = r;
+    p["metrics"]["time_rse"] = 0.001;  // each repeat known to 0.1%: a 10% spread is drift
+    pts.push_back(p);
+    auto other = point("float", 1024, false, 900, 200, 5);  // one per repeat, all alike
+    other["params"]["repeat"] = r;
+    other["metrics"]["time_rse"] = 0.01;
+    pts.push_back(other);
+  }
+  const auto rows = gemm_repeat_stats(pts);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0]["m"], 512);
+  EXPECT_FALSE(rows[0].contains("repeat"));
+  EXPECT_EQ(rows[0]["gflops"]["n"], 3);
+  EXPECT_DOUBLE_EQ(rows[0]["gflops"]["mean"].get<double>(), 110);
+  // t(0.975, 2) * 10 / sqrt(3)
+  EXPECT_NEAR(rows[0]["gflops"]["ci95_high"].get<double>() - 110, 4.303 * 10 / std::sqrt(3.0), 1e-9);
+  EXPECT_EQ(rows[0]["repeats_disagree"], true);
+  EXPECT_EQ(rows[1]["repeats_disagree"], false);
+  EXPECT_DOUBLE_EQ(rows[1]["gflops"]["ci95_low"].get<double>(), 200);
+  // Without repeats there is nothing to summarize.
+  EXPECT_TRUE(gemm_repeat_stats({point("float", 512, false, 900, 100, 5)}).empty());
+}

@@ -53,6 +53,23 @@ TEST(gemm_spec, defaults) {
   const auto cpu = normalize_gemm_spec(json::object(), no_cuda());
   EXPECT_EQ(cpu["device"], "cpu");
   EXPECT_EQ(cpu["tensor"], json({false}));
+  EXPECT_EQ(s["repeats"], 1);
+}
+
+TEST(gemm_spec, repeats_run_the_whole_sweep_again_outermost) {
+  const auto s = normalize_gemm_spec({{"sizes", {64, 96}}, {"tensor", "off"}, {"repeats", 3}}, offered());
+  const auto points = expand_gemm_spec(s);
+  ASSERT_EQ(points.size(), 6u);
+  EXPECT_EQ(points[0]["repeat"], 0);
+  EXPECT_EQ(points[1]["repeat"], 0);
+  EXPECT_EQ(points[2]["repeat"], 1);
+  EXPECT_EQ(points[2]["m"], 64);
+  EXPECT_EQ(points[5]["repeat"], 2);
+  EXPECT_EQ(error_field({{"repeats", 0}}), "spec.repeats");
+  // A spec stored before repeats existed runs once.
+  auto old = s;
+  old.erase("repeats");
+  EXPECT_EQ(expand_gemm_spec(old).size(), 2u);
 }
 
 TEST(gemm_spec, size_forms) {

@@ -23,4 +23,9 @@ nlohmann::json compare_gemm_points(const std::vector<nlohmann::json>& points, co
 /// {"best_per_dtype_size":[{dtype,m,n,k,params,gflops,gflops_per_w,power_w}], "best_overall":{...}|null}.
 nlohmann::json best_gemm_settings(const std::vector<nlohmann::json>& points);
 
+/// One row per group of measured points equal in every param but `repeat`, for groups of two or
+/// more: {<params>, "gflops": repeat_summary, "gflops_per_w": repeat_summary, "repeats_disagree"}
+/// (measure/repeat_stats.hpp); empty without repeats.
+nlohmann::json gemm_repeat_stats(const std::vector<nlohmann::json>& points);
+
 }  // namespace jetperf::kinds

@@ -34,6 +34,7 @@ struct gemm_spec {
   std::int64_t min_samples = 0;
   std::optional<double> duration_s;  ///< a fixed window instead of the adaptive one
   double boundary_s = 0, cooldown_s = 0;
+  std::int64_t repeats = 1;  ///< the whole sweep runs this many times
 
   /// Validates `spec` against what the board offers ({} without a board).
   static gemm_spec parse(const nlohmann::json& spec, const platform::board_offer& offered);
@@ -52,13 +53,15 @@ struct gemm_point {
   std::string device, dtype;
   bool tensor = false;
   gemm_size size;
+  std::int64_t repeat = 0;  ///< which run of the sweep, from 0
   nlohmann::json to_json() const;
   static gemm_point of(const nlohmann::json& point);
 };
 
 const std::vector<spec_field>& gemm_spec_fields();
 
-/// The points: power mode outermost, then emc, gpu and cpu clocks, then dtype, tensor, size.
+/// The points: the repeat outermost (the whole sweep runs again, so drift between repeats shows),
+/// then power mode, emc, gpu and cpu clocks, then dtype, tensor, size.
 std::vector<gemm_point> expand(const gemm_spec& spec);
 
 /// Estimated seconds for `points` points (cool-down, warm-up, window, one idle baseline per
