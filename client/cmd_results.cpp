@@ -16,7 +16,14 @@ namespace {
 class results_command final : public command {
  public:
   explicit results_command(CLI::App& parent) : app_(parent.add_subcommand("results", "Print a job's results")) {
-    app_->add_option("id", id_, "Job id")->required()->check(CLI::PositiveNumber);
+    id_option_ = app_->add_option("id", id_, "Job id (or --tag)")->check(CLI::PositiveNumber);
+    app_->add_option("--tag", tags_,
+                     "Instead of one job: every job carrying this tag, as one table with job_id and tags columns; "
+                     "repeat to require several (all must match)")
+        ->expected(1)
+        ->take_all()
+        ->excludes(id_option_);
+    app_->add_option("--kind", kind_, "With --tag: only jobs of this kind (needed when several kinds carry the tags)");
     app_->add_option("--format", format_,
                      "table, csv, json or dnnstats (layers jobs) (default: table; json with --json)")
         ->check(CLI::IsMember({"table", "csv", "json", "dnnstats"}));
@@ -46,15 +53,23 @@ class results_command final : public command {
       throw cli_error(exit_usage, "--columns needs at least one column name");
     if (format != "table" && (!view_.columns.empty() || view_.wide || !view_.where.empty()))
       throw cli_error(exit_usage, "--columns, --wide and --where apply to the table, not --format " + format);
-    const std::string base = "/v1/jobs/" + std::to_string(id_) + "/results";
+    if (id_option_->count() == 0 && tags_.empty()) throw cli_error(exit_usage, "give a job id or --tag");
+    if (!tags_.empty() && format == "dnnstats") throw cli_error(exit_usage, "--format dnnstats is for one job, not --tag");
+    std::string base = "/v1/jobs/" + std::to_string(id_) + "/results";
+    if (!tags_.empty()) {
+      std::string list;
+      for (const auto& t : tags_) list += (list.empty() ? "" : ",") + t;
+      base = "/v1/results?tags=" + url_encode(list) + (kind_.empty() ? "" : "&kind=" + url_encode(kind_));
+    }
+    const char* sep = tags_.empty() ? "?" : "&";
     std::string text;
     if (format == "csv") {
-      text = ctx.call_text(base + "?format=csv");
+      text = ctx.call_text(base + sep + "format=csv");
     } else if (format == "dnnstats") {
       // The kind's own layout: printed as the daemon builds it (400 naming format for other kinds).
       text = ctx.call("GET", base + "?format=dnnstats").dump(2) + "\n";
     } else {
-      const auto j = ctx.call("GET", base + "?format=json");
+      const auto j = ctx.call("GET", base + sep + "format=json");
       // Only a terminal gets its columns limited; a file or a pipe gets the default ones in full.
       auto view = view_;
       view.max_width = output_.empty() ? stdout_terminal_width() : 0;
@@ -74,10 +89,21 @@ class results_command final : public command {
     fs::create_directories(output_, ec);
     const fs::path dir(output_);
     const std::string ext = format == "table" ? "txt" : format == "dnnstats" ? "dnnstats.json" : format;
-    const auto file = dir / ("job-" + std::to_string(id_) + "." + ext);
+    std::string stem = "job-" + std::to_string(id_);
+    nlohmann::json provenance;
+    if (tags_.empty()) {
+      provenance = ctx.call("GET", "/v1/jobs/" + std::to_string(id_)).value("provenance", nlohmann::json::object());
+    } else {
+      // One provenance per job of the table, by job id.
+      stem = "tagged";
+      for (const auto& t : tags_) stem += "-" + t;
+      provenance = nlohmann::json::object();
+      for (const auto& job : ctx.call("GET", base + sep + "format=json").value("jobs", nlohmann::json::array()))
+        provenance[std::to_string(job.value("id", std::int64_t{0}))] = job.value("provenance", nlohmann::json::object());
+    }
+    const auto file = dir / (stem + "." + ext);
     write_text_file(file.string(), text);
-    const auto job = ctx.call("GET", "/v1/jobs/" + std::to_string(id_));
-    write_text_file((dir / "provenance.json").string(), job.value("provenance", nlohmann::json::object()).dump(2) + "\n");
+    write_text_file((dir / "provenance.json").string(), provenance.dump(2) + "\n");
     std::cerr << "wrote " << file.string() << " and " << (dir / "provenance.json").string() << "\n";
     return 0;
   }
@@ -85,6 +111,9 @@ class results_command final : public command {
  private:
   CLI::App* app_;
   std::int64_t id_ = 0;
+  CLI::Option* id_option_ = nullptr;
+  std::vector<std::string> tags_;
+  std::string kind_;
   std::string format_;
   std::string output_;
   std::string columns_;

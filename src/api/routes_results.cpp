@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <set>
 
 #include <spdlog/spdlog.h>
 
@@ -14,6 +15,9 @@
 namespace jetperf::api {
 
 namespace {
+
+// One table over at most this many jobs: bounded work and memory per request.
+constexpr std::int64_t k_max_tagged_jobs = 500;
 
 // The stored summary, or the workload's summary over the points stored so far (a running job).
 nlohmann::json summary_of(const route_request& r, const store::job_record& job,
@@ -84,8 +88,82 @@ http_response results(const route_request& r) {
   return json_response(200, body);
 }
 
+// "a,b" -> {"a","b"}; empty items refused, naming the parameter.
+std::vector<std::string> tag_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto comma = text.find(',', start);
+    const auto item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (item.empty()) throw validation_error("tags", "tags must be a comma list of tags, got '" + text + "'");
+    out.push_back(item);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+// The points of every job carrying all the tags (of one kind), as one table: job_id and tags
+// lead each row, then the kind's columns, oldest job first.
+http_response tagged_results(const route_request& r) {
+  r.query.reject_unknown({"tags", "kind", "format"});
+  const auto tags_text = r.query.get("tags");
+  if (!tags_text) throw validation_error("tags", "give tags=T[,U...]: the jobs carrying all of them");
+  const std::string format = r.query.get("format").value_or("json");
+  if (format != "json" && format != "csv") throw validation_error("format", "format must be json or csv, got '" + format + "'");
+  store::job_filter filter;
+  filter.tags = tag_list(*tags_text);
+  filter.kind = r.query.get("kind");
+  filter.limit = k_max_tagged_jobs;
+  std::int64_t total = 0;
+  auto jobs = r.svc.jobs->list(filter, &total);
+  if (total > k_max_tagged_jobs)
+    throw validation_error("tags", std::to_string(total) + " jobs carry these tags, over the limit of " +
+                                       std::to_string(k_max_tagged_jobs) + "; add a tag or a kind");
+  std::set<std::string> kinds;
+  for (const auto& j : jobs) kinds.insert(j.kind);
+  if (kinds.size() > 1) {
+    std::string list;
+    for (const auto& k : kinds) list += (list.empty() ? "" : ", ") + k;
+    throw validation_error("kind", "jobs of several kinds carry these tags (" + list + "); choose one with kind=");
+  }
+  std::reverse(jobs.begin(), jobs.end());  // oldest first, as they ran
+
+  std::vector<store::point_record> points;
+  std::vector<const store::job_record*> owner;
+  for (const auto& j : jobs)
+    for (auto& p : r.svc.jobs->points(j.id)) {
+      points.push_back(std::move(p));
+      owner.push_back(&j);
+    }
+  const std::string kind = kinds.empty() ? filter.kind.value_or("") : *kinds.begin();
+  auto table = build_result_table(columns_of(r.svc.jobs->registry(), kind), board_rails(r), points);
+  table.columns.insert(table.columns.begin(),
+                       {{"job_id", jobs::column_type::integer, jobs::column_role::parameter, "", "the job of the point", true},
+                        {"tags", jobs::column_type::list, jobs::column_role::parameter, "", "the job's tags", false}});
+  for (std::size_t i = 0; i < table.rows.size(); ++i) {
+    nlohmann::json row{{"job_id", owner[i]->id}, {"tags", owner[i]->tags}};
+    row.update(table.rows[i]);
+    table.rows[i] = std::move(row);
+  }
+  if (format == "csv") {
+    http_response res;
+    res.content_type = "text/csv; charset=utf-8";
+    res.body = write_results_csv(table);
+    return res;
+  }
+  nlohmann::json listed = nlohmann::json::array();
+  for (const auto& j : jobs) listed.push_back(job_json(j));
+  nlohmann::json columns = nlohmann::json::array();
+  for (const auto& c : table.columns) columns.push_back(column_json(c));
+  return json_response(200, {{"kind", kind}, {"jobs", listed}, {"columns", columns}, {"rows", table.rows}});
+}
+
 }  // namespace
 
-void register_result_routes(route_table& table) { table.add("GET", "/v1/jobs/{id}/results", results); }
+void register_result_routes(route_table& table) {
+  table.add("GET", "/v1/jobs/{id}/results", results);
+  table.add("GET", "/v1/results", tagged_results);
+}
 
 }  // namespace jetperf::api

@@ -101,13 +101,17 @@ std::vector<job_record> job_store::list(const job_filter& filter, std::int64_t* 
   std::string where = " WHERE 1";
   if (filter.state) where += " AND state = ?";
   if (filter.kind) where += " AND kind = ?";
-  if (filter.tag) where += " AND EXISTS (SELECT 1 FROM job_tags t WHERE t.job_id = jobs.id AND t.tag = ?)";
+  // Every tag asked for (tag and tags alike) must be on the job.
+  std::vector<std::string> tags = filter.tags;
+  if (filter.tag) tags.push_back(*filter.tag);
+  for (std::size_t k = 0; k < tags.size(); ++k)
+    where += " AND EXISTS (SELECT 1 FROM job_tags t WHERE t.job_id = jobs.id AND t.tag = ?)";
   // Binds the filter's values in the order their placeholders appear; returns the next index.
   auto bind_filter = [&](statement& st) {
     int i = 1;
     if (filter.state) st.bind(i++, state_text(*filter.state));
     if (filter.kind) st.bind(i++, *filter.kind);
-    if (filter.tag) st.bind(i++, *filter.tag);
+    for (const auto& t : tags) st.bind(i++, t);
     return i;
   };
 

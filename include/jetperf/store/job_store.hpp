@@ -34,6 +34,7 @@ struct job_filter {
   std::optional<job_state> state;
   std::optional<std::string> kind;
   std::optional<std::string> tag;
+  std::vector<std::string> tags;  ///< all of them (and `tag`) must be on the job
   std::int64_t limit = 50;
   std::int64_t offset = 0;
 };

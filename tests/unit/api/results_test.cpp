@@ -115,6 +115,42 @@ TEST_F(results_test, bad_format_unknown_job_and_bad_id) {
   EXPECT_EQ(json_of(call("GET", "/v1/jobs/x/results"))["error"]["field"], "id");
 }
 
+TEST_F(results_test, jobs_carrying_all_tags_make_one_table_with_job_and_tags_columns) {
+  const auto a = submit_idle({{"repeats", 2}}, {"exp1", "mode0"});
+  const auto b = submit_idle({{"repeats", 1}}, {"exp1", "mode1"});
+  submit_idle({{"repeats", 1}}, {"exp2", "mode0"});
+  store::job_store js(db_);
+  for (const auto id : {a, b})
+    for (int i = 0; i < (id == a ? 2 : 1); ++i) {
+      store::point_record p;
+      p.job_id = id;
+      p.index = i;
+      p.metrics = {{"power_w", 1.0 + static_cast<double>(id)}};
+      js.add_point(p);
+    }
+  auto j = json_of(call("GET", "/v1/results?tags=exp1"));
+  ASSERT_EQ(j["rows"].size(), 3u) << j.dump();
+  EXPECT_EQ(j["kind"], "idle");
+  EXPECT_EQ(j["columns"][0]["name"], "job_id");
+  EXPECT_EQ(j["columns"][1]["name"], "tags");
+  // Oldest job first, each row naming its job and tags.
+  EXPECT_EQ(j["rows"][0]["job_id"], a);
+  EXPECT_EQ(j["rows"][1]["index"], 1);
+  EXPECT_EQ(j["rows"][2]["job_id"], b);
+  EXPECT_EQ(j["rows"][2]["tags"], nlohmann::json({"exp1", "mode1"}));
+  EXPECT_EQ(j["jobs"].size(), 2u);
+  // Tags AND: only the job carrying both.
+  j = json_of(call("GET", "/v1/results?tags=exp1,mode0"));
+  ASSERT_EQ(j["rows"].size(), 2u);
+  EXPECT_EQ(j["rows"][1]["job_id"], a);
+  const auto csv = call("GET", "/v1/results?tags=exp1,mode1&format=csv");
+  ASSERT_EQ(csv.status, 200);
+  EXPECT_EQ(csv.body.substr(0, csv.body.find("\r\n")).rfind("job_id,tags,index,status,", 0), 0u) << csv.body;
+  EXPECT_EQ(json_of(call("GET", "/v1/results"))["error"]["field"], "tags");
+  EXPECT_EQ(json_of(call("GET", "/v1/results?tags=a,,b"))["error"]["field"], "tags");
+  EXPECT_TRUE(json_of(call("GET", "/v1/results?tags=nobody"))["rows"].empty());
+}
+
 jobs::column_table two_columns() {
   return {{{"m", jobs::column_type::integer, jobs::column_role::parameter, "", "rows", true},
            {"power_mode", jobs::column_type::integer, jobs::column_role::parameter, "", "mode", false}},
