@@ -13,7 +13,7 @@ namespace {
 
 jetperf::platform::board_offer offered() {
   jetperf::platform::board_offer o;
-  o.power_modes = {{0, "MAXN"}, {2, "15W"}};
+  o.power_modes = {{0, "MAXN", {}}, {2, "15W", {}}};
   o.gpu_freqs_hz = {114750000, 624750000, 1377000000};
   o.cpu_freqs_khz = {1200000, 2265600};
   o.emc_freqs_hz = {2133000000};
@@ -170,6 +170,15 @@ TEST(gemm_spec, power_modes_that_need_a_reboot_are_refused_without_allow_reboot)
   } catch (const jetperf::validation_error& e) {
     EXPECT_EQ(e.field(), "spec.allow_reboot");
     EXPECT_EQ(e.code(), "reboot_needed");
+    // Through the sweep in order; it ends in the mode it started from, so no extra way back.
+    EXPECT_NE(std::string(e.what()).find("need a reboot: 2 (15W) -> 0 (MAXN), 0 (MAXN) -> 2 (15W); set allow_reboot"),
+              std::string::npos)
+        << e.what();
+  }
+  try {
+    normalize_gemm_spec({{"power_modes", {0}}}, off);
+    ADD_FAILURE() << "a sweep that needs reboots was accepted";
+  } catch (const jetperf::validation_error& e) {
     EXPECT_NE(std::string(e.what()).find("2 (15W) -> 0 (MAXN), 0 (MAXN) -> 2 (15W) when the job ends"),
               std::string::npos)
         << e.what();
