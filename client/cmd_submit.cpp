@@ -98,6 +98,12 @@ class submit_command final : public command {
         std::cout << "dry run: " << kind << ", " << format_cell(j.value("points", nlohmann::json())) << " points, estimate "
                   << format_duration(j.value("estimate_s", nlohmann::json())) << '\n'
                   << "spec: " << j.value("spec", spec).dump() << '\n';
+        // Power-mode switches the board reboots for (allow_reboot), so nobody is surprised by them.
+        std::string reboots;
+        for (const auto& r : j.value("reboots", nlohmann::json::array()))
+          reboots += (reboots.empty() ? "" : ", ") + r.value("from", nlohmann::json()).dump() + " -> " +
+                     r.value("to", nlohmann::json()).dump() + (r.value("restore", false) ? " (restore)" : "");
+        if (!reboots.empty()) std::cout << "reboots (power mode switches): " << reboots << '\n';
       }
       return exit_ok;
     }
