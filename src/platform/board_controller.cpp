@@ -51,7 +51,7 @@ std::optional<int> board_controller::query_mode() const {
   if (!tool_) return std::nullopt;
   try {
     int id = tool_->query().mode_id;
-    if (id >= 0) return id;
+    if (id >= 0) return last_mode_ = id;
   } catch (const platform_error& e) {
     spdlog::warn("{}", e.what());
   }
@@ -75,9 +75,12 @@ bool board_controller::restore_state(const board_state& state) {
       // so does the way back, and the user already forced (or allowed) the first one. The clocks
       // wait for the boot: it resets them to the mode's, and the open snapshot puts them back.
       auto now = query_mode();
-      if (now != state.power_mode && tool_->set_mode(*state.power_mode, conf_ ? &*conf_ : nullptr, true)) {
-        reboot_started(*state.power_mode);
-        return true;
+      if (now != state.power_mode) {
+        last_mode_.reset();  // read again when next asked
+        if (tool_->set_mode(*state.power_mode, conf_ ? &*conf_ : nullptr, true)) {
+          reboot_started(*state.power_mode);
+          return true;
+        }
       }
     } catch (const std::exception& e) {
       mode_failure = std::string("power mode: ") + e.what();
@@ -102,7 +105,9 @@ board_offer board_controller::offered() const {
         if (!reboot_reasons(*conf_, from.id, m.id).empty()) offer.reboot_from.push_back(from.id);
       o.power_modes.push_back(std::move(offer));
     }
-    o.power_mode = query_mode();
+    // The mode as last read: every submit asks, and running nvpmodel for each would cost more
+    // than the submit. Only the up-front reboot check reads it; apply() asks nvpmodel itself.
+    o.power_mode = last_mode_ ? last_mode_ : query_mode();
   }
   const auto list = [](const std::vector<long long>& v) { return std::vector<std::int64_t>(v.begin(), v.end()); };
   o.gpu_freqs_hz = list(clocks_.gpu_available_hz());
@@ -198,6 +203,7 @@ nlohmann::json board_controller::apply_locked(const nlohmann::json& settings) {
 
   board_state before = capture();
   try {
+    if (mode && before.power_mode != mode) last_mode_.reset();
     if (mode && before.power_mode != mode && tool_->set_mode(*mode, &*conf_, force)) {
       // Forced through a reboot (the API's force): the clocks would not survive the boot.
       reboot_started(*mode);
@@ -277,6 +283,7 @@ void board_controller::reboot_into(std::int64_t power_mode) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (!tool_ || !conf_->find_mode(static_cast<int>(power_mode)))
     throw validation_error("power_mode", "power mode " + std::to_string(power_mode) + " is not offered");
+  last_mode_.reset();
   if (tool_->set_mode(static_cast<int>(power_mode), &*conf_, true)) {
     reboot_started(power_mode);
   } else {

@@ -105,6 +105,7 @@ class board_controller : public board_settings {
   mutable clock_control clocks_;
   std::optional<board_state> armed_;
   std::optional<std::int64_t> reboot_pending_;
+  mutable std::optional<int> last_mode_;  ///< the power mode nvpmodel reported last
   mutable std::recursive_mutex mutex_;
 };
 

@@ -210,6 +210,13 @@ TEST(board_controller, offer_says_which_modes_need_a_reboot_from_which) {
   EXPECT_EQ(o.power_modes[0].reboot_from, (std::vector<std::int64_t>{1, 2, 3}));
   EXPECT_EQ(o.power_modes[1].reboot_from, (std::vector<std::int64_t>{0, 2, 3}));
   EXPECT_EQ(o.power_modes[3].reboot_from, (std::vector<std::int64_t>{0, 1}));
+  // The mode in effect follows the controller's own switches, the way back included.
+  b.board->arm(1);
+  b.board->apply_request({{"power_mode", 3}});
+  EXPECT_EQ(b.board->offered().power_mode, 3);
+  b.board->restore();
+  EXPECT_EQ(b.mode(), "2\n");
+  EXPECT_EQ(b.board->offered().power_mode, 2);
 }
 
 TEST(board_controller, restore_open_snapshot_after_a_crash) {
