@@ -370,6 +370,17 @@ bool job_service::reboot_for(const store::job_record& job, std::int64_t index, s
   try {
     board_->reboot_into(power_mode);
   } catch (const std::exception& e) {
+    bool going_down = false;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      going_down = abort_ && abort_reason_ == abort_reason::shutdown;
+    }
+    if (going_down) {
+      // The shutdown of the reboot itself cut nvpmodel short (systemd stops the whole unit):
+      // the journal stays, and the next start checks which mode the board booted in.
+      spdlog::warn("job {}: nvpmodel ended with the shutdown ({}); the next start checks the mode", id, e.what());
+      return true;
+    }
     spdlog::error("job {}: rebooting into power mode {} failed: {}", id, power_mode, e.what());
     reboots_.clear(id);
     jobs_.add_event(id, "reboot_failed", {{"index", index}, {"power_mode", power_mode}, {"error", e.what()}});
@@ -388,7 +399,9 @@ void job_service::resume_after_reboot() {
   if (!pending) return;
   const auto id = pending->job_id;
   reboots_.clear(id);
-  if (!jobs_.get(id)) return;
+  // Only a job still waiting for its reboot goes on (one cancelled meanwhile stays as it is).
+  const auto job = jobs_.get(id);
+  if (!job || (job->state != job_state::interrupted && job->state != job_state::running)) return;
   const auto mode = board_ ? board_->rearm(id) : std::nullopt;
   nlohmann::json data{{"index", pending->point_index},
                       {"power_mode", pending->power_mode},
