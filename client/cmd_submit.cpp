@@ -101,6 +101,12 @@ class submit_command final : public command {
         for (const auto& w : j.value("would_skip", nlohmann::json::array()))
           std::cout << "would skip " << format_cell(w.value("points", nlohmann::json())) << " points: "
                     << w.value("reason", std::string()) << '\n';
+        // Power-mode switches the board reboots for (allow_reboot), so nobody is surprised by them.
+        std::string reboots;
+        for (const auto& r : j.value("reboots", nlohmann::json::array()))
+          reboots += (reboots.empty() ? "" : ", ") + r.value("from", nlohmann::json()).dump() + " -> " +
+                     r.value("to", nlohmann::json()).dump() + (r.value("restore", false) ? " (restore)" : "");
+        if (!reboots.empty()) std::cout << "reboots (power mode switches): " << reboots << '\n';
       }
       return exit_ok;
     }

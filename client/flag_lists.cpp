@@ -59,11 +59,15 @@ nlohmann::json string_list(const std::string& text) {
 
 void board_axis_flags::add_to(CLI::App& app) {
   for (auto& a : axes_) a.add_to(app);
+  app.add_flag("--allow-reboot", allow_reboot_,
+               "Let jetperfd reboot the board for power modes that change GPU power gating; the job goes on "
+               "after the boot and the original mode is restored at its end (spec.allow_reboot)");
 }
 
 void board_axis_flags::fill(nlohmann::json& spec) const {
   for (const auto& a : axes_)
     if (a.given()) spec[a.field] = id_list(a.value);
+  if (allow_reboot_) spec["allow_reboot"] = true;
 }
 
 }  // namespace jetperf::client

@@ -44,13 +44,14 @@ using number_flag = value_flag<double>;
 using integer_flag = value_flag<std::int64_t>;
 
 /// --power-mode, --gpu-freq, --cpu-freq, --emc-freq -> spec.power_modes, gpu_freqs, cpu_freqs,
-/// emc_freqs (only those given).
+/// emc_freqs (only those given); --allow-reboot -> spec.allow_reboot = true.
 class board_axis_flags {
  public:
   void add_to(CLI::App& app);
   void fill(nlohmann::json& spec) const;
 
  private:
+  bool allow_reboot_ = false;
   value_flag<std::string> axes_[4] = {
       {"--gpu-freq", "gpu_freqs", "GPU clocks in Hz: a comma list, all, min or max (spec.gpu_freqs)"},
       {"--cpu-freq", "cpu_freqs", "CPU clocks in kHz: a comma list, all, min or max (spec.cpu_freqs)"},

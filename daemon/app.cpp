@@ -6,6 +6,7 @@
 
 #include <jetperf/config.hpp>
 #include <jetperf/sim/sim_fidelity.hpp>
+#include <jetperf/store/reboot_journal.hpp>
 
 #include "atomic_file.hpp"
 #include "http/net.hpp"
@@ -46,8 +47,13 @@ app::app(daemon_config config)
   snapshots_ = std::make_unique<store::snapshot_store>(*db_);
   journal_ = std::make_unique<store_snapshot_journal>(*snapshots_);
   samples_ = std::make_unique<store::sample_store>(*db_);
-  board_ = select_board(config_, journal_.get());
-  if (board_.controller) {
+  board_ = select_board(config_, journal_.get(), [this](std::int64_t mode) { on_reboot(mode); });
+  if (auto resume = store::reboot_journal(*db_).pending()) {
+    // The boot a job asked for: its snapshot stays open and armed until the job ends.
+    spdlog::info("board: job {} rebooted the board for power mode {}; it goes on at point {} and restores "
+                 "the board when it ends",
+                 resume->job_id, resume->power_mode, resume->point_index);
+  } else if (board_.controller) {
     // A previous run that died mid-change left its snapshot open: put the board back first.
     try {
       restore_open_snapshot_logged(*board_.controller);
@@ -115,23 +121,39 @@ void app::start_telemetry() {
   feed_->start();
 }
 
+void app::on_reboot(std::int64_t power_mode) {
+  if (!board_.simulated) {
+    spdlog::warn("nvpmodel reboots the board into power mode {}; systemd starts jetperfd after the boot",
+                 power_mode);
+    return;
+  }
+  // Called from the controller (job runner, API or this constructor); stop() is thread-safe and
+  // makes a later run() return at once.
+  restart_requested_ = true;
+  signals_ioc_.stop();
+}
+
 int app::run() {
   // The signal set exists before any thread starts, so no thread sees SIGTERM's default action.
-  net::io_context signals_ioc;
-  net::signal_set signals(signals_ioc, SIGINT, SIGTERM);
+  net::signal_set signals(signals_ioc_, SIGINT, SIGTERM);
   int received = 0;
   signals.async_wait([&](const boost::system::error_code& ec, int signo) {
     if (!ec) received = signo;
   });
 
-  server_->start();
-  spdlog::info("listening on {}", server_->local_address());
-  jobs_->start();
-  write_ready_file();
-  notifier_.notify("READY=1\nSTATUS=listening on " + server_->local_address());
-
-  signals_ioc.run();
-  spdlog::info("received {}; shutting down", received == SIGINT ? "SIGINT" : "SIGTERM");
+  // A reboot started while building (restoring a mode that needs one) ends this run before it serves.
+  if (!restart_requested_) {
+    server_->start();
+    spdlog::info("listening on {}", server_->local_address());
+    jobs_->start();
+    write_ready_file();
+    notifier_.notify("READY=1\nSTATUS=listening on " + server_->local_address());
+    signals_ioc_.run();
+  }
+  if (restart_requested_)
+    spdlog::warn("the simulated board reboots: shutting down to start again");
+  else
+    spdlog::info("received {}; shutting down", received == SIGINT ? "SIGINT" : "SIGTERM");
   notifier_.notify("STOPPING=1\nSTATUS=shutting down");
   shutdown();
   spdlog::info("stopped");
@@ -184,6 +206,12 @@ int app::restore_only(const daemon_config& config) {
     auto board = select_board(config, &journal);
     if (!board.controller) {
       spdlog::info("restore-only: board {} has no settings control; nothing to restore", board.name);
+      return 0;
+    }
+    // Stopping for a reboot a job asked for: restoring now would undo the mode it reboots into.
+    if (auto resume = store::reboot_journal(*db).pending()) {
+      spdlog::info("restore-only: job {} waits for the board to boot in power mode {}; nothing restored",
+                   resume->job_id, resume->power_mode);
       return 0;
     }
     restore_open_snapshot_logged(*board.controller);

@@ -1,6 +1,8 @@
 #pragma once
 // jetperfd's components, owned in dependency order: each is built after (and destroyed before)
 // the ones it uses. Board and telemetry helpers add their members at the marked places.
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -20,6 +22,7 @@
 
 #include "daemon_config.hpp"
 #include "http/http_server.hpp"
+#include "http/net.hpp"
 #include "sd_notify.hpp"
 #include "store_snapshot_journal.hpp"
 #include "telemetry_setup.hpp"
@@ -35,8 +38,11 @@ class app {
   app(const app&) = delete;
   app& operator=(const app&) = delete;
 
-  /// Serves until SIGTERM or SIGINT, then shuts down in order. Returns the exit status.
+  /// Serves until SIGTERM or SIGINT (or a simulated board's reboot), then shuts down in order.
+  /// Returns the exit status.
   int run();
+  /// A simulated board was told to reboot: main() starts jetperfd again (its boot) after run().
+  bool restart_requested() const { return restart_requested_; }
 
   /// --restore-only: puts the board back from a dirty snapshot and returns the exit status.
   static int restore_only(const daemon_config& config);
@@ -45,6 +51,9 @@ class app {
   void start_telemetry();
   void write_ready_file() const;
   void shutdown();
+  /// board_controller_options::on_reboot: a real board is going down by itself; a simulated one
+  /// boots when jetperfd starts again, so run() ends and main() re-executes the daemon.
+  void on_reboot(std::int64_t power_mode);
 
   daemon_config config_;
   sd_notifier notifier_;
@@ -64,6 +73,8 @@ class app {
   std::unique_ptr<jobs::job_service> jobs_;
   std::unique_ptr<api::router> router_;
   std::unique_ptr<http_server> server_;
+  net::io_context signals_ioc_;  ///< run() waits here for SIGTERM/SIGINT or a restart
+  std::atomic<bool> restart_requested_{false};
 };
 
 }  // namespace jetperf::daemon

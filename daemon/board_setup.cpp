@@ -31,23 +31,27 @@ std::unique_ptr<telemetry::nvml_sensor> probe_nvml() {
   return nullptr;
 }
 
-platform::board_controller_options controller_options(const std::string& nvpmodel) {
+using reboot_hook = std::function<void(std::int64_t)>;
+
+platform::board_controller_options controller_options(const std::string& nvpmodel, reboot_hook on_reboot) {
   platform::board_controller_options o;
   o.nvpmodel_program = nvpmodel;
   o.nvpmodel_conf_path = "/etc/nvpmodel.conf";  // read through the sysfs root
+  o.on_reboot = std::move(on_reboot);
   return o;
 }
 
-void serve_jetson(board_selection& b, const std::string& nvpmodel, platform::snapshot_journal* journal) {
-  b.controller = std::make_unique<platform::board_controller>(platform::sysfs_root(b.sysfs_root),
-                                                              controller_options(nvpmodel), journal);
+void serve_jetson(board_selection& b, const std::string& nvpmodel, platform::snapshot_journal* journal,
+                  reboot_hook on_reboot) {
+  b.controller = std::make_unique<platform::board_controller>(
+      platform::sysfs_root(b.sysfs_root), controller_options(nvpmodel, std::move(on_reboot)), journal);
   const auto& info = b.controller->info();
   spdlog::info("board: {} ({}, {}, L4T {}) at sysfs root {}", info.model.empty() ? info.family : info.model,
                info.module, info.soc, info.l4t.empty() ? "?" : info.l4t, b.sysfs_root);
 }
 
 void serve_sim(board_selection& b, const std::string& profile, const daemon_config& config,
-               platform::snapshot_journal* journal) {
+               platform::snapshot_journal* journal, reboot_hook on_reboot) {
   try {
     sim::find_profile(profile);
   } catch (const not_found&) {
@@ -67,7 +71,7 @@ void serve_sim(board_selection& b, const std::string& profile, const daemon_conf
   b.tegrastats_path =
       config.tegrastats_path != defaults.tegrastats_path ? config.tegrastats_path : paths.tegrastats_path;
   serve_jetson(b, config.nvpmodel_path != defaults.nvpmodel_path ? config.nvpmodel_path : paths.nvpmodel_path,
-               journal);
+               journal, std::move(on_reboot));
 }
 
 }  // namespace
@@ -79,14 +83,15 @@ nlohmann::json board_selection::identity() const {
   return j;
 }
 
-board_selection select_board(const daemon_config& config, platform::snapshot_journal* journal) {
+board_selection select_board(const daemon_config& config, platform::snapshot_journal* journal,
+                             std::function<void(std::int64_t)> on_reboot) {
   board_selection b;
   b.sysfs_root = config.sysfs_root;
   b.tegrastats_path = config.tegrastats_path;
   const std::string& kind = config.board;
 
   if (kind.rfind("sim:", 0) == 0) {
-    serve_sim(b, kind.substr(4), config, journal);
+    serve_sim(b, kind.substr(4), config, journal, std::move(on_reboot));
     return b;
   }
 
@@ -104,7 +109,7 @@ board_selection select_board(const daemon_config& config, platform::snapshot_jou
   if (kind == "jetson" || (kind == "auto" && info.jetson)) {
     if (!info.jetson) throw config_error("--board jetson: no Jetson found under sysfs root " + config.sysfs_root);
     b.name = "jetson";
-    serve_jetson(b, config.nvpmodel_path, journal);
+    serve_jetson(b, config.nvpmodel_path, journal, std::move(on_reboot));
     if (probe()) b.nvml = std::move(nvml);  // JetPack 7 boards answer NVML too
     return b;
   }
@@ -124,7 +129,7 @@ board_selection select_board(const daemon_config& config, platform::snapshot_jou
   }
   // auto on a machine with neither: serve a simulated Jetson so the whole API works.
   try {
-    serve_sim(b, config.sim_profile, config, journal);
+    serve_sim(b, config.sim_profile, config, journal, std::move(on_reboot));
   } catch (const config_error&) {
     throw;
   } catch (const std::exception& e) {
@@ -142,7 +147,10 @@ board_selection select_board(const daemon_config& config, platform::snapshot_jou
 
 bool restore_open_snapshot_logged(platform::board_controller& controller) {
   if (!controller.restore_open_snapshot()) {
-    spdlog::info("board: no open settings snapshot; nothing to restore");
+    if (auto mode = controller.reboot_pending())
+      spdlog::warn("board: power mode {} takes effect at the next boot; the settings are restored after it", *mode);
+    else
+      spdlog::info("board: no open settings snapshot; nothing to restore");
     return false;
   }
   spdlog::warn("board: restored the settings saved before the last unfinished change: {}",

@@ -2,6 +2,8 @@
 // Which board jetperfd serves (--board): a detected Jetson, a discrete NVIDIA GPU (NVML, no clock
 // control), a plain host, or a simulated Jetson. Everything after selection sees only a sysfs
 // root and tool paths, so a simulated board is driven exactly like a real one.
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,12 +35,15 @@ struct board_selection {
 };
 
 /// Selects and prepares the board of `config`; `journal` (may be null) is the controller's
-/// crash-safe snapshot journal. Throws config_error for an unknown sim profile or a --board
-/// that cannot be served (jetson on a non-Jetson); other failures propagate.
-board_selection select_board(const daemon_config& config, platform::snapshot_journal* journal);
+/// crash-safe snapshot journal; `on_reboot` (may be empty) is told when nvpmodel accepted a power
+/// mode for the next boot (board_controller_options::on_reboot). Throws config_error for an
+/// unknown sim profile or a --board that cannot be served (jetson on a non-Jetson); other
+/// failures propagate.
+board_selection select_board(const daemon_config& config, platform::snapshot_journal* journal,
+                             std::function<void(std::int64_t)> on_reboot = {});
 
-/// Restores the oldest open snapshot through `controller` and logs what was put back; returns
-/// whether one was restored. Throws what the controller throws.
+/// Restores the oldest open snapshot through `controller` and logs what was put back (or that it
+/// waits for a reboot); returns whether one was restored. Throws what the controller throws.
 bool restore_open_snapshot_logged(platform::board_controller& controller);
 
 }  // namespace jetperf::daemon

@@ -11,6 +11,7 @@
 #include "app.hpp"
 #include "daemon_config.hpp"
 #include "logging.hpp"
+#include "reexec.hpp"
 #include "sd_notify.hpp"
 #include "token_file.hpp"
 
@@ -36,8 +37,16 @@ int main(int argc, char** argv) {
   int status = 1;
   std::string failure;
   try {
-    app daemon(cl.config);
-    return daemon.run();
+    bool restart = false;
+    {
+      // Destroyed before a restart: the database, the port and the board are let go first.
+      app daemon(cl.config);
+      status = daemon.run();
+      restart = daemon.restart_requested();
+    }
+    if (!restart) return status;
+    reexec_self(argv);
+    return 1;
   } catch (const token_error& e) {
     // An unusable token file is a configuration problem, like a bad key.
     failure = e.what();

@@ -9,8 +9,11 @@
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/thread_name.hpp>
+#include <jetperf/jobs/allow_reboot.hpp>
 #include <jetperf/jobs/job_state.hpp>
 #include <jetperf/jobs/point_tally.hpp>
+#include <jetperf/platform/reboot_plan.hpp>
+#include <jetperf/platform/reboot_required.hpp>
 
 namespace jetperf::jobs {
 
@@ -21,18 +24,28 @@ constexpr std::size_t k_max_points = 100000;
 // How long DELETE waits for a running job to reach its next safe point.
 constexpr std::chrono::seconds k_cancel_wait{10};
 
+// A point's power mode, read through the settings table (null or absent: left as it is).
+std::optional<std::int64_t> point_power_mode(const nlohmann::json& point) {
+  for (const auto& f : platform::setting_fields()) {
+    if (f.member != &platform::board_setting::power_mode) continue;
+    const auto it = point.find(f.key);
+    if (it != point.end() && it->is_number_integer()) return it->get<std::int64_t>();
+  }
+  return std::nullopt;
+}
 
 }  // namespace
 
 job_service::job_service(store::database& db, workload_registry& registry, event_hub& hub,
                          platform::board_settings* board, telemetry::sample_source* telemetry,
                          job_service_options options)
-    : db_(db), jobs_(db), registry_(registry), hub_(hub), board_(board), telemetry_(telemetry),
+    : db_(db), jobs_(db), reboots_(db), registry_(registry), hub_(hub), board_(board), telemetry_(telemetry),
       options_(options) {}
 
 job_service::~job_service() { stop(); }
 
 void job_service::start() {
+  resume_after_reboot();
   for (auto id : jobs_.interrupt_running("the daemon stopped while this job was running")) {
     spdlog::warn("job {} was running when the daemon stopped; marked interrupted", id);
     publish(id, "state", {{"id", id}, {"state", "interrupted"}});
@@ -43,6 +56,7 @@ void job_service::start() {
     queue_.clear();
     for (auto id : jobs_.queued_ids()) queue_.push_back(id);
     stopping_ = false;
+    rebooting_ = false;
     if (!queue_.empty()) spdlog::info("{} queued job(s) waiting", queue_.size());
   }
   runner_ = std::thread([this] {
@@ -100,11 +114,19 @@ nlohmann::json job_service::dry_run(const std::string& kind, const nlohmann::jso
   if (points.empty()) throw validation_error("spec", "the spec expands to an empty sweep", "empty_sweep");
   nlohmann::json skips = nlohmann::json::array();
   for (const auto& s : w.foreseen_skips(normalized, points)) skips.push_back({{"reason", s.first}, {"points", s.second}});
+  // The power-mode switches that reboot the board (allowed by the spec, or it was refused above).
+  std::vector<std::int64_t> modes;
+  for (const auto& p : points)
+    if (auto m = point_power_mode(p)) modes.push_back(*m);
+  nlohmann::json reboots = nlohmann::json::array();
+  for (const auto& step : platform::reboot_steps(offered, modes))
+    reboots.push_back({{"from", step.from}, {"to", step.to}, {"restore", step.restore}});
   return {{"kind", kind},
           {"spec", normalized},
           {"points", points.size()},
           {"estimate_s", w.estimate_s(normalized, points.size())},
-          {"would_skip", skips}};
+          {"would_skip", skips},
+          {"reboots", reboots}};
 }
 
 store::job_record job_service::cancel(std::int64_t id) {
@@ -178,7 +200,8 @@ void job_service::run_loop() {
     std::int64_t id = 0;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      // While the board is going down for a job's reboot, queued jobs wait for the next start.
+      wake_.wait(lock, [&] { return stopping_ || (!rebooting_ && !queue_.empty()); });
       if (stopping_) return;
       id = queue_.front();
       queue_.pop_front();
@@ -231,6 +254,14 @@ void job_service::run_job(store::job_record job) {
   std::int64_t ok = 0, failed = 0;
   std::string last_error;
   std::string guard_reason;
+  // Set when a point's power mode needs a reboot that the spec allows: {point index, mode}.
+  std::optional<std::pair<std::int64_t, std::int64_t>> reboot;
+  const auto record_failure = [&](store::point_record& p, const std::string& what) {
+    p.status = "failed";
+    p.metrics = {{"error", what}};
+    last_error = what;
+    spdlog::warn("job {} point {} failed: {}", id, p.index, what);
+  };
   const auto started = monotonic_ns();
   if (options_.on_running) options_.on_running(id);
   if (options_.provenance) record_provenance(id);
@@ -256,12 +287,16 @@ void job_service::run_job(store::job_record job) {
         p.metrics = std::move(r.metrics);
         p.t_start_ns = r.t_start_ns;
         p.t_end_ns = r.t_end_ns;
+      } catch (const platform::reboot_required& e) {
+        if (abort_) break;
+        if (board_ && allows_reboot(job.spec)) {
+          reboot.emplace(i, e.power_mode());
+          break;
+        }
+        record_failure(p, e.what());
       } catch (const std::exception& e) {
         if (abort_) break;
-        p.status = "failed";
-        p.metrics = {{"error", e.what()}};
-        last_error = e.what();
-        spdlog::warn("job {} point {} failed: {}", id, i, e.what());
+        record_failure(p, e.what());
       }
       (p.status == "failed" ? failed : ok)++;
       jobs_.add_point(p);
@@ -281,6 +316,18 @@ void job_service::run_job(store::job_record job) {
     failed = -1;
   }
   if (options_.on_running) options_.on_running(std::nullopt);
+  if (reboot) {
+    if (reboot_for(job, reboot->first, reboot->second)) return;
+    failed = -1;
+    last_error = "rebooting into power mode " + std::to_string(reboot->second) + " failed";
+  }
+  // Read before restoring: putting the power mode back may reboot the board, and the shutdown
+  // that follows must not turn a finished job into an interrupted one.
+  abort_reason reason;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    reason = abort_ ? abort_reason_ : abort_reason::none;
+  }
   if (board_) {
     try {
       board_->restore();
@@ -290,11 +337,6 @@ void job_service::run_job(store::job_record job) {
     }
   }
 
-  abort_reason reason;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    reason = abort_ ? abort_reason_ : abort_reason::none;
-  }
   job_state final_state = job_state::succeeded;
   std::string error;
   if (reason == abort_reason::cancel) {
@@ -340,6 +382,82 @@ void job_service::record_provenance(std::int64_t id) {
     jobs_.set_provenance(id, options_.provenance());
   } catch (const std::exception& e) {
     spdlog::warn("job {}: provenance not recorded: {}", id, e.what());
+  }
+}
+
+bool job_service::reboot_for(const store::job_record& job, std::int64_t index, std::int64_t power_mode) {
+  const auto id = job.id;
+  const std::string why = "waiting for the board to reboot into power mode " + std::to_string(power_mode) +
+                          "; the job goes on at point " + std::to_string(index) + " after the boot";
+  // Journaled before nvpmodel is answered YES: a real board goes down while nvpmodel runs.
+  reboots_.record(id, index, power_mode);
+  jobs_.add_event(id, "reboot", {{"index", index}, {"power_mode", power_mode}});
+  jobs_.set_state(id, job_state::interrupted, why);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    rebooting_ = true;
+  }
+  try {
+    board_->reboot_into(power_mode);
+  } catch (const std::exception& e) {
+    bool going_down = false;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      going_down = abort_ && abort_reason_ == abort_reason::shutdown;
+    }
+    if (going_down) {
+      // The shutdown of the reboot itself cut nvpmodel short (systemd stops the whole unit):
+      // the journal stays, and the next start checks which mode the board booted in.
+      spdlog::warn("job {}: nvpmodel ended with the shutdown ({}); the next start checks the mode", id, e.what());
+      return true;
+    }
+    spdlog::error("job {}: rebooting into power mode {} failed: {}", id, power_mode, e.what());
+    reboots_.clear(id);
+    jobs_.add_event(id, "reboot_failed", {{"index", index}, {"power_mode", power_mode}, {"error", e.what()}});
+    jobs_.set_state(id, job_state::running);
+    std::lock_guard<std::mutex> lock(mutex_);
+    rebooting_ = false;
+    return false;
+  }
+  spdlog::warn("job {}: {}", id, why);
+  publish(id, "state", {{"id", id}, {"state", "interrupted"}, {"error", why}, {"reboot", true}});
+  return true;
+}
+
+void job_service::resume_after_reboot() {
+  const auto pending = reboots_.pending();
+  if (!pending) return;
+  const auto id = pending->job_id;
+  reboots_.clear(id);
+  // Only a job still waiting for its reboot goes on (one cancelled meanwhile stays as it is).
+  const auto job = jobs_.get(id);
+  if (!job || (job->state != job_state::interrupted && job->state != job_state::running)) return;
+  const auto mode = board_ ? board_->rearm(id) : std::nullopt;
+  nlohmann::json data{{"index", pending->point_index},
+                      {"power_mode", pending->power_mode},
+                      {"booted_in", mode ? nlohmann::json(*mode) : nlohmann::json()}};
+  if (mode && *mode == pending->power_mode) {
+    spdlog::info("job {}: the board booted in power mode {}; the job goes on at point {}", id, *mode,
+                 pending->point_index);
+    jobs_.add_event(id, "rebooted", data);
+    jobs_.set_state(id, job_state::queued);
+    publish(id, "state", {{"id", id}, {"state", "queued"}});
+    return;
+  }
+  // Not the boot the job asked for (the mode did not take, or jetperfd restarted without one):
+  // the job stays resumable and the board goes back to how it was before the job.
+  const std::string why = "the board came back in power mode " + (mode ? std::to_string(*mode) : std::string("unknown")) +
+                          " instead of " + std::to_string(pending->power_mode) + " after the reboot";
+  spdlog::error("job {}: {}", id, why);
+  jobs_.add_event(id, "reboot_failed", data);
+  jobs_.set_state(id, job_state::interrupted, why);
+  publish(id, "state", {{"id", id}, {"state", "interrupted"}, {"error", why}});
+  if (board_) {
+    try {
+      board_->restore();
+    } catch (const std::exception& e) {
+      spdlog::error("job {}: restoring the board failed: {}", id, e.what());
+    }
   }
 }
 

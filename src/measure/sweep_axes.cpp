@@ -6,6 +6,8 @@
 #include <sstream>
 
 #include <jetperf/common/errors.hpp>
+#include <jetperf/jobs/allow_reboot.hpp>
+#include <jetperf/platform/reboot_plan.hpp>
 
 namespace jetperf::measure {
 
@@ -135,11 +137,51 @@ std::vector<nlohmann::json> spec_list(const nlohmann::json& v) {
   return {v};
 }
 
+const std::vector<spec_field>& board_axis_fields() {
+  using t = spec_type;
+  static const std::vector<spec_field> fields = {
+      {"power_modes", t::list, nullptr, "nvpmodel mode ids, \"all\", or absent to leave the mode", 0, 0, {}},
+      {"emc_freqs", t::list, nullptr, "EMC clocks in Hz, \"all\", \"min\", \"max\", or absent to leave them", 0, 0, {}},
+      {"gpu_freqs", t::list, nullptr, "GPU clocks in Hz, \"all\", \"min\", \"max\", or absent to leave them", 0, 0, {}},
+      {"cpu_freqs", t::list, nullptr, "CPU clocks in kHz, \"all\", \"min\", \"max\", or absent to leave them", 0, 0, {}},
+      jobs::allow_reboot_field(),
+  };
+  return fields;
+}
+
+std::vector<spec_field> with_board_axes(std::vector<spec_field> before, const std::vector<spec_field>& after) {
+  const auto& axes = board_axis_fields();
+  before.insert(before.end(), axes.begin(), axes.end());
+  before.insert(before.end(), after.begin(), after.end());
+  return before;
+}
+
 void normalize_board_axes(const nlohmann::json& spec, const platform::board_offer& offered, nlohmann::json& out) {
   out["gpu_freqs"] = list_or_null(parse_freqs(spec, "gpu_freqs", offered.gpu_freqs_hz, "gpu_freqs_hz"));
   out["cpu_freqs"] = list_or_null(parse_freqs(spec, "cpu_freqs", offered.cpu_freqs_khz, "cpu_freqs_khz"));
   out["emc_freqs"] = list_or_null(parse_freqs(spec, "emc_freqs", offered.emc_freqs_hz, "emc_freqs_hz"));
-  out["power_modes"] = list_or_null(parse_power_modes(spec, offered));
+  const auto modes = parse_power_modes(spec, offered);
+  out["power_modes"] = list_or_null(modes);
+  const auto& allow = jobs::allow_reboot_field();
+  out[allow.name] = bool_field(spec, allow);
+  // Refused up front rather than failing point by point: the sweep in order, from the mode in
+  // effect now and back to it when the job ends (the job's points apply the modes in this order).
+  if (modes && !out[allow.name].get<bool>()) {
+    const auto steps = platform::reboot_steps(offered, *modes);
+    if (!steps.empty())
+      throw validation_error(field(allow.name),
+                             "these power mode switches change GPU power gating and need a reboot: " +
+                                 platform::describe(offered, steps) +
+                                 "; set allow_reboot to let jetperfd reboot the board and go on after the boot, "
+                                 "or leave those modes out of power_modes",
+                             "reboot_needed");
+  }
+}
+
+nlohmann::json stored_board_axes(const nlohmann::json& normalized) {
+  json axes = json::object();
+  for (const auto& f : board_axis_fields()) axes[f.name] = normalized.value(f.name, f.default_value);
+  return axes;
 }
 
 const std::vector<std::string>& board_setting_keys() {

@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <jetperf/common/errors.hpp>
+#include <jetperf/platform/reboot_required.hpp>
 #include <jetperf/platform/sysfs_paths.hpp>
 
 namespace jetperf::platform {
@@ -50,7 +51,7 @@ std::optional<int> board_controller::query_mode() const {
   if (!tool_) return std::nullopt;
   try {
     int id = tool_->query().mode_id;
-    if (id >= 0) return id;
+    if (id >= 0) return last_mode_ = id;
   } catch (const platform_error& e) {
     spdlog::warn("{}", e.what());
   }
@@ -59,15 +60,28 @@ std::optional<int> board_controller::query_mode() const {
 
 board_state board_controller::capture() const { return capture_board_state(clocks_, query_mode()); }
 
-void board_controller::restore_state(const board_state& state) {
+void board_controller::reboot_started(std::int64_t power_mode) {
+  reboot_pending_ = power_mode;
+  spdlog::warn("board: power mode {} takes effect at the next boot; the board reboots", power_mode);
+  if (options_.on_reboot) options_.on_reboot(power_mode);
+}
+
+bool board_controller::restore_state(const board_state& state) {
   std::string mode_failure;
   // nvpmodel rewrites cores and caps, so the mode goes back first and the clocks after it.
   if (state.power_mode && tool_) {
     try {
       // Going back to the mode the board had is always allowed: when the change needed a reboot,
-      // so does the way back, and the user already forced the first one.
+      // so does the way back, and the user already forced (or allowed) the first one. The clocks
+      // wait for the boot: it resets them to the mode's, and the open snapshot puts them back.
       auto now = query_mode();
-      if (now != state.power_mode) tool_->set_mode(*state.power_mode, conf_ ? &*conf_ : nullptr, true);
+      if (now != state.power_mode) {
+        last_mode_.reset();  // read again when next asked
+        if (tool_->set_mode(*state.power_mode, conf_ ? &*conf_ : nullptr, true)) {
+          reboot_started(*state.power_mode);
+          return true;
+        }
+      }
     } catch (const std::exception& e) {
       mode_failure = std::string("power mode: ") + e.what();
     }
@@ -78,13 +92,23 @@ void board_controller::restore_state(const board_state& state) {
     throw platform_error(mode_failure.empty() ? e.what() : mode_failure + "; " + e.what());
   }
   if (!mode_failure.empty()) throw platform_error("restoring board settings failed: " + mode_failure);
+  return false;
 }
 
 board_offer board_controller::offered() const {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   board_offer o;
-  if (conf_)
-    for (const auto& m : conf_->modes) o.power_modes.push_back({m.id, m.name});
+  if (conf_) {
+    for (const auto& m : conf_->modes) {
+      power_mode_offer offer{m.id, m.name, {}};
+      for (const auto& from : conf_->modes)
+        if (!reboot_reasons(*conf_, from.id, m.id).empty()) offer.reboot_from.push_back(from.id);
+      o.power_modes.push_back(std::move(offer));
+    }
+    // The mode as last read: every submit asks, and running nvpmodel for each would cost more
+    // than the submit. Only the up-front reboot check reads it; apply() asks nvpmodel itself.
+    o.power_mode = last_mode_ ? last_mode_ : query_mode();
+  }
   const auto list = [](const std::vector<long long>& v) { return std::vector<std::int64_t>(v.begin(), v.end()); };
   o.gpu_freqs_hz = list(clocks_.gpu_available_hz());
   o.cpu_freqs_khz = list(clocks_.cpu_available_khz());
@@ -118,6 +142,21 @@ board_setting board_controller::apply(const board_setting& setting) {
   for (const auto& f : setting_fields())
     if (const auto& v = setting.*f.member) request[f.key] = *v;
   std::lock_guard<std::recursive_mutex> lock(mutex_);
+  // A job never forces: a mode that needs a reboot goes back to the runner, which decides.
+  if (setting.power_mode && conf_ && tool_) {
+    const auto current = query_mode();
+    const auto* target = conf_->find_mode(static_cast<int>(*setting.power_mode));
+    const auto reasons = current && target ? reboot_reasons(*conf_, *current, target->id) : std::vector<std::string>{};
+    if (!reasons.empty()) {
+      std::string why;
+      for (const auto& r : reasons) why += (why.empty() ? "" : ", ") + r;
+      throw reboot_required(*setting.power_mode,
+                            "switching from power mode " + std::to_string(*current) + " to " +
+                                std::to_string(target->id) + " (" + target->name + ") changes GPU power gating (" +
+                                why + ") and needs a reboot; set allow_reboot in the job's spec to let jetperfd "
+                                      "reboot the board and go on with the job after the boot");
+    }
+  }
   const auto now = apply_locked(request);
   // What a point records is what the board reads back, for the controls this board has.
   board_setting read_back;
@@ -164,7 +203,12 @@ nlohmann::json board_controller::apply_locked(const nlohmann::json& settings) {
 
   board_state before = capture();
   try {
-    if (mode && before.power_mode != mode) tool_->set_mode(*mode, &*conf_, force);
+    if (mode && before.power_mode != mode) last_mode_.reset();
+    if (mode && before.power_mode != mode && tool_->set_mode(*mode, &*conf_, force)) {
+      // Forced through a reboot (the API's force): the clocks would not survive the boot.
+      reboot_started(*mode);
+      return current_locked();
+    }
     if (gpu) clocks_.lock_gpu(*gpu);
     if (cpu) clocks_.lock_cpu(*cpu);
     if (emc) clocks_.lock_emc(*emc);
@@ -227,22 +271,53 @@ nlohmann::json board_controller::current_locked() const {
 
 void board_controller::restore() {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  if (!armed_) return;
-  // On failure the snapshot stays open (and armed), so a later restore or start-up retries it.
-  restore_state(*armed_);
-  if (journal_) journal_->close_all();
+  if (!armed_ || reboot_pending_) return;
+  // On failure the snapshot stays open (and armed), so a later restore or start-up retries it;
+  // when the mode goes back through a reboot it stays open for the start-up after the boot.
+  const bool rebooting = restore_state(*armed_);
+  if (journal_ && !rebooting) journal_->close_all();
   armed_.reset();
+}
+
+void board_controller::reboot_into(std::int64_t power_mode) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (!tool_ || !conf_->find_mode(static_cast<int>(power_mode)))
+    throw validation_error("power_mode", "power mode " + std::to_string(power_mode) + " is not offered");
+  last_mode_.reset();
+  if (tool_->set_mode(static_cast<int>(power_mode), &*conf_, true)) {
+    reboot_started(power_mode);
+  } else {
+    // nvpmodel applied it at once after all (the gating matched by then): nothing to wait for.
+    spdlog::info("board: power mode {} applied without a reboot", power_mode);
+  }
+}
+
+std::optional<std::int64_t> board_controller::rearm(std::int64_t job_id) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (!armed_ && journal_) {
+    // The snapshot taken before the job's first change is still open: the job's end restores it.
+    if (auto state = journal_->oldest_open()) armed_ = board_state::from_json(*state);
+  }
+  arm_locked(job_id, "job");
+  auto mode = query_mode();
+  return mode ? std::optional<std::int64_t>(*mode) : std::nullopt;
+}
+
+std::optional<std::int64_t> board_controller::reboot_pending() const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  return reboot_pending_;
 }
 
 bool board_controller::restore_open_snapshot() {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  if (!journal_) return false;
+  if (!journal_ || reboot_pending_) return false;
   auto state = journal_->oldest_open();
   if (!state) return false;
   spdlog::warn("restoring board settings journaled by a previous run");
-  restore_state(board_state::from_json(*state));
-  journal_->close_all();
+  const bool rebooting = restore_state(board_state::from_json(*state));
   armed_.reset();
+  if (rebooting) return false;
+  journal_->close_all();
   return true;
 }
 

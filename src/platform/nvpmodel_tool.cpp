@@ -90,7 +90,7 @@ nvpmodel_conf nvpmodel_tool::dump_config() const {
   return parse_nvpmodel_dump(r.out + "\n" + r.err);
 }
 
-void nvpmodel_tool::set_mode(int id, const nvpmodel_conf* conf, bool force) const {
+bool nvpmodel_tool::set_mode(int id, const nvpmodel_conf* conf, bool force) const {
   std::vector<std::string> reasons;
   if (conf) {
     const nvpmodel_mode* target = conf->find_mode(id);
@@ -121,13 +121,14 @@ void nvpmodel_tool::set_mode(int id, const nvpmodel_conf* conf, bool force) cons
   }
   if (force && (!reasons.empty() || said.find("reboot") != std::string::npos)) {
     spdlog::warn("nvpmodel -m {} forced: the board applies it after a reboot", id);
-    return;
+    return true;
   }
   nvpmodel_query q = query();
   if (q.mode_id != id) {
     throw platform_error("nvpmodel -m " + id_text + " returned but the board reports mode " +
                          std::to_string(q.mode_id) + " (" + q.mode_name + ")");
   }
+  return false;
 }
 
 }  // namespace jetperf::platform

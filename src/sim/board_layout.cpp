@@ -23,17 +23,22 @@ nvpmodel_status read_nvpmodel_status(const board_layout& layout) {
   nvpmodel_status s;
   auto text = detail::read_text(layout.status_file());
   if (!text) return s;
-  int mode = -1;
+  int mode = -1, pending = -1;
   char fan[64] = {0};
-  int n = std::sscanf(text->c_str(), "pmode:%d fmode:%63s", &mode, fan);
+  int n = std::sscanf(text->c_str(), "pmode:%d fmode:%63s pending:%d", &mode, fan, &pending);
   if (n >= 1) s.mode = mode;
   if (n >= 2 && std::string(fan) != "none") s.fan_mode = fan;
+  if (n >= 3) s.pending = pending;
   return s;
 }
 
 void write_nvpmodel_status(const board_layout& layout, const nvpmodel_status& s) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "pmode:%04d fmode:%s\n", s.mode, s.fan_mode.empty() ? "none" : s.fan_mode.c_str());
+  char buf[128];
+  if (s.pending >= 0)
+    std::snprintf(buf, sizeof buf, "pmode:%04d fmode:%s pending:%04d\n", s.mode,
+                  s.fan_mode.empty() ? "none" : s.fan_mode.c_str(), s.pending);
+  else
+    std::snprintf(buf, sizeof buf, "pmode:%04d fmode:%s\n", s.mode, s.fan_mode.empty() ? "none" : s.fan_mode.c_str());
   detail::write_atomic(layout.status_file(), buf);
 }
 

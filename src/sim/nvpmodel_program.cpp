@@ -185,8 +185,17 @@ void apply_nvpmodel_mode(const board_layout& layout, const platform::nvpmodel_co
   }
   auto status = read_nvpmodel_status(layout);
   status.mode = mode_id;
+  // The last mode set wins over one waiting for the boot.
+  status.pending = -1;
   if (status.fan_mode.empty()) status.fan_mode = conf.default_fan_mode;
   write_nvpmodel_status(layout, status);
+}
+
+bool boot_nvpmodel(const board_layout& layout, const platform::nvpmodel_conf& conf) {
+  const auto status = read_nvpmodel_status(layout);
+  if (status.pending < 0) return false;
+  apply_nvpmodel_mode(layout, conf, status.pending);
+  return true;
 }
 
 int nvpmodel_main(const board_layout& layout, const std::vector<std::string>& args, std::istream& in,
@@ -227,7 +236,7 @@ int nvpmodel_main(const board_layout& layout, const std::vector<std::string>& ar
 
     auto status = read_nvpmodel_status(layout);
     if (o.boot && !o.have_mode) {
-      o.mode = status.mode >= 0 ? status.mode : conf.default_mode;
+      o.mode = status.pending >= 0 ? status.pending : status.mode >= 0 ? status.mode : conf.default_mode;
       o.have_mode = true;
     }
     if (o.have_mode) {
@@ -248,7 +257,12 @@ int nvpmodel_main(const board_layout& layout, const std::vector<std::string>& ar
           out << "NVPM WARN: power mode change not confirmed; the current mode is kept\n";
           return 1;
         }
-        // The simulated "reboot": the mode takes effect at once, gating included.
+        // The real tool stores the mode and reboots the machine; the simulated board cannot, so
+        // the mode waits for its next boot (sim_board::create when jetperfd starts again).
+        status.pending = o.mode;
+        write_nvpmodel_status(layout, status);
+        out << "NVPM WARN: power mode " << o.mode << " is applied when the board reboots\n";
+        return 0;
       }
       try {
         apply_nvpmodel_mode(layout, conf, o.mode);

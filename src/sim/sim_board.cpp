@@ -4,6 +4,8 @@
 
 #include <filesystem>
 
+#include <spdlog/spdlog.h>
+
 #include <jetperf/common/errors.hpp>
 #include <jetperf/platform/nvpmodel_conf.hpp>
 #include <jetperf/sim/board_tree.hpp>
@@ -90,13 +92,16 @@ sim_board sim_board::create(const std::string& profile_name, const std::string& 
 
   install_sim_tools(find_tools_dir(options.tools_dir), l);
 
+  const auto conf = platform::parse_nvpmodel_conf(conf_text);
   if (fresh || read_nvpmodel_status(l).mode < 0) {
     // Boot: the default mode is applied, as nvpmodel does at start-up.
-    const auto conf = platform::parse_nvpmodel_conf(conf_text);
     nvpmodel_status st;
     st.fan_mode = conf.default_fan_mode;
     write_nvpmodel_status(l, st);
     apply_nvpmodel_mode(l, conf, conf.default_mode);
+  } else if (boot_nvpmodel(l, conf)) {
+    // The daemon's start is the simulated board's boot: a mode confirmed for a reboot applies now.
+    spdlog::info("simulated board: booted into power mode {}", read_nvpmodel_status(l).mode);
   }
   return board;
 }

@@ -83,6 +83,19 @@ TEST_F(client_gemm, bad_flag_values_name_the_spec_field) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
 }
 
+TEST_F(client_gemm, allow_reboot_flag_lets_a_sweep_over_gated_modes_through) {
+  // Every other mode of the simulated AGX Orin changes GPU power gating (default MODE_30W).
+  auto r = cli({"submit", "gemm", "--device", "cpu", "--sizes", "32", "--power-mode", "all", "--dry-run"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("(field: spec.allow_reboot)"), std::string::npos) << r.err;
+  r = cli({"submit", "gemm", "--device", "cpu", "--sizes", "32", "--power-mode", "all", "--allow-reboot", "--dry-run"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("\"allow_reboot\":true"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("reboots (power mode switches): 2 -> 0, 0 -> 1, 1 -> 2, 2 -> 3, 3 -> 2 (restore)"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST_F(client_gemm, small_cpu_sweep_end_to_end) {
   auto r = cli({"submit", "gemm", "--device", "cpu", "--dtype", "float", "--sizes", "32,48", "--cpu-freq", "min,max",
                 "--threads", "1", "--warmup-s", "0.01", "--min-time-s", "0.05", "--max-time-s", "0.2",

@@ -168,6 +168,16 @@ void daemon_process::restart() {
   start();
 }
 
+int daemon_process::reload_port() {
+  const auto text = slurp(dir_.file("ready"));
+  if (!text.empty() && text.back() == '\n') {
+    const auto colon = text.rfind(':');
+    const int port = colon == std::string::npos ? 0 : std::atoi(text.c_str() + colon + 1);
+    if (port > 0) port_ = port;
+  }
+  return port_;
+}
+
 bool daemon_process::running() {
   if (pid_ <= 0) return false;
   int status = 0;

@@ -30,6 +30,9 @@ class daemon_process {
   bool running();
 
   int port() const { return port_; }
+  /// Reads the port from the ready file again: a daemon that re-executed itself (a simulated
+  /// board's reboot) listens on a new one. Returns it (the old one while no new file is written).
+  int reload_port();
   /// "127.0.0.1:PORT"
   std::string address() const;
   const std::string& token() const { return token_; }

@@ -15,7 +15,7 @@ class fake_board final : public platform::board_settings {
  public:
   platform::board_offer offered() const override {
     platform::board_offer o;
-    o.power_modes = {{0, "MAXN"}, {1, "15W"}};
+    o.power_modes = {{0, "MAXN", {}}, {1, "15W", {}}};
     o.gpu_freqs_hz = {300000000, 600000000, 900000000};
     o.cpu_freqs_khz = {1200000, 2200000};
     o.emc_freqs_hz = {2133000000};

@@ -17,6 +17,7 @@
 #include <jetperf/common/event_hub.hpp>
 #include <jetperf/jobs/workload_registry.hpp>
 #include <jetperf/store/job_store.hpp>
+#include <jetperf/store/reboot_journal.hpp>
 
 namespace jetperf::jobs {
 
@@ -43,7 +44,9 @@ class job_service {
               job_service_options options = {});
   ~job_service();
 
-  /// Marks jobs left running by a dead process as interrupted, then starts the runner.
+  /// Resumes the job a reboot was for (store::reboot_journal: queued again when the board booted
+  /// in the mode it asked for, else left interrupted and the board restored), marks jobs left
+  /// running by a dead process as interrupted, then starts the runner.
   void start();
   /// Interrupts the running job at its next safe point, waits for the runner to end.
   /// The running job is stored as `interrupted`; queued jobs stay queued.
@@ -53,7 +56,8 @@ class job_service {
   /// Throws validation_error, unavailable (queue full or stopping).
   store::job_record submit(const std::string& kind, const nlohmann::json& spec,
                            const std::vector<std::string>& tags);
-  /// Validates without submitting: returns the normalized spec, point count and estimate.
+  /// Validates without submitting: returns the normalized spec, point count, estimate and the
+  /// power-mode switches that reboot the board ("reboots": [{from, to, restore}]).
   nlohmann::json dry_run(const std::string& kind, const nlohmann::json& spec) const;
   /// Cancels a queued or running job. Throws not_found, conflict (already finished).
   store::job_record cancel(std::int64_t id);
@@ -75,6 +79,11 @@ class job_service {
   void run_loop();
   void run_job(store::job_record job);
   void publish(std::int64_t id, const std::string& event, const nlohmann::json& data);
+  /// A point needs `power_mode`, which only a reboot applies, and the spec allows it: journals the
+  /// job's point, marks it interrupted ("waiting for the board to reboot") and tells the board to
+  /// reboot. No job runs after it in this process. False (journal undone) when the board refused.
+  bool reboot_for(const store::job_record& job, std::int64_t index, std::int64_t power_mode);
+  void resume_after_reboot();
   /// The thermal guard's verdict over the last second of telemetry: a reason, or "" when cool.
   std::string thermal_violation() const;
   /// Stores options_.provenance() with job `id`; a failure is logged, never fatal to the job.
@@ -82,6 +91,7 @@ class job_service {
 
   store::database& db_;
   store::job_store jobs_;
+  store::reboot_journal reboots_;
   workload_registry& registry_;
   event_hub& hub_;
   platform::board_settings* board_;
@@ -98,6 +108,7 @@ class job_service {
   abort_reason abort_reason_ = abort_reason::none;  // guarded by mutex_
   std::condition_variable finished_;                 // a job left the running slot
   bool stopping_ = false;
+  bool rebooting_ = false;  // a job's reboot is under way: nothing more runs in this process
   std::thread runner_;
 };
 

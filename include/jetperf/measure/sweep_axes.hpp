@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <jetperf/common/spec_fields.hpp>
 #include <jetperf/platform/board_setting.hpp>
 
 namespace jetperf::measure {
@@ -27,10 +28,21 @@ std::vector<std::string> split_trimmed(const std::string& text, char sep);
 /// A list from a JSON array or a comma-separated string ("a, b" -> ["a", "b"]); a scalar -> [it].
 std::vector<nlohmann::json> spec_list(const nlohmann::json& v);
 
+/// The spec fields every kind that sweeps board settings declares, declared once here:
+/// power_modes, emc_freqs, gpu_freqs, cpu_freqs and allow_reboot (jobs::allow_reboot_field).
+const std::vector<spec_field>& board_axis_fields();
+/// A kind's declared fields: its own `before`, board_axis_fields(), then its own `after`.
+std::vector<spec_field> with_board_axes(std::vector<spec_field> before, const std::vector<spec_field>& after);
+
 /// Reads power_modes, emc_freqs, gpu_freqs and cpu_freqs ("all" | "min" | "max" | values, each
 /// checked against `offered`) into `out` as lists of ints, or null where the spec leaves the
-/// setting as it is. Throws validation_error("spec.<axis>") naming the valid values.
+/// setting as it is, and allow_reboot as a boolean. Throws validation_error("spec.<axis>") naming
+/// the valid values, and validation_error("spec.allow_reboot") naming the switches when a power
+/// mode of the sweep (or the way back to the current one) needs a reboot and allow_reboot is false.
 void normalize_board_axes(const nlohmann::json& spec, const platform::board_offer& offered, nlohmann::json& out);
+
+/// The board_axis_fields() of a stored (normalized) spec, for a kind's stored() to keep.
+nlohmann::json stored_board_axes(const nlohmann::json& normalized);
 
 /// The keys of a point that are board settings, in sweep order (outermost first).
 const std::vector<std::string>& board_setting_keys();

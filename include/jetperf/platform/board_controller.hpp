@@ -34,6 +34,10 @@ struct board_controller_options {
   std::optional<std::int64_t> gpu_memory_bytes;
   /// Asked when the machine is not a Jetson: true = a discrete NVIDIA GPU (family "dgpu").
   std::function<bool()> dgpu_probe;
+  /// Called (with the controller's lock held) after nvpmodel accepted a power mode that takes
+  /// effect at the next boot: a real board is going down; a simulated one boots when the daemon
+  /// restarts, so the daemon restarts itself.
+  std::function<void(std::int64_t power_mode)> on_reboot;
 };
 
 class board_controller : public board_settings {
@@ -53,9 +57,15 @@ class board_controller : public board_settings {
   /// frequency when min == max, else the current one; null where the board has no such control.
   nlohmann::json current() const;
   void restore() override;
+  void reboot_into(std::int64_t power_mode) override;
+  std::optional<std::int64_t> rearm(std::int64_t job_id) override;
+  /// The mode nvpmodel was told to apply at the next boot by this process, if any. While one is
+  /// pending nothing restores the board: the open snapshot is restored after the boot.
+  std::optional<std::int64_t> reboot_pending() const;
 
   /// Start-up and `jetperfd --restore-only`: restores the oldest open snapshot, closes all.
-  /// Returns whether one was restored.
+  /// Returns whether one was restored. Keeps it open (returns false) when the power mode can
+  /// only go back through a reboot, which it then starts, and while a reboot is pending.
   bool restore_open_snapshot();
   /// GET /v1/board: identity, modes, frequency lists, cores, fan and the paths in use.
   nlohmann::json describe() const;
@@ -78,7 +88,10 @@ class board_controller : public board_settings {
  private:
   std::optional<int> query_mode() const;
   board_state capture() const;
-  void restore_state(const board_state& state);
+  /// Puts `state` back; returns true when its power mode waits for a reboot (clocks untouched).
+  bool restore_state(const board_state& state);
+  /// Records a power mode nvpmodel applies at the next boot and tells options_.on_reboot.
+  void reboot_started(std::int64_t power_mode);
   void arm_locked(std::int64_t job_id, const std::string& reason);
   nlohmann::json apply_locked(const nlohmann::json& settings);
   nlohmann::json current_locked() const;
@@ -91,6 +104,8 @@ class board_controller : public board_settings {
   std::optional<nvpmodel_tool> tool_;
   mutable clock_control clocks_;
   std::optional<board_state> armed_;
+  std::optional<std::int64_t> reboot_pending_;
+  mutable std::optional<int> last_mode_;  ///< the power mode nvpmodel reported last
   mutable std::recursive_mutex mutex_;
 };
 

@@ -37,11 +37,16 @@ const std::vector<setting_field>& setting_fields();
 struct power_mode_offer {
   int id = 0;
   std::string name;
+  /// The modes from which switching to this one changes GPU power gating, so that nvpmodel
+  /// applies it only at the next boot.
+  std::vector<std::int64_t> reboot_from;
 };
 
 /// What can be set, for spec validation.
 struct board_offer {
   std::vector<power_mode_offer> power_modes;
+  std::optional<std::int64_t> power_mode;  ///< the mode in effect, when the board says
+
   std::vector<std::int64_t> gpu_freqs_hz;  ///< ascending
   std::vector<std::int64_t> cpu_freqs_khz;
   std::vector<std::int64_t> emc_freqs_hz;

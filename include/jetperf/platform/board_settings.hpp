@@ -3,7 +3,10 @@
 // what the board offers (for validation), and restore everything afterwards. The platform
 // implementation journals a snapshot before the first change (crash-safe restore).
 #include <cstdint>
+#include <optional>
+#include <string>
 
+#include <jetperf/common/errors.hpp>
 #include <jetperf/platform/board_setting.hpp>
 
 namespace jetperf::platform {
@@ -18,10 +21,26 @@ class board_settings {
   virtual void arm(std::int64_t job_id) = 0;
   /// Applies the set values of `setting` (absent = leave as is); locks the clocks, waits until
   /// they read back and returns what was read back. Throws validation_error for values the
-  /// board does not offer, platform_error on failure (after putting the board back).
+  /// board does not offer, platform_error on failure (after putting the board back), and
+  /// reboot_required (changing nothing) when the power mode can only change through a reboot.
   virtual board_setting apply(const board_setting& setting) = 0;
-  /// Restores the armed snapshot and closes it; a no-op when not armed.
+  /// Restores the armed snapshot and closes it; a no-op when not armed. When putting the power
+  /// mode back needs a reboot, the mode is switched for the next boot and the snapshot stays open:
+  /// the clocks are restored by the start-up after that boot.
   virtual void restore() = 0;
+
+  /// Switches to `power_mode` although it needs a reboot (reboot_required): nvpmodel is answered
+  /// YES, so a real board goes down and boots in that mode. The armed snapshot stays open and is
+  /// not restored by this process. Throws what nvpmodel throws; boards without power modes refuse.
+  virtual void reboot_into(std::int64_t power_mode) {
+    throw conflict("this board cannot reboot into power mode " + std::to_string(power_mode), "power_mode");
+  }
+  /// After the boot a job asked for: arms the journaled snapshot again (the settings from before
+  /// the job, not the current ones) and returns the power mode now in effect.
+  virtual std::optional<std::int64_t> rearm(std::int64_t job_id) {
+    arm(job_id);
+    return std::nullopt;
+  }
 };
 
 }  // namespace jetperf::platform

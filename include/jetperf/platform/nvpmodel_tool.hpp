@@ -29,7 +29,9 @@ class nvpmodel_tool {
   /// `nvpmodel -m <id>`. With `conf`, refuses (conflict) a change that needs a reboot unless `force`;
   /// forcing feeds "YES\n" on stdin. Throws platform_error with nvpmodel's message on
   /// "NVPM ERROR", a non-zero exit or a timeout, and when the mode does not read back.
-  void set_mode(int id, const nvpmodel_conf* conf, bool force) const;
+  /// Returns true when the forced change waits for a reboot (a real board goes down now; a
+  /// simulated one applies it when it boots next), false when it is in effect.
+  bool set_mode(int id, const nvpmodel_conf* conf, bool force) const;
 
  private:
   std::string program_;

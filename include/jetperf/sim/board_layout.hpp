@@ -32,6 +32,9 @@ class board_layout {
 struct nvpmodel_status {
   int mode = -1;         ///< -1: never set
   std::string fan_mode;  ///< "" when the board has no fan modes
+  /// A mode confirmed with YES that changes GPU power gating: applied when the board boots
+  /// (sim_board::create, `nvpmodel --boot`); -1: none.
+  int pending = -1;
 };
 
 nvpmodel_status read_nvpmodel_status(const board_layout& layout);

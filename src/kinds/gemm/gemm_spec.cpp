@@ -125,15 +125,12 @@ std::vector<bool> parse_tensor(const json& v) {
 
 const std::vector<spec_field>& gemm_spec_fields() {
   using t = spec_type;
-  static const std::vector<spec_field> fields = {
+  static const std::vector<spec_field> fields = with_board_axes({
       {"device", t::text, nullptr, "cuda or cpu (default: cuda when the board has a CUDA device)", 0, 0, {"cuda", "cpu"}},
       {"dtypes", t::list, json::array({"float"}), "half, float, double: a list or comma-separated text", 0, 0, {}},
       {"sizes", t::list, "128:2048:128", "from:to:step, N (square), MxNxK, or a list of them", 0, 0, {}},
       {"tensor", t::list, nullptr, "on, off, both or a list (default: both on cuda, off on cpu)", 0, 0, {}},
-      {"power_modes", t::list, nullptr, "nvpmodel mode ids, \"all\", or absent to leave the mode", 0, 0, {}},
-      {"emc_freqs", t::list, nullptr, "EMC clocks in Hz, \"all\", \"min\", \"max\", or absent to leave them", 0, 0, {}},
-      {"gpu_freqs", t::list, nullptr, "GPU clocks in Hz, \"all\", \"min\", \"max\", or absent to leave them", 0, 0, {}},
-      {"cpu_freqs", t::list, nullptr, "CPU clocks in kHz, \"all\", \"min\", \"max\", or absent to leave them", 0, 0, {}},
+  }, {
       {"threads", t::integer, 0, "CPU backend threads (0 = the library's default)", 0, 1024, {}},
       {"warmup_s", t::number, 0.5, "seconds of discarded runs before each window", 0, 600, {}},
       {"min_time_s", t::number, 0.5, "shortest adaptive window", 0, 3600, {}},
@@ -147,7 +144,7 @@ const std::vector<spec_field>& gemm_spec_fields() {
        "times the whole sweep runs (rows carry repeat; the summary gives each setting's mean and 95% interval "
        "across repeats, and flags repeats that disagree beyond their own noise)", 1, 1000, {}},
       {"tags", t::list, nullptr, "labels for finding the job later", 0, 0, {}},
-  };
+  });
   return fields;
 }
 
@@ -245,7 +242,7 @@ gemm_spec gemm_spec::stored(const json& j) {
   for (const auto& size : j.at("sizes"))
     s.sizes.push_back({size.at("m").get<std::int64_t>(), size.at("n").get<std::int64_t>(), size.at("k").get<std::int64_t>()});
   s.tensor = j.at("tensor").get<std::vector<bool>>();
-  for (const char* axis : {"power_modes", "emc_freqs", "gpu_freqs", "cpu_freqs"}) s.board_axes[axis] = j.value(axis, json());
+  s.board_axes = stored_board_axes(j);
   s.threads = j.at("threads").get<std::int64_t>();
   s.warmup_s = j.at("warmup_s").get<double>();
   s.min_time_s = j.at("min_time_s").get<double>();

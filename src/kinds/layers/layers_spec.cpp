@@ -251,7 +251,7 @@ std::vector<nlohmann::json> expand_layers_spec(const nlohmann::json& spec) {
 
 const std::vector<spec_field>& layers_spec_fields() {
   using t = spec_type;
-  static const std::vector<spec_field> fields = {
+  static const std::vector<spec_field> fields = with_board_axes({
       {"models", t::list, nullptr, "zoo network names (GET /v1/models)", 0, 0, {}},
       {"networks", t::list, nullptr, "user networks (proto/network.schema.json)", 0, 0, {}},
       {"devices", t::list, nullptr, "cuda and/or cpu (default: cuda when the board has a CUDA device)", 0, 0, {}},
@@ -275,13 +275,10 @@ const std::vector<spec_field>& layers_spec_fields() {
       {"max_time_s", t::number, 5.0, "adaptive: longest window", 0.001, 3600, {}},
       {"end_to_end", t::boolean, true, "also run each network whole", 0, 0, {}},
       {"threads", t::integer, 0, "CPU backend threads (0 = the library's default)", 0, 1024, {}},
-      {"power_modes", t::list, nullptr, "nvpmodel mode ids, \"all\", or absent to leave the mode", 0, 0, {}},
-      {"gpu_freqs", t::list, nullptr, "GPU clocks in Hz, \"all\", \"min\", \"max\", or absent", 0, 0, {}},
-      {"cpu_freqs", t::list, nullptr, "CPU clocks in kHz, \"all\", \"min\", \"max\", or absent", 0, 0, {}},
-      {"emc_freqs", t::list, nullptr, "EMC clocks in Hz, \"all\", \"min\", \"max\", or absent", 0, 0, {}},
+  }, {
       {"cooldown_s", t::number, 0.0, "seconds of rest before each point", 0, 3600, {}},
       {"tags", t::list, nullptr, "labels for finding the job later", 0, 0, {}},
-  };
+  });
   return fields;
 }
 
@@ -308,7 +305,7 @@ layers_spec layers_spec::stored(const nlohmann::json& j) {
   s.max_time_s = j.at("max_time_s").get<double>();
   s.cooldown_s = j.at("cooldown_s").get<double>();
   s.end_to_end = j.at("end_to_end").get<bool>();
-  for (const char* axis : {"power_modes", "emc_freqs", "gpu_freqs", "cpu_freqs"}) s.board_axes[axis] = j.value(axis, json());
+  s.board_axes = stored_board_axes(j);
   return s;
 }
 

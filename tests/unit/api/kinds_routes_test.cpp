@@ -80,7 +80,15 @@ TEST_F(kinds_routes, declared_defaults_are_the_ones_normalize_fills_in) {
     EXPECT_GE(checked, 2) << name;
   }
   const auto gemm = kind("gemm");
-  const auto& threads = gemm["spec"]["fields"][8];
+  nlohmann::json threads, allow_reboot;
+  for (const auto& f : gemm["spec"]["fields"]) {
+    if (f["name"] == "threads") threads = f;
+    if (f["name"] == "allow_reboot") allow_reboot = f;
+  }
+  // The board axes every sweeping kind shares, allow_reboot among them, with their description.
+  EXPECT_EQ(allow_reboot["type"], "boolean");
+  EXPECT_EQ(allow_reboot["default"], false);
+  EXPECT_NE(allow_reboot["description"].get<std::string>().find("reboot the board"), std::string::npos);
   EXPECT_EQ(threads, (nlohmann::json{{"name", "threads"}, {"type", "integer"}, {"default", 0},
                                      {"description", "CPU backend threads (0 = the library's default)"},
                                      {"min", 0}, {"max", 1024}}));

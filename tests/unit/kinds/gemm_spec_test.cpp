@@ -13,7 +13,7 @@ namespace {
 
 jetperf::platform::board_offer offered() {
   jetperf::platform::board_offer o;
-  o.power_modes = {{0, "MAXN"}, {2, "15W"}};
+  o.power_modes = {{0, "MAXN", {}}, {2, "15W", {}}};
   o.gpu_freqs_hz = {114750000, 624750000, 1377000000};
   o.cpu_freqs_khz = {1200000, 2265600};
   o.emc_freqs_hz = {2133000000};
@@ -174,4 +174,42 @@ TEST(gemm_spec, estimate_grows_with_points_and_uses_duration) {
   const auto s = normalize_gemm_spec({{"duration_s", 2.0}, {"warmup_s", 1.0}, {"sizes", {64, 128}}}, offered());
   const double one = estimate_gemm_s(s, 1), ten = estimate_gemm_s(s, 10);
   EXPECT_NEAR(ten - one, 9 * 3.0, 1e-9);
+}
+
+TEST(gemm_spec, power_modes_that_need_a_reboot_are_refused_without_allow_reboot) {
+  auto off = offered();
+  off.power_modes[0].reboot_from = {2};  // MAXN ungates TPCs that 15W gates
+  off.power_modes[1].reboot_from = {0};
+  off.power_mode = 2;
+  try {
+    normalize_gemm_spec({{"power_modes", "all"}}, off);
+    ADD_FAILURE() << "a sweep that needs reboots was accepted";
+  } catch (const jetperf::validation_error& e) {
+    EXPECT_EQ(e.field(), "spec.allow_reboot");
+    EXPECT_EQ(e.code(), "reboot_needed");
+    // Through the sweep in order; it ends in the mode it started from, so no extra way back.
+    EXPECT_NE(std::string(e.what()).find("need a reboot: 2 (15W) -> 0 (MAXN), 0 (MAXN) -> 2 (15W); set allow_reboot"),
+              std::string::npos)
+        << e.what();
+  }
+  try {
+    normalize_gemm_spec({{"power_modes", {0}}}, off);
+    ADD_FAILURE() << "a sweep that needs reboots was accepted";
+  } catch (const jetperf::validation_error& e) {
+    EXPECT_NE(std::string(e.what()).find("2 (15W) -> 0 (MAXN), 0 (MAXN) -> 2 (15W) when the job ends"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(error_field({{"power_modes", {2}}}, off), "");
+  EXPECT_EQ(error_field({{"power_modes", "all"}, {"allow_reboot", "yes"}}, off), "spec.allow_reboot");
+
+  const auto s = normalize_gemm_spec({{"power_modes", "all"}, {"allow_reboot", true}}, off);
+  EXPECT_EQ(s["allow_reboot"], true);
+  EXPECT_EQ(s["power_modes"], json({0, 2}));
+  // Kept through the stored form, and false by default.
+  EXPECT_EQ(gemm_spec::stored(s).to_json()["allow_reboot"], true);
+  EXPECT_EQ(normalize_gemm_spec(json::object(), off)["allow_reboot"], false);
+  bool declared = false;
+  for (const auto& f : gemm_spec_fields()) declared = declared || (f.name == "allow_reboot" && f.default_value == false);
+  EXPECT_TRUE(declared);
 }

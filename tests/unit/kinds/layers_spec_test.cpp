@@ -13,7 +13,7 @@ namespace {
 
 jetperf::platform::board_offer offered() {
   jetperf::platform::board_offer o;
-  o.power_modes = {{0, "MAXN"}, {1, "15W"}};
+  o.power_modes = {{0, "MAXN", {}}, {1, "15W", {}}};
   o.gpu_freqs_hz = {300000000, 900000000};
   o.cpu_freqs_khz = {1200000, 2200000};
   o.has_cuda_device = false;
@@ -138,4 +138,17 @@ TEST(layers_spec, a_batch_beyond_memory_is_refused) {
   const auto f = field_of({{"models", "resnet50"}, {"batch", 512}}, board);
   EXPECT_EQ(f.substr(0, 13), "spec.batch | ") << f;
   EXPECT_NE(f.find("does not fit"), std::string::npos) << f;
+}
+
+TEST(layers_spec, declares_and_checks_allow_reboot_like_every_sweeping_kind) {
+  auto off = offered();
+  off.power_modes[1].reboot_from = {0};
+  off.power_mode = 0;
+  EXPECT_EQ(field_of({{"models", "resnet18"}, {"power_modes", {0, 1}}}, off).rfind("spec.allow_reboot |", 0), 0u);
+  const auto s = normalize_layers_spec({{"models", "resnet18"}, {"power_modes", {0, 1}}, {"allow_reboot", true}}, off);
+  EXPECT_EQ(s["allow_reboot"], true);
+  EXPECT_EQ(layers_spec::stored(s).board_axes["allow_reboot"], true);
+  std::size_t declared = 0;
+  for (const auto& f : layers_spec_fields()) declared += f.name == "allow_reboot";
+  EXPECT_EQ(declared, 1u);
 }

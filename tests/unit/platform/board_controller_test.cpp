@@ -6,6 +6,7 @@
 
 #include <jetperf/common/errors.hpp>
 #include <jetperf/platform/memory_snapshot_journal.hpp>
+#include <jetperf/platform/reboot_required.hpp>
 
 #include "board_tree.hpp"
 #include <support/temp_dir.hpp>
@@ -145,6 +146,77 @@ TEST(board_controller, reboot_needing_mode_is_refused_unless_forced) {
   EXPECT_EQ(b.mode(), "2\n");
   b.board->apply_request({{"power_mode", 1}, {"force", true}});
   EXPECT_EQ(b.mode(), "1\n");
+}
+
+TEST(board_controller, job_reboots_into_a_gated_mode_and_restores_after_the_boots) {
+  // The job path never forces: a mode that changes gating comes back as reboot_required with
+  // nothing changed; reboot_into then switches with YES and the snapshot waits for the boot.
+  orin b;
+  std::vector<std::int64_t> reboots;
+  board_controller_options o;
+  o.nvpmodel_program = b.bin.file("nvpmodel");
+  o.on_reboot = [&](std::int64_t mode) { reboots.push_back(mode); };
+  auto board = std::make_unique<board_controller>(sysfs_root(b.tmp.path()), o, &b.journal);
+  const std::string before = b.tree();
+  board->arm(7);
+  board_setting s;
+  s.power_mode = 1;
+  try {
+    board->apply(s);
+    ADD_FAILURE() << "apply switched to a mode that needs a reboot";
+  } catch (const reboot_required& e) {
+    EXPECT_EQ(e.power_mode(), 1);
+    EXPECT_EQ(e.field(), "allow_reboot");
+    EXPECT_NE(std::string(e.what()).find("TPC_PG_MASK 240 -> 248"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(b.mode(), "2\n");
+  EXPECT_TRUE(reboots.empty());
+
+  board->reboot_into(1);
+  EXPECT_EQ(reboots, (std::vector<std::int64_t>{1}));
+  EXPECT_EQ(board->reboot_pending(), 1);
+  EXPECT_NE(jetperf::test::read_file(b.bin.file("calls")).find("stdin:YES"), std::string::npos);
+  // Going down: neither the job's end nor the shutdown restores, the snapshot stays open.
+  board->restore();
+  EXPECT_FALSE(board->restore_open_snapshot());
+  ASSERT_EQ(b.journal.entries().size(), 1u);
+  board.reset();
+
+  // After the boot: armed again from the journal (not from the current settings).
+  o.on_reboot = [&](std::int64_t mode) { reboots.push_back(mode); };
+  board = std::make_unique<board_controller>(sysfs_root(b.tmp.path()), o, &b.journal);
+  EXPECT_EQ(board->rearm(7), 1);
+  EXPECT_EQ(b.journal.entries().size(), 1u);
+  // The job ends: 1 -> 2 changes gating too, so the way back is one more reboot.
+  board->restore();
+  EXPECT_EQ(reboots, (std::vector<std::int64_t>{1, 2}));
+  EXPECT_EQ(b.journal.entries().size(), 1u);
+  board.reset();
+
+  // The start-up after that boot finds the mode back and closes the snapshot.
+  board = std::make_unique<board_controller>(sysfs_root(b.tmp.path()), o, &b.journal);
+  EXPECT_TRUE(board->restore_open_snapshot());
+  EXPECT_TRUE(b.journal.entries().empty());
+  EXPECT_EQ(b.mode(), "2\n");
+  EXPECT_EQ(b.tree(), before);
+}
+
+TEST(board_controller, offer_says_which_modes_need_a_reboot_from_which) {
+  orin b;
+  const auto o = b.board->offered();
+  EXPECT_EQ(o.power_mode, 2);
+  ASSERT_EQ(o.power_modes.size(), 4u);
+  // Masks 0, 248, 240, 240: a switch needs a reboot where they differ.
+  EXPECT_EQ(o.power_modes[0].reboot_from, (std::vector<std::int64_t>{1, 2, 3}));
+  EXPECT_EQ(o.power_modes[1].reboot_from, (std::vector<std::int64_t>{0, 2, 3}));
+  EXPECT_EQ(o.power_modes[3].reboot_from, (std::vector<std::int64_t>{0, 1}));
+  // The mode in effect follows the controller's own switches, the way back included.
+  b.board->arm(1);
+  b.board->apply_request({{"power_mode", 3}});
+  EXPECT_EQ(b.board->offered().power_mode, 3);
+  b.board->restore();
+  EXPECT_EQ(b.mode(), "2\n");
+  EXPECT_EQ(b.board->offered().power_mode, 2);
 }
 
 TEST(board_controller, restore_open_snapshot_after_a_crash) {

@@ -3,6 +3,7 @@
 
 #include <jetperf/platform/nvpmodel_output.hpp>
 #include <jetperf/platform/sysfs_root.hpp>
+#include <jetperf/sim/board_layout.hpp>
 
 #include "sim_test_util.hpp"
 
@@ -33,8 +34,19 @@ TEST(sim_nvpmodel, mode_change_writes_the_tree) {
   EXPECT_NE(refused.out.find("YES"), std::string::npos) << refused.out;
   EXPECT_EQ(root.read_int(gpu + "/max_freq"), 624750000);
 
+  // YES: as the real tool, the mode waits for the reboot; until the board boots nothing changes.
   auto r = sim_testing::run(board.paths().nvpmodel_path, {"-m", "0"}, "YES\n");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("reboot"), std::string::npos) << r.out;
+  EXPECT_EQ(root.read_int(gpu + "/max_freq"), 624750000);
+  EXPECT_EQ(root.read("/sys/devices/platform/gpu.0/tpc_pg_mask"), "240");
+  EXPECT_EQ(platform::parse_nvpmodel_query(sim_testing::run(board.paths().nvpmodel_path, {"-q"}).out).mode_id, 2);
+  EXPECT_EQ(read_nvpmodel_status(board.layout()).pending, 0);
+
+  // The boot applies it, gating included.
+  r = sim_testing::run(board.paths().nvpmodel_path, {"--boot"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(read_nvpmodel_status(board.layout()).pending, -1);
   EXPECT_EQ(root.read("/sys/devices/system/cpu/cpu8/online"), "1");
   EXPECT_EQ(root.read("/sys/devices/system/cpu/online"), "0-11");
   EXPECT_EQ(root.read_int(gpu + "/max_freq"), 1300500000);
@@ -125,4 +137,26 @@ TEST(sim_nvpmodel, parse_verbose_dump_matches_the_profile) {
     ASSERT_NE(gpu->find_arg("MAX_FREQ"), nullptr);
     EXPECT_EQ(gpu->find_arg("MAX_FREQ")->path, p.gpu_devfreq_dir + "/max_freq");
   }
+}
+
+TEST(sim_nvpmodel, creating_the_board_again_boots_the_pending_mode) {
+  // sim_board::create is the simulated board's boot (jetperfd's start): a mode confirmed with YES
+  // takes effect there, and only there.
+  test::temp_dir tmp;
+  auto board = sim_testing::make_board("orin-agx", tmp);
+  platform::sysfs_root root(board.paths().sysfs_root);
+  auto r = sim_testing::run(board.paths().nvpmodel_path, {"-m", "1"}, "YES\n");
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(root.read("/sys/devices/platform/gpu.0/tpc_pg_mask"), "240");
+
+  auto again = sim_testing::make_board("orin-agx", tmp);
+  EXPECT_EQ(root.read("/sys/devices/platform/gpu.0/tpc_pg_mask"), "248");
+  const auto status = read_nvpmodel_status(again.layout());
+  EXPECT_EQ(status.mode, 1);
+  EXPECT_EQ(status.pending, -1);
+  EXPECT_EQ(platform::parse_nvpmodel_query(sim_testing::run(board.paths().nvpmodel_path, {"-q"}).out).mode_id, 1);
+
+  // Without a pending mode a new start keeps the board as it is.
+  auto third = sim_testing::make_board("orin-agx", tmp);
+  EXPECT_EQ(read_nvpmodel_status(third.layout()).mode, 1);
 }

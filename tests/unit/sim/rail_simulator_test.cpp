@@ -34,7 +34,9 @@ rail_simulator_options fixed_load(const double* load) {
 TEST(rail_simulator, cpu_rail_follows_cpu_load) {
   test::temp_dir tmp;
   auto board = sim_testing::make_board("orin-agx", tmp);
-  ASSERT_EQ(sim_testing::run(board.paths().nvpmodel_path, {"-m", "0"}, "YES\n").exit_code, 0);  // MAXN
+  // MAXN changes TPC gating: confirmed for the reboot, then the boot applies it.
+  ASSERT_EQ(sim_testing::run(board.paths().nvpmodel_path, {"-m", "0"}, "YES\n").exit_code, 0);
+  ASSERT_EQ(sim_testing::run(board.paths().nvpmodel_path, {"--boot"}).exit_code, 0);
   double load = 0.0;
   rail_simulator sim(board.profile(), board.paths().sysfs_root, fixed_load(&load));
   sim.step(0.02);
