@@ -115,7 +115,9 @@ TEST(cpu_reservation, a_reserved_thread_gets_at_most_its_share_or_the_refusal_sa
 TEST(rail_simulator, cpu_rail_follows_this_process_workload_threads_not_its_service_threads) {
   test::temp_dir tmp;
   auto board = sim_testing::make_board("orin-agx", tmp);
-  ASSERT_EQ(sim_testing::run(board.paths().nvpmodel_path, {"-m", "0"}, "YES\n").exit_code, 0);  // MAXN
+  // MAXN (all 12 cores): confirmed for the reboot, then the boot applies it.
+  ASSERT_EQ(sim_testing::run(board.paths().nvpmodel_path, {"-m", "0"}, "YES\n").exit_code, 0);
+  ASSERT_EQ(sim_testing::run(board.paths().nvpmodel_path, {"--boot"}).exit_code, 0);
   rail_simulator_options o;
   o.noise = 0;
   rail_simulator sim(board.profile(), board.paths().sysfs_root, o);
