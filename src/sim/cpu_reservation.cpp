@@ -87,6 +87,10 @@ std::string cpu_reservation::apply(const std::vector<int>& tids, double share) {
   for (int tid : wanted) {
     auto it = reserved_.find(tid);
     if (it != reserved_.end() && it->second == share) continue;
+    // A new share goes through the fair class: changing a throttled task's deadline parameters
+    // in place can leave it throttled with a deadline in the past, never replenished (seen on
+    // 6.18: a runner stuck runnable for minutes).
+    if (it != reserved_.end()) release(tid);
     if (reserve(tid, share) == 0) {
       reserved_[tid] = share;
     } else if (errno != ESRCH) {
@@ -96,6 +100,17 @@ std::string cpu_reservation::apply(const std::vector<int>& tids, double share) {
     }
   }
   return failure;
+}
+
+void cpu_reservation::renew() {
+  for (auto it = reserved_.begin(); it != reserved_.end();) {
+    release(it->first);
+    if (reserve(it->first, it->second) == 0) {
+      ++it;
+    } else {
+      it = reserved_.erase(it);
+    }
+  }
 }
 
 double cpu_reservation::share_of(int tid) const {

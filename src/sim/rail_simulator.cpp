@@ -146,6 +146,9 @@ std::vector<double> rail_simulator::core_loads(const std::vector<bool>& online) 
   return u;
 }
 
+// About once a second at the 20 ms period: how long a stalled reservation can last.
+constexpr unsigned k_renew_steps = 50;
+
 void rail_simulator::reserve_speed(const board_load& l) {
   if (!reservation_ || !speed_.simulated) return;
   // Threads may run on any online cluster: the fastest one sets their share.
@@ -163,6 +166,7 @@ void rail_simulator::reserve_speed(const board_load& l) {
   std::vector<int> tids;
   for (const auto& t : last_threads_)
     if (t.busy > 0.01 || reservation_->share_of(t.tid) < 1) tids.push_back(t.tid);
+  if (++steps_ % k_renew_steps == 0) reservation_->renew();
   const std::string refused = reservation_->apply(tids, share);
   std::lock_guard<std::mutex> lock(mutex_);
   speed_.share = share;

@@ -27,6 +27,10 @@ class cpu_reservation {
   /// the kernel admits at most 95% of a core). Threads reserved before and not in `tids` are
   /// released. Returns why a thread could not be reserved ("" when all were).
   std::string apply(const std::vector<int>& tids, double share);
+  /// Takes every reservation back and gives it again with fresh parameters: bounds how long a
+  /// kernel that failed to replenish a throttled thread can stall it (the simulator calls this
+  /// every second). A thread that cannot be reserved again runs unreserved.
+  void renew();
   /// The share thread `tid` ran with since the last apply (1 when not reserved).
   double share_of(int tid) const;
   void release_all();

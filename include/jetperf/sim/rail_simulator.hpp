@@ -86,6 +86,7 @@ class rail_simulator {
   std::unique_ptr<workload_threads> threads_;
   std::unique_ptr<cpu_reservation> reservation_;
   std::vector<thread_busy> last_threads_;
+  unsigned steps_ = 0;
   std::vector<detail::core_jiffies> jiffies_;
   std::map<std::string, std::string> written_;
   std::mt19937 rng_{12345};

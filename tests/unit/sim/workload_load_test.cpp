@@ -107,6 +107,9 @@ TEST(cpu_reservation, a_reserved_thread_gets_at_most_its_share_or_the_refusal_sa
   const double busy = static_cast<double>(thread_cpu_ns(worker.tid()) - t0) / static_cast<double>(monotonic_ns() - w0);
   // The kernel never runs it longer than its runtime per period, however idle the machine.
   EXPECT_LT(busy, 0.15);
+  // Renewed (fresh parameters), it keeps its share.
+  reservation.renew();
+  EXPECT_DOUBLE_EQ(reservation.share_of(worker.tid()), 0.1);
   // At the top clock (share >= 0.95) the reservation goes: back to the host's full speed.
   EXPECT_EQ(reservation.apply({worker.tid()}, 1.0), "");
   EXPECT_EQ(reservation.share_of(worker.tid()), 1.0);
