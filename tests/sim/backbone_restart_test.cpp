@@ -38,9 +38,14 @@ TEST(restart_backbone, sigterm_keeps_queued_jobs_and_finished_results) {
     auto r = http.request("DELETE", "/v1/jobs/" + std::to_string(running), {}, bearer(daemon.token()));
     EXPECT_EQ(r.status, 200) << r.body;
   }
-  for (auto id : queued) EXPECT_EQ(wait_state(http, id, {"succeeded", "failed", "cancelled"}), "succeeded") << id;
+  for (auto id : queued)
+    EXPECT_EQ(wait_state(http, id, {"succeeded", "partial", "failed", "cancelled"}), "succeeded")
+        << http.request("GET", "/v1/jobs/" + std::to_string(id)).body << "\n"
+        << http.request("GET", "/v1/jobs/" + std::to_string(id) + "/results?format=csv").body << "\n"
+        << daemon.log();
   EXPECT_EQ(state_of(http, finished), "succeeded");
-  EXPECT_EQ(http.request("GET", "/v1/jobs/" + std::to_string(finished) + "/results?format=csv").body, results_before);
+  EXPECT_EQ(http.request("GET", "/v1/jobs/" + std::to_string(finished) + "/results?format=csv").body, results_before)
+      << daemon.log();
   const auto list = json_of(http.request("GET", "/v1/jobs?tag=later"));
   EXPECT_EQ(list["total"], 3) << list.dump();
 }

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -77,6 +78,11 @@ void daemon_process::start() {
   ::unlink(ready.c_str());
   std::vector<std::string> args{daemon_path(), "--listen", "127.0.0.1:0", "--ready-file", ready,
                                 "--db", db_path(), "--token-file", dir_.file("token"), "--config", "/dev/null"};
+  // Each daemon its own simulated board: the default (/var/lib/jetperf/sim) would be one tree
+  // that every daemon of a parallel ctest run rebuilds and writes at once (a file read empty
+  // while another daemon rewrote it failed a job: "max_freq: not an integer: ''").
+  if (std::find(extra_args_.begin(), extra_args_.end(), "--sim-dir") == extra_args_.end())
+    args.insert(args.end(), {"--sim-dir", dir_.file("sim")});
   args.insert(args.end(), extra_args_.begin(), extra_args_.end());
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
