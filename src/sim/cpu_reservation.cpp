@@ -57,7 +57,7 @@ void release(int tid) {
 
 std::string why(int err) {
   if (err == EPERM) return "SCHED_DEADLINE is not permitted (needs CAP_SYS_NICE)";
-  if (err == EBUSY) return "the kernel's deadline admission refused the share (too many busy threads)";
+  if (err == EBUSY) return "SCHED_DEADLINE admission refused the share (the host's deadline bandwidth is taken by other reserved threads)";
   if (err == ENOSYS || err == EINVAL) return std::string("SCHED_DEADLINE is not available: ") + std::strerror(err);
   return std::string("SCHED_DEADLINE failed: ") + std::strerror(err);
 }

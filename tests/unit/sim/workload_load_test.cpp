@@ -92,14 +92,15 @@ TEST(cpu_reservation, a_reserved_thread_gets_at_most_its_share_or_the_refusal_sa
   cpu_reservation reservation;
   const auto refused = cpu_reservation::probe();
   const std::string failure = reservation.apply({worker.tid()}, 0.1);
-  if (refused) {
-    // A host without SCHED_DEADLINE for us: the answer names the reason, every time.
-    EXPECT_FALSE(refused->empty());
-    EXPECT_FALSE(failure.empty());
+  if (refused) EXPECT_FALSE(failure.empty()) << "the probe was refused, the share was not";
+  if (!failure.empty()) {
+    // A host without SCHED_DEADLINE for us, or whose deadline bandwidth other processes hold
+    // (admission is machine-wide: parallel test daemons): the answer names the reason and the
+    // thread runs unreserved, which is what the results' speed_not_simulated flag reports.
+    EXPECT_NE(failure.find("SCHED_DEADLINE"), std::string::npos) << failure;
     EXPECT_EQ(reservation.share_of(worker.tid()), 1.0);
     return;
   }
-  ASSERT_EQ(failure, "");
   EXPECT_DOUBLE_EQ(reservation.share_of(worker.tid()), 0.1);
   const auto t0 = thread_cpu_ns(worker.tid());
   const auto w0 = monotonic_ns();
