@@ -84,13 +84,16 @@ TEST_F(honest_results, speed_follows_the_simulated_cpu_clock_or_every_row_says_i
   ASSERT_EQ(rows.size(), 2u);
   const double slow = rows[0]["gflops"].get<double>(), fast = rows[1]["gflops"].get<double>();
   ASSERT_LT(rows[0]["cpu_freq_khz"].get<std::int64_t>(), rows[1]["cpu_freq_khz"].get<std::int64_t>());
-  if (prov["simulation"]["speed_simulated"] == true) {
+  // A share the host refused (no permission, or deadline bandwidth other processes hold: parallel
+  // test daemons) flags the rows measured meanwhile; every flagged job carries the caveat.
+  const bool flagged = has_flag(rows[0], "speed_not_simulated") || has_flag(rows[1], "speed_not_simulated");
+  if (prov["simulation"]["speed_simulated"] != true)
+    for (const auto& r : rows) EXPECT_TRUE(has_flag(r, "speed_not_simulated")) << r.dump();
+  if (!flagged) {
     // 115 MHz vs 2.2 GHz on Orin's A78AE cores: the reserved share is 5%, the rate must show it.
     EXPECT_LT(slow, fast / 3) << "GFLOP/s at the lowest clock " << slow << ", at the highest " << fast;
-    for (const auto& r : rows) EXPECT_FALSE(has_flag(r, "speed_not_simulated")) << r.dump();
     EXPECT_TRUE(results["summary"]["caveats"].empty()) << results["summary"].dump();
   } else {
-    for (const auto& r : rows) EXPECT_TRUE(has_flag(r, "speed_not_simulated")) << r.dump();
     ASSERT_FALSE(results["summary"]["caveats"].empty());
     EXPECT_NE(results["summary"]["caveats"][0].get<std::string>().find("power only"), std::string::npos);
   }
