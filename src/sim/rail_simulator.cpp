@@ -45,10 +45,11 @@ rail_simulator::rail_simulator(const board_profile& profile, std::string root, r
   if (!options_.host_load) {
     threads_ = std::make_unique<workload_threads>();
     reservation_ = std::make_unique<cpu_reservation>();
-    auto refused = cpu_reservation::probe();
-    speed_.simulated = !refused;
-    speed_.reason = refused.value_or("");
-    if (refused) spdlog::warn("simulated board: CPU speed does not follow the simulated clock: {}", *refused);
+    const auto& refused = reservation_->unavailable();
+    speed_.simulated = refused.empty();
+    speed_.reason = refused;
+    speed_.mechanism = reservation_->mechanism();
+    if (!refused.empty()) spdlog::warn("simulated board: CPU speed does not follow the simulated clock: {}", refused);
   } else {
     speed_.reason = "the simulator runs on a given load";
   }

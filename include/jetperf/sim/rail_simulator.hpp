@@ -32,6 +32,7 @@ struct core_jiffies;
 struct speed_status {
   bool simulated = false;           ///< the host grants CPU reservations and the simulator uses them
   std::string reason;               ///< why not, when not
+  std::string mechanism;            ///< how the share is held ("cgroup v1 cpu.cfs_quota_us", "SCHED_DEADLINE")
   std::int64_t last_refusal_ns = 0; ///< when a reservation was last refused (monotonic; 0: never)
   double share = 1;                 ///< the CPU share the workload threads run with now
 };
