@@ -34,8 +34,11 @@ class layers_kind final : public submit_kind {
     devices_ = app.add_option("--device", devices_v_, "cuda, cpu or cuda,cpu (spec.devices; default cuda when the board has one)");
     granularity_ = app.add_option("--granularity", granularity_v_, "block or op (spec.granularity; default block)")
                        ->check(CLI::IsMember({"block", "op"}));
-    dtype_ = app.add_option("--dtype", dtype_v_, "float or half (spec.dtype; default float)")
-                 ->check(CLI::IsMember({"float", "half"}));
+    dtype_ = app.add_option("--dtype", dtype_v_, "float, half or float,half: every layer runs in each (spec.dtype; default float)");
+    batch_ = app.add_option("--batch", batch_v_, "Batch sizes, a comma list: every layer runs at each (spec.batch; default 1)");
+    input_size_ = app.add_option("--input-size", input_size_v_,
+                                 "Input sizes in pixels for the zoo networks, a comma list (spec.input_size; default each "
+                                 "network's published resolution, see `jetperf models`)");
     protocol_ = app.add_option("--protocol", protocol_v_,
                                "adaptive (each layer runs --latency-samples times, over a power window that ends once power's "
                                "RSE <= --target-rse, within --min-time-s..--max-time-s) or fixed (the seed's windows) "
@@ -56,7 +59,9 @@ class layers_kind final : public submit_kind {
     }
     if (devices_->count()) spec["devices"] = string_list(devices_v_);
     if (granularity_->count()) spec["granularity"] = granularity_v_;
-    if (dtype_->count()) spec["dtype"] = dtype_v_;
+    if (dtype_->count()) spec["dtype"] = string_list(dtype_v_);
+    if (batch_->count()) spec["batch"] = id_list(batch_v_);
+    if (input_size_->count()) spec["input_size"] = id_list(input_size_v_);
     if (protocol_->count()) spec["protocol"] = protocol_v_;
     for (const auto& f : integers_)
       if (f.given()) spec[f.field] = f.value;
@@ -68,13 +73,16 @@ class layers_kind final : public submit_kind {
 
  private:
   CLI::Option *models_ = nullptr, *networks_ = nullptr, *devices_ = nullptr, *granularity_ = nullptr,
-              *dtype_ = nullptr, *protocol_ = nullptr, *no_end_to_end_ = nullptr;
-  std::string models_v_, devices_v_, granularity_v_, dtype_v_, protocol_v_;
+              *dtype_ = nullptr, *batch_ = nullptr, *input_size_ = nullptr, *protocol_ = nullptr,
+              *no_end_to_end_ = nullptr;
+  std::string models_v_, devices_v_, granularity_v_, dtype_v_, batch_v_, input_size_v_, protocol_v_;
   std::vector<std::string> network_files_;
   board_axis_flags board_;
   // Ranges are checked by the daemon (one place, one message naming spec.<field>).
   integer_flag integers_[4] = {
-      {"--batch", "batch", "Batch size (spec.batch; default 1)"},
+      {"--repeats", "repeats",
+       "Run the whole job this many times; the summary gives each network's mean and 95% interval across repeats "
+       "(spec.repeats; default 1)"},
       {"--latency-samples", "latency_samples", "Timed runs per layer (spec.latency_samples; default 100)"},
       {"--warmup-runs", "warmup_runs", "Untimed runs before each layer (spec.warmup_runs)"},
       {"--threads", "threads", "CPU backend threads, 0 = all cores (spec.threads)"},

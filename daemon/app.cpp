@@ -78,6 +78,8 @@ app::app(daemon_config config)
   job_options.fidelity = fidelity_.get();
   const platform::board_fidelity* fidelity = fidelity_.get();
   job_options.provenance = [this, sampler, fidelity] { return job_provenance(board_, sampler, fidelity); };
+  // Estimates learn from the runs of this board only.
+  job_options.cost_scope = board_.name;
   jobs_ = std::make_unique<jobs::job_service>(*db_, registry_, hub_, board_.controller.get(), sampler_.get(),
                                               std::move(job_options));
 

@@ -17,10 +17,10 @@ nlohmann::json job_json(const store::job_record& job) {
   nlohmann::json eta = nullptr;
   if (job.state == jobs::job_state::running) {
     const double elapsed = job.started_ns ? static_cast<double>(wall_ns() - job.started_ns) / 1e9 : 0.0;
-    if (job.points_done > 0)
-      eta = elapsed / static_cast<double>(job.points_done) * static_cast<double>(job.points_total - job.points_done);
-    else
-      eta = std::max(0.0, job.estimate_s - elapsed);
+    // The estimate refreshed as points finish (the cost model and the job's own pace), else the
+    // one given at submission.
+    const double whole = job.points_done > 0 && job.estimate_now_s > 0 ? job.estimate_now_s : job.estimate_s;
+    eta = std::max(0.0, whole - elapsed);
   } else if (job.state == jobs::job_state::queued) {
     eta = job.estimate_s;
   }

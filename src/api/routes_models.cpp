@@ -5,6 +5,7 @@
 #include <jetperf/api/router.hpp>
 #include <jetperf/api/routes.hpp>
 #include <jetperf/common/errors.hpp>
+#include <jetperf/models/network_builder.hpp>
 #include <jetperf/models/network_json.hpp>
 #include <jetperf/models/zoo.hpp>
 
@@ -21,7 +22,8 @@ const nlohmann::json& zoo_summaries() {
   static const nlohmann::json summaries = [] {
     nlohmann::json list = nlohmann::json::array();
     for (const auto& e : models::zoo()) {
-      auto j = network_summary_json(e.build());
+      // At the resolution torchvision published it at, as a layers job runs it by default.
+      auto j = network_summary_json(models::build_model(e.name, e.published_resolution));
       j["published_params"] = e.published_params;
       j["published_gmacs"] = e.published_gmacs;
       j["published_resolution"] = e.published_resolution;
@@ -38,7 +40,7 @@ http_response list(const route_request& r) {
 }
 
 http_response show(const route_request& r) {
-  r.query.reject_unknown({"granularity", "batch"});
+  r.query.reject_unknown({"granularity", "batch", "input_size"});
   const auto& name = r.path_params.at("name");
   const auto* entry = models::find_model(name);
   if (!entry) throw not_found("unknown model '" + name + "'; known models: " + models::zoo_names(), "name");
@@ -51,7 +53,14 @@ http_response show(const route_request& r) {
     }
   }
   const auto batch = r.query.integer("batch", 1, k_max_batch, 1);
-  return json_response(200, layer_table_json(entry->build(), g, batch));
+  // The network at another input size, as a layers job's spec.input_size runs it.
+  const auto size = r.query.integer("input_size", 8, 8192, entry->published_resolution);
+  try {
+    return json_response(200, layer_table_json(models::build_model(name, size), g, batch));
+  } catch (const models::shape_error& e) {
+    throw validation_error("input_size", name + " cannot run at " + std::to_string(size) + "x" + std::to_string(size) +
+                                             " pixels: " + e.what());
+  }
 }
 
 }  // namespace

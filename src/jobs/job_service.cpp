@@ -39,8 +39,8 @@ std::optional<std::int64_t> point_power_mode(const nlohmann::json& point) {
 job_service::job_service(store::database& db, workload_registry& registry, event_hub& hub,
                          platform::board_settings* board, telemetry::sample_source* telemetry,
                          job_service_options options)
-    : db_(db), jobs_(db), reboots_(db), registry_(registry), hub_(hub), board_(board), telemetry_(telemetry),
-      options_(options) {}
+    : db_(db), jobs_(db), reboots_(db), costs_(db), model_(&costs_, options.cost_scope), registry_(registry),
+      hub_(hub), board_(board), telemetry_(telemetry), options_(std::move(options)) {}
 
 job_service::~job_service() { stop(); }
 
@@ -90,7 +90,7 @@ store::job_record job_service::submit(const std::string& kind, const nlohmann::j
     throw validation_error("spec", "the sweep has " + std::to_string(points.size()) + " points; at most " +
                                        std::to_string(k_max_points) + " are allowed",
                            "too_many_points");
-  const double estimate = w.estimate_s(normalized, points.size());
+  const double estimate = estimate_job(w, normalized, points);
   std::int64_t id = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -124,7 +124,7 @@ nlohmann::json job_service::dry_run(const std::string& kind, const nlohmann::jso
   return {{"kind", kind},
           {"spec", normalized},
           {"points", points.size()},
-          {"estimate_s", w.estimate_s(normalized, points.size())},
+          {"estimate_s", estimate_job(w, normalized, points)},
           {"would_skip", skips},
           {"reboots", reboots}};
 }
@@ -262,7 +262,21 @@ void job_service::run_job(store::job_record job) {
     last_error = what;
     spdlog::warn("job {} point {} failed: {}", id, p.index, what);
   };
+  // The estimate, refreshed as points finish: the cost model learns each point's runs, every
+  // point is estimated again with what it learned (at most every few seconds: that is
+  // O(points)), and the job's own pace so far against those estimates scales what is left.
+  std::vector<double> left_after;  // seconds estimated from point j to the end
+  const auto estimate_again = [&] {
+    const auto predicted = estimate_points(w, job.spec, points);
+    left_after.assign(predicted.size() + 1, 0.0);
+    for (auto j = predicted.size(); j-- > 0;) left_after[j] = left_after[j + 1] + predicted[j];
+  };
+  estimate_again();
+  const double prior_factor = model_.calibration(job.kind);
+  double actual_done = 0;
+  auto last_estimate_ns = monotonic_ns();
   const auto started = monotonic_ns();
+  auto point_started = started;
   if (options_.on_running) options_.on_running(id);
   if (options_.provenance) record_provenance(id);
   try {
@@ -287,6 +301,7 @@ void job_service::run_job(store::job_record job) {
         p.metrics = std::move(r.metrics);
         p.t_start_ns = r.t_start_ns;
         p.t_end_ns = r.t_end_ns;
+        if (r.status == "ok" && r.cost) model_.record_run(job.kind, *r.cost, r.run_s, r.run_cv);
       } catch (const platform::reboot_required& e) {
         if (abort_) break;
         if (board_ && allows_reboot(job.spec)) {
@@ -301,14 +316,23 @@ void job_service::run_job(store::job_record job) {
       (p.status == "failed" ? failed : ok)++;
       jobs_.add_point(p);
       const auto done = i + 1;
-      jobs_.set_progress(id, done, static_cast<std::int64_t>(points.size()));
-      const double per_point = static_cast<double>(monotonic_ns() - started) / 1e9 / static_cast<double>(done - first);
+      const auto now = monotonic_ns();
+      actual_done += static_cast<double>(now - point_started) / 1e9;
+      point_started = now;
+      if (now - last_estimate_ns > 2'000'000'000LL) {
+        estimate_again();
+        last_estimate_ns = now;
+      }
+      const double left = left_after[static_cast<std::size_t>(done)];
+      const double predicted_done = left_after[static_cast<std::size_t>(first)] - left;
+      // This job's own pace, weighted in as its finished points add up to a tenth of it (at most
+      // 5 s): past jobs' calibration until then.
+      const double prior_weight_s = std::min(5.0, 0.1 * left_after[0]) + 1e-9;
+      const double pace = (actual_done + prior_factor * prior_weight_s) / (predicted_done + prior_weight_s);
+      const double eta = left * pace;
+      jobs_.set_progress(id, done, static_cast<std::int64_t>(points.size()), static_cast<double>(now - started) / 1e9 + eta);
       publish(id, "point", {{"id", id}, {"index", i}, {"status", p.status}});
-      publish(id, "progress",
-              {{"id", id},
-               {"done", done},
-               {"total", points.size()},
-               {"eta_s", per_point * static_cast<double>(static_cast<std::int64_t>(points.size()) - done)}});
+      publish(id, "progress", {{"id", id}, {"done", done}, {"total", points.size()}, {"eta_s", eta}});
     }
   } catch (const std::exception& e) {
     // Outside a point (arming the board): the job cannot go on.
@@ -316,6 +340,13 @@ void job_service::run_job(store::job_record job) {
     failed = -1;
   }
   if (options_.on_running) options_.on_running(std::nullopt);
+  // The kind's estimate against the time its points took, both with what this job taught the
+  // model about its runs: what is left is the protocol's own error, which later jobs scale by.
+  if (actual_done > 0) {
+    estimate_again();
+    const auto ran = std::min<std::size_t>(left_after.size() - 1, static_cast<std::size_t>(jobs_.count_points(id)));
+    model_.record_job(job.kind, left_after[static_cast<std::size_t>(first)] - left_after[ran], actual_done);
+  }
   if (reboot) {
     if (reboot_for(job, reboot->first, reboot->second)) return;
     failed = -1;
@@ -375,6 +406,18 @@ void job_service::run_job(store::job_record job) {
   if (!error.empty()) state["error"] = error;
   publish(id, "state", state);
   publish(id, "end", {{"id", id}, {"state", to_string(final_state)}});
+}
+
+std::vector<double> job_service::estimate_points(const workload& w, const nlohmann::json& spec,
+                                                 const std::vector<nlohmann::json>& points) const {
+  return w.estimate_points_s(spec, points, model_.context(w.kind(), telemetry_ ? telemetry_->update_period_s() : 0.0));
+}
+
+double job_service::estimate_job(const workload& w, const nlohmann::json& spec,
+                                 const std::vector<nlohmann::json>& points) const {
+  double sum = 0;
+  for (double t : estimate_points(w, spec, points)) sum += t;
+  return sum * model_.calibration(w.kind());
 }
 
 void job_service::record_provenance(std::int64_t id) {

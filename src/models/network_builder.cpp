@@ -474,4 +474,16 @@ network network_builder::build() {
   return std::move(net_);
 }
 
+network with_input_size(const network& net, std::int64_t size) {
+  if (net.input_shape.size() != 3)
+    throw shape_error("input", "only an image input [C, H, W] has a size, got " + format_shape(net.input_shape));
+  network_builder b(net.name, {net.input_shape[0], size, size});
+  for (const op& o : net.ops) b.append(o, o.module);
+  network out = b.build();
+  // Same ops at the same indices: the blocks are the original's (the builder would make each
+  // op outside a begin_block a block of its own).
+  out.blocks = net.blocks;
+  return out;
+}
+
 }  // namespace jetperf::models

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include <jetperf/models/network_builder.hpp>
+
 namespace jetperf::models {
 
 namespace {
@@ -64,6 +66,12 @@ std::string zoo_names() {
 network build_model(const std::string& name) {
   if (const zoo_entry* e = find_model(name)) return e->build();
   throw std::invalid_argument("unknown model \"" + name + "\"; known models: " + zoo_names());
+}
+
+network build_model(const std::string& name, std::int64_t input_size) {
+  network net = build_model(name);
+  if (net.input_shape.size() == 3 && net.input_shape[1] == input_size && net.input_shape[2] == input_size) return net;
+  return with_input_size(net, input_size);
 }
 
 }  // namespace jetperf::models

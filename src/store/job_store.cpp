@@ -30,7 +30,7 @@ nlohmann::json parse_json(const std::string& text, const char* what, std::int64_
 
 const char* const k_job_columns =
     "id, kind, state, spec_json, created_ns, started_ns, finished_ns, points_total, points_done, estimate_s, "
-    "error, summary_json, provenance_json";
+    "error, summary_json, provenance_json, estimate_now_s";
 
 job_record read_job(const statement& st) {
   job_record r;
@@ -47,6 +47,7 @@ job_record read_job(const statement& st) {
   r.error = st.column_text(10);
   r.summary = parse_json(st.column_text(11), "summary", r.id);
   r.provenance = parse_json(st.column_text(12), "provenance", r.id);
+  r.estimate_now_s = st.column_double(13);
   return r;
 }
 
@@ -150,10 +151,10 @@ void job_store::set_state(std::int64_t id, job_state state, const std::string& e
   require_changed(db_, id);
 }
 
-void job_store::set_progress(std::int64_t id, std::int64_t done, std::int64_t total) {
+void job_store::set_progress(std::int64_t id, std::int64_t done, std::int64_t total, double estimate_now_s) {
   lock_t lock(db_.mutex());
-  statement st(db_.handle(), "UPDATE jobs SET points_done = ?, points_total = ? WHERE id = ?");
-  st.bind(1, done).bind(2, total).bind(3, id);
+  statement st(db_.handle(), "UPDATE jobs SET points_done = ?, points_total = ?, estimate_now_s = ? WHERE id = ?");
+  st.bind(1, done).bind(2, total).bind(3, estimate_now_s).bind(4, id);
   st.run();
   require_changed(db_, id);
 }

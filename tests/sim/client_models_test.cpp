@@ -110,7 +110,8 @@ TEST_F(client_models, submit_layers_flags_become_the_normalized_spec) {
   const std::string net_file = dir.path() + "/tiny.json";
   std::ofstream(net_file) << k_tiny_network;
   const auto r = cli({"--json", "submit", "layers", "--model", "resnet18, mobilenet_v2", "--network", net_file,
-                      "--device", "cpu", "--granularity", "op", "--batch", "2", "--dtype", "float",
+                      "--device", "cpu", "--granularity", "op", "--batch", "2,4", "--dtype", "float,half",
+                      "--input-size", "160", "--repeats", "2",
                       "--latency-samples", "7", "--warmup-runs", "3", "--protocol", "fixed", "--window-s", "0.5",
                       "--boundary-s", "0.1", "--gap-s", "0.2", "--target-rse", "0.05", "--min-time-s", "0.01",
                       "--max-time-s", "0.5", "--no-end-to-end", "--threads", "1", "--cooldown-s", "0",
@@ -124,8 +125,10 @@ TEST_F(client_models, submit_layers_flags_become_the_normalized_spec) {
   EXPECT_EQ(spec["networks"][0]["name"], "tiny_net");
   EXPECT_EQ(spec["devices"], nlohmann::json({"cpu"}));
   EXPECT_EQ(spec["granularity"], "op");
-  EXPECT_EQ(spec["batch"], 2);
-  EXPECT_EQ(spec["dtype"], "float");
+  EXPECT_EQ(spec["batch"], nlohmann::json({2, 4}));
+  EXPECT_EQ(spec["dtype"], nlohmann::json({"float", "half"}));
+  EXPECT_EQ(spec["input_size"], nlohmann::json({160}));
+  EXPECT_EQ(spec["repeats"], 2);
   EXPECT_EQ(spec["latency_samples"], 7);
   EXPECT_EQ(spec["warmup_runs"], 3);
   EXPECT_EQ(spec["protocol"], "fixed");
@@ -140,14 +143,15 @@ TEST_F(client_models, submit_layers_flags_become_the_normalized_spec) {
   ASSERT_TRUE(spec["cpu_freqs"].is_array()) << spec.dump();
   EXPECT_EQ(spec["cpu_freqs"].size(), 2u) << spec.dump();
 
-  // Points: every op of the three networks (no end-to-end points), under two CPU clocks.
+  // Points: every op of the three networks (no end-to-end points), under two CPU clocks, in two
+  // dtypes, at two batches and twice (the size changes no op count).
   std::int64_t ops = 0;
   for (const char* name : {"resnet18", "mobilenet_v2"}) {
     const auto m = cli({"--json", "models", "show", name, "--granularity", "op"});
     ASSERT_EQ(m.exit_code, 0) << m.err;
     ops += static_cast<std::int64_t>(nlohmann::json::parse(m.out)["layers"].size());
   }
-  EXPECT_EQ(j["points"], (ops + 5) * 2) << j.dump();
+  EXPECT_EQ(j["points"], (ops + 5) * 2 * 2 * 2 * 2) << j.dump();
 }
 
 TEST_F(client_models, tiny_user_network_runs_and_exports_dnnstats) {
@@ -195,8 +199,10 @@ TEST_F(client_models, bad_network_files_are_usage_errors_naming_the_file) {
   // Values the CLI itself knows are wrong.
   r = cli({"submit", "layers", "--model", "resnet18", "--granularity", "layer"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  r = cli({"submit", "layers", "--model", "resnet18", "--batch", "two"});
-  EXPECT_EQ(r.exit_code, 2) << r.err;
+  // A list the daemon parses: its message names the field.
+  r = cli({"submit", "layers", "--model", "resnet18", "--batch", "two", "--dry-run"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("(field: spec.batch)"), std::string::npos) << r.err;
 }
 
 }  // namespace

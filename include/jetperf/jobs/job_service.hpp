@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <jetperf/common/event_hub.hpp>
+#include <jetperf/jobs/cost_model.hpp>
 #include <jetperf/jobs/workload_registry.hpp>
 #include <jetperf/store/job_store.hpp>
 #include <jetperf/store/reboot_journal.hpp>
@@ -34,6 +35,8 @@ struct job_service_options {
   /// Where a job's numbers come from (board, software versions, sensor, sampling), stored with
   /// the job when it starts and again when it ends (then with the sampling it achieved).
   std::function<nlohmann::json()> provenance;
+  /// The board the cost model's history belongs to (its name); estimates learn per scope.
+  std::string cost_scope = "default";
 };
 
 class job_service {
@@ -88,10 +91,17 @@ class job_service {
   std::string thermal_violation() const;
   /// Stores options_.provenance() with job `id`; a failure is logged, never fatal to the job.
   void record_provenance(std::int64_t id);
+  /// Seconds each point will take (the kind's estimate over the cost model's run times).
+  std::vector<double> estimate_points(const workload& w, const nlohmann::json& spec,
+                                      const std::vector<nlohmann::json>& points) const;
+  /// The whole job's estimate: its points' sum, scaled by how past jobs of the kind compared.
+  double estimate_job(const workload& w, const nlohmann::json& spec, const std::vector<nlohmann::json>& points) const;
 
   store::database& db_;
   store::job_store jobs_;
   store::reboot_journal reboots_;
+  store::cost_store costs_;
+  mutable cost_model model_;  // learns on the runner, read by submissions
   workload_registry& registry_;
   event_hub& hub_;
   platform::board_settings* board_;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/jobs/columns.hpp>
+#include <jetperf/jobs/run_cost.hpp>
 #include <jetperf/platform/board_fidelity.hpp>
 #include <jetperf/platform/board_settings.hpp>
 #include <jetperf/store/job_store.hpp>
@@ -42,6 +44,11 @@ struct point_result {
   nlohmann::json metrics = nlohmann::json::object();
   std::int64_t t_start_ns = 0;  ///< monotonic start of the measurement window
   std::int64_t t_end_ns = 0;
+  /// What one run of the point cost and how long it took, for the cost model to learn from
+  /// (absent when the point has no runs, or was not measured).
+  std::optional<run_cost> cost;
+  double run_s = 0;   ///< mean seconds of one run
+  double run_cv = 0;  ///< their standard deviation over the mean
 };
 
 /// Finished points as the {"params","metrics","status"} rows the kinds' views read.
@@ -70,8 +77,15 @@ class workload {
                                                            const std::vector<nlohmann::json>& points) const {
     return {};
   }
-  /// Estimated duration in seconds of the whole job.
-  virtual double estimate_s(const nlohmann::json& spec, std::size_t points) const = 0;
+  /// Seconds each of `points` (the expansion of `spec`, in order) will take: the protocol around
+  /// its runs (windows, warm-up, cool-down, the idle baseline of each new setting) over the time
+  /// of one run that `ctx` gives (what this board measured before). The runner sums them for the
+  /// job's estimate and refreshes them as the job runs. Default: nothing known (0 each).
+  virtual std::vector<double> estimate_points_s(const nlohmann::json& spec, const std::vector<nlohmann::json>& points,
+                                                const estimate_context& ctx) const {
+    return std::vector<double>(points.size(), 0.0);
+  }
+
   /// Measures one point. Throws on failure of the point (the runner records it and goes on).
   virtual point_result run_point(point_context& ctx, const nlohmann::json& spec, const nlohmann::json& point) = 0;
   /// Job-level summary over the finished points (best setting, ...).

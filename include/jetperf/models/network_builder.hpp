@@ -97,4 +97,9 @@ class network_builder {
   double total_macs_ = 0;                  ///< running sum, checked against the network's budget
 };
 
+/// `net` with its input at `size` x `size` pixels (an image network, input [C, H, W]): every
+/// shape, MAC and FLOP inferred again, the ops and blocks unchanged. Throws shape_error naming
+/// the first op the size does not fit (too small for a kernel, an empty output).
+network with_input_size(const network& net, std::int64_t size);
+
 }  // namespace jetperf::models

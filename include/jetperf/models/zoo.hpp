@@ -11,7 +11,7 @@ namespace jetperf::models {
 
 struct zoo_entry {
   std::string name;                  ///< torchvision's function name ("resnet50")
-  network (*build)();                ///< builds it at 3x224x224
+  network (*build)();                ///< builds it at 3x224x224 (build_model resizes it)
   std::int64_t published_params;     ///< torchvision weights meta "num_params"
   double published_gmacs;            ///< torchvision weights meta "_ops" (GFLOPS as torchvision counts them: conv + linear MACs)
   std::int64_t published_resolution = 224;  ///< the crop size "_ops" was measured at (efficientnet_b1 240, b2 288)
@@ -25,6 +25,10 @@ const zoo_entry* find_model(const std::string& name);
 std::string zoo_names();
 /// Builds `name`; throws std::invalid_argument naming the known models when it is not one.
 network build_model(const std::string& name);
+/// Builds `name` at `input_size` x `input_size` pixels; throws shape_error naming the first op
+/// the size does not fit (every zoo network pools to a fixed size, so any size its convolutions
+/// and pools leave non-empty works).
+network build_model(const std::string& name, std::int64_t input_size);
 
 // One builder per network (src/models/zoo_<family>.cpp).
 network build_alexnet();

@@ -24,6 +24,7 @@ struct job_record {
   std::int64_t points_total = 0;
   std::int64_t points_done = 0;
   double estimate_s = 0;            ///< estimated duration at submission
+  double estimate_now_s = 0;        ///< the estimated duration refreshed as it runs (0 before it ran)
   std::string error;                ///< why it failed / was interrupted, "" otherwise
   nlohmann::json summary = nlohmann::json::object();  ///< kind-specific summary (best setting, ...)
   /// Where the numbers come from (board, versions, sensor, sampling); {} before the job ran.
@@ -73,7 +74,8 @@ class job_store {
   /// check the transition (the job service checks can_transition). Throws not_found for an unknown id.
   void set_state(std::int64_t id, job_state state, const std::string& error = {});
   /// Throws not_found for an unknown id (as does set_summary).
-  void set_progress(std::int64_t id, std::int64_t done, std::int64_t total);
+  /// Points done out of `total`, and the job's whole duration as estimated now.
+  void set_progress(std::int64_t id, std::int64_t done, std::int64_t total, double estimate_now_s = 0);
   void set_summary(std::int64_t id, const nlohmann::json& summary);
   void set_provenance(std::int64_t id, const nlohmann::json& provenance);
   /// Ids of queued jobs, oldest first (the order the runner takes them).

@@ -7,6 +7,7 @@
 #include <jetperf/common/clock.hpp>
 #include <jetperf/kinds/gemm/gemm_columns.hpp>
 #include <jetperf/kinds/gemm/gemm_compare.hpp>
+#include <jetperf/kinds/gemm/gemm_estimate.hpp>
 #include <jetperf/kinds/gemm/gemm_spec.hpp>
 #include <jetperf/measure/backend_cache.hpp>
 #include <jetperf/measure/point_board.hpp>
@@ -50,7 +51,13 @@ class gemm_workload final : public jobs::workload {
 
   json normalize(const json& spec, const platform::board_offer& offered) const override { return normalize_gemm_spec(spec, offered); }
   std::vector<json> expand(const json& spec) const override { return expand_gemm_spec(spec); }
-  double estimate_s(const json& spec, std::size_t points) const override { return estimate_gemm_s(spec, points); }
+  std::vector<double> estimate_points_s(const json& spec, const std::vector<json>& points,
+                                        const jobs::estimate_context& ctx) const override {
+    std::vector<gemm_point> typed;
+    typed.reserve(points.size());
+    for (const auto& p : points) typed.push_back(gemm_point::of(p));
+    return estimate_gemm_points_s(gemm_spec::stored(spec), typed, ctx);
+  }
 
   std::map<std::string, std::size_t> foreseen_skips(const json& spec, const std::vector<json>& points) const override {
     // The device's backend, made anew (the runner's cache belongs to the runner thread).
@@ -164,6 +171,9 @@ jobs::point_result gemm_workload::run_point(jobs::point_context& ctx, const json
   if (p.tensor && tensor_used && !*tensor_used) flags.push_back("tensor_requested_not_used");
   measure::put_window_flags(mt, std::move(flags), ctx, res, m.applied, power_w.has_value(), p.device);
   mt["kernels"] = kernels;
+  r.cost = gemm_run_cost(p);
+  r.run_s = latency.mean_s;
+  r.run_cv = latency.mean_s > 0 ? latency.std_s / latency.mean_s : 0.0;
   return r;
 }
 

@@ -308,23 +308,12 @@ std::vector<gemm_point> expand(const gemm_spec& spec) {
   return points;
 }
 
-double estimate_s(const gemm_spec& spec, std::size_t points) {
-  const double window = spec.duration_s ? *spec.duration_s : std::min(spec.max_time_s, spec.min_time_s * 1.5);
-  const double per_point = spec.cooldown_s + spec.warmup_s + window;
-  const std::size_t settings = board_setting_count(spec.board_axes);
-  return per_point * static_cast<double>(points) + spec.idle_baseline_s() * static_cast<double>(settings);
-}
-
 json normalize_gemm_spec(const json& spec, const platform::board_offer& offered) { return gemm_spec::parse(spec, offered).to_json(); }
 
 std::vector<json> expand_gemm_spec(const json& normalized) {
   std::vector<json> out;
   for (const auto& p : expand(gemm_spec::stored(normalized))) out.push_back(p.to_json());
   return out;
-}
-
-double estimate_gemm_s(const json& normalized, std::size_t points) {
-  return estimate_s(gemm_spec::stored(normalized), points);
 }
 
 }  // namespace jetperf::kinds

@@ -38,8 +38,9 @@ class idle_workload final : public jobs::workload {
     return points;
   }
 
-  double estimate_s(const nlohmann::json& spec, std::size_t points) const override {
-    return idle_spec::parse(spec).duration_s * static_cast<double>(points);
+  std::vector<double> estimate_points_s(const nlohmann::json& spec, const std::vector<nlohmann::json>& points,
+                                        const jobs::estimate_context&) const override {
+    return std::vector<double>(points.size(), idle_spec::parse(spec).duration_s);
   }
 
   jobs::point_result run_point(jobs::point_context& ctx, const nlohmann::json& spec_json,

@@ -8,6 +8,7 @@
 #include <jetperf/common/clock.hpp>
 #include <jetperf/measure/backend_cache.hpp>
 #include <jetperf/kinds/layers/layers_columns.hpp>
+#include <jetperf/kinds/layers/layers_estimate.hpp>
 #include <jetperf/measure/point_protocol.hpp>
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/point_power.hpp>
@@ -53,7 +54,10 @@ class layers_workload final : public jobs::workload {
   const jobs::column_table& columns() const override { return layers_columns(); }
   json normalize(const json& spec, const platform::board_offer& offered) const override { return normalize_layers_spec(spec, offered); }
   std::vector<json> expand(const json& spec) const override { return expand_layers_spec(spec); }
-  double estimate_s(const json& spec, std::size_t points) const override { return estimate_layers_s(spec, points); }
+  std::vector<double> estimate_points_s(const json& spec, const std::vector<json>& points,
+                                        const jobs::estimate_context& ctx) const override {
+    return estimate_layers_points_s(spec, points, ctx);
+  }
   jobs::point_result run_point(jobs::point_context& ctx, const json& spec, const json& point) override;
 
   json summarize(const json&, const std::vector<store::point_record>& points) const override {
@@ -73,7 +77,7 @@ class layers_workload final : public jobs::workload {
     models::network net;
     std::map<std::string, std::vector<models::layer>> layers;  ///< by granularity
   };
-  network_entry& network(const json& spec, const std::string& name, std::int64_t job) {
+  network_entry& network(const json& spec, const std::string& name, std::optional<std::int64_t> size, std::int64_t job) {
     // Everything cached here belongs to one job: a new job starts clean (a cancelled or
     // failed one leaves nothing behind).
     if (job_ != job) {
@@ -81,15 +85,16 @@ class layers_workload final : public jobs::workload {
       sums_.clear();
       job_ = job;
     }
-    auto it = networks_.find(name);
-    if (it == networks_.end()) it = networks_.emplace(name, network_entry{network_of_spec(spec, name), {}}).first;
+    const auto key = std::make_pair(name, size.value_or(0));
+    auto it = networks_.find(key);
+    if (it == networks_.end()) it = networks_.emplace(key, network_entry{network_of_spec(spec, name, size), {}}).first;
     return it->second;
   }
 
   layer_backend* backend(const std::string& device, std::string* why) { return backends_.get(device, why); }
 
   measure::backend_cache<layer_backend> backends_;
-  std::map<std::string, network_entry> networks_;
+  std::map<std::pair<std::string, std::int64_t>, network_entry> networks_;  ///< by name and input size
   std::int64_t job_ = -1;
   measure::idle_power_cache idle_;
   /// Isolated-layer latency sums of this process, for the end-to-end row (the summary recomputes
@@ -109,8 +114,13 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
   const auto batch = point.at("batch").get<std::int64_t>();
   const auto dtype = *parse_gemm_dtype(point.at("dtype").get<std::string>());
   const auto gran_name = point.at("granularity").get<std::string>();
+  // Points of specs stored before input_size existed ran every zoo network at 224 pixels.
+  std::optional<std::int64_t> size;
+  if (!point.contains("input_size")) size = published_input_size(spec_json, name) ? std::optional<std::int64_t>(224) : std::nullopt;
+  else if (point["input_size"].is_number_integer()) size = point["input_size"].get<std::int64_t>();
+  const auto repeat = point.value("repeat", std::int64_t{0});
 
-  auto& entry = network(spec_json, name, ctx.job_id);
+  auto& entry = network(spec_json, name, size, ctx.job_id);
   auto& layers = entry.layers[gran_name];
   if (layers.empty()) layers = models::layers_of(entry.net, models::parse_granularity(gran_name));
   if (index >= static_cast<int>(layers.size())) throw std::invalid_argument("layer index out of range");
@@ -182,6 +192,8 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
   }
   mt["batch"] = batch;
   mt["dtype"] = to_string(dtype);
+  mt["input_size"] = size ? json(*size) : json();
+  mt["repeat"] = repeat;
   measure::put_settings(mt, m.applied);
   mt["protocol"] = spec.protocol;
   mt["latency_count"] = latency.count;
@@ -200,7 +212,7 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
   measure::put_window_flags(mt, m.applied.flags, ctx, res, m.applied, power_w.has_value(), device);
 
   // The end-to-end row states how the isolated layers add up against it (seed 002's check).
-  const auto sum_key = setting_label(point) + "|" + name + "|" + device;
+  const auto sum_key = variant_label(point) + "|" + name + "|" + device;
   if (index >= 0) {
     auto& acc = sums_[sum_key];
     acc.sum_s += latency.mean_s;
@@ -210,6 +222,10 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
     mt["layers_over_end_to_end"] = latency.mean_s > 0 ? json(it->second.sum_s / latency.mean_s) : json();
     sums_.erase(it);
   }
+
+  r.cost = layer_run_cost(layer, point);
+  r.run_s = latency.mean_s;
+  r.run_cv = latency.mean_s > 0 ? latency.std_s / latency.mean_s : 0.0;
 
   // The seed's gap: the board settles before the next layer (fixed protocol only).
   if (spec.fixed()) measure::sleep_polling(ctx, spec.gap_s);

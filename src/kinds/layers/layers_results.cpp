@@ -1,12 +1,15 @@
 #include <jetperf/kinds/layers/layers_results.hpp>
 
+#include <cmath>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 
 #include <jetperf/jobs/columns.hpp>
 #include <jetperf/kinds/layers/layers_spec.hpp>
 #include <jetperf/measure/point_board.hpp>
+#include <jetperf/measure/repeat_stats.hpp>
 #include <jetperf/measure/sweep_axes.hpp>
 
 namespace jetperf::kinds {
@@ -23,24 +26,43 @@ double number_or(const json& j, const char* key, double fallback) {
   return j.contains(key) && j[key].is_number() ? j[key].get<double>() : fallback;
 }
 
+// The parameters besides the board setting that make a network's run a variant of it.
+constexpr const char* k_variant_keys[] = {"dtype", "batch", "input_size", "repeat"};
+
+std::string value_text(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+// The standard error of a row's mean latency (its runs' spread), 0 when unknown.
+double latency_se(const json& m) {
+  const double n = number_or(m, "latency_count", 0), sd = number_or(m, "latency_std_s", 0);
+  return n > 0 ? sd / std::sqrt(n) : 0.0;
+}
+
 }  // namespace
 
 std::string setting_label(const nlohmann::json& params) { return measure::setting_of_point(params).label(); }
+
+std::string variant_label(const nlohmann::json& params) {
+  std::string label = setting_label(params);
+  for (const char* k : k_variant_keys)
+    if (params.contains(k)) label += std::string(",") + k + "=" + value_text(params[k]);
+  return label;
+}
 
 nlohmann::json summarize_layers(const std::vector<nlohmann::json>& rows) {
   struct group {
     json first_params;
     std::size_t layers = 0, measured = 0;
-    double latency_sum = 0, energy_sum = 0;
+    double latency_sum = 0, latency_se2 = 0, energy_sum = 0;
     bool energy_known = true;
     const json* e2e = nullptr;
   };
   // Keyed and ordered by first appearance (the job's own order).
-  std::vector<std::tuple<std::string, std::string, std::string>> order;
-  std::map<std::tuple<std::string, std::string, std::string>, group> groups;
+  using key_t = std::tuple<std::string, std::string, std::string>;
+  std::vector<key_t> order;
+  std::map<key_t, group> groups;
   for (const auto& row : rows) {
     const auto& p = row.at("params");
-    const auto key = std::make_tuple(setting_label(p), p.value("network", std::string()), p.value("device", std::string()));
+    const key_t key{variant_label(p), p.value("network", std::string()), p.value("device", std::string())};
     auto [it, fresh] = groups.try_emplace(key);
     if (fresh) {
       order.push_back(key);
@@ -56,23 +78,34 @@ nlohmann::json summarize_layers(const std::vector<nlohmann::json>& rows) {
     const auto& m = row.at("metrics");
     ++g.measured;
     g.latency_sum += number_or(m, "latency_mean_s", 0);
+    g.latency_se2 += latency_se(m) * latency_se(m);
     if (m.contains("energy_j") && m["energy_j"].is_number())
       g.energy_sum += m["energy_j"].get<double>();
     else
       g.energy_known = false;
   }
   json nets = json::array();
+  // Across repeats: the same network, device, setting and variant but for the repeat.
+  struct across {
+    json identity;
+    std::vector<double> e2e, e2e_se, sum, sum_se, ratio, ratio_se, energy;
+  };
+  std::vector<std::string> across_order;
+  std::map<std::string, across> repeats;
   for (const auto& key : order) {
     const auto& g = groups.at(key);
+    const auto& fp = g.first_params;
     json n = {{"network", std::get<1>(key)},
               {"device", std::get<2>(key)},
-              {"setting", std::get<0>(key)},
-              {"granularity", g.first_params.value("granularity", json())},
+              {"setting", setting_label(fp)},
+              {"granularity", fp.value("granularity", json())},
               {"layers", g.layers},
               {"layers_measured", g.measured},
               {"layer_latency_sum_s", g.measured ? json(g.latency_sum) : json()},
               {"layer_energy_sum_j", g.measured && g.energy_known ? json(g.energy_sum) : json()}};
-    for (const auto& k : board_setting_keys()) n[k] = g.first_params.value(k, json());
+    for (const char* k : k_variant_keys) n[k] = fp.value(k, json());
+    for (const auto& k : board_setting_keys()) n[k] = fp.value(k, json());
+    const bool complete = g.measured == g.layers && g.measured > 0;
     if (g.e2e) {
       const auto& m = g.e2e->at("metrics");
       const double e2e = number_or(m, "latency_mean_s", 0);
@@ -81,15 +114,56 @@ nlohmann::json summarize_layers(const std::vector<nlohmann::json>& rows) {
       n["end_to_end_energy_j"] = m.value("energy_j", json());
       // Isolated layers run with warm caches and no inter-layer overheads; a ratio far from 1
       // says the layer-wise data do not add up to the network (seed 002's check).
-      n["layers_over_end_to_end"] = e2e > 0 && g.measured == g.layers ? json(g.latency_sum / e2e) : json();
+      n["layers_over_end_to_end"] = e2e > 0 && complete ? json(g.latency_sum / e2e) : json();
       for (const char* k : {"params", "macs", "flops", "functional_layer_count"}) n[k] = m.value(k, json());
+
+      json identity = n;
+      identity.erase("repeat");
+      const auto id = json{identity["network"], identity["device"], identity["setting"], identity["dtype"],
+                           identity["batch"], identity["input_size"]}.dump();
+      auto [rit, fresh] = repeats.try_emplace(id);
+      if (fresh) {
+        across_order.push_back(id);
+        for (const char* k : {"network", "device", "setting", "granularity", "dtype", "batch", "input_size"})
+          rit->second.identity[k] = n[k];
+      }
+      auto& a = rit->second;
+      const double e2e_se = latency_se(m);
+      a.e2e.push_back(e2e);
+      a.e2e_se.push_back(e2e_se);
+      if (complete && e2e > 0) {
+        const double sum_se = std::sqrt(g.latency_se2), r = g.latency_sum / e2e;
+        a.sum.push_back(g.latency_sum);
+        a.sum_se.push_back(sum_se);
+        a.ratio.push_back(r);
+        // The ratio's error from both of its parts' (first order).
+        a.ratio_se.push_back(r * std::hypot(g.latency_sum > 0 ? sum_se / g.latency_sum : 0.0, e2e_se / e2e));
+      }
+      if (m.contains("energy_j") && m["energy_j"].is_number()) a.energy.push_back(m["energy_j"].get<double>());
     } else {
       n["end_to_end_latency_s"] = nullptr;
       n["layers_over_end_to_end"] = nullptr;
     }
     nets.push_back(std::move(n));
   }
-  return {{"networks", nets}};
+  json summary = {{"networks", nets}};
+  json across_rows = json::array();
+  for (const auto& id : across_order) {
+    const auto& a = repeats.at(id);
+    if (a.e2e.size() < 2) continue;
+    json row = a.identity;
+    const auto e2e = measure::summarize_repeats(a.e2e, a.e2e_se);
+    const auto sum = measure::summarize_repeats(a.sum, a.sum.size() == a.sum_se.size() ? a.sum_se : std::vector<double>{});
+    const auto ratio = measure::summarize_repeats(a.ratio, a.ratio_se);
+    row["end_to_end_latency_s"] = e2e.to_json();
+    row["layer_latency_sum_s"] = a.sum.empty() ? json() : sum.to_json();
+    row["layers_over_end_to_end"] = a.ratio.empty() ? json() : ratio.to_json();
+    row["end_to_end_energy_j"] = a.energy.empty() ? json() : measure::summarize_repeats(a.energy, {}).to_json();
+    row["repeats_disagree"] = e2e.disagree || sum.disagree || ratio.disagree;
+    across_rows.push_back(std::move(row));
+  }
+  if (!across_rows.empty()) summary["repeats"] = across_rows;
+  return summary;
 }
 
 nlohmann::ordered_json layers_dnnstats(const std::vector<nlohmann::json>& rows) {
@@ -108,13 +182,24 @@ nlohmann::ordered_json layers_dnnstats(const std::vector<nlohmann::json>& rows) 
     list.emplace_back(key, typename std::decay_t<decltype(list)>::value_type::second_type{});
     return list.back().second;
   };
+  // The variant keys that take more than one value in this job join the setting's label, so a
+  // job of one dtype, batch, size and repeat keeps the seed's layout (and its labels).
+  std::map<std::string, std::set<std::string>> seen;
+  for (const auto& row : rows)
+    for (const char* k : k_variant_keys) seen[k].insert(value_text(row.at("params").value(k, json())));
+  const auto label = [&](const json& p) {
+    std::string l = setting_label(p);
+    for (const char* k : k_variant_keys)
+      if (seen[k].size() > 1) l += std::string(",") + k + "=" + value_text(p.value(k, json()));
+    return l;
+  };
   for (const auto& row : rows) {
     if (!ok(row)) continue;
     const auto& p = row.at("params");
     const auto index = p.value("layer_index", -1);
     if (index < 0) continue;
     const auto& m = row.at("metrics");
-    auto& layer = slot(slot(slot(tree, setting_label(p)), p.value("network", std::string())),
+    auto& layer = slot(slot(slot(tree, label(p)), p.value("network", std::string())),
                        dnnstats_device_key(p.value("device", std::string())))[index];
     for (auto it = m.begin(); it != m.end(); ++it) {
       // rail_<NAME>_w in W -> <NAME> in mW, the seed's unit.

@@ -2,17 +2,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include <unistd.h>
 
 #include <jetperf/backend/gemm_dtype.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_fields.hpp>
+#include <jetperf/measure/sweep_axes.hpp>
+#include <jetperf/models/network_builder.hpp>
 #include <jetperf/models/network_json.hpp>
 #include <jetperf/models/zoo.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
-#include <jetperf/backend/gemm_dtype.hpp>
-#include <jetperf/measure/sweep_axes.hpp>
 
 namespace jetperf::kinds {
 
@@ -80,27 +81,11 @@ void check_memory(const models::network& net, const working_set& need, const std
   if (limit > 0 && need.bytes > limit)
     throw validation_error(field("batch"),
                            "batch " + std::to_string(batch) + " does not fit: layer '" + need.layer + "' of " +
-                               net.name + " needs " + std::to_string(need.bytes) + " bytes on " + device + ", over " +
-                               key + " = " + std::to_string(limit),
+                               net.name + " at " + models::format_shape(net.input_shape) + " needs " +
+                               std::to_string(need.bytes) + " bytes on " + device + ", over " + key + " = " +
+                               std::to_string(limit),
                            "too_large");
 }
-
-}  // namespace
-
-std::string dnnstats_device_key(const std::string& device) { return device == "cuda" ? "gpu" : device; }
-
-models::network network_of_spec(const nlohmann::json& spec, const std::string& name) {
-  if (spec.contains("networks") && spec["networks"].is_array()) {
-    for (std::size_t i = 0; i < spec["networks"].size(); ++i) {
-      const auto& n = spec["networks"][i];
-      if (n.value("name", std::string()) == name)
-        return models::network_from_json(n, "spec.networks[" + std::to_string(i) + "]");
-    }
-  }
-  return models::build_model(name);
-}
-
-namespace {
 
 bool names_user_network(const json& spec, const std::string& name) {
   if (!spec.contains("networks") || !spec["networks"].is_array()) return false;
@@ -109,7 +94,81 @@ bool names_user_network(const json& spec, const std::string& name) {
   return false;
 }
 
+// spec.dtype: one name or a list, each a dtype the layer backends run.
+std::vector<std::string> parse_dtypes(const json& spec) {
+  const auto& f = declared("dtype");
+  if (!spec.contains("dtype") || spec["dtype"].is_null()) return f.default_value.get<std::vector<std::string>>();
+  std::vector<std::string> out;
+  for (const auto& item : spec_list(spec["dtype"])) {
+    if (!item.is_string() || std::find(f.choices.begin(), f.choices.end(), item.get<std::string>()) == f.choices.end())
+      throw validation_error(field("dtype"), "dtype must be float, half or a list of them, got " + item.dump());
+    if (std::find(out.begin(), out.end(), item.get<std::string>()) == out.end()) out.push_back(item);
+  }
+  if (out.empty()) throw validation_error(field("dtype"), "dtype is empty: the job would have no points", "empty");
+  return out;
+}
+
+// spec.batch and spec.input_size: one integer or a list, each within the declared range.
+std::vector<std::int64_t> parse_integers(const json& spec, const char* name) {
+  const auto& f = declared(name);
+  std::vector<std::int64_t> out;
+  if (!spec.contains(name) || spec[name].is_null()) {
+    if (f.default_value.is_array()) out = f.default_value.get<std::vector<std::int64_t>>();
+    return out;
+  }
+  for (const auto& item : spec_list(spec[name])) {
+    const auto v = spec_integer(item, name);
+    if (v < static_cast<std::int64_t>(f.min) || v > static_cast<std::int64_t>(f.max))
+      throw validation_error(field(name), std::string(name) + " must be between " +
+                                              std::to_string(static_cast<std::int64_t>(f.min)) + " and " +
+                                              std::to_string(static_cast<std::int64_t>(f.max)) + ", got " +
+                                              std::to_string(v),
+                             "out_of_range");
+    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  }
+  if (out.empty()) throw validation_error(field(name), std::string(name) + " is empty: the job would have no points", "empty");
+  return out;
+}
+
+// The sizes a network runs at: the spec's for a zoo network (its published one when the spec
+// gives none), none for a user network (its own input shape).
+std::vector<std::optional<std::int64_t>> sizes_of(const json& spec, const std::string& name,
+                                                  const std::vector<std::int64_t>& input_sizes) {
+  if (names_user_network(spec, name)) return {std::nullopt};
+  if (input_sizes.empty()) return {published_input_size(spec, name)};
+  return {input_sizes.begin(), input_sizes.end()};
+}
+
+std::vector<std::int64_t> stored_integers(const json& j, const char* key, std::int64_t legacy) {
+  const auto it = j.find(key);
+  if (it == j.end()) return {legacy};
+  if (it->is_null()) return {};
+  if (it->is_array()) return it->get<std::vector<std::int64_t>>();
+  return {it->get<std::int64_t>()};
+}
+
 }  // namespace
+
+std::string dnnstats_device_key(const std::string& device) { return device == "cuda" ? "gpu" : device; }
+
+std::optional<std::int64_t> published_input_size(const nlohmann::json& spec, const std::string& name) {
+  if (names_user_network(spec, name)) return std::nullopt;
+  const auto* e = models::find_model(name);
+  return e ? std::optional<std::int64_t>(e->published_resolution) : std::nullopt;
+}
+
+models::network network_of_spec(const nlohmann::json& spec, const std::string& name,
+                                std::optional<std::int64_t> input_size) {
+  if (spec.contains("networks") && spec["networks"].is_array()) {
+    for (std::size_t i = 0; i < spec["networks"].size(); ++i) {
+      const auto& n = spec["networks"][i];
+      if (n.value("name", std::string()) == name)
+        return models::network_from_json(n, "spec.networks[" + std::to_string(i) + "]");
+    }
+  }
+  if (!input_size) input_size = published_input_size(spec, name);
+  return input_size ? models::build_model(name, *input_size) : models::build_model(name);
+}
 
 nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform::board_offer& offered) {
   if (!spec.is_object()) throw validation_error("spec", "the layers spec must be a JSON object");
@@ -126,19 +185,16 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform:
       throw validation_error(field("models"), "unknown model '" + n + "' (known: " + models::zoo_names() + ")", "unknown_model");
     names.push_back(n);
   }
-  std::vector<models::network> nets;
-  for (const auto& n : names) nets.push_back(models::build_model(n));
   json user = json::array();
   if (spec.contains("networks") && !spec["networks"].is_null()) {
     if (!spec["networks"].is_array())
       throw validation_error(field("networks"), "networks must be a list of network objects (proto/network.schema.json)");
     for (std::size_t i = 0; i < spec["networks"].size(); ++i) {
       const auto prefix = "spec.networks[" + std::to_string(i) + "]";
-      auto net = models::network_from_json(spec["networks"][i], prefix);
+      const auto net = models::network_from_json(spec["networks"][i], prefix);
       if (models::find_model(net.name) || std::find(names.begin(), names.end(), net.name) != names.end())
         throw validation_error(prefix + ".name", "network name '" + net.name + "' is already used (by the zoo or another network)");
       names.push_back(net.name);
-      nets.push_back(std::move(net));
       user.push_back(spec["networks"][i]);
     }
   }
@@ -160,11 +216,13 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform:
 
   const auto gran = string_field(spec, declared("granularity"));
   out["granularity"] = gran;
-  const auto dtype_name = string_field(spec, declared("dtype"));
-  const auto dtype = parse_gemm_dtype(dtype_name);
-  out["dtype"] = dtype_name;
-  const auto batch = integer_field(spec, declared("batch"));
-  out["batch"] = batch;
+  const auto dtypes = parse_dtypes(spec);
+  out["dtype"] = dtypes;
+  const auto batches = parse_integers(spec, "batch");
+  out["batch"] = batches;
+  const auto input_sizes = parse_integers(spec, "input_size");
+  out["input_size"] = input_sizes.empty() ? json() : json(input_sizes);
+  out["repeats"] = integer_field(spec, declared("repeats"));
 
   const auto protocol = string_field(spec, declared("protocol"));
   out["protocol"] = protocol;
@@ -190,22 +248,25 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform:
   normalize_board_axes(spec, offered, out);
   if (spec.contains("tags")) out["tags"] = spec["tags"];
 
-  // Every point must fit the device's memory; the job's size is named after its largest axis
+  // The job's size, counted before anything is built per point: named after its largest axis
   // when it is too big.
   const auto g = models::parse_granularity(gran);
   const bool end_to_end = out["end_to_end"].get<bool>();
   double layers = 0;
-  for (const auto& net : nets) {
-    const auto net_layers = models::layers_of(net, g);
-    const auto need = largest_working_set(net, net_layers, end_to_end, batch, static_cast<int>(dtype_size(*dtype)));
-    for (const auto& d : devices) check_memory(net, need, d, batch, offered);
-    layers += static_cast<double>(net_layers.size()) + (end_to_end ? 1 : 0);
+  for (const auto& name : names) {
+    const auto count = models::layers_of(network_of_spec(out, name), g).size() + (end_to_end ? 1 : 0);
+    layers += static_cast<double>(count) * static_cast<double>(sizes_of(out, name, input_sizes).size());
   }
   auto dims = board_axis_sizes(out);
-  double total = layers * static_cast<double>(devices.size());
+  double total = layers * static_cast<double>(devices.size() * dtypes.size() * batches.size()) *
+                 static_cast<double>(out["repeats"].get<std::int64_t>());
   for (const auto& d : dims) total *= static_cast<double>(d.second);
   if (total > static_cast<double>(k_max_layers_points)) {
-    dims.emplace_back("models", nets.size());
+    dims.emplace_back("models", names.size());
+    dims.emplace_back("dtype", dtypes.size());
+    dims.emplace_back("batch", batches.size());
+    dims.emplace_back("input_size", std::max<std::size_t>(1, input_sizes.size()));
+    dims.emplace_back("repeats", static_cast<std::size_t>(out["repeats"].get<std::int64_t>()));
     const auto biggest = std::max_element(dims.begin(), dims.end(),
                                           [](const auto& a, const auto& b) { return a.second < b.second; });
     throw validation_error(field(biggest->first),
@@ -214,34 +275,65 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform:
                                biggest->first,
                            "too_many_points");
   }
+
+  // Every network at every size it runs at: the size must fit its convolutions and pools, and
+  // its largest point at the largest batch and dtype must fit each device's memory.
+  const auto largest_batch = *std::max_element(batches.begin(), batches.end());
+  int element_bytes = 0;
+  for (const auto& d : dtypes) element_bytes = std::max(element_bytes, static_cast<int>(dtype_size(*parse_gemm_dtype(d))));
+  for (const auto& name : names) {
+    for (const auto& size : sizes_of(out, name, input_sizes)) {
+      models::network net;
+      try {
+        net = network_of_spec(out, name, size);
+      } catch (const models::shape_error& e) {
+        throw validation_error(field("input_size"), name + " cannot run at " + std::to_string(size.value_or(0)) + "x" +
+                                                        std::to_string(size.value_or(0)) + " pixels: " + e.what(),
+                               "out_of_range");
+      }
+      const auto need = largest_working_set(net, models::layers_of(net, g), end_to_end, largest_batch, element_bytes);
+      for (const auto& d : devices) check_memory(net, need, d, largest_batch, offered);
+    }
+  }
   return out;
 }
 
 std::vector<nlohmann::json> expand_layers_spec(const nlohmann::json& spec) {
-  const auto g = models::parse_granularity(spec.at("granularity").get<std::string>());
-  // Each network's layers, built once for every board setting.
-  std::vector<std::pair<json, std::vector<models::layer>>> networks;
-  for (const auto& name : spec.at("models")) {
-    const auto net = network_of_spec(spec, name.get<std::string>());
-    auto layers = models::layers_of(net, g);
-    if (spec.at("end_to_end").get<bool>()) layers.push_back(models::whole_network(net));
+  const auto s = layers_spec::stored(spec);
+  const auto g = models::parse_granularity(s.granularity);
+  // Each network's layers, built once: names and indices do not depend on the input size.
+  std::vector<std::pair<std::string, std::vector<models::layer>>> networks;
+  for (const auto& name : s.models) {
+    auto layers = models::layers_of(network_of_spec(spec, name), g);
+    if (s.end_to_end) layers.push_back(models::whole_network(network_of_spec(spec, name)));
     networks.emplace_back(name, std::move(layers));
   }
   std::vector<json> points;
-  for (const auto& setting : board_setting_points(spec)) {
-    for (const auto& [name, layers] : networks) {
-      for (const auto& device : spec.at("devices")) {
-        for (const auto& l : layers) {
-          json p = setting;
-          p.update({{"network", name},
-                    {"device", device},
-                    {"granularity", spec.at("granularity")},
-                    {"layer_index", l.index},
-                    {"layer_name", l.name},
-                    {"layer_type", l.type},
-                    {"batch", spec.at("batch")},
-                    {"dtype", spec.at("dtype")}});
-          points.push_back(std::move(p));
+  const auto settings = board_setting_points(spec);
+  for (std::int64_t r = 0; r < s.repeats; ++r) {
+    for (const auto& setting : settings) {
+      for (const auto& [name, layers] : networks) {
+        for (const auto& size : sizes_of(spec, name, s.input_sizes)) {
+          for (const auto batch : s.batches) {
+            for (const auto& dtype : s.dtypes) {
+              for (const auto& device : s.devices) {
+                for (const auto& l : layers) {
+                  json p = setting;
+                  p.update({{"repeat", r},
+                            {"network", name},
+                            {"device", device},
+                            {"granularity", s.granularity},
+                            {"layer_index", l.index},
+                            {"layer_name", l.name},
+                            {"layer_type", l.type},
+                            {"batch", batch},
+                            {"dtype", dtype},
+                            {"input_size", size ? json(*size) : json()}});
+                  points.push_back(std::move(p));
+                }
+              }
+            }
+          }
         }
       }
     }
@@ -257,8 +349,16 @@ const std::vector<spec_field>& layers_spec_fields() {
       {"devices", t::list, nullptr, "cuda and/or cpu (default: cuda when the board has a CUDA device)", 0, 0, {}},
       {"device", t::text, nullptr, "one device, as devices", 0, 0, {}},
       {"granularity", t::text, "block", "block (torchvision modules) or op (every op)", 0, 0, {"block", "op"}},
-      {"batch", t::integer, 1, "batch size", 1, 65536, {}},
-      {"dtype", t::text, "float", "float or half", 0, 0, {"float", "half"}},
+      {"batch", t::list, json::array({1}), "batch sizes (one or a list, each 1..65536): every layer runs at each", 1,
+       65536, {}},
+      {"dtype", t::list, json::array({"float"}), "float, half or both (one or a list): every layer runs in each", 0, 0,
+       {"float", "half"}},
+      {"input_size", t::list, nullptr,
+       "input sizes in pixels for the zoo networks (one or a list, each 8..8192; default: each network's published "
+       "resolution, GET /v1/models); user networks keep their own input shape", 8, 8192, {}},
+      {"repeats", t::integer, 1,
+       "times the whole job runs (rows carry repeat; the summary gives each network's mean and 95% interval across "
+       "repeats, and flags repeats that disagree beyond their own noise)", 1, 1000, {}},
       {"protocol", t::text, "adaptive", "adaptive (stop rule) or fixed (the seed's windows)", 0, 0, {"adaptive", "fixed"}},
       {"latency_samples", t::integer, 100, "timed runs per layer", 1, 1000000, {}},
       {"warmup_runs", t::integer, 5, "discarded runs before measuring", 0, 100000, {}},
@@ -288,9 +388,14 @@ layers_spec layers_spec::stored(const nlohmann::json& j) {
   s.networks = j.value("networks", json::array());
   s.devices = j.at("devices").get<std::vector<std::string>>();
   s.granularity = j.at("granularity").get<std::string>();
-  s.dtype = j.at("dtype").get<std::string>();
+  // Specs stored before these were lists held one dtype and one batch, ran every network at 224
+  // pixels and ran once.
+  const auto& dtype = j.at("dtype");
+  s.dtypes = dtype.is_array() ? dtype.get<std::vector<std::string>>() : std::vector<std::string>{dtype.get<std::string>()};
+  s.batches = stored_integers(j, "batch", 1);
+  s.input_sizes = stored_integers(j, "input_size", 224);
+  s.repeats = j.value("repeats", std::int64_t{1});
   s.protocol = j.at("protocol").get<std::string>();
-  s.batch = j.at("batch").get<std::int64_t>();
   s.latency_samples = j.at("latency_samples").get<std::int64_t>();
   s.warmup_runs = j.at("warmup_runs").get<std::int64_t>();
   s.threads = j.at("threads").get<std::int64_t>();
@@ -310,14 +415,5 @@ layers_spec layers_spec::stored(const nlohmann::json& j) {
 }
 
 double layers_spec::idle_baseline_s() const { return std::max(0.5, min_time_s); }
-
-double estimate_layers_s(const nlohmann::json& normalized, std::size_t points) {
-  const auto spec = layers_spec::stored(normalized);
-  // Without a measured latency the window is the protocol's floor; the ETA corrects itself as points finish.
-  const double per_point = spec.fixed() ? spec.window_s + 2 * spec.boundary_s + spec.gap_s
-                                        : spec.min_time_s + 2 * spec.boundary_s + 0.1;
-  const double idle = spec.idle_baseline_s() * static_cast<double>(board_setting_count(spec.board_axes));
-  return (per_point + spec.cooldown_s) * static_cast<double>(points) + idle;
-}
 
 }  // namespace jetperf::kinds

@@ -74,6 +74,23 @@ TEST_F(models_routes_test, batch_goes_in_front_of_every_shape) {
   }
 }
 
+TEST_F(models_routes_test, networks_are_listed_at_their_published_resolution_and_shown_at_any_size) {
+  const auto list = ok("/v1/models");
+  const auto* b2 = find_named(list["models"], "efficientnet_b2");
+  ASSERT_NE(b2, nullptr);
+  EXPECT_EQ((*b2)["published_resolution"], 288);
+  EXPECT_EQ((*b2)["input_shape"], nlohmann::json({3, 288, 288}));
+  // Its MACs there are torchvision's published 1.088 G.
+  EXPECT_NEAR((*b2)["macs"].get<double>() / 1e9, 1.088, 0.011);
+  const auto small = ok("/v1/models/resnet18?input_size=112");
+  EXPECT_EQ(small["layers"][0]["input_shapes"][0], nlohmann::json({1, 3, 112, 112}));
+  EXPECT_EQ(small["layers"][0]["output_shape"], nlohmann::json({1, 64, 56, 56}));
+  const auto res = call("GET", "/v1/models/alexnet?input_size=32");
+  ASSERT_EQ(res.status, 400) << res.body;
+  EXPECT_EQ(json_of(res)["error"]["field"], "input_size");
+  EXPECT_NE(json_of(res)["error"]["message"].get<std::string>().find("alexnet cannot run at 32x32"), std::string::npos);
+}
+
 TEST_F(models_routes_test, op_granularity_lists_more_layers_than_blocks) {
   const auto blocks = ok("/v1/models/mobilenet_v2?granularity=block");
   const auto ops = ok("/v1/models/mobilenet_v2?granularity=op");

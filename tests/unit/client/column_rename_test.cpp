@@ -31,7 +31,6 @@ class probe_kind final : public jobs::workload {
   const jobs::column_table& columns() const override { return table_; }
   json normalize(const json&, const platform::board_offer&) const override { return json::object(); }
   std::vector<json> expand(const json&) const override { return {json::object()}; }
-  double estimate_s(const json&, std::size_t) const override { return 0; }
   jobs::point_result run_point(jobs::point_context&, const json&, const json&) override {
     jobs::point_result r;
     r.metrics[table_.columns.front().name] = 42;

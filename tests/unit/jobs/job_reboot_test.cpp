@@ -33,7 +33,6 @@ class modes_workload final : public jobs::workload {
     for (const auto& m : spec["modes"]) p.push_back({{"power_mode", m}});
     return p;
   }
-  double estimate_s(const json&, std::size_t) const override { return 0; }
   jobs::point_result run_point(jobs::point_context& ctx, const json&, const json& point) override {
     platform::board_setting s;
     s.power_mode = point["power_mode"].get<std::int64_t>();

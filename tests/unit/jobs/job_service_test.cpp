@@ -23,9 +23,11 @@ class scripted_workload final : public jobs::workload {
  public:
   std::string kind() const override { return "scripted"; }
   json normalize(const json& spec, const platform::board_offer&) const override {
-    jetperf::reject_unknown_fields(spec, {"points", "sleep_ms", "fail", "skip"});
+    jetperf::reject_unknown_fields(spec, {"points", "sleep_ms", "estimate_ms", "fail", "skip"});
+    const auto sleep_ms = jetperf::integer_field(spec, "sleep_ms", 0, 100000, 0);
     json out = {{"points", jetperf::integer_field(spec, "points", 0, 200000, 3)},
-                {"sleep_ms", jetperf::integer_field(spec, "sleep_ms", 0, 100000, 0)},
+                {"sleep_ms", sleep_ms},
+                {"estimate_ms", jetperf::integer_field(spec, "estimate_ms", 0, 100000, sleep_ms)},
                 {"fail", spec.value("fail", json::array())},
                 {"skip", spec.value("skip", json::array())}};
     return out;
@@ -35,8 +37,9 @@ class scripted_workload final : public jobs::workload {
     for (int i = 0; i < spec["points"].get<int>(); ++i) p.push_back({{"i", i}});
     return p;
   }
-  double estimate_s(const json& spec, std::size_t n) const override {
-    return spec["sleep_ms"].get<double>() / 1000.0 * static_cast<double>(n);
+  std::vector<double> estimate_points_s(const json& spec, const std::vector<json>& points,
+                                        const jobs::estimate_context&) const override {
+    return std::vector<double>(points.size(), spec["estimate_ms"].get<double>() / 1000.0);
   }
   jobs::point_result run_point(jobs::point_context& ctx, const json& spec, const json& point) override {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(spec["sleep_ms"].get<int>());
@@ -325,4 +328,29 @@ TEST(job_service, thermal_guard_stops_a_hot_board_and_says_why) {
   ASSERT_EQ(running.size(), 4u);
   EXPECT_EQ(running[0], std::optional<std::int64_t>(1));
   EXPECT_EQ(running[1], std::nullopt);
+}
+
+TEST(job_service, the_estimate_follows_the_jobs_own_pace_and_the_next_job_learns_from_it) {
+  fixture f;
+  f.service->start();
+  // The kind claims 10 ms per point; each takes at least 40.
+  const json spec = {{"points", 20}, {"sleep_ms", 40}, {"estimate_ms", 10}};
+  const auto first = f.service->submit("scripted", spec, {});
+  EXPECT_NEAR(first.estimate_s, 0.2, 1e-9) << "no history yet: the kind's own estimate";
+  const auto until = std::chrono::steady_clock::now() + 20s;
+  while (f.service->get(first.id).points_done < 10 && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(2ms);
+  const auto halfway = f.service->get(first.id);
+  ASSERT_GE(halfway.points_done, 10);
+  // Refreshed from the pace so far: the whole job takes at least 20 x 40 ms.
+  EXPECT_GT(halfway.estimate_now_s, 0.6) << "done " << halfway.points_done;
+  ASSERT_EQ(f.wait_terminal(first.id).state, jobs::job_state::succeeded);
+  // The next job of the kind is estimated with what this one showed.
+  const auto second = f.service->submit("scripted", spec, {});
+  EXPECT_GT(second.estimate_s, 0.6);
+  EXPECT_GT(f.service->dry_run("scripted", spec)["estimate_s"].get<double>(), 0.6);
+  // Kept in the store: a restarted daemon estimates the same.
+  f.wait_terminal(second.id);
+  f.open();
+  EXPECT_GT(f.service->dry_run("scripted", spec)["estimate_s"].get<double>(), 0.6);
 }

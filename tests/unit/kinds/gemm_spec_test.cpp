@@ -1,3 +1,4 @@
+#include <jetperf/kinds/gemm/gemm_estimate.hpp>
 #include <jetperf/kinds/gemm/gemm_spec.hpp>
 
 #include <set>
@@ -8,6 +9,7 @@
 
 using nlohmann::json;
 using namespace jetperf::kinds;
+namespace jobs = jetperf::jobs;
 
 namespace {
 
@@ -170,10 +172,44 @@ TEST(gemm_spec, expansion_count_fields_and_order_minimise_changes) {
   EXPECT_EQ(points[4]["dtype"], "float");
 }
 
-TEST(gemm_spec, estimate_grows_with_points_and_uses_duration) {
-  const auto s = normalize_gemm_spec({{"duration_s", 2.0}, {"warmup_s", 1.0}, {"sizes", {64, 128}}}, offered());
-  const double one = estimate_gemm_s(s, 1), ten = estimate_gemm_s(s, 10);
-  EXPECT_NEAR(ten - one, 9 * 3.0, 1e-9);
+TEST(gemm_estimate, a_fixed_window_is_its_duration_warm_up_and_one_idle_baseline_per_setting) {
+  const auto spec = gemm_spec::stored(
+      normalize_gemm_spec({{"device", "cpu"}, {"duration_s", 2.0}, {"warmup_s", 1.0}, {"sizes", {64, 128}}, {"cpu_freqs", "all"}}, offered()));
+  const auto points = expand(spec);
+  ASSERT_EQ(points.size(), 4u);  // 2 CPU clocks x 2 sizes
+  jobs::estimate_context ctx;
+  ctx.run = [](const jobs::run_cost&) { return jobs::run_time{1e-3, 0.01}; };
+  const auto t = estimate_gemm_points_s(spec, points, ctx);
+  const double idle = spec.idle_baseline_s() + 2 * spec.boundary_s;
+  // warm-up 1 s + window 2 s + the run that ends it + filling the matrices.
+  EXPECT_NEAR(t[1], 3.0 + 1e-3, 1e-3);
+  EXPECT_NEAR(t[0], idle + 3.0 + 1e-3, 1e-3) << "the first point of a setting measures its idle baseline";
+  EXPECT_NEAR(t[2], idle + 3.0 + 1e-3, 1e-3) << "so does the first point of the next clock";
+  EXPECT_NEAR(t[3], t[1], 1e-4);
+}
+
+TEST(gemm_estimate, large_gemms_take_their_runs_not_the_window_floor) {
+  const auto spec = gemm_spec::stored(normalize_gemm_spec(
+      {{"device", "cpu"}, {"sizes", {128, 2048}}, {"min_time_s", 0.2}, {"max_time_s", 30.0}, {"min_samples", 10}}, offered()));
+  const auto points = expand(spec);
+  // What this board measured: 50 GFLOP/s and 10 us per call, whatever the size.
+  jobs::estimate_context ctx;
+  ctx.run = [](const jobs::run_cost& c) { return jobs::run_time{10e-6 + c.work / 50e9, 0.01}; };
+  const auto t = estimate_gemm_points_s(spec, points, ctx);
+  const double run2048 = 10e-6 + 2.0 * 2048 * 2048 * 2048 / 50e9;  // 0.34 s
+  // 128: the 0.2 s window floor dominates; 2048: ten runs of 0.34 s.
+  EXPECT_LT(t[0], 0.2 + spec.idle_baseline_s() + 2 * spec.boundary_s + spec.warmup_s + 0.05);
+  EXPECT_NEAR(t[1], std::max(spec.warmup_s, run2048) + 10 * run2048, 0.05);
+  // Runs that vary a lot keep the window open until the time RSE target or max_time_s.
+  ctx.run = [](const jobs::run_cost& c) { return jobs::run_time{10e-6 + c.work / 50e9, 10.0}; };
+  EXPECT_NEAR(estimate_gemm_points_s(spec, points, ctx)[0],
+              spec.idle_baseline_s() + 2 * spec.boundary_s + spec.warmup_s + 30.0, 0.05);
+  // The run cost the model learns from names the class and the clock only where the point sets it.
+  const auto c = gemm_run_cost(points[1]);
+  EXPECT_EQ(c.cls, "cpu/float/tensor=off");
+  EXPECT_DOUBLE_EQ(c.work, 2.0 * 2048 * 2048 * 2048);
+  EXPECT_FALSE(c.clock_hz);
+  EXPECT_GT(c.prior_s, 0);
 }
 
 TEST(gemm_spec, power_modes_that_need_a_reboot_are_refused_without_allow_reboot) {

@@ -52,7 +52,8 @@ TEST(idle_workload, defaults_are_filled_in) {
   auto points = w->expand(w->normalize({{"repeats", 4}, {"duration_s", 0.5}}, {}));
   ASSERT_EQ(points.size(), 4u);
   EXPECT_EQ(points[3]["repeat"].get<int>(), 3);
-  EXPECT_DOUBLE_EQ(w->estimate_s({{"duration_s", 0.5}, {"repeats", 4}}, 4), 2.0);
+  const json idle4 = {{"duration_s", 0.5}, {"repeats", 4}};
+  EXPECT_EQ(w->estimate_points_s(idle4, w->expand(idle4), {}), std::vector<double>(4, 0.5));
 }
 
 TEST(idle_workload, bad_specs_name_their_field) {

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <jetperf/common/clock.hpp>
+#include <jetperf/models/zoo.hpp>
 #include <jetperf/workloads/layer_backends.hpp>
 #include <jetperf/kinds/layers/layers_results.hpp>
 #include <jetperf/kinds/layers/layers_spec.hpp>
@@ -261,4 +262,91 @@ TEST_F(layers_workload_test, board_settings_are_applied_and_reported) {
   // Two settings: keyed by setting first.
   ASSERT_TRUE(d.contains("gpu_freq_hz=300000000")) << d.dump();
   EXPECT_EQ(d["gpu_freq_hz=900000000"]["tiny"]["cpu"]["latency"].size(), 3u);
+}
+
+TEST_F(layers_workload_test, a_zoo_network_runs_at_the_input_size_asked_for) {
+  const auto rows = run_all({{"models", "mobilenet_v3_small"}, {"input_size", 32}, {"end_to_end", false},
+                             {"latency_samples", 2}, {"warmup_runs", 0}, {"min_time_s", 0.0}, {"max_time_s", 0.2},
+                             {"target_rse", 1.0}, {"boundary_s", 0.0}});
+  ASSERT_FALSE(rows.empty());
+  for (const auto& r : rows) {
+    ASSERT_EQ(r["status"], "ok") << r.dump();
+    EXPECT_EQ(r["metrics"]["input_size"], 32);
+  }
+  EXPECT_EQ(rows[0]["metrics"]["input_shapes"], "[1, 3, 32, 32]");
+  // The MACs are those of the network at 32 pixels, not at its published 224.
+  const auto at32 = jetperf::models::build_model("mobilenet_v3_small", 32);
+  EXPECT_EQ(rows[0]["metrics"]["macs"], jetperf::models::layers_of(at32, jetperf::models::granularity::block)[0].macs);
+}
+
+TEST_F(layers_workload_test, repeats_and_batches_are_rows_of_their_own_and_the_summary_compares_repeats) {
+  const auto rows = run_all(quick({{"batch", {1, 2}}, {"repeats", 2}}));
+  // (stem, gap, fc, end to end) x 2 batches x 2 repeats.
+  ASSERT_EQ(rows.size(), 16u);
+  EXPECT_EQ(rows[0]["metrics"]["repeat"], 0);
+  EXPECT_EQ(rows[4]["metrics"]["batch"], 2);
+  EXPECT_EQ(rows[8]["metrics"]["repeat"], 1);
+  // Each run's end-to-end row adds up its own layers, not the other batch's or repeat's.
+  for (const std::size_t e2e : {3u, 7u, 11u, 15u}) {
+    const auto& m = rows[e2e]["metrics"];
+    double sum = 0;
+    for (std::size_t i = e2e - 3; i < e2e; ++i) sum += rows[i]["metrics"]["latency_mean_s"].get<double>();
+    EXPECT_NEAR(m["layer_latency_sum_s"].get<double>(), sum, 1e-15) << e2e;
+  }
+  const auto summary = summarize_layers(rows);
+  EXPECT_EQ(summary["networks"].size(), 4u);
+  ASSERT_EQ(summary["repeats"].size(), 2u);  // one per batch
+  for (const auto& r : summary["repeats"]) {
+    EXPECT_EQ(r["end_to_end_latency_s"]["n"], 2);
+    EXPECT_LE(r["end_to_end_latency_s"]["ci95_low"].get<double>(), r["end_to_end_latency_s"]["mean"].get<double>());
+    EXPECT_TRUE(r["repeats_disagree"].is_boolean());
+    EXPECT_TRUE(r["layers_over_end_to_end"].is_object());
+  }
+  // dnnstats keeps every run apart: the batch and the repeat join the setting's key.
+  const auto d = layers_dnnstats(rows);
+  EXPECT_EQ(d.size(), 4u) << d.dump();
+  EXPECT_TRUE(d.contains("as_is,batch=2,repeat=1")) << d.dump();
+}
+
+namespace {
+
+// A network run of two layers and its end-to-end row, with latency means and their spread.
+std::vector<json> run_rows(int repeat, double layer_s, double e2e_s, double std_s) {
+  std::vector<json> rows;
+  const auto row = [&](int index, double mean) {
+    json p = {{"network", "n"}, {"device", "cpu"}, {"layer_index", index}, {"repeat", repeat},
+              {"dtype", "float"}, {"batch", 1}, {"input_size", nullptr}};
+    json m = {{"latency_mean_s", mean}, {"latency_std_s", std_s}, {"latency_count", 100}};
+    return json{{"params", p}, {"metrics", m}, {"status", "ok"}};
+  };
+  rows.push_back(row(0, layer_s));
+  rows.push_back(row(1, layer_s));
+  rows.push_back(row(-1, e2e_s));
+  return rows;
+}
+
+std::vector<json> joined(std::vector<json> a, const std::vector<json>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+}  // namespace
+
+TEST(layers_results, repeats_that_disagree_beyond_their_noise_are_flagged_and_the_ratio_too) {
+  // Two repeats that agree: 1 ms layers, 2 ms end to end, each mean known to 1 us.
+  const auto same = summarize_layers(joined(run_rows(0, 1e-3, 2e-3, 1e-5), run_rows(1, 1.0001e-3, 2.0001e-3, 1e-5)));
+  ASSERT_EQ(same["repeats"].size(), 1u);
+  EXPECT_FALSE(same["repeats"][0]["repeats_disagree"].get<bool>()) << same.dump(1);
+  EXPECT_NEAR(same["repeats"][0]["layers_over_end_to_end"]["mean"].get<double>(), 1.0, 1e-3);
+  // The second repeat's layers ran 50% slower while the network did not: the layer sum and
+  // layers_over_end_to_end disagree far beyond their standard errors.
+  const auto drift = summarize_layers(joined(run_rows(0, 1e-3, 2e-3, 1e-5), run_rows(1, 1.5e-3, 2e-3, 1e-5)));
+  ASSERT_EQ(drift["repeats"].size(), 1u);
+  const auto& r = drift["repeats"][0];
+  EXPECT_TRUE(r["repeats_disagree"].get<bool>()) << r.dump(1);
+  EXPECT_TRUE(r["layers_over_end_to_end"]["disagree"].get<bool>());
+  EXPECT_FALSE(r["end_to_end_latency_s"]["disagree"].get<bool>());
+  EXPECT_NEAR(r["layers_over_end_to_end"]["mean"].get<double>(), 1.25, 1e-9);
+  // One repeat alone has nothing to compare.
+  EXPECT_FALSE(summarize_layers(run_rows(0, 1e-3, 2e-3, 1e-5)).contains("repeats"));
 }

@@ -46,8 +46,10 @@ TEST(layers_spec, defaults_follow_the_seed_and_the_board) {
   EXPECT_EQ(s["models"], json({"resnet18"}));
   EXPECT_EQ(s["devices"], json({"cpu"}));  // the board has no CUDA device
   EXPECT_EQ(s["granularity"], "block");
-  EXPECT_EQ(s["batch"], 1);
-  EXPECT_EQ(s["dtype"], "float");
+  EXPECT_EQ(s["batch"], json({1}));
+  EXPECT_EQ(s["dtype"], json({"float"}));
+  EXPECT_TRUE(s["input_size"].is_null());  // each network at its published resolution
+  EXPECT_EQ(s["repeats"], 1);
   EXPECT_EQ(s["latency_samples"], 100);
   EXPECT_EQ(s["protocol"], "adaptive");
   // Latency is a count unless the spec names a latency RSE target too.
@@ -80,7 +82,6 @@ TEST(layers_spec, expands_layers_then_end_to_end_per_network_device_and_setting)
   EXPECT_EQ(points.back()["network"], "mobilenet_v2");
   const auto ops = expand_layers_spec(normalize_layers_spec({{"models", "resnet50"}, {"granularity", "op"}}, offered()));
   EXPECT_GT(ops.size(), 150u);
-  EXPECT_GT(estimate_layers_s(s, points.size()), 0);
 }
 
 TEST(layers_spec, user_networks_join_the_zoo_by_name) {
@@ -151,4 +152,83 @@ TEST(layers_spec, declares_and_checks_allow_reboot_like_every_sweeping_kind) {
   std::size_t declared = 0;
   for (const auto& f : layers_spec_fields()) declared += f.name == "allow_reboot";
   EXPECT_EQ(declared, 1u);
+}
+
+TEST(layers_spec, dtype_batch_and_input_size_are_axes_and_repeats_run_the_whole_job_again) {
+  const auto s = normalize_layers_spec({{"models", "resnet18"},
+                                        {"dtype", "float,half"},
+                                        {"batch", {1, 8}},
+                                        {"input_size", {160, 224}},
+                                        {"repeats", 2},
+                                        {"end_to_end", false}},
+                                       offered());
+  EXPECT_EQ(s["dtype"], json({"float", "half"}));
+  EXPECT_EQ(s["batch"], json({1, 8}));
+  EXPECT_EQ(s["input_size"], json({160, 224}));
+  EXPECT_EQ(normalize_layers_spec(s, offered()), s) << "a stored spec must normalize to itself (rerun)";
+  const auto points = expand_layers_spec(s);
+  // resnet18: 14 blocks x 2 dtypes x 2 batches x 2 sizes x 2 repeats.
+  ASSERT_EQ(points.size(), 14u * 2 * 2 * 2 * 2);
+  // Repeat outermost, then size, batch, dtype; the layers innermost.
+  EXPECT_EQ(points[0]["repeat"], 0);
+  EXPECT_EQ(points[0]["input_size"], 160);
+  EXPECT_EQ(points[0]["batch"], 1);
+  EXPECT_EQ(points[0]["dtype"], "float");
+  EXPECT_EQ(points[14]["dtype"], "half");
+  EXPECT_EQ(points[28]["batch"], 8);
+  EXPECT_EQ(points[56]["input_size"], 224);
+  EXPECT_EQ(points[112]["repeat"], 1);
+  EXPECT_EQ(points[112]["layer_index"], 0);
+  // The network really runs at the size: resnet18's stem at 160 pixels gives 80x80.
+  EXPECT_EQ(network_of_spec(s, "resnet18", 160).ops[0].output_shape, (jetperf::models::shape{64, 80, 80}));
+}
+
+TEST(layers_spec, each_zoo_network_runs_at_its_published_resolution_unless_told_otherwise) {
+  const auto s = normalize_layers_spec({{"models", "efficientnet_b1,efficientnet_b2,resnet18"}}, offered());
+  const auto points = expand_layers_spec(s);
+  for (const auto& p : points) {
+    const auto net = p["network"].get<std::string>();
+    EXPECT_EQ(p["input_size"], net == "efficientnet_b1" ? 240 : net == "efficientnet_b2" ? 288 : 224) << net;
+  }
+  EXPECT_EQ(published_input_size(s, "efficientnet_b2"), 288);
+  EXPECT_EQ(network_of_spec(s, "efficientnet_b1").input_shape, (jetperf::models::shape{3, 240, 240}));
+  // A user network keeps its own input shape: its points have no input size.
+  const auto u = normalize_layers_spec({{"networks", json::array({tiny_net()})}, {"input_size", 64}}, offered());
+  for (const auto& p : expand_layers_spec(u)) EXPECT_TRUE(p["input_size"].is_null()) << p.dump();
+  EXPECT_EQ(network_of_spec(u, "tiny").input_shape, (jetperf::models::shape{3, 16, 16}));
+}
+
+TEST(layers_spec, an_input_size_the_network_cannot_take_names_the_network_and_the_op) {
+  // alexnet's three stride-2 pools leave nothing of 32 pixels (torchvision needs at least 63).
+  const auto f = field_of({{"models", "alexnet"}, {"input_size", 32}});
+  EXPECT_EQ(f.substr(0, f.find(" | ")), "spec.input_size") << f;
+  EXPECT_NE(f.find("alexnet cannot run at 32x32"), std::string::npos) << f;
+  EXPECT_EQ(field_of({{"models", "alexnet"}, {"input_size", 63}}), "accepted");
+  EXPECT_EQ(field_of({{"models", "resnet18"}, {"input_size", 4}}).substr(0, 16), "spec.input_size ");
+  EXPECT_EQ(field_of({{"models", "resnet18"}, {"batch", {1, "x"}}}).substr(0, 10), "spec.batch");
+  EXPECT_EQ(field_of({{"models", "resnet18"}, {"dtype", {"float", "int8"}}}).substr(0, 10), "spec.dtype");
+  EXPECT_EQ(field_of({{"models", "resnet18"}, {"repeats", 0}}).substr(0, 12), "spec.repeats");
+  // The largest batch of the list is the one checked against memory.
+  auto board = offered();
+  board.memory_bytes = 64LL << 20;
+  EXPECT_EQ(field_of({{"models", "resnet50"}, {"batch", {1, 512}}, {"end_to_end", false}}, board).substr(0, 13),
+            "spec.batch | ");
+}
+
+TEST(layers_spec, a_spec_stored_before_the_axes_existed_still_reads_and_runs_as_it_did) {
+  // One dtype and one batch as scalars, no input_size (every zoo network ran at 224), no repeats.
+  auto legacy = normalize_layers_spec({{"models", "efficientnet_b1"}}, offered());
+  legacy["dtype"] = "half";
+  legacy["batch"] = 4;
+  legacy.erase("input_size");
+  legacy.erase("repeats");
+  const auto stored = layers_spec::stored(legacy);
+  EXPECT_EQ(stored.dtypes, std::vector<std::string>{"half"});
+  EXPECT_EQ(stored.batches, std::vector<std::int64_t>{4});
+  EXPECT_EQ(stored.input_sizes, std::vector<std::int64_t>{224});
+  EXPECT_EQ(stored.repeats, 1);
+  const auto points = expand_layers_spec(legacy);
+  ASSERT_FALSE(points.empty());
+  EXPECT_EQ(points[0]["input_size"], 224);
+  EXPECT_EQ(points[0]["batch"], 4);
 }

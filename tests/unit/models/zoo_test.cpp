@@ -13,11 +13,6 @@ using namespace jetperf::models;
 namespace {
 
 /// The same ops re-inferred at another input size (append re-derives shapes, params, MACs).
-network at_input(const network& net, const shape& input) {
-  network_builder b(net.name, input);
-  for (const op& o : net.ops) b.append(o, o.module);
-  return b.build();
-}
 
 }  // namespace
 
@@ -52,7 +47,7 @@ TEST(zoo, macs_match_published) {
     const network net = e.build();
     // Published "_ops" is measured at the weights' crop size; re-infer there when it is not 224.
     const std::int64_t crop = e.published_resolution;
-    const network measured = crop == 224 ? net : at_input(net, {3, crop, crop});
+    const network measured = crop == 224 ? net : with_input_size(net, crop);
     const double gmacs = static_cast<double>(measured.macs()) / 1e9;
     // The published figure is rounded to 3 decimals (0.04 for shufflenet_v2_x0_5 is 0.040), so
     // the tolerance is 1% of it but never less than half a unit of its last digit.
@@ -104,4 +99,29 @@ TEST(zoo, every_network_is_well_formed) {
       EXPECT_EQ(macs, net.macs());
     }
   }
+}
+
+TEST(zoo, any_size_the_convolutions_leave_non_empty_builds_with_the_same_blocks) {
+  const network at224 = build_model("resnet50");
+  const network at320 = build_model("resnet50", 320);
+  EXPECT_EQ(at320.input_shape, (shape{3, 320, 320}));
+  ASSERT_EQ(at320.blocks.size(), at224.blocks.size());
+  for (std::size_t i = 0; i < at224.blocks.size(); ++i) {
+    EXPECT_EQ(at320.blocks[i].name, at224.blocks[i].name);
+    EXPECT_EQ(at320.blocks[i].first, at224.blocks[i].first);
+    EXPECT_EQ(at320.blocks[i].last, at224.blocks[i].last);
+  }
+  // Convolutions scale with the pixels; the classifier after the adaptive pool does not.
+  EXPECT_EQ(at320.params(), at224.params());
+  EXPECT_NEAR(static_cast<double>(at320.macs()) / static_cast<double>(at224.macs()), (320.0 * 320) / (224.0 * 224), 0.02);
+  EXPECT_EQ(at320.ops.back().output_shape, at224.ops.back().output_shape);
+  // alexnet needs 63 pixels, as in torchvision; below, the op that empties is named.
+  EXPECT_NO_THROW(build_model("alexnet", 63));
+  try {
+    build_model("alexnet", 62);
+    FAIL() << "alexnet built at 62 pixels";
+  } catch (const shape_error& e) {
+    EXPECT_EQ(e.op_name().rfind("features.", 0), 0u) << e.what();
+  }
+  for (const auto& e : zoo()) EXPECT_NO_THROW(build_model(e.name, e.published_resolution)) << e.name;
 }

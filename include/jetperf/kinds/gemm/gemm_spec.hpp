@@ -64,13 +64,8 @@ const std::vector<spec_field>& gemm_spec_fields();
 /// then power mode, emc, gpu and cpu clocks, then dtype, tensor, size.
 std::vector<gemm_point> expand(const gemm_spec& spec);
 
-/// Estimated seconds for `points` points (cool-down, warm-up, window, one idle baseline per
-/// distinct board setting).
-double estimate_s(const gemm_spec& spec, std::size_t points);
-
 /// JSON in, JSON out (the job contract's form of parse and expand).
 nlohmann::json normalize_gemm_spec(const nlohmann::json& spec, const platform::board_offer& offered);
 std::vector<nlohmann::json> expand_gemm_spec(const nlohmann::json& normalized);
-double estimate_gemm_s(const nlohmann::json& normalized, std::size_t points);
 
 }  // namespace jetperf::kinds

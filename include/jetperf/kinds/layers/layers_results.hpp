@@ -8,17 +8,24 @@
 
 namespace jetperf::kinds {
 
-/// {"networks": [{network, device, granularity, board setting, layers, layers_measured,
-/// layer_latency_sum_s, end_to_end_latency_s, layers_over_end_to_end, layer_energy_sum_j,
-/// end_to_end_energy_j, end_to_end_power_w, params, macs, functional_layer_count}]}.
+/// {"networks": [{network, device, granularity, board setting, dtype, batch, input_size, repeat,
+/// layers, layers_measured, layer_latency_sum_s, end_to_end_latency_s, layers_over_end_to_end,
+/// layer_energy_sum_j, end_to_end_energy_j, end_to_end_power_w, params, macs,
+/// functional_layer_count}], "repeats": [...]}. With repeats, "repeats" holds one row per network,
+/// device, setting and variant: the mean and 95% interval across repeats of the end-to-end
+/// latency, the layer sum, layers_over_end_to_end and the energy, and repeats_disagree when one
+/// of the first three spreads more than twice its repeats' own standard errors.
 nlohmann::json summarize_layers(const std::vector<nlohmann::json>& rows);
 
 /// network -> device ("gpu"/"cpu") -> {"power": {layer index: {rail: mW}}, "latency": {layer index: s}},
 /// layer rows only, layer indices in numeric order ("2" before "10"). A job over several board
-/// settings is keyed by setting first ("power_mode=0,gpu_freq_hz=...").
+/// settings is keyed by setting first ("power_mode=0,gpu_freq_hz=..."), and the dtype, batch,
+/// input_size and repeat join that key when the job has more than one of them.
 nlohmann::ordered_json layers_dnnstats(const std::vector<nlohmann::json>& rows);
 
 /// "power_mode=0,gpu_freq_hz=1300500000" for a point's non-null settings ("as_is" when none).
 std::string setting_label(const nlohmann::json& params);
+/// The setting label followed by the point's dtype, batch, input_size and repeat.
+std::string variant_label(const nlohmann::json& params);
 
 }  // namespace jetperf::kinds

@@ -23,8 +23,14 @@ struct layers_spec {
   std::vector<std::string> models;  ///< network names, zoo and user
   nlohmann::json networks = nlohmann::json::array();  ///< the user networks (proto/network.schema.json)
   std::vector<std::string> devices;
-  std::string granularity, dtype, protocol;
-  std::int64_t batch = 1, latency_samples = 0, warmup_runs = 0, threads = 0;
+  std::string granularity, protocol;
+  std::vector<std::string> dtypes;        ///< spec.dtype: every layer runs in each
+  std::vector<std::int64_t> batches;      ///< spec.batch: every layer runs at each
+  /// spec.input_size: the zoo networks run at each (pixels); empty: each at its published
+  /// resolution. User networks keep their own input shape.
+  std::vector<std::int64_t> input_sizes;
+  std::int64_t repeats = 1;               ///< times the whole sweep runs (outermost)
+  std::int64_t latency_samples = 0, warmup_runs = 0, threads = 0;
   double window_s = 0, boundary_s = 0, gap_s = 0, target_rse = 0, min_time_s = 0, max_time_s = 0, cooldown_s = 0;
   std::optional<double> latency_target_rse;  ///< adaptive: a latency RSE criterion too, when set
   bool end_to_end = true;
@@ -45,15 +51,19 @@ const std::vector<spec_field>& layers_spec_fields();
 /// memory is refused (spec.batch), a user network with a bad layer names it (spec.networks[i].layers[j]).
 nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform::board_offer& offered);
 
-/// The points of a normalized spec: board setting outermost, then network, device, layer index
-/// (and the end-to-end point, layer_index -1, after each network's layers).
+/// The points of a normalized spec: repeat outermost, then board setting, network, input size,
+/// batch, dtype, device and layer index (the end-to-end point, layer_index -1, after each
+/// network's layers).
 std::vector<nlohmann::json> expand_layers_spec(const nlohmann::json& spec);
 
-/// Estimated seconds for `points` points of a normalized spec.
-double estimate_layers_s(const nlohmann::json& spec, std::size_t points);
+/// The network named `name` in a normalized spec: a user network from spec.networks, else the
+/// zoo's at `input_size` pixels (nullopt: its published resolution).
+models::network network_of_spec(const nlohmann::json& spec, const std::string& name,
+                                std::optional<std::int64_t> input_size = std::nullopt);
 
-/// The network named `name` in a normalized spec: a user network from spec.networks, else the zoo's.
-models::network network_of_spec(const nlohmann::json& spec, const std::string& name);
+/// The resolution a zoo network was published at (224, efficientnet_b1 240, b2 288); nullopt for
+/// a user network.
+std::optional<std::int64_t> published_input_size(const nlohmann::json& spec, const std::string& name);
 
 /// "cuda" -> "gpu", "cpu" -> "cpu": the device keys of the seed's processed layout.
 std::string dnnstats_device_key(const std::string& device);

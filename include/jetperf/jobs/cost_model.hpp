@@ -1,0 +1,56 @@
+#pragma once
+// Estimates that learn from the board: how long one run of a point takes is fitted per kind and
+// class of point as t = a + b * work (work = FLOPs, per Hz of the clock the point sets, so that
+// runs at one clock predict another), by least squares on relative error over the newest runs of
+// the class measured on this board, kept in the store; how much single runs vary (their
+// coefficient of variation, which sets how long an adaptive window runs) is that of the recorded
+// points nearest in work. A class with no history takes the kind's own guess. What a kind adds
+// around its runs (windows, warm-up, idle baselines) is the kind's estimate; how far whole points
+// of past jobs were from it is a calibration factor per kind.
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <jetperf/jobs/run_cost.hpp>
+#include <jetperf/store/cost_store.hpp>
+
+namespace jetperf::jobs {
+
+class cost_model {
+ public:
+  /// `store` may be null: then the model learns in memory only. `scope` names the board.
+  cost_model(store::cost_store* store, std::string scope);
+
+  /// One run of `c`: the class's fit, else c.prior_s with a small variation.
+  run_time run(const std::string& kind, const run_cost& c);
+  /// Runs of `c` took `run_s` seconds on average, varying by `cv` (kept in the store).
+  void record_run(const std::string& kind, const run_cost& c, double run_s, double cv);
+  /// How long the points of this kind's past jobs took over what was estimated for them, within
+  /// [0.25, 4]; 1 with no history.
+  double calibration(const std::string& kind) const;
+  /// A job's points were estimated at `predicted_s` and took `actual_s`.
+  void record_job(const std::string& kind, double predicted_s, double actual_s);
+  /// An estimate_context whose run_s asks this model (valid while the model lives).
+  estimate_context context(const std::string& kind, double sensor_update_s);
+
+ private:
+  struct fit {
+    bool loaded = false;
+    std::vector<store::run_cost_sample> samples;
+    double a = 0, b = 0;  ///< t = a + b * work
+  };
+  static std::string key_of(const run_cost& c);
+  static double work_of(const run_cost& c);
+  fit& fit_of(const std::string& kind, const std::string& key);
+  static void refit(fit& f);
+
+  store::cost_store* store_;
+  std::string scope_;
+  mutable std::mutex mutex_;  // submissions estimate on HTTP threads while the runner records
+  std::map<std::pair<std::string, std::string>, fit> fits_;
+};
+
+}  // namespace jetperf::jobs

@@ -1,0 +1,35 @@
+#pragma once
+// What a kind tells the cost model (cost_model.hpp) about one run of a point, and what the
+// kind's estimate reads back: the seconds one run of any point takes, from the runs this board
+// measured before (else the kind's own guess), and the board's sensor update period.
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace jetperf::jobs {
+
+struct run_cost {
+  /// Points whose runs take the same time per unit of work: "cpu/float/tensor=off" for gemm,
+  /// "cpu/float/Bottleneck" for layers.
+  std::string cls;
+  double work = 0;                  ///< FLOPs of one run (batch included)
+  std::optional<double> clock_hz;   ///< the clock the run is bound by, when the point sets it
+  double prior_s = 0;               ///< the kind's own guess at one run's seconds, for a class with no history
+};
+
+/// How long one run of a point takes, and how much its runs vary.
+struct run_time {
+  double mean_s = 0;
+  /// Standard deviation over mean of single runs: an adaptive window with a time RSE target
+  /// needs about (cv / target)^2 runs.
+  double cv = 0;
+};
+
+struct estimate_context {
+  /// One run of a point.
+  std::function<run_time(const run_cost&)> run;
+  /// How often the board's power sensor updates (0: unknown): adaptive windows span several.
+  double sensor_update_s = 0;
+};
+
+}  // namespace jetperf::jobs

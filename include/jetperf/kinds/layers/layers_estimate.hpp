@@ -1,0 +1,24 @@
+#pragma once
+// How long a layers job takes: per point the idle baseline of a new setting, cool-down, preparing
+// the layer, warm-up runs and the window (adaptive: latency_samples runs over a power window of
+// at least min_time_s and ten sensor updates; fixed: the runs, window_s and its boundaries, the
+// gap), over the time of one run that the cost model gives (this board's earlier runs of the
+// same device, dtype and layer type, else a nominal rate).
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <jetperf/jobs/run_cost.hpp>
+#include <jetperf/models/network.hpp>
+
+namespace jetperf::kinds {
+
+/// One run of `l` at a point for the cost model: class device/dtype/layer type, its FLOPs at the
+/// point's batch, the device's clock when the point sets it, and a nominal guess.
+jobs::run_cost layer_run_cost(const models::layer& l, const nlohmann::json& point);
+
+/// Seconds each point of a normalized spec's expansion takes, in order.
+std::vector<double> estimate_layers_points_s(const nlohmann::json& spec, const std::vector<nlohmann::json>& points,
+                                             const jobs::estimate_context& ctx);
+
+}  // namespace jetperf::kinds
