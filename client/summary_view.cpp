@@ -39,9 +39,15 @@ std::string most_efficient_line(const json& summary) {
   const auto& best = summary["best_overall"];
   // Where the simulated clock did not slow the workload, every clock ran at host speed: naming
   // the lowest clock "most efficient" would be an artefact, so no setting is concluded.
-  const auto unsimulated = field(field(field(summary, "points"), "flags"), "speed_not_simulated");
+  const auto& flags = field(field(summary, "points"), "flags");
+  const auto unsimulated = field(flags, "speed_not_simulated");
   if (unsimulated.is_number() && unsimulated.get<double>() > 0)
     return "most efficient: - (not concluded: speed was not simulated, so settings compare power only)\n";
+  // Several threads under a simulated clock slow down more than the clock says.
+  const auto approximate = field(flags, "speed_threads_approx");
+  if (approximate.is_number() && approximate.get<double>() > 0)
+    return "most efficient: - (not concluded: the simulated slowdown of several threads is exaggerated; "
+           "compare clocks with threads=1)\n";
   return "most efficient: " +
          (best.is_object() ? format_best_setting(best) : std::string("- (no point measured power)")) + "\n";
 }

@@ -53,6 +53,12 @@ std::vector<std::string> point_tally::caveats() const {
     out.push_back("speed not simulated on " + std::to_string(it->second) + " of " + std::to_string(ok) +
                   " points: they ran at host speed whatever the simulated clock, so comparisons across clocks "
                   "cover power only");
+  it = flags.find("speed_threads_approx");
+  if (it != flags.end())
+    out.push_back("speed approximate on " + std::to_string(it->second) + " of " + std::to_string(ok) +
+                  " points: several threads ran under a simulated clock below its highest, and threads held to "
+                  "time slices wait for each other longer than a board's cores do, so their slowdown is "
+                  "exaggerated; compare clocks with threads=1");
   return out;
 }
 

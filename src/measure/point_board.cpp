@@ -104,10 +104,10 @@ void put_settings(json& mt, const applied_settings& applied) {
 
 void put_window_flags(json& mt, std::vector<std::string> flags, const jobs::point_context& ctx,
                       const loop_result& res, const applied_settings& applied, bool has_power,
-                      const std::string& device) {
+                      const std::string& device, int threads) {
   // What a simulated board did not model during this window (its speed, for one).
   if (ctx.fidelity)
-    for (auto& f : ctx.fidelity->window_flags(res.t_start_ns, device)) flags.push_back(std::move(f));
+    for (auto& f : ctx.fidelity->window_flags(res.t_start_ns, device, threads)) flags.push_back(std::move(f));
   // Throttling: any clock channel reading below the clock requested for this point.
   if (ctx.telemetry) {
     auto throttle = throttled_clocks(*ctx.telemetry, res.samples, applied.requested);

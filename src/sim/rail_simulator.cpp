@@ -163,14 +163,19 @@ void rail_simulator::reserve_speed(const board_load& l) {
     }
   }
   if (share <= 0) share = 1;
-  // Busy threads get the share; a thread that was reserved keeps it while it lives.
+  // Busy threads get the share; a thread that was reserved keeps it while it lives. Running:
+  // those that used a fifth of their share or more in the last step.
   std::vector<int> tids;
-  for (const auto& t : last_threads_)
+  std::size_t running = 0;
+  for (const auto& t : last_threads_) {
     if (t.busy > 0.01 || reservation_->share_of(t.tid) < 1) tids.push_back(t.tid);
+    if (t.busy / reservation_->share_of(t.tid) > 0.2) ++running;
+  }
   if (++steps_ % k_renew_steps == 0) reservation_->renew();
   const std::string refused = reservation_->apply(tids, share);
   std::lock_guard<std::mutex> lock(mutex_);
   speed_.share = share;
+  if (running > 1 && share < 0.95) speed_.last_parallel_ns = monotonic_ns();
   if (!refused.empty()) {
     // Said once per distinct reason: the simulator retries every step.
     if (refused != speed_.reason) spdlog::warn("simulated board: a CPU share of {:.3f} for {} thread(s) was refused: {}", share, tids.size(), refused);

@@ -2,11 +2,15 @@
 
 namespace jetperf::sim {
 
-std::vector<std::string> sim_fidelity::window_flags(std::int64_t since_ns, const std::string& device) const {
+std::vector<std::string> sim_fidelity::window_flags(std::int64_t since_ns, const std::string& device, int threads) const {
   const auto s = simulator_.speed();
   // A GPU's speed is the host GPU's whatever the simulated GPU clock; a CPU workload's follows
   // the simulated clock unless a reservation was refused during the window.
   if (device != "cpu" || !s.simulated || s.last_refusal_ns >= since_ns) return {"speed_not_simulated"};
+  // Several threads held to time slices (a BLAS pool) wait for each other's slices: their
+  // slowdown is larger than the clock's. A one-thread workload waits for nobody (its library's
+  // idle pool threads may spin beside it, each in slices of its own).
+  if (threads != 1 && s.last_parallel_ns >= since_ns) return {"speed_threads_approx"};
   return {};
 }
 

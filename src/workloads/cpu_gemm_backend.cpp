@@ -186,12 +186,17 @@ class cpu_gemm_backend final : public gemm_backend {
 
   void set_threads(int threads) override {
 #if JETPERF_HAS_OPENBLAS
-    if (threads > 0) openblas_set_num_threads(threads);
+    // Only when it changes: OpenBLAS shuts its thread pool down before every fork (the daemon
+    // forks nvpmodel between points) and openblas_set_num_threads starts a whole pool again,
+    // even for one thread, whose idle threads then spin beside the measurement.
+    if (threads > 0 && threads != threads_) openblas_set_num_threads(threads);
+    if (threads > 0) threads_ = threads;
 #endif
   }
 
  private:
   std::int64_t m_ = 0, n_ = 0, k_ = 0;
+  int threads_ = 0;  ///< the thread count last given to OpenBLAS (0: its default)
   gemm_dtype dtype_ = gemm_dtype::single;
   std::vector<float> f32_a_, f32_b_, f32_c_;
   std::vector<double> f64_a_, f64_b_, f64_c_;

@@ -54,12 +54,13 @@ class idle_power_cache {
 void put_settings(nlohmann::json& metrics, const applied_settings& applied);
 
 /// Writes a finished window's verdict into a point's metrics: "throttle" per clock that read below
-/// its request, then "flags" (`flags` plus what ctx.fidelity flags for a window on `device`, e.g.
+/// its request, then "flags" (`flags` plus what ctx.fidelity flags for a window on `device` with
+/// `threads` CPU threads (0: the library's default), e.g.
 /// speed_not_simulated, then throttled, max_time_reached, rse_unmet, no_power), "stop_reason"
 /// and "unmet".
 void put_window_flags(nlohmann::json& metrics, std::vector<std::string> flags, const jobs::point_context& ctx,
                       const loop_result& res, const applied_settings& applied, bool has_power,
-                      const std::string& device);
+                      const std::string& device, int threads);
 
 /// A point that did not run: status "skipped", metrics = `identity` plus "reason".
 jobs::point_result skipped_point(const std::string& reason, nlohmann::json identity);

@@ -34,6 +34,9 @@ struct speed_status {
   std::string reason;               ///< why not, when not
   std::string mechanism;            ///< how the share is held ("cgroup v1 cpu.cfs_quota_us", "SCHED_DEADLINE")
   std::int64_t last_refusal_ns = 0; ///< when a reservation was last refused (monotonic; 0: never)
+  /// When several of the job's threads last ran under a share (monotonic; 0: never): threads
+  /// held to time slices wait for each other longer than cores at a lower clock do.
+  std::int64_t last_parallel_ns = 0;
   double share = 1;                 ///< the CPU share the workload threads run with now
 };
 

@@ -9,7 +9,7 @@ class sim_fidelity final : public platform::board_fidelity {
  public:
   /// `simulator` must outlive this object.
   explicit sim_fidelity(const rail_simulator& simulator) : simulator_(simulator) {}
-  std::vector<std::string> window_flags(std::int64_t since_ns, const std::string& device) const override;
+  std::vector<std::string> window_flags(std::int64_t since_ns, const std::string& device, int threads) const override;
   nlohmann::json describe() const override;
 
  private:

@@ -169,7 +169,8 @@ jobs::point_result gemm_workload::run_point(jobs::point_context& ctx, const json
 
   std::vector<std::string> flags = m.applied.flags;
   if (p.tensor && tensor_used && !*tensor_used) flags.push_back("tensor_requested_not_used");
-  measure::put_window_flags(mt, std::move(flags), ctx, res, m.applied, power_w.has_value(), p.device);
+  measure::put_window_flags(mt, std::move(flags), ctx, res, m.applied, power_w.has_value(), p.device,
+                            static_cast<int>(spec.threads));
   mt["kernels"] = kernels;
   r.cost = gemm_run_cost(p);
   r.run_s = latency.mean_s;

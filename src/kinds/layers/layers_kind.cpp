@@ -209,7 +209,8 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
   const auto power_w = measure::put_power_metrics(mt, res, m.idle_w, latency.mean_s);
   mt["gflops"] = latency.mean_s > 0 ? json(static_cast<double>(layer.flops * batch) / latency.mean_s / 1e9) : json();
 
-  measure::put_window_flags(mt, m.applied.flags, ctx, res, m.applied, power_w.has_value(), device);
+  measure::put_window_flags(mt, m.applied.flags, ctx, res, m.applied, power_w.has_value(), device,
+                            static_cast<int>(spec.threads));
 
   // The end-to-end row states how the isolated layers add up against it (seed 002's check).
   const auto sum_key = variant_label(point) + "|" + name + "|" + device;

@@ -250,14 +250,14 @@ TEST(sim_fidelity, flags_what_the_simulator_does_not_model) {
   const sim_fidelity fidelity(sim);
   const auto since = monotonic_ns();
   // The host GPU's speed never follows the simulated GPU clock.
-  EXPECT_EQ(fidelity.window_flags(since, "cuda"), std::vector<std::string>{"speed_not_simulated"});
+  EXPECT_EQ(fidelity.window_flags(since, "cuda", 1), std::vector<std::string>{"speed_not_simulated"});
   const auto d = fidelity.describe();
   EXPECT_EQ(d["simulated"], true);
   if (sim.speed().simulated) {
-    EXPECT_TRUE(fidelity.window_flags(since, "cpu").empty());
+    EXPECT_TRUE(fidelity.window_flags(since, "cpu", 1).empty());
     EXPECT_EQ(d["speed_simulated"], true);
   } else {
-    EXPECT_EQ(fidelity.window_flags(since, "cpu"), std::vector<std::string>{"speed_not_simulated"});
+    EXPECT_EQ(fidelity.window_flags(since, "cpu", 1), std::vector<std::string>{"speed_not_simulated"});
     EXPECT_EQ(d["speed_simulated"], false);
     EXPECT_FALSE(sim.speed().reason.empty());
   }
@@ -266,5 +266,49 @@ TEST(sim_fidelity, flags_what_the_simulator_does_not_model) {
   given.host_load = [] { return std::vector<double>{0.5}; };
   rail_simulator fixed(board.profile(), board.paths().sysfs_root, given);
   EXPECT_FALSE(fixed.speed().simulated);
-  EXPECT_EQ(sim_fidelity(fixed).window_flags(since, "cpu"), std::vector<std::string>{"speed_not_simulated"});
+  EXPECT_EQ(sim_fidelity(fixed).window_flags(since, "cpu", 1), std::vector<std::string>{"speed_not_simulated"});
+}
+
+TEST(sim_fidelity, several_threads_under_a_simulated_clock_are_approximate_one_is_not) {
+  test::temp_dir tmp;
+  auto board = sim_testing::make_board("orin-agx", tmp);
+  platform::sysfs_root root(board.paths().sysfs_root);
+  // Every cluster at its lowest clock (a share of about 5%).
+  for (const char* policy : {"policy0", "policy4", "policy8"}) {
+    const std::string dir = std::string("/sys/devices/system/cpu/cpufreq/") + policy;
+    root.write(dir + "/scaling_min_freq", "115200");
+    root.write(dir + "/scaling_max_freq", "115200");
+  }
+  rail_simulator_options o;
+  o.noise = 0;
+  rail_simulator sim(board.profile(), board.paths().sysfs_root, o);
+  const sim_fidelity fidelity(sim);
+  const auto step_for = [&sim](int steps) {
+    for (int i = 0; i < steps; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      sim.step(0.02);
+    }
+  };
+  step_for(2);
+  const auto one = monotonic_ns();
+  {
+    spinner worker("blas-worker");
+    step_for(10);
+    const auto flags = fidelity.window_flags(one, "cpu", 1);
+    if (!sim.speed().simulated || sim.speed().last_refusal_ns >= one) {
+      EXPECT_EQ(flags, std::vector<std::string>{"speed_not_simulated"});
+      return;
+    }
+    EXPECT_TRUE(flags.empty()) << flags[0];
+    EXPECT_LT(sim.speed().share, 0.1);
+  }
+  step_for(2);
+  const auto two = monotonic_ns();
+  spinner a("blas-worker"), b("blas-worker");
+  step_for(10);
+  if (sim.speed().last_refusal_ns >= two) return;  // the host refused a share meanwhile: said above
+  EXPECT_EQ(fidelity.window_flags(two, "cpu", 0), std::vector<std::string>{"speed_threads_approx"});
+  EXPECT_EQ(fidelity.window_flags(two, "cpu", 2), std::vector<std::string>{"speed_threads_approx"});
+  // A workload that asked for one thread waits for nobody (other threads are its library's idle pool).
+  EXPECT_TRUE(fidelity.window_flags(two, "cpu", 1).empty());
 }
