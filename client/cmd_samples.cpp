@@ -16,6 +16,9 @@ namespace {
 
 using json = nlohmann::json;
 
+// Samples asked for per request.
+constexpr int k_page = 50000;
+
 // Samples of the chosen channels pivoted by time: "time_s,<channel>,..." CSV.
 std::string series_csv(const json& answer, const std::string& only) {
   std::vector<std::string> names;
@@ -60,7 +63,22 @@ class samples_command final : public command {
   int run(context& ctx) override {
     std::string target = "/v1/jobs/" + std::to_string(id_) + "/samples?point=" + std::to_string(point_);
     if (!channel_.empty()) target += "&channel=" + url_encode(channel_);
-    const auto answer = ctx.call("GET", target);
+    // Page by page: a long point's samples never have to fit one answer.
+    json answer;
+    for (std::string after;;) {
+      auto page = ctx.call("GET", target + "&limit=" + std::to_string(k_page) + (after.empty() ? "" : "&after=" + url_encode(after)));
+      if (answer.is_null()) {
+        answer = page;
+      } else {
+        for (auto& s : page["samples"]) answer["samples"].push_back(std::move(s));
+        for (auto& c : page["channels"])
+          if (std::find(answer["channels"].begin(), answer["channels"].end(), c) == answer["channels"].end())
+            answer["channels"].push_back(c);
+      }
+      if (!page.value("next_after", json()).is_string()) break;
+      after = page["next_after"].get<std::string>();
+    }
+    answer.erase("next_after");
     const std::string text = ctx.config().json ? answer.dump(2) + "\n" : series_csv(answer, channel_);
     if (output_.empty()) {
       std::cout << text;

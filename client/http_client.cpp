@@ -106,10 +106,17 @@ http_reply http_client::request(const std::string& method, const std::string& ta
     impl_->stream.expires_after(timeout_);
     auto ec = impl_->run([&](auto handler) { http::async_write(impl_->stream, req, handler); });
     http::response_parser<http::string_body> parser;
-    parser.body_limit(boost::none);
+    // An answer is held whole: a bound keeps a wrong or hostile server from taking the memory.
+    parser.body_limit(k_max_reply_bytes);
     if (!ec) {
       impl_->stream.expires_after(timeout_);
       ec = impl_->run([&](auto handler) { http::async_read(impl_->stream, impl_->buffer, parser, handler); });
+    }
+    if (ec == http::error::body_limit) {
+      impl_->close();
+      throw cli_error(exit_connect, "the answer from " + target_.text() + " is larger than " +
+                                        std::to_string(k_max_reply_bytes >> 20) +
+                                        " MiB; ask for less (a narrower --where, CSV with -o, samples in pages)");
     }
     if (ec) {
       const bool nothing_read = !parser.got_some();
@@ -151,7 +158,7 @@ http_reply http_client::stream(const std::string& target, const sse_reader::hand
   reply.status = static_cast<int>(parser.get().result_int());
   reply.headers = lower_headers(parser.get());
   const bool ok = reply.status == 200;
-  sse_reader reader;
+  sse_reader reader(k_max_event_line_bytes);
   bool go_on = true;
   char chunk[8192];
   impl_->stream.expires_never();
@@ -162,10 +169,15 @@ http_reply http_client::stream(const std::string& target, const sse_reader::hand
     if (!ok) impl_->stream.expires_after(timeout_);
     ec = impl_->run([&](auto handler) { http::async_read_some(impl_->stream, impl_->buffer, parser, handler); });
     const std::size_t got = sizeof(chunk) - parser.get().body().size;
-    if (ok)
-      go_on = reader.feed(chunk, got, on_event);
-    else
-      reply.body.append(chunk, got);
+    try {
+      if (ok)
+        go_on = reader.feed(chunk, got, on_event);
+      else if (reply.body.size() + got <= k_max_event_line_bytes)
+        reply.body.append(chunk, got);
+    } catch (const std::length_error& e) {
+      impl_->close();
+      throw cli_error(exit_connect, "event stream from " + target_.text() + " failed: " + e.what());
+    }
     if (ec == http::error::need_buffer) ec = {};
     if (ec == http::error::end_of_stream || ec == net::error::eof) break;
     if (ec) {

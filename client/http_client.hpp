@@ -2,6 +2,7 @@
 // A small synchronous HTTP/1.1 client over Beast with a deadline on every step. It keeps one
 // keep-alive connection; transport failures become cli_error(exit_connect).
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -11,6 +12,11 @@
 #include "sse_reader.hpp"
 
 namespace jetperf::client {
+
+/// The largest answer held whole (results of a 100k-point sweep are a few hundred MB at most).
+constexpr std::uint64_t k_max_reply_bytes = 512ull << 20;
+/// The longest event-stream line held while it arrives.
+constexpr std::size_t k_max_event_line_bytes = 16u << 20;
 
 struct http_reply {
   int status = 0;

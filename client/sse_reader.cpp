@@ -1,5 +1,7 @@
 #include "sse_reader.hpp"
 
+#include <stdexcept>
+
 namespace jetperf::client {
 
 bool sse_reader::feed(const char* data, std::size_t size, const handler& on_event) {
@@ -18,6 +20,8 @@ bool sse_reader::feed(const char* data, std::size_t size, const handler& on_even
     }
   }
   pending_.erase(0, start);
+  // A line without an end would grow without bound.
+  if (pending_.size() > max_line_) throw std::length_error("an event-stream line is longer than " + std::to_string(max_line_) + " bytes");
   return true;
 }
 

@@ -9,6 +9,7 @@
 #include <jetperf/store/reboot_journal.hpp>
 
 #include "atomic_file.hpp"
+#include "exposure.hpp"
 #include "http/net.hpp"
 #include "kinds.hpp"
 #include "provenance.hpp"
@@ -29,8 +30,11 @@ http_server_options server_options(const daemon_config& c) {
   o.port = c.listen_port;
   o.threads = c.threads;
   o.max_connections = c.max_connections;
+  o.max_streams = c.max_streams;
+  o.max_streams_per_address = c.max_streams_per_address;
   return o;
 }
+
 
 }  // namespace
 
@@ -88,6 +92,8 @@ app::app(daemon_config config)
   services.hub = &hub_;
   services.auth.token = token_;
   services.auth.require_for_reads = config_.require_token_for_reads;
+  services.auth.allowed_hosts = allowed_hosts(config_);
+  for (const auto& w : startup_warnings(config_)) spdlog::warn("{}", w);
   services.board = board_.controller.get();
   const nlohmann::json identity = board_.identity();
   services.board_identity = [identity] { return identity; };
@@ -97,9 +103,11 @@ app::app(daemon_config config)
   router_ = std::make_unique<api::router>(std::move(services));
 
   const api::router* router = router_.get();
-  server_ = std::make_unique<http_server>(
-      server_options(config_),
-      [router](const api::http_request& request) { return router->handle(request); });
+  request_handlers handlers;
+  handlers.handle = [router](const api::http_request& request) { return router->handle(request); };
+  handlers.authenticated = [router](const api::http_request& request) { return router->authenticated(request); };
+  handlers.blocking = [router](const api::http_request& request) { return router->may_wait(request); };
+  server_ = std::make_unique<http_server>(server_options(config_), std::move(handlers));
 }
 
 app::~app() { shutdown(); }

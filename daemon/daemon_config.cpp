@@ -2,12 +2,14 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <functional>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include <jetperf/config.hpp>
 
@@ -160,6 +162,27 @@ const std::map<std::string, setter>& file_keys() {
        }},
       {"threads", [](daemon_config& c, const std::string& w, const std::string& k,
                      const std::string& v) { c.threads = parse_unsigned(w, k, v, 1, 64); }},
+      {"allowed_hosts",
+       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+         c.allowed_hosts.clear();
+         std::string item;
+         std::istringstream in(v);
+         while (std::getline(in, item, ',')) {
+           item.erase(0, item.find_first_not_of(" \t"));
+           item.erase(item.find_last_not_of(" \t") + 1);
+           if (item.empty()) continue;
+           if (item.find_first_of(" /@?#") != std::string::npos) fail(w, k, "'" + item + "' is not a host name or address");
+           c.allowed_hosts.push_back(item);
+         }
+       }},
+      {"max_streams",
+       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+         c.max_streams = parse_unsigned(w, k, v, 1, 100000);
+       }},
+      {"max_streams_per_address",
+       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+         c.max_streams_per_address = parse_unsigned(w, k, v, 1, 100000);
+       }},
   };
   return keys;
 }
@@ -300,6 +323,12 @@ command_line parse_command_line(const std::vector<std::string>& args) {
     throw config_error("history_period_ms: " + std::to_string(c.history_period_ms) +
                        " is shorter than sample_period_ms " + std::to_string(c.sample_period_ms));
   }
+  // Streams never end on their own: below the connection cap, so they cannot fill it.
+  if (c.max_streams == 0) c.max_streams = std::max<std::size_t>(1, c.max_connections / 4);
+  if (c.max_streams >= c.max_connections && c.max_connections > 1) {
+    throw config_error("max_streams: " + std::to_string(c.max_streams) + " must be below max_connections " +
+                       std::to_string(c.max_connections));
+  }
   return result;
 }
 
@@ -327,6 +356,11 @@ std::string usage_text() {
          "  --thermal-limit-c N        fail a job above this temperature, 0 = off (default 95)\n"
          "  --max-connections N        open connections served at once (default 256)\n"
          "  --threads N                HTTP io threads (default 2)\n"
+         "  --allowed-hosts A,B        host names requests may be addressed to, besides loopback,\n"
+         "                             the listen address and this machine's name\n"
+         "  --max-streams N            event streams open at once (default a quarter of\n"
+         "                             --max-connections)\n"
+         "  --max-streams-per-address N  event streams from one address (default 8)\n"
          "  --ready-file PATH          write HOST:PORT here once listening\n"
          "  --restore-only             restore the board's saved settings and exit\n"
          "  --version                  print the version and exit\n"

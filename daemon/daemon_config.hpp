@@ -44,6 +44,14 @@ struct daemon_config {
   std::uint32_t thermal_limit_c = 95;
   std::size_t max_connections = 256;
   std::size_t threads = 2;  ///< HTTP io threads
+  /// Host names (and addresses) requests may name in their Host header, besides the loopback
+  /// names, the listen address and, when it listens beyond loopback, this machine's name: a web
+  /// page on another name cannot read or change the API through DNS rebinding.
+  std::vector<std::string> allowed_hosts;
+  /// Event streams (SSE) open at once, in all (0: a quarter of max_connections) and per remote
+  /// address.
+  std::size_t max_streams = 0;
+  std::size_t max_streams_per_address = 8;
   /// When set, "HOST:PORT\n" is written here (atomically) once the listener is bound.
   std::string ready_file;
   /// Restore the board from a dirty snapshot and exit (ExecStopPost of the unit).

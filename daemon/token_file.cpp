@@ -67,6 +67,12 @@ std::string load_or_create_token(const std::string& path) {
     token.pop_back();
   }
   if (token.empty()) throw token_error("token file " + path + " is empty");
+  // Clients send the token in one header word: a blank inside could never match, and usually
+  // means two values were pasted into the file.
+  for (char c : token)
+    if (c <= 0x20 || c == 0x7f)
+      throw token_error("token file " + path + " holds whitespace or control characters inside the token; it "
+                        "must be one word of visible characters (delete the file to have a new token made)");
   return token;
 }
 

@@ -1,47 +1,32 @@
 #include "http/http_server.hpp"
 
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
-
 #include <spdlog/spdlog.h>
 
 #include <jetperf/common/thread_name.hpp>
 #include <jetperf/config.hpp>
 
 #include "http/listener.hpp"
+#include "http/thread_priority.hpp"
+#include "http/work_pool.hpp"
 
 namespace jetperf::daemon {
 
-namespace {
-
-// Linux keeps a nice value per thread; PRIO_PROCESS with a thread id changes only that thread.
-void renice_this_thread(int increment) {
-  if (increment == 0) return;
-  const auto tid = static_cast<id_t>(::syscall(SYS_gettid));
-  errno = 0;
-  const int current = ::getpriority(PRIO_PROCESS, tid);
-  if (current == -1 && errno != 0) return;
-  if (::setpriority(PRIO_PROCESS, tid, current + increment) != 0) {
-    spdlog::debug("http: cannot renice io thread: {}", std::strerror(errno));
-  }
-}
-
-}  // namespace
-
-http_server::http_server(http_server_options options, request_handler handler)
+http_server::http_server(http_server_options options, request_handlers handlers)
     : options_(std::move(options)),
       context_(std::make_shared<server_context>()),
+      work_(std::make_unique<work_pool>(options_.work_threads, options_.max_queued_work, options_.nice_increment)),
       ioc_(std::make_unique<net::io_context>(
           static_cast<int>(options_.threads == 0 ? 1 : options_.threads))) {
-  context_->handler = std::move(handler);
+  context_->handlers = std::move(handlers);
   context_->limits = options_.limits;
   context_->server_name = std::string("jetperfd/") + JETPERF_VERSION;
-  context_->connections = std::make_shared<connection_limit>(options_.max_connections);
+  context_->connections = std::make_shared<connection_limit>(options_.max_connections, options_.reserved_connections);
+  context_->streams = std::make_shared<stream_limit>(options_.max_streams, options_.max_streams_per_address);
+  context_->work = work_.get();
 }
+
+http_server::http_server(http_server_options options, request_handler handler)
+    : http_server(std::move(options), request_handlers{std::move(handler), {}, {}}) {}
 
 http_server::~http_server() { stop(); }
 
@@ -73,6 +58,9 @@ void http_server::stop() {
   ioc_->stop();
   for (auto& t : threads_) t.join();
   threads_.clear();
+  // Requests still waiting for a worker are dropped (their sessions, which hold sockets of this
+  // io_context, with them); one under way finishes first: nothing of the server outlives it.
+  if (work_) work_->stop(/*run_queued=*/false);
   // Destroying the io_context destroys every pending handler, and with them the sessions and
   // streams they own: their sockets close and their SSE channels are closed for the producers.
   listener_.reset();
@@ -86,5 +74,9 @@ std::string http_server::local_address() const {
 std::uint16_t http_server::local_port() const { return endpoint_.port(); }
 
 std::size_t http_server::open_connections() const { return context_->connections->open(); }
+
+std::size_t http_server::open_streams() const { return context_->streams->open(); }
+
+std::size_t http_server::waiting_requests() const { return work_ ? work_->busy() : 0; }
 
 }  // namespace jetperf::daemon

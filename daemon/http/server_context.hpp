@@ -1,5 +1,6 @@
 #pragma once
-// What every session of one server shares: the request handler, the limits and the counters.
+// What every session of one server shares: the request handlers, the limits, the counters and
+// the pool that runs handlers that may wait.
 #include <chrono>
 #include <cstddef>
 #include <functional>
@@ -9,11 +10,25 @@
 #include <jetperf/api/http_types.hpp>
 
 #include "http/connection_limit.hpp"
+#include "http/stream_limit.hpp"
 
 namespace jetperf::daemon {
 
+class work_pool;
+
 /// The pure function that answers a request (api::router::handle in the daemon).
 using request_handler = std::function<api::http_response(const api::http_request&)>;
+using request_predicate = std::function<bool(const api::http_request&)>;
+
+/// What the server asks the API about a request; all of them pure functions of the request.
+struct request_handlers {
+  request_handler handle;
+  /// Whether the request carries the valid token (served on a reserved slot); empty: never.
+  request_predicate authenticated;
+  /// Whether its handler may wait (a subprocess, a cancellation): it then runs on the work pool,
+  /// off the io threads; empty: never.
+  request_predicate blocking;
+};
 
 struct session_limits {
   std::size_t header_limit = 8 * 1024;
@@ -24,13 +39,18 @@ struct session_limits {
   std::chrono::steady_clock::duration write_timeout = std::chrono::seconds(30);
   /// Interval of ": keep-alive" comments on SSE streams, so proxies keep them open.
   std::chrono::steady_clock::duration sse_keepalive = std::chrono::seconds(15);
+  /// Bytes an SSE stream may hold for a client that reads slower than frames arrive: beyond it
+  /// the oldest telemetry frames are dropped, and a stream of a job's own events is closed.
+  std::size_t stream_buffer_bytes = 256 * 1024;
 };
 
 struct server_context {
-  request_handler handler;
+  request_handlers handlers;
   session_limits limits;
   std::string server_name;  ///< value of the Server header
   std::shared_ptr<connection_limit> connections;
+  std::shared_ptr<stream_limit> streams;
+  work_pool* work = nullptr;  ///< owned by the http_server
 };
 
 }  // namespace jetperf::daemon

@@ -1,34 +1,45 @@
 #include "http/session.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <exception>
 #include <utility>
 
 #include <spdlog/spdlog.h>
 
-#include "http/error_response.hpp"
+#include <jetperf/api/error_mapping.hpp>
+
 #include "http/message_conversion.hpp"
 #include "http/sse_stream.hpp"
+#include "http/work_pool.hpp"
 
 namespace jetperf::daemon {
 
 namespace {
 
-std::string endpoint_text(const tcp::socket& socket) {
-  beast::error_code ec;
-  auto ep = socket.remote_endpoint(ec);
-  if (ec) return "unknown";
-  return ep.address().to_string() + ":" + std::to_string(ep.port());
-}
-
 // How long a closing connection keeps draining the peer's unread bytes.
 constexpr auto linger_time = std::chrono::seconds(2);
+// How long a connection on a reserved slot may take to send its request.
+constexpr auto reserved_read_timeout = std::chrono::seconds(5);
+
+// RFC 9112 6.3: a request whose Transfer-Encoding does not end in chunked has no way to tell
+// where its body ends, and must be refused rather than read as empty.
+bool transfer_encoding_ends_in_chunked(const std::string& value) {
+  auto last = value.substr(value.rfind(',') == std::string::npos ? 0 : value.rfind(',') + 1);
+  last.erase(std::remove_if(last.begin(), last.end(), [](unsigned char c) { return std::isspace(c); }), last.end());
+  std::transform(last.begin(), last.end(), last.begin(), [](unsigned char c) { return std::tolower(c); });
+  return last == "chunked";
+}
 
 }  // namespace
 
 session::session(tcp::socket&& socket, std::shared_ptr<const server_context> context,
                  connection_limit::slot slot)
     : stream_(std::move(socket)), context_(std::move(context)), slot_(std::move(slot)) {
-  remote_ = endpoint_text(stream_.socket());
+  beast::error_code ec;
+  const auto ep = stream_.socket().remote_endpoint(ec);
+  remote_ip_ = ec ? "unknown" : ep.address().to_string();
+  remote_ = ec ? "unknown" : remote_ip_ + ":" + std::to_string(ep.port());
 }
 
 void session::run() {
@@ -40,7 +51,7 @@ void session::run() {
 void session::run_rejected() {
   auto self = shared_from_this();
   net::dispatch(stream_.get_executor(), [self] {
-    auto res = error_response(503, "unavailable", "too many connections; retry later");
+    auto res = api::error_body(503, "unavailable", "too many connections; retry later");
     self->do_write(res, 11, false);
   });
 }
@@ -49,14 +60,23 @@ void session::do_read() {
   parser_.emplace();
   parser_->header_limit(static_cast<std::uint32_t>(context_->limits.header_limit));
   parser_->body_limit(context_->limits.body_limit);
-  stream_.expires_after(first_request_ ? context_->limits.read_timeout
-                                       : context_->limits.idle_timeout);
+  // A reserved slot is for a request with the token, not for a connection that sends nothing.
+  const auto wait = first_request_ ? context_->limits.read_timeout : context_->limits.idle_timeout;
+  stream_.expires_after(slot_.reserved() ? std::min<std::chrono::steady_clock::duration>(wait, reserved_read_timeout) : wait);
   http::async_read_header(stream_, buffer_, *parser_,
                           beast::bind_front_handler(&session::on_read_header, shared_from_this()));
 }
 
 void session::on_read_header(beast::error_code ec, std::size_t) {
   if (ec) return on_read_error(ec);
+  const auto& req = parser_->get();
+  const auto te = req[http::field::transfer_encoding];
+  if (!te.empty() && !transfer_encoding_ends_in_chunked(std::string(te))) {
+    auto res = api::error_body(400, "bad_request",
+                               "Transfer-Encoding '" + std::string(te) + "' does not end in chunked: the body's length is unknown",
+                               "Transfer-Encoding");
+    return do_write(res, req.version(), false);
+  }
   if (parser_->is_done()) return handle_request();
   // The idle timeout covered the wait for the header; the body gets the read timeout.
   stream_.expires_after(context_->limits.read_timeout);
@@ -79,17 +99,14 @@ void session::on_read_error(beast::error_code ec) {
   if (ec == beast::error::timeout || ec == net::error::operation_aborted) return;
   api::http_response res;
   if (ec == http::error::body_limit) {
-    res = error_response(413, "payload_too_large",
-                         "request body exceeds " + std::to_string(context_->limits.body_limit) +
-                             " bytes",
-                         "body");
+    res = api::error_body(413, "payload_too_large",
+                          "request body exceeds " + std::to_string(context_->limits.body_limit) + " bytes", "body");
   } else if (ec == http::error::header_limit) {
-    res = error_response(431, "header_too_large",
-                         "request header exceeds " +
-                             std::to_string(context_->limits.header_limit) + " bytes",
-                         "header");
+    res = api::error_body(431, "header_too_large",
+                          "request header exceeds " + std::to_string(context_->limits.header_limit) + " bytes",
+                          "header");
   } else if (ec.category() == http::make_error_code(http::error::bad_target).category()) {
-    res = error_response(400, "bad_request", "malformed HTTP request: " + ec.message());
+    res = api::error_body(400, "bad_request", "malformed HTTP request: " + ec.message());
   } else {
     // A socket error: nobody is left to answer.
     spdlog::debug("http: {}: read failed: {}", remote_, ec.message());
@@ -99,21 +116,49 @@ void session::on_read_error(beast::error_code ec) {
   do_write(res, 11, false);
 }
 
+api::http_response session::answer() const {
+  try {
+    return context_->handlers.handle(request_);
+  } catch (const std::exception& e) {
+    // The router never throws; a handler that does must not take the server down.
+    spdlog::error("http: handler failed for {} {}: {}", request_.method, request_.target, e.what());
+    return api::error_body(500, "internal", "internal error");
+  }
+}
+
 void session::handle_request() {
   auto& req = parser_->get();
   const unsigned version = req.version();
   const bool keep_alive = req.keep_alive();
   to_api_request(req, remote_, request_);
-  api::http_response res;
-  try {
-    res = context_->handler(request_);
-  } catch (const std::exception& e) {
-    // The router never throws; a handler that does must not take the server down.
-    spdlog::error("http: handler failed for {} {}: {}", request_.method, request_.target, e.what());
-    res = error_response(500, "internal", "internal error");
+  const auto& h = context_->handlers;
+  if (slot_.reserved() && !(h.authenticated && h.authenticated(request_))) {
+    // Free the reserved slot at once: the answer and the lingering close must not hold it.
+    slot_.release();
+    auto res = api::error_body(503, "unavailable",
+                               "too many connections: the last ones are kept for requests with the token; retry later");
+    return do_write(res, version, false);
   }
-  if (res.stream) return start_stream(res, version);
-  do_write(res, version, keep_alive);
+  if (context_->work && h.blocking && h.blocking(request_)) {
+    // The handler may wait (a subprocess, a cancellation): off the io threads, then back on
+    // this connection's strand. The session reads nothing meanwhile, so request_ stays put.
+    auto self = shared_from_this();
+    const bool queued = context_->work->post([self, version, keep_alive] {
+      auto res = std::make_shared<api::http_response>(self->answer());
+      net::post(self->stream_.get_executor(),
+                [self, res, version, keep_alive] { self->finish(*res, version, keep_alive); });
+    });
+    if (queued) return;
+    auto res = api::error_body(503, "unavailable", "the daemon is busy with other requests that wait; retry later");
+    return do_write(res, version, keep_alive);
+  }
+  auto res = answer();
+  finish(res, version, keep_alive);
+}
+
+void session::finish(api::http_response& response, unsigned version, bool keep_alive) {
+  if (response.stream) return start_stream(response, version);
+  do_write(response, version, keep_alive);
 }
 
 void session::do_write(api::http_response& response, unsigned version, bool keep_alive) {
@@ -133,7 +178,22 @@ void session::on_write(bool close, beast::error_code ec, std::size_t) {
 }
 
 void session::start_stream(api::http_response& response, unsigned version) {
-  auto stream = std::make_shared<sse_stream>(std::move(stream_), context_, std::move(slot_),
+  std::string why;
+  stream_limit::slot stream_slot;
+  if (slot_.reserved()) {
+    slot_.release();
+    why = "too many connections: the last ones are kept for requests, not event streams; retry later";
+  } else if (context_->streams) {
+    stream_slot = stream_limit::try_acquire(context_->streams, remote_ip_, &why);
+  }
+  if (!why.empty()) {
+    // Nobody will read the channel: its producers must stop.
+    response.stream->close();
+    auto res = api::error_body(503, "unavailable", why);
+    res.headers.emplace_back("Retry-After", "10");
+    return do_write(res, version, false);
+  }
+  auto stream = std::make_shared<sse_stream>(std::move(stream_), context_, std::move(slot_), std::move(stream_slot),
                                              std::move(response.stream));
   stream->run(response, version);
 }

@@ -1,7 +1,8 @@
 #pragma once
 // One HTTP/1.1 connection: reads requests with limits and timeouts, hands each to the request
-// handler and writes the answer; keeps the connection alive between requests. An SSE answer
-// moves the connection into an sse_stream.
+// handler (on the work pool when it may wait, so the io threads stay free) and writes the answer;
+// keeps the connection alive between requests. An SSE answer moves the connection into an
+// sse_stream when a stream slot is free.
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,6 +32,10 @@ class session : public std::enable_shared_from_this<session> {
   void on_read_body(beast::error_code ec, std::size_t bytes);
   void on_read_error(beast::error_code ec);
   void handle_request();
+  /// The handler's answer to request_ (never throws).
+  api::http_response answer() const;
+  /// Writes `response`, or starts its event stream.
+  void finish(api::http_response& response, unsigned version, bool keep_alive);
   void do_write(api::http_response& response, unsigned version, bool keep_alive);
   void on_write(bool close, beast::error_code ec, std::size_t bytes);
   void start_stream(api::http_response& response, unsigned version);
@@ -42,7 +47,8 @@ class session : public std::enable_shared_from_this<session> {
   beast::tcp_stream stream_;
   std::shared_ptr<const server_context> context_;
   connection_limit::slot slot_;
-  std::string remote_;
+  std::string remote_;     ///< "address:port", for logs and the API
+  std::string remote_ip_;  ///< the address alone, for the per-address stream cap
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
   http::response<http::string_body> response_;

@@ -6,12 +6,17 @@
 namespace jetperf::daemon {
 
 sse_stream::sse_stream(beast::tcp_stream&& stream, std::shared_ptr<const server_context> context,
-                       connection_limit::slot slot, std::shared_ptr<api::sse_channel> channel)
+                       connection_limit::slot slot, stream_limit::slot stream_slot,
+                       std::shared_ptr<api::sse_channel> channel)
     : stream_(std::move(stream)),
       context_(std::move(context)),
       slot_(std::move(slot)),
+      stream_slot_(std::move(stream_slot)),
       channel_(std::move(channel)),
-      keepalive_(stream_.get_executor()) {}
+      keepalive_(stream_.get_executor()) {
+  // A client that stops reading must not grow the daemon's memory.
+  channel_->set_limit(context_->limits.stream_buffer_bytes);
+}
 
 sse_stream::~sse_stream() {
   // Also reached when the server stops with the stream open: producers must stop pushing.
@@ -55,6 +60,8 @@ void sse_stream::on_header(beast::error_code ec, std::size_t) {
 
 void sse_stream::do_flush() {
   if (writing_ || closed_ || finished_) return;
+  // Frames that cannot be dropped piled up beyond the bound: the client is too slow to follow.
+  if (channel_->overflowed()) return do_close();
   frames_.clear();
   const bool finished = channel_->drain(frames_);
   std::size_t size = 0;

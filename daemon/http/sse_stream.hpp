@@ -1,8 +1,8 @@
 #pragma once
 // A Server-Sent-Events answer: writes the response header, then the frames of an sse_channel as
 // they arrive (chunked for HTTP/1.1, until close for HTTP/1.0), a ": keep-alive" comment at an
-// interval, and closes when the channel finishes or the client goes away (closing the channel
-// then, so producers stop).
+// interval, and closes when the channel finishes, when the client goes away (closing the channel
+// then, so producers stop) or when it reads so slowly that the channel overflowed its bound.
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,7 +21,7 @@ namespace jetperf::daemon {
 class sse_stream : public std::enable_shared_from_this<sse_stream> {
  public:
   sse_stream(beast::tcp_stream&& stream, std::shared_ptr<const server_context> context,
-             connection_limit::slot slot, std::shared_ptr<api::sse_channel> channel);
+             connection_limit::slot slot, stream_limit::slot stream_slot, std::shared_ptr<api::sse_channel> channel);
   ~sse_stream();
 
   /// Writes the header of `response` (status and extra headers), then streams. Must be called
@@ -40,6 +40,7 @@ class sse_stream : public std::enable_shared_from_this<sse_stream> {
   beast::tcp_stream stream_;
   std::shared_ptr<const server_context> context_;
   connection_limit::slot slot_;
+  stream_limit::slot stream_slot_;
   std::shared_ptr<api::sse_channel> channel_;
   net::steady_timer keepalive_;
   http::response<http::empty_body> header_;

@@ -8,9 +8,7 @@
 
 namespace jetperf::api {
 
-namespace {
-
-http_response make(int status, const std::string& code, const std::string& message, const std::string& field) {
+http_response error_body(int status, const std::string& code, const std::string& message, const std::string& field) {
   http_response res;
   res.status = status;
   nlohmann::json body = {{"error",
@@ -20,6 +18,8 @@ http_response make(int status, const std::string& code, const std::string& messa
   res.body = dump_json(body);
   return res;
 }
+
+namespace {
 
 // The status of a typed jetperf error; the most derived class decides.
 int status_of(const error& e) {
@@ -44,17 +44,17 @@ http_response error_response(std::exception_ptr error_ptr) noexcept {
       if (status >= 500) spdlog::error("api: {} ({}): {}", status, e.code(), e.what());
       // Storage failures are internal: their detail goes to the log, not to the client.
       auto res = dynamic_cast<const store_error*>(&e)
-                     ? make(status, e.code(), "storage error (see the daemon log)", {})
-                     : make(status, e.code(), e.what(), e.field());
+                     ? error_body(status, e.code(), "storage error (see the daemon log)", {})
+                     : error_body(status, e.code(), e.what(), e.field());
       if (auto* h = dynamic_cast<const http_error*>(&e))
         for (const auto& header : h->headers()) res.headers.push_back(header);
       return res;
     } catch (const std::exception& e) {
       spdlog::error("api: unexpected exception: {}", e.what());
-      return make(500, "internal", "internal error (see the daemon log)", {});
+      return error_body(500, "internal", "internal error (see the daemon log)", {});
     } catch (...) {
       spdlog::error("api: unexpected non-standard exception");
-      return make(500, "internal", "internal error (see the daemon log)", {});
+      return error_body(500, "internal", "internal error (see the daemon log)", {});
     }
   } catch (...) {
     // Building the error body itself failed (out of memory): a fixed answer needs no allocation

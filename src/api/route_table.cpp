@@ -44,7 +44,7 @@ bool matches(const route& r, const std::vector<std::string>& segments, std::map<
 
 }  // namespace
 
-void route_table::add(std::string method, std::string pattern, route_handler handler, bool public_read) {
+void route_table::add(std::string method, std::string pattern, route_handler handler, route_traits traits) {
   if (pattern.empty() || pattern[0] != '/') throw std::invalid_argument("route pattern must start with '/': " + pattern);
   for (const auto& r : routes_)
     if (r.method == method && r.pattern == pattern)
@@ -54,7 +54,7 @@ void route_table::add(std::string method, std::string pattern, route_handler han
   r.segments = split_path(pattern);
   r.pattern = std::move(pattern);
   r.handler = std::move(handler);
-  r.public_read = public_read;
+  r.traits = traits;
   routes_.push_back(std::move(r));
 }
 

@@ -1,6 +1,7 @@
 #include <jetperf/api/router.hpp>
 
 #include <jetperf/api/error_mapping.hpp>
+#include <jetperf/api/host_check.hpp>
 #include <jetperf/api/http_error.hpp>
 #include <jetperf/api/routes.hpp>
 #include <jetperf/common/clock.hpp>
@@ -16,6 +17,7 @@ router::router(services s)
 
 http_response router::handle(const http_request& request) const {
   try {
+    check_host(request, services_.auth.allowed_hosts);
     auto [path, query] = split_target(request.target);
     auto m = routes_.match(request.method, path);
     if (!m.found) {
@@ -25,13 +27,24 @@ http_response router::handle(const http_request& request) const {
       throw http_error(405, "method_not_allowed", request.method + " is not allowed on " + path + " (allowed: " + allow + ")",
                        {{"Allow", allow}});
     }
-    if (needs_token(request.method, m.found->public_read, services_.auth)) check_token(request, services_.auth);
+    if (request.method != "GET" && request.method != "HEAD") check_origin(request);
+    if (needs_token(request.method, m.found->traits.public_read, services_.auth)) check_token(request, services_.auth);
     route_request r{request, path, std::move(m.params), query_params(query), services_, *streams_,
                     started_monotonic_ns_};
     return m.found->handler(r);
   } catch (...) {
     return error_response(std::current_exception());
   }
+}
+
+bool router::authenticated(const http_request& request) const {
+  const auto token = bearer_token(request);
+  return !token.empty() && !services_.auth.token.empty() && constant_time_equals(token, services_.auth.token);
+}
+
+bool router::may_wait(const http_request& request) const {
+  const auto m = routes_.match(request.method, split_target(request.target).first);
+  return m.found && m.found->traits.may_wait;
 }
 
 }  // namespace jetperf::api

@@ -145,12 +145,15 @@ http_response restore_clocks(const route_request& r) {
 }  // namespace
 
 void register_board_routes(route_table& table) {
-  table.add("GET", "/v1/board", board);
-  table.add("GET", "/v1/power-mode", get_power_mode);
-  table.add("PUT", "/v1/power-mode", put_power_mode);
-  table.add("GET", "/v1/clocks", get_clocks);
-  table.add("PUT", "/v1/clocks", put_clocks);
-  table.add("POST", "/v1/clocks/restore", restore_clocks);
+  // nvpmodel takes up to seconds on a board (a mode switch far longer), clock changes wait for
+  // their read-back: off the io threads.
+  const route_traits waits{false, /*may_wait=*/true};
+  table.add("GET", "/v1/board", board, waits);
+  table.add("GET", "/v1/power-mode", get_power_mode, waits);
+  table.add("PUT", "/v1/power-mode", put_power_mode, waits);
+  table.add("GET", "/v1/clocks", get_clocks, waits);
+  table.add("PUT", "/v1/clocks", put_clocks, waits);
+  table.add("POST", "/v1/clocks/restore", restore_clocks, waits);
 }
 
 }  // namespace jetperf::api

@@ -26,6 +26,8 @@ http_response compare(const route_request& r) {
 
 }  // namespace
 
-void register_compare_routes(route_table& table) { table.add("GET", "/v1/jobs/{id}/compare", compare); }
+void register_compare_routes(route_table& table) {
+  table.add("GET", "/v1/jobs/{id}/compare", compare, {false, /*may_wait=*/true});
+}
 
 }  // namespace jetperf::api

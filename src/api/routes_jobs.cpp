@@ -118,11 +118,14 @@ http_response resume(const route_request& r) {
 }  // namespace
 
 void register_job_routes(route_table& table) {
-  table.add("POST", "/v1/jobs", submit);
+  // Submission asks the board what it offers (nvpmodel) and estimates every point; a cancel
+  // waits for the running job's next safe point.
+  const route_traits waits{false, /*may_wait=*/true};
+  table.add("POST", "/v1/jobs", submit, waits);
   table.add("GET", "/v1/jobs", list);
   table.add("GET", "/v1/jobs/{id}", get);
-  table.add("DELETE", "/v1/jobs/{id}", cancel);
-  table.add("POST", "/v1/jobs/{id}/resume", resume);
+  table.add("DELETE", "/v1/jobs/{id}", cancel, waits);
+  table.add("POST", "/v1/jobs/{id}/resume", resume, waits);
 }
 
 }  // namespace jetperf::api

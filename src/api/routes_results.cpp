@@ -162,8 +162,10 @@ http_response tagged_results(const route_request& r) {
 }  // namespace
 
 void register_result_routes(route_table& table) {
-  table.add("GET", "/v1/jobs/{id}/results", results);
-  table.add("GET", "/v1/results", tagged_results);
+  // Result sets of many points take a while to read and render.
+  const route_traits waits{false, /*may_wait=*/true};
+  table.add("GET", "/v1/jobs/{id}/results", results, waits);
+  table.add("GET", "/v1/results", tagged_results, waits);
 }
 
 }  // namespace jetperf::api

@@ -44,7 +44,7 @@ http_response openapi(const route_request& r) {
 }  // namespace
 
 void register_system_routes(route_table& table) {
-  table.add("GET", "/v1/health", health, /*public_read=*/true);
+  table.add("GET", "/v1/health", health, {/*public_read=*/true});
   table.add("GET", "/v1/time", time);
   table.add("GET", "/v1/openapi.json", openapi);
 }

@@ -2,9 +2,9 @@
 
 namespace jetperf::api {
 
-void sse_channel::push(const std::string& event, const std::string& data, bool last) {
+void sse_channel::push(const std::string& event, const std::string& data, bool last, bool droppable) {
   std::unique_lock<std::mutex> lock(mutex_);
-  if (closed_ || finished_) return;
+  if (closed_ || finished_ || overflowed_) return;
   std::string frame;
   frame.reserve(event.size() + data.size() + 16);
   frame += "event: ";
@@ -18,15 +18,15 @@ void sse_channel::push(const std::string& event, const std::string& data, bool l
       frame += c;
   }
   frame += "\n\n";
-  frames_.push_back(std::move(frame));
+  enqueue_locked(std::move(frame), droppable && !last);
   if (last) finished_ = true;
   notify_locked(lock);
 }
 
 void sse_channel::push_comment(const std::string& text) {
   std::unique_lock<std::mutex> lock(mutex_);
-  if (closed_ || finished_) return;
-  frames_.push_back(": " + text + "\n\n");
+  if (closed_ || finished_ || overflowed_) return;
+  enqueue_locked(": " + text + "\n\n", true);
   notify_locked(lock);
 }
 
@@ -46,9 +46,10 @@ void sse_channel::set_notifier(std::function<void()> notify) {
 bool sse_channel::drain(std::vector<std::string>& out) {
   std::lock_guard<std::mutex> lock(mutex_);
   while (!frames_.empty()) {
-    out.push_back(std::move(frames_.front()));
+    out.push_back(std::move(frames_.front().text));
     frames_.pop_front();
   }
+  bytes_ = 0;
   return finished_;
 }
 
@@ -61,7 +62,51 @@ void sse_channel::close() {
   std::lock_guard<std::mutex> lock(mutex_);
   closed_ = true;
   frames_.clear();
+  bytes_ = 0;
   notify_ = nullptr;
+}
+
+void sse_channel::set_limit(std::size_t max_bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  limit_ = max_bytes;
+}
+
+bool sse_channel::overflowed() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return overflowed_;
+}
+
+std::size_t sse_channel::queued_bytes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return bytes_;
+}
+
+std::size_t sse_channel::dropped() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return dropped_;
+}
+
+void sse_channel::enqueue_locked(std::string text, bool droppable) {
+  bytes_ += text.size();
+  frames_.push_back({std::move(text), droppable});
+  if (limit_ == 0) return;
+  // Oldest droppable frames first; the newest telemetry is what a slow reader wants to see.
+  for (auto it = frames_.begin(); bytes_ > limit_ && it != frames_.end();) {
+    if (!it->droppable) {
+      ++it;
+      continue;
+    }
+    bytes_ -= it->text.size();
+    it = frames_.erase(it);
+    ++dropped_;
+  }
+  if (bytes_ > limit_) {
+    // Only frames that must not be lost are left and they do not fit: the stream ends (the
+    // client can reconnect and read the job's state and stored events).
+    overflowed_ = true;
+    frames_.clear();
+    bytes_ = 0;
+  }
 }
 
 void sse_channel::notify_locked(std::unique_lock<std::mutex>& lock) {

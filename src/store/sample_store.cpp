@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <climits>
+#include <functional>
+#include <map>
 #include <unordered_map>
 
 #include <jetperf/common/errors.hpp>
@@ -231,6 +234,131 @@ std::int64_t sample_store::prune_history(std::int64_t before_ns) {
     }
   });
   return removed;
+}
+
+namespace {
+
+bool key_less(const sample_row& a, const sample_row& b) {
+  return a.t_ns != b.t_ns ? a.t_ns < b.t_ns : a.channel_id < b.channel_id;
+}
+
+// The chunks of a job that may hold samples of the window, as a WHERE clause and its binds.
+struct chunk_filter {
+  std::string where;
+  std::function<void(statement&)> bind;
+};
+
+chunk_filter chunks_of(std::int64_t job_id, std::optional<std::int64_t> channel_id, std::optional<std::int64_t> from_ns,
+                       std::optional<std::int64_t> to_ns) {
+  chunk_filter f;
+  f.where = " FROM sample_chunks WHERE job_id = ?";
+  if (channel_id) f.where += " AND channel_id = ?";
+  if (to_ns) f.where += " AND t_first_ns <= ?";
+  if (from_ns) f.where += " AND t_last_ns >= ?";
+  f.bind = [=](statement& st) {
+    int i = 1;
+    st.bind(i++, job_id);
+    if (channel_id) st.bind(i++, *channel_id);
+    if (to_ns) st.bind(i++, *to_ns);
+    if (from_ns) st.bind(i++, *from_ns);
+  };
+  return f;
+}
+
+}  // namespace
+
+sample_page sample_store::query_page(std::int64_t job_id, std::optional<std::int64_t> channel_id,
+                                     std::optional<std::int64_t> from_ns, std::optional<std::int64_t> to_ns,
+                                     std::optional<sample_key> after, std::size_t limit) const {
+  sample_page page;
+  if (limit == 0 || (from_ns && to_ns && *from_ns > *to_ns)) return page;
+  // Nothing before the cursor's time can follow it.
+  if (after) from_ns = std::max(from_ns.value_or(after->t_ns), after->t_ns);
+  const auto f = chunks_of(job_id, channel_id, from_ns, to_ns);
+  lock_t lock(db_.mutex());
+  statement st(db_.handle(), "SELECT id, channel_id, count, data, t_first_ns" + f.where + " ORDER BY t_first_ns, channel_id, id");
+  f.bind(st);
+  const std::int64_t lo = from_ns.value_or(INT64_MIN), hi = to_ns.value_or(INT64_MAX);
+  auto& out = page.rows;
+  bool more = false;
+  // Once `limit` rows are held, a chunk that starts after the last of them holds only later ones.
+  std::optional<std::int64_t> cut_t;
+  const auto trim = [&] {
+    std::sort(out.begin(), out.end(), key_less);
+    if (out.size() > limit) {
+      out.resize(limit);
+      more = true;
+    }
+    if (out.size() == limit) cut_t = out.back().t_ns;
+  };
+  while (st.step()) {
+    if (cut_t && st.column_int(4) > *cut_t) {
+      more = true;
+      break;
+    }
+    const std::int64_t channel = st.column_int(1);
+    const std::int64_t count = st.column_int(2);
+    detail::for_each_sample(chunk_data(st, 3, count, st.column_int(0)), static_cast<std::size_t>(count),
+                            [&](std::int64_t t, double v) {
+                              if (t < lo || t > hi) return;
+                              if (after && (t < after->t_ns || (t == after->t_ns && channel <= after->channel_id))) return;
+                              out.push_back(sample_row{channel, t, v});
+                            });
+    if (out.size() >= 2 * limit) trim();
+  }
+  trim();
+  if (more && !out.empty()) page.next_after = sample_key{out.back().t_ns, out.back().channel_id};
+  return page;
+}
+
+std::vector<sample_bucket> sample_store::buckets(std::int64_t job_id, std::optional<std::int64_t> channel_id,
+                                                 std::optional<std::int64_t> from_ns, std::optional<std::int64_t> to_ns,
+                                                 std::int64_t bucket_ns, std::size_t max_buckets) const {
+  if (bucket_ns <= 0) throw validation_error("bucket_ms", "bucket_ms must be positive");
+  std::vector<sample_bucket> out;
+  if (from_ns && to_ns && *from_ns > *to_ns) return out;
+  const auto f = chunks_of(job_id, channel_id, from_ns, to_ns);
+  lock_t lock(db_.mutex());
+  // The window's extent and channels, from the index alone: refuse before reading a sample.
+  statement extent(db_.handle(), "SELECT min(t_first_ns), max(t_last_ns), count(DISTINCT channel_id)" + f.where);
+  f.bind(extent);
+  if (!extent.step() || extent.column_is_null(0)) return out;
+  const std::int64_t first = std::max(from_ns.value_or(INT64_MIN), extent.column_int(0));
+  const std::int64_t last = std::min(to_ns.value_or(INT64_MAX), extent.column_int(1));
+  const double n = (static_cast<double>(last / bucket_ns - first / bucket_ns) + 1) * static_cast<double>(extent.column_int(2));
+  if (n > static_cast<double>(max_buckets))
+    throw validation_error("bucket_ms", "the window would have " + std::to_string(static_cast<std::int64_t>(n)) +
+                                            " buckets, over the limit of " + std::to_string(max_buckets) +
+                                            "; give longer buckets or a shorter window (from, to)",
+                           "out_of_range");
+  std::map<std::pair<std::int64_t, std::int64_t>, sample_bucket> by_key;  // (bucket start, channel)
+  statement st(db_.handle(), "SELECT id, channel_id, count, data" + f.where);
+  f.bind(st);
+  const std::int64_t lo = from_ns.value_or(INT64_MIN), hi = to_ns.value_or(INT64_MAX);
+  while (st.step()) {
+    const std::int64_t channel = st.column_int(1);
+    const std::int64_t count = st.column_int(2);
+    detail::for_each_sample(chunk_data(st, 3, count, st.column_int(0)), static_cast<std::size_t>(count),
+                            [&](std::int64_t t, double v) {
+                              if (t < lo || t > hi) return;
+                              // Floor division: buckets stay aligned for negative times too.
+                              std::int64_t start = (t / bucket_ns) * bucket_ns;
+                              if (start > t) start -= bucket_ns;
+                              auto [it, fresh] = by_key.try_emplace({start, channel});
+                              auto& b = it->second;
+                              if (fresh) b = sample_bucket{channel, start, v, v, 0, 0};
+                              b.min = std::min(b.min, v);
+                              b.max = std::max(b.max, v);
+                              b.mean += v;  // the sum until the end
+                              ++b.count;
+                            });
+  }
+  out.reserve(by_key.size());
+  for (auto& [key, b] : by_key) {
+    b.mean /= static_cast<double>(b.count);
+    out.push_back(b);
+  }
+  return out;
 }
 
 }  // namespace jetperf::store

@@ -146,7 +146,7 @@ std::string first_sse_frame(int port, std::chrono::milliseconds timeout) {
   ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   std::string got;
   if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0) {
-    const std::string req = "GET /v1/telemetry/stream?interval_ms=100 HTTP/1.1\r\nHost: x\r\n\r\n";
+    const std::string req = "GET /v1/telemetry/stream?interval_ms=100 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
     if (::send(fd, req.data(), req.size(), 0) == static_cast<ssize_t>(req.size())) {
       const auto deadline = std::chrono::steady_clock::now() + timeout;
       char buf[4096];

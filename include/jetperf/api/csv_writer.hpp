@@ -2,7 +2,8 @@
 // Results as CSV (RFC 4180): a header line of the columns, one line per row, CRLF line ends,
 // fields quoted when they contain a comma, quote, CR or LF; numbers in their shortest
 // round-trip form (integer columns integral); an empty cell only for a missing value; lists as
-// their items joined with ';', objects as key=value pairs joined with ';'.
+// their items joined with ';', objects as key=value pairs joined with ';'. Text that a
+// spreadsheet would run as a formula (starting with = + - @, tab or CR) gets a leading apostrophe.
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -16,6 +17,7 @@ std::string write_results_csv(const result_table& table);
 std::string csv_cell(const nlohmann::json& value, jobs::column_type type);
 /// One cell's text, quoted as RFC 4180 requires.
 std::string csv_field(const nlohmann::json& value);
+/// Text as one cell: formula characters neutralised, quoted as RFC 4180 requires.
 std::string csv_quote(const std::string& text);
 
 }  // namespace jetperf::api

@@ -36,19 +36,27 @@ struct route_request {
 
 using route_handler = std::function<http_response(const route_request&)>;
 
+/// What a route is, besides its handler.
+struct route_traits {
+  /// Never needs the token for reads (GET /v1/health).
+  bool public_read = false;
+  /// Its handler may wait (nvpmodel, a cancellation, a large result set): the HTTP layer runs it
+  /// off its io threads.
+  bool may_wait = false;
+};
+
 struct route {
   std::string method;
   std::string pattern;
   route_handler handler;
-  /// Public routes never need the token for reads (GET /v1/health).
-  bool public_read = false;
+  route_traits traits;
   std::vector<std::string> segments;  ///< the pattern split at '/'
 };
 
 class route_table {
  public:
   /// Throws std::invalid_argument for a duplicate (method, pattern) or a malformed pattern.
-  void add(std::string method, std::string pattern, route_handler handler, bool public_read = false);
+  void add(std::string method, std::string pattern, route_handler handler, route_traits traits = {});
 
   struct match_result {
     const route* found = nullptr;                   ///< null when nothing matched method and path

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -30,6 +31,8 @@ class telemetry_view;
 struct auth_settings {
   std::string token;             ///< the bearer token mutating requests must carry
   bool require_for_reads = false;  ///< when true, GET requests need it too (except /v1/health)
+  /// Host names requests may be addressed to (host_check.hpp); empty: any.
+  std::vector<std::string> allowed_hosts;
 };
 
 /// Domain services the routes use; pointers that may be null are marked so.
@@ -51,8 +54,10 @@ struct services {
   store::sample_store* samples = nullptr;
 };
 
-/// Matches the route (404 unknown path, 405 with Allow for a known path and wrong method),
-/// checks the token, runs the handler and maps any exception through error_mapping.
+/// Checks the Host header (403 for a name the daemon does not answer to), matches the route (404
+/// unknown path, 405 with Allow for a known path and wrong method), refuses a change from a web
+/// page of another origin (403), checks the token, runs the handler and maps any exception through
+/// error_mapping.
 /// `services.hub` must outlive the router (SSE subscriptions are released at destruction).
 class router {
  public:
@@ -60,6 +65,11 @@ class router {
   explicit router(services s);
   /// Never throws: every failure becomes an error response.
   http_response handle(const http_request& request) const;
+  /// Whether the request carries the valid bearer token (the HTTP layer keeps its last
+  /// connections for such requests).
+  bool authenticated(const http_request& request) const;
+  /// Whether the request's route may wait (route_traits::may_wait).
+  bool may_wait(const http_request& request) const;
   const route_table& routes() const { return routes_; }
   /// SSE streams whose subscription is still held (for tests and diagnostics).
   std::size_t open_streams() const { return streams_->sweep(); }

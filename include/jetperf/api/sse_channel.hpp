@@ -1,6 +1,9 @@
 #pragma once
 // A thread-safe queue of Server-Sent-Event frames from the domain (publisher threads) to one
 // HTTP session. The API layer creates it and fills it; daemon/http drains it on its own strand.
+// It holds at most a bound of bytes for a client that reads slowly: the oldest droppable frames
+// (periodic telemetry) go first; when frames that must not be dropped (a job's own events)
+// exceed it, the channel overflows and the session ends the stream.
 #include <deque>
 #include <functional>
 #include <mutex>
@@ -11,8 +14,9 @@ namespace jetperf::api {
 
 class sse_channel {
  public:
-  /// Formats and queues one frame ("event: E\ndata: D\n\n"); `last` ends the stream after it.
-  void push(const std::string& event, const std::string& data, bool last = false);
+  /// Formats and queues one frame ("event: E\ndata: D\n\n"); `last` ends the stream after it;
+  /// `droppable` frames may be dropped, oldest first, to keep within the bound.
+  void push(const std::string& event, const std::string& data, bool last = false, bool droppable = false);
   /// Queues a comment line (keep-alive); never ends the stream.
   void push_comment(const std::string& text);
   /// Ends the stream after the frames already queued.
@@ -24,11 +28,25 @@ class sse_channel {
   /// True when the consumer went away (the session calls close()); producers stop pushing.
   bool closed() const;
   void close();
+  /// Bytes the queue may hold (0: no bound).
+  void set_limit(std::size_t max_bytes);
+  /// Frames that may not be dropped exceeded the bound: the consumer ends the stream.
+  bool overflowed() const;
+  /// Bytes queued now, and droppable frames dropped so far.
+  std::size_t queued_bytes() const;
+  std::size_t dropped() const;
 
  private:
+  struct frame {
+    std::string text;
+    bool droppable = false;
+  };
+  void enqueue_locked(std::string text, bool droppable);
   void notify_locked(std::unique_lock<std::mutex>& lock);
   mutable std::mutex mutex_;
-  std::deque<std::string> frames_;
+  std::deque<frame> frames_;
+  std::size_t bytes_ = 0, limit_ = 0, dropped_ = 0;
+  bool overflowed_ = false;
   std::function<void()> notify_;
   bool finished_ = false;
   bool closed_ = false;

@@ -23,6 +23,26 @@ struct sample_row {
   double value = 0;
 };
 
+/// Where a page of samples ends: samples are ordered by time, then channel.
+struct sample_key {
+  std::int64_t t_ns = 0;
+  std::int64_t channel_id = 0;
+};
+
+struct sample_page {
+  std::vector<sample_row> rows;
+  /// The last row's key when more samples follow (the next page starts after it).
+  std::optional<sample_key> next_after;
+};
+
+/// One channel's samples within [t_ns, t_ns + bucket) summarised.
+struct sample_bucket {
+  std::int64_t channel_id = 0;
+  std::int64_t t_ns = 0;  ///< the bucket's start, a multiple of its length
+  double min = 0, max = 0, mean = 0;
+  std::int64_t count = 0;
+};
+
 class sample_store {
  public:
   explicit sample_store(database& db) : db_(db) {}
@@ -42,6 +62,17 @@ class sample_store {
   std::vector<sample_row> query(std::int64_t job_id, std::optional<std::int64_t> channel_id = std::nullopt,
                                 std::optional<std::int64_t> from_ns = std::nullopt,
                                 std::optional<std::int64_t> to_ns = std::nullopt) const;
+  /// At most `limit` samples of query()'s, those after `after` (by time, then channel): memory in
+  /// proportion to `limit` whatever the job's length, for paging through hours of samples.
+  sample_page query_page(std::int64_t job_id, std::optional<std::int64_t> channel_id,
+                         std::optional<std::int64_t> from_ns, std::optional<std::int64_t> to_ns,
+                         std::optional<sample_key> after, std::size_t limit) const;
+  /// The samples of query()'s window summarised per channel and `bucket_ns` interval (min, max,
+  /// mean, count), by time then channel; empty buckets are left out. Throws validation_error
+  /// ("bucket_ms") when the window would have more than `max_buckets` buckets.
+  std::vector<sample_bucket> buckets(std::int64_t job_id, std::optional<std::int64_t> channel_id,
+                                     std::optional<std::int64_t> from_ns, std::optional<std::int64_t> to_ns,
+                                     std::int64_t bucket_ns, std::size_t max_buckets) const;
   /// Mean of a channel's samples of a job within [from_ns, to_ns] (inclusive); nullopt when none.
   /// Reads the stored sums of the chunks inside the window and decodes only the edge chunks.
   std::optional<double> mean(std::int64_t job_id, std::int64_t channel_id, std::int64_t from_ns,

@@ -96,6 +96,19 @@ TEST_F(results_test, csv_quotes_joins_lists_and_keeps_integers_integral) {
   EXPECT_EQ(res.body, expected);
 }
 
+TEST(csv_quote, text_a_spreadsheet_would_run_as_a_formula_stays_text) {
+  EXPECT_EQ(api::csv_quote("=cmd|' /C calc'!A0"), "'=cmd|' /C calc'!A0");
+  EXPECT_EQ(api::csv_quote("+1+1"), "'+1+1");
+  EXPECT_EQ(api::csv_quote("-2+3"), "'-2+3");
+  EXPECT_EQ(api::csv_quote("@SUM(A1)"), "'@SUM(A1)");
+  EXPECT_EQ(api::csv_quote("=HYPERLINK(\"x\",1)"), "\"'=HYPERLINK(\"\"x\"\",1)\"");
+  EXPECT_EQ(api::csv_quote("\t=1"), "'\t=1");
+  EXPECT_EQ(api::csv_quote("resnet50"), "resnet50");
+  EXPECT_EQ(api::csv_quote("layer1.0"), "layer1.0");
+  // Numbers are cells of their own kind: a negative value stays a number.
+  EXPECT_EQ(api::csv_cell(nlohmann::json(-1.5), jobs::column_type::number), "-1.5");
+}
+
 TEST_F(results_test, a_job_with_no_points_has_the_kinds_columns) {
   const auto id = submit_idle();
   auto res = call("GET", "/v1/jobs/" + std::to_string(id) + "/results?format=csv");

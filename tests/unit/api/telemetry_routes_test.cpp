@@ -202,7 +202,71 @@ TEST_F(telemetry_routes_test, job_samples_json_csv_and_filters) {
   EXPECT_EQ(json_of(call("GET", "/v1/jobs/1/samples?format=xml"))["error"]["field"], "format");
   EXPECT_EQ(json_of(call("GET", "/v1/jobs/1/samples?from=5&to=4"))["error"]["field"], "to");
   EXPECT_EQ(json_of(call("GET", "/v1/jobs/1/samples?from=-1"))["error"]["field"], "from");
-  EXPECT_EQ(json_of(call("GET", "/v1/jobs/1/samples?limit=1"))["error"]["field"], "limit");
+  EXPECT_EQ(json_of(call("GET", "/v1/jobs/1/samples?limit=0"))["error"]["field"], "limit");
+  EXPECT_EQ(json_of(call("GET", "/v1/jobs/1/samples?after=x"))["error"]["field"], "after");
+}
+
+TEST_F(telemetry_routes_test, samples_come_in_pages_that_join_up_exactly) {
+  const auto id = submit_idle();
+  const auto power = samples_.channel_id("power.total", "W", "sim");
+  const auto gpu = samples_.channel_id("clock.gpu", "Hz", "sysfs");
+  // 2 x 1000 samples in ten inserts (chunks that interleave in time).
+  for (int batch = 0; batch < 10; ++batch) {
+    std::vector<store::sample_row> rows;
+    for (int i = 0; i < 100; ++i) {
+      const std::int64_t t = 1000 + 10 * (batch * 100 + i);
+      rows.push_back({power, t, 1.0 * t});
+      rows.push_back({gpu, t, 2.0 * t});
+    }
+    samples_.insert(id, rows);
+  }
+  std::vector<nlohmann::json> all;
+  std::string after;
+  int pages = 0;
+  for (; pages < 100; ++pages) {
+    auto j = json_of(call("GET", "/v1/jobs/" + std::to_string(id) + "/samples?limit=300" + (after.empty() ? "" : "&after=" + after)));
+    ASSERT_LE(j["samples"].size(), 300u);
+    for (auto& s : j["samples"]) all.push_back(s);
+    if (j["next_after"].is_null()) break;
+    after = j["next_after"].get<std::string>();
+  }
+  EXPECT_EQ(pages, 6);  // 2000 samples, 300 a page
+  ASSERT_EQ(all.size(), 2000u);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    EXPECT_EQ(all[i]["t_ns"], 1000 + 10 * static_cast<std::int64_t>(i / 2)) << i;
+    EXPECT_EQ(all[i]["channel"], i % 2 ? "clock.gpu" : "power.total") << i;
+  }
+  // CSV pages carry the cursor in a header.
+  const auto csv = call("GET", "/v1/jobs/" + std::to_string(id) + "/samples?format=csv&limit=3");
+  EXPECT_EQ(csv.body, "channel,t_ns,value\r\npower.total,1000,1000.0\r\nclock.gpu,1000,2000.0\r\npower.total,1010,1010.0\r\n");
+  bool has_cursor = false;
+  for (const auto& h : csv.headers) has_cursor = has_cursor || (h.first == "X-Next-After" && !h.second.empty());
+  EXPECT_TRUE(has_cursor);
+}
+
+TEST_F(telemetry_routes_test, buckets_summarise_any_length_with_min_max_and_mean) {
+  const auto id = submit_idle();
+  const auto power = samples_.channel_id("power.total", "W", "sim");
+  std::vector<store::sample_row> rows;
+  // One sample per ms for 10 s: 1 W, with a 5 W spike in the 4th second.
+  for (std::int64_t ms = 0; ms < 10000; ++ms) rows.push_back({power, ms * 1'000'000, ms == 3500 ? 5.0 : 1.0});
+  samples_.insert(id, rows);
+  const auto res = call("GET", "/v1/jobs/" + std::to_string(id) + "/samples?bucket_ms=1000");
+  ASSERT_EQ(res.status, 200) << res.body;
+  auto j = json_of(res);
+  ASSERT_EQ(j["buckets"].size(), 10u) << j.dump();
+  EXPECT_EQ(j["bucket_ms"], 1000);
+  const auto& spike = j["buckets"][3];
+  EXPECT_EQ(spike["t_ns"], 3'000'000'000LL);
+  EXPECT_EQ(spike["count"], 1000);
+  EXPECT_DOUBLE_EQ(spike["max"].get<double>(), 5.0);
+  EXPECT_DOUBLE_EQ(spike["min"].get<double>(), 1.0);
+  EXPECT_DOUBLE_EQ(spike["mean"].get<double>(), 1.004);
+  // Too many buckets for one answer (200 s of 1 ms buckets): refused before a sample is read.
+  samples_.insert(id, {{power, 200'000'000'000LL, 1.0}});
+  const auto many = call("GET", "/v1/jobs/" + std::to_string(id) + "/samples?bucket_ms=1");
+  EXPECT_EQ(many.status, 400) << many.body;
+  EXPECT_EQ(json_of(many)["error"]["field"], "bucket_ms") << many.body;
 }
 
 TEST_F(telemetry_routes_test, metrics_are_prometheus_text_with_job_lines) {

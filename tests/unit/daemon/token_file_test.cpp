@@ -62,6 +62,25 @@ TEST(token_file, empty_file_is_refused) {
   EXPECT_THROW(load_or_create_token(path), token_error);
 }
 
+TEST(token_file, whitespace_inside_the_token_is_refused_with_a_clear_message) {
+  test::temp_dir dir;
+  const std::string path = dir.file("token");
+  for (const std::string text : {"abc def\n", "abc\tdef\n", "abc\x01def"}) {
+    test::write_file(path, text);
+    ASSERT_EQ(::chmod(path.c_str(), 0600), 0);
+    try {
+      load_or_create_token(path);
+      FAIL() << "accepted " << text;
+    } catch (const token_error& e) {
+      EXPECT_NE(std::string(e.what()).find("whitespace or control characters inside the token"), std::string::npos)
+          << e.what();
+    }
+  }
+  // Trailing blanks and the newline are not part of the token.
+  test::write_file(path, "abcdef  \n");
+  EXPECT_EQ(load_or_create_token(path), "abcdef");
+}
+
 TEST(token_file, directory_in_place_of_the_file_is_refused) {
   test::temp_dir dir;
   EXPECT_THROW(load_or_create_token(dir.path()), token_error);

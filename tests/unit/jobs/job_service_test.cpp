@@ -135,7 +135,7 @@ TEST(job_service, runs_a_job_to_success_and_stores_its_points) {
     std::lock_guard<std::mutex> lock(m);
     return !events.empty() && events.back() == "end";
   };
-  for (int i = 0; i < 500 && !ended(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  for (int i = 0; i < 2000 && !ended(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   std::lock_guard<std::mutex> lock(m);
   ASSERT_FALSE(events.empty());
   EXPECT_EQ(events.back(), "end");

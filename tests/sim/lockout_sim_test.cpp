@@ -1,0 +1,99 @@
+// A lab network full of readers cannot lock the token holder out: hundreds of telemetry streams
+// get their own cap (per address too), idle connections fill every slot but those kept for the
+// token, and the token holder still submits, cancels and asks for health. Then cancelling a job
+// (which waits for its safe point) does not stall the API.
+#include <gtest/gtest.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backbone_helpers.hpp"
+
+using namespace jetperf::test;
+
+namespace {
+
+// A connection that sends one request and reads only the response's status line.
+class raw_connection {
+ public:
+  raw_connection(int port, const std::string& request) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    timeval tv{5, 0};
+    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<std::uint16_t>(port));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) return;
+    ::send(fd_, request.data(), request.size(), MSG_NOSIGNAL);
+    std::string got;
+    char buf[1024];
+    while (got.find("\r\n") == std::string::npos) {
+      const auto n = ::recv(fd_, buf, sizeof buf, 0);
+      if (n <= 0) break;
+      got.append(buf, static_cast<std::size_t>(n));
+    }
+    if (got.rfind("HTTP/1.1 ", 0) == 0) status_ = std::stoi(got.substr(9, 3));
+  }
+  ~raw_connection() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int status() const { return status_; }
+
+ private:
+  int fd_ = -1;
+  int status_ = 0;
+};
+
+std::string get(const std::string& target) {
+  return "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+}
+
+}  // namespace
+
+TEST(lockout, readers_cannot_lock_the_token_holder_out) {
+  temp_dir sim;
+  daemon_process d({"--board", "sim:orin-agx", "--sim-dir", sim.path(), "--max-connections", "64",
+                    "--max-streams", "16", "--max-streams-per-address", "8"});
+  // 100 telemetry readers from one address: 8 are served, the rest answered 503 at once.
+  std::vector<std::unique_ptr<raw_connection>> streams;
+  int served = 0, refused = 0;
+  for (int i = 0; i < 100; ++i) {
+    streams.push_back(std::make_unique<raw_connection>(d.port(), get("/v1/telemetry/stream")));
+    const int s = streams.back()->status();
+    served += s == 200;
+    refused += s == 503;
+  }
+  EXPECT_EQ(served, 8);
+  EXPECT_EQ(refused, 92);
+  // Idle keep-alive readers take every connection but the reserved ones.
+  std::vector<std::unique_ptr<raw_connection>> idle;
+  int idle_refused = 0;
+  for (int i = 0; i < 70; ++i) {
+    idle.push_back(std::make_unique<raw_connection>(d.port(), get("/v1/time")));
+    idle_refused += idle.back()->status() == 503;
+  }
+  EXPECT_GT(idle_refused, 0) << "the connection cap holds";
+  // The token holder still gets in: health, a job, its cancellation.
+  http_client http(d.port(), std::chrono::seconds(20));
+  const auto health = http.request("GET", "/v1/health", {}, bearer(d.token()));
+  EXPECT_EQ(health.status, 200) << health.body;
+  const auto job = submit_idle(http, d.token(), 5.0, 1);
+  ASSERT_GT(job, 0);
+  const auto cancelled = http.request("DELETE", "/v1/jobs/" + std::to_string(job), {}, bearer(d.token()));
+  EXPECT_EQ(cancelled.status, 200) << cancelled.body;
+  // Without the token, a reserved slot is not given.
+  http_client anonymous(d.port(), std::chrono::seconds(20));
+  http_client second_holder(d.port(), std::chrono::seconds(20));
+  const auto anon = anonymous.request("GET", "/v1/health");
+  EXPECT_EQ(anon.status, 503) << anon.body;
+  EXPECT_EQ(json_of(anon)["error"]["field"], nullptr);
+}
