@@ -49,6 +49,7 @@ sampler::sampler(std::vector<std::unique_ptr<sensor>> sensors, sampler_config co
     channels_.insert(channels_.end(), local.begin(), local.end());
   }
   last_read_ns_.assign(sensors_.size(), INT64_MIN / 2);
+  read_failed_.assign(sensors_.size(), 0);
   values_.assign(channels_.size(), std::nan(""));
   latest_.assign(channels_.size(), std::nan(""));
   ring_.resize(config_.ring_capacity);
@@ -125,7 +126,10 @@ void sampler::tick(std::int64_t t_ns) {
       sensors_[s]->read(t_ns, v);
     } catch (const std::exception& e) {
       // A sensor failing one tick must not end sampling; its channels simply have no sample.
-      spdlog::debug("telemetry: sensor read failed: {}", e.what());
+      // The first failure of each sensor is a warning (it names the file); repeats at 1 kHz are not.
+      if (!read_failed_[s]) spdlog::warn("telemetry: sensor read failed: {}", e.what());
+      else spdlog::debug("telemetry: sensor read failed: {}", e.what());
+      read_failed_[s] = 1;
       continue;
     }
     for (std::size_t i = 0; i < n; ++i) {

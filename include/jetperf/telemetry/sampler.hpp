@@ -79,6 +79,7 @@ class sampler : public sample_source {
   std::vector<std::unique_ptr<sensor>> sensors_;
   std::vector<std::size_t> offsets_;
   std::vector<std::int64_t> last_read_ns_;
+  std::vector<char> read_failed_;  ///< per sensor: a read has failed (warned once), sampler thread only
   std::vector<channel_info> channels_;
   std::optional<int> total_channel_;
   sampler_config config_;
