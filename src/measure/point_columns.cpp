@@ -41,10 +41,11 @@ std::vector<column> power_columns() {
 
 std::vector<column> window_columns() {
   return {
-      {"throttle", column_type::object, column_role::metric, "", "clocks that read below their request, per clock", false},
+      {"throttle", column_type::object, column_role::metric, "",
+       "clocks that read below their request in the window or when read back, per clock", false},
       {"flags", column_type::list, column_role::metric, "",
-       "caveats: throttled, max_time_reached, rse_unmet, no_power, settings_not_applied, speed_not_simulated and "
-       "speed_threads_approx (simulated boards), ...", false},
+       "caveats: throttled, max_time_reached, rse_unmet, no_power, settings_not_applied (no board, or a clock read "
+       "back above its request), speed_not_simulated and speed_threads_approx (simulated boards), ...", false},
       {"stop_reason", column_type::text, column_role::metric, "", "why the window ended", false},
       {"unmet", column_type::list, column_role::metric, "", "stop criteria not met when the window ended", false},
   };
