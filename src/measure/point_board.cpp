@@ -133,6 +133,11 @@ void put_window_flags(json& mt, std::vector<std::string> flags, const jobs::poin
   }
   // Read back above the request: the board runs the clock where it wants, not where asked.
   if (read_back.above) add_flag("settings_not_applied");
+  // A window longer than the telemetry held (and could read back) averages only its end.
+  if (res.power_covered_s < res.power_window_s) {
+    add_flag("power_window_truncated");
+    mt["power_window_covered_s"] = res.power_covered_s;
+  }
   if (res.decision.reason == "max_time") {
     flags.push_back("max_time_reached");
     for (const auto& u : res.decision.unmet)
