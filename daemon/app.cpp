@@ -123,6 +123,7 @@ void app::start_telemetry() {
   sampler_->set_sink([persister](std::int64_t job_id, const std::vector<telemetry::sample>& batch) {
     (*persister)(job_id, batch);
   });
+  sampler_->set_archive(persister);
   sampler_->start();
   spdlog::info("telemetry: {} channels every {} ms (history every {} ms, kept {} h)", channels.size(),
                config_.sample_period_ms, config_.history_period_ms, config_.history_retention_h);

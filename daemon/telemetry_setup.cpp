@@ -89,6 +89,7 @@ sample_persister::sample_persister(store::sample_store& store,
     : store_(store), retention_ns_(retention_ns) {
   ids_.reserve(channels.size());
   for (const auto& c : channels) ids_.push_back(store_.channel_id(c.name, c.unit, c.source));
+  for (std::size_t i = 0; i < ids_.size(); ++i) index_of_.emplace(ids_[i], static_cast<int>(i));
 }
 
 void sample_persister::operator()(std::int64_t job_id, const std::vector<telemetry::sample>& batch) {
@@ -111,7 +112,28 @@ void sample_persister::operator()(std::int64_t job_id, const std::vector<telemet
   } catch (const std::exception& e) {
     // Logged for the first few failures only: a full disk would otherwise flood the log.
     if (++failures_ <= 5) spdlog::error("telemetry: {} samples of job {} not stored: {}", rows.size(), job_id, e.what());
+    // A window over this stretch cannot be read back whole: say so rather than average a gap.
+    if (job_id > 0 && !batch.empty()) {
+      auto& lost = lost_until_.emplace(job_id, std::numeric_limits<std::int64_t>::min()).first->second;
+      lost = std::max(lost, batch.back().t_ns);
+    }
   }
+}
+
+std::vector<telemetry::sample> sample_persister::read(std::int64_t job_id, std::int64_t from_ns,
+                                                      std::int64_t to_ns) const {
+  std::vector<telemetry::sample> out;
+  for (const auto& row : store_.query(job_id, std::nullopt, from_ns, to_ns)) {
+    const auto it = index_of_.find(row.channel_id);
+    if (it != index_of_.end()) out.push_back({it->second, row.t_ns, row.value});
+  }
+  return out;
+}
+
+std::int64_t sample_persister::lost_until_ns(std::int64_t job_id) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = lost_until_.find(job_id);
+  return it == lost_until_.end() ? std::numeric_limits<std::int64_t>::min() : it->second;
 }
 
 std::uint64_t sample_persister::stored() const {

@@ -3,12 +3,15 @@
 // running job, decimated history (job_id 0) otherwise, pruned to the retention window.
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include <jetperf/store/sample_store.hpp>
+#include <jetperf/telemetry/sample_archive.hpp>
 #include <jetperf/telemetry/sampler.hpp>
 
 #include "board_setup.hpp"
@@ -25,8 +28,9 @@ std::vector<std::unique_ptr<telemetry::sensor>> make_sensors(board_selection& bo
                                                              std::optional<double>* update_period_s = nullptr);
 
 /// Writes the sampler's batches into the sample store: channel indexes are mapped to
-/// sample_store ids once, non-finite values are dropped, history is pruned now and then.
-class sample_persister {
+/// sample_store ids once, non-finite values are dropped, history is pruned now and then. Reads a
+/// job's samples back for the sampler's windows longer than its ring (telemetry::sample_archive).
+class sample_persister final : public telemetry::sample_archive {
  public:
   sample_persister(store::sample_store& store, const std::vector<telemetry::channel_info>& channels,
                    std::int64_t retention_ns);
@@ -34,9 +38,14 @@ class sample_persister {
   void operator()(std::int64_t job_id, const std::vector<telemetry::sample>& batch);
   std::uint64_t stored() const;
 
+  std::vector<telemetry::sample> read(std::int64_t job_id, std::int64_t from_ns, std::int64_t to_ns) const override;
+  std::int64_t lost_until_ns(std::int64_t job_id) const override;
+
  private:
   store::sample_store& store_;
   std::vector<std::int64_t> ids_;
+  std::unordered_map<std::int64_t, int> index_of_;  ///< store channel id -> sampler channel index
+  std::map<std::int64_t, std::int64_t> lost_until_;  ///< per job: newest sample of a batch not stored
   std::int64_t retention_ns_;
   mutable std::mutex mutex_;
   std::int64_t last_prune_ns_ = std::numeric_limits<std::int64_t>::min() / 2;  // prune on the first batch

@@ -23,6 +23,15 @@ namespace {
 constexpr std::size_t k_max_points = 100000;
 // How long DELETE waits for a running job to reach its next safe point.
 constexpr std::chrono::seconds k_cancel_wait{10};
+// How often the idle runner retries storing a final state the database refused.
+constexpr std::chrono::seconds k_state_retry{5};
+// Begins the error of a job the database could not take the results of (a full disk): such a
+// job failed for want of space, not of the board, so it may be resumed once there is space.
+constexpr const char* k_store_failed = "the database could not be written: ";
+
+std::string store_failure(const std::exception& e) {
+  return dynamic_cast<const store_error*>(&e) ? k_store_failed + std::string(e.what()) : e.what();
+}
 
 // A point's power mode, read through the settings table (null or absent: left as it is).
 std::optional<std::int64_t> point_power_mode(const nlohmann::json& point) {
@@ -131,8 +140,10 @@ nlohmann::json job_service::dry_run(const std::string& kind, const nlohmann::jso
 
 store::job_record job_service::cancel(std::int64_t id) {
   std::unique_lock<std::mutex> lock(mutex_);
+  save_unsaved_states();
   auto job = jobs_.get(id);
   if (!job) throw not_found("job " + std::to_string(id) + " does not exist", "id");
+  overlay_unsaved(*job);
   if (job->state == job_state::queued) {
     queue_.erase(std::remove(queue_.begin(), queue_.end(), id), queue_.end());
     jobs_.set_state(id, job_state::cancelled, "cancelled before it started");
@@ -155,12 +166,18 @@ store::job_record job_service::cancel(std::int64_t id) {
 store::job_record job_service::resume(std::int64_t id) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    save_unsaved_states();
     auto job = jobs_.get(id);
     if (!job) throw not_found("job " + std::to_string(id) + " does not exist", "id");
-    if (job->state != job_state::interrupted)
-      throw conflict("only an interrupted job can be resumed; job " + std::to_string(id) + " is " +
-                         to_string(job->state),
+    overlay_unsaved(*job);
+    // A job that failed because its results could not be stored goes on like an interrupted one.
+    const bool store_failed = job->state == job_state::failed && job->error.rfind(k_store_failed, 0) == 0;
+    if (job->state != job_state::interrupted && !store_failed)
+      throw conflict("only an interrupted job (or one the database could not store) can be resumed; job " +
+                         std::to_string(id) + " is " + to_string(job->state),
                      "id");
+    if (unsaved_.count(id))
+      throw unavailable("job " + std::to_string(id) + "'s state is not stored yet (the database cannot be written)");
     if (stopping_) throw unavailable("the daemon is shutting down");
     jobs_.set_state(id, job_state::queued);
     queue_.push_back(id);
@@ -173,11 +190,16 @@ store::job_record job_service::resume(std::int64_t id) {
 store::job_record job_service::get(std::int64_t id) const {
   auto job = jobs_.get(id);
   if (!job) throw not_found("job " + std::to_string(id) + " does not exist", "id");
+  std::lock_guard<std::mutex> lock(mutex_);
+  overlay_unsaved(*job);
   return *job;
 }
 
 std::vector<store::job_record> job_service::list(const store::job_filter& filter, std::int64_t* total) const {
-  return jobs_.list(filter, total);
+  auto jobs = jobs_.list(filter, total);
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto& job : jobs) overlay_unsaved(job);
+  return jobs;
 }
 
 std::vector<store::point_record> job_service::points(std::int64_t id) const {
@@ -201,7 +223,10 @@ void job_service::run_loop() {
     {
       std::unique_lock<std::mutex> lock(mutex_);
       // While the board is going down for a job's reboot, queued jobs wait for the next start.
-      wake_.wait(lock, [&] { return stopping_ || (!rebooting_ && !queue_.empty()); });
+      // Waiting, the runner retries the final states the database refused.
+      save_unsaved_states();
+      while (!wake_.wait_for(lock, k_state_retry, [&] { return stopping_ || (!rebooting_ && !queue_.empty()); }))
+        save_unsaved_states();
       if (stopping_) return;
       id = queue_.front();
       queue_.pop_front();
@@ -215,12 +240,17 @@ void job_service::run_loop() {
     } catch (const std::exception& e) {
       // Storage failed under the job: record what we can and keep the runner alive.
       spdlog::error("job {}: {}", id, e.what());
-      try {
-        jobs_.set_state(id, job_state::failed, e.what());
-        publish(id, "state", {{"id", id}, {"state", "failed"}, {"error", e.what()}});
-        publish(id, "end", {{"id", id}, {"state", "failed"}});
-      } catch (const std::exception&) {
+      const auto why = store_failure(e);
+      if (board_) {
+        try {
+          board_->restore();  // a no-op unless the job had armed it
+        } catch (const std::exception& r) {
+          spdlog::error("job {}: restoring the board failed: {}", id, r.what());
+        }
       }
+      save_final_state(id, job_state::failed, why);
+      publish(id, "state", {{"id", id}, {"state", "failed"}, {"error", why}});
+      publish(id, "end", {{"id", id}, {"state", "failed"}});
     }
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -335,8 +365,8 @@ void job_service::run_job(store::job_record job) {
       publish(id, "progress", {{"id", id}, {"done", done}, {"total", points.size()}, {"eta_s", eta}});
     }
   } catch (const std::exception& e) {
-    // Outside a point (arming the board): the job cannot go on.
-    last_error = e.what();
+    // Outside a point (arming the board, storing a point or the progress): the job cannot go on.
+    last_error = store_failure(e);
     failed = -1;
   }
   if (options_.on_running) options_.on_running(std::nullopt);
@@ -345,7 +375,12 @@ void job_service::run_job(store::job_record job) {
   if (actual_done > 0) {
     estimate_again();
     const auto ran = std::min<std::size_t>(left_after.size() - 1, static_cast<std::size_t>(jobs_.count_points(id)));
-    model_.record_job(job.kind, left_after[static_cast<std::size_t>(first)] - left_after[ran], actual_done);
+    // What the model learns is not worth the job's ending: a store that refuses it is logged.
+    try {
+      model_.record_job(job.kind, left_after[static_cast<std::size_t>(first)] - left_after[ran], actual_done);
+    } catch (const std::exception& e) {
+      spdlog::warn("job {}: the cost model did not learn from it: {}", id, e.what());
+    }
   }
   if (reboot) {
     if (reboot_for(job, reboot->first, reboot->second)) return;
@@ -400,7 +435,7 @@ void job_service::run_job(store::job_record job) {
     spdlog::warn("job {}: summary failed: {}", id, e.what());
   }
   if (options_.provenance) record_provenance(id);
-  jobs_.set_state(id, final_state, error);
+  save_final_state(id, final_state, error);
   spdlog::info("job {} {}", id, to_string(final_state));
   nlohmann::json state = {{"id", id}, {"state", to_string(final_state)}};
   if (!error.empty()) state["error"] = error;
@@ -519,6 +554,33 @@ std::string job_service::thermal_violation() const {
     }
   }
   return {};
+}
+
+void job_service::save_final_state(std::int64_t id, job_state state, const std::string& error) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  unsaved_[id] = {state, error};
+  save_unsaved_states();
+}
+
+void job_service::save_unsaved_states() {
+  for (auto it = unsaved_.begin(); it != unsaved_.end();) {
+    try {
+      jobs_.set_state(it->first, it->second.first, it->second.second);
+      it = unsaved_.erase(it);
+    } catch (const std::exception& e) {
+      // Kept in memory (reads show it) and retried; a restart marks the job interrupted.
+      spdlog::error("job {}: its final state ({}) is not stored yet: {}", it->first, to_string(it->second.first),
+                    e.what());
+      ++it;
+    }
+  }
+}
+
+void job_service::overlay_unsaved(store::job_record& job) const {
+  const auto it = unsaved_.find(job.id);
+  if (it == unsaved_.end()) return;
+  job.state = it->second.first;
+  job.error = it->second.second;
 }
 
 void job_service::publish(std::int64_t id, const std::string& event, const nlohmann::json& data) {

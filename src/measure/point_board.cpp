@@ -108,13 +108,35 @@ void put_window_flags(json& mt, std::vector<std::string> flags, const jobs::poin
   // What a simulated board did not model during this window (its speed, for one).
   if (ctx.fidelity)
     for (auto& f : ctx.fidelity->window_flags(res.t_start_ns, device, threads)) flags.push_back(std::move(f));
-  // Throttling: any clock channel reading below the clock requested for this point.
-  if (ctx.telemetry) {
-    auto throttle = throttled_clocks(*ctx.telemetry, res.samples, applied.requested);
-    if (!throttle.empty()) {
-      flags.push_back("throttled");
-      mt["throttle"] = std::move(throttle);
+  const auto add_flag = [&flags](const char* f) {
+    if (std::find(flags.begin(), flags.end(), f) == flags.end()) flags.emplace_back(f);
+  };
+  // Throttling: any clock channel reading below the clock requested for this point, and any
+  // clock the board read back below it after applying (the only sign for EMC where telemetry has
+  // no EMC channel, or where the lock did not take).
+  json throttle = ctx.telemetry ? throttled_clocks(*ctx.telemetry, res.samples, applied.requested) : json::object();
+  const auto read_back = check_read_back(applied);
+  for (const auto& [channel, entry] : read_back.below.items()) {
+    auto& t = throttle[channel];
+    if (t.is_null()) {
+      t = entry;
+      continue;
     }
+    // Telemetry saw it too: keep its sample counts, add what was read back.
+    t["min_ratio"] = std::min(t["min_ratio"].get<double>(), entry["min_ratio"].get<double>());
+    t["requested"] = entry["requested"];
+    t["read_back"] = entry["read_back"];
+  }
+  if (!throttle.empty()) {
+    add_flag("throttled");
+    mt["throttle"] = std::move(throttle);
+  }
+  // Read back above the request: the board runs the clock where it wants, not where asked.
+  if (read_back.above) add_flag("settings_not_applied");
+  // A window longer than the telemetry held (and could read back) averages only its end.
+  if (res.power_covered_s < res.power_window_s) {
+    add_flag("power_window_truncated");
+    mt["power_window_covered_s"] = res.power_covered_s;
   }
   if (res.decision.reason == "max_time") {
     flags.push_back("max_time_reached");
@@ -137,6 +159,29 @@ jobs::point_result skipped_point(const std::string& reason, json identity) {
   r.metrics["reason"] = reason;
   r.t_start_ns = r.t_end_ns = monotonic_ns();
   return r;
+}
+
+read_back_check check_read_back(const applied_settings& applied) {
+  // The channel each clock's telemetry reports under, so both findings land in one entry.
+  static const std::pair<std::optional<std::int64_t> platform::board_setting::*, const char*> clocks[] = {
+      {&platform::board_setting::gpu_freq_hz, "clock.gpu"},
+      {&platform::board_setting::cpu_freq_khz, "clock.cpu"},
+      {&platform::board_setting::emc_freq_hz, "clock.emc"},
+  };
+  read_back_check out;
+  for (const auto& [member, channel] : clocks) {
+    const auto& asked = applied.requested.*member;
+    const auto& got = applied.read_back.*member;
+    if (!asked || !got || *asked <= 0) continue;
+    const double ratio = static_cast<double>(*got) / static_cast<double>(*asked);
+    if (ratio < 1 - k_clock_tolerance) {
+      out.below[channel] = {{"below", 1}, {"samples", 1}, {"min_ratio", ratio}, {"requested", *asked},
+                            {"read_back", *got}};
+    } else if (ratio > 1 + k_clock_tolerance) {
+      out.above = true;
+    }
+  }
+  return out;
 }
 
 json throttled_clocks(const telemetry::sample_source& source, const std::vector<telemetry::sample>& samples,

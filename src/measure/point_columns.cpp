@@ -41,10 +41,14 @@ std::vector<column> power_columns() {
 
 std::vector<column> window_columns() {
   return {
-      {"throttle", column_type::object, column_role::metric, "", "clocks that read below their request, per clock", false},
+      {"throttle", column_type::object, column_role::metric, "",
+       "clocks that read below their request in the window or when read back, per clock", false},
       {"flags", column_type::list, column_role::metric, "",
-       "caveats: throttled, max_time_reached, rse_unmet, no_power, settings_not_applied, speed_not_simulated and "
-       "speed_threads_approx (simulated boards), ...", false},
+       "caveats: throttled, max_time_reached, rse_unmet, no_power, settings_not_applied (no board, or a clock read "
+       "back above its request), power_window_truncated, speed_not_simulated and speed_threads_approx (simulated "
+       "boards), ...", false},
+      {"power_window_covered_s", column_type::number, column_role::metric, "s",
+       "with power_window_truncated: the seconds at the window's end that its power figures cover", false},
       {"stop_reason", column_type::text, column_role::metric, "", "why the window ended", false},
       {"unmet", column_type::list, column_role::metric, "", "stop criteria not met when the window ended", false},
   };

@@ -1,7 +1,9 @@
 #include <jetperf/platform/clock_control.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <sstream>
+#include <thread>
 
 #include <jetperf/common/errors.hpp>
 #include <jetperf/platform/sysfs_paths.hpp>
@@ -18,6 +20,15 @@ std::string list_text(const std::vector<long long>& values) {
 
 std::string core_online_path(int core) {
   return std::string(paths::cpu_dir) + "/cpu" + std::to_string(core) + "/online";
+}
+
+// The EMC rate file can follow an override a moment later (a simulated board's rail simulator
+// rewrites it every tick): wait briefly for it to show the rate asked for, so that what is read
+// back afterwards, and flagged when it differs, is the board's answer rather than a stale one.
+void wait_for_rate(const sysfs_root& root, const std::string& path, long long hz) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+  while (root.try_read_int(path) != hz && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
 }
 
 }  // namespace
@@ -236,6 +247,7 @@ void clock_control::lock_emc(long long hz) {
     write_checked(e.lock, "1");
     write_checked(e.rate, std::to_string(hz));
   }
+  wait_for_rate(root_, e.rate, hz);
 }
 
 void clock_control::restore_emc(const emc_setting& setting) {

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include <jetperf/common/errors.hpp>
+#include <jetperf/common/unique_handle.hpp>
 
 extern char** environ;
 
@@ -40,20 +41,23 @@ std::string find_program(const std::string& name) {
   return name;
 }
 
+struct fd_traits {
+  using handle_type = int;
+  static int null() noexcept { return -1; }
+  static void release(int fd) noexcept { ::close(fd); }
+};
+// Every descriptor here is owned, so a pipe or fork failing halfway closes the ones made before.
+using unique_fd = unique_handle<fd_traits>;
+
 struct pipe_pair {
-  int r = -1;
-  int w = -1;
+  unique_fd r;
+  unique_fd w;
 };
 
 pipe_pair make_pipe() {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) throw platform_error(std::string("pipe failed: ") + ::strerror(errno));
-  return {fds[0], fds[1]};
-}
-
-void close_fd(int& fd) {
-  if (fd >= 0) ::close(fd);
-  fd = -1;
+  return {unique_fd(fds[0]), unique_fd(fds[1])};
 }
 
 /// Forks and execs argv with the given child-side descriptors (-1 = /dev/null). Reports exec
@@ -66,11 +70,7 @@ pid_t spawn(const std::vector<std::string>& argv, int in_fd, int out_fd, int err
   args.push_back(nullptr);
   pipe_pair status = make_pipe();
   pid_t pid = ::fork();
-  if (pid < 0) {
-    close_fd(status.r);
-    close_fd(status.w);
-    throw platform_error("fork failed for " + argv[0] + ": " + ::strerror(errno));
-  }
+  if (pid < 0) throw platform_error("fork failed for " + argv[0] + ": " + ::strerror(errno));
   if (pid == 0) {
     int devnull = ::open("/dev/null", O_RDWR);
     ::dup2(in_fd >= 0 ? in_fd : devnull, 0);
@@ -86,17 +86,17 @@ pid_t spawn(const std::vector<std::string>& argv, int in_fd, int out_fd, int err
     ::signal(SIGINT, SIG_DFL);
     ::execve(program.c_str(), args.data(), environ);
     int e = errno;
-    ssize_t ignored = ::write(status.w, &e, sizeof e);
+    ssize_t ignored = ::write(status.w.get(), &e, sizeof e);
     (void)ignored;
     ::_exit(127);
   }
-  close_fd(status.w);
+  status.w.reset();
   int child_errno = 0;
   ssize_t n;
   do {
-    n = ::read(status.r, &child_errno, sizeof child_errno);
+    n = ::read(status.r.get(), &child_errno, sizeof child_errno);
   } while (n < 0 && errno == EINTR);
-  close_fd(status.r);
+  status.r.reset();
   if (n == static_cast<ssize_t>(sizeof child_errno)) {
     int st = 0;
     ::waitpid(pid, &st, 0);
@@ -118,19 +118,15 @@ void fill_status(process_result& r, int st) {
 
 process_result run_process(const std::vector<std::string>& argv, std::chrono::milliseconds timeout,
                            const std::string& stdin_text) {
-  pipe_pair in = make_pipe(), out = make_pipe(), err = make_pipe();
-  pid_t pid;
-  try {
-    pid = spawn(argv, in.r, out.w, err.w);
-  } catch (...) {
-    for (int* fd : {&in.r, &in.w, &out.r, &out.w, &err.r, &err.w}) close_fd(*fd);
-    throw;
-  }
-  close_fd(in.r);
-  close_fd(out.w);
-  close_fd(err.w);
-  for (int fd : {in.w, out.r, err.r}) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
-  if (stdin_text.empty()) close_fd(in.w);
+  pipe_pair in = make_pipe();
+  pipe_pair out = make_pipe();
+  pipe_pair err = make_pipe();
+  const pid_t pid = spawn(argv, in.r.get(), out.w.get(), err.w.get());
+  in.r.reset();
+  out.w.reset();
+  err.w.reset();
+  for (int fd : {in.w.get(), out.r.get(), err.r.get()}) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+  if (stdin_text.empty()) in.w.reset();
 
   // A child that exits without reading its input must not kill us with SIGPIPE: block it for
   // this thread while writing and swallow a pending one afterwards.
@@ -142,7 +138,7 @@ process_result run_process(const std::vector<std::string>& argv, std::chrono::mi
   size_t written = 0;
   const auto deadline = clock_type::now() + timeout;
   char buf[8192];
-  while (out.r >= 0 || err.r >= 0 || in.w >= 0) {
+  while (out.r || err.r || in.w) {
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - clock_type::now());
     if (left.count() <= 0) {
       result.timed_out = true;
@@ -150,9 +146,9 @@ process_result run_process(const std::vector<std::string>& argv, std::chrono::mi
     }
     pollfd fds[3];
     int nfds = 0;
-    if (out.r >= 0) fds[nfds++] = {out.r, POLLIN, 0};
-    if (err.r >= 0) fds[nfds++] = {err.r, POLLIN, 0};
-    if (in.w >= 0) fds[nfds++] = {in.w, POLLOUT, 0};
+    if (out.r) fds[nfds++] = {out.r.get(), POLLIN, 0};
+    if (err.r) fds[nfds++] = {err.r.get(), POLLIN, 0};
+    if (in.w) fds[nfds++] = {in.w.get(), POLLOUT, 0};
     int rc = ::poll(fds, static_cast<nfds_t>(nfds), static_cast<int>(left.count()));
     if (rc < 0) {
       if (errno == EINTR) continue;
@@ -160,27 +156,27 @@ process_result run_process(const std::vector<std::string>& argv, std::chrono::mi
     }
     for (int i = 0; i < nfds; ++i) {
       if (!fds[i].revents) continue;
-      if (fds[i].fd == in.w) {
-        ssize_t n = ::write(in.w, stdin_text.data() + written, stdin_text.size() - written);
+      if (fds[i].fd == in.w.get()) {
+        ssize_t n = ::write(in.w.get(), stdin_text.data() + written, stdin_text.size() - written);
         if (n > 0) written += static_cast<size_t>(n);
         // The child may exit without reading its input (EPIPE): that is not our failure.
-        if (n < 0 && errno != EAGAIN && errno != EINTR) close_fd(in.w);
-        if (written >= stdin_text.size()) close_fd(in.w);
+        if (n < 0 && errno != EAGAIN && errno != EINTR) in.w.reset();
+        if (written >= stdin_text.size()) in.w.reset();
         continue;
       }
-      int& fd = fds[i].fd == out.r ? out.r : err.r;
-      std::string& sink = fds[i].fd == out.r ? result.out : result.err;
-      ssize_t n = ::read(fd, buf, sizeof buf);
+      unique_fd& fd = fds[i].fd == out.r.get() ? out.r : err.r;
+      std::string& sink = fds[i].fd == out.r.get() ? result.out : result.err;
+      ssize_t n = ::read(fd.get(), buf, sizeof buf);
       if (n > 0) {
         sink.append(buf, static_cast<size_t>(n));
       } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
-        close_fd(fd);
+        fd.reset();
       }
     }
   }
-  close_fd(in.w);
-  close_fd(out.r);
-  close_fd(err.r);
+  in.w.reset();
+  out.r.reset();
+  err.r.reset();
   sigset_t pending;
   sigpending(&pending);
   if (sigismember(&pending, SIGPIPE) && !sigismember(&old_set, SIGPIPE)) {
@@ -215,15 +211,9 @@ process_result run_process(const std::vector<std::string>& argv, std::chrono::mi
 
 line_process::line_process(const std::vector<std::string>& argv) {
   pipe_pair out = make_pipe();
-  try {
-    pid_ = spawn(argv, -1, out.w, 2);
-  } catch (...) {
-    close_fd(out.r);
-    close_fd(out.w);
-    throw;
-  }
-  close_fd(out.w);
-  fd_ = out.r;
+  pid_ = spawn(argv, -1, out.w.get(), 2);
+  out.w.reset();
+  fd_ = out.r.release();
   ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) | O_NONBLOCK);
 }
 

@@ -3,6 +3,9 @@
 #include <cmath>
 #include <limits>
 
+#include <spdlog/spdlog.h>
+
+#include <jetperf/common/errors.hpp>
 #include <jetperf/platform/sysfs_paths.hpp>
 
 namespace jetperf::telemetry {
@@ -22,7 +25,14 @@ rapl_sensor::rapl_sensor(const platform::sysfs_root& root) {
     auto range = root.try_read_int(dir + "/max_energy_range_uj");
     domain d;
     d.energy = detail::sysfs_file(root.host_path(dir + "/energy_uj"));
-    if (!name || !range || !d.energy.ok() || !d.energy.read_int()) continue;
+    if (!name || !range || !d.energy.ok()) continue;
+    try {
+      if (!d.energy.read_int()) continue;
+    } catch (const platform_error& e) {
+      // A counter that reads garbage would fail every tick: leave the domain out from the start.
+      spdlog::warn("telemetry: RAPL domain {} left out: {}", dir, e.what());
+      continue;
+    }
     d.max_range_uj = static_cast<std::uint64_t>(*range);
     // "intel-rapl:0" is a package; "intel-rapl:0:1" a sub-domain already inside it.
     d.top_level = e.find(':', 11) == std::string::npos;

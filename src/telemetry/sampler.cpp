@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <limits>
 
 #include <spdlog/spdlog.h>
 
@@ -49,6 +50,7 @@ sampler::sampler(std::vector<std::unique_ptr<sensor>> sensors, sampler_config co
     channels_.insert(channels_.end(), local.begin(), local.end());
   }
   last_read_ns_.assign(sensors_.size(), INT64_MIN / 2);
+  read_failed_.assign(sensors_.size(), 0);
   values_.assign(channels_.size(), std::nan(""));
   latest_.assign(channels_.size(), std::nan(""));
   ring_.resize(config_.ring_capacity);
@@ -100,6 +102,11 @@ void sampler::set_sink(sample_sink sink) {
   sink_ = std::move(sink);
 }
 
+void sampler::set_archive(const sample_archive* archive) {
+  std::lock_guard<std::mutex> lock(ring_mutex_);
+  archive_ = archive;
+}
+
 void sampler::set_job(std::int64_t job_id) {
   if (job_id <= 0) throw validation_error("job_id", "job id must be positive");
   job_id_ = job_id;
@@ -125,7 +132,10 @@ void sampler::tick(std::int64_t t_ns) {
       sensors_[s]->read(t_ns, v);
     } catch (const std::exception& e) {
       // A sensor failing one tick must not end sampling; its channels simply have no sample.
-      spdlog::debug("telemetry: sensor read failed: {}", e.what());
+      // The first failure of each sensor is a warning (it names the file); repeats at 1 kHz are not.
+      if (!read_failed_[s]) spdlog::warn("telemetry: sensor read failed: {}", e.what());
+      else spdlog::debug("telemetry: sensor read failed: {}", e.what());
+      read_failed_[s] = 1;
       continue;
     }
     for (std::size_t i = 0; i < n; ++i) {
@@ -139,16 +149,24 @@ void sampler::tick(std::int64_t t_ns) {
     samples_ += tick_samples_.size();
   }
   if (tick_samples_.empty()) return;
+  const std::int64_t job = job_id_.load();
   {
     std::lock_guard<std::mutex> lock(ring_mutex_);
+    if (job != ring_job_) {
+      ring_job_ = job;
+      ring_job_since_ns_ = t_ns;
+    }
     for (const auto& smp : tick_samples_) {
+      if (ring_size_ == ring_.size()) {
+        dropped_ = true;
+        dropped_until_ns_ = ring_[ring_head_].t_ns;
+      }
       ring_[ring_head_] = smp;
       ring_head_ = (ring_head_ + 1) % ring_.size();
       if (ring_size_ < ring_.size()) ++ring_size_;
       latest_[static_cast<std::size_t>(smp.channel)] = smp.value;
     }
   }
-  std::int64_t job = job_id_.load();
   bool history = job == 0 && config_.history_decimation > 0 && tick_index % config_.history_decimation == 0;
   if (job == 0 && !history) return;
   std::lock_guard<std::mutex> lock(pending_mutex_);
@@ -158,13 +176,15 @@ void sampler::tick(std::int64_t t_ns) {
 }
 
 void sampler::flush() {
+  // Taken before the swap, so that when a flush returns, every batch pending when it began has
+  // been through the sink, whichever thread swapped it out (window() relies on that).
+  std::lock_guard<std::mutex> lock(sink_mutex_);
   std::vector<pending_batch> batches;
   {
-    std::lock_guard<std::mutex> lock(pending_mutex_);
+    std::lock_guard<std::mutex> pending_lock(pending_mutex_);
     batches.swap(pending_);
   }
   if (batches.empty()) return;
-  std::lock_guard<std::mutex> lock(sink_mutex_);
   for (const auto& b : batches) {
     if (!sink_ || b.samples.empty()) continue;
     try {
@@ -268,9 +288,53 @@ sampler_health sampler::health() const {
 }
 
 std::vector<sample> sampler::window(std::int64_t from_ns, std::int64_t to_ns) const {
-  std::lock_guard<std::mutex> lock(ring_mutex_);
   std::vector<sample> out;
-  if (ring_size_ == 0 || to_ns < from_ns) return out;
+  const sample_archive* archive = nullptr;
+  std::int64_t job = 0, archive_from = 0, archive_to = -1;
+  {
+    std::lock_guard<std::mutex> lock(ring_mutex_);
+    if (to_ns < from_ns) return out;
+    window_locked(from_ns, to_ns, out);
+    // The part of the attached job that left the ring is in the archive.
+    if (archive_ && dropped_ && ring_job_ != 0 && from_ns <= dropped_until_ns_) {
+      archive = archive_;
+      job = ring_job_;
+      archive_from = std::max(from_ns, ring_job_since_ns_);
+      archive_to = std::min(to_ns, dropped_until_ns_);
+    }
+  }
+  if (!archive || archive_from > archive_to) return out;
+  // Samples that just left the ring may still wait for the writer's next flush: hand them to the
+  // sink (and so to the archive) now. Logically const: nothing a caller sees changes but timing.
+  const_cast<sampler*>(this)->flush();
+  auto older = archive->read(job, archive_from, archive_to);
+  // A tick whose samples the ring dropped only in part is read whole from the archive.
+  for (const auto& smp : out)
+    if (smp.t_ns > archive_to) older.push_back(smp);
+  return older;
+}
+
+std::int64_t sampler::complete_since_ns() const {
+  const sample_archive* archive = nullptr;
+  std::int64_t held = 0, job = 0, job_since = 0;
+  {
+    std::lock_guard<std::mutex> lock(ring_mutex_);
+    if (!dropped_) return std::numeric_limits<std::int64_t>::min();
+    held = dropped_until_ns_ + 1;
+    archive = archive_;
+    job = ring_job_;
+    job_since = ring_job_since_ns_;
+  }
+  // Asked outside the ring's lock: the archive may wait on a store write, the sampling must not.
+  if (!archive || job == 0) return held;
+  const std::int64_t lost = archive->lost_until_ns(job);
+  const std::int64_t stored =
+      lost == std::numeric_limits<std::int64_t>::min() ? job_since : std::max(job_since, lost + 1);
+  return std::min(held, stored);
+}
+
+void sampler::window_locked(std::int64_t from_ns, std::int64_t to_ns, std::vector<sample>& out) const {
+  if (ring_size_ == 0) return;
   const std::size_t cap = ring_.size();
   const std::size_t first = (ring_head_ + cap - ring_size_) % cap;
   auto at = [&](std::size_t k) -> const sample& { return ring_[(first + k) % cap]; };
@@ -282,7 +346,6 @@ std::vector<sample> sampler::window(std::int64_t from_ns, std::int64_t to_ns) co
     else hi = mid;
   }
   for (std::size_t k = lo; k < ring_size_ && at(k).t_ns <= to_ns; ++k) out.push_back(at(k));
-  return out;
 }
 
 double sampler::update_period_s() const {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -16,6 +17,7 @@
 
 #include <jetperf/common/event_hub.hpp>
 #include <jetperf/jobs/cost_model.hpp>
+#include <jetperf/jobs/job_state.hpp>
 #include <jetperf/jobs/workload_registry.hpp>
 #include <jetperf/store/job_store.hpp>
 #include <jetperf/store/reboot_journal.hpp>
@@ -64,8 +66,9 @@ class job_service {
   nlohmann::json dry_run(const std::string& kind, const nlohmann::json& spec) const;
   /// Cancels a queued or running job. Throws not_found, conflict (already finished).
   store::job_record cancel(std::int64_t id);
-  /// Queues an interrupted job again; it resumes after its last finished point.
-  /// Throws not_found, conflict (not interrupted).
+  /// Queues an interrupted job again, or one that failed because the database could not be
+  /// written; it resumes after its last stored point. Throws not_found, conflict (neither),
+  /// unavailable (its failure is not stored yet).
   store::job_record resume(std::int64_t id);
   /// Throws not_found.
   store::job_record get(std::int64_t id) const;
@@ -91,6 +94,13 @@ class job_service {
   std::string thermal_violation() const;
   /// Stores options_.provenance() with job `id`; a failure is logged, never fatal to the job.
   void record_provenance(std::int64_t id);
+  /// Stores the state a job ended in; when the database refuses it (a full disk), keeps it in
+  /// memory, where reads see it, and retries it (save_unsaved_states) until it is stored.
+  void save_final_state(std::int64_t id, job_state state, const std::string& error);
+  /// Retries the states kept in memory; mutex_ held.
+  void save_unsaved_states();
+  /// A job as reads must see it: its unsaved final state, if any; mutex_ held.
+  void overlay_unsaved(store::job_record& job) const;
   /// Seconds each point will take (the kind's estimate over the cost model's run times).
   std::vector<double> estimate_points(const workload& w, const nlohmann::json& spec,
                                       const std::vector<nlohmann::json>& points) const;
@@ -119,6 +129,8 @@ class job_service {
   std::condition_variable finished_;                 // a job left the running slot
   bool stopping_ = false;
   bool rebooting_ = false;  // a job's reboot is under way: nothing more runs in this process
+  // Final states the database refused, by job: {state, error}; guarded by mutex_.
+  std::map<std::int64_t, std::pair<job_state, std::string>> unsaved_;
   std::thread runner_;
 };
 

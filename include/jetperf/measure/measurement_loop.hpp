@@ -37,6 +37,10 @@ struct loop_result {
   stop_decision decision;
   std::optional<power_summary> power; ///< trimmed window; nullopt without telemetry
   std::vector<telemetry::sample> samples;  ///< the trimmed window's samples (for throttle checks)
+  /// Seconds of the trimmed power window, and how many of them (its end) the telemetry still
+  /// held when it was read: less when the window outlasted what the source keeps.
+  double power_window_s = 0;
+  double power_covered_s = 0;
   bool cancelled = false;
 };
 
@@ -49,9 +53,9 @@ class measurement_loop {
   loop_result run(const timed_iteration& iteration) const;
 
  private:
-  /// Reads and summarises [from, to] trimmed by the boundary.
-  std::optional<power_summary> read_power(std::int64_t from_ns, std::int64_t to_ns,
-                                          std::vector<telemetry::sample>* kept) const;
+  /// Reads and summarises [from, to] trimmed by the boundary; `r` (when given) receives the
+  /// kept samples and the window's coverage.
+  std::optional<power_summary> read_power(std::int64_t from_ns, std::int64_t to_ns, loop_result* r) const;
 
   loop_options options_;
   const telemetry::sample_source* source_;

@@ -54,13 +54,23 @@ class idle_power_cache {
 void put_settings(nlohmann::json& metrics, const applied_settings& applied);
 
 /// Writes a finished window's verdict into a point's metrics: "throttle" per clock that read below
-/// its request, then "flags" (`flags` plus what ctx.fidelity flags for a window on `device` with
-/// `threads` CPU threads (0: the library's default), e.g.
-/// speed_not_simulated, then throttled, max_time_reached, rse_unmet, no_power), "stop_reason"
-/// and "unmet".
+/// its request (in the window's telemetry, or as read back after applying), then "flags" (`flags`
+/// plus what ctx.fidelity flags for a window on `device` with `threads` CPU threads (0: the
+/// library's default), e.g. speed_not_simulated, then throttled, settings_not_applied (a clock
+/// read back above its request), max_time_reached, rse_unmet, no_power), "stop_reason" and "unmet".
 void put_window_flags(nlohmann::json& metrics, std::vector<std::string> flags, const jobs::point_context& ctx,
                       const loop_result& res, const applied_settings& applied, bool has_power,
                       const std::string& device, int threads);
+
+/// The clocks the board read back after applying, against the point's request.
+struct read_back_check {
+  /// Per clock read back below its request (beyond check_throttle's tolerance), keyed like its
+  /// telemetry channel ("clock.gpu", "clock.cpu", "clock.emc"): {"below": 1, "samples": 1,
+  /// "min_ratio", "requested", "read_back"}, the shape of a throttle entry.
+  nlohmann::json below = nlohmann::json::object();
+  bool above = false;  ///< some clock read back above its request
+};
+read_back_check check_read_back(const applied_settings& applied);
 
 /// A point that did not run: status "skipped", metrics = `identity` plus "reason".
 jobs::point_result skipped_point(const std::string& reason, nlohmann::json identity);

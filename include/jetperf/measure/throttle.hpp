@@ -14,9 +14,12 @@ struct throttle_report {
   double min_ratio = 1;           ///< lowest reading / requested
 };
 
+/// How far a clock may read from its request and still count as it: absorbs the rounding of
+/// clock read-back (devfreq reports the nearest OPP).
+inline constexpr double k_clock_tolerance = 0.005;
+
 /// Checks the samples of `clock_channel` against `requested` (same unit as the channel).
-/// `tolerance` absorbs the rounding of clock read-back (devfreq reports the nearest OPP).
 throttle_report check_throttle(const std::vector<telemetry::sample>& samples, int clock_channel, double requested,
-                               double tolerance = 0.005);
+                               double tolerance = k_clock_tolerance);
 
 }  // namespace jetperf::measure

@@ -3,6 +3,7 @@
 // window, all on CLOCK_MONOTONIC ns. The sampler implements it over its ring buffer; tests
 // implement it with synthetic streams of known answers.
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,8 +30,12 @@ class sample_source {
   virtual ~sample_source() = default;
   /// Channels by index; stable for the daemon's lifetime.
   virtual std::vector<channel_info> channels() const = 0;
-  /// Samples with from_ns <= t_ns <= to_ns still held in memory, ordered by time.
+  /// Samples with from_ns <= t_ns <= to_ns still held (in memory, or where the source keeps
+  /// older ones), ordered by time.
   virtual std::vector<sample> window(std::int64_t from_ns, std::int64_t to_ns) const = 0;
+  /// The earliest time from which window() answers in full: older samples are no longer held
+  /// (a ring buffer that wrapped). INT64_MIN while nothing was ever dropped.
+  virtual std::int64_t complete_since_ns() const { return std::numeric_limits<std::int64_t>::min(); }
   /// Index of the channel giving the module's total power (input rail or computed sum).
   virtual std::optional<int> total_power_channel() const = 0;
   /// The sensor's real update period in seconds (what a measurement window is sized from).

@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include <jetperf/telemetry/sample_archive.hpp>
 #include <jetperf/telemetry/sample_source.hpp>
 #include <jetperf/telemetry/sampler_health.hpp>
 #include <jetperf/telemetry/sensor.hpp>
@@ -46,6 +47,9 @@ class sampler : public sample_source {
 
   /// Set before start() or while running; called from the writer thread.
   void set_sink(sample_sink sink);
+  /// Where the sink's job samples can be read back (set before start(); null: nowhere). A
+  /// window reaching before the ring's oldest sample reads that part of the attached job from it.
+  void set_archive(const sample_archive* archive);
   /// From now on every sample also goes to the sink under `job_id` (> 0).
   void set_job(std::int64_t job_id);
   /// Back to decimated history.
@@ -62,7 +66,12 @@ class sampler : public sample_source {
   sampler_health health() const;
 
   std::vector<channel_info> channels() const override { return channels_; }
+  /// The ring's samples, preceded by the archive's for the part of the attached job the ring
+  /// no longer holds.
   std::vector<sample> window(std::int64_t from_ns, std::int64_t to_ns) const override;
+  /// Just after the newest sample the ring dropped; with an archive, from the attached job's
+  /// first sample (or just after the newest one the archive lost).
+  std::int64_t complete_since_ns() const override;
   std::optional<int> total_power_channel() const override { return total_channel_; }
   double update_period_s() const override;
 
@@ -74,11 +83,14 @@ class sampler : public sample_source {
 
   void run();
   void write_loop();
+  /// Appends the ring's samples within [from_ns, to_ns]; ring_mutex_ held.
+  void window_locked(std::int64_t from_ns, std::int64_t to_ns, std::vector<sample>& out) const;
   void record_jitter(std::int64_t late_ns);
 
   std::vector<std::unique_ptr<sensor>> sensors_;
   std::vector<std::size_t> offsets_;
   std::vector<std::int64_t> last_read_ns_;
+  std::vector<char> read_failed_;  ///< per sensor: a read has failed (warned once), sampler thread only
   std::vector<channel_info> channels_;
   std::optional<int> total_channel_;
   sampler_config config_;
@@ -89,7 +101,12 @@ class sampler : public sample_source {
   std::vector<sample> ring_;
   std::size_t ring_head_ = 0;
   std::size_t ring_size_ = 0;
+  bool dropped_ = false;               ///< the ring wrapped: older samples are gone from memory
+  std::int64_t dropped_until_ns_ = 0;  ///< time of the newest sample it dropped
+  std::int64_t ring_job_ = 0;          ///< the job the newest tick's samples went to (0: none)
+  std::int64_t ring_job_since_ns_ = 0; ///< time of that job's first tick
   std::vector<double> latest_;
+  const sample_archive* archive_ = nullptr;
 
   mutable std::mutex pending_mutex_;
   std::vector<pending_batch> pending_;

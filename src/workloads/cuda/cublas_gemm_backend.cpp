@@ -19,6 +19,7 @@
 #include <jetperf/backend/detail/half_bits.hpp>
 
 #include "cuda_check.hpp"
+#include "cuda_handles.hpp"
 #include "event_timer.hpp"
 #include <jetperf/cuda/cuda_device_memory.hpp>
 #include "kernel_name_recorder.hpp"
@@ -61,17 +62,14 @@ namespace {
 
 class cublas_gemm_backend final : public gemm_backend {
  public:
+  // A step that throws leaves the handles made before it to their owners' destructors.
   cublas_gemm_backend() {
     info_ = query_device();
     JETPERF_CUDA_CALL(cudaSetDevice(0));
-    JETPERF_CUBLAS_CALL(cublasCreate(&handle_));
-    JETPERF_CUDA_CALL(cudaStreamCreate(&stream_));
-    JETPERF_CUBLAS_CALL(cublasSetStream(handle_, stream_));
+    JETPERF_CUBLAS_CALL(cublasCreate(handle_.put()));
+    JETPERF_CUDA_CALL(cudaStreamCreate(stream_.put()));
+    JETPERF_CUBLAS_CALL(cublasSetStream(handle_.get(), stream_.get()));
     timer_.create();
-  }
-  ~cublas_gemm_backend() override {
-    cublasDestroy(handle_);
-    cudaStreamDestroy(stream_);
   }
 
   std::string name() const override { return "cublas"; }
@@ -113,16 +111,17 @@ class cublas_gemm_backend final : public gemm_backend {
     const void* beta = dtype_ == gemm_dtype::double_ ? static_cast<const void*>(&beta64_)
                        : half_scalars_                ? static_cast<const void*>(&beta16_)
                                                       : static_cast<const void*>(&beta32_);
-    JETPERF_CUBLAS_CALL(cublasGemmEx(handle_, CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(m_), static_cast<int>(n_),
-                                     static_cast<int>(k_), alpha, a_.get(), data_type_, static_cast<int>(m_),
+    JETPERF_CUBLAS_CALL(cublasGemmEx(handle_.get(), CUBLAS_OP_N, CUBLAS_OP_N, static_cast<int>(m_),
+                                     static_cast<int>(n_), static_cast<int>(k_), alpha, a_.get(), data_type_,
+                                     static_cast<int>(m_),
                                      b_.get(), data_type_, static_cast<int>(k_), beta, c_.get(), data_type_,
                                      static_cast<int>(m_), compute_type_, algo_));
   }
 
-  void sync() override { JETPERF_CUDA_CALL(cudaStreamSynchronize(stream_)); }
+  void sync() override { JETPERF_CUDA_CALL(cudaStreamSynchronize(stream_.get())); }
 
   double timed_run_s() override {
-    return timer_.time_s(stream_, [this] { run_once(); });
+    return timer_.time_s(stream_.get(), [this] { run_once(); });
   }
 
   std::vector<std::string> kernel_names() override { return kernels_; }
@@ -170,7 +169,7 @@ class cublas_gemm_backend final : public gemm_backend {
       case gemm_dtype::double_: data_type_ = CUDA_R_64F; break;
     }
 #if CUDART_VERSION >= 11000
-    JETPERF_CUBLAS_CALL(cublasSetMathMode(handle_, tensor_ ? CUBLAS_DEFAULT_MATH : CUBLAS_PEDANTIC_MATH));
+    JETPERF_CUBLAS_CALL(cublasSetMathMode(handle_.get(), tensor_ ? CUBLAS_DEFAULT_MATH : CUBLAS_PEDANTIC_MATH));
     math_mode_ = tensor_ ? "default" : "pedantic";
     switch (dtype_) {
       case gemm_dtype::half:
@@ -186,7 +185,7 @@ class cublas_gemm_backend final : public gemm_backend {
     }
 #else
     // CUDA 10: tensor cores are opt-in through the math mode and the *_TENSOR_OP algorithm.
-    JETPERF_CUBLAS_CALL(cublasSetMathMode(handle_, tensor_ ? CUBLAS_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH));
+    JETPERF_CUBLAS_CALL(cublasSetMathMode(handle_.get(), tensor_ ? CUBLAS_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH));
     math_mode_ = tensor_ ? "tensor_op" : "default";
     if (tensor_) algo_ = CUBLAS_GEMM_DEFAULT_TENSOR_OP;
     compute_type_ = data_type_;
@@ -214,8 +213,9 @@ class cublas_gemm_backend final : public gemm_backend {
   }
 
   device_info info_;
-  cublasHandle_t handle_ = nullptr;
-  cudaStream_t stream_ = nullptr;
+  // Destroyed in reverse: the events, the cuBLAS handle, then the stream it is bound to.
+  cuda_stream stream_;
+  cublas_handle handle_;
   event_timer timer_;
   device_memory a_, b_, c_;
   std::int64_t m_ = 0, n_ = 0, k_ = 0;

@@ -16,6 +16,8 @@
 #include <jetperf/backend/layer_data.hpp>
 #include <jetperf/cuda/cuda_gemm.hpp>
 
+#include "cuda_handles.hpp"
+#include "cudnn_handle.hpp"
 #include "cudnn_op_runner.hpp"
 #include "event_timer.hpp"
 
@@ -32,25 +34,20 @@ bool aliases_input(models::op_type t) { return t == models::op_type::flatten || 
 class cudnn_layer_backend final : public layer_backend {
  public:
   explicit cudnn_layer_backend(device_info info) : info_(std::move(info)) {}
-  ~cudnn_layer_backend() override {
-    release_layer();
-    if (blas_) cublasDestroy(blas_);
-    if (dnn_) cudnnDestroy(dnn_);
-    if (stream_) cudaStreamDestroy(stream_);
-  }
+  ~cudnn_layer_backend() override { release_layer(); }
 
-  /// Creates the handles; throws cuda_error (the destructor releases what was created).
+  /// Creates the handles; throws cuda_error (their owners release what was created).
   void init() {
     JETPERF_CUDA_CALL(cudaSetDevice(0));
-    JETPERF_CUDA_CALL(cudaStreamCreate(&stream_));
-    JETPERF_CUDNN_CALL(cudnnCreate(&dnn_));
-    JETPERF_CUDNN_CALL(cudnnSetStream(dnn_, stream_));
-    JETPERF_CUBLAS_CALL(cublasCreate(&blas_));
-    JETPERF_CUBLAS_CALL(cublasSetStream(blas_, stream_));
+    JETPERF_CUDA_CALL(cudaStreamCreate(stream_.put()));
+    JETPERF_CUDNN_CALL(cudnnCreate(dnn_.put()));
+    JETPERF_CUDNN_CALL(cudnnSetStream(dnn_.get(), stream_.get()));
+    JETPERF_CUBLAS_CALL(cublasCreate(blas_.put()));
+    JETPERF_CUBLAS_CALL(cublasSetStream(blas_.get(), stream_.get()));
     // Default math keeps float GEMMs in FP32 (PyTorch's torch.backends.cuda.matmul.allow_tf32 is
     // False) and, from cuBLAS 11, uses tensor cores for half; the cuBLAS 10 half path asks for
     // them when it prepares a half layer (cudnn_linear_runner.cpp).
-    JETPERF_CUBLAS_CALL(cublasSetMathMode(blas_, CUBLAS_DEFAULT_MATH));
+    JETPERF_CUBLAS_CALL(cublasSetMathMode(blas_.get(), CUBLAS_DEFAULT_MATH));
     timer_.create();
   }
 
@@ -83,7 +80,7 @@ class cudnn_layer_backend final : public layer_backend {
     release_layer();
     const auto wiring = detail::wire_layer(net, l);
     ctx_ = layer_context{};
-    ctx_.dnn = dnn_, ctx_.blas = blas_, ctx_.stream = stream_;
+    ctx_.dnn = dnn_.get(), ctx_.blas = blas_.get(), ctx_.stream = stream_.get();
     ctx_.half = dtype == gemm_dtype::half;
     ctx_.batch = to_int(batch, "batch");
 
@@ -91,7 +88,7 @@ class cudnn_layer_backend final : public layer_backend {
     for (std::size_t i = 0; i < l.inputs.size(); ++i) {
       const auto values = make_layer_input(l.input_shapes[i], batch, l.first, i);
       inputs_.emplace_back(values.size() * ctx_.element_bytes());
-      upload_floats(values, ctx_.half, inputs_.back().get(), stream_);
+      upload_floats(values, ctx_.half, inputs_.back().get(), stream_.get());
     }
     // Every op's output; flatten and dropout reuse their input's memory.
     std::vector<void*> outputs(static_cast<std::size_t>(l.last - l.first), nullptr);
@@ -147,10 +144,10 @@ class cudnn_layer_backend final : public layer_backend {
     for (auto& r : runners_) r->run(ctx_);
   }
 
-  void sync() override { JETPERF_CUDA_CALL(cudaStreamSynchronize(stream_)); }
+  void sync() override { JETPERF_CUDA_CALL(cudaStreamSynchronize(stream_.get())); }
 
   double timed_run_s() override {
-    return timer_.time_s(stream_, [this] { run_once(); });
+    return timer_.time_s(stream_.get(), [this] { run_once(); });
   }
 
   void set_input(std::size_t i, const std::vector<float>& values) override {
@@ -158,18 +155,18 @@ class cudnn_layer_backend final : public layer_backend {
     detail::check_set_input(i, inputs_.size(), i < inputs_.size() ? inputs_[i].bytes() / ctx_.element_bytes() : 0,
                             values.size());
     sync();  // a pending run may still read the old values
-    upload_floats(values, ctx_.half, inputs_[i].get(), stream_);
+    upload_floats(values, ctx_.half, inputs_[i].get(), stream_.get());
   }
 
   std::vector<float> output() override {
     if (!prepared_) throw std::logic_error("cudnn backend: output before prepare");
     sync();
-    return download_floats(output_, output_count_, ctx_.half, stream_);
+    return download_floats(output_, output_count_, ctx_.half, stream_.get());
   }
 
  private:
   void release_layer() {
-    if (stream_) cudaStreamSynchronize(stream_);
+    if (stream_) cudaStreamSynchronize(stream_.get());
     prepared_ = false;
     runners_.clear();
     intermediates_.clear();
@@ -180,9 +177,10 @@ class cudnn_layer_backend final : public layer_backend {
   }
 
   device_info info_;
-  cudaStream_t stream_ = nullptr;
-  cudnnHandle_t dnn_ = nullptr;
-  cublasHandle_t blas_ = nullptr;
+  // Destroyed in reverse: the events, then the cuBLAS and cuDNN handles, then their stream.
+  cuda_stream stream_;
+  cudnn_handle dnn_;
+  cublas_handle blas_;
   event_timer timer_;
 
   layer_context ctx_;

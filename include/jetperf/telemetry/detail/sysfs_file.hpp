@@ -19,7 +19,9 @@ class sysfs_file {
 
   bool ok() const { return fd_ >= 0; }
   const std::string& path() const { return path_; }
-  /// The leading integer of the file; nullopt on a read error or non-numeric content.
+  /// The file's integer (surrounding blanks and the newline allowed); nullopt when it cannot be
+  /// read (an offline sensor). Throws platform_error naming the path for anything else: other
+  /// text, or a value outside the 64-bit range.
   std::optional<long long> read_int() const;
   /// The whole content (up to 64 KiB), nullopt on a read error.
   std::optional<std::string> read_text() const;

@@ -1,0 +1,105 @@
+#include <jetperf/measure/point_board.hpp>
+
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+#include "support/fake_sources.hpp"
+
+using nlohmann::json;
+using namespace jetperf;
+
+namespace {
+
+// A board whose EMC does not lock where asked: it reads back `emc_hz` whatever was requested
+// (GPU and CPU clocks read back as asked, as min = max locks do).
+class stubborn_emc_board final : public platform::board_settings {
+ public:
+  explicit stubborn_emc_board(std::int64_t emc_hz) : emc_hz_(emc_hz) {}
+  platform::board_offer offered() const override { return {}; }
+  void arm(std::int64_t) override {}
+  platform::board_setting apply(const platform::board_setting& s) override {
+    platform::board_setting back = s;
+    if (s.emc_freq_hz) back.emc_freq_hz = emc_hz_;
+    return back;
+  }
+  void restore() override {}
+
+ private:
+  std::int64_t emc_hz_;
+};
+
+bool has_flag(const json& m, const std::string& f) {
+  const auto& flags = m.at("flags");
+  return std::find(flags.begin(), flags.end(), f) != flags.end();
+}
+
+// A point's window verdict after applying `point` on `board`, with `source` as telemetry.
+json verdict(platform::board_settings& board, const json& point, telemetry::sample_source* source = nullptr) {
+  jobs::point_context ctx;
+  ctx.board = &board;
+  ctx.telemetry = source;
+  const auto applied = measure::apply_point_settings(ctx, point);
+  measure::loop_result res;
+  res.decision.reason = "converged";
+  json mt = json::object();
+  measure::put_settings(mt, applied);
+  measure::put_window_flags(mt, applied.flags, ctx, res, applied, true, "cpu", 1);
+  return mt;
+}
+
+}  // namespace
+
+TEST(point_board, emc_read_back_below_the_request_is_flagged_throttled_like_gpu_and_cpu_clocks) {
+  stubborn_emc_board board(1600000000);
+  const auto m = verdict(board, {{"emc_freq_hz", 2133000000}, {"gpu_freq_hz", 900000000}});
+  EXPECT_TRUE(has_flag(m, "throttled")) << m.dump();
+  EXPECT_FALSE(has_flag(m, "settings_not_applied")) << m.dump();
+  ASSERT_TRUE(m.contains("throttle")) << m.dump();
+  const auto& t = m.at("throttle");
+  EXPECT_EQ(t.size(), 1u) << "the GPU read back as asked: " << t.dump();
+  EXPECT_EQ(t.at("clock.emc").at("requested"), 2133000000);
+  EXPECT_EQ(t.at("clock.emc").at("read_back"), 1600000000);
+  EXPECT_EQ(t.at("clock.emc").at("below"), 1);
+  EXPECT_NEAR(t.at("clock.emc").at("min_ratio").get<double>(), 1600.0 / 2133.0, 1e-12);
+  // The row's setting column is what the board read back; what was asked stays in "requested".
+  EXPECT_EQ(m.at("emc_freq_hz"), 1600000000);
+  EXPECT_EQ(m.at("requested").at("emc_freq_hz"), 2133000000);
+}
+
+TEST(point_board, emc_read_back_above_the_request_is_flagged_not_applied) {
+  stubborn_emc_board board(3199000000);
+  const auto m = verdict(board, {{"emc_freq_hz", 2133000000}});
+  EXPECT_TRUE(has_flag(m, "settings_not_applied")) << m.dump();
+  EXPECT_FALSE(has_flag(m, "throttled")) << m.dump();
+  EXPECT_FALSE(m.contains("throttle")) << m.dump();
+  EXPECT_EQ(m.at("emc_freq_hz"), 3199000000);
+}
+
+TEST(point_board, emc_read_back_within_rounding_of_the_request_is_not_flagged) {
+  // devfreq and the BPMP round to their own table: 0.5% off is the same clock.
+  stubborn_emc_board board(2130000000);
+  const auto m = verdict(board, {{"emc_freq_hz", 2133000000}});
+  EXPECT_FALSE(has_flag(m, "throttled")) << m.dump();
+  EXPECT_FALSE(has_flag(m, "settings_not_applied")) << m.dump();
+  EXPECT_FALSE(m.contains("throttle")) << m.dump();
+}
+
+TEST(point_board, emc_read_back_and_gpu_telemetry_are_reported_together) {
+  stubborn_emc_board board(1600000000);
+  test::fake_source src;
+  src.clock = [](std::int64_t) { return 450000000.0; };  // clock.gpu at half the request
+  jobs::point_context ctx;
+  ctx.board = &board;
+  ctx.telemetry = &src;
+  const auto applied = measure::apply_point_settings(ctx, {{"emc_freq_hz", 2133000000}, {"gpu_freq_hz", 900000000}});
+  measure::loop_result res;
+  res.samples = src.window(0, 10000000);  // 10 samples
+  json mt = json::object();
+  measure::put_window_flags(mt, applied.flags, ctx, res, applied, true, "cpu", 1);
+  const auto& flags = mt.at("flags");
+  EXPECT_EQ(std::count(flags.begin(), flags.end(), "throttled"), 1) << "one flag for both clocks: " << flags.dump();
+  EXPECT_EQ(mt.at("throttle").at("clock.gpu").at("samples"), 10);
+  EXPECT_DOUBLE_EQ(mt.at("throttle").at("clock.gpu").at("min_ratio").get<double>(), 0.5);
+  EXPECT_EQ(mt.at("throttle").at("clock.emc").at("read_back"), 1600000000);
+}
