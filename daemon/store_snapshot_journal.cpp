@@ -12,6 +12,14 @@ std::optional<nlohmann::json> store_snapshot_journal::oldest_open() {
   return rec->state;
 }
 
+std::optional<nlohmann::json> store_snapshot_journal::open_of(std::int64_t job_id) {
+  auto rec = store_.open_of(job_id);
+  if (!rec) return std::nullopt;
+  return rec->state;
+}
+
+void store_snapshot_journal::close(std::int64_t job_id) { store_.close(job_id); }
+
 void store_snapshot_journal::close_all() { store_.close_all(); }
 
 }  // namespace jetperf::daemon

@@ -11,6 +11,8 @@ class store_snapshot_journal : public platform::snapshot_journal {
   explicit store_snapshot_journal(store::snapshot_store& store) : store_(store) {}
   void open(std::int64_t job_id, const std::string& reason, const nlohmann::json& state) override;
   std::optional<nlohmann::json> oldest_open() override;
+  std::optional<nlohmann::json> open_of(std::int64_t job_id) override;
+  void close(std::int64_t job_id) override;
   void close_all() override;
 
  private:

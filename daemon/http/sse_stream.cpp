@@ -59,9 +59,10 @@ void sse_stream::on_header(beast::error_code ec, std::size_t) {
 }
 
 void sse_stream::do_flush() {
-  if (writing_ || closed_ || finished_) return;
   // Frames that cannot be dropped piled up beyond the bound: the client is too slow to follow.
-  if (channel_->overflowed()) return do_close();
+  // Closing cancels a write that is stuck on the full socket, too.
+  if (!closed_ && channel_->overflowed()) return do_close();
+  if (writing_ || closed_ || finished_) return;
   frames_.clear();
   const bool finished = channel_->drain(frames_);
   std::size_t size = 0;

@@ -25,12 +25,8 @@ constexpr std::size_t k_max_points = 100000;
 constexpr std::chrono::seconds k_cancel_wait{10};
 // How often the idle runner retries storing a final state the database refused.
 constexpr std::chrono::seconds k_state_retry{5};
-// Begins the error of a job the database could not take the results of (a full disk): such a
-// job failed for want of space, not of the board, so it may be resumed once there is space.
-constexpr const char* k_store_failed = "the database could not be written: ";
-
 std::string store_failure(const std::exception& e) {
-  return dynamic_cast<const store_error*>(&e) ? k_store_failed + std::string(e.what()) : e.what();
+  return dynamic_cast<const store_error*>(&e) ? store::k_store_failure_prefix + std::string(e.what()) : e.what();
 }
 
 // A point's power mode, read through the settings table (null or absent: left as it is).
@@ -146,11 +142,17 @@ store::job_record job_service::cancel(std::int64_t id) {
   overlay_unsaved(*job);
   if (job->state == job_state::queued) {
     queue_.erase(std::remove(queue_.begin(), queue_.end(), id), queue_.end());
-    jobs_.set_state(id, job_state::cancelled, "cancelled before it started");
-    lock.unlock();
-    publish(id, "state", {{"id", id}, {"state", "cancelled"}});
-    publish(id, "end", {{"id", id}, {"state", "cancelled"}});
-    return get(id);
+    try {
+      jobs_.set_state(id, job_state::cancelled, "cancelled before it started");
+      lock.unlock();
+      publish(id, "state", {{"id", id}, {"state", "cancelled"}});
+      publish(id, "end", {{"id", id}, {"state", "cancelled"}});
+      return get(id);
+    } catch (const conflict&) {
+      // The runner took it meanwhile: cancel it as a running job.
+      job = jobs_.get(id);
+      if (!job) throw not_found("job " + std::to_string(id) + " does not exist", "id");
+    }
   }
   if (job->state == job_state::running && running_ == id) {
     abort_reason_ = abort_reason::cancel;
@@ -170,9 +172,9 @@ store::job_record job_service::resume(std::int64_t id) {
     auto job = jobs_.get(id);
     if (!job) throw not_found("job " + std::to_string(id) + " does not exist", "id");
     overlay_unsaved(*job);
-    // A job that failed because its results could not be stored goes on like an interrupted one.
-    const bool store_failed = job->state == job_state::failed && job->error.rfind(k_store_failed, 0) == 0;
-    if (job->state != job_state::interrupted && !store_failed)
+    // An interrupted job goes on, and so does one that failed because its results could not be
+    // stored (the state machine says which: store::can_transition).
+    if (!can_transition(job->state, job_state::queued, job->error))
       throw conflict("only an interrupted job (or one the database could not store) can be resumed; job " +
                          std::to_string(id) + " is " + to_string(job->state),
                      "id");
@@ -266,7 +268,13 @@ void job_service::run_job(store::job_record job) {
   const auto points = w.expand(job.spec);
   // A resumed job goes on after its last finished point.
   const auto first = jobs_.count_points(id);
-  jobs_.set_state(id, job_state::running);
+  try {
+    jobs_.set_state(id, job_state::running);
+  } catch (const conflict& e) {
+    // Cancelled between leaving the queue and starting: it does not run.
+    spdlog::info("job {} not started: {}", id, e.what());
+    return;
+  }
   publish(id, "state", {{"id", id}, {"state", "running"}});
   spdlog::info("job {} ({}) running: {} points, starting at {}", id, job.kind, points.size(), first);
 
@@ -566,6 +574,10 @@ void job_service::save_unsaved_states() {
   for (auto it = unsaved_.begin(); it != unsaved_.end();) {
     try {
       jobs_.set_state(it->first, it->second.first, it->second.second);
+      it = unsaved_.erase(it);
+    } catch (const conflict& e) {
+      // Not a storage problem: the state machine refuses it, and retrying cannot change that.
+      spdlog::error("job {}: its final state ({}) is refused: {}", it->first, to_string(it->second.first), e.what());
       it = unsaved_.erase(it);
     } catch (const std::exception& e) {
       // Kept in memory (reads show it) and retried; a restart marks the job interrupted.

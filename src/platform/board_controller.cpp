@@ -120,16 +120,27 @@ board_offer board_controller::offered() const {
   return o;
 }
 
-void board_controller::arm_locked(std::int64_t job_id, const std::string& reason) {
+void board_controller::arm_locked(std::int64_t job_id) {
   if (armed_) return;
+  // The board as the job finds it, settings made through the API included: its end returns here.
   board_state state = capture();
-  if (journal_) journal_->open(job_id, reason, state.to_json());
+  if (journal_) journal_->open(job_id, "job", state.to_json());
   armed_ = std::move(state);
+  armed_job_ = job_id;
 }
 
 void board_controller::arm(std::int64_t job_id) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  arm_locked(job_id, "job");
+  arm_locked(job_id);
+}
+
+void board_controller::api_change_locked() {
+  if (armed_)
+    throw conflict("job " + std::to_string(armed_job_) + " is running; board settings can change once it has finished");
+  if (api_baseline_) return;
+  board_state state = capture();
+  if (journal_) journal_->open(0, "api", state.to_json());
+  api_baseline_ = std::move(state);
 }
 
 nlohmann::json board_controller::apply_request(const nlohmann::json& settings) {
@@ -272,11 +283,13 @@ nlohmann::json board_controller::current_locked() const {
 void board_controller::restore() {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (!armed_ || reboot_pending_) return;
-  // On failure the snapshot stays open (and armed), so a later restore or start-up retries it;
-  // when the mode goes back through a reboot it stays open for the start-up after the boot.
+  // Back to the board as the job found it (what the API set stays). On failure the snapshot stays
+  // open (and armed), so a later restore or start-up retries it; when the mode goes back through
+  // a reboot it stays open for the start-up after the boot.
   const bool rebooting = restore_state(*armed_);
-  if (journal_ && !rebooting) journal_->close_all();
+  if (journal_ && !rebooting) journal_->close(armed_job_);
   armed_.reset();
+  armed_job_ = 0;
 }
 
 void board_controller::reboot_into(std::int64_t power_mode) {
@@ -294,11 +307,18 @@ void board_controller::reboot_into(std::int64_t power_mode) {
 
 std::optional<std::int64_t> board_controller::rearm(std::int64_t job_id) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  if (!armed_ && journal_) {
-    // The snapshot taken before the job's first change is still open: the job's end restores it.
-    if (auto state = journal_->oldest_open()) armed_ = board_state::from_json(*state);
+  if (journal_) {
+    // The snapshots taken before the reboot are still open: the job's end restores its own, and
+    // the API's baseline stays what POST /v1/clocks/restore puts back.
+    if (!api_baseline_)
+      if (auto state = journal_->open_of(0)) api_baseline_ = board_state::from_json(*state);
+    if (!armed_)
+      if (auto state = journal_->open_of(job_id)) {
+        armed_ = board_state::from_json(*state);
+        armed_job_ = job_id;
+      }
   }
-  arm_locked(job_id, "job");
+  arm_locked(job_id);
   auto mode = query_mode();
   return mode ? std::optional<std::int64_t>(*mode) : std::nullopt;
 }
@@ -316,6 +336,8 @@ bool board_controller::restore_open_snapshot() {
   spdlog::warn("restoring board settings journaled by a previous run");
   const bool rebooting = restore_state(board_state::from_json(*state));
   armed_.reset();
+  armed_job_ = 0;
+  api_baseline_.reset();
   if (rebooting) return false;
   journal_->close_all();
   return true;
@@ -400,7 +422,7 @@ nlohmann::json board_controller::set_power_mode(int id, bool force) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (!tool_) throw unavailable("this board has no power modes (no nvpmodel.conf)");
   if (!conf_->find_mode(id)) apply_locked({{"power_mode", id}});  // throws the validation_error
-  arm_locked(0, "api");
+  api_change_locked();
   apply_locked({{"power_mode", id}, {"force", force}});
   auto q = tool_->query();
   return {{"id", q.mode_id}, {"name", q.mode_name}, {"default", conf_->default_mode}, {"fan_mode", q.fan_mode}};
@@ -409,7 +431,8 @@ nlohmann::json board_controller::set_power_mode(int id, bool force) {
 nlohmann::json board_controller::clocks() const {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   nlohmann::json j = current_locked();
-  j["armed"] = armed_.has_value();
+  // Something to put back: a job holds the board, or the API changed it.
+  j["armed"] = armed_.has_value() || api_baseline_.has_value();
   j["state"] = capture_board_state(clocks_, std::nullopt).to_json();
   return j;
 }
@@ -427,11 +450,19 @@ nlohmann::json board_controller::set_clocks(const nlohmann::json& request) {
     else if (k == "emc") settings["emc_freq_hz"] = pick_frequency(item.value(), clocks_.emc_available_hz(), k);
     else throw validation_error(k, "unknown clock '" + k + "' (known: gpu, cpu, emc)", "unknown_field");
   }
-  arm_locked(0, "api");
+  api_change_locked();
   return apply_locked(settings);
 }
 
-void board_controller::restore_clocks() { restore(); }
+void board_controller::restore_clocks() {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (armed_)
+    throw conflict("job " + std::to_string(armed_job_) + " is running; board settings can change once it has finished");
+  if (!api_baseline_ || reboot_pending_) return;
+  const bool rebooting = restore_state(*api_baseline_);
+  if (journal_ && !rebooting) journal_->close_all();
+  api_baseline_.reset();
+}
 
 nlohmann::json board_controller::snapshot() const {
   std::lock_guard<std::recursive_mutex> lock(mutex_);

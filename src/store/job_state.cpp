@@ -36,17 +36,21 @@ bool is_terminal(job_state s) {
          s == job_state::interrupted;
 }
 
-bool can_transition(job_state from, job_state to) {
+bool is_store_failure(const std::string& error) { return error.rfind(k_store_failure_prefix, 0) == 0; }
+
+bool can_transition(job_state from, job_state to, const std::string& error) {
   switch (from) {
     case job_state::queued:
       return to == job_state::running || to == job_state::cancelled;
     case job_state::running:
       return to == job_state::succeeded || to == job_state::partial || to == job_state::failed ||
-             to == job_state::cancelled ||
-             to == job_state::interrupted;
+             to == job_state::cancelled || to == job_state::interrupted;
     case job_state::interrupted:
-      // An interrupted job can be queued again to resume from its last finished point.
-      return to == job_state::queued;
+      // Queued again to resume from its last finished point; running again when the reboot it
+      // waited for was refused; interrupted again with a new reason (the board booted elsewhere).
+      return to == job_state::queued || to == job_state::running || to == job_state::interrupted;
+    case job_state::failed:
+      return to == job_state::queued && is_store_failure(error);
     default:
       return false;
   }

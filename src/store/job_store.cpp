@@ -133,7 +133,22 @@ std::vector<job_record> job_store::list(const job_filter& filter, std::int64_t* 
   return out;
 }
 
-void job_store::set_state(std::int64_t id, job_state state, const std::string& error) {
+job_state job_store::set_state(std::int64_t id, job_state state, const std::string& error) {
+  job_state from = state;
+  db_.transaction([&] {
+    statement cur(db_.handle(), "SELECT state, error FROM jobs WHERE id = ?");
+    cur.bind(1, id);
+    if (!cur.step()) throw not_found("job " + std::to_string(id) + " not found", "id");
+    from = state_from_text(cur.column_text(0), id);
+    if (!can_transition(from, state, cur.column_text(1)))
+      throw conflict("job " + std::to_string(id) + " is " + state_text(from) + "; it cannot become " + state_text(state),
+                     "id");
+    write_state(id, state, error);
+  });
+  return from;
+}
+
+void job_store::write_state(std::int64_t id, job_state state, const std::string& error) {
   const std::int64_t now = wall_ns();
   // Entering running stamps the start; a terminal state stamps the end; queued again (a resumed
   // job) is not finished any more.
@@ -150,6 +165,7 @@ void job_store::set_state(std::int64_t id, job_state state, const std::string& e
   st.run();
   require_changed(db_, id);
 }
+
 
 void job_store::set_progress(std::int64_t id, std::int64_t done, std::int64_t total, double estimate_now_s) {
   lock_t lock(db_.mutex());

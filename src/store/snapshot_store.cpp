@@ -43,6 +43,22 @@ std::optional<snapshot_record> snapshot_store::oldest_open() const {
   return read_snapshot(st);
 }
 
+std::optional<snapshot_record> snapshot_store::open_of(std::int64_t job_id) const {
+  lock_t lock(db_.mutex());
+  statement st(db_.handle(), std::string("SELECT ") + k_columns +
+                                 " FROM snapshots WHERE restored_ns = 0 AND job_id = ? ORDER BY id DESC LIMIT 1");
+  st.bind(1, job_id);
+  if (!st.step()) return std::nullopt;
+  return read_snapshot(st);
+}
+
+void snapshot_store::close(std::int64_t job_id) {
+  lock_t lock(db_.mutex());
+  statement st(db_.handle(), "UPDATE snapshots SET restored_ns = ? WHERE restored_ns = 0 AND job_id = ?");
+  st.bind(1, wall_ns()).bind(2, job_id);
+  st.run();
+}
+
 void snapshot_store::close_all() {
   lock_t lock(db_.mutex());
   statement st(db_.handle(), "UPDATE snapshots SET restored_ns = ? WHERE restored_ns = 0");

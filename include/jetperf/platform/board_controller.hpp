@@ -2,6 +2,12 @@
 // The board as jobs and the API see it: detection + discovery + nvpmodel + clocks + snapshots.
 // Every change is preceded by a journaled snapshot; apply() is all-or-nothing (a failure puts the
 // pre-apply state back and rethrows). Thread-safe: the API and the job runner share one instance.
+//
+// Two baselines: what the user set through the API is what a job returns the board to (a job's
+// snapshot is taken when it starts, API changes included); the board as it was before the first
+// API change (at boot, or after the last restore) is what POST /v1/clocks/restore and the
+// daemon's stop and start put back. While a job holds the board, API changes are refused here,
+// under the same lock the job's start takes, so no change slips in between.
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -49,8 +55,9 @@ class board_controller : public board_settings {
   void arm(std::int64_t job_id) override;
   /// The job path: applies the set values and returns the settings read back.
   board_setting apply(const board_setting& setting) override;
-  /// The API's path. Keys: power_mode (id), gpu_freq_hz, cpu_freq_khz, emc_freq_hz (each a value,
-  /// "min" or "max"), force (bool, allows reboot-needing power modes). Returns current().
+  /// apply() with untyped settings, as a job would (no snapshot of its own: arm() first). Keys:
+  /// power_mode (id), gpu_freq_hz, cpu_freq_khz, emc_freq_hz (each a value, "min" or "max"),
+  /// force (bool, allows reboot-needing power modes). Returns current().
   nlohmann::json apply_request(const nlohmann::json& settings);
   /// {"power_mode","power_mode_name","gpu_freq_hz","gpu_min_hz","gpu_max_hz","gpu_cur_hz",
   ///  "cpu_freq_khz","cpu_cur_khz","emc_freq_hz","emc_locked"}; a *_freq value is the locked
@@ -71,13 +78,16 @@ class board_controller : public board_settings {
   nlohmann::json describe() const;
   /// GET /v1/power-mode: {"id","name","default","fan_mode"}; throws unavailable without nvpmodel.
   nlohmann::json power_mode() const;
-  /// PUT /v1/power-mode. Snapshots first (reason "api") when nothing is armed.
+  /// PUT /v1/power-mode. Snapshots first (reason "api") before the first API change; throws
+  /// conflict while a job holds the board.
   nlohmann::json set_power_mode(int id, bool force);
   /// GET /v1/clocks: current() plus the ranges of every control.
   nlohmann::json clocks() const;
-  /// PUT /v1/clocks: {"gpu": Hz|"min"|"max", "cpu": kHz|..., "emc": Hz|...}. Snapshots first.
+  /// PUT /v1/clocks: {"gpu": Hz|"min"|"max", "cpu": kHz|..., "emc": Hz|...}. Snapshots first,
+  /// as set_power_mode; throws conflict while a job holds the board.
   nlohmann::json set_clocks(const nlohmann::json& request);
-  /// POST /v1/clocks/restore: same as restore().
+  /// POST /v1/clocks/restore: the board as it was before the first API change (boot-time
+  /// settings). Throws conflict while a job holds the board.
   void restore_clocks();
   /// The current state as it would be journaled.
   nlohmann::json snapshot() const;
@@ -92,7 +102,10 @@ class board_controller : public board_settings {
   bool restore_state(const board_state& state);
   /// Records a power mode nvpmodel applies at the next boot and tells options_.on_reboot.
   void reboot_started(std::int64_t power_mode);
-  void arm_locked(std::int64_t job_id, const std::string& reason);
+  void arm_locked(std::int64_t job_id);
+  /// Before an API change: refuses it while a job holds the board; journals the board as it is
+  /// before the first one.
+  void api_change_locked();
   nlohmann::json apply_locked(const nlohmann::json& settings);
   nlohmann::json current_locked() const;
 
@@ -103,7 +116,9 @@ class board_controller : public board_settings {
   std::optional<nvpmodel_conf> conf_;
   std::optional<nvpmodel_tool> tool_;
   mutable clock_control clocks_;
-  std::optional<board_state> armed_;
+  std::optional<board_state> armed_;  ///< a job's: the board when it started
+  std::int64_t armed_job_ = 0;
+  std::optional<board_state> api_baseline_;  ///< the board before the first API change
   std::optional<std::int64_t> reboot_pending_;
   mutable std::optional<int> last_mode_;  ///< the power mode nvpmodel reported last
   mutable std::recursive_mutex mutex_;

@@ -16,6 +16,10 @@ class snapshot_journal {
   virtual void open(std::int64_t job_id, const std::string& reason, const nlohmann::json& state) = 0;
   /// The state of the oldest snapshot still open: the board as it was before any change.
   virtual std::optional<nlohmann::json> oldest_open() = 0;
+  /// The state of `job_id`'s open snapshot (0: the API's), if any.
+  virtual std::optional<nlohmann::json> open_of(std::int64_t job_id) = 0;
+  /// Marks the open snapshots of `job_id` restored.
+  virtual void close(std::int64_t job_id) = 0;
   /// Marks every open snapshot restored.
   virtual void close_all() = 0;
 };

@@ -1,7 +1,9 @@
 #pragma once
-// Job states: queued -> running -> succeeded | failed | cancelled | interrupted;
-// queued -> cancelled; interrupted -> queued (resume).
-// In the store because it persists them by name; jobs (above) drives the state machine.
+// Job states: queued -> running -> succeeded | partial | failed | cancelled | interrupted;
+// queued -> cancelled; interrupted -> queued (resume); failed -> queued only for a job that
+// failed because its results could not be stored. The store checks every change against this
+// table and writes it in the same transaction (job_store::set_state), so two threads that race
+// (a cancel as the runner takes the job) cannot both win.
 #include <string>
 
 namespace jetperf::store {
@@ -18,7 +20,12 @@ job_state parse_job_state(const std::string& name, const std::string& field = "s
 
 bool is_terminal(job_state s);
 
-/// Whether the state machine allows from -> to.
-bool can_transition(job_state from, job_state to);
+/// Begins the error of a job that failed because the database could not take its results (a
+/// full disk): it failed for want of space, not of the board, so it may be resumed.
+inline constexpr const char* k_store_failure_prefix = "the database could not be written: ";
+bool is_store_failure(const std::string& error);
+
+/// Whether the state machine allows from -> to for a job whose error is `error`.
+bool can_transition(job_state from, job_state to, const std::string& error = {});
 
 }  // namespace jetperf::store

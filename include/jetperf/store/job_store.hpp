@@ -69,10 +69,12 @@ class job_store {
   /// Newest first. `total` receives the count matching the filter without limit/offset.
   /// Throws validation_error("limit"/"offset") when either is negative.
   std::vector<job_record> list(const job_filter& filter, std::int64_t* total = nullptr) const;
-  /// Sets the state, the error text ("" clears it) and the timestamps (wall clock): started_ns on
-  /// running, finished_ns on a terminal state, finished_ns back to 0 on queued (resume). Does not
-  /// check the transition (the job service checks can_transition). Throws not_found for an unknown id.
-  void set_state(std::int64_t id, job_state state, const std::string& error = {});
+  /// Moves the job to `state` when the state machine allows it from the state it is in (checked
+  /// and written in one transaction, so racing callers cannot both win), with the error text (""
+  /// clears it) and the timestamps (wall clock): started_ns on running, finished_ns on a terminal
+  /// state, finished_ns back to 0 on queued (resume). Returns the state it left. Throws conflict
+  /// naming both states when the move is not allowed, not_found for an unknown id.
+  job_state set_state(std::int64_t id, job_state state, const std::string& error = {});
   /// Throws not_found for an unknown id (as does set_summary).
   /// Points done out of `total`, and the job's whole duration as estimated now.
   void set_progress(std::int64_t id, std::int64_t done, std::int64_t total, double estimate_now_s = 0);
@@ -95,6 +97,8 @@ class job_store {
   std::vector<event_record> events(std::int64_t job_id) const;
 
  private:
+  /// The UPDATE of set_state, inside its transaction.
+  void write_state(std::int64_t id, job_state state, const std::string& error);
   database& db_;
 };
 

@@ -28,6 +28,10 @@ class snapshot_store {
   std::int64_t open(std::int64_t job_id, const std::string& reason, const nlohmann::json& state);
   /// The oldest snapshot still open (its state is the board's state before any change).
   std::optional<snapshot_record> oldest_open() const;
+  /// The newest snapshot of `job_id` (0: the API's) still open.
+  std::optional<snapshot_record> open_of(std::int64_t job_id) const;
+  /// Closes the open snapshots of `job_id` (after its restore).
+  void close(std::int64_t job_id);
   /// Closes every open snapshot (after a restore), stamping restored_ns with the wall clock.
   void close_all();
   std::optional<snapshot_record> get(std::int64_t id) const;

@@ -271,3 +271,44 @@ TEST(board_controller, host_without_board_files) {
   host.restore();
   EXPECT_FALSE(host.restore_open_snapshot());
 }
+
+// What the user set through the API is the baseline a job returns to; POST /v1/clocks/restore
+// returns to the board as it was before the first API change.
+TEST(board_controller, a_job_returns_the_board_to_what_the_api_set_and_restore_goes_back_to_boot) {
+  orin b;
+  const std::string boot = b.tree();
+  b.board->set_clocks({{"gpu", "min"}});
+  const std::string api_set = b.tree();
+  ASSERT_NE(api_set, boot);
+  ASSERT_EQ(b.journal.entries().size(), 1u);
+  EXPECT_EQ(b.journal.entries()[0]["reason"], "api");
+
+  b.board->arm(7);
+  jetperf::platform::board_setting job;
+  job.gpu_freq_hz = 1300500000;
+  job.cpu_freq_khz = 1497600;
+  b.board->apply(job);
+  ASSERT_NE(b.tree(), api_set);
+  b.board->restore();
+  EXPECT_EQ(b.tree(), api_set) << "the job undid what the API had set";
+  ASSERT_EQ(b.journal.entries().size(), 1u) << "the API's snapshot stays open for its restore";
+  EXPECT_EQ(b.journal.entries()[0]["job_id"], 0);
+
+  b.board->restore_clocks();
+  EXPECT_EQ(b.tree(), boot);
+  EXPECT_TRUE(b.journal.entries().empty());
+}
+
+TEST(board_controller, api_changes_wait_for_the_job_that_holds_the_board) {
+  orin b;
+  const std::string boot = b.tree();
+  b.board->arm(3);
+  // The check and the change are one step under the controller's lock: no change slips in
+  // between the job's start and its first setting.
+  EXPECT_THROW(b.board->set_clocks({{"gpu", "max"}}), jetperf::conflict);
+  EXPECT_THROW(b.board->set_power_mode(3, false), jetperf::conflict);
+  EXPECT_THROW(b.board->restore_clocks(), jetperf::conflict);
+  EXPECT_EQ(b.tree(), boot);
+  b.board->restore();
+  EXPECT_NO_THROW(b.board->set_clocks({{"gpu", "max"}}));
+}

@@ -140,11 +140,39 @@ TEST_F(job_store_test, state_changes_stamp_start_and_finish) {
 
   for (auto s : {job_state::succeeded, job_state::cancelled, job_state::interrupted}) {
     const std::int64_t j = jobs_.insert("idle", json::object(), {}, 1, 1);
+    jobs_.set_state(j, job_state::running);
     jobs_.set_state(j, s);
     EXPECT_GT(jobs_.get(j)->finished_ns, 0);
-    EXPECT_EQ(jobs_.get(j)->started_ns, 0);
+    EXPECT_GT(jobs_.get(j)->started_ns, 0);
   }
+  // Cancelled before it started: finished, never started.
+  const std::int64_t never = jobs_.insert("idle", json::object(), {}, 1, 1);
+  jobs_.set_state(never, job_state::cancelled);
+  EXPECT_GT(jobs_.get(never)->finished_ns, 0);
+  EXPECT_EQ(jobs_.get(never)->started_ns, 0);
   EXPECT_THROW(jobs_.set_state(9999, job_state::running), not_found);
+}
+
+TEST_F(job_store_test, every_state_change_is_checked_against_the_state_machine_in_the_store) {
+  const std::int64_t id = jobs_.insert("idle", json::object(), {}, 1, 1);
+  EXPECT_THROW(jobs_.set_state(id, job_state::succeeded), conflict) << "queued cannot finish without running";
+  EXPECT_EQ(jobs_.set_state(id, job_state::cancelled), job_state::queued);
+  // Whoever comes second loses: a cancelled job is never started, a finished one never cancelled.
+  EXPECT_THROW(jobs_.set_state(id, job_state::running), conflict);
+  EXPECT_EQ(jobs_.get(id)->state, job_state::cancelled);
+  const std::int64_t done = jobs_.insert("idle", json::object(), {}, 1, 1);
+  jobs_.set_state(done, job_state::running);
+  jobs_.set_state(done, job_state::succeeded);
+  EXPECT_THROW(jobs_.set_state(done, job_state::cancelled), conflict);
+  // A job that failed for the database's sake may be queued again; one the board failed may not.
+  const std::int64_t full = jobs_.insert("idle", json::object(), {}, 1, 1);
+  jobs_.set_state(full, job_state::running);
+  jobs_.set_state(full, job_state::failed, std::string(store::k_store_failure_prefix) + "database or disk is full");
+  EXPECT_EQ(jobs_.set_state(full, job_state::queued), job_state::failed);
+  const std::int64_t broke = jobs_.insert("idle", json::object(), {}, 1, 1);
+  jobs_.set_state(broke, job_state::running);
+  jobs_.set_state(broke, job_state::failed, "GPU clock write refused");
+  EXPECT_THROW(jobs_.set_state(broke, job_state::queued), conflict);
 }
 
 TEST_F(job_store_test, requeued_job_is_no_longer_finished) {
