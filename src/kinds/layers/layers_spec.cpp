@@ -4,11 +4,10 @@
 #include <cmath>
 #include <optional>
 
-#include <unistd.h>
-
 #include <jetperf/backend/gemm_dtype.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_fields.hpp>
+#include <jetperf/measure/memory_limit.hpp>
 #include <jetperf/measure/sweep_axes.hpp>
 #include <jetperf/models/network_builder.hpp>
 #include <jetperf/models/network_json.hpp>
@@ -39,22 +38,6 @@ std::vector<std::string> string_list(const json& spec, const char* name) {
   return out;
 }
 
-std::int64_t memory_limit(const platform::board_offer& offered, const std::string& device, const char** key) {
-  *key = device == "cuda" ? "gpu_memory_bytes" : "memory_bytes";
-  std::int64_t limit = device == "cuda" ? offered.gpu_memory_bytes : offered.memory_bytes;
-  if (limit <= 0 && device == "cuda" && offered.memory_bytes > 0) {
-    limit = offered.memory_bytes;
-    *key = "memory_bytes";
-  }
-  // A board that does not report its memory (a simulated one) runs CPU layers on this host.
-  if (limit <= 0 && device == "cpu") {
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (pages > 0 && page > 0) limit = static_cast<std::int64_t>(pages) * page;
-    *key = "this host's memory";
-  }
-  return limit;
-}
-
 // The most memory one point of `net` needs: its largest layer at the job's granularity, or the
 // whole network when the job also runs it end to end (every op's output and all the weights).
 struct working_set {
@@ -76,14 +59,13 @@ working_set largest_working_set(const models::network& net, const std::vector<mo
 
 void check_memory(const models::network& net, const working_set& need, const std::string& device,
                   std::int64_t batch, const platform::board_offer& offered) {
-  const char* key = nullptr;
-  const auto limit = memory_limit(offered, device, &key);
-  if (limit > 0 && need.bytes > limit)
+  const auto limit = device_memory_limit(offered, device);
+  if (limit.bytes > 0 && need.bytes > limit.bytes)
     throw validation_error(field("batch"),
                            "batch " + std::to_string(batch) + " does not fit: layer '" + need.layer + "' of " +
                                net.name + " at " + models::format_shape(net.input_shape) + " needs " +
-                               std::to_string(need.bytes) + " bytes on " + device + ", over " + key + " = " +
-                               std::to_string(limit),
+                               std::to_string(need.bytes) + " bytes on " + device + ", over " + limit.source + " = " +
+                               std::to_string(limit.bytes),
                            "too_large");
 }
 
