@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 #include <jetperf/backend/gemm_dtype.hpp>
@@ -57,6 +58,11 @@ working_set largest_working_set(const models::network& net, const std::vector<mo
   return worst;
 }
 
+// Saturated counts (models::layer_working_set_bytes) read as what they are: a lower bound.
+std::string bytes_text(std::int64_t bytes) {
+  return (bytes == std::numeric_limits<std::int64_t>::max() ? "more than " : "") + std::to_string(bytes);
+}
+
 void check_memory(const models::network& net, const working_set& need, const std::string& device,
                   std::int64_t batch, const platform::board_offer& offered) {
   const auto limit = device_memory_limit(offered, device);
@@ -64,7 +70,7 @@ void check_memory(const models::network& net, const working_set& need, const std
     throw validation_error(field("batch"),
                            "batch " + std::to_string(batch) + " does not fit: layer '" + need.layer + "' of " +
                                net.name + " at " + models::format_shape(net.input_shape) + " needs " +
-                               std::to_string(need.bytes) + " bytes on " + device + ", over " + limit.source + " = " +
+                               bytes_text(need.bytes) + " bytes on " + device + ", over " + limit.source + " = " +
                                std::to_string(limit.bytes),
                            "too_large");
 }
