@@ -30,6 +30,8 @@ int status_of(const error& e) {
   if (dynamic_cast<const unavailable*>(&e)) return 503;
   if (dynamic_cast<const platform_error*>(&e)) return 502;
   if (dynamic_cast<const store_error*>(&e)) return 500;
+  // The server's own data is damaged: nothing the client can change in the request fixes it.
+  if (dynamic_cast<const corrupt_record*>(&e)) return 500;
   return 500;
 }
 

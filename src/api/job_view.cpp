@@ -11,9 +11,28 @@ namespace {
 nlohmann::json time_or_null(std::int64_t wall) {
   return wall ? nlohmann::json(format_wall_time(wall)) : nlohmann::json(nullptr);
 }
+// A damaged row (store::job_record::unreadable): listed so that one bad row does not hide the
+// others, with the state "unreadable", the reason as its error, and what could be read.
+nlohmann::json unreadable_job_json(const store::job_record& job) {
+  return {{"id", job.id},
+          {"kind", job.kind},
+          {"state", "unreadable"},
+          {"spec", job.spec},
+          {"tags", job.tags},
+          {"created_at", time_or_null(job.created_ns)},
+          {"started_at", time_or_null(job.started_ns)},
+          {"finished_at", time_or_null(job.finished_ns)},
+          {"progress", {{"done", job.points_done}, {"total", job.points_total}, {"fraction", 0.0}, {"eta_s", nullptr}}},
+          {"estimate_s", job.estimate_s},
+          {"error", "the stored job cannot be read: " + job.unreadable},
+          {"summary", job.summary},
+          {"provenance", job.provenance}};
+}
+
 }  // namespace
 
 nlohmann::json job_json(const store::job_record& job) {
+  if (!job.unreadable.empty()) return unreadable_job_json(job);
   nlohmann::json eta = nullptr;
   if (job.state == jobs::job_state::running) {
     const double elapsed = job.started_ns ? static_cast<double>(wall_ns() - job.started_ns) / 1e9 : 0.0;

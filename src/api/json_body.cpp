@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include <jetperf/api/http_error.hpp>
+#include <jetperf/api/strict_json.hpp>
 #include <jetperf/common/errors.hpp>
 
 namespace jetperf::api {
@@ -56,12 +57,8 @@ nlohmann::json parse_json_object(const http_request& request) {
   if (nesting_depth(request.body, k_max_json_depth) > k_max_json_depth)
     throw validation_error({}, "the JSON body is nested more than " + std::to_string(k_max_json_depth) + " levels deep",
                            "malformed_json");
-  nlohmann::json body;
-  try {
-    body = nlohmann::json::parse(request.body);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw validation_error({}, std::string("the body is not valid JSON: ") + e.what(), "malformed_json");
-  }
+  // Stricter than nlohmann's parse: duplicate keys and numbers beyond a double are refused.
+  auto body = parse_strict_json(request.body);
   if (!body.is_object())
     throw validation_error({}, std::string("the body must be a JSON object, got ") + body.type_name(), "invalid_body");
   return body;

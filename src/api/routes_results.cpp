@@ -131,11 +131,14 @@ http_response tagged_results(const route_request& r) {
 
   std::vector<store::point_record> points;
   std::vector<const store::job_record*> owner;
-  for (const auto& j : jobs)
+  for (const auto& j : jobs) {
+    // A damaged job row is listed (state "unreadable") but has no points to trust.
+    if (!j.unreadable.empty()) continue;
     for (auto& p : r.svc.jobs->points(j.id)) {
       points.push_back(std::move(p));
       owner.push_back(&j);
     }
+  }
   const std::string kind = kinds.empty() ? filter.kind.value_or("") : *kinds.begin();
   auto table = build_result_table(columns_of(r.svc.jobs->registry(), kind), board_rails(r), points);
   table.columns.insert(table.columns.begin(),

@@ -5,6 +5,8 @@
 #include <set>
 #include <stdexcept>
 
+#include <jetperf/common/saturating.hpp>
+
 namespace jetperf::models {
 
 std::int64_t network::params() const {
@@ -101,11 +103,16 @@ layer whole_network(const network& net) {
 }
 
 std::int64_t layer_working_set_bytes(const network& net, const layer& l, std::int64_t batch, int element_bytes) {
+  // A user network's shapes reach 2^48 elements and it may have thousands of ops, so at a large
+  // batch the bytes pass int64: saturated, they stay "more than any device has" instead of
+  // wrapping to a small or negative size that a memory check would accept.
   std::int64_t activations = 0;
-  for (const auto& s : l.input_shapes) activations += elements(s);
-  for (int i = l.first; i < l.last; ++i) activations += elements(net.ops[static_cast<std::size_t>(i)].output_shape);
+  for (const auto& s : l.input_shapes) activations = saturating_add(activations, elements(s));
+  for (int i = l.first; i < l.last; ++i)
+    activations = saturating_add(activations, elements(net.ops[static_cast<std::size_t>(i)].output_shape));
   // Weights are shared by the batch; activations scale with it.
-  return (activations * batch + l.params) * element_bytes;
+  return saturating_mul(saturating_add(saturating_mul(activations, batch), l.params),
+                        static_cast<std::int64_t>(element_bytes));
 }
 
 }  // namespace jetperf::models

@@ -1,5 +1,7 @@
 #include <jetperf/store/job_store.hpp>
 
+#include <spdlog/spdlog.h>
+
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
 
@@ -9,14 +11,6 @@ namespace {
 using lock_t = std::lock_guard<std::recursive_mutex>;
 
 std::string state_text(job_state s) { return to_string(s); }
-
-job_state state_from_text(const std::string& text, std::int64_t id) {
-  try {
-    return parse_job_state(text);
-  } catch (const validation_error&) {
-    throw store_error("job " + std::to_string(id) + " has an unknown state '" + text + "' in the database");
-  }
-}
 
 bool terminal(job_state s) { return is_terminal(s); }
 
@@ -28,16 +22,37 @@ nlohmann::json parse_json(const std::string& text, const char* what, std::int64_
   }
 }
 
+// One JSON object column of a job row; on failure `why` gains a sentence and `out` keeps its
+// default, so that one damaged column does not hide the others.
+void read_object_column(const statement& st, int column, const char* name, nlohmann::json& out, std::string& why) {
+  const auto text = st.column_text(column);
+  auto value = nlohmann::json::parse(text, nullptr, false);
+  if (value.is_discarded())
+    why += std::string(why.empty() ? "" : "; ") + name + " is not valid JSON";
+  else if (!value.is_object())
+    why += std::string(why.empty() ? "" : "; ") + name + " is not a JSON object (" + value.type_name() + ")";
+  else
+    out = std::move(value);
+}
+
 const char* const k_job_columns =
     "id, kind, state, spec_json, created_ns, started_ns, finished_ns, points_total, points_done, estimate_s, "
     "error, summary_json, provenance_json, estimate_now_s";
 
+// Every column it can read; what it cannot is named in `unreadable` (the numbers and texts
+// always read: SQLite converts whatever a column holds).
 job_record read_job(const statement& st) {
   job_record r;
   r.id = st.column_int(0);
   r.kind = st.column_text(1);
-  r.state = state_from_text(st.column_text(2), r.id);
-  r.spec = parse_json(st.column_text(3), "spec", r.id);
+  const auto state = st.column_text(2);
+  try {
+    r.state = parse_job_state(state);
+  } catch (const validation_error&) {
+    r.unreadable = "unknown state '" + state + "'";
+  }
+  r.spec = nlohmann::json::object();
+  read_object_column(st, 3, "spec_json", r.spec, r.unreadable);
   r.created_ns = st.column_int(4);
   r.started_ns = st.column_int(5);
   r.finished_ns = st.column_int(6);
@@ -45,8 +60,8 @@ job_record read_job(const statement& st) {
   r.points_done = st.column_int(8);
   r.estimate_s = st.column_double(9);
   r.error = st.column_text(10);
-  r.summary = parse_json(st.column_text(11), "summary", r.id);
-  r.provenance = parse_json(st.column_text(12), "provenance", r.id);
+  read_object_column(st, 11, "summary_json", r.summary, r.unreadable);
+  read_object_column(st, 12, "provenance_json", r.provenance, r.unreadable);
   r.estimate_now_s = st.column_double(13);
   return r;
 }
@@ -92,6 +107,11 @@ std::optional<job_record> job_store::get(std::int64_t id) const {
   st.bind(1, id);
   if (!st.step()) return std::nullopt;
   job_record r = read_job(st);
+  // A damaged job is never handed on to be shown, cancelled, resumed or run as if it were whole.
+  if (!r.unreadable.empty())
+    throw corrupt_record("corrupt_job", "job " + std::to_string(id) + " is stored damaged and cannot be read: " +
+                                            r.unreadable,
+                         "id");
   r.tags = read_tags(db_, id);
   return r;
 }
@@ -129,7 +149,12 @@ std::vector<job_record> job_store::list(const job_filter& filter, std::int64_t* 
   st.bind(i, filter.limit).bind(i + 1, filter.offset);
   std::vector<job_record> out;
   while (st.step()) out.push_back(read_job(st));
-  for (auto& r : out) r.tags = read_tags(db_, r.id);
+  for (auto& r : out) {
+    r.tags = read_tags(db_, r.id);
+    // Once per job and process: clients polling the list must not flood the log.
+    if (!r.unreadable.empty() && reported_unreadable_.insert(r.id).second)
+      spdlog::error("job {} is stored damaged and is listed as unreadable: {}", r.id, r.unreadable);
+  }
   return out;
 }
 

@@ -7,6 +7,8 @@
 
 namespace jetperf::api {
 
+/// A record whose row could not be read (store::job_record::unreadable) shows as state
+/// "unreadable" with the reason as its error.
 nlohmann::json job_json(const store::job_record& job);
 
 }  // namespace jetperf::api

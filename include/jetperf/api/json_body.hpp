@@ -14,7 +14,8 @@ constexpr std::size_t k_max_body_bytes = 1024 * 1024;
 constexpr int k_max_json_depth = 64;
 
 /// Throws http_error 415 (not application/json), 413 (too large), validation_error code
-/// "malformed_json" (syntax, depth) or "invalid_body" (not an object).
+/// "malformed_json" (syntax, depth, a number beyond a double), "duplicate_key" (naming the
+/// key's path) or "invalid_body" (not an object).
 nlohmann::json parse_json_object(const http_request& request);
 
 /// Whether a Content-Type value names application/json (parameters such as charset allowed).

@@ -52,6 +52,15 @@ class store_error : public error {
   explicit store_error(const std::string& message) : error("store_error", message) {}
 };
 
+/// A stored record that cannot be read (a damaged row, or one written by something else) (500 at
+/// the API). Unlike store_error its message and field reach the client: they name the record and
+/// what is wrong with it, not the storage.
+class corrupt_record : public error {
+ public:
+  corrupt_record(std::string code, const std::string& message, std::string field = {})
+      : error(std::move(code), message, std::move(field)) {}
+};
+
 /// The queue is full or the daemon is shutting down (503).
 class unavailable : public error {
  public:

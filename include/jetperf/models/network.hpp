@@ -57,7 +57,8 @@ layer whole_network(const network& net);
 /// A layer for ops [first, last) (inputs computed from the graph).
 layer make_layer(const network& net, int first, int last);
 
-/// Bytes one layer needs at `batch` and `element_bytes`: external inputs, every op output and weights.
+/// Bytes one layer needs at `batch` and `element_bytes`: external inputs, every op output and
+/// weights; saturated at the int64 maximum when larger.
 std::int64_t layer_working_set_bytes(const network& net, const layer& l, std::int64_t batch, int element_bytes);
 
 }  // namespace jetperf::models

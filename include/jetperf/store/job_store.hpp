@@ -2,6 +2,7 @@
 // Jobs, their points (one row per sweep point or layer, with params and metrics) and their events.
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,10 @@ struct job_record {
   nlohmann::json summary = nlohmann::json::object();  ///< kind-specific summary (best setting, ...)
   /// Where the numbers come from (board, versions, sensor, sampling); {} before the job ran.
   nlohmann::json provenance = nlohmann::json::object();
+  /// Why the stored row cannot be read (an unknown state, a JSON column that is not a JSON
+  /// object), "" when it can. Only list() returns such a record, with the columns it could read
+  /// and defaults for the rest; get() throws corrupt_record instead.
+  std::string unreadable;
 };
 
 struct job_filter {
@@ -65,9 +70,12 @@ class job_store {
   /// Inserts a queued job (created_ns = wall clock; duplicate tags stored once); returns its id.
   std::int64_t insert(const std::string& kind, const nlohmann::json& spec,
                       const std::vector<std::string>& tags, std::int64_t points_total, double estimate_s);
+  /// Throws corrupt_record (code "corrupt_job", field "id") when the job's row cannot be read.
   std::optional<job_record> get(std::int64_t id) const;
   /// Newest first. `total` receives the count matching the filter without limit/offset.
-  /// Throws validation_error("limit"/"offset") when either is negative.
+  /// Throws validation_error("limit"/"offset") when either is negative. A row that cannot be read
+  /// is listed with `unreadable` set (and logged, once per job and process) rather than failing
+  /// the whole listing.
   std::vector<job_record> list(const job_filter& filter, std::int64_t* total = nullptr) const;
   /// Moves the job to `state` when the state machine allows it from the state it is in (checked
   /// and written in one transaction, so racing callers cannot both win), with the error text (""
@@ -100,6 +108,7 @@ class job_store {
   /// The UPDATE of set_state, inside its transaction.
   void write_state(std::int64_t id, job_state state, const std::string& error);
   database& db_;
+  mutable std::set<std::int64_t> reported_unreadable_;  ///< guarded by db_.mutex()
 };
 
 }  // namespace jetperf::store

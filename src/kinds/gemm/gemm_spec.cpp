@@ -7,9 +7,11 @@
 #include <string>
 
 #include <jetperf/common/errors.hpp>
+#include <jetperf/common/saturating.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
 #include <jetperf/backend/gemm_dtype.hpp>
+#include <jetperf/measure/memory_limit.hpp>
 #include <jetperf/measure/sweep_axes.hpp>
 
 namespace jetperf::kinds {
@@ -36,8 +38,17 @@ gemm_size size_of(std::int64_t m, std::int64_t n, std::int64_t k) {
   return {m, n, k};
 }
 
+// One entry of spec.sizes, checked but not expanded: a range of square sizes (first.m in steps of
+// `step`, `count` of them) or one size (count 1). Holding entries rather than sizes lets the sweep
+// be counted before anything per size is built: ten "1:100000:1" ranges are one million sizes.
+struct size_run {
+  gemm_size first;
+  std::int64_t step = 0;
+  std::uint64_t count = 1;
+};
+
 // "from:to:step", "MxNxK", or "N" (square).
-void parse_size_text(const std::string& text, std::vector<gemm_size>& out) {
+size_run parse_size_text(const std::string& text) {
   const auto bad = [&](const std::string& why) {
     return validation_error(field("sizes"), "size '" + text + "': " + why +
                                                 " (expected from:to:step, N, MxNxK or a list of them)");
@@ -49,11 +60,13 @@ void parse_size_text(const std::string& text, std::vector<gemm_size>& out) {
     if (!from || !to || !step) throw bad("range parts must be non-negative integers");
     if (*step < 1) throw bad("step must be at least 1");
     if (*from < 1) throw bad("sizes start at 1");
-    if ((*to - *from) / *step > static_cast<std::int64_t>(k_max_gemm_points))
-      throw validation_error(field("sizes"), "size range '" + text + "' has more than " +
-                                                 std::to_string(k_max_gemm_points) + " sizes", "too_many_points");
-    for (std::int64_t s = *from; s <= *to; s += *step) out.push_back(size_of(s, s, s));
-    return;
+    if (*to < *from) return {{*from, *from, *from}, *step, 0};  // empty: counted as none
+    // Both ends checked: every size between them is then in range too. parse_count keeps them
+    // under 10^18, so neither the difference nor the last size can overflow.
+    const std::int64_t steps = (*to - *from) / *step;
+    const std::int64_t last = *from + steps * *step;
+    size_of(last, last, last);
+    return {size_of(*from, *from, *from), *step, static_cast<std::uint64_t>(steps) + 1};
   }
   std::string lower = text;
   std::replace(lower.begin(), lower.end(), 'X', 'x');
@@ -62,27 +75,42 @@ void parse_size_text(const std::string& text, std::vector<gemm_size>& out) {
     if (parts.size() != 3) throw bad("explicit sizes are MxNxK");
     const auto m = parse_count(parts[0]), n = parse_count(parts[1]), k = parse_count(parts[2]);
     if (!m || !n || !k) throw bad("dimensions must be integers");
-    out.push_back(size_of(*m, *n, *k));
-    return;
+    return {size_of(*m, *n, *k)};
   }
   const auto s = parse_count(text);
   if (!s) throw bad("not a size");
-  out.push_back(size_of(*s, *s, *s));
+  return {size_of(*s, *s, *s)};
 }
 
-std::vector<gemm_size> parse_sizes(const json& v) {
-  std::vector<gemm_size> out;
+std::vector<size_run> parse_size_runs(const json& v) {
+  std::vector<size_run> out;
   for (const auto& item : spec_list(v)) {
     if (item.is_string())
-      parse_size_text(item.get<std::string>(), out);
+      out.push_back(parse_size_text(item.get<std::string>()));
     else if (item.is_number())
-      out.push_back(size_of(spec_integer(item, "sizes"), spec_integer(item, "sizes"), spec_integer(item, "sizes")));
+      out.push_back({size_of(spec_integer(item, "sizes"), spec_integer(item, "sizes"), spec_integer(item, "sizes"))});
     else if (item.is_object() && item.contains("m") && item.contains("n") && item.contains("k"))
-      out.push_back(size_of(spec_integer(item["m"], "sizes"), spec_integer(item["n"], "sizes"), spec_integer(item["k"], "sizes")));
+      out.push_back({size_of(spec_integer(item["m"], "sizes"), spec_integer(item["n"], "sizes"), spec_integer(item["k"], "sizes"))});
     else
       throw validation_error(field("sizes"), "sizes must be \"from:to:step\", a list of ints or \"MxNxK\" strings");
   }
-  if (out.empty()) throw validation_error(field("sizes"), "sizes is empty: the sweep would have no points", "empty");
+  return out;
+}
+
+std::uint64_t count_of(const std::vector<size_run>& runs) {
+  std::uint64_t n = 0;
+  for (const auto& r : runs) n = saturating_add(n, r.count);
+  return n;
+}
+
+// Called only once the sweep is known to be within k_max_gemm_points.
+std::vector<gemm_size> expand_sizes(const std::vector<size_run>& runs) {
+  std::vector<gemm_size> out;
+  for (const auto& r : runs)
+    for (std::uint64_t i = 0; i < r.count; ++i) {
+      const auto s = r.first.m + static_cast<std::int64_t>(i) * r.step;
+      out.push_back(r.step ? gemm_size{s, s, s} : r.first);
+    }
   return out;
 }
 
@@ -175,29 +203,12 @@ gemm_spec gemm_spec::parse(const json& spec, const platform::board_offer& offere
 
   out.dtypes = parse_dtypes(spec.contains("dtypes") && !spec["dtypes"].is_null() ? spec["dtypes"]
                                                                                   : declared("dtypes").default_value);
-  out.sizes = parse_sizes(spec.contains("sizes") ? spec["sizes"] : declared("sizes").default_value);
+  const auto runs = parse_size_runs(spec.contains("sizes") ? spec["sizes"] : declared("sizes").default_value);
+  const auto size_count = count_of(runs);
+  if (size_count == 0) throw validation_error(field("sizes"), "sizes is empty: the sweep would have no points", "empty");
   out.tensor = parse_tensor(spec.contains("tensor") && !spec["tensor"].is_null()
                                 ? spec["tensor"]
                                 : json(out.device == "cuda" ? "both" : "off"));
-
-  // Three matrices of the widest dtype must fit in the memory the device has.
-  const char* limit_key = out.device == "cuda" ? "gpu_memory_bytes" : "memory_bytes";
-  std::int64_t limit = out.device == "cuda" ? offered.gpu_memory_bytes : offered.memory_bytes;
-  if (limit <= 0 && out.device == "cuda") limit = offered.memory_bytes;
-  std::size_t widest = 0;
-  for (const auto& d : out.dtypes) widest = std::max(widest, dtype_size(*parse_gemm_dtype(d)));
-  if (limit > 0) {
-    for (const auto& s : out.sizes) {
-      const double bytes = (static_cast<double>(s.m) * s.k + static_cast<double>(s.k) * s.n +
-                            static_cast<double>(s.m) * s.n) * static_cast<double>(widest);
-      if (bytes > static_cast<double>(limit))
-        throw validation_error(field("sizes"),
-                               "size " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) +
-                                   " needs " + std::to_string(static_cast<std::int64_t>(bytes)) +
-                                   " bytes for A, B and C, over " + limit_key + " = " + std::to_string(limit),
-                               "too_large");
-    }
-  }
 
   if (out.device == "cpu") refuse_what_the_cpu_lacks(out);
   normalize_board_axes(spec, offered, out.board_axes);
@@ -215,24 +226,54 @@ gemm_spec gemm_spec::parse(const json& spec, const platform::board_offer& offere
   out.cooldown_s = number_field(spec, declared("cooldown_s"));
   out.repeats = integer_field(spec, declared("repeats"));
 
-  // The sweep's size, named after its largest dimension when it is too big.
-  auto dims = board_axis_sizes(out.board_axes);
+  // The sweep's size, counted before any size is built (runs stand for up to 2^20 sizes each),
+  // named after its largest dimension when it is too big.
+  std::vector<std::pair<std::string, std::uint64_t>> dims;
+  for (const auto& d : board_axis_sizes(out.board_axes)) dims.emplace_back(d.first, d.second);
   dims.insert(dims.end(), {{"dtypes", out.dtypes.size()},
                            {"tensor", out.tensor.size()},
-                           {"sizes", out.sizes.size()},
-                           {"repeats", static_cast<std::size_t>(out.repeats)}});
-  double total = 1;
-  for (const auto& d : dims) total *= static_cast<double>(d.second);
-  if (total > static_cast<double>(k_max_gemm_points)) {
+                           {"sizes", size_count},
+                           {"repeats", static_cast<std::uint64_t>(out.repeats)}});
+  const auto total = gemm_point_count(dims);
+  if (total > k_max_gemm_points) {
     const auto biggest = std::max_element(dims.begin(), dims.end(),
                                           [](const auto& a, const auto& b) { return a.second < b.second; });
+    const bool saturated = total == std::numeric_limits<std::uint64_t>::max();
     throw validation_error(field(biggest->first),
-                           "the sweep has " + std::to_string(static_cast<std::int64_t>(total)) +
+                           "the sweep has " + std::string(saturated ? "more than " : "") + std::to_string(total) +
                                " points, over the limit of " + std::to_string(k_max_gemm_points) + "; narrow " +
                                biggest->first + " (" + std::to_string(biggest->second) + " values)",
                            "too_many_points");
   }
+  out.sizes = expand_sizes(runs);
+
+  // Three matrices of the widest dtype must fit in the memory the device has (this host's for
+  // CPU points on a board that reports none, as for layers).
+  const auto limit = measure::device_memory_limit(offered, out.device);
+  std::size_t widest = 0;
+  for (const auto& d : out.dtypes) widest = std::max(widest, dtype_size(*parse_gemm_dtype(d)));
+  if (limit.bytes > 0) {
+    for (const auto& s : out.sizes) {
+      const double bytes = (static_cast<double>(s.m) * s.k + static_cast<double>(s.k) * s.n +
+                            static_cast<double>(s.m) * s.n) * static_cast<double>(widest);
+      if (bytes > static_cast<double>(limit.bytes))
+        throw validation_error(field("sizes"),
+                               "size " + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) +
+                                   " needs " + std::to_string(static_cast<std::int64_t>(bytes)) +
+                                   " bytes for A, B and C on " + out.device + ", over " + limit.source + " = " +
+                                   std::to_string(limit.bytes),
+                               "too_large");
+    }
+  }
   return out;
+}
+
+std::uint64_t count_gemm_sizes(const nlohmann::json& sizes) { return count_of(parse_size_runs(sizes)); }
+
+std::uint64_t gemm_point_count(const std::vector<std::pair<std::string, std::uint64_t>>& dims) {
+  std::uint64_t total = 1;
+  for (const auto& d : dims) total = saturating_mul(total, d.second);
+  return total;
 }
 
 gemm_spec gemm_spec::stored(const json& j) {

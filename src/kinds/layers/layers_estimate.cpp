@@ -57,6 +57,7 @@ std::vector<double> estimate_layers_points_s(const json& spec_json, const std::v
                                              const jobs::estimate_context& ctx) {
   const auto spec = layers_spec::stored(spec_json);
   const auto g = models::parse_granularity(spec.granularity);
+  const user_networks users(spec_json);
   // Each network and its layers, built once per size.
   std::map<std::pair<std::string, std::int64_t>, std::pair<models::network, std::vector<models::layer>>> nets;
   const auto layer_of = [&](const json& p) -> const models::layer* {
@@ -65,7 +66,7 @@ std::vector<double> estimate_layers_points_s(const json& spec_json, const std::v
     auto key = std::make_pair(name, size.value_or(0));
     auto it = nets.find(key);
     if (it == nets.end()) {
-      auto net = network_of_spec(spec_json, name, size);
+      auto net = network_of_spec(users, name, size);
       auto layers = models::layers_of(net, g);
       layers.push_back(models::whole_network(net));
       it = nets.emplace(key, std::make_pair(std::move(net), std::move(layers))).first;

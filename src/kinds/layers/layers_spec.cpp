@@ -2,13 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
-
-#include <unistd.h>
+#include <unordered_set>
 
 #include <jetperf/backend/gemm_dtype.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_fields.hpp>
+#include <jetperf/measure/memory_limit.hpp>
 #include <jetperf/measure/sweep_axes.hpp>
 #include <jetperf/models/network_builder.hpp>
 #include <jetperf/models/network_json.hpp>
@@ -28,31 +29,18 @@ std::string field(const std::string& name) { return "spec." + name; }
 
 const spec_field& declared(const char* name) { return find_spec_field(layers_spec_fields(), name); }
 
+// Each name once, in the order given; a set rather than a scan of `out` keeps a list of
+// 100 000 distinct names (a 1 MiB body) linear.
 std::vector<std::string> string_list(const json& spec, const char* name) {
   std::vector<std::string> out;
   auto it = spec.find(name);
   if (it == spec.end() || it->is_null()) return out;
+  std::unordered_set<std::string> seen;
   for (const auto& item : spec_list(*it)) {
     if (!item.is_string()) throw validation_error(field(name), std::string(name) + " must hold names, got " + item.dump());
-    if (std::find(out.begin(), out.end(), item.get<std::string>()) == out.end()) out.push_back(item);
+    if (seen.insert(item.get<std::string>()).second) out.push_back(item);
   }
   return out;
-}
-
-std::int64_t memory_limit(const platform::board_offer& offered, const std::string& device, const char** key) {
-  *key = device == "cuda" ? "gpu_memory_bytes" : "memory_bytes";
-  std::int64_t limit = device == "cuda" ? offered.gpu_memory_bytes : offered.memory_bytes;
-  if (limit <= 0 && device == "cuda" && offered.memory_bytes > 0) {
-    limit = offered.memory_bytes;
-    *key = "memory_bytes";
-  }
-  // A board that does not report its memory (a simulated one) runs CPU layers on this host.
-  if (limit <= 0 && device == "cpu") {
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (pages > 0 && page > 0) limit = static_cast<std::int64_t>(pages) * page;
-    *key = "this host's memory";
-  }
-  return limit;
 }
 
 // The most memory one point of `net` needs: its largest layer at the job's granularity, or the
@@ -74,24 +62,21 @@ working_set largest_working_set(const models::network& net, const std::vector<mo
   return worst;
 }
 
+// Saturated counts (models::layer_working_set_bytes) read as what they are: a lower bound.
+std::string bytes_text(std::int64_t bytes) {
+  return (bytes == std::numeric_limits<std::int64_t>::max() ? "more than " : "") + std::to_string(bytes);
+}
+
 void check_memory(const models::network& net, const working_set& need, const std::string& device,
                   std::int64_t batch, const platform::board_offer& offered) {
-  const char* key = nullptr;
-  const auto limit = memory_limit(offered, device, &key);
-  if (limit > 0 && need.bytes > limit)
+  const auto limit = device_memory_limit(offered, device);
+  if (limit.bytes > 0 && need.bytes > limit.bytes)
     throw validation_error(field("batch"),
                            "batch " + std::to_string(batch) + " does not fit: layer '" + need.layer + "' of " +
                                net.name + " at " + models::format_shape(net.input_shape) + " needs " +
-                               std::to_string(need.bytes) + " bytes on " + device + ", over " + key + " = " +
-                               std::to_string(limit),
+                               bytes_text(need.bytes) + " bytes on " + device + ", over " + limit.source + " = " +
+                               std::to_string(limit.bytes),
                            "too_large");
-}
-
-bool names_user_network(const json& spec, const std::string& name) {
-  if (!spec.contains("networks") || !spec["networks"].is_array()) return false;
-  for (const auto& n : spec["networks"])
-    if (n.is_object() && n.value("name", json()) == name) return true;
-  return false;
 }
 
 // spec.dtype: one name or a list, each a dtype the layer backends run.
@@ -130,12 +115,18 @@ std::vector<std::int64_t> parse_integers(const json& spec, const char* name) {
   return out;
 }
 
+// The resolution the zoo network `name` was published at; nullopt when the zoo has no such network.
+std::optional<std::int64_t> zoo_input_size(const std::string& name) {
+  const auto* e = models::find_model(name);
+  return e ? std::optional<std::int64_t>(e->published_resolution) : std::nullopt;
+}
+
 // The sizes a network runs at: the spec's for a zoo network (its published one when the spec
 // gives none), none for a user network (its own input shape).
-std::vector<std::optional<std::int64_t>> sizes_of(const json& spec, const std::string& name,
+std::vector<std::optional<std::int64_t>> sizes_of(const user_networks& users, const std::string& name,
                                                   const std::vector<std::int64_t>& input_sizes) {
-  if (names_user_network(spec, name)) return {std::nullopt};
-  if (input_sizes.empty()) return {published_input_size(spec, name)};
+  if (users.contains(name)) return {std::nullopt};
+  if (input_sizes.empty()) return {zoo_input_size(name)};
   return {input_sizes.begin(), input_sizes.end()};
 }
 
@@ -152,21 +143,21 @@ std::vector<std::int64_t> stored_integers(const json& j, const char* key, std::i
 std::string dnnstats_device_key(const std::string& device) { return device == "cuda" ? "gpu" : device; }
 
 std::optional<std::int64_t> published_input_size(const nlohmann::json& spec, const std::string& name) {
-  if (names_user_network(spec, name)) return std::nullopt;
-  const auto* e = models::find_model(name);
-  return e ? std::optional<std::int64_t>(e->published_resolution) : std::nullopt;
+  if (user_networks(spec).contains(name)) return std::nullopt;
+  return zoo_input_size(name);
 }
 
 models::network network_of_spec(const nlohmann::json& spec, const std::string& name,
                                 std::optional<std::int64_t> input_size) {
-  if (spec.contains("networks") && spec["networks"].is_array()) {
-    for (std::size_t i = 0; i < spec["networks"].size(); ++i) {
-      const auto& n = spec["networks"][i];
-      if (n.value("name", std::string()) == name)
-        return models::network_from_json(n, "spec.networks[" + std::to_string(i) + "]");
-    }
-  }
-  if (!input_size) input_size = published_input_size(spec, name);
+  return network_of_spec(user_networks(spec), name, input_size);
+}
+
+models::network network_of_spec(const user_networks& users, const std::string& name,
+                                std::optional<std::int64_t> input_size) {
+  std::size_t position = 0;
+  if (const auto* n = users.find(name, &position))
+    return models::network_from_json(*n, "spec.networks[" + std::to_string(position) + "]");
+  if (!input_size) input_size = zoo_input_size(name);
   return input_size ? models::build_model(name, *input_size) : models::build_model(name);
 }
 
@@ -178,9 +169,10 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform:
   // Networks: zoo names and user networks, each name once. A stored spec lists its user networks'
   // names in models too (after the zoo's): those refer to spec.networks, so that a stored spec
   // normalizes to itself and can be submitted again as it is (jetperf rerun).
+  const user_networks given(spec);
   std::vector<std::string> names;
   for (const auto& n : string_list(spec, "models")) {
-    if (names_user_network(spec, n)) continue;
+    if (given.contains(n)) continue;
     if (!models::find_model(n))
       throw validation_error(field("models"), "unknown model '" + n + "' (known: " + models::zoo_names() + ")", "unknown_model");
     names.push_back(n);
@@ -189,10 +181,12 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform:
   if (spec.contains("networks") && !spec["networks"].is_null()) {
     if (!spec["networks"].is_array())
       throw validation_error(field("networks"), "networks must be a list of network objects (proto/network.schema.json)");
+    // Names taken so far, in a set: a scan of `names` per network was quadratic in their number.
+    std::unordered_set<std::string> taken(names.begin(), names.end());
     for (std::size_t i = 0; i < spec["networks"].size(); ++i) {
       const auto prefix = "spec.networks[" + std::to_string(i) + "]";
       const auto net = models::network_from_json(spec["networks"][i], prefix);
-      if (models::find_model(net.name) || std::find(names.begin(), names.end(), net.name) != names.end())
+      if (models::find_model(net.name) || !taken.insert(net.name).second)
         throw validation_error(prefix + ".name", "network name '" + net.name + "' is already used (by the zoo or another network)");
       names.push_back(net.name);
       user.push_back(spec["networks"][i]);
@@ -202,7 +196,8 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform:
     throw validation_error(field("models"), "give at least one network: models (known: " + models::zoo_names() +
                                                 ") or networks (proto/network.schema.json)", "empty");
   out["models"] = names;
-  out["networks"] = user;
+  out["networks"] = std::move(user);
+  const user_networks users(out);
 
   // Devices: the GPU when the board has one, else the CPU.
   const bool has_cuda = offered.has_cuda_device ? *offered.has_cuda_device : cuda_device_available();
@@ -254,8 +249,8 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform:
   const bool end_to_end = out["end_to_end"].get<bool>();
   double layers = 0;
   for (const auto& name : names) {
-    const auto count = models::layers_of(network_of_spec(out, name), g).size() + (end_to_end ? 1 : 0);
-    layers += static_cast<double>(count) * static_cast<double>(sizes_of(out, name, input_sizes).size());
+    const auto count = models::layers_of(network_of_spec(users, name), g).size() + (end_to_end ? 1 : 0);
+    layers += static_cast<double>(count) * static_cast<double>(sizes_of(users, name, input_sizes).size());
   }
   auto dims = board_axis_sizes(out);
   double total = layers * static_cast<double>(devices.size() * dtypes.size() * batches.size()) *
@@ -282,10 +277,10 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform:
   int element_bytes = 0;
   for (const auto& d : dtypes) element_bytes = std::max(element_bytes, static_cast<int>(dtype_size(*parse_gemm_dtype(d))));
   for (const auto& name : names) {
-    for (const auto& size : sizes_of(out, name, input_sizes)) {
+    for (const auto& size : sizes_of(users, name, input_sizes)) {
       models::network net;
       try {
-        net = network_of_spec(out, name, size);
+        net = network_of_spec(users, name, size);
       } catch (const models::shape_error& e) {
         throw validation_error(field("input_size"), name + " cannot run at " + std::to_string(size.value_or(0)) + "x" +
                                                         std::to_string(size.value_or(0)) + " pixels: " + e.what(),
@@ -301,11 +296,13 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform:
 std::vector<nlohmann::json> expand_layers_spec(const nlohmann::json& spec) {
   const auto s = layers_spec::stored(spec);
   const auto g = models::parse_granularity(s.granularity);
+  const user_networks users(spec);
   // Each network's layers, built once: names and indices do not depend on the input size.
   std::vector<std::pair<std::string, std::vector<models::layer>>> networks;
   for (const auto& name : s.models) {
-    auto layers = models::layers_of(network_of_spec(spec, name), g);
-    if (s.end_to_end) layers.push_back(models::whole_network(network_of_spec(spec, name)));
+    const auto net = network_of_spec(users, name);
+    auto layers = models::layers_of(net, g);
+    if (s.end_to_end) layers.push_back(models::whole_network(net));
     networks.emplace_back(name, std::move(layers));
   }
   std::vector<json> points;
@@ -313,7 +310,7 @@ std::vector<nlohmann::json> expand_layers_spec(const nlohmann::json& spec) {
   for (std::int64_t r = 0; r < s.repeats; ++r) {
     for (const auto& setting : settings) {
       for (const auto& [name, layers] : networks) {
-        for (const auto& size : sizes_of(spec, name, s.input_sizes)) {
+        for (const auto& size : sizes_of(users, name, s.input_sizes)) {
           for (const auto batch : s.batches) {
             for (const auto& dtype : s.dtypes) {
               for (const auto& device : s.devices) {

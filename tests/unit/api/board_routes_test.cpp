@@ -90,6 +90,8 @@ TEST_F(board_routes_test, unknown_mode_is_400_listing_valid_modes) {
   expect_error(call("PUT", "/v1/power-mode", R"({"id":3,"force":"yes"})"), 400, "invalid_field", "force");
   expect_error(call("PUT", "/v1/power-mode", R"({"id":3,"turbo":true})"), 400, "unknown_field", "turbo");
   expect_error(call("PUT", "/v1/power-mode", R"({"id":3)"), 400, "malformed_json", nullptr);
+  expect_error(call("PUT", "/v1/power-mode", R"({"id":1e999})"), 400, "malformed_json", "id", "out of range");
+  expect_error(call("PUT", "/v1/power-mode", R"({"id":3,"id":0})"), 400, "duplicate_key", "id");
   expect_error(call("PUT", "/v1/power-mode", R"([3])"), 400, "invalid_body", nullptr);
   EXPECT_EQ(router().handle(request("PUT", "/v1/power-mode", R"({"id":3})", true, "text/plain")).status, 415);
   EXPECT_EQ(nvpmodel_mode(), "2\n");
@@ -165,6 +167,7 @@ TEST_F(board_routes_test, clock_values_not_offered_are_400_naming_the_field) {
   expect_error(call("PUT", "/v1/clocks", R"({"gpu":"max","vic":1})"), 400, "unknown_field", "vic", "gpu, cpu, emc");
   expect_error(call("PUT", "/v1/clocks", R"({})"), 400, "missing_field", "body");
   expect_error(call("PUT", "/v1/clocks", R"({"gpu":)"), 400, "malformed_json", nullptr);
+  expect_error(call("PUT", "/v1/clocks", R"({"gpu":"max","gpu":"min"})"), 400, "duplicate_key", "gpu");
   expect_error(call("PUT", "/v1/clocks", R"("max")"), 400, "invalid_body", nullptr);
   expect_error(call("POST", "/v1/clocks/restore", R"({"all":true})"), 400, "unknown_field", "all");
   EXPECT_EQ(tree(), before);

@@ -24,6 +24,7 @@ TEST(error_mapping, maps_each_exception_type) {
       {std::make_exception_ptr(unavailable("full")), 503, "unavailable", nullptr},
       {std::make_exception_ptr(platform_error("nvpmodel failed")), 502, "platform_error", nullptr},
       {std::make_exception_ptr(store_error("disk I/O error at /x")), 500, "store_error", nullptr},
+      {std::make_exception_ptr(corrupt_record("corrupt_job", "job 3 is damaged", "id")), 500, "corrupt_job", "id"},
       {std::make_exception_ptr(api::http_error(415, "unsupported_media_type", "json only")), 415,
        "unsupported_media_type", nullptr},
       {std::make_exception_ptr(std::runtime_error("secret detail")), 500, "internal", nullptr},
@@ -48,6 +49,14 @@ TEST(error_mapping, hides_internal_detail) {
   EXPECT_EQ(j["error"]["message"].get<std::string>().find("secret"), std::string::npos);
   j = nlohmann::json::parse(api::error_response(std::make_exception_ptr(store_error("/var/lib/x.db locked"))).body);
   EXPECT_EQ(j["error"]["message"].get<std::string>().find("/var/lib"), std::string::npos);
+}
+
+TEST(error_mapping, a_corrupt_record_says_which_record_and_what_is_wrong) {
+  // Unlike a storage failure, the detail is about the client's own record, not the storage.
+  const auto j = nlohmann::json::parse(
+      api::error_response(std::make_exception_ptr(corrupt_record("corrupt_job", "job 3: spec_json is not valid JSON", "id")))
+          .body);
+  EXPECT_EQ(j["error"]["message"], "job 3: spec_json is not valid JSON");
 }
 
 TEST(error_mapping, keeps_http_error_headers_and_survives_bad_utf8) {

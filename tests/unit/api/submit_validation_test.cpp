@@ -61,6 +61,10 @@ std::vector<bad_submission> bad_submissions() {
       {"tag_unicode", R"({"kind":"idle","tags":["caf\u00e9"]})", 400, "tags[0]"},
       {"too_many_tags", R"({"kind":"idle","tags":)" + many_tags + "}", 400, "tags"},
       {"dry_run_not_bool", R"({"kind":"idle","dry_run":"yes"})", 400, "dry_run"},
+      {"number_overflow", R"({"kind":"idle","spec":{"duration_s":1e999}})", 400, "spec.duration_s"},
+      {"negative_number_overflow", R"({"kind":"idle","tags":[-1e999]})", 400, "tags[0]"},
+      {"duplicate_key", R"({"kind":"idle","spec":{},"spec":{"duration_s":1}})", 400, "spec"},
+      {"duplicate_nested_key", R"({"kind":"idle","spec":{"duration_s":1,"duration_s":2}})", 400, "spec.duration_s"},
   };
 }
 

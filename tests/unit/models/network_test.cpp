@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <stdexcept>
 
 #include <jetperf/models/network_builder.hpp>
@@ -87,4 +88,19 @@ TEST(network, whole_network_and_working_set) {
   EXPECT_EQ(layer_working_set_bytes(n, w, 2, 4), ((256 + 5 * 256) * 2 + 160) * 4);
   const layer one = make_layer(n, 0, 1);
   EXPECT_EQ(layer_working_set_bytes(n, one, 1, 2), (256 + 256 + 144) * 2);
+}
+
+TEST(network, a_working_set_past_int64_saturates_instead_of_wrapping) {
+  // The largest input a user network may declare: 2^48 elements, and its relu's output as many.
+  network_builder b("huge", {65536, 65536, 65536});
+  b.activation("r", op_type::relu, b.input());
+  const network n = b.build();
+  const layer r = make_layer(n, 0, 1);
+  EXPECT_EQ(layer_working_set_bytes(n, r, 1, 4), std::int64_t{1} << 51);  // 2^49 elements of 4 bytes
+  // 2^49 x 2^16 x 4 = 2^67 bytes: wrapped, exactly 0, which any memory check would accept.
+  EXPECT_EQ(layer_working_set_bytes(n, r, 65536, 4), std::numeric_limits<std::int64_t>::max());
+  EXPECT_EQ(layer_working_set_bytes(n, r, 32768, 4), std::numeric_limits<std::int64_t>::max());
+  // At the edge: 2^62 bytes is exact, 2^63 is one past the largest int64.
+  EXPECT_EQ(layer_working_set_bytes(n, r, 4096, 2), std::int64_t{1} << 62);
+  EXPECT_EQ(layer_working_set_bytes(n, r, 8192, 2), std::numeric_limits<std::int64_t>::max());
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -59,6 +60,14 @@ struct gemm_point {
 };
 
 const std::vector<spec_field>& gemm_spec_fields();
+
+/// How many sizes spec.sizes (as written: a list or text of ranges, N, MxNxK) stands for,
+/// counted without building them (saturating); throws validation_error("spec.sizes") for a
+/// malformed or out-of-range entry.
+std::uint64_t count_gemm_sizes(const nlohmann::json& sizes);
+
+/// The product of the sweep's axis sizes (name, values), saturating at the uint64 maximum.
+std::uint64_t gemm_point_count(const std::vector<std::pair<std::string, std::uint64_t>>& dims);
 
 /// The points: the repeat outermost (the whole sweep runs again, so drift between repeats shows),
 /// then power mode, emc, gpu and cpu clocks, then dtype, tensor, size.

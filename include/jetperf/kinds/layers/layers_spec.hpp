@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <jetperf/common/spec_fields.hpp>
+#include <jetperf/kinds/layers/user_networks.hpp>
 #include <jetperf/platform/board_setting.hpp>
 #include <jetperf/models/network.hpp>
 
@@ -59,6 +60,9 @@ std::vector<nlohmann::json> expand_layers_spec(const nlohmann::json& spec);
 /// The network named `name` in a normalized spec: a user network from spec.networks, else the
 /// zoo's at `input_size` pixels (nullopt: its published resolution).
 models::network network_of_spec(const nlohmann::json& spec, const std::string& name,
+                                std::optional<std::int64_t> input_size = std::nullopt);
+/// The same over the spec's networks indexed once, for callers that look up many networks.
+models::network network_of_spec(const user_networks& users, const std::string& name,
                                 std::optional<std::int64_t> input_size = std::nullopt);
 
 /// The resolution a zoo network was published at (224, efficientnet_b1 240, b2 288); nullopt for

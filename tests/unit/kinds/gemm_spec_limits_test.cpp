@@ -1,0 +1,109 @@
+// The gemm spec's size limits: the sweep is counted before any size is built, and three
+// matrices must fit the memory the points run in (this host's on a board that reports none).
+#include <jetperf/kinds/gemm/gemm_spec.hpp>
+
+#include <limits>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include <jetperf/common/errors.hpp>
+#include <jetperf/measure/memory_limit.hpp>
+
+#include "allocation_counter.hpp"
+
+using nlohmann::json;
+using namespace jetperf::kinds;
+
+namespace {
+
+// A board that reports no memory, as the simulated ones do.
+jetperf::platform::board_offer unreported(bool has_cuda) {
+  jetperf::platform::board_offer o;
+  o.has_cuda_device = has_cuda;
+  return o;
+}
+
+jetperf::validation_error refusal(const json& spec, const jetperf::platform::board_offer& board) {
+  try {
+    normalize_gemm_spec(spec, board);
+  } catch (const jetperf::validation_error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "accepted " << spec.dump();
+  return jetperf::validation_error("", "accepted");
+}
+
+}  // namespace
+
+TEST(gemm_spec_limits, sizes_are_counted_without_being_built) {
+  json ten = json::array();
+  for (int i = 0; i < 10; ++i) ten.push_back("1:100000:1");
+  EXPECT_EQ(count_gemm_sizes(ten), 1000000u);
+  EXPECT_EQ(count_gemm_sizes("128:2048:128"), 16u);
+  EXPECT_EQ(count_gemm_sizes("1:10:3"), 4u);  // 1, 4, 7, 10
+  EXPECT_EQ(count_gemm_sizes("1:9:3"), 3u);   // 1, 4, 7: the end need not be a step
+  EXPECT_EQ(count_gemm_sizes("512:128:128"), 0u);
+  EXPECT_EQ(count_gemm_sizes(json::array({"1:10:3", 64, "8x16x32", {{"m", 1}, {"n", 2}, {"k", 3}}})), 7u);
+  EXPECT_EQ(count_gemm_sizes("1:1048576:1, 1:1048576:1"), 2u * 1048576u);
+  // Each end is checked, without walking the range: 2^20 + 1 is beyond the largest dimension.
+  EXPECT_THROW(count_gemm_sizes("1:1048577:1"), jetperf::validation_error);
+  EXPECT_THROW(count_gemm_sizes("0:10:1"), jetperf::validation_error);
+  EXPECT_THROW(count_gemm_sizes("1:10"), jetperf::validation_error);
+}
+
+TEST(gemm_spec_limits, the_point_count_multiplies_the_axes_and_saturates) {
+  EXPECT_EQ(gemm_point_count({{"sizes", 16}, {"dtypes", 3}, {"tensor", 2}, {"repeats", 5}}), 480u);
+  EXPECT_EQ(gemm_point_count({{"sizes", std::uint64_t{1} << 40}, {"repeats", std::uint64_t{1} << 30}}),
+            std::numeric_limits<std::uint64_t>::max());
+}
+
+TEST(gemm_spec_limits, the_allocation_counter_sees_what_this_thread_allocates) {
+  jetperf::test::allocation_counter counter;
+  const json big = std::string(std::size_t{1} << 20, 'x');
+  EXPECT_GE(counter.bytes(), std::size_t{1} << 20) << big.get_ref<const std::string&>().size();
+}
+
+TEST(gemm_spec_limits, ten_full_ranges_are_refused_before_a_size_is_built) {
+  json ten = json::array();
+  for (int i = 0; i < 10; ++i) ten.push_back("1:100000:1");
+  const json spec = {{"device", "cuda"}, {"tensor", "off"}, {"sizes", ten}};
+  jetperf::test::allocation_counter counter;
+  const auto e = refusal(spec, unreported(true));
+  const auto allocated = counter.bytes();
+  EXPECT_EQ(e.field(), "spec.sizes");
+  EXPECT_EQ(e.code(), "too_many_points");
+  EXPECT_NE(std::string(e.what()).find("the sweep has 1000000 points"), std::string::npos) << e.what();
+  // A million sizes are 24 MB as gemm_size structs (more as JSON): a refusal that allocated a
+  // mebibyte built at least part of what it refuses.
+  EXPECT_LT(allocated, std::size_t{1} << 20);
+}
+
+TEST(gemm_spec_limits, the_largest_axis_is_named_when_the_sweep_is_too_big) {
+  // 1000 repeats x 101 sizes: repeats is the larger axis.
+  const auto e = refusal({{"device", "cuda"}, {"tensor", "off"}, {"sizes", "1:101:1"}, {"repeats", 1000}}, unreported(true));
+  EXPECT_EQ(e.field(), "spec.repeats");
+  EXPECT_EQ(e.code(), "too_many_points");
+}
+
+TEST(gemm_spec_limits, cpu_sizes_on_a_board_that_reports_no_memory_must_fit_this_host) {
+  const auto board = unreported(false);
+  // 3 x 2^40 floats = 12 TiB for A, B and C: no host has that.
+  const auto e = refusal({{"device", "cpu"}, {"sizes", {1048576}}}, board);
+  EXPECT_EQ(e.field(), "spec.sizes");
+  EXPECT_EQ(e.code(), "too_large");
+  const auto host = jetperf::measure::host_memory_bytes();
+  ASSERT_GT(host, 0);
+  EXPECT_NE(std::string(e.what()).find("over this host's memory = " + std::to_string(host)), std::string::npos)
+      << e.what();
+  // 3 x 256^2 floats fit any host.
+  EXPECT_EQ(normalize_gemm_spec({{"device", "cpu"}, {"sizes", {256}}}, board)["sizes"].size(), 1u);
+}
+
+TEST(gemm_spec_limits, cuda_sizes_fall_back_to_the_shared_memory_and_say_so) {
+  auto board = unreported(true);
+  board.memory_bytes = 1LL << 30;  // a Jetson: the GPU shares the board's memory
+  const auto e = refusal({{"device", "cuda"}, {"sizes", {16384}}, {"dtypes", {"double"}}}, board);
+  EXPECT_EQ(e.field(), "spec.sizes");
+  EXPECT_NE(std::string(e.what()).find("over memory_bytes = 1073741824"), std::string::npos) << e.what();
+}
