@@ -40,7 +40,7 @@ void sse_channel::finish() {
 void sse_channel::set_notifier(std::function<void()> notify) {
   std::unique_lock<std::mutex> lock(mutex_);
   notify_ = std::move(notify);
-  if (!frames_.empty() || finished_) notify_locked(lock);
+  if (!frames_.empty() || finished_ || overflowed_) notify_locked(lock);
 }
 
 bool sse_channel::drain(std::vector<std::string>& out) {

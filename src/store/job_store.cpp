@@ -164,7 +164,12 @@ job_state job_store::set_state(std::int64_t id, job_state state, const std::stri
     statement cur(db_.handle(), "SELECT state, error FROM jobs WHERE id = ?");
     cur.bind(1, id);
     if (!cur.step()) throw not_found("job " + std::to_string(id) + " not found", "id");
-    from = state_from_text(cur.column_text(0), id);
+    try {
+      from = parse_job_state(cur.column_text(0));
+    } catch (const validation_error&) {
+      throw corrupt_record("corrupt_job", "job " + std::to_string(id) + " has an unknown state '" +
+                                              cur.column_text(0) + "' in the database", "id");
+    }
     if (!can_transition(from, state, cur.column_text(1)))
       throw conflict("job " + std::to_string(id) + " is " + state_text(from) + "; it cannot become " + state_text(state),
                      "id");
