@@ -60,4 +60,10 @@ nlohmann::json job_json(const store::job_record& job) {
           {"provenance", job.provenance}};
 }
 
+nlohmann::json job_list_item_json(const store::job_record& job) {
+  auto j = job_json(job);
+  for (const char* document : {"spec", "summary", "provenance"}) j.erase(document);
+  return j;
+}
+
 }  // namespace jetperf::api

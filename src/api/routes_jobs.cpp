@@ -93,10 +93,12 @@ http_response list(const route_request& r) {
   }
   filter.limit = r.query.integer("limit", 1, 1000, 50);
   filter.offset = r.query.integer("offset", 0, std::numeric_limits<std::int64_t>::max() / 2, 0);
+  // Summaries: the spec, the results' summary and the provenance only in GET /v1/jobs/{id}.
+  filter.documents = false;
   std::int64_t total = 0;
   const auto jobs = r.svc.jobs->list(filter, &total);
   nlohmann::json items = nlohmann::json::array();
-  for (const auto& j : jobs) items.push_back(job_json(j));
+  for (const auto& j : jobs) items.push_back(job_list_item_json(j));
   return json_response(200, {{"jobs", items}, {"total", total}, {"limit", filter.limit}, {"offset", filter.offset}});
 }
 

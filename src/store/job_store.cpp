@@ -38,6 +38,10 @@ void read_object_column(const statement& st, int column, const char* name, nlohm
 const char* const k_job_columns =
     "id, kind, state, spec_json, created_ns, started_ns, finished_ns, points_total, points_done, estimate_s, "
     "error, summary_json, provenance_json, estimate_now_s";
+// The same without the documents (spec, summary, provenance): empty objects in their place.
+const char* const k_job_list_columns =
+    "id, kind, state, '{}', created_ns, started_ns, finished_ns, points_total, points_done, estimate_s, "
+    "error, '{}', '{}', estimate_now_s";
 
 // Every column it can read; what it cannot is named in `unreadable` (the numbers and texts
 // always read: SQLite converts whatever a column holds).
@@ -144,7 +148,8 @@ std::vector<job_record> job_store::list(const job_filter& filter, std::int64_t* 
   }
   // Ids only grow, so id order is submission order even when two jobs share a created_ns.
   statement st(db_.handle(),
-               std::string("SELECT ") + k_job_columns + " FROM jobs" + where + " ORDER BY id DESC LIMIT ? OFFSET ?");
+               std::string("SELECT ") + (filter.documents ? k_job_columns : k_job_list_columns) + " FROM jobs" +
+                   where + " ORDER BY id DESC LIMIT ? OFFSET ?");
   const int i = bind_filter(st);
   st.bind(i, filter.limit).bind(i + 1, filter.offset);
   std::vector<job_record> out;

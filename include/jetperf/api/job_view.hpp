@@ -10,5 +10,7 @@ namespace jetperf::api {
 /// A record whose row could not be read (store::job_record::unreadable) shows as state
 /// "unreadable" with the reason as its error.
 nlohmann::json job_json(const store::job_record& job);
+/// The job as GET /v1/jobs lists it: job_json without spec, summary and provenance.
+nlohmann::json job_list_item_json(const store::job_record& job);
 
 }  // namespace jetperf::api

@@ -43,6 +43,9 @@ struct job_filter {
   std::vector<std::string> tags;  ///< all of them (and `tag`) must be on the job
   std::int64_t limit = 50;
   std::int64_t offset = 0;
+  /// Read the spec, summary and provenance too: a listing needs none of them, and a sweep's spec
+  /// can be megabytes.
+  bool documents = true;
 };
 
 struct point_record {
