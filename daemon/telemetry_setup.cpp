@@ -78,8 +78,10 @@ telemetry::sampler_config sampler_config_of(const daemon_config& config, std::op
   c.period_ns = static_cast<std::int64_t>(config.sample_period_ms) * 1'000'000;
   if (sensor_update_s) c.update_period_s = std::max(*sensor_update_s, static_cast<double>(c.period_ns) / 1e9);
   c.history_decimation = std::max<std::uint32_t>(1, config.history_period_ms / config.sample_period_ms);
-  // About two minutes of samples in memory for measurement windows, whatever the period.
-  c.ring_capacity = std::max<std::size_t>(1u << 16, static_cast<std::size_t>(120'000 / config.sample_period_ms) * 64);
+  // About half a minute of samples in memory for measurement windows, whatever the period (4.6 MB
+  // at 10 ms for 64 channels, resident only as it fills); a longer window reads its start from the
+  // job's stored samples (sampler::set_archive).
+  c.ring_capacity = std::max<std::size_t>(1u << 14, static_cast<std::size_t>(30'000 / config.sample_period_ms) * 64);
   return c;
 }
 

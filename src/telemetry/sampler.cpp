@@ -53,7 +53,8 @@ sampler::sampler(std::vector<std::unique_ptr<sensor>> sensors, sampler_config co
   read_failed_.assign(sensors_.size(), 0);
   values_.assign(channels_.size(), std::nan(""));
   latest_.assign(channels_.size(), std::nan(""));
-  ring_.resize(config_.ring_capacity);
+  // Reserved, not filled: memory becomes resident as samples arrive, not at start.
+  ring_.reserve(config_.ring_capacity);
   jitter_ns_.reserve(jitter_window);
   tick_samples_.reserve(channels_.size());
 }
@@ -127,7 +128,7 @@ void sampler::tick(std::int64_t t_ns) {
     last_read_ns_[s] = t_ns;
     double* v = values_.data() + offsets_[s];
     std::size_t n = (s + 1 < sensors_.size() ? offsets_[s + 1] : channels_.size()) - offsets_[s];
-    std::fill(v, v + n, std::nan(""));
+    std::fill(v, v + n, std::numeric_limits<double>::quiet_NaN());
     try {
       sensors_[s]->read(t_ns, v);
     } catch (const std::exception& e) {
@@ -156,14 +157,18 @@ void sampler::tick(std::int64_t t_ns) {
       ring_job_ = job;
       ring_job_since_ns_ = t_ns;
     }
+    const std::size_t cap = config_.ring_capacity;
     for (const auto& smp : tick_samples_) {
-      if (ring_size_ == ring_.size()) {
+      if (ring_size_ == cap) {
         dropped_ = true;
         dropped_until_ns_ = ring_[ring_head_].t_ns;
       }
-      ring_[ring_head_] = smp;
-      ring_head_ = (ring_head_ + 1) % ring_.size();
-      if (ring_size_ < ring_.size()) ++ring_size_;
+      if (ring_.size() < cap)
+        ring_.push_back(smp);  // filling up: ring_head_ == ring_.size()
+      else
+        ring_[ring_head_] = smp;
+      ring_head_ = (ring_head_ + 1) % cap;
+      if (ring_size_ < cap) ++ring_size_;
       latest_[static_cast<std::size_t>(smp.channel)] = smp.value;
     }
   }
@@ -335,7 +340,7 @@ std::int64_t sampler::complete_since_ns() const {
 
 void sampler::window_locked(std::int64_t from_ns, std::int64_t to_ns, std::vector<sample>& out) const {
   if (ring_size_ == 0) return;
-  const std::size_t cap = ring_.size();
+  const std::size_t cap = config_.ring_capacity;
   const std::size_t first = (ring_head_ + cap - ring_size_) % cap;
   auto at = [&](std::size_t k) -> const sample& { return ring_[(first + k) % cap]; };
   // Samples are appended in time order, so the ring is sorted: binary search the start.

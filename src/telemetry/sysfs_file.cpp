@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <charconv>
 #include <string_view>
 #include <system_error>
@@ -13,7 +14,10 @@
 namespace jetperf::telemetry::detail {
 
 sysfs_file::sysfs_file(const std::string& host_path) : path_(host_path) {
-  fd_ = ::open(host_path.c_str(), O_RDONLY | O_CLOEXEC);
+  // No access-time update per read (a fixture tree on a disk file system would write one at
+  // every tick); only the owner or root may ask, so fall back without it.
+  fd_ = ::open(host_path.c_str(), O_RDONLY | O_CLOEXEC | O_NOATIME);
+  if (fd_ < 0 && errno == EPERM) fd_ = ::open(host_path.c_str(), O_RDONLY | O_CLOEXEC);
 }
 
 sysfs_file::~sysfs_file() {

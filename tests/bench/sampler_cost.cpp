@@ -1,6 +1,9 @@
 // CPU cost and timing of the sampler at 1 kHz over an AGX-Orin-like tree: 6 hwmon rails on two
 // INA3221 chips (plus NC and in7 channels), GPU clock + load, EMC, 12 CPU clocks, 10 thermal zones.
-// Prints one JSON object; target: <= 2% of one core. Usage: bench_sampler_cost [seconds] [period_us]
+// The rails' bus voltages are read every 10 ms, their currents at every tick (rail_sensor.hpp).
+// A first case with no sensor at all measures the floor of a tick on this machine (wake-up and
+// bookkeeping). Prints one JSON object; target (issue "Hardening" 13): <= 1% of one core for the
+// rails at 1 kHz. Usage: bench_sampler_cost [seconds] [period_us]
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -57,14 +60,28 @@ static void build_tree(const std::string& root) {
   }
 }
 
-// One sampler run; clock/thermal intervals < 0 leave that sensor out.
+// A channel that reads nothing: what a tick costs without any sensor (the wake-up, the clock, the
+// bookkeeping), the floor under every other case on this machine.
+class constant_sensor final : public jetperf::telemetry::sensor {
+ public:
+  std::vector<jetperf::telemetry::channel_info> channels() const override {
+    return {{"power.total", "W", jetperf::telemetry::channel_kind::power, "constant"}};
+  }
+  void read(std::int64_t, double* values) override { values[0] = 1.0; }
+};
+
+// One sampler run; clock/thermal intervals < 0 leave that sensor out; without rails, the floor.
 static nlohmann::json run_case(const std::string& name, const jetperf::platform::sysfs_root& root, double seconds,
-                               long period_us, std::int64_t clock_interval_ns, std::int64_t thermal_interval_ns) {
+                               long period_us, std::int64_t clock_interval_ns, std::int64_t thermal_interval_ns,
+                               bool with_rails = true) {
   using namespace jetperf::telemetry;
   std::vector<std::unique_ptr<sensor>> sensors;
   auto rails = discover_rails(root);
-  std::size_t rail_count = rails.size();
-  sensors.push_back(std::make_unique<rail_sensor>(root, std::move(rails)));
+  std::size_t rail_count = with_rails ? rails.size() : 0;
+  if (with_rails)
+    sensors.push_back(std::make_unique<rail_sensor>(root, std::move(rails)));
+  else
+    sensors.push_back(std::make_unique<constant_sensor>());
   if (clock_interval_ns >= 0) sensors.push_back(std::make_unique<clock_sensor>(root, std::nullopt, clock_interval_ns));
   if (thermal_interval_ns >= 0) sensors.push_back(std::make_unique<thermal_sensor>(root, true, thermal_interval_ns));
   sampler_config cfg;
@@ -95,7 +112,7 @@ static nlohmann::json run_case(const std::string& name, const jetperf::platform:
           {"cpu_us_per_tick", h.ticks ? h.cpu_time_s * 1e6 / static_cast<double>(h.ticks) : 0.0},
           {"samples", h.samples},
           {"samples_to_sink", sunk},
-          {"meets_target", h.cpu_share <= 0.02}};
+          {"meets_target", h.cpu_share <= 0.01}};
 }
 
 int main(int argc, char** argv) {
@@ -105,6 +122,7 @@ int main(int argc, char** argv) {
   build_tree(dir.path());
   jetperf::platform::sysfs_root root(dir.path());
   nlohmann::json cases = nlohmann::json::array();
+  cases.push_back(run_case("floor_no_sensor", root, seconds, period_us, -1, -1, false));
   cases.push_back(run_case("rails_only", root, seconds, period_us, -1, -1));
   cases.push_back(run_case("all_channels_every_tick", root, seconds, period_us, 0, 0));
   cases.push_back(run_case("rails_every_tick_clocks_10ms_temps_100ms", root, seconds, period_us, 10'000'000, 100'000'000));
@@ -112,7 +130,7 @@ int main(int argc, char** argv) {
                         {"tree", "tmpfs fixture tree (AGX Orin-like hwmon: 6 rails, GPU/EMC/12 CPU clocks, 10 zones)"},
                         {"period_us", period_us},
                         {"seconds_per_case", seconds},
-                        {"target_cpu_share", 0.02},
+                        {"target_cpu_share", 0.01},
                         {"cases", cases}};
   std::cout << out.dump() << std::endl;
   return 0;
