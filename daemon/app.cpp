@@ -115,7 +115,8 @@ app::~app() { shutdown(); }
 void app::start_telemetry() {
   std::optional<double> update_s;
   auto sensors = make_sensors(board_, &update_s);
-  sampler_ = std::make_unique<telemetry::sampler>(std::move(sensors), sampler_config_of(config_, update_s));
+  const auto sampling = sampler_config_of(config_, update_s);
+  sampler_ = std::make_unique<telemetry::sampler>(std::move(sensors), sampling);
   const auto channels = sampler_->channels();
   persister_ = std::make_unique<sample_persister>(
       *samples_, channels, static_cast<std::int64_t>(config_.history_retention_h) * 3600 * 1'000'000'000);
@@ -125,8 +126,9 @@ void app::start_telemetry() {
   });
   sampler_->set_archive(persister);
   sampler_->start();
-  spdlog::info("telemetry: {} channels every {} ms (history every {} ms, kept {} h)", channels.size(),
-               config_.sample_period_ms, config_.history_period_ms, config_.history_retention_h);
+  spdlog::info("telemetry: {} channels every {} ms with a job, {} ms without (history every {} ms, kept {} h)",
+               channels.size(), config_.sample_period_ms, sampling.idle_period_ns / 1'000'000,
+               config_.history_period_ms, config_.history_retention_h);
   telemetry_view_ = std::make_unique<api::sampler_telemetry_view>(*sampler_);
   feed_ = std::make_unique<api::telemetry_feed>(*telemetry_view_, hub_);
   feed_->start();

@@ -144,6 +144,10 @@ const std::map<std::string, setter>& file_keys() {
        [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
          c.sample_period_ms = static_cast<std::uint32_t>(parse_unsigned(w, k, v, 1, 1000));
        }},
+      {"idle_sample_period_ms",
+       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+         c.idle_sample_period_ms = static_cast<std::uint32_t>(parse_unsigned(w, k, v, 1, 3600000));
+       }},
       {"history_period_ms",
        [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
          c.history_period_ms = static_cast<std::uint32_t>(parse_unsigned(w, k, v, 10, 3600000));
@@ -323,6 +327,12 @@ command_line parse_command_line(const std::vector<std::string>& args) {
     throw config_error("history_period_ms: " + std::to_string(c.history_period_ms) +
                        " is shorter than sample_period_ms " + std::to_string(c.sample_period_ms));
   }
+  if (c.idle_sample_period_ms != 0 &&
+      (c.idle_sample_period_ms < c.sample_period_ms || c.idle_sample_period_ms > c.history_period_ms)) {
+    throw config_error("idle_sample_period_ms: " + std::to_string(c.idle_sample_period_ms) +
+                       " must lie between sample_period_ms " + std::to_string(c.sample_period_ms) +
+                       " and history_period_ms " + std::to_string(c.history_period_ms));
+  }
   // Streams never end on their own: below the connection cap, so they cannot fill it.
   if (c.max_streams == 0) c.max_streams = std::max<std::size_t>(1, c.max_connections / 4);
   if (c.max_streams >= c.max_connections && c.max_connections > 1) {
@@ -351,6 +361,8 @@ std::string usage_text() {
          "  --sim-profile NAME         simulated board served by --board auto on a plain host\n"
          "                             (default orin-agx)\n"
          "  --sample-period-ms N       telemetry tick period, 1..1000 (default 10)\n"
+         "  --idle-sample-period-ms N  tick period while no job runs, sample..history period\n"
+         "                             (default 100, or the sample period when longer)\n"
          "  --history-period-ms N      period of stored history samples (default 1000)\n"
          "  --history-retention-h N    hours of history kept (default 24)\n"
          "  --thermal-limit-c N        fail a job above this temperature, 0 = off (default 95)\n"

@@ -36,6 +36,10 @@ struct daemon_config {
   std::string sim_profile = "orin-agx";
   /// Telemetry tick period (full rate, kept with a running job).
   std::uint32_t sample_period_ms = 10;
+  /// Telemetry tick period while no job runs (0: 100 ms, within sample..history period): an idle
+  /// daemon costs a tenth of a full-rate one, and the telemetry stream's 100 ms floor still sees
+  /// fresh values. A job's start wakes the sampler to the full period at once.
+  std::uint32_t idle_sample_period_ms = 0;
   /// Period of the history samples stored while no job runs (a multiple of sample_period_ms).
   std::uint32_t history_period_ms = 1000;
   /// History samples older than this many hours are deleted.

@@ -77,7 +77,12 @@ telemetry::sampler_config sampler_config_of(const daemon_config& config, std::op
   telemetry::sampler_config c;
   c.period_ns = static_cast<std::int64_t>(config.sample_period_ms) * 1'000'000;
   if (sensor_update_s) c.update_period_s = std::max(*sensor_update_s, static_cast<double>(c.period_ns) / 1e9);
-  c.history_decimation = std::max<std::uint32_t>(1, config.history_period_ms / config.sample_period_ms);
+  c.history_period_ns = static_cast<std::int64_t>(config.history_period_ms) * 1'000'000;
+  const std::uint32_t idle_ms =
+      config.idle_sample_period_ms != 0
+          ? config.idle_sample_period_ms
+          : std::min(config.history_period_ms, std::max<std::uint32_t>(config.sample_period_ms, 100));
+  c.idle_period_ns = static_cast<std::int64_t>(idle_ms) * 1'000'000;
   // About half a minute of samples in memory for measurement windows, whatever the period (4.6 MB
   // at 10 ms for 64 channels, resident only as it fills); a longer window reads its start from the
   // job's stored samples (sampler::set_archive).

@@ -36,6 +36,8 @@ nlohmann::json telemetry_snapshot_json(const telemetry_view& view) {
 nlohmann::json sampler_health_json(const telemetry::sampler_health& h) {
   return {{"running", h.running},
           {"period_s", h.period_s},
+          {"idle_period_s", h.idle_period_s},
+          {"full_rate", h.full_rate},
           {"achieved_rate_hz", h.achieved_rate_hz},
           {"jitter_mean_s", h.jitter_mean_s},
           {"jitter_p50_s", h.jitter_p50_s},

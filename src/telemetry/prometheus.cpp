@@ -88,7 +88,12 @@ std::string render_prometheus(const std::vector<channel_info>& channels,
   }
   w.add("jetperf_sampler_running", "1 while the sampling thread runs.", "gauge", "", health.running ? 1 : 0);
   w.add("jetperf_sampler_period_seconds", "Configured sampling period.", "gauge", "", health.period_s);
-  w.add("jetperf_sampler_rate_hz", "Achieved sampling rate since start.", "gauge", "", health.achieved_rate_hz);
+  w.add("jetperf_sampler_idle_period_seconds", "Sampling period while no job runs.", "gauge", "",
+        health.idle_period_s);
+  w.add("jetperf_sampler_full_rate", "1 while sampling at the full period (a job attached).", "gauge", "",
+        health.full_rate ? 1 : 0);
+  w.add("jetperf_sampler_rate_hz", "Achieved rate at the full period (this stretch, or the last one while idle).",
+        "gauge", "", health.achieved_rate_hz);
   w.add("jetperf_sampler_jitter_seconds", "Wake-up lateness of recent ticks.", "gauge", label("stat", "mean"),
         health.jitter_mean_s);
   w.add("jetperf_sampler_jitter_seconds", "Wake-up lateness of recent ticks.", "gauge", label("quantile", "0.5"),

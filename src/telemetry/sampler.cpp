@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -40,6 +41,9 @@ timespec to_timespec(std::int64_t ns) {
 sampler::sampler(std::vector<std::unique_ptr<sensor>> sensors, sampler_config config)
     : sensors_(std::move(sensors)), config_(config) {
   if (config_.period_ns < 100'000) throw validation_error("period", "sampler period must be at least 100 us");
+  if (config_.idle_period_ns != 0 && config_.idle_period_ns < config_.period_ns)
+    throw validation_error("idle_period", "the idle period must not be shorter than the sampling period");
+  if (config_.history_period_ns < 0) throw validation_error("history_period", "history period must not be negative");
   if (config_.ring_capacity == 0) throw validation_error("ring_capacity", "ring capacity must be positive");
   for (const auto& s : sensors_) {
     offsets_.push_back(channels_.size());
@@ -68,6 +72,9 @@ void sampler::start() {
     std::lock_guard<std::mutex> lock(health_mutex_);
     started_ns_ = monotonic_ns();
     stopped_ns_ = 0;
+    full_rate_ = true;
+    stretch_since_ns_ = started_ns_;
+    stretch_ticks_ = 0;
   }
   thread_ = std::thread([this] {
     name_this_thread("jp-sampler");
@@ -110,7 +117,12 @@ void sampler::set_archive(const sample_archive* archive) {
 
 void sampler::set_job(std::int64_t job_id) {
   if (job_id <= 0) throw validation_error("job_id", "job id must be positive");
-  job_id_ = job_id;
+  {
+    // Under the lock the idle wait checks its predicate with, so the wake-up cannot fall between.
+    std::lock_guard<std::mutex> lock(wake_mutex_);
+    job_id_ = job_id;
+  }
+  wake_.notify_all();
 }
 
 void sampler::clear_job() { job_id_ = 0; }
@@ -143,14 +155,27 @@ void sampler::tick(std::int64_t t_ns) {
       if (!std::isnan(v[i])) tick_samples_.push_back({static_cast<int>(offsets_[s] + i), t_ns, v[i]});
     }
   }
-  std::uint64_t tick_index;
+  const std::int64_t job = job_id_.load();
+  bool history = false;
   {
     std::lock_guard<std::mutex> lock(health_mutex_);
-    tick_index = ticks_++;
+    ++ticks_;
     samples_ += tick_samples_.size();
+    // History by time, whatever the tick period: the tick nearest each due time (within half a
+    // tick), the next due one period after the last, so a 1 s history at a 1 s idle period stays
+    // 1 s apart on average however late each wake-up is.
+    if (job == 0 && config_.history_period_ns > 0) {
+      const std::int64_t tick_period = full_rate_ ? config_.period_ns : idle_period_ns();
+      const std::int64_t hp = config_.history_period_ns;
+      const bool restart = !history_taken_ || t_ns < history_due_ns_ - hp || t_ns >= history_due_ns_ + hp;
+      history = restart || t_ns >= history_due_ns_ - tick_period / 2;
+      if (history) {
+        history_taken_ = true;
+        history_due_ns_ = (restart ? t_ns : history_due_ns_) + hp;
+      }
+    }
   }
   if (tick_samples_.empty()) return;
-  const std::int64_t job = job_id_.load();
   {
     std::lock_guard<std::mutex> lock(ring_mutex_);
     if (job != ring_job_) {
@@ -172,7 +197,6 @@ void sampler::tick(std::int64_t t_ns) {
       latest_[static_cast<std::size_t>(smp.channel)] = smp.value;
     }
   }
-  bool history = job == 0 && config_.history_decimation > 0 && tick_index % config_.history_decimation == 0;
   if (job == 0 && !history) return;
   std::lock_guard<std::mutex> lock(pending_mutex_);
   if (pending_.empty() || pending_.back().job_id != job) pending_.push_back({job, {}});
@@ -213,27 +237,73 @@ void sampler::record_jitter(std::int64_t late_ns) {
   }
 }
 
+std::int64_t sampler::idle_period_ns() const {
+  return config_.idle_period_ns > 0 ? config_.idle_period_ns : config_.period_ns;
+}
+
+bool sampler::idle_wait(std::int64_t deadline_ns) {
+  // A condition variable, not clock_nanosleep: set_job() and stop() must cut an idle second short.
+  // libstdc++'s steady_clock is CLOCK_MONOTONIC, the clock of monotonic_ns().
+  const std::chrono::steady_clock::time_point until{std::chrono::nanoseconds(deadline_ns)};
+  std::unique_lock<std::mutex> lock(wake_mutex_);
+  return wake_.wait_until(lock, until, [this] { return stopping_.load() || job_id_.load() != 0; });
+}
+
+void sampler::enter_rate(bool full, std::int64_t now_ns) {
+  std::lock_guard<std::mutex> lock(health_mutex_);
+  if (full == full_rate_) return;
+  if (full_rate_ && now_ns > stretch_since_ns_)
+    last_full_rate_hz_ = static_cast<double>(stretch_ticks_) / (static_cast<double>(now_ns - stretch_since_ns_) / 1e9);
+  full_rate_ = full;
+  stretch_since_ns_ = now_ns;
+  stretch_ticks_ = 0;
+}
+
 void sampler::run() {
   // A 1 ms period needs wake-ups close to the deadline; the default 50 us slack would be 5% of it.
   prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
   const std::int64_t period = config_.period_ns;
-  std::int64_t next = monotonic_ns() + period;
+  const std::int64_t idle_period = idle_period_ns();
+  const auto full_now = [&] { return idle_period == period || job_id_.load() != 0; };
+  bool full = full_now();
+  enter_rate(full, monotonic_ns());
+  std::int64_t next = monotonic_ns() + (full ? period : idle_period);
   while (!stopping_.load(std::memory_order_relaxed)) {
-    timespec ts = to_timespec(next);
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+    bool cut_short = false;
+    if (full) {
+      timespec ts = to_timespec(next);
+      while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+      }
+    } else {
+      cut_short = idle_wait(next);
+      if (stopping_.load()) break;
     }
     std::int64_t now = monotonic_ns();
-    std::int64_t late = now - next;
-    record_jitter(late);
-    if (late >= period) {
-      // Ran past whole periods (preempted, slow read): skip them rather than burst to catch up.
-      std::int64_t skipped = late / period;
-      next += skipped * period;
-      std::lock_guard<std::mutex> lock(health_mutex_);
-      missed_ += static_cast<std::uint64_t>(skipped);
+    if (cut_short) {
+      // A job attached during an idle wait: its first tick now, then the full period.
+      next = now;
+    } else if (full) {
+      std::int64_t late = now - next;
+      record_jitter(late);
+      if (late >= period) {
+        // Ran past whole periods (preempted, slow read): skip them rather than burst to catch up.
+        std::int64_t skipped = late / period;
+        next += skipped * period;
+        std::lock_guard<std::mutex> lock(health_mutex_);
+        missed_ += static_cast<std::uint64_t>(skipped);
+      }
+    } else if (now - next >= idle_period) {
+      next += (now - next) / idle_period * idle_period;
     }
+    const bool full_for_tick = full_now();
+    enter_rate(full_for_tick, now);
     tick(now);
-    next += period;
+    {
+      std::lock_guard<std::mutex> lock(health_mutex_);
+      ++stretch_ticks_;
+    }
+    full = full_now();
+    next += full ? period : idle_period;
   }
 }
 
@@ -260,6 +330,7 @@ sampler_health sampler::health() const {
   sampler_health h;
   h.running = running_.load();
   h.period_s = static_cast<double>(config_.period_ns) / 1e9;
+  h.idle_period_s = static_cast<double>(idle_period_ns()) / 1e9;
   double cpu = h.running ? thread_cpu_seconds(const_cast<std::thread&>(thread_)) : 0;
   std::vector<std::int64_t> jitter;
   {
@@ -271,10 +342,14 @@ sampler_health sampler::health() const {
     h.cpu_time_s = final_cpu_s_ + (cpu > 0 ? cpu : 0);
     std::int64_t end = stopped_ns_ ? stopped_ns_ : monotonic_ns();
     double elapsed = started_ns_ ? static_cast<double>(end - started_ns_) / 1e9 : 0;
-    if (elapsed > 0) {
-      h.achieved_rate_hz = static_cast<double>(ticks_) / elapsed;
-      h.cpu_share = h.cpu_time_s / elapsed;
-    }
+    if (elapsed > 0) h.cpu_share = h.cpu_time_s / elapsed;
+    h.full_rate = full_rate_;
+    // The rate at the full period: the stretch going on, or the last one while idle.
+    const double stretch_s = static_cast<double>(end - stretch_since_ns_) / 1e9;
+    if (!full_rate_)
+      h.achieved_rate_hz = last_full_rate_hz_;
+    else if (started_ns_ && stretch_s > 0)
+      h.achieved_rate_hz = static_cast<double>(stretch_ticks_) / stretch_s;
     jitter = jitter_ns_;
   }
   if (!jitter.empty()) {

@@ -2,6 +2,8 @@
 // The sampling thread: reads its sensors on an absolute CLOCK_MONOTONIC schedule
 // (clock_nanosleep TIMER_ABSTIME), keeps the recent samples in a ring buffer for measurement
 // windows, and hands batches to a sink: full rate while a job is attached, decimated history otherwise.
+// Without a job it may tick at a slower idle period (an idle daemon should cost next to nothing);
+// attaching a job wakes it at once and it ticks at the full period from that instant.
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -23,7 +25,8 @@ struct sampler_config {
   std::int64_t period_ns = 1'000'000;           ///< tick period (1 ms = 1 kHz for direct rail reads)
   std::size_t ring_capacity = 1u << 20;         ///< samples kept in memory for window()
   std::int64_t flush_interval_ns = 250'000'000; ///< how often the writer hands batches to the sink
-  std::uint32_t history_decimation = 100;       ///< without a job, every Nth tick goes to the sink (0: none)
+  std::int64_t idle_period_ns = 0;              ///< tick period without a job (0: period_ns)
+  std::int64_t history_period_ns = 100'000'000; ///< without a job, one tick per period goes to the sink (0: none)
   double update_period_s = 0;                   ///< the sensors' real update period; 0 = period_ns
 };
 
@@ -33,7 +36,8 @@ using sample_sink = std::function<void(std::int64_t job_id, const std::vector<sa
 class sampler : public sample_source {
  public:
   /// Sensors in priority order: the first one offering a total power channel provides it.
-  /// Throws validation_error on a period below 100 us or a zero ring capacity.
+  /// Throws validation_error on a period below 100 us, an idle period below the period or a zero
+  /// ring capacity.
   sampler(std::vector<std::unique_ptr<sensor>> sensors, sampler_config config);
   ~sampler() override;
   sampler(const sampler&) = delete;
@@ -50,7 +54,8 @@ class sampler : public sample_source {
   /// Where the sink's job samples can be read back (set before start(); null: nowhere). A
   /// window reaching before the ring's oldest sample reads that part of the attached job from it.
   void set_archive(const sample_archive* archive);
-  /// From now on every sample also goes to the sink under `job_id` (> 0).
+  /// From now on every sample also goes to the sink under `job_id` (> 0); the sampling thread
+  /// wakes and ticks at the full period from now.
   void set_job(std::int64_t job_id);
   /// Back to decimated history.
   void clear_job();
@@ -86,6 +91,11 @@ class sampler : public sample_source {
   /// Appends the ring's samples within [from_ns, to_ns]; ring_mutex_ held.
   void window_locked(std::int64_t from_ns, std::int64_t to_ns, std::vector<sample>& out) const;
   void record_jitter(std::int64_t late_ns);
+  /// Sleeps until `deadline_ns` at the idle period; true when a job or stop() cut it short.
+  bool idle_wait(std::int64_t deadline_ns);
+  /// Starts a new stretch of the rate statistics when the sampling thread changes period.
+  void enter_rate(bool full, std::int64_t now_ns);
+  std::int64_t idle_period_ns() const;
 
   std::vector<std::unique_ptr<sensor>> sensors_;
   std::vector<std::size_t> offsets_;
@@ -119,6 +129,12 @@ class sampler : public sample_source {
   std::size_t jitter_next_ = 0;
   std::uint64_t ticks_ = 0;
   std::uint64_t missed_ = 0;
+  std::int64_t history_due_ns_ = 0;      ///< when the next history sample is due
+  bool history_taken_ = false;
+  bool full_rate_ = true;                ///< the sampling thread's current period is the full one
+  std::int64_t stretch_since_ns_ = 0;    ///< start of the current stretch at one period
+  std::uint64_t stretch_ticks_ = 0;
+  double last_full_rate_hz_ = 0;         ///< the last finished stretch at the full period
   std::uint64_t samples_ = 0;
   std::uint64_t batches_ = 0;
   std::int64_t started_ns_ = 0;

@@ -6,9 +6,11 @@ namespace jetperf::telemetry {
 
 struct sampler_health {
   bool running = false;
-  double period_s = 0;            ///< configured tick period
-  double achieved_rate_hz = 0;    ///< ticks / seconds since start
-  double jitter_mean_s = 0;       ///< wake-up lateness against the absolute deadline, recent ticks
+  double period_s = 0;            ///< configured tick period (with a job attached)
+  double idle_period_s = 0;       ///< tick period without a job (period_s when there is none)
+  bool full_rate = true;          ///< ticking at period_s now
+  double achieved_rate_hz = 0;    ///< ticks per second at period_s: this stretch, or the last one while idle
+  double jitter_mean_s = 0;       ///< wake-up lateness against the absolute deadline, recent full-rate ticks
   double jitter_p50_s = 0;
   double jitter_p99_s = 0;
   std::uint64_t ticks = 0;

@@ -26,7 +26,9 @@ TEST(daemon_config_board_keys, file_then_flags) {
   const std::string conf = dir.file("j.conf");
   std::ofstream(conf) << "sim_profile = nano\nsample_period_ms = 5\nhistory_period_ms = 500\n"
                          "history_retention_h = 2\nthermal_limit_c = 0\n";
-  const auto cl = parse_command_line({"--config", conf, "--sample-period-ms", "20", "--sim-profile=tx2"});
+  const auto cl = parse_command_line(
+      {"--config", conf, "--sample-period-ms", "20", "--sim-profile=tx2", "--idle-sample-period-ms", "250"});
+  EXPECT_EQ(cl.config.idle_sample_period_ms, 250u);
   EXPECT_EQ(cl.config.sim_profile, "tx2");
   EXPECT_EQ(cl.config.sample_period_ms, 20u);
   EXPECT_EQ(cl.config.history_period_ms, 500u);
@@ -39,10 +41,19 @@ TEST(daemon_config_board_keys, rejects_bad_values) {
       {"--sample-period-ms", "0"},     {"--sample-period-ms", "1001"}, {"--history-period-ms", "5"},
       {"--history-retention-h", "0"},  {"--thermal-limit-c", "151"},   {"--thermal-limit-c", "hot"},
       {"--sim-profile", "Orin AGX"},   {"--sim-profile", ""},
-      {"--sample-period-ms", "100", "--history-period-ms", "50"}};
+      {"--sample-period-ms", "100", "--history-period-ms", "50"},
+      {"--idle-sample-period-ms", "5"},  // below the 10 ms sample period
+      {"--idle-sample-period-ms", "2000"}};  // above the 1000 ms history period
   for (auto args : bad) {
     args.insert(args.begin(), {"--config", "/dev/null"});
     EXPECT_THROW(parse_command_line(args), config_error) << args[2] << " " << args[3];
+  }
+  try {
+    parse_command_line({"--config", "/dev/null", "--idle-sample-period-ms", "2000"});
+    ADD_FAILURE();
+  } catch (const config_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "idle_sample_period_ms: 2000 must lie between sample_period_ms 10 and history_period_ms 1000");
   }
   try {
     parse_command_line({"--config", "/dev/null", "--thermal-limit-c", "151"});
@@ -57,12 +68,22 @@ TEST(telemetry_setup, sampler_config_follows_the_periods) {
   c.history_period_ms = 1000;
   auto s = sampler_config_of(c);
   EXPECT_EQ(s.period_ns, 10'000'000);
-  EXPECT_EQ(s.history_decimation, 100u);
+  EXPECT_EQ(s.history_period_ns, 1'000'000'000);
+  EXPECT_EQ(s.idle_period_ns, 100'000'000);  // idle: 100 ms by default
   c.sample_period_ms = 3;
   c.history_period_ms = 10;
   s = sampler_config_of(c);
   EXPECT_EQ(s.period_ns, 3'000'000);
-  EXPECT_EQ(s.history_decimation, 3u);
+  EXPECT_EQ(s.history_period_ns, 10'000'000);
+  EXPECT_EQ(s.idle_period_ns, 10'000'000);  // never longer than the history period
+  c.sample_period_ms = 500;
+  c.history_period_ms = 1000;
+  EXPECT_EQ(sampler_config_of(c).idle_period_ns, 500'000'000);  // never shorter than the tick
+  c.idle_sample_period_ms = 1000;
+  EXPECT_EQ(sampler_config_of(c).idle_period_ns, 1'000'000'000);
+  c.idle_sample_period_ms = 0;
+  c.sample_period_ms = 3;
+  c.history_period_ms = 10;
   // The sensors' update period when they report one, never below the tick.
   EXPECT_DOUBLE_EQ(sampler_config_of(c).update_period_s, 0.0);
   EXPECT_DOUBLE_EQ(sampler_config_of(c, 0.14).update_period_s, 0.14);

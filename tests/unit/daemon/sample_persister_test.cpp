@@ -99,7 +99,7 @@ TEST(sample_persister, a_sampler_window_longer_than_its_ring_is_read_whole_from_
   store::sample_store samples(db);
   telemetry::sampler_config cfg;
   cfg.ring_capacity = 16;  // 16 ms of one channel at 1 kHz
-  cfg.history_decimation = 0;
+  cfg.history_period_ns = 0;
   std::vector<std::unique_ptr<telemetry::sensor>> sensors;
   sensors.push_back(std::make_unique<tick_sensor>());
   telemetry::sampler sampler(std::move(sensors), cfg);

@@ -51,7 +51,7 @@ class memory_archive final : public sample_archive {
 std::unique_ptr<sampler> tiny_sampler(std::size_t capacity) {
   sampler_config cfg;
   cfg.ring_capacity = capacity;
-  cfg.history_decimation = 0;
+  cfg.history_period_ns = 0;
   std::vector<std::unique_ptr<sensor>> v;
   v.push_back(std::make_unique<tick_sensor>());
   return std::make_unique<sampler>(std::move(v), cfg);

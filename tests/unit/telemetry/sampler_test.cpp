@@ -1,5 +1,6 @@
 #include <jetperf/telemetry/sampler.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -28,13 +29,13 @@ class counting_sensor : public sensor {
   }
   void read(std::int64_t, double* v) override {
     ++reads;
-    v[0] = static_cast<double>(reads);
-    v[1] = 2.0 * static_cast<double>(reads);
+    v[0] = static_cast<double>(reads.load());
+    v[1] = 2.0 * static_cast<double>(reads.load());
     v[2] = std::nan("");
   }
   std::int64_t min_interval_ns() const override { return min_interval_; }
   std::optional<int> total_power_channel() const override { return 1; }
-  int reads = 0;
+  std::atomic<int> reads{0};
 
  private:
   std::int64_t min_interval_;
@@ -92,27 +93,107 @@ TEST(sampler, min_interval_decimates_a_sensor) {
 
 TEST(sampler, job_samples_flow_to_sink_and_history_is_decimated) {
   sampler_config cfg;
-  cfg.history_decimation = 4;
+  cfg.period_ns = 1'000'000;
+  cfg.history_period_ns = 4'000'000;
   sampler s(sensors(std::make_unique<counting_sensor>()), cfg);
   std::map<std::int64_t, std::vector<sample>> got;
   s.set_sink([&](std::int64_t job, const std::vector<sample>& b) {
     auto& v = got[job];
     v.insert(v.end(), b.begin(), b.end());
   });
-  for (int k = 0; k < 8; ++k) s.tick(k * 1000);  // ticks 0 and 4 go to history
+  for (int k = 0; k < 8; ++k) s.tick(k * 1'000'000);  // ticks at 0 and 4 ms go to history
   s.set_job(7);
   EXPECT_EQ(s.job(), 7);
-  for (int k = 8; k < 11; ++k) s.tick(k * 1000);
+  for (int k = 8; k < 11; ++k) s.tick(k * 1'000'000);
   s.clear_job();
   EXPECT_FALSE(s.job());
   s.flush();
   ASSERT_EQ(got[0].size(), 4u);
   EXPECT_EQ(got[0][0].t_ns, 0);
-  EXPECT_EQ(got[0][2].t_ns, 4000);
+  EXPECT_EQ(got[0][2].t_ns, 4'000'000);
   ASSERT_EQ(got[7].size(), 6u);
-  EXPECT_EQ(got[7][0].t_ns, 8000);
-  EXPECT_EQ(got[7][5].t_ns, 10000);
+  EXPECT_EQ(got[7][0].t_ns, 8'000'000);
+  EXPECT_EQ(got[7][5].t_ns, 10'000'000);
   EXPECT_THROW(s.set_job(0), validation_error);
+}
+
+// History is kept by time, not by tick count: ticks a little late still give one sample per
+// period, and at a tick period that does not divide it, one per period on average.
+std::vector<std::int64_t> history_times(std::int64_t period_ns, const std::vector<std::int64_t>& ticks) {
+  sampler_config cfg;
+  cfg.period_ns = period_ns;
+  cfg.history_period_ns = 10'000'000;
+  sampler s(sensors(std::make_unique<counting_sensor>()), cfg);
+  std::vector<std::int64_t> times;
+  s.set_sink([&](std::int64_t job, const std::vector<sample>& b) {
+    EXPECT_EQ(job, 0);
+    for (const auto& x : b)
+      if (x.channel == 0) times.push_back(x.t_ns);
+  });
+  for (auto t : ticks) s.tick(t);
+  s.flush();
+  return times;
+}
+
+TEST(sampler, history_follows_time_at_any_tick_period) {
+  // Every 10 ms but 0.2 ms early or late: each is a history sample, none skipped.
+  EXPECT_EQ(history_times(1'000'000, {0, 9'800'000, 20'100'000, 29'900'000, 40'200'000}),
+            (std::vector<std::int64_t>{0, 9'800'000, 20'100'000, 29'900'000, 40'200'000}));
+  // Every 3 ms: the tick nearest each 10 ms, so 6 samples in 60 ms.
+  std::vector<std::int64_t> every3;
+  for (std::int64_t t = 0; t <= 60'000'000; t += 3'000'000) every3.push_back(t);
+  EXPECT_EQ(history_times(3'000'000, every3),
+            (std::vector<std::int64_t>{0, 9'000'000, 21'000'000, 30'000'000, 39'000'000, 51'000'000, 60'000'000}));
+  // A gap (a stalled thread) restarts the schedule rather than bursting.
+  EXPECT_EQ(history_times(1'000'000, {0, 10'000'000, 95'000'000, 96'000'000, 105'000'000}),
+            (std::vector<std::int64_t>{0, 10'000'000, 95'000'000, 105'000'000}));
+}
+
+// Without a job the thread ticks at the idle period; attaching one wakes it at once to the
+// full period, and the health says which rate it is at.
+TEST(sampler, idles_slowly_and_wakes_to_full_rate_for_a_job) {
+  sampler_config cfg;
+  cfg.period_ns = 1'000'000;
+  cfg.idle_period_ns = 400'000'000;
+  cfg.history_period_ns = 0;
+  auto counter = std::make_unique<counting_sensor>();
+  auto* raw = counter.get();
+  sampler s(sensors(std::move(counter)), cfg);
+  s.start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  const int idle_reads = raw->reads.load();
+  EXPECT_GE(idle_reads, 1);
+  EXPECT_LE(idle_reads, 3);  // 400 ms apart; 1000 at the full period
+  auto h = s.health();
+  EXPECT_FALSE(h.full_rate);
+  EXPECT_DOUBLE_EQ(h.idle_period_s, 0.4);
+  const auto attached = std::chrono::steady_clock::now();
+  s.set_job(3);
+  while (raw->reads.load() == idle_reads && std::chrono::steady_clock::now() - attached < std::chrono::seconds(5))
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  // Woken at once, not at the end of the idle wait.
+  EXPECT_LT(std::chrono::steady_clock::now() - attached, std::chrono::milliseconds(300));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  h = s.health();
+  EXPECT_TRUE(h.full_rate);
+  EXPECT_GT(raw->reads.load() - idle_reads, 100);  // ~300 at 1 kHz; a loaded machine misses some
+  EXPECT_GT(h.achieved_rate_hz, 300.0);
+  s.clear_job();
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  h = s.health();
+  EXPECT_FALSE(h.full_rate);
+  EXPECT_GT(h.achieved_rate_hz, 300.0);  // the job's stretch, kept while idle
+  const int after = raw->reads.load();
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  EXPECT_LE(raw->reads.load() - after, 3);
+  s.stop();
+}
+
+TEST(sampler, idle_period_below_the_period_is_refused) {
+  sampler_config cfg;
+  cfg.period_ns = 10'000'000;
+  cfg.idle_period_ns = 1'000'000;
+  EXPECT_THROW(sampler(sensors(std::make_unique<counting_sensor>()), cfg), validation_error);
 }
 
 TEST(sampler, bad_config_is_rejected) {
