@@ -1,6 +1,5 @@
 #include "provenance.hpp"
 
-#include <mutex>
 
 #include <jetperf/config.hpp>
 #include <jetperf/workloads/backend_versions.hpp>
@@ -49,10 +48,6 @@ std::string power_driver_of(const std::string& source) {
 
 nlohmann::json job_provenance(const board_selection& board, const telemetry::sampler* sampler,
                               const platform::board_fidelity* fidelity) {
-  static std::once_flag once;
-  static nlohmann::json backends;
-  std::call_once(once, [] { backends = workloads::backend_versions(); });
-
   nlohmann::json j;
   j["board"] = board_part(board);
   j["jetperf"] = {{"version", JETPERF_VERSION}, {"commit", JETPERF_GIT_COMMIT}};
@@ -60,7 +55,9 @@ nlohmann::json job_provenance(const board_selection& board, const telemetry::sam
     j["power_sensor"] = sensor_part(*sampler);
     j["sampling"] = sampling_part(*sampler);
   }
-  j["backends"] = backends;
+  // Asked each time (a job records it at its start and end): the CUDA plugin's versions appear
+  // once CUDA work has loaded it, and only then.
+  j["backends"] = workloads::backend_versions();
   j["simulation"] = fidelity ? fidelity->describe() : nlohmann::json{{"simulated", false}};
   return j;
 }

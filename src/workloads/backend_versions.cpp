@@ -10,9 +10,7 @@
 #if JETPERF_HAS_ONEDNN
 #include <oneapi/dnnl/dnnl.h>
 #endif
-#if JETPERF_HAS_CUDA
-#include <jetperf/cuda/cuda_gemm.hpp>
-#endif
+#include <jetperf/workloads/cuda_plugin.hpp>
 
 namespace jetperf::workloads {
 namespace {
@@ -38,12 +36,18 @@ nlohmann::json backend_versions() {
   j["onednn"] = std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch);
 #endif
 #if JETPERF_HAS_CUDA
-  const auto d = cuda::query_device();
-  j["cuda_runtime"] = d.cuda_runtime_version;
-  j["cuda_driver"] = d.cuda_driver_version;
-  j["cublas"] = d.cublas_version;
-  if (d.cudnn_version) j["cudnn"] = d.cudnn_version;
-  j["cuda_device"] = d.count > 0 ? d.name : "none (" + d.error + ")";
+  // Only what is loaded: a job that ran no CUDA work did not load the plugin, and asking it for
+  // versions would load 170 MB for nothing.
+  if (!cuda_plugin_loaded()) {
+    j["cuda"] = "not loaded (no CUDA work since the daemon started)";
+  } else if (const auto* plugin = cuda_plugin()) {
+    const auto d = plugin->query_device();
+    j["cuda_runtime"] = d.cuda_runtime_version;
+    j["cuda_driver"] = d.cuda_driver_version;
+    j["cublas"] = d.cublas_version;
+    if (d.cudnn_version) j["cudnn"] = d.cudnn_version;
+    j["cuda_device"] = d.count > 0 ? d.name : "none (" + d.error + ")";
+  }
 #endif
   return j;
 }

@@ -87,8 +87,9 @@ TEST_F(honest_results, speed_follows_the_simulated_cpu_clock_or_every_row_says_i
   // A share the host refused (no permission, or deadline bandwidth other processes hold: parallel
   // test daemons) flags the rows measured meanwhile; every flagged job carries the caveat.
   const bool flagged = has_flag(rows[0], "speed_not_simulated") || has_flag(rows[1], "speed_not_simulated");
-  if (prov["simulation"]["speed_simulated"] != true)
+  if (prov["simulation"]["speed_simulated"] != true) {
     for (const auto& r : rows) EXPECT_TRUE(has_flag(r, "speed_not_simulated")) << r.dump();
+  }
   if (!flagged) {
     // 115 MHz vs 2.2 GHz on Orin's A78AE cores: the reserved share is 5%, the rate must show it.
     EXPECT_LT(slow, fast / 3) << "GFLOP/s at the lowest clock " << slow << ", at the highest " << fast;

@@ -30,6 +30,8 @@ class daemon_process {
   bool running();
 
   int port() const { return port_; }
+  /// The running daemon's process id (-1 when stopped).
+  pid_t pid() const { return pid_; }
   /// Reads the port from the ready file again: a daemon that re-executed itself (a simulated
   /// board's reboot) listens on a new one. Returns it (the old one while no new file is written).
   int reload_port();

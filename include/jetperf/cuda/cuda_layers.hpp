@@ -1,6 +1,6 @@
 #pragma once
-// The plain C++ face of the cuDNN layer backend in src/workloads/cuda/ (no CUDA types), called by
-// the host factory only when JETPERF_HAS_CUDA.
+// The plain C++ face of the cuDNN layer backend in src/workloads/cuda/ (no CUDA types), called
+// through the plugin's table (cuda_plugin_entry.cpp) and by the device tests.
 #include <memory>
 #include <string>
 

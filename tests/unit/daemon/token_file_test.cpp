@@ -65,7 +65,7 @@ TEST(token_file, empty_file_is_refused) {
 TEST(token_file, whitespace_inside_the_token_is_refused_with_a_clear_message) {
   test::temp_dir dir;
   const std::string path = dir.file("token");
-  for (const std::string text : {"abc def\n", "abc\tdef\n", "abc\x01def"}) {
+  for (const std::string text : {"abc def\n", "abc\tdef\n", "abc\x01" "def"}) {
     test::write_file(path, text);
     ASSERT_EQ(::chmod(path.c_str(), 0600), 0);
     try {
