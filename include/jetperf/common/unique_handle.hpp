@@ -49,4 +49,13 @@ class unique_handle {
   handle_type h_ = Traits::null();
 };
 
+/// Traits for a pointer-like handle (null is nullptr) released by one C function whatever it
+/// returns: `unique_handle<released_by<cudaStream_t, cudaError_t, cudaStreamDestroy>>`.
+template <class Handle, class Result, Result (*Release)(Handle)>
+struct released_by {
+  using handle_type = Handle;
+  static handle_type null() noexcept { return nullptr; }
+  static void release(handle_type h) noexcept { Release(h); }
+};
+
 }  // namespace jetperf

@@ -8,11 +8,6 @@
 
 namespace jetperf::workloads::cuda {
 
-struct cudnn_handle_traits {
-  using handle_type = cudnnHandle_t;
-  static handle_type null() noexcept { return nullptr; }
-  static void release(handle_type h) noexcept { cudnnDestroy(h); }
-};
-using cudnn_handle = unique_handle<cudnn_handle_traits>;
+using cudnn_handle = unique_handle<released_by<cudnnHandle_t, cudnnStatus_t, cudnnDestroy>>;
 
 }  // namespace jetperf::workloads::cuda

@@ -16,24 +16,17 @@
 
 #include <jetperf/api/sse_channel.hpp>
 
+#include <support/eventually.hpp>
+
 #include "http/http_server.hpp"
 #include "raw_client.hpp"
 
 namespace jetperf::daemon {
 namespace {
 
+using jetperf::test::eventually;
 using test::raw_client;
 using namespace std::chrono_literals;
-
-template <typename F>
-bool eventually(F f) {
-  const auto deadline = std::chrono::steady_clock::now() + 5s;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (f()) return true;
-    std::this_thread::sleep_for(5ms);
-  }
-  return f();
-}
 
 http_server_options test_options() {
   http_server_options o;
