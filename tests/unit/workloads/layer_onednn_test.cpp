@@ -55,12 +55,12 @@ void expect_match(const models::network& net, const models::layer& l, std::int64
 }
 
 // The whole network, and each op on its own (external inputs from make_layer_input).
-void expect_match_all(const models::network& net, std::int64_t batch = 2) {
+[[maybe_unused]] void expect_match_all(const models::network& net, std::int64_t batch = 2) {
   expect_match(net, models::whole_network(net), batch);
   for (const auto& l : models::layers_of(net, models::granularity::op)) expect_match(net, l, batch);
 }
 
-models::network single(const std::function<void(network_builder&)>& add, models::shape in = {8, 9, 9}) {
+[[maybe_unused]] models::network single(const std::function<void(network_builder&)>& add, models::shape in = {8, 9, 9}) {
   network_builder b("t", std::move(in));
   add(b);
   return b.build();
@@ -421,8 +421,6 @@ TEST(onednn_layers, every_zoo_block_is_supported_in_float) {
   EXPECT_GE(checked, 23u * 10u) << "the 23 zoo networks have at least 10 blocks each";
 }
 
-#endif  // JETPERF_HAS_ONEDNN
-
 // The blocks that open with forward()'s functional glue (flatten, mean, densenet's relu + pool)
 // run it on the previous module's 4-d output, as the seed does.
 TEST(onednn_layers, blocks_that_open_with_glue) {
@@ -432,3 +430,5 @@ TEST(onednn_layers, blocks_that_open_with_glue) {
   expect_block_matches("densenet121", "classifier");
   expect_block_matches("squeezenet1_0", "flatten");
 }
+
+#endif  // JETPERF_HAS_ONEDNN
