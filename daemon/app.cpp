@@ -175,15 +175,19 @@ int app::run() {
 }
 
 void app::shutdown() {
+  // Each thread stops before what it uses goes. The producers of event-stream frames (the job
+  // runner, the telemetry feed) post into the HTTP io_context, so they stop before the server;
+  // the server's threads call the router, which calls the job service; the sampler feeds the
+  // persister and reads the board.
   if (server_) server_->stop_accepting();
   // The running job stops at its next safe point and is stored as interrupted.
   if (jobs_) jobs_->stop();
+  if (feed_) feed_->stop();
   // Closes the remaining sessions and SSE streams, then joins the io threads.
   if (server_) server_->stop();
   server_.reset();
   router_.reset();
   jobs_.reset();
-  if (feed_) feed_->stop();
   feed_.reset();
   telemetry_view_.reset();
   // stop() hands every pending sample to the sink, so all of them reach the database.

@@ -22,6 +22,7 @@ http_server::http_server(http_server_options options, request_handlers handlers)
   context_->server_name = std::string("jetperfd/") + JETPERF_VERSION;
   context_->connections = std::make_shared<connection_limit>(options_.max_connections, options_.reserved_connections);
   context_->streams = std::make_shared<stream_limit>(options_.max_streams, options_.max_streams_per_address);
+  context_->channels = std::make_shared<open_channels>();
   context_->work = work_.get();
 }
 
@@ -61,6 +62,10 @@ void http_server::stop() {
   // Requests still waiting for a worker are dropped (their sessions, which hold sockets of this
   // io_context, with them); one under way finishes first: nothing of the server outlives it.
   if (work_) work_->stop(/*run_queued=*/false);
+  // A producer thread may be posting into the io_context through a stream's channel right now,
+  // and may go on doing so until the stream is destroyed below, while the io_context's queue is
+  // being torn down: close the channels first, which waits for such a post to return.
+  context_->channels->close_all();
   // Destroying the io_context destroys every pending handler, and with them the sessions and
   // streams they own: their sockets close and their SSE channels are closed for the producers.
   listener_.reset();

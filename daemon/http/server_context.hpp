@@ -10,6 +10,7 @@
 #include <jetperf/api/http_types.hpp>
 
 #include "http/connection_limit.hpp"
+#include "http/open_channels.hpp"
 #include "http/stream_limit.hpp"
 
 namespace jetperf::daemon {
@@ -50,6 +51,8 @@ struct server_context {
   std::string server_name;  ///< value of the Server header
   std::shared_ptr<connection_limit> connections;
   std::shared_ptr<stream_limit> streams;
+  /// Closed by http_server::stop() before the io_context their notifiers post into goes.
+  std::shared_ptr<open_channels> channels;
   work_pool* work = nullptr;  ///< owned by the http_server
 };
 

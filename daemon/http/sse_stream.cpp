@@ -16,6 +16,7 @@ sse_stream::sse_stream(beast::tcp_stream&& stream, std::shared_ptr<const server_
       keepalive_(stream_.get_executor()) {
   // A client that stops reading must not grow the daemon's memory.
   channel_->set_limit(context_->limits.stream_buffer_bytes);
+  if (context_->channels) context_->channels->add(channel_);
 }
 
 sse_stream::~sse_stream() {

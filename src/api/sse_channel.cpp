@@ -59,11 +59,14 @@ bool sse_channel::closed() const {
 }
 
 void sse_channel::close() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::unique_lock<std::mutex> lock(mutex_);
   closed_ = true;
   frames_.clear();
   bytes_ = 0;
   notify_ = nullptr;
+  // A producer may be inside the notifier, posting into the session's io_context: the session
+  // (or the server stopping) destroys that io_context once this returns.
+  notified_.wait(lock, [this] { return notifying_ == 0; });
 }
 
 void sse_channel::set_limit(std::size_t max_bytes) {
@@ -110,9 +113,22 @@ void sse_channel::enqueue_locked(std::string text, bool droppable) {
 }
 
 void sse_channel::notify_locked(std::unique_lock<std::mutex>& lock) {
+  if (!notify_) return;
+  // Called outside the lock (it posts to the session, which may be draining this channel), but
+  // counted, so close() can wait for it to return; also when it throws.
+  struct call_under_way {
+    sse_channel& channel;
+    std::unique_lock<std::mutex>& lock;
+    ~call_under_way() {
+      lock.lock();
+      if (--channel.notifying_ == 0) channel.notified_.notify_all();
+    }
+  };
   auto fn = notify_;
+  ++notifying_;
   lock.unlock();
-  if (fn) fn();
+  call_under_way counted{*this, lock};
+  fn();
 }
 
 }  // namespace jetperf::api

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <optional>
 
 #include <spdlog/spdlog.h>
 
@@ -96,19 +97,21 @@ store::job_record job_service::submit(const std::string& kind, const nlohmann::j
                                        std::to_string(k_max_points) + " are allowed",
                            "too_many_points");
   const double estimate = estimate_job(w, normalized, points);
-  std::int64_t id = 0;
+  std::optional<store::job_record> job;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (stopping_) throw unavailable("the daemon is shutting down");
     if (queue_.size() >= options_.max_queued)
       throw unavailable("the queue is full (" + std::to_string(options_.max_queued) + " jobs)");
-    id = jobs_.insert(kind, normalized, tags, static_cast<std::int64_t>(points.size()), estimate);
+    const auto id = jobs_.insert(kind, normalized, tags, static_cast<std::int64_t>(points.size()), estimate);
     queue_.push_back(id);
+    // The answer is the job as queued: read after the wake-up, the runner may have taken it.
+    job = jobs_.get(id);
+    if (!job) throw not_found("job " + std::to_string(id) + " does not exist", "id");
   }
   wake_.notify_all();
-  auto job = get(id);
-  publish(id, "state", {{"id", id}, {"state", "queued"}});
-  return job;
+  publish(job->id, "state", {{"id", job->id}, {"state", "queued"}});
+  return *job;
 }
 
 nlohmann::json job_service::dry_run(const std::string& kind, const nlohmann::json& spec) const {
@@ -166,6 +169,7 @@ store::job_record job_service::cancel(std::int64_t id) {
 }
 
 store::job_record job_service::resume(std::int64_t id) {
+  store::job_record queued;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     save_unsaved_states();
@@ -183,10 +187,14 @@ store::job_record job_service::resume(std::int64_t id) {
     if (stopping_) throw unavailable("the daemon is shutting down");
     jobs_.set_state(id, job_state::queued);
     queue_.push_back(id);
+    // The answer is the job as queued: read after the wake-up, the runner may have taken it.
+    job = jobs_.get(id);
+    if (!job) throw not_found("job " + std::to_string(id) + " does not exist", "id");
+    queued = *job;
   }
   wake_.notify_all();
   publish(id, "state", {{"id", id}, {"state", "queued"}});
-  return get(id);
+  return queued;
 }
 
 store::job_record job_service::get(std::int64_t id) const {

@@ -15,6 +15,9 @@
 #include <stdexcept>
 #include <thread>
 
+#include <gtest/gtest.h>
+
+#include <support/sanitizer.hpp>
 #include <support/test_paths.hpp>
 
 extern char** environ;
@@ -160,13 +163,27 @@ int daemon_process::stop() {
     wait_exit(k_stop_timeout_ms);
     throw std::runtime_error("jetperfd did not stop within 20 s of SIGTERM\nlog:\n" + log());
   }
+  check_sanitizer_report();
   return code;
+}
+
+void daemon_process::check_sanitizer_report() {
+  // The daemon's log is read by few tests, and most let the destructor stop it: in a sanitizer
+  // build a finding in the daemon (TSan and LSan report and exit at the end) must fail the test
+  // that ran it. Each start's part of the log is looked at once.
+  const std::string text = log();
+  if (text.size() <= log_checked_) return;
+  const auto report = sanitizer_report(text.substr(log_checked_));
+  log_checked_ = text.size();
+  if (!report.empty()) ADD_FAILURE() << "jetperfd reported:\n" << report;
 }
 
 void daemon_process::kill() {
   if (pid_ <= 0) return;
   ::kill(pid_, SIGKILL);
   wait_exit(k_stop_timeout_ms);
+  // ASan and UBSan end the process at their first finding: it may be dead already.
+  check_sanitizer_report();
 }
 
 void daemon_process::restart() {

@@ -2,6 +2,7 @@
 // The real jetperfd as a child process for integration tests and benchmarks: its own scratch
 // directory (database, token, ready file, log), an ephemeral loopback port announced through
 // --ready-file, and stop (SIGTERM), kill (SIGKILL) and restart on the same database.
+#include <cstddef>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -47,12 +48,15 @@ class daemon_process {
 
  private:
   int wait_exit(int timeout_ms);
+  /// Fails the current test with the first sanitizer report the daemon wrote since the last check.
+  void check_sanitizer_report();
 
   temp_dir dir_;
   std::vector<std::string> extra_args_;
   std::string token_;
   pid_t pid_ = -1;
   int port_ = 0;
+  std::size_t log_checked_ = 0;  ///< bytes of the log already looked at for sanitizer reports
 };
 
 }  // namespace jetperf::test

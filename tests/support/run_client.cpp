@@ -10,6 +10,9 @@
 #include <cstring>
 #include <stdexcept>
 
+#include <gtest/gtest.h>
+
+#include <support/sanitizer.hpp>
 #include <support/test_paths.hpp>
 
 extern char** environ;
@@ -100,6 +103,10 @@ client_result run_program(const std::vector<std::string>& args, const std::map<s
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.exit_code = 128 + WTERMSIG(status);
   if (timed_out) result.err += "\n[run_client: killed after " + std::to_string(timeout_s) + " s]";
+  // A sanitizer build's finding in the program fails the test even where the test expects the
+  // program to fail anyway (ASan's exit status 1 is also the client's "the daemon said no").
+  if (const auto report = sanitizer_report(result.err); !report.empty())
+    ADD_FAILURE() << args.front() << " reported:\n" << report;
   return result;
 }
 

@@ -4,6 +4,7 @@
 // It holds at most a bound of bytes for a client that reads slowly: the oldest droppable frames
 // (periodic telemetry) go first; when frames that must not be dropped (a job's own events)
 // exceed it, the channel overflows and the session ends the stream.
+#include <condition_variable>
 #include <deque>
 #include <functional>
 #include <mutex>
@@ -27,6 +28,9 @@ class sse_channel {
   bool drain(std::vector<std::string>& out);
   /// True when the consumer went away (the session calls close()); producers stop pushing.
   bool closed() const;
+  /// Drops the queue and the notifier; returns only once no notifier call is under way, so the
+  /// consumer may destroy what the notifier uses (the session's io_context) right after. Must
+  /// not be called from inside the notifier.
   void close();
   /// Bytes the queue may hold (0: no bound).
   void set_limit(std::size_t max_bytes);
@@ -48,6 +52,8 @@ class sse_channel {
   std::size_t bytes_ = 0, limit_ = 0, dropped_ = 0;
   bool overflowed_ = false;
   std::function<void()> notify_;
+  int notifying_ = 0;  ///< notifier calls under way (made outside the lock)
+  std::condition_variable notified_;
   bool finished_ = false;
   bool closed_ = false;
 };

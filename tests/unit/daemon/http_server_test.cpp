@@ -316,6 +316,38 @@ TEST(http_server, stop_closes_open_streams) {
   client.read_to_eof();  // returns: the server closed the connection
 }
 
+// A producer thread (the telemetry feed, the job runner) may be pushing while the server stops:
+// once stop() has closed a stream's channel nothing may post into the io_context any more, which
+// is destroyed next. A sanitizer build (JETPERF_SANITIZE) reports a post into the freed
+// io_context; each round gives the timing another chance to show it.
+TEST(http_server, stop_while_a_producer_pushes_leaves_nothing_posting) {
+  for (int round = 0; round < 20; ++round) {
+    sse_fixture f;
+    auto server = std::make_unique<http_server>(test_options(), f.handler());
+    server->start();
+    raw_client client(server->local_port());
+    ASSERT_TRUE(client.send(raw_client::request("GET", "/events")));
+    client.read_until("\r\n\r\n");
+    ASSERT_TRUE(eventually([&] { return f.get() != nullptr; }));
+    auto channel = f.get();
+    std::atomic<bool> done{false};
+    std::atomic<long> pushes{0};
+    std::thread producer([&] {
+      while (!done) {
+        channel->push("sample", "{}", /*last=*/false, /*droppable=*/true);
+        ++pushes;
+      }
+    });
+    const bool pushing = eventually([&] { return pushes.load() > 1000; });
+    server.reset();
+    const bool closed = channel->closed();
+    done = true;
+    producer.join();
+    ASSERT_TRUE(pushing);
+    ASSERT_TRUE(closed) << "round " << round;
+  }
+}
+
 TEST(http_server, http10_stream_is_delimited_by_close) {
   sse_fixture f;
   http_server server(test_options(), f.handler());

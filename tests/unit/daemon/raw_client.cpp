@@ -79,8 +79,13 @@ http::response<http::string_body> raw_client::read_response() {
   }
 }
 
-std::string raw_client::read_until(const std::string& needle) {
-  while (pending_.find(needle) == std::string::npos) {
+std::string raw_client::read_until(const std::string& needle, int times) {
+  const auto count = [&] {
+    int n = 0;
+    for (auto at = pending_.find(needle); at != std::string::npos; at = pending_.find(needle, at + needle.size())) ++n;
+    return n;
+  };
+  while (count() < times) {
     if (!receive()) throw std::runtime_error("connection ended before '" + needle + "'");
   }
   return pending_;

@@ -21,8 +21,9 @@ class raw_client {
   /// Parses one response (keeps bytes that follow for the next call). Throws on timeout,
   /// connection end before a whole response, or a parse error.
   boost::beast::http::response<boost::beast::http::string_body> read_response();
-  /// Reads until `needle` has arrived (returns everything read so far) or throws on timeout.
-  std::string read_until(const std::string& needle);
+  /// Reads until `needle` has arrived `times` times in all (returns everything read so far) or
+  /// throws on timeout.
+  std::string read_until(const std::string& needle, int times = 1);
   /// Reads until the server closes; returns all bytes. Throws on timeout.
   std::string read_to_eof();
   /// One request with keep-alive, "Host" and "Content-Length" added.

@@ -75,6 +75,10 @@ outcome with_free_slots(int free_slots, const std::function<void()>& start) {
     try {
       start();
     } catch (const jetperf::platform_error& e) {
+      // Back up before reading the exception: in a UBSan build (JETPERF_SANITIZE=address) the
+      // check of e's dynamic type probes memory through a pipe, which fails with no descriptor
+      // left and is then reported as an invalid vptr.
+      ::setrlimit(RLIMIT_NOFILE, &old);
       threw = true;
       what = e.what();
     }
