@@ -28,6 +28,16 @@ bool exists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
+// A daemon on an ephemeral loopback port with its state in `dir`.
+daemon_config config_in(const jetperf::test::temp_dir& dir) {
+  daemon_config c;
+  c.listen_port = 0;
+  c.db_path = dir.file("state/jetperf.db");
+  c.token_file = dir.file("state/token");
+  c.ready_file = dir.file("ready");
+  return c;
+}
+
 // Runs app::run() on a thread until SIGTERM; the port comes from the ready file.
 class running_app {
  public:
@@ -78,11 +88,7 @@ class running_app {
 // The whole daemon in-process: real store, job service and router behind the HTTP server.
 TEST(app, serves_the_api_and_stops_on_sigterm) {
   jetperf::test::temp_dir dir;
-  daemon_config c;
-  c.listen_port = 0;
-  c.db_path = dir.file("state/jetperf.db");
-  c.token_file = dir.file("state/token");
-  c.ready_file = dir.file("ready");
+  auto c = config_in(dir);
   c.threads = 1;
   app daemon(c);
 
@@ -133,11 +139,7 @@ TEST(app, serves_the_api_and_stops_on_sigterm) {
 TEST(app, stops_while_telemetry_streams_are_open) {
   for (int round = 0; round < 3; ++round) {
     jetperf::test::temp_dir dir;
-    daemon_config c;
-    c.listen_port = 0;
-    c.db_path = dir.file("state/jetperf.db");
-    c.token_file = dir.file("state/token");
-    c.ready_file = dir.file("ready");
+    auto c = config_in(dir);
     c.sim_dir = dir.file("sim");
     c.threads = 2;
     // 0 ("a quarter of max_connections") is resolved by the config parser, which this skips.

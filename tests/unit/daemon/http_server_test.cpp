@@ -239,6 +239,13 @@ struct sse_fixture {
     std::lock_guard<std::mutex> lock(mutex);
     return channel;
   }
+  /// Opens /events through `client`, reads the response head and waits for the handler's
+  /// channel: nullptr when the request could not be sent or no channel came.
+  std::shared_ptr<api::sse_channel> open(raw_client& client) {
+    if (!client.send(raw_client::request("GET", "/events"))) return nullptr;
+    client.read_until("\r\n\r\n");
+    return eventually([&] { return get() != nullptr; }) ? get() : nullptr;
+  }
 };
 
 TEST(http_server, sse_frames_arrive_in_order_and_the_stream_closes_when_finished) {
@@ -294,9 +301,7 @@ TEST(http_server, sse_client_disconnect_closes_the_channel) {
   server.start();
   {
     raw_client client(server.local_port());
-    ASSERT_TRUE(client.send(raw_client::request("GET", "/events")));
-    client.read_until("\r\n\r\n");
-    ASSERT_TRUE(eventually([&] { return f.get() != nullptr; }));
+    ASSERT_NE(f.open(client), nullptr);
     EXPECT_FALSE(f.get()->closed());
   }
   EXPECT_TRUE(eventually([&] { return f.get()->closed(); }));
@@ -308,9 +313,7 @@ TEST(http_server, stop_closes_open_streams) {
   auto server = std::make_unique<http_server>(test_options(), f.handler());
   server->start();
   raw_client client(server->local_port());
-  ASSERT_TRUE(client.send(raw_client::request("GET", "/events")));
-  client.read_until("\r\n\r\n");
-  ASSERT_TRUE(eventually([&] { return f.get() != nullptr; }));
+  ASSERT_NE(f.open(client), nullptr);
   server->stop();
   EXPECT_TRUE(f.get()->closed());
   client.read_to_eof();  // returns: the server closed the connection
@@ -326,9 +329,7 @@ TEST(http_server, stop_while_a_producer_pushes_leaves_nothing_posting) {
     auto server = std::make_unique<http_server>(test_options(), f.handler());
     server->start();
     raw_client client(server->local_port());
-    ASSERT_TRUE(client.send(raw_client::request("GET", "/events")));
-    client.read_until("\r\n\r\n");
-    ASSERT_TRUE(eventually([&] { return f.get() != nullptr; }));
+    ASSERT_NE(f.open(client), nullptr);
     auto channel = f.get();
     std::atomic<bool> done{false};
     std::atomic<long> pushes{0};
