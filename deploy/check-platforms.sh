@@ -20,6 +20,13 @@ for check in "${checks[@]}"; do
   start=$SECONDS
   case "$check" in
     arm64)
+      # The tests start programs of their own (the simulator's nvpmodel and tegrastats, gtest's
+      # death tests), arm64 executables too: the kernel runs them only through a binfmt_misc
+      # registration of qemu, made with the fix-binary flag so that it works inside the chroot.
+      if [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
+        mountpoint -q /proc/sys/fs/binfmt_misc || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends qemu-user-static binfmt-support
+      fi
       labels=unit
       [ "${JETPERF_ARM64_SIM:-0}" = 1 ] && labels='unit|sim'
       ./deploy/chroot.sh --suite bookworm --out "$debs" -- bash -euo pipefail -c "

@@ -3,6 +3,7 @@
 // allow it; stay interrupted when the board comes back in another mode.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <thread>
@@ -55,7 +56,13 @@ class gated_board final : public platform::board_settings {
     return s;
   }
   void restore() override { ++restores; }
-  void reboot_into(std::int64_t m) override { reboots.push_back(pending = m); }
+  // On the runner thread, after the job is stored interrupted: the test, which polls that state,
+  // reads `reboots` only once `reboots_done` says the push is complete (a read during the push's
+  // reallocation crashed under qemu on arm64).
+  void reboot_into(std::int64_t m) override {
+    reboots.push_back(pending = m);
+    reboots_done.store(reboots.size(), std::memory_order_release);
+  }
   std::optional<std::int64_t> rearm(std::int64_t) override {
     ++rearms;
     return mode;
@@ -64,6 +71,7 @@ class gated_board final : public platform::board_settings {
 
   std::int64_t mode = 2, pending = 2;
   std::vector<std::int64_t> reboots;
+  std::atomic<std::size_t> reboots_done{0};
   int arms = 0, rearms = 0, restores = 0;
 };
 
@@ -92,7 +100,8 @@ struct fixture {
     const auto until = std::chrono::steady_clock::now() + 20s;
     for (;;) {
       auto j = service->get(id);
-      const bool rebooting = j.state == jobs::job_state::interrupted && board.reboots.size() > reboots_before;
+      const bool rebooting =
+          j.state == jobs::job_state::interrupted && board.reboots_done.load(std::memory_order_acquire) > reboots_before;
       if (jobs::is_terminal(j.state) || rebooting || std::chrono::steady_clock::now() > until) return j;
       std::this_thread::sleep_for(2ms);
     }
