@@ -35,7 +35,6 @@ http_server_options server_options(const daemon_config& c) {
   return o;
 }
 
-
 }  // namespace
 
 app::app(daemon_config config)

@@ -160,6 +160,7 @@ void sampler::tick(std::int64_t t_ns) {
   {
     std::lock_guard<std::mutex> lock(health_mutex_);
     ++ticks_;
+    ++stretch_ticks_;
     samples_ += tick_samples_.size();
     // History by time, whatever the tick period: the tick nearest each due time (within half a
     // tick), the next due one period after the last, so a 1 s history at a 1 s idle period stays
@@ -266,6 +267,7 @@ void sampler::run() {
   const std::int64_t idle_period = idle_period_ns();
   const auto full_now = [&] { return idle_period == period || job_id_.load() != 0; };
   bool full = full_now();
+  bool rate_full = full;  // the rate health counts the current stretch at
   enter_rate(full, monotonic_ns());
   std::int64_t next = monotonic_ns() + (full ? period : idle_period);
   while (!stopping_.load(std::memory_order_relaxed)) {
@@ -295,13 +297,10 @@ void sampler::run() {
     } else if (now - next >= idle_period) {
       next += (now - next) / idle_period * idle_period;
     }
+    // The health lock only when the rate changes: at 1 kHz every lock on this path is paid.
     const bool full_for_tick = full_now();
-    enter_rate(full_for_tick, now);
+    if (full_for_tick != rate_full) enter_rate(rate_full = full_for_tick, now);
     tick(now);
-    {
-      std::lock_guard<std::mutex> lock(health_mutex_);
-      ++stretch_ticks_;
-    }
     full = full_now();
     next += full ? period : idle_period;
   }
