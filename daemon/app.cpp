@@ -9,6 +9,7 @@
 #include <jetperf/store/reboot_journal.hpp>
 
 #include "atomic_file.hpp"
+#include "command_setup.hpp"
 #include "exposure.hpp"
 #include "http/net.hpp"
 #include "kinds.hpp"
@@ -45,7 +46,7 @@ app::app(daemon_config config)
   db_ = open_database(config_.db_path);
   spdlog::info("database: {} (schema version {})", config_.db_path, db_->schema_version());
 
-  register_kinds(registry_);
+  register_kinds(registry_, command_policy_of(config_));
 
   snapshots_ = std::make_unique<store::snapshot_store>(*db_);
   journal_ = std::make_unique<store_snapshot_journal>(*snapshots_);
@@ -79,6 +80,7 @@ app::app(daemon_config config)
   };
   if (board_.sim && board_.sim->simulator()) fidelity_ = std::make_unique<sim::sim_fidelity>(*board_.sim->simulator());
   job_options.fidelity = fidelity_.get();
+  if (board_.sim) job_options.processes = board_.sim->simulator();
   const platform::board_fidelity* fidelity = fidelity_.get();
   job_options.provenance = [this, sampler, fidelity] { return job_provenance(board_, sampler, fidelity); };
   // Estimates learn from the runs of this board only.

@@ -179,6 +179,29 @@ const std::map<std::string, setter>& file_keys() {
            c.allowed_hosts.push_back(item);
          }
        }},
+      {"command_jobs",
+       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+         c.command_jobs = parse_bool(w, k, v);
+       }},
+      {"command_user",
+       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+         if (v.empty() || v.find_first_of(" \t/:") != std::string::npos) fail(w, k, "'" + v + "' is not an account name");
+         c.command_user = v;
+       }},
+      {"command_dirs",
+       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+         c.command_dirs.clear();
+         std::string item;
+         std::istringstream in(v);
+         while (std::getline(in, item, ',')) {
+           item.erase(0, item.find_first_not_of(" \t"));
+           item.erase(item.find_last_not_of(" \t") + 1);
+           if (item.empty()) continue;
+           c.command_dirs.push_back(parse_path(w, k, item));
+         }
+       }},
+      {"runtime_dir", [](daemon_config& c, const std::string& w, const std::string& k,
+                         const std::string& v) { c.runtime_dir = parse_path(w, k, v); }},
       {"max_streams",
        [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
          c.max_streams = parse_unsigned(w, k, v, 1, 100000);
@@ -373,6 +396,10 @@ std::string usage_text() {
          "  --max-streams N            event streams open at once (default a quarter of\n"
          "                             --max-connections)\n"
          "  --max-streams-per-address N  event streams from one address (default 8)\n"
+         "  --command-jobs BOOL        run clients' own programs (command jobs; default false)\n"
+         "  --command-user NAME        the unprivileged account they run as (never root)\n"
+         "  --command-dirs A,B         programs must lie inside these directories\n"
+         "  --runtime-dir PATH         per-job runtime files (default /run/jetperf)\n"
          "  --ready-file PATH          write HOST:PORT here once listening\n"
          "  --restore-only             restore the board's saved settings and exit\n"
          "  --version                  print the version and exit\n"

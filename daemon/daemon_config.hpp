@@ -56,6 +56,13 @@ struct daemon_config {
   /// address.
   std::size_t max_streams = 0;
   std::size_t max_streams_per_address = 8;
+  /// Command jobs (the researcher's own program): off unless enabled, and then run as
+  /// command_user (never root), from inside command_dirs when any are named.
+  bool command_jobs = false;
+  std::string command_user;
+  std::vector<std::string> command_dirs;
+  /// Where per-job runtime files live (command jobs' marker sockets).
+  std::string runtime_dir = "/run/jetperf";
   /// When set, "HOST:PORT\n" is written here (atomically) once the listener is bound.
   std::string ready_file;
   /// Restore the board from a dirty snapshot and exit (ExecStopPost of the unit).

@@ -1,5 +1,6 @@
 #include "kinds.hpp"
 
+#include <jetperf/kinds/command/command_kind.hpp>
 #include <jetperf/kinds/gemm/gemm_kind.hpp>
 #include <jetperf/kinds/idle/idle_kind.hpp>
 #include <jetperf/kinds/layers/layers_kind.hpp>
@@ -7,10 +8,12 @@
 namespace jetperf::daemon {
 
 // A new kind is a folder under src/kinds/ and one line here (README, "Adding a job kind").
-void register_kinds(jobs::workload_registry& registry) {
+void register_kinds(jobs::workload_registry& registry, const kinds::command_policy& command) {
   registry.add(kinds::make_idle_kind());
   registry.add(kinds::make_gemm_kind());
   registry.add(kinds::make_layers_kind());
+  // Registered when off too: a submission is then told which configuration keys enable it.
+  registry.add(kinds::make_command_kind(command));
 }
 
 }  // namespace jetperf::daemon

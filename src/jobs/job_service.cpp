@@ -292,6 +292,7 @@ void job_service::run_job(store::job_record job) {
   ctx.board = board_;
   ctx.telemetry = telemetry_;
   ctx.fidelity = options_.fidelity;
+  ctx.processes = options_.processes;
   ctx.event = [this, id](const std::string& type, const nlohmann::json& data) {
     jobs_.add_event(id, type, data);
     publish(id, type, data);

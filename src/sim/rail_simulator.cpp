@@ -59,6 +59,14 @@ rail_simulator::rail_simulator(const board_profile& profile, std::string root, r
 
 rail_simulator::~rail_simulator() { stop(); }
 
+void rail_simulator::add_process(int pid) {
+  if (threads_) threads_->add_process(pid);
+}
+
+void rail_simulator::remove_process(int pid) {
+  if (threads_) threads_->remove_process(pid);
+}
+
 void rail_simulator::start() {
   if (thread_.joinable()) return;
   {
@@ -168,6 +176,9 @@ void rail_simulator::reserve_speed(const board_load& l) {
   std::vector<int> tids;
   std::size_t running = 0;
   for (const auto& t : last_threads_) {
+    // Another process's threads (a command job's program) run at the host's speed: holding
+    // them is not this process's to do, and their rows say speed_not_simulated.
+    if (t.external) continue;
     if (t.busy > 0.01 || reservation_->share_of(t.tid) < 1) tids.push_back(t.tid);
     if (t.busy / reservation_->share_of(t.tid) > 0.2) ++running;
   }

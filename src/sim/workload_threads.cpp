@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include <cstdlib>
+#include <set>
 
 #include <jetperf/common/thread_name.hpp>
 
@@ -20,7 +21,76 @@ std::int64_t thread_cpu_ns(int tid) {
   return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
-workload_threads::workload_threads(std::string task_dir) : task_dir_(std::move(task_dir)) {}
+namespace {
+
+// A process's descendants are found through each thread's children file; this many at most, so
+// that a fork bomb cannot make each simulator step unbounded.
+constexpr std::size_t k_max_external_processes = 256;
+
+std::vector<int> numbers_in(const std::string& text) {
+  std::vector<int> out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && (text[i] < '0' || text[i] > '9')) ++i;
+    std::size_t j = i;
+    while (j < text.size() && text[j] >= '0' && text[j] <= '9') ++j;
+    if (j > i) out.push_back(std::atoi(text.substr(i, j - i).c_str()));
+    i = j;
+  }
+  return out;
+}
+
+std::vector<int> tids_of(const std::string& task_dir) {
+  std::vector<int> out;
+  DIR* dir = opendir(task_dir.c_str());
+  if (!dir) return out;
+  while (const dirent* e = readdir(dir)) {
+    const int tid = std::atoi(e->d_name);
+    if (tid > 0) out.push_back(tid);
+  }
+  closedir(dir);
+  return out;
+}
+
+}  // namespace
+
+workload_threads::workload_threads(std::string task_dir, std::string proc_dir)
+    : task_dir_(std::move(task_dir)), proc_dir_(std::move(proc_dir)) {}
+
+void workload_threads::add_process(int pid) {
+  std::lock_guard<std::mutex> lock(processes_mutex_);
+  processes_.insert(pid);
+}
+
+void workload_threads::remove_process(int pid) {
+  std::lock_guard<std::mutex> lock(processes_mutex_);
+  processes_.erase(pid);
+}
+
+std::map<int, std::int64_t> workload_threads::external_threads() const {
+  std::vector<int> todo;
+  {
+    std::lock_guard<std::mutex> lock(processes_mutex_);
+    todo.assign(processes_.begin(), processes_.end());
+  }
+  std::map<int, std::int64_t> out;
+  std::set<int> visited;
+  while (!todo.empty() && visited.size() < k_max_external_processes) {
+    const int pid = todo.back();
+    todo.pop_back();
+    if (!visited.insert(pid).second) continue;
+    const auto task = proc_dir_ + "/" + std::to_string(pid) + "/task";
+    for (int tid : tids_of(task)) {
+      const auto base = task + "/" + std::to_string(tid);
+      // schedstat's first field: time on a CPU in ns (the thread CPU clock of another process
+      // cannot be read with clock_gettime).
+      const auto stat = detail::read_text(base + "/schedstat").value_or("");
+      if (!stat.empty() && stat[0] >= '0' && stat[0] <= '9') out[tid] = std::atoll(stat.c_str());
+      for (int child : numbers_in(detail::read_text(base + "/children").value_or(""))) todo.push_back(child);
+    }
+  }
+  return out;
+}
 
 std::vector<thread_busy> workload_threads::sample(std::int64_t now_ns) {
   const double wall_ns = last_ns_ > 0 ? static_cast<double>(now_ns - last_ns_) : 0.0;
@@ -56,6 +126,17 @@ std::vector<thread_busy> workload_threads::sample(std::int64_t now_ns) {
     live.emplace(tid, std::move(s));
   }
   closedir(dir);
+  for (const auto& kv : external_threads()) {
+    auto it = threads_.find(kv.first);
+    seen s;
+    if (it != threads_.end()) s = it->second;
+    const std::int64_t before = s.cpu_ns;
+    s.cpu_ns = kv.second;
+    double busy = 0;
+    if (before >= 0 && kv.second >= before && wall_ns > 0) busy = static_cast<double>(kv.second - before) / wall_ns;
+    out.push_back({kv.first, busy, true});
+    live.emplace(kv.first, std::move(s));
+  }
   threads_ = std::move(live);
   return out;
 }

@@ -10,6 +10,8 @@ std::string binary_dir();
 std::string fixtures_dir();
 std::string daemon_path();
 std::string client_path();
+/// Where the programs command jobs run in the tests are built (tests/programs).
+std::string test_programs_dir();
 /// Where the simulator's nvpmodel/tegrastats programs are built.
 std::string sim_tools_dir();
 

@@ -34,6 +34,8 @@ struct job_service_options {
   std::function<void(std::optional<std::int64_t>)> on_running;
   /// What the board's numbers stand for (simulated boards); null on a real board.
   const platform::board_fidelity* fidelity = nullptr;
+  /// Told of the processes a job starts (a simulated board counts their load); may be null.
+  platform::workload_processes* processes = nullptr;
   /// Where a job's numbers come from (board, software versions, sensor, sampling), stored with
   /// the job when it starts and again when it ends (then with the sampling it achieved).
   std::function<nlohmann::json()> provenance;

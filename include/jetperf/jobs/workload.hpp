@@ -19,6 +19,7 @@
 #include <jetperf/jobs/run_cost.hpp>
 #include <jetperf/platform/board_fidelity.hpp>
 #include <jetperf/platform/board_settings.hpp>
+#include <jetperf/platform/workload_processes.hpp>
 #include <jetperf/store/job_store.hpp>
 #include <jetperf/telemetry/sample_source.hpp>
 
@@ -33,6 +34,8 @@ struct point_context {
   telemetry::sample_source* telemetry = nullptr;
   /// What the board's numbers stand for; null on a real board (nothing to flag).
   const platform::board_fidelity* fidelity = nullptr;
+  /// Told of processes the point starts (a command job's program); null when nobody asks.
+  platform::workload_processes* processes = nullptr;
   /// Emits a job event (type, data), e.g. "log"; stored and streamed.
   std::function<void(const std::string&, const nlohmann::json&)> event;
 

@@ -9,6 +9,7 @@
 #include <jetperf/sim/board_profile.hpp>
 #include <jetperf/sim/cpu_reservation.hpp>
 #include <jetperf/sim/power_model.hpp>
+#include <jetperf/platform/workload_processes.hpp>
 #include <jetperf/sim/workload_threads.hpp>
 
 #include <chrono>
@@ -49,7 +50,7 @@ struct rail_simulator_options {
   double noise = 0.003;
 };
 
-class rail_simulator {
+class rail_simulator final : public platform::workload_processes {
  public:
   /// `root` is the board's host root directory (<dir>/root).
   rail_simulator(const board_profile& profile, std::string root, rail_simulator_options options = {});
@@ -58,6 +59,10 @@ class rail_simulator {
   rail_simulator& operator=(const rail_simulator&) = delete;
 
   void start();
+  /// A command job's program: its CPU time loads the simulated cores as the job's threads do
+  /// (nothing with a given host_load).
+  void add_process(int pid) override;
+  void remove_process(int pid) override;
   void stop();
   bool running() const { return thread_.joinable(); }
 

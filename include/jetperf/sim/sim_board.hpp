@@ -50,6 +50,7 @@ class sim_board {
   bool running() const;
   /// The running simulator, nullptr when stopped.
   const rail_simulator* simulator() const { return simulator_.get(); }
+  rail_simulator* simulator() { return simulator_.get(); }
 
  private:
   sim_board(const board_profile& profile, std::string dir);

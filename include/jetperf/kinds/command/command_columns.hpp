@@ -1,0 +1,9 @@
+#pragma once
+// The columns of a command job's rows: one row per measured run of the program.
+#include <jetperf/jobs/columns.hpp>
+
+namespace jetperf::kinds {
+
+const jobs::column_table& command_columns();
+
+}  // namespace jetperf::kinds

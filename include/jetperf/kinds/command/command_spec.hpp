@@ -1,0 +1,52 @@
+#pragma once
+// The `command` job spec: the researcher's own program (argv, cwd, env), how often it runs
+// (warmup_runs, repeats), its limits (timeout_s) and the board-setting axes shared with gemm and
+// layers. parse() validates field by field (validation_error "spec.<field>") against the board
+// and the daemon's command policy, and resolves the program to an absolute path once.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <jetperf/common/spec_fields.hpp>
+#include <jetperf/kinds/command/command_policy.hpp>
+#include <jetperf/platform/board_setting.hpp>
+
+namespace jetperf::kinds {
+
+constexpr std::size_t k_max_command_args = 256;
+constexpr std::size_t k_max_command_arg_bytes = 4096;
+constexpr std::size_t k_max_command_env = 128;
+constexpr std::size_t k_max_command_points = 10000;
+
+struct command_spec {
+  std::vector<std::string> argv;
+  std::string program;  ///< argv[0] resolved: absolute, symbolic links followed
+  std::string cwd;
+  std::map<std::string, std::string> env;
+  double timeout_s = 3600;
+  std::int64_t repeats = 1;
+  std::int64_t warmup_runs = 0;
+  double cooldown_s = 0;
+  double idle_s = 1;  ///< idle baseline per setting (0: none)
+  nlohmann::json board_axes = nlohmann::json::object();
+
+  static command_spec parse(const nlohmann::json& spec, const platform::board_offer& offered,
+                            const command_policy& policy);
+  static command_spec stored(const nlohmann::json& normalized);
+  nlohmann::json to_json() const;
+};
+
+const std::vector<spec_field>& command_spec_fields();
+
+/// The points: board setting outermost (each setting's warm-up runs once), then the repeat.
+std::vector<nlohmann::json> expand_command_spec(const nlohmann::json& normalized);
+
+/// The environment the program gets: PATH (unless env sets it), HOME, USER, LOGNAME of the
+/// account, the spec's env, then `extra` (JETPERF_MARKERS, ...) as "NAME=value" strings.
+std::vector<std::string> command_environment(const command_spec& spec, const platform::user_account& account,
+                                             const std::map<std::string, std::string>& extra);
+
+}  // namespace jetperf::kinds

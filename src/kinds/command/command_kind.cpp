@@ -1,0 +1,249 @@
+#include <jetperf/kinds/command/command_kind.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include <jetperf/common/clock.hpp>
+#include <jetperf/kinds/command/command_columns.hpp>
+#include <jetperf/kinds/command/command_spec.hpp>
+#include <jetperf/kinds/command/marker_socket.hpp>
+#include <jetperf/kinds/command/phases.hpp>
+#include <jetperf/measure/point_board.hpp>
+#include <jetperf/measure/point_power.hpp>
+#include <jetperf/measure/power_window.hpp>
+#include <jetperf/measure/sweep_axes.hpp>
+#include <jetperf/platform/user_process.hpp>
+
+namespace jetperf::kinds {
+
+namespace {
+
+using nlohmann::json;
+
+// Samples this far beyond each end of a run are read too: a phase at the run's edge is
+// interpolated between the samples around it.
+constexpr std::int64_t k_margin_ns = 1'000'000'000;
+// The idle baseline's ends are cut by this much (sensor averaging lags the load before it).
+constexpr double k_idle_boundary_s = 0.1;
+constexpr std::size_t k_kept_marker_errors = 10;
+
+class command_workload final : public jobs::workload {
+ public:
+  explicit command_workload(command_policy policy) : policy_(std::move(policy)) {}
+
+  std::string kind() const override { return "command"; }
+  std::string description() const override {
+    return "The researcher's own program under each board setting: wall time, exit status, power and energy per "
+           "run and per phase it marks (JETPERF_MARKERS). Off unless jetperfd.conf enables it.";
+  }
+  const std::vector<spec_field>& spec_fields() const override { return command_spec_fields(); }
+  const jobs::column_table& columns() const override { return command_columns(); }
+
+  json normalize(const json& spec, const platform::board_offer& offered) const override {
+    return command_spec::parse(spec, offered, policy_).to_json();
+  }
+  std::vector<json> expand(const json& spec) const override { return expand_command_spec(spec); }
+
+  std::vector<double> estimate_points_s(const json& spec_json, const std::vector<json>& points,
+                                        const jobs::estimate_context&) const override {
+    // The program's own time is unknown until it has run; the protocol around it is known.
+    const auto spec = command_spec::stored(spec_json);
+    std::vector<double> out;
+    for (const auto& p : points) {
+      const bool first = p.value("repeat", std::int64_t{0}) == 0;
+      out.push_back(spec.cooldown_s + (first ? spec.idle_s : 0.0));
+    }
+    return out;
+  }
+
+  jobs::point_result run_point(jobs::point_context& ctx, const json& spec, const json& point) override;
+
+  json summarize(const json&, const std::vector<store::point_record>& points) const override;
+
+ private:
+  platform::user_process_result run_once(jobs::point_context& ctx, const command_spec& spec, marker_socket& markers,
+                                         std::int64_t repeat) const;
+
+  command_policy policy_;
+  measure::idle_power_cache idle_;
+};
+
+platform::user_process_result command_workload::run_once(jobs::point_context& ctx, const command_spec& spec,
+                                                         marker_socket& markers, std::int64_t repeat) const {
+  platform::user_process_spec ps;
+  ps.program = spec.program;
+  ps.argv = spec.argv;
+  ps.env = command_environment(spec, policy_.account,
+                               {{"JETPERF_MARKERS", markers.path()},
+                                {"JETPERF_JOB_ID", std::to_string(ctx.job_id)},
+                                {"JETPERF_RUN", std::to_string(repeat)}});
+  ps.cwd = spec.cwd;
+  if (policy_.switch_user) ps.run_as = policy_.account;
+  ps.tail_bytes = policy_.tail_bytes;
+  ps.timeout_s = spec.timeout_s;
+  int started = 0;
+  auto result = platform::run_user_process(
+      ps, [&ctx] { return ctx.cancelled(); },
+      [&](int pid) {
+        started = pid;
+        if (ctx.processes) ctx.processes->add_process(pid);
+      });
+  if (ctx.processes && started) ctx.processes->remove_process(started);
+  return result;
+}
+
+jobs::point_result command_workload::run_point(jobs::point_context& ctx, const json& spec_json, const json& point) {
+  const auto spec = command_spec::stored(spec_json);
+  const auto repeat = point.value("repeat", std::int64_t{0});
+  const auto applied = measure::apply_point_settings(ctx, point);
+  const auto idle_w = spec.idle_s > 0 ? idle_.get(ctx, applied.requested, spec.idle_s, k_idle_boundary_s)
+                                      : std::optional<double>();
+  json identity = measure::setting_json(applied.requested);
+  identity["repeat"] = repeat;
+  if (ctx.cancelled()) return measure::skipped_point("cancelled", identity);
+
+  // The socket lives for the point: it is there before the program starts and gone after.
+  const auto owner = policy_.switch_user ? std::make_optional(std::make_pair(policy_.account.uid, policy_.account.gid))
+                                         : std::nullopt;
+  marker_socket markers(policy_.runtime_dir + "/job-" + std::to_string(ctx.job_id) + ".markers", owner,
+                        k_max_markers_per_run);
+  json warmup_codes = json::array();
+  if (repeat == 0) {
+    for (std::int64_t i = 0; i < spec.warmup_runs && !ctx.cancelled(); ++i) {
+      const auto w = run_once(ctx, spec, markers, -1 - i);
+      warmup_codes.push_back(w.term_signal ? json() : json(w.exit_code));
+    }
+  }
+  if (!measure::sleep_polling(ctx, spec.cooldown_s)) return measure::skipped_point("cancelled", identity);
+  markers.take();  // what warm-up runs marked is not this run's
+  const auto run = run_once(ctx, spec, markers, repeat);
+  auto batch = markers.take();
+  if (run.cancelled) return measure::skipped_point("cancelled", identity);
+
+  jobs::point_result r;
+  r.t_start_ns = run.t_start_ns;
+  r.t_end_ns = run.t_end_ns;
+  json& mt = r.metrics;
+  mt["repeat"] = repeat;
+  measure::put_settings(mt, applied);
+  mt["exit_code"] = run.term_signal ? json() : json(run.exit_code);
+  mt["signal"] = run.term_signal;
+  mt["timed_out"] = run.timed_out;
+  const double wall_s = static_cast<double>(run.t_end_ns - run.t_start_ns) * 1e-9;
+  mt["wall_s"] = wall_s;
+
+  measure::loop_result res;
+  res.t_start_ns = run.t_start_ns;
+  res.t_end_ns = run.t_end_ns;
+  std::vector<telemetry::sample> wide;
+  json rail_energy = json::object();
+  if (ctx.telemetry) {
+    wide = ctx.telemetry->window(run.t_start_ns - k_margin_ns, run.t_end_ns + k_margin_ns);
+    std::copy_if(wide.begin(), wide.end(), std::back_inserter(res.samples), [&](const telemetry::sample& s) {
+      return s.t_ns >= run.t_start_ns && s.t_ns <= run.t_end_ns;
+    });
+    res.power = measure::summarize_window(ctx.telemetry->channels(), res.samples, ctx.telemetry->total_power_channel());
+    res.power_window_s = res.power_covered_s = wall_s;
+    for (const auto& kv : res.power->channels)
+      if (kv.second.name.rfind("rail.", 0) == 0) rail_energy[kv.second.name.substr(5)] = kv.second.mean * wall_s;
+  }
+  const auto power_w = measure::put_power_metrics(mt, res, idle_w, wall_s);
+  mt["rail_energy_j"] = rail_energy;
+
+  const auto pairs = pair_markers(batch.markers, run.t_end_ns);
+  mt["phases"] = ctx.telemetry ? phases_json(phase_energy(pairs, ctx.telemetry->channels(), wide,
+                                                          ctx.telemetry->total_power_channel(), idle_w))
+                               : phases_json(phase_energy(pairs, {}, {}, std::nullopt, idle_w));
+  mt["marks"] = pairs.marks;
+  mt["markers"] = batch.markers.size();
+  json errors = json::array();
+  for (const auto& e : batch.errors) errors.push_back("malformed: " + e);
+  if (batch.malformed > batch.errors.size())
+    errors.push_back(std::to_string(batch.malformed - batch.errors.size()) + " more malformed lines");
+  for (const auto& p : pairs.problems)
+    if (errors.size() < k_kept_marker_errors) errors.push_back(p);
+  if (batch.dropped) errors.push_back(std::to_string(batch.dropped) + " markers dropped past the limit of " +
+                                      std::to_string(k_max_markers_per_run) + " per run");
+  mt["marker_errors"] = errors;
+  mt["warmup_exit_codes"] = warmup_codes;
+  mt["stdout_tail"] = run.out_tail;
+  mt["stderr_tail"] = run.err_tail;
+  mt["stdout_bytes"] = run.out_bytes;
+  mt["stderr_bytes"] = run.err_bytes;
+
+  std::vector<std::string> flags = applied.flags;
+  // The program is another process: a simulated board loads its cores and rails with it but
+  // cannot slow it to the simulated clock.
+  if (ctx.fidelity) flags.emplace_back("speed_not_simulated");
+  measure::put_window_flags(mt, std::move(flags), ctx, res, applied, power_w.has_value(), "cpu", 0);
+  auto& f = mt["flags"];
+  std::vector<std::string> unique;
+  for (const auto& x : f) {
+    const auto s = x.get<std::string>();
+    if (std::find(unique.begin(), unique.end(), s) == unique.end()) unique.push_back(s);
+  }
+  f = unique;
+  mt["stop_reason"] = run.timed_out ? "timeout" : "exit";
+  mt["unmet"] = json::array();
+  r.run_s = wall_s;
+
+  if (run.timed_out || run.term_signal || run.exit_code != 0) {
+    r.status = "failed";
+    mt["error"] = run.timed_out ? "timed out after " + std::to_string(spec.timeout_s) + " s (process group killed)"
+                  : run.term_signal ? "ended by signal " + std::to_string(run.term_signal)
+                                    : "exit status " + std::to_string(run.exit_code);
+  }
+  return r;
+}
+
+json command_workload::summarize(const json&, const std::vector<store::point_record>& points) const {
+  // Per board setting: the runs' median wall time and energy, and each phase's mean energy.
+  std::map<std::string, json> by_setting;
+  std::map<std::string, std::vector<double>> walls, energies;
+  for (const auto& p : points) {
+    if (p.status != "ok") continue;
+    const auto key = measure::setting_json(measure::setting_of_point(p.params)).dump();
+    auto& s = by_setting[key];
+    if (s.is_null()) s = {{"setting", measure::setting_json(measure::setting_of_point(p.params))}, {"runs", 0}, {"phases", json::object()}};
+    s["runs"] = s["runs"].get<int>() + 1;
+    walls[key].push_back(p.metrics.value("wall_s", 0.0));
+    if (p.metrics.contains("energy_j") && p.metrics["energy_j"].is_number()) energies[key].push_back(p.metrics["energy_j"]);
+    const auto phases = p.metrics.value("phases", json::object());
+    for (const auto& [name, ph] : phases.items()) {
+      auto& agg = s["phases"][name];
+      if (agg.is_null()) agg = {{"runs", 0}, {"time_s", 0.0}, {"energy_j", 0.0}};
+      agg["runs"] = agg["runs"].get<int>() + 1;
+      agg["time_s"] = agg["time_s"].get<double>() + ph.value("time_s", 0.0);
+      if (ph.contains("energy_j") && ph["energy_j"].is_number())
+        agg["energy_j"] = agg["energy_j"].get<double>() + ph["energy_j"].get<double>();
+    }
+  }
+  const auto median = [](std::vector<double> v) -> json {
+    if (v.empty()) return nullptr;
+    std::sort(v.begin(), v.end());
+    const auto n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  };
+  json settings = json::array();
+  for (auto& [key, s] : by_setting) {
+    s["wall_median_s"] = median(walls[key]);
+    s["energy_median_j"] = median(energies[key]);
+    for (auto& [name, agg] : s["phases"].items()) {
+      const double runs = agg["runs"].get<double>();
+      agg["time_mean_s"] = agg["time_s"].get<double>() / runs;
+      agg["energy_mean_j"] = agg["energy_j"].get<double>() / runs;
+      agg.erase("time_s");
+      agg.erase("energy_j");
+    }
+    settings.push_back(s);
+  }
+  return {{"settings", settings}};
+}
+
+}  // namespace
+
+std::unique_ptr<jobs::workload> make_command_kind(command_policy policy) {
+  return std::make_unique<command_workload>(std::move(policy));
+}
+
+}  // namespace jetperf::kinds

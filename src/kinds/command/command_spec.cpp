@@ -1,0 +1,224 @@
+#include <jetperf/kinds/command/command_spec.hpp>
+
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <jetperf/common/errors.hpp>
+#include <jetperf/measure/sweep_axes.hpp>
+
+namespace jetperf::kinds {
+
+using namespace measure;  // the board-setting axes every sweeping kind shares
+
+namespace {
+
+using nlohmann::json;
+
+// The search path for a bare program name: a fixed one (or the spec's own PATH), never the
+// daemon's environment.
+constexpr const char* k_default_path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+const spec_field& declared(const char* name) { return find_spec_field(command_spec_fields(), name); }
+
+std::string field(const std::string& name) { return "spec." + name; }
+
+bool is_env_name(const std::string& s) {
+  if (s.empty() || s.size() > 128 || (s[0] >= '0' && s[0] <= '9')) return false;
+  for (char c : s)
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  return true;
+}
+
+std::string checked_text(const json& v, const std::string& where) {
+  if (!v.is_string()) throw validation_error(where, "must be a string, got " + v.dump().substr(0, 80));
+  const auto s = v.get<std::string>();
+  if (s.size() > k_max_command_arg_bytes)
+    throw validation_error(where, "longer than " + std::to_string(k_max_command_arg_bytes) + " bytes", "too_large");
+  if (s.find('\0') != std::string::npos) throw validation_error(where, "holds a NUL byte");
+  return s;
+}
+
+std::string real_path(const std::string& path) {
+  char buf[PATH_MAX];
+  return ::realpath(path.c_str(), buf) ? std::string(buf) : std::string();
+}
+
+bool is_executable_file(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111) != 0;
+}
+
+bool is_directory(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// argv[0] as an absolute, resolved path: a name is looked up in PATH, a relative path is taken
+// from cwd. The allowed directories are checked on the resolved path, so a symbolic link cannot
+// lead out of them.
+std::string resolve_program(const std::string& name, const std::string& cwd, const std::string& path_list,
+                            const command_policy& policy) {
+  std::string candidate;
+  if (name.find('/') != std::string::npos) {
+    candidate = name.front() == '/' ? name : cwd + "/" + name;
+    if (!is_executable_file(candidate))
+      throw validation_error(field("argv"), "argv[0] '" + name + "' is not an executable file", "not_found");
+  } else {
+    for (const auto& dir : split_trimmed(path_list, ':')) {
+      if (dir.empty() || dir.front() != '/') continue;
+      if (is_executable_file(dir + "/" + name)) {
+        candidate = dir + "/" + name;
+        break;
+      }
+    }
+    if (candidate.empty())
+      throw validation_error(field("argv"), "argv[0] '" + name + "' is not found in " + path_list, "not_found");
+  }
+  const auto resolved = real_path(candidate);
+  if (resolved.empty()) throw validation_error(field("argv"), "argv[0] '" + name + "' cannot be resolved", "not_found");
+  if (!policy.allowed_dirs.empty()) {
+    bool inside = false;
+    for (const auto& dir : policy.allowed_dirs) inside = inside || resolved.rfind(dir + "/", 0) == 0;
+    if (!inside) {
+      std::string dirs;
+      for (const auto& d : policy.allowed_dirs) dirs += (dirs.empty() ? "" : ", ") + d;
+      throw validation_error(field("argv"), "program " + resolved + " is outside the allowed directories (" + dirs + ")",
+                             "forbidden");
+    }
+  }
+  return resolved;
+}
+
+}  // namespace
+
+const std::vector<spec_field>& command_spec_fields() {
+  using t = spec_type;
+  static const std::vector<spec_field> fields = with_board_axes(
+      {
+          {"argv", t::list, nullptr,
+           "the program and its arguments (executed with execve, never a shell; a bare name is looked up in PATH)", 1,
+           static_cast<double>(k_max_command_args), {}},
+          {"cwd", t::text, nullptr, "working directory (an absolute path; default: the account's home, else /)", 0, 0, {}},
+          {"env", t::object, json::object(),
+           "environment variables {NAME: value}; the daemon's own environment is not passed on (PATH, HOME, USER, "
+           "LOGNAME and JETPERF_MARKERS are set)", 0, static_cast<double>(k_max_command_env), {}},
+          {"timeout_s", t::number, 3600.0, "each run is killed (its whole process group) after this many seconds",
+           0.01, 7 * 86400, {}},
+          {"repeats", t::integer, 1, "measured runs per board setting (one row each)", 1, 10000, {}},
+          {"warmup_runs", t::integer, 0, "unmeasured runs before the first measured one of each setting", 0, 100, {}},
+          {"idle_s", t::number, 1.0, "seconds of idle baseline per setting (dynamic energy is measured over it; 0: none)",
+           0, 60, {}},
+      },
+      {
+          {"cooldown_s", t::number, 0.0, "seconds of rest before each run", 0, 3600, {}},
+      });
+  return fields;
+}
+
+command_spec command_spec::parse(const json& spec, const platform::board_offer& offered, const command_policy& policy) {
+  if (!policy.enabled) throw validation_error("kind", policy.disabled_reason, "forbidden");
+  if (!spec.is_object()) throw validation_error("spec", "the command spec must be a JSON object");
+  reject_unknown_fields(spec, command_spec_fields());
+  command_spec s;
+  const auto argv = spec.find("argv");
+  if (argv == spec.end() || argv->is_null()) throw validation_error(field("argv"), "argv is required: the program and its arguments");
+  if (!argv->is_array() || argv->empty())
+    throw validation_error(field("argv"), "argv must be a non-empty list of strings, e.g. [\"python3\", \"train.py\"]");
+  if (argv->size() > k_max_command_args)
+    throw validation_error(field("argv"), "more than " + std::to_string(k_max_command_args) + " arguments", "too_large");
+  for (std::size_t i = 0; i < argv->size(); ++i) s.argv.push_back(checked_text((*argv)[i], field("argv[" + std::to_string(i) + "]")));
+  if (s.argv[0].empty()) throw validation_error(field("argv[0]"), "the program name is empty");
+
+  const auto env = spec.find("env");
+  if (env != spec.end() && !env->is_null()) {
+    if (!env->is_object()) throw validation_error(field("env"), "env must be an object {NAME: value}");
+    if (env->size() > k_max_command_env)
+      throw validation_error(field("env"), "more than " + std::to_string(k_max_command_env) + " variables", "too_large");
+    for (auto it = env->begin(); it != env->end(); ++it) {
+      if (!is_env_name(it.key())) throw validation_error(field("env." + it.key().substr(0, 64)), "not a variable name ([A-Za-z_][A-Za-z0-9_]*)");
+      if (it.key().rfind("JETPERF_", 0) == 0)
+        throw validation_error(field("env." + it.key()), "JETPERF_* variables are the daemon's to set", "forbidden");
+      s.env[it.key()] = checked_text(it.value(), field("env." + it.key()));
+    }
+  }
+
+  if (spec.contains("cwd") && !spec["cwd"].is_null()) {
+    s.cwd = checked_text(spec["cwd"], field("cwd"));
+    if (s.cwd.empty() || s.cwd.front() != '/') throw validation_error(field("cwd"), "cwd must be an absolute path");
+  } else {
+    s.cwd = is_directory(policy.account.home) ? policy.account.home : "/";
+  }
+  if (!is_directory(s.cwd)) throw validation_error(field("cwd"), "no directory " + s.cwd, "not_found");
+
+  const auto path = s.env.count("PATH") ? s.env["PATH"] : std::string(k_default_path);
+  s.program = resolve_program(s.argv[0], s.cwd, path, policy);
+  s.timeout_s = number_field(spec, declared("timeout_s"));
+  s.repeats = integer_field(spec, declared("repeats"));
+  s.warmup_runs = integer_field(spec, declared("warmup_runs"));
+  s.idle_s = number_field(spec, declared("idle_s"));
+  s.cooldown_s = number_field(spec, declared("cooldown_s"));
+  normalize_board_axes(spec, offered, s.board_axes);
+  const auto points = static_cast<double>(board_setting_count(s.board_axes)) * static_cast<double>(s.repeats);
+  if (points > static_cast<double>(k_max_command_points))
+    throw validation_error(field("repeats"), "the job would have " + std::to_string(static_cast<long long>(points)) +
+                                                 " runs, more than " + std::to_string(k_max_command_points), "too_large");
+  return s;
+}
+
+command_spec command_spec::stored(const json& j) {
+  command_spec s;
+  s.argv = j.at("argv").get<std::vector<std::string>>();
+  s.program = j.at("program").get<std::string>();
+  s.cwd = j.at("cwd").get<std::string>();
+  s.env = j.at("env").get<std::map<std::string, std::string>>();
+  s.timeout_s = j.at("timeout_s").get<double>();
+  s.repeats = j.at("repeats").get<std::int64_t>();
+  s.warmup_runs = j.at("warmup_runs").get<std::int64_t>();
+  s.idle_s = j.at("idle_s").get<double>();
+  s.cooldown_s = j.at("cooldown_s").get<double>();
+  s.board_axes = stored_board_axes(j);
+  return s;
+}
+
+json command_spec::to_json() const {
+  json j = board_axes;
+  j.update({{"argv", argv},
+            {"program", program},
+            {"cwd", cwd},
+            {"env", env},
+            {"timeout_s", timeout_s},
+            {"repeats", repeats},
+            {"warmup_runs", warmup_runs},
+            {"idle_s", idle_s},
+            {"cooldown_s", cooldown_s}});
+  return j;
+}
+
+std::vector<json> expand_command_spec(const json& normalized) {
+  const auto s = command_spec::stored(normalized);
+  std::vector<json> points;
+  for (const auto& setting : board_setting_points(normalized)) {
+    for (std::int64_t r = 0; r < s.repeats; ++r) {
+      json p = setting;
+      p["repeat"] = r;
+      points.push_back(std::move(p));
+    }
+  }
+  return points;
+}
+
+std::vector<std::string> command_environment(const command_spec& spec, const platform::user_account& account,
+                                             const std::map<std::string, std::string>& extra) {
+  std::map<std::string, std::string> env{{"PATH", k_default_path},
+                                         {"HOME", account.home.empty() ? "/" : account.home},
+                                         {"USER", account.name},
+                                         {"LOGNAME", account.name}};
+  for (const auto& kv : spec.env) env[kv.first] = kv.second;
+  for (const auto& kv : extra) env[kv.first] = kv.second;
+  std::vector<std::string> out;
+  for (const auto& kv : env) out.push_back(kv.first + "=" + kv.second);
+  return out;
+}
+
+}  // namespace jetperf::kinds

@@ -1,0 +1,74 @@
+#include <jetperf/platform/user_account.hpp>
+
+#include <grp.h>
+#include <pwd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <jetperf/common/errors.hpp>
+
+namespace jetperf::platform {
+
+namespace {
+
+user_account of_passwd(const passwd& pw) {
+  user_account a;
+  a.name = pw.pw_name ? pw.pw_name : "";
+  a.uid = pw.pw_uid;
+  a.gid = pw.pw_gid;
+  a.home = pw.pw_dir ? pw.pw_dir : "";
+  a.shell = pw.pw_shell ? pw.pw_shell : "";
+  int count = 32;
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    a.groups.assign(static_cast<std::size_t>(count), 0);
+    int n = count;
+    if (::getgrouplist(a.name.c_str(), a.gid, a.groups.data(), &n) >= 0) {
+      a.groups.resize(static_cast<std::size_t>(n));
+      return a;
+    }
+    count = n > count ? n : count * 2;
+  }
+  a.groups = {a.gid};
+  return a;
+}
+
+bool all_digits(const std::string& s) {
+  return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos && s.size() < 10;
+}
+
+}  // namespace
+
+user_account lookup_unprivileged_account(const std::string& name) {
+  if (name.empty()) throw platform_error("no account named: command_user is empty");
+  std::vector<char> buf(16384);
+  passwd pw{};
+  passwd* found = nullptr;
+  int rc = all_digits(name) ? ::getpwuid_r(static_cast<uid_t>(std::stoul(name)), &pw, buf.data(), buf.size(), &found)
+                            : ::getpwnam_r(name.c_str(), &pw, buf.data(), buf.size(), &found);
+  if (rc != 0) throw platform_error("cannot look up account '" + name + "': " + std::strerror(rc));
+  if (!found) throw platform_error("no account '" + name + "' on this machine");
+  if (found->pw_uid == 0) {
+    throw platform_error("account '" + name + "' is root: a command job never runs with root's privileges");
+  }
+  return of_passwd(*found);
+}
+
+user_account current_account() {
+  std::vector<char> buf(16384);
+  passwd pw{};
+  passwd* found = nullptr;
+  const uid_t uid = ::geteuid();
+  if (::getpwuid_r(uid, &pw, buf.data(), buf.size(), &found) != 0 || !found) {
+    user_account a;
+    a.name = std::to_string(uid);
+    a.uid = uid;
+    a.gid = ::getegid();
+    a.groups = {a.gid};
+    return a;
+  }
+  return of_passwd(*found);
+}
+
+}  // namespace jetperf::platform

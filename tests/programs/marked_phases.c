@@ -1,0 +1,63 @@
+/* The researcher's program that the command-job tests run (C, through deploy/markers/jetperf_markers.h):
+ *   marked_phases CYCLES BUSY_MS SLEEP_MS [EXIT_CODE]  each cycle: phase "busy" spinning, then "sleep"
+ *   marked_phases --hang                               sleeps until killed (timeouts, cancel)
+ *   marked_phases --orphan PIDFILE                     leaves a child running, writes its pid, exits 0
+ *   marked_phases --env                                prints its environment and its uid, exits 0 */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jetperf_markers.h"
+
+extern char **environ;
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv) {
+  if (argc >= 2 && strcmp(argv[1], "--hang") == 0) {
+    for (;;) pause();
+  }
+  if (argc >= 3 && strcmp(argv[1], "--orphan") == 0) {
+    pid_t child = fork();
+    if (child == 0) {
+      for (;;) pause();
+    }
+    FILE *f = fopen(argv[2], "w");
+    if (!f) return 3;
+    fprintf(f, "%d\n", (int)child);
+    fclose(f);
+    return 0;
+  }
+  if (argc >= 2 && strcmp(argv[1], "--env") == 0) {
+    for (char **e = environ; *e; ++e) printf("%s\n", *e);
+    printf("uid=%d\n", (int)getuid());
+    return 0;
+  }
+  if (argc < 4) {
+    fprintf(stderr, "usage: marked_phases CYCLES BUSY_MS SLEEP_MS [EXIT_CODE]\n");
+    return 2;
+  }
+  const int cycles = atoi(argv[1]);
+  const double busy_s = atof(argv[2]) / 1000, sleep_s = atof(argv[3]) / 1000;
+  volatile unsigned long spin = 0;
+  for (int i = 0; i < cycles; ++i) {
+    char attrs[32];
+    snprintf(attrs, sizeof attrs, "cycle=%d", i);
+    jp_mark("cycle", attrs);
+    jp_begin("busy");
+    for (double end = now_s() + busy_s; now_s() < end;) spin = spin + 1;
+    jp_end("busy");
+    jp_begin("sleep");
+    usleep((useconds_t)(sleep_s * 1e6));
+    jp_end("sleep");
+  }
+  printf("done %d cycles\n", cycles);
+  fprintf(stderr, "a line on stderr\n");
+  return argc >= 5 ? atoi(argv[4]) : 0;
+}

@@ -1,0 +1,183 @@
+// Command jobs on a simulated AGX Orin with the real daemon and client: the researcher's own
+// program (tests/programs/marked_phases.c, marking phases through deploy/markers/jetperf_markers.h)
+// runs as an unprivileged account with only its own environment; its busy and sleeping phases
+// show the power difference; cancel and timeout end its whole process group; and what the
+// configuration does not allow is refused with the field named.
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+#include <pwd.h>
+#include <signal.h>
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include <support/eventually.hpp>
+#include <support/test_paths.hpp>
+
+#include "backbone_helpers.hpp"
+
+using namespace jetperf::test;
+using nlohmann::json;
+
+namespace {
+
+std::string program() { return test_programs_dir() + "/marked_phases"; }
+
+// Live processes whose command line holds `needle` (what a killed group must not leave).
+int processes_with(const std::string& needle) {
+  int n = 0;
+  DIR* dir = ::opendir("/proc");
+  if (!dir) return -1;
+  while (const dirent* e = ::readdir(dir)) {
+    if (std::atoi(e->d_name) <= 0) continue;
+    std::ifstream in(std::string("/proc/") + e->d_name + "/cmdline");
+    std::string cmd((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (cmd.find(needle) != std::string::npos) ++n;
+  }
+  ::closedir(dir);
+  return n;
+}
+
+json rows_of(http_client& http, std::int64_t id) {
+  return json_of(http.request("GET", "/v1/jobs/" + std::to_string(id) + "/results"))["rows"];
+}
+
+}  // namespace
+
+class command_jobs : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    sim_dir_ = std::make_unique<temp_dir>();
+    // The program's account must reach its marker socket and write in its working directory.
+    shared_ = std::make_unique<temp_dir>();
+    ::chmod(shared_->path().c_str(), 01777);
+    // Inherited by the daemon: the program must not see it.
+    ::setenv("JETPERF_DAEMON_ONLY_SECRET", "s3cret", 1);
+    daemon_ = std::make_unique<daemon_process>(std::vector<std::string>{
+        "--board", "sim:orin-agx", "--sim-dir", sim_dir_->path(), "--command-jobs", "true", "--command-user", "nobody",
+        "--command-dirs", test_programs_dir(), "--runtime-dir", shared_->file("run")});
+    ::unsetenv("JETPERF_DAEMON_ONLY_SECRET");
+  }
+  static void TearDownTestSuite() {
+    daemon_.reset();
+    shared_.reset();
+    sim_dir_.reset();
+  }
+  static client_result cli(std::vector<std::string> args, int timeout_s = 120) {
+    return run_client(with_daemon(*daemon_, std::move(args)), {}, timeout_s);
+  }
+  std::int64_t submit(http_client& http, const json& spec) {
+    const auto r = http.request("POST", "/v1/jobs", json{{"kind", "command"}, {"spec", spec}}.dump(), bearer(daemon_->token()));
+    EXPECT_EQ(r.status, 201) << r.body;
+    return json_of(r).value("id", std::int64_t{0});
+  }
+  inline static std::unique_ptr<temp_dir> sim_dir_, shared_;
+  inline static std::unique_ptr<daemon_process> daemon_;
+};
+
+TEST_F(command_jobs, busy_phases_draw_more_power_than_sleeping_ones_and_every_run_is_a_row) {
+  const auto r = cli({"submit", "command", "--argv", program() + ",4,300,300", "--cpu-freq", "max", "--repeats", "2",
+                      "--idle", "0.5", "--watch"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto id = submitted_id(r.out);
+  http_client http(daemon_->port(), std::chrono::seconds(30));
+  const auto rows = rows_of(http, id);
+  ASSERT_EQ(rows.size(), 2u);
+  for (const auto& row : rows) {
+    EXPECT_EQ(row["status"], "ok") << row.dump();
+    EXPECT_EQ(row["exit_code"], 0);
+    EXPECT_EQ(row["stdout_tail"], "done 4 cycles\n");
+    EXPECT_EQ(row["stderr_tail"], "a line on stderr\n");
+    EXPECT_EQ(row["marker_errors"], json::array()) << row.dump();
+    EXPECT_EQ(row["marks"]["cycle"], 4);
+    EXPECT_GT(row["wall_s"].get<double>(), 2.3);
+    EXPECT_GT(row["energy_j"].get<double>(), 0);
+    const auto& busy = row["phases"]["busy"];
+    const auto& sleep = row["phases"]["sleep"];
+    EXPECT_EQ(busy["count"], 4);
+    EXPECT_EQ(sleep["count"], 4);
+    EXPECT_NEAR(busy["time_s"].get<double>(), 1.2, 0.25);
+    EXPECT_NEAR(sleep["time_s"].get<double>(), 1.2, 0.25);
+    // One core spinning at the top clock against none: the simulated CPU rail's difference.
+    const double cpu_busy = busy["rail_power_w"]["VDD_CPU_CV"].get<double>();
+    const double cpu_sleep = sleep["rail_power_w"]["VDD_CPU_CV"].get<double>();
+    EXPECT_GT(cpu_busy - cpu_sleep, 0.3) << busy.dump() << "\n" << sleep.dump();
+    EXPECT_GT(busy["power_w"].get<double>() - sleep["power_w"].get<double>(), 0.3);
+    EXPECT_GT(busy["dynamic_energy_j"].get<double>(), sleep["dynamic_energy_j"].get<double>() + 0.3);
+    const auto flags = row["flags"];
+    EXPECT_NE(std::find(flags.begin(), flags.end(), "speed_not_simulated"), flags.end()) << flags.dump();
+  }
+  const auto summary = json_of(http.request("GET", "/v1/jobs/" + std::to_string(id)))["summary"];
+  ASSERT_EQ(summary["settings"].size(), 1u) << summary.dump();
+  EXPECT_EQ(summary["settings"][0]["runs"], 2);
+  EXPECT_EQ(summary["settings"][0]["phases"]["busy"]["runs"], 2);
+}
+
+TEST_F(command_jobs, the_program_runs_as_the_configured_account_with_only_its_own_environment) {
+  http_client http(daemon_->port(), std::chrono::seconds(30));
+  const auto id = submit(http, {{"argv", {program(), "--env"}}, {"env", {{"MY_SETTING", "42"}}}, {"idle_s", 0}});
+  ASSERT_EQ(wait_state(http, id, {"succeeded", "partial", "failed"}, std::chrono::seconds(60)), "succeeded");
+  const auto out = rows_of(http, id).at(0)["stdout_tail"].get<std::string>();
+  const passwd* nobody = ::getpwnam("nobody");
+  ASSERT_NE(nobody, nullptr);
+  EXPECT_NE(out.find("uid=" + std::to_string(nobody->pw_uid) + "\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("MY_SETTING=42\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("JETPERF_MARKERS=" + shared_->file("run") + "/job-" + std::to_string(id) + ".markers\n"),
+            std::string::npos) << out;
+  EXPECT_NE(out.find("USER=nobody\n"), std::string::npos) << out;
+  EXPECT_EQ(out.find("JETPERF_DAEMON_ONLY_SECRET"), std::string::npos) << out;
+}
+
+TEST_F(command_jobs, what_a_program_leaves_running_is_killed_with_its_group) {
+  http_client http(daemon_->port(), std::chrono::seconds(30));
+  const auto pid_file = shared_->file("orphan.pid");
+  const auto id = submit(http, {{"argv", {program(), "--orphan", pid_file}}, {"idle_s", 0}});
+  ASSERT_EQ(wait_state(http, id, {"succeeded", "partial", "failed"}, std::chrono::seconds(60)), "succeeded");
+  int child = 0;
+  std::ifstream(pid_file) >> child;
+  ASSERT_GT(child, 0);
+  EXPECT_TRUE(eventually([&] { return ::kill(child, 0) != 0; }, std::chrono::seconds(5))) << "orphan " << child << " lives";
+}
+
+TEST_F(command_jobs, a_timeout_fails_the_run_and_cancel_ends_the_program_at_once) {
+  http_client http(daemon_->port(), std::chrono::seconds(30));
+  const auto timed = submit(http, {{"argv", {program(), "--hang", "timeout-case"}}, {"timeout_s", 0.5}, {"idle_s", 0}});
+  EXPECT_EQ(wait_state(http, timed, {"succeeded", "partial", "failed"}, std::chrono::seconds(60)), "failed");
+  const auto row = rows_of(http, timed).at(0);
+  EXPECT_EQ(row["status"], "failed");
+  EXPECT_EQ(row["timed_out"], true);
+  EXPECT_EQ(processes_with("timeout-case"), 0);
+
+  const auto hung = submit(http, {{"argv", {program(), "--hang", "cancel-case"}}, {"idle_s", 0}});
+  ASSERT_TRUE(eventually([&] { return processes_with("cancel-case") == 1; }, std::chrono::seconds(30)));
+  const auto del = http.request("DELETE", "/v1/jobs/" + std::to_string(hung), "", bearer(daemon_->token()));
+  EXPECT_EQ(del.status, 200) << del.body;
+  EXPECT_EQ(wait_state(http, hung, {"cancelled", "failed", "succeeded"}, std::chrono::seconds(30)), "cancelled");
+  EXPECT_TRUE(eventually([&] { return processes_with("cancel-case") == 0; }, std::chrono::seconds(5)));
+}
+
+TEST_F(command_jobs, a_program_outside_the_allowed_directories_is_refused_naming_argv) {
+  http_client http(daemon_->port(), std::chrono::seconds(30));
+  const auto r = http.request("POST", "/v1/jobs", json{{"kind", "command"}, {"spec", {{"argv", {"/bin/true"}}}}}.dump(),
+                              bearer(daemon_->token()));
+  EXPECT_EQ(r.status, 400) << r.body;
+  EXPECT_EQ(json_of(r)["error"]["code"], "forbidden") << r.body;
+  EXPECT_EQ(json_of(r)["error"]["field"], "spec.argv") << r.body;
+  const auto c = cli({"submit", "command", "--argv", "/bin/true"});
+  EXPECT_NE(c.exit_code, 0);
+  EXPECT_NE((c.out + c.err).find("outside the allowed directories"), std::string::npos) << c.out << c.err;
+}
+
+class command_jobs_off : public sim_orin_suite {};
+
+TEST_F(command_jobs_off, a_daemon_without_command_jobs_refuses_them_naming_the_config_keys) {
+  http_client http(daemon_->port(), std::chrono::seconds(30));
+  const auto r = http.request("POST", "/v1/jobs", json{{"kind", "command"}, {"spec", {{"argv", {"/bin/true"}}}}}.dump(),
+                              bearer(daemon_->token()));
+  EXPECT_EQ(r.status, 400) << r.body;
+  EXPECT_EQ(json_of(r)["error"]["code"], "forbidden") << r.body;
+  EXPECT_EQ(json_of(r)["error"]["field"], "kind");
+  EXPECT_NE(r.body.find("command_jobs = true"), std::string::npos) << r.body;
+}

@@ -1,0 +1,215 @@
+// The command kind: its spec refuses what the daemon's policy and the machine do not allow
+// (field by field), resolves the program once, and a run's row carries its exit status, output
+// tails, power, energy and marked phases.
+#include <gtest/gtest.h>
+
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+
+#include <jetperf/common/errors.hpp>
+#include <jetperf/kinds/command/command_kind.hpp>
+#include <jetperf/kinds/command/command_spec.hpp>
+#include <jetperf/platform/user_account.hpp>
+#include <support/temp_dir.hpp>
+
+#include "declared_columns.hpp"
+
+using namespace jetperf;
+using nlohmann::json;
+
+namespace {
+
+// Programs run as the test's own account (no switch): the switch is user_process_test's.
+kinds::command_policy policy_in(const std::string& runtime_dir, std::vector<std::string> dirs = {}) {
+  kinds::command_policy p;
+  p.enabled = true;
+  p.account = platform::current_account();
+  p.switch_user = false;
+  p.allowed_dirs = std::move(dirs);
+  p.runtime_dir = runtime_dir;
+  return p;
+}
+
+std::string write_script(const test::temp_dir& dir, const std::string& name, const std::string& body) {
+  const auto path = dir.file(name);
+  test::write_file(path, "#!/bin/sh\n" + body + "\n");
+  ::chmod(path.c_str(), 0755);
+  return path;
+}
+
+std::string field_of(const kinds::command_policy& policy, const json& spec, std::string* code = nullptr) {
+  auto w = kinds::make_command_kind(policy);
+  try {
+    w->normalize(spec, {});
+  } catch (const validation_error& e) {
+    if (code) *code = e.code();
+    return e.field();
+  }
+  return "<accepted>";
+}
+
+// Total power 7.5 W, rail CPU 2 W, every millisecond.
+class constant_power final : public telemetry::sample_source {
+ public:
+  std::vector<telemetry::channel_info> channels() const override {
+    return {{"rail.CPU", "W", telemetry::channel_kind::power, "test"},
+            {"power.total", "W", telemetry::channel_kind::power, "test"}};
+  }
+  std::vector<telemetry::sample> window(std::int64_t from, std::int64_t to) const override {
+    std::vector<telemetry::sample> out;
+    for (auto t = from - from % 1000000; t <= to; t += 1000000) {
+      if (t < from) continue;
+      out.push_back({0, t, 2.0});
+      out.push_back({1, t, 7.5});
+    }
+    return out;
+  }
+  std::optional<int> total_power_channel() const override { return 1; }
+  double update_period_s() const override { return 0.001; }
+};
+
+}  // namespace
+
+TEST(command_spec, is_refused_naming_the_config_keys_while_command_jobs_are_off) {
+  std::string code;
+  EXPECT_EQ(field_of(kinds::command_policy{}, {{"argv", {"/bin/true"}}}, &code), "kind");
+  EXPECT_EQ(code, "forbidden");
+  try {
+    kinds::make_command_kind({})->normalize({{"argv", {"/bin/true"}}}, {});
+  } catch (const validation_error& e) {
+    EXPECT_NE(std::string(e.what()).find("command_jobs = true"), std::string::npos) << e.what();
+  }
+}
+
+TEST(command_spec, bad_specs_name_their_field) {
+  test::temp_dir dir;
+  const auto p = policy_in(dir.path());
+  EXPECT_EQ(field_of(p, json::object()), "spec.argv");
+  EXPECT_EQ(field_of(p, {{"argv", "/bin/true"}}), "spec.argv");
+  EXPECT_EQ(field_of(p, {{"argv", json::array()}}), "spec.argv");
+  EXPECT_EQ(field_of(p, {{"argv", {"/bin/true", 3}}}), "spec.argv[1]");
+  EXPECT_EQ(field_of(p, {{"argv", {""}}}), "spec.argv[0]");
+  EXPECT_EQ(field_of(p, {{"argv", {std::string("a\0b", 3)}}}), "spec.argv[0]");
+  EXPECT_EQ(field_of(p, {{"argv", {"/bin/true", std::string(5000, 'x')}}}), "spec.argv[1]");
+  EXPECT_EQ(field_of(p, {{"argv", json(std::vector<std::string>(300, "/bin/true"))}}), "spec.argv");
+  EXPECT_EQ(field_of(p, {{"argv", {"no-such-program-anywhere"}}}), "spec.argv");
+  test::write_file(dir.file("data.txt"), "not a program");
+  EXPECT_EQ(field_of(p, {{"argv", {dir.file("data.txt")}}}), "spec.argv");  // not executable
+  EXPECT_EQ(field_of(p, {{"argv", {"/bin/true"}}, {"cwd", "relative/dir"}}), "spec.cwd");
+  EXPECT_EQ(field_of(p, {{"argv", {"/bin/true"}}, {"cwd", dir.file("missing")}}), "spec.cwd");
+  EXPECT_EQ(field_of(p, {{"argv", {"/bin/true"}}, {"env", {{"1BAD", "x"}}}}), "spec.env.1BAD");
+  EXPECT_EQ(field_of(p, {{"argv", {"/bin/true"}}, {"env", {{"JETPERF_MARKERS", "/tmp/x"}}}}), "spec.env.JETPERF_MARKERS");
+  EXPECT_EQ(field_of(p, {{"argv", {"/bin/true"}}, {"env", {{"A", 1}}}}), "spec.env.A");
+  EXPECT_EQ(field_of(p, {{"argv", {"/bin/true"}}, {"env", "A=1"}}), "spec.env");
+  EXPECT_EQ(field_of(p, {{"argv", {"/bin/true"}}, {"timeout_s", 0}}), "spec.timeout_s");
+  EXPECT_EQ(field_of(p, {{"argv", {"/bin/true"}}, {"repeats", 0}}), "spec.repeats");
+  EXPECT_EQ(field_of(p, {{"argv", {"/bin/true"}}, {"warmup_runs", 101}}), "spec.warmup_runs");
+  EXPECT_EQ(field_of(p, {{"argv", {"/bin/true"}}, {"shell", true}}), "spec.shell");
+  EXPECT_EQ(field_of(p, {{"argv", {"/bin/true"}}, {"cpu_freqs", {"max"}}}), "spec.cpu_freqs");  // no board
+  EXPECT_EQ(field_of(p, {{"argv", {"true"}}, {"repeats", 3}}), "<accepted>");
+}
+
+TEST(command_spec, resolves_the_program_once_and_keeps_it_inside_the_allowed_directories) {
+  test::temp_dir dir, outside;
+  const auto inside = write_script(dir, "prog.sh", "exit 0");
+  const auto escaped = write_script(outside, "evil.sh", "exit 0");
+  ::symlink(escaped.c_str(), dir.file("link.sh").c_str());
+  const auto p = policy_in(dir.path(), {dir.path()});
+  auto w = kinds::make_command_kind(p);
+  const auto spec = w->normalize({{"argv", {"./prog.sh", "x"}}, {"cwd", dir.path()}}, {});
+  char resolved[PATH_MAX];
+  ASSERT_TRUE(::realpath(inside.c_str(), resolved));
+  EXPECT_EQ(spec["program"], resolved);
+  EXPECT_EQ(spec["argv"], json({"./prog.sh", "x"}));
+  std::string code;
+  EXPECT_EQ(field_of(p, {{"argv", {dir.file("link.sh")}}}, &code), "spec.argv");  // a link out of the directory
+  EXPECT_EQ(code, "forbidden");
+  EXPECT_EQ(field_of(p, {{"argv", {"sh"}}}, &code), "spec.argv");
+  // A bare name is looked up in the spec's PATH, not the daemon's.
+  EXPECT_EQ(field_of(p, {{"argv", {"prog.sh"}}, {"env", {{"PATH", dir.path()}}}}), "<accepted>");
+}
+
+TEST(command_spec, defaults_and_points_setting_outermost_then_repeat) {
+  test::temp_dir dir;
+  auto w = kinds::make_command_kind(policy_in(dir.path()));
+  const auto spec = w->normalize({{"argv", {"/bin/true"}}, {"repeats", 3}}, {});
+  EXPECT_DOUBLE_EQ(spec["timeout_s"].get<double>(), 3600.0);
+  EXPECT_EQ(spec["warmup_runs"], 0);
+  EXPECT_DOUBLE_EQ(spec["idle_s"].get<double>(), 1.0);
+  EXPECT_EQ(spec["env"], json::object());
+  const auto points = w->expand(spec);
+  ASSERT_EQ(points.size(), 3u);
+  EXPECT_EQ(points[2]["repeat"], 2);
+}
+
+TEST(command_spec, the_program_gets_only_its_own_environment) {
+  test::temp_dir dir;
+  auto spec = kinds::command_spec::stored(
+      kinds::make_command_kind(policy_in(dir.path()))->normalize({{"argv", {"/bin/true"}}, {"env", {{"PATH", "/opt/x"}, {"LANG", "C"}}}}, {}));
+  auto account = platform::current_account();
+  account.home = "/home/someone";
+  account.name = "someone";
+  const auto env = kinds::command_environment(spec, account, {{"JETPERF_MARKERS", "/run/jetperf/job-1.markers"}});
+  EXPECT_EQ(env, (std::vector<std::string>{"HOME=/home/someone", "JETPERF_MARKERS=/run/jetperf/job-1.markers", "LANG=C",
+                                           "LOGNAME=someone", "PATH=/opt/x", "USER=someone"}));
+}
+
+TEST(command_kind, a_run_reports_exit_status_tails_power_energy_and_phases) {
+  test::temp_dir dir;
+  const auto prog = write_script(dir, "prog.sh", "echo hello; echo oops >&2; sleep 0.2; exit 4");
+  auto w = kinds::make_command_kind(policy_in(dir.path()));
+  constant_power source;
+  jobs::point_context ctx;
+  ctx.job_id = 7;
+  ctx.telemetry = &source;
+  const auto spec = w->normalize({{"argv", {prog}}, {"idle_s", 0.05}}, {});
+  const auto r = w->run_point(ctx, spec, w->expand(spec).at(0));
+  EXPECT_EQ(r.status, "failed");
+  const auto& m = r.metrics;
+  EXPECT_EQ(m["error"], "exit status 4");
+  EXPECT_EQ(m["exit_code"], 4);
+  EXPECT_EQ(m["stdout_tail"], "hello\n");
+  EXPECT_EQ(m["stderr_tail"], "oops\n");
+  EXPECT_GE(m["wall_s"].get<double>(), 0.2);
+  EXPECT_DOUBLE_EQ(m["power_w"].get<double>(), 7.5);
+  EXPECT_DOUBLE_EQ(m["idle_power_w"].get<double>(), 7.5);
+  EXPECT_NEAR(m["energy_j"].get<double>(), 7.5 * m["wall_s"].get<double>(), 1e-9);
+  EXPECT_NEAR(m["dynamic_energy_j"].get<double>(), 0.0, 1e-9);
+  EXPECT_NEAR(m["rail_energy_j"]["CPU"].get<double>(), 2.0 * m["wall_s"].get<double>(), 1e-9);
+  EXPECT_EQ(m["phases"], json::object());
+  EXPECT_EQ(test::undeclared_keys(*w, m), "");
+  // The marker socket lived for the run only.
+  EXPECT_NE(::access(dir.file("job-7.markers").c_str(), F_OK), 0);
+}
+
+TEST(command_kind, a_run_past_its_timeout_fails_saying_so) {
+  test::temp_dir dir;
+  auto w = kinds::make_command_kind(policy_in(dir.path()));
+  jobs::point_context ctx;
+  const auto spec = w->normalize({{"argv", {"/bin/sleep", "30"}}, {"timeout_s", 0.2}, {"idle_s", 0}}, {});
+  const auto r = w->run_point(ctx, spec, w->expand(spec).at(0));
+  EXPECT_EQ(r.status, "failed");
+  EXPECT_EQ(r.metrics["timed_out"], true);
+  EXPECT_EQ(r.metrics["stop_reason"], "timeout");
+  EXPECT_NE(r.metrics["error"].get<std::string>().find("timed out"), std::string::npos);
+  EXPECT_LT(r.metrics["wall_s"].get<double>(), 5.0);
+}
+
+TEST(command_kind, warmup_runs_come_before_the_first_run_of_a_setting_only) {
+  test::temp_dir dir;
+  const auto log = dir.file("runs.log");
+  const auto prog = write_script(dir, "count.sh", "echo run >> " + log);
+  auto w = kinds::make_command_kind(policy_in(dir.path()));
+  jobs::point_context ctx;
+  const auto spec = w->normalize({{"argv", {prog}}, {"warmup_runs", 2}, {"repeats", 2}, {"idle_s", 0}}, {});
+  const auto points = w->expand(spec);
+  const auto first = w->run_point(ctx, spec, points.at(0));
+  const auto second = w->run_point(ctx, spec, points.at(1));
+  EXPECT_EQ(first.metrics["warmup_exit_codes"], json({0, 0}));
+  EXPECT_EQ(second.metrics["warmup_exit_codes"], json::array());
+  EXPECT_EQ(test::read_file(log), "run\nrun\nrun\nrun\n");
+}

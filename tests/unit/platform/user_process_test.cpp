@@ -1,0 +1,153 @@
+// A researcher's program run the way command jobs run it: execve with exactly the environment
+// given, its own process group killed on timeout and cancel (with what it left behind), bounded
+// output tails, and an unprivileged account when the daemon is root.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include <jetperf/common/errors.hpp>
+#include <jetperf/platform/user_account.hpp>
+#include <jetperf/platform/user_process.hpp>
+
+#include <support/eventually.hpp>
+#include <support/temp_dir.hpp>
+
+using namespace jetperf;
+using namespace jetperf::platform;
+
+namespace {
+
+user_process_spec spec_of(std::vector<std::string> argv) {
+  user_process_spec s;
+  s.program = argv.at(0);
+  s.argv = std::move(argv);
+  s.timeout_s = 20;
+  return s;
+}
+
+bool alive(int pid) { return ::kill(pid, 0) == 0; }
+
+}  // namespace
+
+TEST(user_process, reports_exit_status_and_keeps_both_output_tails) {
+  auto s = spec_of({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"});
+  const auto r = run_user_process(s, {});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_EQ(r.term_signal, 0);
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.out_tail, "out\n");
+  EXPECT_EQ(r.err_tail, "err\n");
+  EXPECT_GT(r.t_end_ns, r.t_start_ns);
+}
+
+TEST(user_process, keeps_only_the_last_bytes_of_a_long_output_and_counts_all) {
+  auto s = spec_of({"/bin/sh", "-c", "i=0; while [ $i -lt 5000 ]; do echo line$i; i=$((i+1)); done"});
+  s.tail_bytes = 64;
+  const auto r = run_user_process(s, {});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out_tail.size(), 64u);
+  EXPECT_NE(r.out_tail.find("line4999\n"), std::string::npos);
+  EXPECT_EQ(r.out_tail.substr(r.out_tail.size() - 9), "line4999\n");
+  EXPECT_GT(r.out_bytes, 40000u);
+}
+
+TEST(user_process, passes_exactly_the_environment_given_and_starts_in_cwd) {
+  test::temp_dir dir;
+  auto s = spec_of({"/bin/sh", "-c", "env; pwd"});
+  s.env = {"ONLY=this", "PATH=/usr/bin:/bin"};
+  s.cwd = dir.path();
+  ::setenv("JETPERF_TEST_SECRET", "daemon-only", 1);
+  const auto r = run_user_process(s, {});
+  ::unsetenv("JETPERF_TEST_SECRET");
+  EXPECT_NE(r.out_tail.find("ONLY=this\n"), std::string::npos) << r.out_tail;
+  EXPECT_EQ(r.out_tail.find("JETPERF_TEST_SECRET"), std::string::npos) << r.out_tail;
+  EXPECT_NE(r.out_tail.find(dir.path() + "\n"), std::string::npos) << r.out_tail;
+}
+
+TEST(user_process, a_timeout_kills_the_whole_group_including_what_the_program_left_behind) {
+  test::temp_dir dir;
+  const auto pid_file = dir.file("child.pid");
+  auto s = spec_of({"/bin/sh", "-c", "sleep 300 & echo $! > " + pid_file + "; wait"});
+  s.timeout_s = 0.5;
+  s.kill_grace_s = 0.5;
+  const auto r = run_user_process(s, {});
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_EQ(r.exit_code, -1);
+  EXPECT_EQ(r.term_signal, SIGTERM);
+  EXPECT_LT(static_cast<double>(r.t_end_ns - r.t_start_ns) * 1e-9, 5.0);
+  int child = 0;
+  std::ifstream(pid_file) >> child;
+  ASSERT_GT(child, 0);
+  EXPECT_TRUE(test::eventually([&] { return !alive(child); }, std::chrono::seconds(5))) << "sleep " << child << " survived";
+}
+
+TEST(user_process, a_program_that_ignores_sigterm_is_killed_after_the_grace_period) {
+  auto s = spec_of({"/bin/sh", "-c", "trap '' TERM; while :; do sleep 0.05; done"});
+  s.timeout_s = 0.3;
+  s.kill_grace_s = 0.3;
+  const auto r = run_user_process(s, {});
+  EXPECT_TRUE(r.timed_out);
+  EXPECT_EQ(r.term_signal, SIGKILL);
+}
+
+TEST(user_process, cancel_ends_the_run_and_says_so) {
+  std::atomic<bool> cancel{false};
+  auto s = spec_of({"/bin/sleep", "300"});
+  std::thread t([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    cancel = true;
+  });
+  int started = 0;
+  const auto r = run_user_process(s, [&] { return cancel.load(); }, [&](int pid) { started = pid; });
+  t.join();
+  EXPECT_TRUE(r.cancelled);
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(started, r.pid);
+  EXPECT_EQ(r.term_signal, SIGTERM);
+}
+
+TEST(user_process, a_program_that_cannot_start_is_an_error_naming_it) {
+  auto s = spec_of({"/nonexistent/program"});
+  try {
+    run_user_process(s, {});
+    FAIL() << "started";
+  } catch (const platform_error& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/program"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("execve"), std::string::npos) << e.what();
+  }
+  auto relative = spec_of({"sleep", "1"});
+  EXPECT_THROW(run_user_process(relative, {}), platform_error);
+}
+
+TEST(user_process, runs_as_the_unprivileged_account_when_root_and_is_refused_the_switch_otherwise) {
+  const auto nobody = lookup_unprivileged_account("nobody");
+  auto s = spec_of({"/usr/bin/id", "-u"});
+  s.run_as = nobody;
+  if (::geteuid() == 0) {
+    const auto r = run_user_process(s, {});
+    EXPECT_EQ(r.out_tail, std::to_string(nobody.uid) + "\n");
+  } else {
+    EXPECT_THROW(run_user_process(s, {}), platform_error);
+  }
+}
+
+TEST(user_account, root_is_refused_by_name_and_by_number) {
+  for (const char* name : {"root", "0"}) {
+    try {
+      lookup_unprivileged_account(name);
+      FAIL() << name << " accepted";
+    } catch (const platform_error& e) {
+      EXPECT_NE(std::string(e.what()).find("root"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(lookup_unprivileged_account("no-such-account-here"), platform_error);
+  EXPECT_THROW(lookup_unprivileged_account(""), platform_error);
+  EXPECT_NE(lookup_unprivileged_account("nobody").uid, 0u);
+}
