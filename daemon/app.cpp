@@ -51,6 +51,7 @@ app::app(daemon_config config)
   snapshots_ = std::make_unique<store::snapshot_store>(*db_);
   journal_ = std::make_unique<store_snapshot_journal>(*snapshots_);
   samples_ = std::make_unique<store::sample_store>(*db_);
+  timeline_ = std::make_unique<store::timeline_store>(*db_);
   board_ = select_board(config_, journal_.get(), [this](std::int64_t mode) { on_reboot(mode); });
   if (auto resume = store::reboot_journal(*db_).pending()) {
     // The boot a job asked for: its snapshot stays open and armed until the job ends.
@@ -101,6 +102,7 @@ app::app(daemon_config config)
   services.health_extra = [identity] { return identity; };
   services.telemetry = telemetry_view_.get();
   services.samples = samples_.get();
+  services.timeline = timeline_.get();
   router_ = std::make_unique<api::router>(std::move(services));
 
   const api::router* router = router_.get();

@@ -45,7 +45,7 @@ std::optional<std::int64_t> point_power_mode(const nlohmann::json& point) {
 job_service::job_service(store::database& db, workload_registry& registry, event_hub& hub,
                          platform::board_settings* board, telemetry::sample_source* telemetry,
                          job_service_options options)
-    : db_(db), jobs_(db), reboots_(db), costs_(db), model_(&costs_, options.cost_scope), registry_(registry),
+    : db_(db), jobs_(db), timeline_(db), reboots_(db), costs_(db), model_(&costs_, options.cost_scope), registry_(registry),
       hub_(hub), board_(board), telemetry_(telemetry), options_(std::move(options)) {}
 
 job_service::~job_service() { stop(); }
@@ -297,6 +297,9 @@ void job_service::run_job(store::job_record job) {
     jobs_.add_event(id, type, data);
     publish(id, type, data);
   };
+  // A point's spans are kept with the point (one transaction after it), never while it measures.
+  std::vector<store::timeline_span> spans;
+  ctx.timeline = [&spans](store::timeline_span s) { spans.push_back(std::move(s)); };
 
   std::int64_t ok = 0, failed = 0;
   std::string last_error;
@@ -362,6 +365,7 @@ void job_service::run_job(store::job_record job) {
       }
       (p.status == "failed" ? failed : ok)++;
       jobs_.add_point(p);
+      record_point_spans(id, p, point_started, monotonic_ns(), spans);
       const auto done = i + 1;
       const auto now = monotonic_ns();
       actual_done += static_cast<double>(now - point_started) / 1e9;
@@ -458,6 +462,24 @@ void job_service::run_job(store::job_record job) {
   if (!error.empty()) state["error"] = error;
   publish(id, "state", state);
   publish(id, "end", {{"id", id}, {"state", to_string(final_state)}});
+}
+
+void job_service::record_point_spans(std::int64_t id, const store::point_record& p, std::int64_t started_ns,
+                                     std::int64_t ended_ns, std::vector<store::timeline_span>& spans) {
+  nlohmann::json args = {{"params", p.params}, {"status", p.status}};
+  if (p.metrics.contains("reason")) args["reason"] = p.metrics["reason"];
+  if (p.metrics.contains("error")) args["error"] = p.metrics["error"];
+  spans.push_back({id, p.index, "points", "point " + std::to_string(p.index), started_ns, ended_ns, std::move(args)});
+  if (p.t_end_ns > p.t_start_ns)
+    spans.push_back({id, p.index, "windows", "window " + std::to_string(p.index), p.t_start_ns, p.t_end_ns,
+                     nlohmann::json::object()});
+  try {
+    timeline_.add(spans);
+  } catch (const std::exception& e) {
+    // The timeline is a view of the job; losing it must not fail the measurement it shows.
+    spdlog::warn("job {} point {}: its timeline was not stored: {}", id, p.index, e.what());
+  }
+  spans.clear();
 }
 
 std::vector<double> job_service::estimate_points(const workload& w, const nlohmann::json& spec,

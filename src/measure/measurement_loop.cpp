@@ -53,6 +53,7 @@ loop_result measurement_loop::run(const timed_iteration& iteration) const {
       r.decision.reason = "cancelled";
       break;
     }
+    if (r.starts_ns.size() < k_timed_starts) r.starts_ns.push_back(monotonic_ns());
     const double t = iteration();
     r.times_s.push_back(t);
     stats.add(t);

@@ -61,10 +61,14 @@ json set_values(const platform::board_setting& s) {
 applied_settings apply_point_settings(jobs::point_context& ctx, const json& point) {
   applied_settings a;
   a.requested = setting_of_point(point);
+  const auto t0 = monotonic_ns();
   if (ctx.board && !a.requested.empty())
     a.read_back = ctx.board->apply(a.requested);
   else if (!a.requested.empty())
     a.flags.push_back("settings_not_applied");
+  if (!a.requested.empty())
+    ctx.record("settings", a.requested.label(), t0, monotonic_ns(),
+               {{"requested", setting_json(a.requested)}, {"read_back", set_values(a.read_back)}});
   return a;
 }
 
@@ -93,6 +97,8 @@ std::optional<double> idle_power_cache::get(jobs::point_context& ctx, const plat
   const auto trimmed = trim_window(ctx.telemetry->window(t0, t1), t0, t1, boundary_s);
   const auto summary = summarize_window(ctx.telemetry->channels(), trimmed, ctx.telemetry->total_power_channel());
   cache_[key] = summary.total_power_w;
+  ctx.record("idle", "idle " + key, t0, t1,
+             summary.total_power_w ? json{{"power_w", *summary.total_power_w}} : json::object());
   return summary.total_power_w;
 }
 

@@ -4,6 +4,20 @@
 
 namespace jetperf::measure {
 
+namespace {
+
+// The window's timed runs on the timeline: the first k_timed_starts of them (each as long as it
+// timed itself), with the total on the first, so a bounded sample still says how many ran.
+void record_runs(const jobs::point_context& ctx, const loop_result& w) {
+  for (std::size_t i = 0; i < w.starts_ns.size() && i < w.times_s.size(); ++i) {
+    nlohmann::json args = {{"run", i}, {"time_s", w.times_s[i]}};
+    if (i == 0) args["runs_total"] = w.times_s.size();
+    ctx.record("runs", "run", w.starts_ns[i], w.starts_ns[i] + static_cast<std::int64_t>(w.times_s[i] * 1e9), std::move(args));
+  }
+}
+
+}  // namespace
+
 point_measurement run_point(jobs::point_context& ctx, const nlohmann::json& point, const point_plan& plan,
                             idle_power_cache& idle) {
   point_measurement m;
@@ -21,9 +35,11 @@ point_measurement run_point(jobs::point_context& ctx, const nlohmann::json& poin
     }
   }
   // Warm-up: clocks ramp, caches, allocations and library heuristics settle; these runs are discarded.
-  const auto warm_end = monotonic_ns() + static_cast<std::int64_t>(plan.warmup_s * 1e9);
-  for (std::size_t i = 0; !ctx.cancelled() && (i < plan.warmup_runs || monotonic_ns() < warm_end); ++i)
-    plan.run_once();
+  const auto warm_start = monotonic_ns();
+  const auto warm_end = warm_start + static_cast<std::int64_t>(plan.warmup_s * 1e9);
+  std::size_t warm_runs = 0;
+  for (; !ctx.cancelled() && (warm_runs < plan.warmup_runs || monotonic_ns() < warm_end); ++warm_runs) plan.run_once();
+  if (warm_runs) ctx.record("warmup", "warm-up", warm_start, monotonic_ns(), {{"runs", warm_runs}});
 
   loop_options opt;
   opt.boundary_s = plan.boundary_s;
@@ -42,6 +58,7 @@ point_measurement run_point(jobs::point_context& ctx, const nlohmann::json& poin
     return m;
   }
   m.latency = plan.fixed && plan.fixed->latency_runs > 0 ? compute_latency_stats(latency_run) : m.window.latency;
+  record_runs(ctx, m.window);
   return m;
 }
 

@@ -113,6 +113,52 @@ TEST_F(command_jobs, busy_phases_draw_more_power_than_sleeping_ones_and_every_ru
   ASSERT_EQ(summary["settings"].size(), 1u) << summary.dump();
   EXPECT_EQ(summary["settings"][0]["runs"], 2);
   EXPECT_EQ(summary["settings"][0]["phases"]["busy"]["runs"], 2);
+
+  // The timeline of the job as a Chrome trace: each run, its 8 phases and 12 markers, the CPU
+  // rail's power as a counter that reads higher inside the busy phases than inside the others.
+  const auto traced = http.request("GET", "/v1/jobs/" + std::to_string(id) + "/trace?counters=power");
+  ASSERT_EQ(traced.status, 200) << traced.body.substr(0, 500);
+  const auto trace = json_of(traced);
+  EXPECT_EQ(trace["otherData"]["clock"], "CLOCK_MONOTONIC");
+  EXPECT_EQ(trace["otherData"]["provenance"]["board"]["simulated"], true) << trace["otherData"].dump().substr(0, 400);
+  std::map<std::string, int> spans;
+  std::vector<std::pair<double, double>> busy_us;
+  std::vector<std::pair<double, double>> cpu_w;  // (ts, W)
+  for (const auto& e : trace["traceEvents"]) {
+    if (e["ph"] == "X" || e["ph"] == "i") ++spans[e["cat"].get<std::string>() + ":" + e["name"].get<std::string>()];
+    if (e["ph"] == "X" && e["name"] == "busy") busy_us.emplace_back(e["ts"].get<double>(), e["ts"].get<double>() + e["dur"].get<double>());
+    if (e["ph"] == "C" && e["name"] == "rail.VDD_CPU_CV (W)") cpu_w.emplace_back(e["ts"].get<double>(), e["args"]["value"].get<double>());
+  }
+  EXPECT_EQ(spans["runs:run"], 2);
+  EXPECT_EQ(spans["phases:busy"], 8);
+  EXPECT_EQ(spans["phases:sleep"], 8);
+  EXPECT_EQ(spans["markers:busy"], 16);  // begin and end of each
+  EXPECT_EQ(spans["markers:cycle"], 8);
+  EXPECT_EQ(spans["points:point 0"], 1);
+  ASSERT_GT(cpu_w.size(), 100u);
+  double in_busy = 0, out_busy = 0;
+  int n_in = 0, n_out = 0;
+  for (const auto& [ts, w] : cpu_w) {
+    const bool inside = std::any_of(busy_us.begin(), busy_us.end(), [&](const auto& b) { return ts > b.first + 50000 && ts < b.second; });
+    (inside ? in_busy : out_busy) += w;
+    (inside ? n_in : n_out)++;
+  }
+  ASSERT_GT(n_in, 10);
+  EXPECT_GT(in_busy / n_in - out_busy / n_out, 0.3);
+  const auto one = http.request("GET", "/v1/jobs/" + std::to_string(id) + "/trace?point=1&counters=none");
+  ASSERT_EQ(one.status, 200) << one.body;
+  int one_runs = 0;
+  const auto one_trace = json_of(one);
+  for (const auto& e : one_trace["traceEvents"]) {
+    if (e["ph"] == "C") ADD_FAILURE() << "counters=none gave a counter";
+    if (e["ph"] != "X" && e["ph"] != "i") continue;
+    EXPECT_EQ(e["args"]["point"], 1) << e.dump();
+    one_runs += e["name"] == "run" ? 1 : 0;
+  }
+  EXPECT_EQ(one_runs, 1);
+  const auto bad = http.request("GET", "/v1/jobs/" + std::to_string(id) + "/trace?counters=some");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_EQ(json_of(bad)["error"]["field"], "counters");
 }
 
 TEST_F(command_jobs, the_program_runs_as_the_configured_account_with_only_its_own_environment) {

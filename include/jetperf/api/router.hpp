@@ -52,6 +52,8 @@ struct services {
   const telemetry_view* telemetry = nullptr;
   /// Stored job samples for GET /v1/jobs/{id}/samples; null: that route answers 503.
   store::sample_store* samples = nullptr;
+  /// Job timelines for GET /v1/jobs/{id}/trace; null: that route answers 503.
+  const store::timeline_store* timeline = nullptr;
 };
 
 /// Checks the Host header (403 for a name the daemon does not answer to), matches the route (404

@@ -20,6 +20,7 @@
 #include <jetperf/jobs/job_state.hpp>
 #include <jetperf/jobs/workload_registry.hpp>
 #include <jetperf/store/job_store.hpp>
+#include <jetperf/store/timeline_store.hpp>
 #include <jetperf/store/reboot_journal.hpp>
 
 namespace jetperf::jobs {
@@ -104,6 +105,10 @@ class job_service {
   /// A job as reads must see it: its unsaved final state, if any; mutex_ held.
   void overlay_unsaved(store::job_record& job) const;
   /// Seconds each point will take (the kind's estimate over the cost model's run times).
+  /// Stores a finished point's spans: its own (points), its measurement window (windows) and
+  /// what the workload recorded (`spans`, emptied).
+  void record_point_spans(std::int64_t id, const store::point_record& p, std::int64_t started_ns,
+                          std::int64_t ended_ns, std::vector<store::timeline_span>& spans);
   std::vector<double> estimate_points(const workload& w, const nlohmann::json& spec,
                                       const std::vector<nlohmann::json>& points) const;
   /// The whole job's estimate: its points' sum, scaled by how past jobs of the kind compared.
@@ -111,6 +116,7 @@ class job_service {
 
   store::database& db_;
   store::job_store jobs_;
+  store::timeline_store timeline_;
   store::reboot_journal reboots_;
   store::cost_store costs_;
   mutable cost_model model_;  // learns on the runner, read by submissions

@@ -21,6 +21,7 @@
 #include <jetperf/platform/board_settings.hpp>
 #include <jetperf/platform/workload_processes.hpp>
 #include <jetperf/store/job_store.hpp>
+#include <jetperf/store/timeline_store.hpp>
 #include <jetperf/telemetry/sample_source.hpp>
 
 namespace jetperf::jobs {
@@ -38,8 +39,15 @@ struct point_context {
   platform::workload_processes* processes = nullptr;
   /// Emits a job event (type, data), e.g. "log"; stored and streamed.
   std::function<void(const std::string&, const nlohmann::json&)> event;
+  /// Keeps a span on the job's timeline (stored with the point); null: nothing is kept.
+  std::function<void(store::timeline_span)> timeline;
 
   bool cancelled() const { return cancel && cancel->load(); }
+  /// A span of this point on `track` (an instant when end == start).
+  void record(const std::string& track, const std::string& name, std::int64_t start_ns, std::int64_t end_ns,
+              nlohmann::json args = nlohmann::json::object()) const {
+    if (timeline) timeline({job_id, index, track, name, start_ns, end_ns, std::move(args)});
+  }
 };
 
 struct point_result {

@@ -92,6 +92,22 @@ platform::user_process_result command_workload::run_once(jobs::point_context& ct
   return result;
 }
 
+// The run, its phases and its markers on the job's timeline (markers bounded by the socket's
+// per-run limit).
+void record_timeline(const jobs::point_context& ctx, const platform::user_process_result& run,
+                     const paired_markers& pairs, const marker_batch& batch) {
+  ctx.record("runs", "run", run.t_start_ns, run.t_end_ns,
+             {{"pid", run.pid}, {"exit_code", run.term_signal ? json() : json(run.exit_code)}, {"signal", run.term_signal}});
+  for (const auto& iv : pairs.intervals)
+    ctx.record("phases", iv.name, iv.t_start_ns, iv.t_end_ns, iv.closed ? json::object() : json{{"unclosed", true}});
+  for (const auto& m : batch.markers) {
+    json args = m.attrs;
+    args["type"] = to_string(m.what);
+    if (m.client_t_ns) args["client_t_ns"] = *m.client_t_ns;
+    ctx.record("markers", m.name, m.t_ns, m.t_ns, std::move(args));
+  }
+}
+
 jobs::point_result command_workload::run_point(jobs::point_context& ctx, const json& spec_json, const json& point) {
   const auto spec = command_spec::stored(spec_json);
   const auto repeat = point.value("repeat", std::int64_t{0});
@@ -112,6 +128,7 @@ jobs::point_result command_workload::run_point(jobs::point_context& ctx, const j
     for (std::int64_t i = 0; i < spec.warmup_runs && !ctx.cancelled(); ++i) {
       const auto w = run_once(ctx, spec, markers, -1 - i);
       warmup_codes.push_back(w.term_signal ? json() : json(w.exit_code));
+      ctx.record("warmup", "warm-up run", w.t_start_ns, w.t_end_ns, {{"exit_code", warmup_codes.back()}});
     }
   }
   if (!measure::sleep_polling(ctx, spec.cooldown_s)) return measure::skipped_point("cancelled", identity);
@@ -151,6 +168,7 @@ jobs::point_result command_workload::run_point(jobs::point_context& ctx, const j
   mt["rail_energy_j"] = rail_energy;
 
   const auto pairs = pair_markers(batch.markers, run.t_end_ns);
+  record_timeline(ctx, run, pairs, batch);
   mt["phases"] = ctx.telemetry ? phases_json(phase_energy(pairs, ctx.telemetry->channels(), wide,
                                                           ctx.telemetry->total_power_channel(), idle_w))
                                : phases_json(phase_energy(pairs, {}, {}, std::nullopt, idle_w));
