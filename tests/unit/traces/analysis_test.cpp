@@ -11,7 +11,7 @@
 #include <jetperf/traces/trace_analysis.hpp>
 #include <jetperf/traces/trace_reader.hpp>
 
-#include "gpu_trace.hpp"
+#include <support/gpu_trace.hpp>
 
 namespace jetperf::traces {
 namespace {

@@ -22,7 +22,7 @@
 #include <jetperf/traces/op_tree.hpp>
 #include <jetperf/traces/trace_reader.hpp>
 
-#include "gpu_trace.hpp"
+#include <support/gpu_trace.hpp>
 
 namespace jetperf::traces {
 namespace {

@@ -8,7 +8,7 @@
 #include <jetperf/common/errors.hpp>
 #include <jetperf/traces/trace_reader.hpp>
 
-#include "gpu_trace.hpp"
+#include <support/gpu_trace.hpp>
 
 namespace jetperf::traces {
 namespace {

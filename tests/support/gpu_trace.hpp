@@ -1,6 +1,7 @@
 #pragma once
 // A small GPU-style Kineto trace written by hand, with every gap chosen so that each of seed
-// 004's T1..T5 has one exact expected value (worked out in overheads_test.cpp).
+// 004's T1..T5 has one exact expected value (worked out in tests/unit/traces/overheads_test.cpp;
+// tests/sim/client_trace_test.cpp runs the client on it too).
 //   thread (1, 1): ProfilerStep#1 [0, 1000] holds
 //     aten::linear [100, 200]: aten::t [105, 110], aten::addmm [112, 192] with
 //         cudaLaunchKernel [120, 130] (corr 1), cudaEventRecord [135, 137], cudaLaunchKernel [150, 160] (corr 2)
