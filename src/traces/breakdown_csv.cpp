@@ -4,26 +4,11 @@
 #include <ostream>
 #include <string>
 
+#include <jetperf/common/csv_quote.hpp>
+
 namespace jetperf::traces {
 
 namespace {
-
-// Kernel names carry commas and quotes (template arguments), so every text cell is quoted when
-// it must be; one starting with = + - @ (or a tab or CR) is prefixed with ' so that a
-// spreadsheet never runs it, as the daemon's CSV exports do.
-std::string cell(const std::string& text) {
-  std::string s = text;
-  if (!s.empty() && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' || s[0] == '\t' || s[0] == '\r'))
-    s.insert(0, 1, '\'');
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) {
-    if (c == '"') q += '"';
-    q += c;
-  }
-  q += '"';
-  return q;
-}
 
 std::string num(double v) {
   char buf[64];
@@ -37,7 +22,8 @@ struct row {
 };
 
 void put(std::ostream& out, const row& r) {
-  out << r.section << ',' << cell(r.name) << ',' << r.count << ',' << r.total << ',' << r.self << ',' << r.device
+  // Kernel names carry commas and quotes (template arguments); csv_quote also defuses formulas.
+  out << r.section << ',' << csv_quote(r.name) << ',' << r.count << ',' << r.total << ',' << r.self << ',' << r.device
       << ',' << r.mean << ',' << r.std << ',' << r.value << '\n';
 }
 
