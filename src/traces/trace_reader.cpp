@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -69,8 +70,7 @@ bool decimal_us_to_ns(const std::string& raw, std::int64_t& ns) {
 
 // The event being read; reset for each element of traceEvents.
 struct pending_event {
-  std::string ph, cat, name, pid, tid;
-  bool has_ph = false, has_cat = false, has_name = false, has_pid = false, has_tid = false;
+  std::optional<std::string> ph, cat, name, pid, tid;
   bool has_ts = false, has_dur = false;
   std::int64_t ts_ns = 0, dur_ns = 0;
   std::int64_t external_id = -1, correlation = -1, stream = -1;
@@ -205,7 +205,7 @@ class trace_sax {
     return f;
   }
   std::string event_label() const {
-    return ev_.has_name ? "event " + std::to_string(index_) + " (" + ev_.name + ")" : "event " + std::to_string(index_);
+    return ev_.name ? "event " + std::to_string(index_) + " (" + *ev_.name + ")" : "event " + std::to_string(index_);
   }
 
   bool scalar(const char* what) {
@@ -252,34 +252,24 @@ class trace_sax {
         ev_.has_dur = true;
       }
     } else if (key_ == "pid" || key_ == "tid") {
-      std::string text = raw ? *raw : std::to_string(integer);
-      if (key_ == "pid") {
-        ev_.pid = std::move(text);
-        ev_.has_pid = true;
-      } else {
-        ev_.tid = std::move(text);
-        ev_.has_tid = true;
-      }
+      *text_field() = raw ? *raw : std::to_string(integer);
     }
     return true;
   }
 
+  // The text member the current key names (ph, cat, name, pid, tid), or null.
+  std::optional<std::string>* text_field() {
+    if (key_ == "ph") return &ev_.ph;
+    if (key_ == "cat") return &ev_.cat;
+    if (key_ == "name") return &ev_.name;
+    if (key_ == "pid") return &ev_.pid;
+    if (key_ == "tid") return &ev_.tid;
+    return nullptr;
+  }
+
   bool event_string(json::string_t& v) {
-    if (key_ == "ph") {
-      ev_.ph = std::move(v);
-      ev_.has_ph = true;
-    } else if (key_ == "cat") {
-      ev_.cat = std::move(v);
-      ev_.has_cat = true;
-    } else if (key_ == "name") {
-      ev_.name = std::move(v);
-      ev_.has_name = true;
-    } else if (key_ == "pid") {
-      ev_.pid = std::move(v);
-      ev_.has_pid = true;
-    } else if (key_ == "tid") {
-      ev_.tid = std::move(v);
-      ev_.has_tid = true;
+    if (auto* field = text_field()) {
+      *field = std::move(v);
     } else if (key_ == "ts" || key_ == "dur") {
       return fail(event_field(key_), key_ + " is a string, not a number");
     }
@@ -292,18 +282,18 @@ class trace_sax {
       std::size_t& i;
       ~advance() { ++i; }
     } next{index_};
-    if (!ev_.has_ph) return fail(event_field("ph"), event_label() + ": missing \"ph\"");
-    if (ev_.ph != "X") {
+    if (!ev_.ph) return fail(event_field("ph"), event_label() + ": missing \"ph\"");
+    if (*ev_.ph != "X") {
       ++out_.other_phase_events;
       return true;
     }
-    if (!ev_.has_name) return fail(event_field("name"), event_label() + ": missing \"name\"");
+    if (!ev_.name) return fail(event_field("name"), event_label() + ": missing \"name\"");
     if (!ev_.has_ts) return fail(event_field("ts"), event_label() + ": missing \"ts\"");
     if (!ev_.has_dur) return fail(event_field("dur"), event_label() + ": missing \"dur\"");
     if (ev_.dur_ns < 0)
       return fail(event_field("dur"), event_label() + ": negative \"dur\" (" + std::to_string(ev_.dur_ns / 1000.0) + " us)");
-    if (!ev_.has_pid) return fail(event_field("pid"), event_label() + ": missing \"pid\"");
-    if (!ev_.has_tid) return fail(event_field("tid"), event_label() + ": missing \"tid\"");
+    if (!ev_.pid) return fail(event_field("pid"), event_label() + ": missing \"pid\"");
+    if (!ev_.tid) return fail(event_field("tid"), event_label() + ": missing \"tid\"");
     if (out_.events.size() >= limits_.max_events)
       return fail("traceEvents", "more than " + std::to_string(limits_.max_events) + " complete events (the limit)");
 
@@ -313,7 +303,7 @@ class trace_sax {
     e.name = intern_name();
     e.thread = intern_thread();
     // torch's legacy profiler writes no "cat": every event it exports is a CPU function.
-    e.category = ev_.has_cat ? category_of(ev_.cat) : event_category::cpu_op;
+    e.category = ev_.cat ? category_of(*ev_.cat) : event_category::cpu_op;
     e.external_id = ev_.external_id;
     e.correlation = ev_.correlation;
     e.stream = ev_.stream;
@@ -322,21 +312,21 @@ class trace_sax {
   }
 
   std::uint32_t intern_name() {
-    auto it = names_.find(ev_.name);
+    auto it = names_.find(*ev_.name);
     if (it != names_.end()) return it->second;
     const auto id = static_cast<std::uint32_t>(out_.names.size());
-    out_.names.push_back(ev_.name);
-    names_.emplace(std::move(ev_.name), id);
+    out_.names.push_back(*ev_.name);
+    names_.emplace(std::move(*ev_.name), id);
     return id;
   }
   std::uint32_t intern_thread() {
-    std::string k = ev_.pid;
+    std::string k = *ev_.pid;
     k += '\x1f';
-    k += ev_.tid;
+    k += *ev_.tid;
     auto it = threads_.find(k);
     if (it != threads_.end()) return it->second;
     const auto id = static_cast<std::uint32_t>(out_.threads.size());
-    out_.threads.push_back({std::move(ev_.pid), std::move(ev_.tid)});
+    out_.threads.push_back({std::move(*ev_.pid), std::move(*ev_.tid)});
     threads_.emplace(std::move(k), id);
     return id;
   }
