@@ -17,8 +17,16 @@ namespace {
 
 using json = nlohmann::json;
 
-// A time beyond this many microseconds (about 290 years) cannot be held as int64 nanoseconds.
-constexpr double k_max_abs_us = 9.0e15;
+// Times are int64 nanoseconds and an event's end is ts + dur: each is kept within 4e15 us (about
+// 127 years, epoch timestamps included) so that the sum cannot overflow.
+constexpr double k_max_abs_us = 4.0e15;
+constexpr std::int64_t k_max_abs_ns = 4'000'000'000'000'000'000;
+
+// An id written as a float: -1 (none) when it is not a whole number an int64 can hold.
+std::int64_t id_from(double value) {
+  if (!std::isfinite(value) || std::fabs(value) > 9.0e18) return -1;
+  return std::llround(value);
+}
 
 event_category category_of(const std::string& cat) {
   if (cat == "cpu_op" || cat == "Operator") return event_category::cpu_op;
@@ -43,7 +51,7 @@ bool decimal_us_to_ns(const std::string& raw, std::int64_t& ns) {
   std::int64_t whole = 0;
   std::size_t digits = 0;
   for (; i < raw.size() && raw[i] >= '0' && raw[i] <= '9'; ++i, ++digits) {
-    if (whole > 900'000'000'000'000) return false;  // past k_max_abs_us
+    if (whole > 900'000'000'000'000) return false;  // would overflow: the caller refuses it as out of range
     whole = whole * 10 + (raw[i] - '0');
   }
   if (digits == 0) return false;
@@ -223,12 +231,12 @@ class trace_sax {
       case where::document: return fail("", "not a trace: the document is a number");
       case where::events: return fail(event_field(""), "an event is a number, not an object");
       case where::envelope:
-        if (key_ == "baseTimeNanoseconds") out_.base_time_ns = raw ? static_cast<std::int64_t>(value) : integer;
+        if (key_ == "baseTimeNanoseconds") out_.base_time_ns = raw ? id_from(value) : integer;
         return true;
       case where::args:
-        if (key_ == "External id" || key_ == "external id") ev_.external_id = raw ? std::llround(value) : integer;
-        else if (key_ == "correlation") ev_.correlation = raw ? std::llround(value) : integer;
-        else if (key_ == "stream") ev_.stream = raw ? std::llround(value) : integer;
+        if (key_ == "External id" || key_ == "external id") ev_.external_id = raw ? id_from(value) : integer;
+        else if (key_ == "correlation") ev_.correlation = raw ? id_from(value) : integer;
+        else if (key_ == "stream") ev_.stream = raw ? id_from(value) : integer;
         return true;
       case where::event: break;
       default: return true;
@@ -244,6 +252,8 @@ class trace_sax {
           return fail(event_field(key_), key_ + " is out of range (" + *raw + " us)");
         ns = std::llround(value * 1000.0);
       }
+      if (ns > k_max_abs_ns || ns < -k_max_abs_ns)
+        return fail(event_field(key_), key_ + " is out of range (" + (raw ? *raw : std::to_string(integer)) + " us)");
       if (key_ == "ts") {
         ev_.ts_ns = ns;
         ev_.has_ts = true;

@@ -104,6 +104,10 @@ TEST(trace_reader, malformed_inputs_name_what_and_where) {
        "ts is null, not a number"},
       {R"({"traceEvents": [{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1e300, "dur": 1}]})", "traceEvents[0].ts",
        "ts is out of range"},
+      {R"({"traceEvents": [{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 4000000000000000.5, "dur": 1}]})",
+       "traceEvents[0].ts", "ts is out of range"},
+      {R"({"traceEvents": [{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 9000000000000000}]})",
+       "traceEvents[0].dur", "dur is out of range"},
       {R"({"traceEvents": [)" + ok_event + R"(, 7]})", "traceEvents[1]", "an event is a number, not an object"},
       {R"({"traceEvents": [{"name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 1}]})", "traceEvents[0].ph",
        "missing \"ph\""},
@@ -166,6 +170,12 @@ TEST(trace_reader, every_prefix_and_byte_flip_parses_or_throws_the_typed_error) 
       }
     }
   }
+  // Ids written as floats beyond int64 are no ids, not undefined behaviour.
+  const trace big = parse_trace(R"([{"ph": "X", "name": "k", "cat": "kernel", "pid": 0, "tid": 7, "ts": 1, "dur": 1,
+                                     "args": {"correlation": 1e300, "External id": 2.0, "stream": -1e19}}])");
+  EXPECT_EQ(big.events[0].correlation, -1);
+  EXPECT_EQ(big.events[0].external_id, 2);
+  EXPECT_EQ(big.events[0].stream, -1);
   // Deep nesting in a skipped value costs no stack.
   std::string deep = R"({"x": )" + std::string(100000, '[') + std::string(100000, ']') + R"(, "traceEvents": []})";
   EXPECT_EQ(error_of(deep), "");
