@@ -363,7 +363,8 @@ trace parse_trace(std::string_view text, const trace_limits& limits) {
                                        std::to_string(limits.max_bytes));
   trace out;
   trace_sax sax(out, limits);
-  const bool ok = json::sax_parse(text.begin(), text.end(), &sax);
+  // One argument, as src/api/strict_json.cpp calls it: a form nlohmann 3.7 (our floor) has too.
+  const bool ok = json::sax_parse(text, &sax);
   if (!ok || sax.failed()) {
     throw validation_error(sax.error_field(), sax.failed() ? sax.error_message() : "not valid JSON", "invalid_trace");
   }
