@@ -60,6 +60,8 @@ std::unique_ptr<command> make_samples_command(CLI::App& parent);
 std::unique_ptr<command> make_results_command(CLI::App& parent);
 /// `tegrastats parse FILE`: offline conversion with the daemon's parser (needs no daemon).
 std::unique_ptr<command> make_tegrastats_command(CLI::App& parent);
+/// `trace analyze FILE` (offline, jetperf::traces); the group where trace export/attach go too.
+std::unique_ptr<command> make_trace_command(CLI::App& parent);
 /// `board`: the board's identity, modes, frequency lists, rails and sensors.
 std::unique_ptr<command> make_board_command(CLI::App& parent);
 /// `mode` and `mode set ID|NAME [--force]`.

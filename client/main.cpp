@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
   commands.push_back(make_samples_command(app));
   commands.push_back(make_results_command(app));
   commands.push_back(make_tegrastats_command(app));
+  commands.push_back(make_trace_command(app));
   commands.push_back(make_board_command(app));
   commands.push_back(make_mode_command(app));
   commands.push_back(make_clocks_command(app));

@@ -6,20 +6,6 @@
 
 namespace jetperf::api {
 
-std::string csv_quote(const std::string& raw) {
-  // A spreadsheet runs a cell that starts with = + - @ (or tab, CR) as a formula: names come from
-  // users (networks, layers, tags), so such text is kept text with a leading apostrophe (OWASP).
-  const std::string text = !raw.empty() && std::string("=+-@\t\r").find(raw.front()) != std::string::npos ? "'" + raw : raw;
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  out += '"';
-  return out;
-}
-
 std::string csv_field(const nlohmann::json& value) {
   switch (value.type()) {
     case nlohmann::json::value_t::null:

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <jetperf/api/result_table.hpp>
+#include <jetperf/common/csv_quote.hpp>
 
 namespace jetperf::api {
 
@@ -17,7 +18,7 @@ std::string write_results_csv(const result_table& table);
 std::string csv_cell(const nlohmann::json& value, jobs::column_type type);
 /// One cell's text, quoted as RFC 4180 requires.
 std::string csv_field(const nlohmann::json& value);
-/// Text as one cell: formula characters neutralised, quoted as RFC 4180 requires.
-std::string csv_quote(const std::string& text);
+/// csv_quote (text as one cell) is jetperf::csv_quote, in common: the trace writers use it too.
+using jetperf::csv_quote;
 
 }  // namespace jetperf::api

@@ -24,8 +24,8 @@ TEST(include_graph, the_tree_keeps_its_layers) {
 
 TEST(include_graph, reads_the_declared_links_of_the_real_tree) {
   const auto g = read_library_graph(source_dir());
-  for (const char* lib : {"common", "store", "platform", "tegrastats", "telemetry", "models", "backend", "workloads",
-                          "cuda", "jobs", "measure", "kinds", "api", "client"})
+  for (const char* lib : {"common", "store", "platform", "tegrastats", "traces", "telemetry", "models", "backend",
+                          "workloads", "cuda", "jobs", "measure", "kinds", "api", "client"})
     EXPECT_TRUE(g.libraries.count(lib)) << lib;
   // DEPS through a variable (workload_deps) and links declared in kernels/ and client/.
   EXPECT_TRUE(g.dependencies("workloads").count("backend"));
@@ -43,7 +43,9 @@ TEST(include_graph, reads_the_declared_links_of_the_real_tree) {
   EXPECT_TRUE(g.dependencies("kinds").count("measure"));
   EXPECT_FALSE(g.dependencies("api").count("kinds"));
   EXPECT_FALSE(g.dependencies("measure").count("kinds"));
-  EXPECT_EQ(g.dependencies("client"), (std::set<std::string>{"tegrastats", "common"}));
+  EXPECT_EQ(g.dependencies("client"), (std::set<std::string>{"tegrastats", "traces", "common"}));
+  // The trace analysis is pure: the client links it, and it links nothing of the daemon.
+  EXPECT_EQ(g.dependencies("traces"), (std::set<std::string>{"common"}));
 }
 
 // A small tree: src/CMakeLists.txt with the given areas, plus files.

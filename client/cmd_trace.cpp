@@ -1,0 +1,38 @@
+// jetperf trace SUBCOMMAND: PyTorch/Kineto traces. The group only dispatches: each subcommand is
+// its own file (trace_subcommands.hpp); adding one is a file and a line in the constructor.
+#include <utility>
+#include <vector>
+
+#include "cli_error.hpp"
+#include "command.hpp"
+#include "trace_subcommands.hpp"
+
+namespace jetperf::client {
+
+namespace {
+
+class trace_command final : public command {
+ public:
+  explicit trace_command(CLI::App& parent)
+      : app_(parent.add_subcommand("trace", "Work with PyTorch/Kineto traces (Chrome trace JSON)")) {
+    app_->require_subcommand(1);
+    subcommands_.push_back(make_trace_analyze_command(*app_));
+  }
+  CLI::App* app() const override { return app_; }
+
+  int run(context& ctx) override {
+    for (auto& s : subcommands_)
+      if (s->app()->parsed()) return s->run(ctx);
+    throw cli_error(exit_usage, "trace needs a subcommand (see jetperf trace --help)");
+  }
+
+ private:
+  CLI::App* app_;
+  std::vector<std::unique_ptr<command>> subcommands_;
+};
+
+}  // namespace
+
+std::unique_ptr<command> make_trace_command(CLI::App& parent) { return std::make_unique<trace_command>(parent); }
+
+}  // namespace jetperf::client

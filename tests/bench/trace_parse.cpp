@@ -1,0 +1,137 @@
+// Reading and analysing a large Kineto trace: a GPU-style step (ops, runtime calls with
+// correlation ids, kernels, flow events, Kineto's args) repeated until the file reaches the size
+// asked for. Usage: bench_trace_parse [MB=100] [RUNS=3]. Prints one JSON object with each run's
+// wall and CPU seconds for read_trace_file and analyze_trace; target: a 100 MB trace in seconds.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <time.h>
+
+#include <nlohmann/json.hpp>
+
+#include <jetperf/traces/trace_analysis.hpp>
+#include <jetperf/traces/trace_reader.hpp>
+#include <support/temp_dir.hpp>
+
+namespace {
+
+// Process CPU seconds: on a shared machine wall time also measures the queue.
+double cpu_now() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+double wall_now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// One step starting at `t0` us (epoch-like, with Kineto's three decimals), correlation ids from `corr`.
+void append_step(std::string& out, long step, double t0, long corr) {
+  char buf[640];
+  const auto host = [&](const char* cat, const char* name, double ts, double dur, const char* args) {
+    std::snprintf(buf, sizeof buf,
+                  "  {\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"%s\", \"pid\": 4242, \"tid\": 4242, "
+                  "\"ts\": %.3f, \"dur\": %.3f, \"args\": {%s}},\n",
+                  cat, name, t0 + ts, dur, args);
+    out += buf;
+  };
+  const auto device = [&](const char* cat, const char* name, double ts, double dur, long c) {
+    std::snprintf(buf, sizeof buf,
+                  "  {\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"%s\", \"pid\": 0, \"tid\": 7, \"ts\": %.3f, "
+                  "\"dur\": %.3f, \"args\": {\"External id\": %ld, \"device\": 0, \"stream\": 7, \"correlation\": %ld, "
+                  "\"registers per thread\": 128, \"shared memory\": 0, \"grid\": [128, 1, 1], \"block\": [256, 1, 1]}},\n",
+                  cat, name, t0 + ts, dur, c, c);
+    out += buf;
+    std::snprintf(buf, sizeof buf,
+                  "  {\"ph\": \"f\", \"id\": %ld, \"pid\": 0, \"tid\": 7, \"ts\": %.3f, \"cat\": \"ac2g\", "
+                  "\"name\": \"ac2g\", \"bp\": \"e\"},\n",
+                  c, t0 + ts);
+    out += buf;
+  };
+  char args[320];
+  std::snprintf(buf, sizeof buf, "ProfilerStep#%ld", step);
+  const std::string step_name = buf;
+  host("user_annotation", step_name.c_str(), 0, 990, "\"External id\": 1");
+  const char* dims = "\"Input Dims\": [[2048, 512], [1024, 512], [1024]], \"Input type\": [\"float\", \"float\", \"float\"]";
+  for (int layer = 0; layer < 8; ++layer) {
+    const double base = 5 + layer * 120;
+    const long c = corr + layer * 3;
+    std::snprintf(args, sizeof args, "\"External id\": %ld, \"Sequence number\": %ld, \"Fwd thread id\": 0, %s", c,
+                  step * 100 + layer, dims);
+    host("cpu_op", "aten::linear", base, 100, args);
+    host("cpu_op", "aten::t", base + 2, 6, args);
+    host("cpu_op", "aten::addmm", base + 10, 80, args);
+    std::snprintf(args, sizeof args, "\"External id\": %ld, \"cbid\": 211, \"correlation\": %ld", c, c);
+    host("cuda_runtime", "cudaLaunchKernel", base + 20, 9.5, args);
+    host("cuda_runtime", "cudaEventRecord", base + 31, 1.2, "\"cbid\": 135");
+    std::snprintf(args, sizeof args, "\"External id\": %ld, \"cbid\": 211, \"correlation\": %ld", c, c + 1);
+    host("cuda_runtime", "cudaLaunchKernel", base + 40, 9.5, args);
+    device("kernel", "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_16x5_tn_align4>(Params)", base + 35, 40,
+           c);
+    device("kernel", "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>>(int, F, A)",
+           base + 76, 3.5, c + 1);
+    std::snprintf(args, sizeof args, "\"External id\": %ld, %s", c + 2, dims);
+    host("cpu_op", "aten::relu", base + 100, 15, args);
+    std::snprintf(args, sizeof args, "\"External id\": %ld, \"cbid\": 211, \"correlation\": %ld", c + 2, c + 2);
+    host("cuda_runtime", "cudaLaunchKernel", base + 103, 8, args);
+    device("kernel", "void at::native::vectorized_elementwise_kernel<4, at::native::clamp_min_scalar_kernel>(int, F, A)",
+           base + 112, 2.5, c + 2);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const double mb = argc > 1 ? std::atof(argv[1]) : 100.0;
+  const int runs = argc > 2 ? std::atoi(argv[2]) : 3;
+  std::string text = "{\n \"schemaVersion\": 1,\n \"baseTimeNanoseconds\": 1700000000000000000,\n \"traceEvents\": [\n";
+  const auto target = static_cast<std::size_t>(mb * 1024 * 1024);
+  long step = 0;
+  while (text.size() < target) {
+    append_step(text, step, 1700000000000000.0 + static_cast<double>(step) * 1000.0, 1 + step * 100);
+    ++step;
+  }
+  text += "  {\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 0, \"tid\": 0, \"args\": {\"name\": \"GPU 0\"}}\n ]\n}\n";
+  jetperf::test::temp_dir tmp;
+  const std::string path = tmp.file("large_trace.json");
+  jetperf::test::write_file(path, text);
+
+  nlohmann::json result{{"bench", "trace_parse"}, {"bytes", text.size()}, {"steps", step}};
+  text.clear();
+  text.shrink_to_fit();
+  nlohmann::json per_run = nlohmann::json::array();
+  std::vector<double> read_wall, total_wall;
+  std::size_t events = 0, ops = 0;
+  for (int r = 0; r < runs; ++r) {
+    const double w0 = wall_now(), c0 = cpu_now();
+    const jetperf::traces::trace t = jetperf::traces::read_trace_file(path);
+    const double w1 = wall_now(), c1 = cpu_now();
+    jetperf::traces::analysis_options o;
+    o.batch_size = 2048;
+    const auto b = jetperf::traces::analyze_trace(t, o);
+    const double w2 = wall_now(), c2 = cpu_now();
+    events = t.events.size();
+    ops = b.overheads.ops;
+    per_run.push_back({{"read_wall_s", w1 - w0}, {"read_cpu_s", c1 - c0}, {"analyze_wall_s", w2 - w1},
+                       {"analyze_cpu_s", c2 - c1}});
+    read_wall.push_back(w1 - w0);
+    total_wall.push_back(w2 - w0);
+  }
+  std::sort(read_wall.begin(), read_wall.end());
+  std::sort(total_wall.begin(), total_wall.end());
+  result["events"] = events;
+  result["seed_ops"] = ops;
+  result["runs"] = per_run;
+  if (runs > 0) {
+    result["median_read_wall_s"] = read_wall[read_wall.size() / 2];
+    result["median_total_wall_s"] = total_wall[total_wall.size() / 2];
+    result["read_mb_per_s"] = static_cast<double>(result["bytes"].get<std::size_t>()) / 1048576.0 / read_wall[read_wall.size() / 2];
+  }
+  std::cout << result.dump(1) << std::endl;
+}

@@ -1,0 +1,106 @@
+// `jetperf trace analyze`: the offline trace breakdown as a user runs it (the real client binary,
+// no daemon), on the hand-made GPU trace (every value known, see tests/unit/traces) and on a
+// real profile, in each output format; and its errors.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <string>
+
+#include <support/fixtures.hpp>
+#include <support/gpu_trace.hpp>
+#include <support/run_client.hpp>
+#include <support/temp_dir.hpp>
+
+namespace jetperf::test {
+namespace {
+
+bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+TEST(client_trace, csv_of_a_gpu_trace_has_the_overheads_and_qps) {
+  temp_dir tmp;
+  const std::string path = tmp.file("gpu.json");
+  write_file(path, traces::test::gpu_trace_json());
+  const auto r = run_client({"trace", "analyze", path, "--format", "csv", "--batch-size", "10"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "\nsummary,qps,,,,,,,10000.000\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "\nop,aten::linear,1,100.000,15.000,50.000,100.000,,\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "\nt1,,3,30.000,,,10.000,2.828,\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "\nt2,aten::linear,1,16.000,,,16.000,0.000,\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "\nt3,aten::linear,1,40.000,,,40.000,0.000,\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "\nt4,cudaMemcpyAsync,1,4.000,,,4.000,0.000,\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "\nt5,aten::linear,1,18.000,,,18.000,0.000,\n")) << r.out;
+}
+
+TEST(client_trace, constants_from_the_command_line_change_the_overheads) {
+  temp_dir tmp;
+  const std::string path = tmp.file("gpu.json");
+  write_file(path, traces::test::gpu_trace_json());
+  const auto r = run_client({"trace", "analyze", path, "--format", "json", "--cpu-event-overhead", "3",
+                             "--gpu-event-overhead", "1", "--kernel-launch-length", "6"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  // Gaps of 10, 10 and 16 us, each less one event overhead.
+  EXPECT_DOUBLE_EQ(j["overheads"]["t1"]["mean_us"].get<double>(), (10.0 + 10 + 16) / 3 - 3);
+  EXPECT_DOUBLE_EQ(j["overheads"]["t4"][0]["mean_us"].get<double>(), 6.0 - 3 - 1);
+  EXPECT_TRUE(j["summary"]["qps"].is_null());
+}
+
+TEST(client_trace, json_to_a_file_agrees_with_key_averages_of_a_real_profile) {
+  temp_dir tmp;
+  const std::string out = tmp.file("dlrm.json");
+  const auto r = run_client({"trace", "analyze", fixtures_dir() + "/traces/dlrm_cpu.json", "--format", "json", "-o", out,
+                             "--batch-size", "16"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  const auto j = nlohmann::json::parse(read_file(out));
+  EXPECT_EQ(j["summary"]["iterations"], 3);
+  EXPECT_GT(j["summary"]["qps"].get<double>(), 0);
+  std::map<std::string, nlohmann::json> ops;
+  for (const auto& op : j["ops"]) ops[op["key"]] = op;
+  const auto averages = nlohmann::json::parse(fixture_text("traces/dlrm_cpu_key_averages.json"));
+  ASSERT_EQ(ops.size(), averages["keys"].size());
+  for (const auto& k : averages["keys"]) {
+    SCOPED_TRACE(k["key"].get<std::string>());
+    const auto& op = ops.at(k["key"]);
+    EXPECT_EQ(op["count"], k["count"]);
+    EXPECT_NEAR(op["cpu_total_us"].get<double>(), k["cpu_time_total"].get<double>(),
+                0.01 * k["cpu_time_total"].get<double>() + 1e-3);
+    EXPECT_NEAR(op["self_cpu_us"].get<double>(), k["self_cpu_time_total"].get<double>(),
+                0.01 * k["self_cpu_time_total"].get<double>() + 1e-3);
+  }
+}
+
+TEST(client_trace, the_table_is_the_default) {
+  const auto r = run_client({"trace", "analyze", fixtures_dir() + "/traces/cnn_cpu.json", "--iteration-op", "aten::conv2d"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(has(r.out, "iterations (aten::conv2d): 6,")) << r.out;  // two convolutions a step, three steps
+  EXPECT_TRUE(has(r.out, "\nop  ")) << r.out;
+  EXPECT_TRUE(has(r.out, "\nhost overheads (seed 004; CPU_EVENT_OVERHEAD 2.00 us")) << r.out;
+}
+
+TEST(client_trace, a_malformed_trace_names_the_event_and_field) {
+  temp_dir tmp;
+  const std::string path = tmp.file("bad.json");
+  write_file(path, R"({"traceEvents": [{"ph": "X", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 3}]})");
+  const auto r = run_client({"trace", "analyze", path});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(has(r.err, "error: " + path + ": traceEvents[0].dur: event 0 (aten::mm): missing \"dur\"")) << r.err;
+  EXPECT_EQ(r.out, "");
+
+  write_file(path, "not json");
+  const auto not_json = run_client({"trace", "analyze", path});
+  EXPECT_EQ(not_json.exit_code, 1);
+  EXPECT_TRUE(has(not_json.err, "not valid JSON at byte")) << not_json.err;
+
+  const auto missing = run_client({"trace", "analyze", tmp.file("none.json")});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_TRUE(has(missing.err, "cannot read")) << missing.err;
+
+  const auto no_sub = run_client({"trace"});
+  EXPECT_EQ(no_sub.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace jetperf::test
