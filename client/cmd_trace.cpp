@@ -1,5 +1,6 @@
-// jetperf trace SUBCOMMAND: PyTorch/Kineto traces. The group only dispatches: each subcommand is
-// its own file (trace_subcommands.hpp); adding one is a file and a line in the constructor.
+// jetperf trace ID -o FILE.json | trace SUBCOMMAND: a job's timeline exported as a Chrome trace,
+// or work on PyTorch/Kineto traces. The group only dispatches: each subcommand is its own file
+// (trace_subcommands.hpp); adding one is a file and a line in the constructor.
 #include <utility>
 #include <vector>
 
@@ -14,8 +15,9 @@ namespace {
 class trace_command final : public command {
  public:
   explicit trace_command(CLI::App& parent)
-      : app_(parent.add_subcommand("trace", "Work with PyTorch/Kineto traces (Chrome trace JSON)")) {
-    app_->require_subcommand(1);
+      : app_(parent.add_subcommand("trace", "Export a job's timeline (trace ID -o FILE.json), or analyze a trace file")),
+        export_(*app_) {
+    app_->require_subcommand(0, 1);
     subcommands_.push_back(make_trace_analyze_command(*app_));
   }
   CLI::App* app() const override { return app_; }
@@ -23,11 +25,13 @@ class trace_command final : public command {
   int run(context& ctx) override {
     for (auto& s : subcommands_)
       if (s->app()->parsed()) return s->run(ctx);
-    throw cli_error(exit_usage, "trace needs a subcommand (see jetperf trace --help)");
+    if (export_.id > 0) return export_trace(ctx, export_);
+    throw cli_error(exit_usage, "trace needs a job id (trace ID -o FILE.json) or a subcommand (see jetperf trace --help)");
   }
 
  private:
   CLI::App* app_;
+  trace_export_flags export_;
   std::vector<std::unique_ptr<command>> subcommands_;
 };
 

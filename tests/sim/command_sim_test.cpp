@@ -14,6 +14,7 @@
 #include <fstream>
 
 #include <support/eventually.hpp>
+#include <support/temp_dir.hpp>
 #include <support/test_paths.hpp>
 
 #include "backbone_helpers.hpp"
@@ -156,6 +157,12 @@ TEST_F(command_jobs, busy_phases_draw_more_power_than_sleeping_ones_and_every_ru
     one_runs += e["name"] == "run" ? 1 : 0;
   }
   EXPECT_EQ(one_runs, 1);
+  // The client writes the same document: jetperf trace ID -o FILE.json.
+  const auto file = shared_->file("job.trace.json");
+  const auto exported = cli({"trace", std::to_string(id), "-o", file, "--counters", "power"});
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  EXPECT_EQ(json::parse(read_file(file))["traceEvents"].size(), trace["traceEvents"].size());
+  EXPECT_NE(cli({"trace", "999999"}).exit_code, 0);
   const auto bad = http.request("GET", "/v1/jobs/" + std::to_string(id) + "/trace?counters=some");
   EXPECT_EQ(bad.status, 400);
   EXPECT_EQ(json_of(bad)["error"]["field"], "counters");
