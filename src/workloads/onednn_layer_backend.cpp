@@ -3,6 +3,7 @@
 // on AVX-512) with reorder steps where an op needs another layout (onednn_op_plan.hpp);
 // external inputs and output() are plain NCHW / NC. Weights come from layer_data.hpp and are
 // reordered once in prepare into the layout each primitive chose (format_tag::any).
+#include <jetperf/common/clock.hpp>
 #include <jetperf/config.hpp>
 #include <jetperf/workloads/layer_backends.hpp>
 
@@ -134,9 +135,16 @@ class onednn_layer_backend final : public layer_backend {
                                         : outputs_[static_cast<std::size_t>(s.index - l.first)]);
           produced_mds.push_back(produced.back().get_desc());
         }
+        const auto before = steps_.size();
         if (auto why = plan_or_reason(o, produced_mds, batch, type,
                                       [&](const onednn::op_plan& p) { add_op(o, i, p, produced); }))
           throw layer_unsupported(*why);
+        for (auto k = before; k < steps_.size(); ++k) {
+          steps_[k].op = i;
+          steps_[k].reorder = steps_[k].prim.get_kind() == dnnl::primitive::kind::reorder && steps_[k].args.count(DNNL_ARG_FROM) &&
+                              k + 1 < steps_.size();
+          steps_[k].impl = impl_of(steps_[k].prim);
+        }
       }
       output_size_ = static_cast<std::size_t>(models::elements(l.output_shape) * batch);
       output_plain_ = onednn::plain_desc(l.output_shape, batch, type);
@@ -154,6 +162,35 @@ class onednn_layer_backend final : public layer_backend {
   }
 
   void sync() override { stream_.wait(); }
+
+  std::vector<op_span> timed_run_ops() override {
+    if (outputs_.empty()) throw std::logic_error("onednn layer backend: run_once before prepare");
+    std::vector<op_span> spans;
+    for (auto& s : steps_) {
+      const auto start = monotonic_ns();
+      s.prim.execute(stream_, s.args);
+      // CPU primitives run synchronously (the OpenMP runtime) and end when execute returns.
+      const auto end = monotonic_ns();
+      // A reorder before an op belongs to that op (as it would inside the whole network).
+      if (!spans.empty() && spans.back().op == s.op) spans.back().end_ns = end;
+      else spans.push_back({s.op, start, end});
+    }
+    ran_ = true;
+    return spans;
+  }
+
+  std::map<int, std::string> op_kernels() const override {
+    std::map<int, std::string> out;
+    for (const auto& s : steps_) {
+      auto& k = out[s.op];
+      if (s.reorder) {
+        if (k.find("+reorder") == std::string::npos) k += "+reorder";
+      } else {
+        k = s.impl + (k.find("+reorder") != std::string::npos ? "+reorder" : "");
+      }
+    }
+    return out;
+  }
 
   void set_input(std::size_t i, const std::vector<float>& values) override {
     detail::check_set_input(i, inputs_.size(), i < inputs_.size() ? input_sizes_[i] : 0, values.size());
@@ -183,7 +220,18 @@ class onednn_layer_backend final : public layer_backend {
   struct step {
     dnnl::primitive prim;
     std::unordered_map<int, dnnl::memory> args;
+    int op = -1;           ///< the op it belongs to (a layout reorder: the op that reads it)
+    bool reorder = false;
+    std::string impl;      ///< oneDNN's impl_info_str
   };
+
+  // What oneDNN chose to run a primitive with ("brg:avx512_core", "jit:uni", "ref:any").
+  static std::string impl_of(const dnnl::primitive& p) {
+    const char* text = nullptr;
+    if (dnnl_primitive_desc_query(p.get_primitive_desc(), dnnl_query_impl_info_str, 0, &text) != dnnl_success || !text)
+      return "unknown";
+    return text;
+  }
 
   // Plans `o` and hands the plan to `use`; the skip reason when oneDNN cannot run it.
   template <typename Use>

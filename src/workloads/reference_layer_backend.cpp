@@ -1,6 +1,7 @@
 // The reference layer backend: runs a layer's ops one by one with detail::run_reference_op,
 // keeping every op's output. Half runs in float on values rounded to half precision (inputs,
 // weights and every op's output), which is what a half kernel with float accumulation computes.
+#include <jetperf/common/clock.hpp>
 #include <jetperf/workloads/layer_backends.hpp>
 
 #include <chrono>
@@ -61,22 +62,21 @@ class reference_layer_backend final : public layer_backend {
     ran_ = false;
   }
 
-  void run_once() override {
-    if (ops_.empty()) throw std::logic_error("reference layer backend: run_once before prepare");
-    std::vector<const float*> srcs;
-    for (std::size_t k = 0; k < ops_.size(); ++k) {
-      srcs.clear();
-      for (const auto& s : wiring_[k]) {
-        srcs.push_back(s.external ? inputs_[static_cast<std::size_t>(s.index)].data()
-                                  : outputs_[static_cast<std::size_t>(s.index - first_)].data());
-      }
-      detail::run_reference_op(ops_[k], batch_, srcs, weights_[k], outputs_[k]);
-      if (half_) round_to_half(outputs_[k]);
-    }
-    ran_ = true;
-  }
+  void run_once() override { run_ops(nullptr); }
 
   void sync() override {}
+
+  std::vector<op_span> timed_run_ops() override {
+    std::vector<op_span> spans;
+    run_ops(&spans);
+    return spans;
+  }
+
+  std::map<int, std::string> op_kernels() const override {
+    std::map<int, std::string> out;
+    for (std::size_t k = 0; k < ops_.size(); ++k) out[first_ + static_cast<int>(k)] = "reference";
+    return out;
+  }
 
   void set_input(std::size_t i, const std::vector<float>& values) override {
     detail::check_set_input(i, inputs_.size(), i < inputs_.size() ? inputs_[i].size() : 0, values.size());
@@ -92,6 +92,24 @@ class reference_layer_backend final : public layer_backend {
   }
 
  private:
+  // Every op in order; each one's start and end into `spans` when given.
+  void run_ops(std::vector<op_span>* spans) {
+    if (ops_.empty()) throw std::logic_error("reference layer backend: run_once before prepare");
+    std::vector<const float*> srcs;
+    for (std::size_t k = 0; k < ops_.size(); ++k) {
+      srcs.clear();
+      for (const auto& s : wiring_[k]) {
+        srcs.push_back(s.external ? inputs_[static_cast<std::size_t>(s.index)].data()
+                                  : outputs_[static_cast<std::size_t>(s.index - first_)].data());
+      }
+      const auto start = spans ? monotonic_ns() : 0;
+      detail::run_reference_op(ops_[k], batch_, srcs, weights_[k], outputs_[k]);
+      if (half_) round_to_half(outputs_[k]);
+      if (spans) spans->push_back({first_ + static_cast<int>(k), start, monotonic_ns()});
+    }
+    ran_ = true;
+  }
+
   std::vector<models::op> ops_;
   std::vector<std::vector<detail::op_source>> wiring_;
   std::vector<op_weights> weights_;

@@ -5,6 +5,7 @@
 // in isolation on its real input shapes, with deterministic weights and inputs (layer_data.hpp).
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -20,6 +21,13 @@ namespace jetperf::workloads {
 class layer_unsupported : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+/// One op's part of a timed run of a layer or network.
+struct op_span {
+  int op = -1;                  ///< index into the network's ops
+  std::int64_t start_ns = 0;    ///< CLOCK_MONOTONIC
+  std::int64_t end_ns = 0;
 };
 
 class layer_backend {
@@ -47,6 +55,14 @@ class layer_backend {
     sync();
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
+  /// One run like timed_run_s with each op's start and end, where the backend can time its ops
+  /// one by one (the CPU backends run them synchronously, in order); empty where it cannot (a
+  /// GPU backend: CUPTI gives its kernels instead).
+  virtual std::vector<op_span> timed_run_ops() { return {}; }
+  /// The implementation each op of the prepared layer runs with, by op index: oneDNN's
+  /// impl_info_str (e.g. "brg:avx512_core", with "+reorder" when a layout conversion runs before
+  /// it), "reference"; empty when unknown.
+  virtual std::map<int, std::string> op_kernels() const { return {}; }
   /// Replaces external input `i` (NCHW / NC, batch included), converted to the prepared dtype.
   virtual void set_input(std::size_t i, const std::vector<float>& values) = 0;
   /// The layer's output (NCHW / NC, batch included) as float (waits for pending work).

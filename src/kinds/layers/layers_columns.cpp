@@ -55,6 +55,12 @@ const jobs::column_table& layers_columns() {
                "end-to-end rows: sum of the isolated layers' latencies", false},
               {"layers_over_end_to_end", column_type::number, metric, "",
                "end-to-end rows: layer_latency_sum_s / latency_mean_s (far from 1: the layers do not add up)", false},
+              {"kernels", column_type::list, metric, "",
+               "what ran each op, \"op: kernel\" (oneDNN's impl_info_str, e.g. brg:avx512_core; +reorder when a layout "
+               "conversion ran before it)", false},
+              {"in_context", column_type::object, metric, "",
+               "end-to-end rows: each layer's latency inside the whole network {layer index: {name, median_s, p25_s, "
+               "p75_s, runs}} (the summary's layers_in_context sets it beside the isolated one)", false},
           },
           measure::window_columns(),
           measure::setting_detail_columns(),

@@ -14,6 +14,7 @@
 #include <jetperf/measure/point_power.hpp>
 #include <jetperf/models/network.hpp>
 #include <jetperf/workloads/layer_backends.hpp>
+#include <jetperf/kinds/layers/in_context.hpp>
 #include <jetperf/kinds/layers/layers_results.hpp>
 #include <jetperf/kinds/layers/layers_spec.hpp>
 
@@ -211,6 +212,13 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
 
   measure::put_window_flags(mt, m.applied.flags, ctx, res, m.applied, power_w.has_value(), device,
                             static_cast<int>(spec.threads));
+  // What ran each op: the kernel oneDNN chose (its impl_info_str), one entry per op.
+  json kernels = json::array();
+  for (const auto& [op, kernel] : be->op_kernels())
+    kernels.push_back(entry.net.ops.at(static_cast<std::size_t>(op)).name + ": " + kernel);
+  mt["kernels"] = kernels;
+  // The whole network again, op by op: every layer's latency in context.
+  if (index < 0) mt["in_context"] = measure_in_context(ctx, *be, entry.net, layers);
 
   // The end-to-end row states how the isolated layers add up against it (seed 002's check).
   const auto sum_key = variant_label(point) + "|" + name + "|" + device;

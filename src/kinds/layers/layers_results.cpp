@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include <jetperf/jobs/columns.hpp>
+#include <jetperf/kinds/layers/in_context.hpp>
 #include <jetperf/kinds/layers/layers_spec.hpp>
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/repeat_stats.hpp>
@@ -55,6 +56,7 @@ nlohmann::json summarize_layers(const std::vector<nlohmann::json>& rows) {
     double latency_sum = 0, latency_se2 = 0, energy_sum = 0;
     bool energy_known = true;
     const json* e2e = nullptr;
+    std::vector<json> isolated;  ///< the measured layer rows' metrics
   };
   // Keyed and ordered by first appearance (the job's own order).
   using key_t = std::tuple<std::string, std::string, std::string>;
@@ -76,6 +78,7 @@ nlohmann::json summarize_layers(const std::vector<nlohmann::json>& rows) {
     ++g.layers;
     if (!ok(row)) continue;
     const auto& m = row.at("metrics");
+    g.isolated.push_back(m);
     ++g.measured;
     g.latency_sum += number_or(m, "latency_mean_s", 0);
     g.latency_se2 += latency_se(m) * latency_se(m);
@@ -116,6 +119,13 @@ nlohmann::json summarize_layers(const std::vector<nlohmann::json>& rows) {
       // says the layer-wise data do not add up to the network (seed 002's check).
       n["layers_over_end_to_end"] = e2e > 0 && complete ? json(g.latency_sum / e2e) : json();
       for (const char* k : {"params", "macs", "flops", "functional_layer_count"}) n[k] = m.value(k, json());
+      // Each layer isolated beside in context (seed 002's check per layer).
+      if (m.contains("in_context") && m["in_context"].is_object() && !m["in_context"].empty()) {
+        auto per_layer = compare_in_context(m["in_context"], g.isolated);
+        n["layers_disagreeing"] = std::count_if(per_layer.begin(), per_layer.end(),
+                                                [](const json& l) { return l.value("disagrees", false); });
+        n["layers_in_context"] = std::move(per_layer);
+      }
 
       json identity = n;
       identity.erase("repeat");

@@ -1,0 +1,69 @@
+// Whole-network runs timed op by op (the in-context latency of every layer): the spans come in
+// the network's op order, do not overlap, stay within the run, and add up to about a plain run;
+// every op says which implementation ran it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include <jetperf/common/clock.hpp>
+#include <jetperf/models/zoo.hpp>
+#include <jetperf/workloads/layer_backends.hpp>
+
+using namespace jetperf;
+using namespace jetperf::workloads;
+
+namespace {
+
+void expect_ordered_spans(layer_backend& be, const models::network& net, const models::layer& l) {
+  be.prepare(net, l, 1, gemm_dtype::single);
+  for (int i = 0; i < 3; ++i) be.timed_run_s();
+  const auto before = monotonic_ns();
+  const auto spans = be.timed_run_ops();
+  const auto after = monotonic_ns();
+  ASSERT_FALSE(spans.empty()) << be.name();
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    EXPECT_GE(spans[i].op, l.first);
+    EXPECT_LT(spans[i].op, l.last);
+    EXPECT_LE(spans[i].start_ns, spans[i].end_ns);
+    if (i > 0) {
+      EXPECT_GT(spans[i].op, spans[i - 1].op) << "ops out of order at " << i;
+      EXPECT_GE(spans[i].start_ns, spans[i - 1].end_ns);
+    }
+  }
+  EXPECT_GE(spans.front().start_ns, before);
+  EXPECT_LE(spans.back().end_ns, after);
+  // Op by op, a run costs about what a plain one does (a clock read and a wait per op more).
+  std::vector<double> plain, by_op;
+  for (int i = 0; i < 5; ++i) {
+    plain.push_back(be.timed_run_s());
+    const auto s = be.timed_run_ops();
+    by_op.push_back(static_cast<double>(s.back().end_ns - s.front().start_ns) * 1e-9);
+  }
+  std::sort(plain.begin(), plain.end());
+  std::sort(by_op.begin(), by_op.end());
+  EXPECT_LT(by_op[2], 3 * plain[2] + 0.002) << be.name() << ": op by op " << by_op[2] << " s against " << plain[2];
+  const auto kernels = be.op_kernels();
+  for (const auto& s : spans) {
+    ASSERT_TRUE(kernels.count(s.op)) << "op " << s.op << " has no kernel";
+    EXPECT_FALSE(kernels.at(s.op).empty());
+    EXPECT_NE(kernels.at(s.op), "unknown");
+  }
+}
+
+}  // namespace
+
+TEST(layer_op_timing, onednn_times_each_op_of_a_whole_network_in_order) {
+  std::string why;
+  auto be = make_onednn_layer_backend(&why);
+  ASSERT_NE(be, nullptr) << why;
+  const auto net = models::build_model("resnet18");
+  expect_ordered_spans(*be, net, models::whole_network(net));
+}
+
+TEST(layer_op_timing, the_reference_backend_times_each_op_too) {
+  auto be = make_reference_layer_backend();
+  const auto net = models::build_model("squeezenet1_0");
+  const auto layers = models::layers_of(net, models::granularity::block);
+  expect_ordered_spans(*be, net, layers.at(3));
+  EXPECT_EQ(be->op_kernels().begin()->second, "reference");
+}
