@@ -2,6 +2,7 @@
 // the simulated AGX Orin: outputs, exit codes and one-line errors.
 #include <regex>
 
+#include <support/eventually.hpp>
 #include <support/temp_dir.hpp>
 
 #include "backbone_helpers.hpp"
@@ -106,6 +107,14 @@ TEST_F(client_board, clocks_lock_and_restore) {
 }
 
 TEST_F(client_board, top_prints_the_requested_number_of_updates) {
+  // The daemon answers before its sampler's first tick: top shows what the sampler has.
+  http_client http(daemon_->port(), std::chrono::seconds(10));
+  ASSERT_TRUE(eventually([&] {
+    const auto t = json_of(http.request("GET", "/v1/telemetry"));
+    for (const auto& c : t.value("channels", nlohmann::json::array()))
+      if (c.value("name", std::string()) == "rail.VDD_GPU_SOC" && c.value("value", nlohmann::json()).is_number()) return true;
+    return false;
+  }, std::chrono::seconds(10)));
   auto r = run_client(with_daemon(*daemon_, {"top", "--count", "2", "--interval-ms", "200"}), {}, 20);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(line_count(r.out), 2) << r.out;

@@ -234,3 +234,17 @@ TEST_F(command_jobs_off, a_daemon_without_command_jobs_refuses_them_naming_the_c
   EXPECT_EQ(json_of(r)["error"]["field"], "kind");
   EXPECT_NE(r.body.find("command_jobs = true"), std::string::npos) << r.body;
 }
+
+TEST_F(command_jobs, the_daemons_shutdown_ends_a_running_program_with_its_group) {
+  temp_dir sim;
+  daemon_process own({"--board", "sim:orin-agx", "--sim-dir", sim.path(), "--command-jobs", "true", "--command-user",
+                      "nobody", "--command-dirs", test_programs_dir(), "--runtime-dir", shared_->file("run2")});
+  http_client http(own.port(), std::chrono::seconds(30));
+  const auto r = http.request("POST", "/v1/jobs",
+                              json{{"kind", "command"}, {"spec", {{"argv", {program(), "--hang", "shutdown-case"}}, {"idle_s", 0}}}}.dump(),
+                              bearer(own.token()));
+  ASSERT_EQ(r.status, 201) << r.body;
+  ASSERT_TRUE(eventually([&] { return processes_with("shutdown-case") == 1; }, std::chrono::seconds(30)));
+  EXPECT_EQ(own.stop(), 0);
+  EXPECT_EQ(processes_with("shutdown-case"), 0);
+}
