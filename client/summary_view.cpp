@@ -92,6 +92,41 @@ std::string networks_table(const json& summary) {
                       rows);
 }
 
+bool is_command_summary(const std::string& kind, const json& summary) {
+  return kind == "command" && field(summary, "settings").is_array();
+}
+
+// "cpu_freq_khz=115200,gpu_freq_hz=..." for a setting's non-null values ("as is" when none).
+std::string setting_text(const json& setting) {
+  std::string out;
+  if (setting.is_object())
+    for (const auto& kv : setting.items())
+      if (!kv.value().is_null()) out += (out.empty() ? "" : ",") + kv.key() + "=" + format_cell(kv.value());
+  return out.empty() ? "as is" : out;
+}
+
+// A command job per board setting: its runs' median wall time and energy, then each marked
+// phase's mean time and energy per run.
+std::string command_tables(const json& summary) {
+  std::vector<std::vector<std::string>> runs, phases;
+  for (const auto& s : summary["settings"]) {
+    if (!s.is_object()) continue;
+    const auto label = setting_text(field(s, "setting"));
+    runs.push_back({label, format_cell(field(s, "runs")), format_cell(field(s, "wall_median_s")),
+                    format_cell(field(s, "energy_median_j"))});
+    const auto ph = field(s, "phases");
+    if (!ph.is_object()) continue;
+    for (const auto& p : ph.items())
+      phases.push_back({label, p.key(), format_cell(field(p.value(), "runs")), format_cell(field(p.value(), "time_mean_s")),
+                        format_cell(field(p.value(), "energy_mean_j"))});
+  }
+  if (runs.empty()) return "runs: -\n";
+  std::string out = format_table({"setting", "runs", "wall_median_s", "energy_median_j"}, runs);
+  if (!phases.empty())
+    out += "phases (mean per run):\n" + format_table({"setting", "phase", "runs", "time_mean_s", "energy_mean_j"}, phases);
+  return out;
+}
+
 // "points: 3 ok, 1 skipped, 1 failed" and the reasons, from the runner's count.
 std::string points_line(const nlohmann::json& summary) {
   const auto p = field(summary, "points");
@@ -138,6 +173,7 @@ std::string format_results_summary(const std::string& kind, const nlohmann::json
   const std::string tail = points_line(summary) + caveat_lines(summary);
   if (is_gemm_summary(kind, summary)) return "\n" + most_efficient_line(summary) + repeat_lines(summary) + tail;
   if (is_layers_summary(kind, summary)) return "\nsummary:\n" + indent_lines(networks_table(summary) + tail, "  ");
+  if (is_command_summary(kind, summary)) return "\nsummary:\n" + indent_lines(command_tables(summary) + tail, "  ");
   return "\nsummary:\n" + indent_lines(key_value_lines(summary, k_runner_keys) + tail, "  ");
 }
 
@@ -149,6 +185,8 @@ std::string format_show_summary(const std::string& kind, const nlohmann::json& s
            key_value_lines(summary, with_runner_keys({"best_overall", "best_per_dtype_size", "repeats"}));
   else if (is_layers_summary(kind, summary))
     body = networks_table(summary) + key_value_lines(summary, with_runner_keys({"networks"}));
+  else if (is_command_summary(kind, summary))
+    body = command_tables(summary) + key_value_lines(summary, with_runner_keys({"settings"}));
   else
     body = key_value_lines(summary, k_runner_keys);
   body += points_line(summary) + caveat_lines(summary);
