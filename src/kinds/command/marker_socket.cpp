@@ -5,6 +5,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -48,6 +49,11 @@ marker_socket::marker_socket(std::string path, std::optional<std::pair<uid_t, gi
     throw platform_error("marker socket: cannot give " + path_ + " to uid " + std::to_string(owner->first) + ": " +
                          std::strerror(e));
   }
+  // The kernel stamps each datagram as it arrives: a receipt time that does not depend on when
+  // this thread gets to read it (a loaded host, or a simulated board's CPU quota inherited from
+  // the runner thread, can hold it back tens of milliseconds).
+  const int one = 1;
+  kernel_stamps_ = ::setsockopt(fd_, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof one) == 0;
   thread_ = std::thread([this] {
     name_this_thread("jp-markers");
     receive_loop();
@@ -76,16 +82,41 @@ void marker_socket::receive_loop() {
 void marker_socket::drain_locked() {
   // One datagram carries at most a few lines; longer ones are cut and counted as malformed.
   char buf[4 * k_max_marker_line];
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(timespec))];
   for (;;) {
-    const ssize_t n = ::recv(fd_, buf, sizeof buf, MSG_TRUNC | MSG_DONTWAIT);
+    iovec iov{buf, sizeof buf};
+    msghdr msg{};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    const ssize_t n = ::recvmsg(fd_, &msg, MSG_TRUNC | MSG_DONTWAIT);
     if (n < 0) return;
     const auto got = static_cast<std::size_t>(n);
-    on_datagram_locked(buf, std::min(got, sizeof buf), got > sizeof buf);
+    on_datagram_locked(buf, std::min(got, sizeof buf), got > sizeof buf, receipt_ns(msg));
   }
 }
 
-void marker_socket::on_datagram_locked(const char* data, std::size_t n, bool truncated) {
-  const auto t = monotonic_ns();
+std::int64_t marker_socket::receipt_ns(const msghdr& msg) const {
+  const auto now = monotonic_ns();
+  if (!kernel_stamps_) return now;
+  for (auto* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(const_cast<msghdr*>(&msg), c)) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_TIMESTAMPNS) continue;
+    timespec real{};
+    std::memcpy(&real, CMSG_DATA(c), sizeof real);
+    // The stamp is CLOCK_REALTIME: moved onto CLOCK_MONOTONIC by the clocks' difference now
+    // (NTP slews the difference by at most 0.05% of the queueing time). A stamp that lands in the
+    // future or more than a second back (the wall clock was stepped) is replaced by now.
+    timespec wall{};
+    ::clock_gettime(CLOCK_REALTIME, &wall);
+    const auto to_ns = [](const timespec& t) { return static_cast<std::int64_t>(t.tv_sec) * 1'000'000'000 + t.tv_nsec; };
+    const auto t = to_ns(real) - (to_ns(wall) - now);
+    return t <= now && t > now - 1'000'000'000 ? t : now;
+  }
+  return now;
+}
+
+void marker_socket::on_datagram_locked(const char* data, std::size_t n, bool truncated, std::int64_t t) {
   const auto bad = [&](const std::string& why) {
     ++pending_.malformed;
     if (pending_.errors.size() < k_kept_errors) pending_.errors.push_back(why);

@@ -2,7 +2,8 @@
 // The unix datagram socket a command job's program sends its phase markers to
 // (JETPERF_MARKERS=<path>). Owned by the daemon for the job's lifetime; only the program's
 // account may send to it. A thread of its own ("jp-markers") stamps each datagram on
-// CLOCK_MONOTONIC as it arrives, so markers are timed even while the runner waits.
+// CLOCK_MONOTONIC as it arrives (the kernel's receive stamp), so markers are timed even while the
+// runner waits, and drains the socket so that a program's sends never block on a full queue.
 #include <atomic>
 #include <cstddef>
 #include <mutex>
@@ -11,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include <sys/socket.h>
 #include <sys/types.h>
 
 #include <jetperf/kinds/command/marker.hpp>
@@ -41,11 +43,14 @@ class marker_socket {
  private:
   void receive_loop();
   void drain_locked();
-  void on_datagram_locked(const char* data, std::size_t n, bool truncated);
+  /// When the datagram arrived (CLOCK_MONOTONIC): the kernel's stamp, or now without one.
+  std::int64_t receipt_ns(const msghdr& msg) const;
+  void on_datagram_locked(const char* data, std::size_t n, bool truncated, std::int64_t t_ns);
 
   std::string path_;
   int fd_ = -1;
   std::size_t max_markers_;
+  bool kernel_stamps_ = false;
   std::atomic<bool> stop_{false};
   std::mutex mutex_;
   marker_batch pending_;
