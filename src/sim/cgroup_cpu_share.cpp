@@ -210,4 +210,9 @@ void cgroup_cpu_share::release(int tid) {
   held_.erase(tid);
 }
 
+void cgroup_cpu_share::detach(int tid) {
+  // A forked child starts in its parent thread's group: back to the process's own cgroup.
+  write_kernel_file(own_ + "/tasks", std::to_string(tid));
+}
+
 }  // namespace jetperf::sim

@@ -61,6 +61,8 @@ rail_simulator::~rail_simulator() { stop(); }
 
 void rail_simulator::add_process(int pid) {
   if (threads_) threads_->add_process(pid);
+  // Forked by the runner thread, it starts inside the runner's CPU share, if it has one.
+  if (reservation_) reservation_->detach(pid);
 }
 
 void rail_simulator::remove_process(int pid) {

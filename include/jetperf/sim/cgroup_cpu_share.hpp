@@ -46,6 +46,7 @@ class cgroup_cpu_share final : public cpu_share_backend {
   std::string name() const override { return "cgroup v1 cpu.cfs_quota_us"; }
   share_outcome hold(int tid, double share) override;
   void release(int tid) override;
+  void detach(int tid) override;
   /// This process's group directory (tests look inside).
   const std::string& group_dir() const { return group_; }
 

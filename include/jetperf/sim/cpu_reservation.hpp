@@ -40,6 +40,11 @@ class cpu_reservation {
   /// The share thread `tid` ran with since the last apply (1 when not reserved).
   double share_of(int tid) const;
   void release_all();
+  /// A thread of another process that may have inherited a share (a command job's program,
+  /// forked by the reserved runner thread) runs at full speed, as its rows say. Any thread.
+  void detach(int tid) {
+    if (backend_) backend_->detach(tid);
+  }
 
  private:
   std::unique_ptr<cpu_share_backend> backend_;

@@ -26,6 +26,9 @@ class cpu_share_backend {
   virtual share_outcome hold(int tid, double share) = 0;
   /// Lets `tid` run at full speed again (nothing to do for a thread that is gone).
   virtual void release(int tid) = 0;
+  /// Lets `tid`, which was never given a share but may have inherited one (a process forked by
+  /// a held thread), run at full speed. Safe from any thread: it touches no bookkeeping.
+  virtual void detach(int tid) {}
   /// Whether holds must be given again now and then (a kernel that can stall a throttled
   /// deadline task): cpu_reservation::renew() does it for those that say so.
   virtual bool needs_renewal() const { return false; }
