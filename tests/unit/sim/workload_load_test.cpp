@@ -3,6 +3,10 @@
 // the host refuses that share.
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -87,6 +91,41 @@ TEST(workload_threads, counts_job_threads_by_their_own_cpu_clock_and_leaves_serv
   EXPECT_GT(w->busy, 0.2);
   EXPECT_LE(w->busy, 1.05);
   EXPECT_EQ(find_tid(seen, service.tid()), nullptr) << "a jp- service thread counted as workload";
+}
+
+TEST(workload_threads, counts_the_processes_a_job_starts_only_once_they_are_added) {
+  // Two spinning children: one is a command job's program (added), the other is not the job's.
+  const auto spin_child = [] {
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      for (volatile unsigned long i = 0;; i = i + 1) {
+      }
+    }
+    return pid;
+  };
+  const pid_t program = spin_child(), stranger = spin_child();
+  ASSERT_GT(program, 0);
+  ASSERT_GT(stranger, 0);
+  workload_threads threads;
+  threads.add_process(program);
+  threads.sample(monotonic_ns());
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const auto seen = threads.sample(monotonic_ns());
+  threads.remove_process(program);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const auto after = threads.sample(monotonic_ns());
+  ::kill(program, SIGKILL);
+  ::kill(stranger, SIGKILL);
+  ::waitpid(program, nullptr, 0);
+  ::waitpid(stranger, nullptr, 0);
+  const auto* p = find_tid(seen, program);
+  ASSERT_NE(p, nullptr) << "the added program was not counted";
+  EXPECT_TRUE(p->external);
+  // Spinning whenever it runs; a loaded 2-core machine still gives it a fair part.
+  EXPECT_GT(p->busy, 0.1);
+  EXPECT_LE(p->busy, 1.05);
+  EXPECT_EQ(find_tid(seen, stranger), nullptr) << "a process that is not the job's was counted";
+  EXPECT_EQ(find_tid(after, program), nullptr) << "counted after it was removed";
 }
 
 // How busy `tid` is over `ms` milliseconds of wall time (its own CPU clock).
