@@ -75,7 +75,11 @@ void session::do_read() {
   request_.body_file.clear();
   parser_.emplace();
   parser_->header_limit(static_cast<std::uint32_t>(context_->limits.header_limit));
-  parser_->body_limit(context_->limits.body_limit);
+  // Beast refuses a Content-Length over the body limit while it reads the header, before the
+  // route is known: the header gets the larger upload limit, and the body of any other route
+  // its own (on_read_header).
+  parser_->body_limit(takes_uploads() ? std::max<std::uint64_t>(context_->limits.body_limit, context_->limits.upload_limit)
+                                      : context_->limits.body_limit);
   // A reserved slot is for a request with the token, not for a connection that sends nothing.
   const auto wait = first_request_ ? context_->limits.read_timeout : context_->limits.idle_timeout;
   stream_.expires_after(slot_.reserved() ? std::min<std::chrono::steady_clock::duration>(wait, reserved_read_timeout) : wait);
@@ -93,10 +97,13 @@ void session::on_read_header(beast::error_code ec, std::size_t) {
                                "Transfer-Encoding");
     return do_write(res, req.version(), false);
   }
-  if (context_->handlers.body_to_file && !context_->upload_dir.empty()) {
+  if (takes_uploads()) {
     to_api_request(parser_->get(), remote_, request_);
     if (context_->handlers.body_to_file(request_)) return start_upload();
   }
+  const auto length = parser_->content_length();
+  if (length && *length > context_->limits.body_limit) return on_read_error(http::error::body_limit);
+  parser_->body_limit(context_->limits.body_limit);
   if (parser_->is_done()) return handle_request();
   // The idle timeout covered the wait for the header; the body gets the read timeout.
   stream_.expires_after(context_->limits.read_timeout);
@@ -118,7 +125,11 @@ void session::on_read_error(beast::error_code ec) {
   }
   if (ec == beast::error::timeout || ec == net::error::operation_aborted) return;
   api::http_response res;
-  if (ec == http::error::body_limit) {
+  if (ec == http::error::body_limit && is_upload()) {
+    res = api::error_body(413, "payload_too_large",
+                          "upload exceeds " + std::to_string(context_->limits.upload_limit) + " bytes (max_trace_upload_mb)",
+                          "body");
+  } else if (ec == http::error::body_limit) {
     res = api::error_body(413, "payload_too_large",
                           "request body exceeds " + std::to_string(context_->limits.body_limit) + " bytes", "body");
   } else if (ec == http::error::header_limit) {
@@ -183,14 +194,6 @@ void session::do_read_upload() {
 }
 
 void session::on_read_upload(beast::error_code ec, std::size_t) {
-  if (ec == http::error::body_limit) {
-    remove_upload();
-    auto res = api::error_body(413, "payload_too_large",
-                               "upload exceeds " + std::to_string(context_->limits.upload_limit) +
-                                   " bytes (max_trace_upload_mb)",
-                               "body");
-    return do_write(res, upload_parser_->get().version(), false);
-  }
   if (ec) {
     remove_upload();
     return on_read_error(ec);
@@ -200,6 +203,19 @@ void session::on_read_upload(beast::error_code ec, std::size_t) {
   req.body().close();
   request_.body_file = upload_path_;
   dispatch(req.version(), req.keep_alive());
+}
+
+bool session::takes_uploads() const {
+  return context_->handlers.body_to_file && !context_->upload_dir.empty();
+}
+
+bool session::is_upload() {
+  if (upload_parser_) return true;
+  if (!takes_uploads() || !parser_) return false;
+  // The start line is parsed before any field, so method and target are there even when the
+  // header failed on its Content-Length.
+  to_api_request(parser_->get(), remote_, request_);
+  return context_->handlers.body_to_file(request_);
 }
 
 void session::remove_upload() {

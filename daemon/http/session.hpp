@@ -42,6 +42,9 @@ class session : public std::enable_shared_from_this<session> {
   void do_read_upload();
   void on_read_upload(beast::error_code ec, std::size_t bytes);
   void remove_upload();
+  /// Whether any route takes uploads; whether the request being read is one (its start line).
+  bool takes_uploads() const;
+  bool is_upload();
   /// The handler's answer to request_ (never throws).
   api::http_response answer() const;
   /// Writes `response`, or starts its event stream.
