@@ -14,6 +14,7 @@
 #include <support/temp_dir.hpp>
 
 #include "api_fixture.hpp"
+#include "json_schema_check.hpp"
 
 namespace jetperf::test {
 namespace {
@@ -72,6 +73,17 @@ class trace_attach_routes : public api_fixture {
     return router_->handle(request("POST", "/v1/jobs/" + std::to_string(id) + "/traces" + query, body));
   }
 
+  // The answer against proto/openapi.json's schema of the route.
+  static void expect_conforms(const std::string& pattern, const std::string& method, const std::string& status,
+                              const api::http_response& res) {
+    const auto doc = contract();
+    const auto& schema =
+        doc["paths"].at(pattern).at(method)["responses"].at(status).at("content").at("application/json").at("schema");
+    std::string all;
+    for (const auto& v : schema_violations(doc, schema, json_of(res))) all += v + "\n";
+    EXPECT_TRUE(all.empty()) << method << " " << pattern << " " << status << "\n" << all;
+  }
+
   static const json& row(const json& rows, const std::string& name) {
     for (const auto& r : rows)
       if (r["name"] == name) return r;
@@ -90,6 +102,7 @@ TEST_F(trace_attach_routes, markers_align_the_trace_and_the_power_step_gives_exa
   const auto res = upload(job_, phase_trace());
   ASSERT_EQ(res.status, 201) << res.body;
   EXPECT_EQ(header_of(res, "Location"), "/v1/jobs/" + std::to_string(job_) + "/traces/1");
+  expect_conforms("/v1/jobs/{id}/traces", "post", "201", res);
   const auto body = json_of(res);
   const auto& a = body["alignment"];
   EXPECT_EQ(a["method"], "markers");
@@ -112,6 +125,8 @@ TEST_F(trace_attach_routes, markers_align_the_trace_and_the_power_step_gives_exa
   EXPECT_NEAR(row(e["ops"], "aten::mm")["uncertainty_j"].get<double>(), 0.0, 1e-12);
   EXPECT_EQ(e["top_level"].size(), 2u);  // busy (holding aten::mm) and sleep
 
+  expect_conforms("/v1/jobs/{id}/traces", "get", "200", call("GET", "/v1/jobs/" + std::to_string(job_) + "/traces"));
+  expect_conforms("/v1/jobs/{id}/traces/{n}", "get", "200", call("GET", "/v1/jobs/" + std::to_string(job_) + "/traces/1"));
   const auto listed = json_of(call("GET", "/v1/jobs/" + std::to_string(job_) + "/traces"));
   ASSERT_EQ(listed["traces"].size(), 1u);
   EXPECT_EQ(listed["traces"][0]["alignment"]["offset_ns"], k_s / 2);
