@@ -19,6 +19,7 @@ class trace_command final : public command {
         export_(*app_) {
     app_->require_subcommand(0, 1);
     subcommands_.push_back(make_trace_analyze_command(*app_));
+    subcommands_.push_back(make_trace_attach_command(*app_));
   }
   CLI::App* app() const override { return app_; }
 

@@ -134,6 +134,41 @@ http_reply http_client::request(const std::string& method, const std::string& ta
   }
 }
 
+http_reply http_client::upload(const std::string& target, const std::string& path, const std::string& content_type) {
+  http::request<http::file_body> req{http::verb::post, target, 11};
+  beast::error_code ec;
+  req.body().open(path.c_str(), beast::file_mode::scan, ec);
+  if (ec) throw cli_error(exit_usage, "cannot read " + path + ": " + ec.message());
+  req.set(http::field::host, target_.text());
+  req.set(http::field::user_agent, "jetperf-cli");
+  req.set(http::field::accept, "application/json");
+  req.set(http::field::content_type, content_type);
+  if (!token_.empty()) req.set(http::field::authorization, "Bearer " + token_);
+  req.keep_alive(false);
+  req.prepare_payload();
+  if (impl_->connected) impl_->close();
+  open();
+  http::request_serializer<http::file_body> serializer{req};
+  while (!ec && !serializer.is_done()) {
+    impl_->stream.expires_after(timeout_);
+    ec = impl_->run([&](auto handler) { http::async_write_some(impl_->stream, serializer, handler); });
+  }
+  // A refusal arrives before the body is through and the server stops reading: its answer is
+  // still there to read even though the write failed.
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(k_max_reply_bytes);
+  impl_->stream.expires_after(timeout_);
+  const auto read_ec = impl_->run([&](auto handler) { http::async_read(impl_->stream, impl_->buffer, parser, handler); });
+  impl_->close();
+  if (read_ec) throw cli_error(exit_connect, "upload to " + target_.text() + " failed: " + reason(ec ? ec : read_ec));
+  auto res = parser.release();
+  http_reply reply;
+  reply.status = static_cast<int>(res.result_int());
+  reply.headers = lower_headers(res);
+  reply.body = std::move(res.body());
+  return reply;
+}
+
 http_reply http_client::stream(const std::string& target, const sse_reader::handler& on_event) {
   if (impl_->connected) impl_->close();
   open();

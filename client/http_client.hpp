@@ -40,6 +40,12 @@ class http_client {
                      const std::string& body = std::string(),
                      const std::string& content_type = "application/json");
 
+  /// POSTs the file at `path` as the body, read from disk as it is sent (never held whole), with
+  /// the timeout per write rather than for the whole file. A server that answers before taking
+  /// the whole body (401, 404, 413) gets its answer read all the same. cli_error(exit_usage) when
+  /// the file cannot be opened.
+  http_reply upload(const std::string& target, const std::string& path, const std::string& content_type);
+
   /// GET an event stream and hand each event to `on_event` until it returns false or the server
   /// ends the stream. Reads wait without a deadline (progress may be slow); connect and the
   /// response header keep the timeout. A non-200 answer is returned whole, with no events.

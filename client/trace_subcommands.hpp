@@ -14,6 +14,8 @@ namespace jetperf::client {
 
 /// `trace analyze FILE.json`: offline, with the daemon's trace library (needs no daemon).
 std::unique_ptr<command> make_trace_analyze_command(CLI::App& trace_group);
+/// `trace attach JOB FILE`: uploads a trace the job's program wrote; energy per op and kernel.
+std::unique_ptr<command> make_trace_attach_command(CLI::App& trace_group);
 
 /// `trace ID -o FILE.json`: the group's own positional and flags (trace_export.cpp).
 struct trace_export_flags {

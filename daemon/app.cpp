@@ -15,6 +15,7 @@
 #include "kinds.hpp"
 #include "provenance.hpp"
 #include "token_file.hpp"
+#include "trace_uploads.hpp"
 
 namespace jetperf::daemon {
 
@@ -33,6 +34,7 @@ http_server_options server_options(const daemon_config& c) {
   o.max_connections = c.max_connections;
   o.max_streams = c.max_streams;
   o.max_streams_per_address = c.max_streams_per_address;
+  o.limits.upload_limit = c.max_trace_upload_mb << 20;
   return o;
 }
 
@@ -52,6 +54,7 @@ app::app(daemon_config config)
   journal_ = std::make_unique<store_snapshot_journal>(*snapshots_);
   samples_ = std::make_unique<store::sample_store>(*db_);
   timeline_ = std::make_unique<store::timeline_store>(*db_);
+  attachments_ = std::make_unique<store::trace_attachment_store>(*db_);
   board_ = select_board(config_, journal_.get(), [this](std::int64_t mode) { on_reboot(mode); });
   if (auto resume = store::reboot_journal(*db_).pending()) {
     // The boot a job asked for: its snapshot stays open and armed until the job ends.
@@ -103,6 +106,12 @@ app::app(daemon_config config)
   services.telemetry = telemetry_view_.get();
   services.samples = samples_.get();
   services.timeline = timeline_.get();
+  services.attachments = attachments_.get();
+  services.attachment_dir = prepare_trace_dir(config_);
+  services.attachment_max_per_job = config_.max_trace_attachments;
+  services.attachment_max_total_bytes = static_cast<std::int64_t>(config_.max_trace_disk_mb << 20);
+  services.attachment_max_bytes = static_cast<std::int64_t>(config_.max_trace_upload_mb << 20);
+  const auto upload_dir = services.attachment_dir;
   router_ = std::make_unique<api::router>(std::move(services));
 
   const api::router* router = router_.get();
@@ -110,7 +119,11 @@ app::app(daemon_config config)
   handlers.handle = [router](const api::http_request& request) { return router->handle(request); };
   handlers.authenticated = [router](const api::http_request& request) { return router->authenticated(request); };
   handlers.blocking = [router](const api::http_request& request) { return router->may_wait(request); };
-  server_ = std::make_unique<http_server>(server_options(config_), std::move(handlers));
+  handlers.body_to_file = [router](const api::http_request& request) { return router->body_to_file(request); };
+  handlers.admit = [router](const api::http_request& request) { return router->admit(request); };
+  auto options = server_options(config_);
+  options.upload_dir = upload_dir;
+  server_ = std::make_unique<http_server>(std::move(options), std::move(handlers));
 }
 
 app::~app() { shutdown(); }

@@ -17,6 +17,7 @@
 #include <jetperf/store/sample_store.hpp>
 #include <jetperf/store/snapshot_store.hpp>
 #include <jetperf/store/timeline_store.hpp>
+#include <jetperf/store/trace_attachment_store.hpp>
 #include <jetperf/telemetry/sampler.hpp>
 
 #include "board_setup.hpp"
@@ -66,6 +67,7 @@ class app {
   std::unique_ptr<store_snapshot_journal> journal_;
   std::unique_ptr<store::sample_store> samples_;
   std::unique_ptr<store::timeline_store> timeline_;
+  std::unique_ptr<store::trace_attachment_store> attachments_;
   board_selection board_;  ///< the served board (a running simulator when simulated)
   std::unique_ptr<sample_persister> persister_;
   std::unique_ptr<platform::board_fidelity> fidelity_;  ///< simulated boards only

@@ -202,6 +202,18 @@ const std::map<std::string, setter>& file_keys() {
        }},
       {"runtime_dir", [](daemon_config& c, const std::string& w, const std::string& k,
                          const std::string& v) { c.runtime_dir = parse_path(w, k, v); }},
+      {"max_trace_upload_mb",
+       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+         c.max_trace_upload_mb = parse_unsigned(w, k, v, 1, 65536);
+       }},
+      {"max_trace_attachments",
+       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+         c.max_trace_attachments = static_cast<std::int64_t>(parse_unsigned(w, k, v, 1, 10000));
+       }},
+      {"max_trace_disk_mb",
+       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+         c.max_trace_disk_mb = parse_unsigned(w, k, v, 1, 16u << 20);
+       }},
       {"max_streams",
        [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
          c.max_streams = parse_unsigned(w, k, v, 1, 100000);
@@ -400,6 +412,10 @@ std::string usage_text() {
          "  --command-user NAME        the unprivileged account they run as (never root)\n"
          "  --command-dirs A,B         programs must lie inside these directories\n"
          "  --runtime-dir PATH         per-job runtime files (default /run/jetperf)\n"
+         "  --max-trace-upload-mb N    largest trace attached to a job, streamed to disk\n"
+         "                             (default 256)\n"
+         "  --max-trace-attachments N  traces one job may have attached (default 8)\n"
+         "  --max-trace-disk-mb N      attached traces of all jobs together (default 4096)\n"
          "  --ready-file PATH          write HOST:PORT here once listening\n"
          "  --restore-only             restore the board's saved settings and exit\n"
          "  --version                  print the version and exit\n"

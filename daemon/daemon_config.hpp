@@ -61,6 +61,12 @@ struct daemon_config {
   bool command_jobs = false;
   std::string command_user;
   std::vector<std::string> command_dirs;
+  /// Traces attached to finished jobs (POST /v1/jobs/{id}/traces), kept under
+  /// <database dir>/traces: one upload at most this many MiB (streamed to disk, not the 1 MiB
+  /// body limit), at most max_trace_attachments per job, all jobs' together max_trace_disk_mb.
+  std::uint64_t max_trace_upload_mb = 256;
+  std::int64_t max_trace_attachments = 8;
+  std::uint64_t max_trace_disk_mb = 4096;
   /// Where per-job runtime files live (command jobs' marker sockets).
   std::string runtime_dir = "/run/jetperf";
   /// When set, "HOST:PORT\n" is written here (atomically) once the listener is bound.

@@ -19,6 +19,7 @@ http_server::http_server(http_server_options options, request_handlers handlers)
           static_cast<int>(options_.threads == 0 ? 1 : options_.threads))) {
   context_->handlers = std::move(handlers);
   context_->limits = options_.limits;
+  context_->upload_dir = options_.upload_dir;
   context_->server_name = std::string("jetperfd/") + JETPERF_VERSION;
   context_->connections = std::make_shared<connection_limit>(options_.max_connections, options_.reserved_connections);
   context_->streams = std::make_shared<stream_limit>(options_.max_streams, options_.max_streams_per_address);
@@ -27,7 +28,7 @@ http_server::http_server(http_server_options options, request_handlers handlers)
 }
 
 http_server::http_server(http_server_options options, request_handler handler)
-    : http_server(std::move(options), request_handlers{std::move(handler), {}, {}}) {}
+    : http_server(std::move(options), request_handlers{std::move(handler), {}, {}, {}, {}}) {}
 
 http_server::~http_server() { stop(); }
 

@@ -31,6 +31,8 @@ struct http_server_options {
   /// Added to the io and work threads' nice value so the API never competes with a measurement.
   int nice_increment = 5;
   session_limits limits;
+  /// See server_context::upload_dir.
+  std::string upload_dir;
 };
 
 class http_server {

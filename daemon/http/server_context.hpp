@@ -3,8 +3,10 @@
 // the pool that runs handlers that may wait.
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <jetperf/api/http_types.hpp>
@@ -29,11 +31,19 @@ struct request_handlers {
   /// Whether its handler may wait (a subprocess, a cancellation): it then runs on the work pool,
   /// off the io threads; empty: never.
   request_predicate blocking;
+  /// Whether the request's body is a file upload, streamed to disk under upload_limit instead of
+  /// held in memory under body_limit; empty: never.
+  request_predicate body_to_file;
+  /// For such a request: the answer that refuses it on its header alone (no token, unknown job),
+  /// or nullopt to read its body. Empty: always read.
+  std::function<std::optional<api::http_response>(const api::http_request&)> admit;
 };
 
 struct session_limits {
   std::size_t header_limit = 8 * 1024;
   std::size_t body_limit = 1024 * 1024;
+  /// Bytes of one file upload (request_handlers::body_to_file), written to disk as they arrive.
+  std::uint64_t upload_limit = std::uint64_t{256} << 20;
   std::chrono::steady_clock::duration read_timeout = std::chrono::seconds(30);
   /// How long a keep-alive connection may sit idle between requests.
   std::chrono::steady_clock::duration idle_timeout = std::chrono::seconds(60);
@@ -49,6 +59,9 @@ struct server_context {
   request_handlers handlers;
   session_limits limits;
   std::string server_name;  ///< value of the Server header
+  /// Where uploads are written while they arrive (the daemon names the files; the handler moves
+  /// or the session deletes them); empty: no route takes uploads.
+  std::string upload_dir;
   std::shared_ptr<connection_limit> connections;
   std::shared_ptr<stream_limit> streams;
   /// Closed by http_server::stop() before the io_context their notifiers post into goes.

@@ -1,9 +1,13 @@
 #include "http/session.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
+#include <cstdio>
 #include <exception>
 #include <utility>
+
+#include <unistd.h>
 
 #include <spdlog/spdlog.h>
 
@@ -31,7 +35,17 @@ bool transfer_encoding_ends_in_chunked(const std::string& value) {
   return last == "chunked";
 }
 
+const std::string k_continue = "HTTP/1.1 100 Continue\r\n\r\n";
+
+bool expects_continue(const std::string& value) {
+  std::string v = value;
+  std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
+  return v == "100-continue";
+}
+
 }  // namespace
+
+session::~session() { remove_upload(); }
 
 session::session(tcp::socket&& socket, std::shared_ptr<const server_context> context,
                  connection_limit::slot slot)
@@ -57,9 +71,15 @@ void session::run_rejected() {
 }
 
 void session::do_read() {
+  upload_parser_.reset();
+  request_.body_file.clear();
   parser_.emplace();
   parser_->header_limit(static_cast<std::uint32_t>(context_->limits.header_limit));
-  parser_->body_limit(context_->limits.body_limit);
+  // Beast refuses a Content-Length over the body limit while it reads the header, before the
+  // route is known: the header gets the larger upload limit, and the body of any other route
+  // its own (on_read_header).
+  parser_->body_limit(takes_uploads() ? std::max<std::uint64_t>(context_->limits.body_limit, context_->limits.upload_limit)
+                                      : context_->limits.body_limit);
   // A reserved slot is for a request with the token, not for a connection that sends nothing.
   const auto wait = first_request_ ? context_->limits.read_timeout : context_->limits.idle_timeout;
   stream_.expires_after(slot_.reserved() ? std::min<std::chrono::steady_clock::duration>(wait, reserved_read_timeout) : wait);
@@ -77,6 +97,13 @@ void session::on_read_header(beast::error_code ec, std::size_t) {
                                "Transfer-Encoding");
     return do_write(res, req.version(), false);
   }
+  if (takes_uploads()) {
+    to_api_request(parser_->get(), remote_, request_);
+    if (context_->handlers.body_to_file(request_)) return start_upload();
+  }
+  const auto length = parser_->content_length();
+  if (length && *length > context_->limits.body_limit) return on_read_error(http::error::body_limit);
+  parser_->body_limit(context_->limits.body_limit);
   if (parser_->is_done()) return handle_request();
   // The idle timeout covered the wait for the header; the body gets the read timeout.
   stream_.expires_after(context_->limits.read_timeout);
@@ -98,7 +125,11 @@ void session::on_read_error(beast::error_code ec) {
   }
   if (ec == beast::error::timeout || ec == net::error::operation_aborted) return;
   api::http_response res;
-  if (ec == http::error::body_limit) {
+  if (ec == http::error::body_limit && is_upload()) {
+    res = api::error_body(413, "payload_too_large",
+                          "upload exceeds " + std::to_string(context_->limits.upload_limit) + " bytes (max_trace_upload_mb)",
+                          "body");
+  } else if (ec == http::error::body_limit) {
     res = api::error_body(413, "payload_too_large",
                           "request body exceeds " + std::to_string(context_->limits.body_limit) + " bytes", "body");
   } else if (ec == http::error::header_limit) {
@@ -126,11 +157,80 @@ api::http_response session::answer() const {
   }
 }
 
+void session::start_upload() {
+  const auto& req = parser_->get();
+  const unsigned version = req.version();
+  // Refused on the header (no token, unknown job, a full job): the body is never read, and the
+  // connection closes after the answer since its unread body would follow.
+  if (context_->handlers.admit) {
+    if (auto refused = context_->handlers.admit(request_)) return do_write(*refused, version, false);
+  }
+  static std::atomic<std::uint64_t> counter{0};
+  upload_path_ = context_->upload_dir + "/upload-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1)) + ".part";
+  const bool send_continue = expects_continue(request_.header("expect"));
+  upload_parser_.emplace(std::move(*parser_));
+  upload_parser_->body_limit(context_->limits.upload_limit);
+  beast::error_code ec;
+  upload_parser_->get().body().open(upload_path_.c_str(), beast::file_mode::write_new, ec);
+  if (ec) {
+    spdlog::error("http: {}: cannot create {}: {}", remote_, upload_path_, ec.message());
+    upload_path_.clear();
+    auto res = api::error_body(500, "internal", "the upload cannot be stored");
+    return do_write(res, version, false);
+  }
+  if (!send_continue) return do_read_upload();
+  stream_.expires_after(context_->limits.write_timeout);
+  net::async_write(stream_, net::buffer(k_continue), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+    if (!ec) self->do_read_upload();
+  });
+}
+
+void session::do_read_upload() {
+  // A deadline per read rather than for the whole body: a large trace over a slow link goes on
+  // as long as bytes keep coming.
+  stream_.expires_after(context_->limits.read_timeout);
+  http::async_read_some(stream_, buffer_, *upload_parser_,
+                        beast::bind_front_handler(&session::on_read_upload, shared_from_this()));
+}
+
+void session::on_read_upload(beast::error_code ec, std::size_t) {
+  if (ec) {
+    remove_upload();
+    return on_read_error(ec);
+  }
+  if (!upload_parser_->is_done()) return do_read_upload();
+  auto& req = upload_parser_->get();
+  req.body().close();
+  request_.body_file = upload_path_;
+  dispatch(req.version(), req.keep_alive());
+}
+
+bool session::takes_uploads() const {
+  return context_->handlers.body_to_file && !context_->upload_dir.empty();
+}
+
+bool session::is_upload() {
+  if (upload_parser_) return true;
+  if (!takes_uploads() || !parser_) return false;
+  // The start line is parsed before any field, so method and target are there even when the
+  // header failed on its Content-Length.
+  to_api_request(parser_->get(), remote_, request_);
+  return context_->handlers.body_to_file(request_);
+}
+
+void session::remove_upload() {
+  if (upload_path_.empty()) return;
+  std::remove(upload_path_.c_str());  // gone already when the handler kept it
+  upload_path_.clear();
+}
+
 void session::handle_request() {
   auto& req = parser_->get();
-  const unsigned version = req.version();
-  const bool keep_alive = req.keep_alive();
   to_api_request(req, remote_, request_);
+  dispatch(req.version(), req.keep_alive());
+}
+
+void session::dispatch(unsigned version, bool keep_alive) {
   const auto& h = context_->handlers;
   if (slot_.reserved() && !(h.authenticated && h.authenticated(request_))) {
     // Free the reserved slot at once: the answer and the lingering close must not hold it.
@@ -162,6 +262,8 @@ void session::finish(api::http_response& response, unsigned version, bool keep_a
 }
 
 void session::do_write(api::http_response& response, unsigned version, bool keep_alive) {
+  // Every answer comes after the handler: an upload it did not keep goes now.
+  remove_upload();
   if (response.status < 100 || response.status > 599) response.status = 500;
   to_beast_response(response, version, keep_alive, context_->server_name, response_);
   stream_.expires_after(context_->limits.write_timeout);

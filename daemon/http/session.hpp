@@ -20,6 +20,8 @@ class session : public std::enable_shared_from_this<session> {
  public:
   session(tcp::socket&& socket, std::shared_ptr<const server_context> context,
           connection_limit::slot slot);
+  /// Deletes an upload the handler did not take (a connection that broke off mid-upload).
+  ~session();
 
   /// Starts reading requests.
   void run();
@@ -32,6 +34,17 @@ class session : public std::enable_shared_from_this<session> {
   void on_read_body(beast::error_code ec, std::size_t bytes);
   void on_read_error(beast::error_code ec);
   void handle_request();
+  /// Runs the handler on request_ (on the work pool when it may wait) and answers.
+  void dispatch(unsigned version, bool keep_alive);
+  /// A body_to_file request: admitted on its header, its body is written to a file under
+  /// upload_dir as it arrives (upload_limit, one read timeout per read), then dispatched.
+  void start_upload();
+  void do_read_upload();
+  void on_read_upload(beast::error_code ec, std::size_t bytes);
+  void remove_upload();
+  /// Whether any route takes uploads; whether the request being read is one (its start line).
+  bool takes_uploads() const;
+  bool is_upload();
   /// The handler's answer to request_ (never throws).
   api::http_response answer() const;
   /// Writes `response`, or starts its event stream.
@@ -51,6 +64,8 @@ class session : public std::enable_shared_from_this<session> {
   std::string remote_ip_;  ///< the address alone, for the per-address stream cap
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
+  std::optional<http::request_parser<http::file_body>> upload_parser_;
+  std::string upload_path_;  ///< the upload's file until the handler has answered
   http::response<http::string_body> response_;
   api::http_request request_;
   bool first_request_ = true;

@@ -329,6 +329,7 @@ void job_service::run_job(store::job_record job) {
   auto point_started = started;
   if (options_.on_running) options_.on_running(id);
   if (options_.provenance) record_provenance(id);
+  record_clocks(id);
   try {
     if (board_) board_->arm(id);
     for (auto i = first; i < static_cast<std::int64_t>(points.size()) && !abort_; ++i) {
@@ -456,6 +457,7 @@ void job_service::run_job(store::job_record job) {
     spdlog::warn("job {}: summary failed: {}", id, e.what());
   }
   if (options_.provenance) record_provenance(id);
+  record_clocks(id);
   save_final_state(id, final_state, error);
   spdlog::info("job {} {}", id, to_string(final_state));
   nlohmann::json state = {{"id", id}, {"state", to_string(final_state)}};
@@ -492,6 +494,16 @@ double job_service::estimate_job(const workload& w, const nlohmann::json& spec,
   double sum = 0;
   for (double t : estimate_points(w, spec, points)) sum += t;
   return sum * model_.calibration(w.kind());
+}
+
+void job_service::record_clocks(std::int64_t id) {
+  const auto c = read_clock_pair();
+  try {
+    timeline_.add({{id, std::nullopt, "clocks", "realtime", c.monotonic_ns, c.monotonic_ns,
+                    {{"realtime_ns", c.realtime_ns}, {"read_ns", c.read_ns}}}});
+  } catch (const std::exception& e) {
+    spdlog::warn("job {}: clock reading not stored: {}", id, e.what());
+  }
 }
 
 void job_service::record_provenance(std::int64_t id) {

@@ -2,7 +2,10 @@
  *   marked_phases CYCLES BUSY_MS SLEEP_MS [EXIT_CODE]  each cycle: phase "busy" spinning, then "sleep"
  *   marked_phases --hang                               sleeps until killed (timeouts, cancel)
  *   marked_phases --orphan PIDFILE                     leaves a child running, writes its pid, exits 0
- *   marked_phases --env                                prints its environment and its uid, exits 0 */
+ *   marked_phases --env                                prints its environment and its uid, exits 0
+ *   marked_phases --trace FILE CYCLES BUSY_MS SLEEP_MS the cycles, also written as a Chrome trace as
+ *       torch.profiler would with record_function("busy") around the marked phase: events named
+ *       like the phases (and a "spin" op inside each busy one), ts in CLOCK_MONOTONIC us */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +20,42 @@ static double now_s(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void trace_event(FILE *f, int *first, const char *name, const char *cat, double t0, double t1) {
+  fprintf(f, "%s\n  {\"ph\": \"X\", \"cat\": \"%s\", \"name\": \"%s\", \"pid\": 1, \"tid\": 1, "
+             "\"ts\": %.3f, \"dur\": %.3f}",
+          *first ? "" : ",", cat, name, t0 * 1e6, (t1 - t0) * 1e6);
+  *first = 0;
+}
+
+static int traced_cycles(const char *path, int cycles, double busy_s, double sleep_s) {
+  FILE *f = fopen(path, "w");
+  if (!f) return 3;
+  int first = 1;
+  volatile unsigned long spin = 0;
+  fprintf(f, "{\"traceEvents\": [");
+  for (int i = 0; i < cycles; ++i) {
+    jp_begin("busy");
+    const double b0 = now_s();
+    const double s0 = now_s();
+    for (double end = s0 + busy_s; now_s() < end;) spin = spin + 1;
+    const double s1 = now_s();
+    const double b1 = now_s();
+    jp_end("busy");
+    trace_event(f, &first, "busy", "user_annotation", b0, b1);
+    trace_event(f, &first, "spin", "cpu_op", s0, s1);
+    jp_begin("sleep");
+    const double z0 = now_s();
+    usleep((useconds_t)(sleep_s * 1e6));
+    const double z1 = now_s();
+    jp_end("sleep");
+    trace_event(f, &first, "sleep", "user_annotation", z0, z1);
+  }
+  fprintf(f, "\n]}\n");
+  fclose(f);
+  printf("traced %d cycles\n", cycles);
+  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -34,6 +73,8 @@ int main(int argc, char **argv) {
     fclose(f);
     return 0;
   }
+  if (argc >= 6 && strcmp(argv[1], "--trace") == 0)
+    return traced_cycles(argv[2], atoi(argv[3]), atof(argv[4]) / 1000, atof(argv[5]) / 1000);
   if (argc >= 2 && strcmp(argv[1], "--env") == 0) {
     for (char **e = environ; *e; ++e) printf("%s\n", *e);
     printf("uid=%d\n", (int)getuid());

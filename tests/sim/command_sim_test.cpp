@@ -168,6 +168,52 @@ TEST_F(command_jobs, busy_phases_draw_more_power_than_sleeping_ones_and_every_ru
   EXPECT_EQ(json_of(bad)["error"]["field"], "counters");
 }
 
+// The program also writes a Chrome trace of its phases (as torch.profiler would around
+// jetperf_markers phases); attached after the job, the daemon aligns it by the phase markers and
+// the busy op draws more power per second than the sleeping one.
+TEST_F(command_jobs, an_attached_trace_is_aligned_by_markers_and_gives_energy_per_op) {
+  const auto trace_file = shared_->file("phases.trace.json");
+  const auto r = cli({"submit", "command", "--argv", program() + ",--trace," + trace_file + ",4,300,300", "--cpu-freq",
+                      "max", "--idle", "0", "--watch"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto id = submitted_id(r.out);
+  const auto attached = cli({"trace", "attach", std::to_string(id), trace_file, "--format", "json"});
+  ASSERT_EQ(attached.exit_code, 0) << attached.out << attached.err;
+  const auto answer = json::parse(attached.out);
+  const auto& a = answer["alignment"];
+  EXPECT_EQ(a["method"], "markers") << a.dump();
+  EXPECT_EQ(a["matched"], 8) << a.dump();
+  // The trace is stamped on the daemon's own clock: the offset is the markers' latency alone.
+  EXPECT_LT(std::llabs(a["offset_ns"].get<std::int64_t>()), 2'000'000) << a.dump();
+  EXPECT_LT(a["uncertainty_ns"].get<std::int64_t>(), 2'000'000) << a.dump();
+  std::cerr << "alignment: " << a.dump() << "\n";
+  std::map<std::string, json> ops;
+  for (const auto& row : answer["energy"]["ops"]) ops[row["name"].get<std::string>()] = row;
+  ASSERT_TRUE(ops.count("busy") && ops.count("sleep") && ops.count("spin")) << answer["energy"].dump();
+  EXPECT_EQ(ops["busy"]["count"], 4);
+  EXPECT_NEAR(ops["busy"]["time_s"].get<double>(), 1.2, 0.25);
+  const double busy_w = ops["busy"]["power_w"].get<double>(), sleep_w = ops["sleep"]["power_w"].get<double>();
+  EXPECT_GT(busy_w - sleep_w, 0.3) << ops["busy"].dump() << "\n" << ops["sleep"].dump();
+  EXPECT_GT(ops["busy"]["uncertainty_j"].get<double>(), 0);
+  EXPECT_LT(ops["busy"]["uncertainty_j"].get<double>(), ops["busy"]["energy_j"].get<double>());
+  EXPECT_NEAR(ops["spin"]["power_w"].get<double>(), busy_w, 0.2);
+  // Stored: listed, and served again as JSON and CSV.
+  http_client http(daemon_->port(), std::chrono::seconds(30));
+  const auto listed = json_of(http.request("GET", "/v1/jobs/" + std::to_string(id) + "/traces"));
+  ASSERT_EQ(listed["traces"].size(), 1u) << listed.dump();
+  EXPECT_EQ(listed["traces"][0]["alignment"]["method"], "markers");
+  const auto csv = http.request("GET", "/v1/jobs/" + std::to_string(id) + "/traces/1?format=csv");
+  ASSERT_EQ(csv.status, 200);
+  EXPECT_NE(csv.body.find("\nops,busy,4,"), std::string::npos) << csv.body;
+  // Without the token the upload is refused before its body is read.
+  http_client anonymous(daemon_->port(), std::chrono::seconds(30));
+  const auto refused = anonymous.request("POST", "/v1/jobs/" + std::to_string(id) + "/traces", read_file(trace_file));
+  EXPECT_EQ(refused.status, 401) << refused.body;
+  const auto table = cli({"trace", "attach", std::to_string(id), trace_file});
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find("alignment: markers"), std::string::npos) << table.out;
+}
+
 TEST_F(command_jobs, the_program_runs_as_the_configured_account_with_only_its_own_environment) {
   http_client http(daemon_->port(), std::chrono::seconds(30));
   const auto id = submit(http, {{"argv", {program(), "--env"}}, {"env", {{"MY_SETTING", "42"}}}, {"idle_s", 0}});

@@ -16,6 +16,9 @@ struct http_request {
   std::string target;  ///< path plus query, e.g. "/v1/jobs?state=queued"
   std::map<std::string, std::string> headers;  ///< names in lower case
   std::string body;
+  /// Set by the HTTP layer alone, for a route whose body streams to disk (route_traits::
+  /// body_to_file): the daemon-named file holding the body, which `body` then leaves empty.
+  std::string body_file;
   std::string remote;  ///< peer address, for logs
 
   /// Header value by lower-case name, or "" when absent.

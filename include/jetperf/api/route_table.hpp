@@ -43,6 +43,12 @@ struct route_traits {
   /// Its handler may wait (nvpmodel, a cancellation, a large result set): the HTTP layer runs it
   /// off its io threads.
   bool may_wait = false;
+  /// Its body is a file upload: the HTTP layer streams it to disk under its own size limit (not
+  /// the 1 MiB of every other body) and hands the handler http_request::body_file.
+  bool body_to_file = false;
+  /// For body_to_file routes: checks made on the header alone, before any byte of the body is
+  /// read (the job exists and can take another attachment); throws like a handler.
+  std::function<void(const route_request&)> admit = nullptr;
 };
 
 struct route {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,8 @@ class board_controller;
 }
 namespace jetperf::store {
 class sample_store;
+class trace_attachment_store;
+struct attachment_limits;
 }
 
 namespace jetperf::api {
@@ -54,6 +57,14 @@ struct services {
   store::sample_store* samples = nullptr;
   /// Job timelines for GET /v1/jobs/{id}/trace; null: that route answers 503.
   const store::timeline_store* timeline = nullptr;
+  /// Traces attached to jobs (POST/GET /v1/jobs/{id}/traces); null: those routes answer 503.
+  store::trace_attachment_store* attachments = nullptr;
+  /// Where attached traces are kept (the daemon names the files), and the bounds on them.
+  std::string attachment_dir;
+  std::int64_t attachment_max_per_job = 8;
+  std::int64_t attachment_max_total_bytes = std::int64_t{4} << 30;
+  /// The largest trace file accepted (the HTTP layer's upload limit, for uploads made in memory).
+  std::int64_t attachment_max_bytes = std::int64_t{256} << 20;
 };
 
 /// Checks the Host header (403 for a name the daemon does not answer to), matches the route (404
@@ -72,11 +83,20 @@ class router {
   bool authenticated(const http_request& request) const;
   /// Whether the request's route may wait (route_traits::may_wait).
   bool may_wait(const http_request& request) const;
+  /// Whether the request's route takes its body as a file (route_traits::body_to_file).
+  bool body_to_file(const http_request& request) const;
+  /// What handle() would refuse the request with on its header alone (host, route, origin, token,
+  /// the route's admit check), or nullopt when its body may be read. Never throws.
+  std::optional<http_response> admit(const http_request& request) const;
   const route_table& routes() const { return routes_; }
   /// SSE streams whose subscription is still held (for tests and diagnostics).
   std::size_t open_streams() const { return streams_->sweep(); }
 
  private:
+  /// The request's route (404/405 otherwise), after the host, origin and token checks; throws
+  /// http_error like handle() answers.
+  route_request checked(const http_request& request, const route*& found) const;
+
   services services_;
   route_table routes_;
   std::unique_ptr<sse_subscriptions> streams_;

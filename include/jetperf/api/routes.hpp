@@ -24,6 +24,8 @@ void register_telemetry_routes(route_table& table);
 void register_samples_routes(route_table& table);
 /// GET /v1/jobs/{id}/trace (routes_trace.cpp).
 void register_trace_routes(route_table& table);
+/// POST/GET /v1/jobs/{id}/traces, GET /v1/jobs/{id}/traces/{n} (routes_trace_attach.cpp).
+void register_trace_attachment_routes(route_table& table);
 /// GET /v1/models (the zoo's summaries), GET /v1/models/{name}?granularity=block|op&batch=N.
 void register_model_routes(route_table& table);
 void register_kind_routes(route_table& table);

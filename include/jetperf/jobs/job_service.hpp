@@ -95,6 +95,10 @@ class job_service {
   void resume_after_reboot();
   /// The thermal guard's verdict over the last second of telemetry: a reason, or "" when cool.
   std::string thermal_violation() const;
+  /// Stores CLOCK_REALTIME against CLOCK_MONOTONIC on the job's timeline (track "clocks"), at its
+  /// start and end: what maps a trace stamped in wall-clock time (Kineto) onto the job's samples,
+  /// and how far the two clocks drifted meanwhile (NTP slews realtime).
+  void record_clocks(std::int64_t id);
   /// Stores options_.provenance() with job `id`; a failure is logged, never fatal to the job.
   void record_provenance(std::int64_t id);
   /// Stores the state a job ended in; when the database refuses it (a full disk), keeps it in

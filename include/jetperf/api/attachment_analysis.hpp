@@ -1,0 +1,32 @@
+#pragma once
+// A trace attached to a job, read against what the daemon stored of that job: the job's closed
+// phases and its clock readings (timeline) align the trace's clock (traces::align_trace), and its
+// power samples (sample store) give the energy per op and per kernel (traces::attribute_energy).
+// The results as the JSON the API stores and serves.
+#include <cstdint>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include <jetperf/store/job_store.hpp>
+#include <jetperf/store/sample_store.hpp>
+#include <jetperf/store/timeline_store.hpp>
+#include <jetperf/traces/trace.hpp>
+
+namespace jetperf::api {
+
+struct attachment_result {
+  nlohmann::json alignment;  ///< {method, offset_ns, uncertainty_ns, matched, trace_events, phases, detail}
+  nlohmann::json energy;     ///< {sensor_period_s, channel, ops, top_level, kernels}
+};
+
+/// Throws validation_error ("offset_ns", "no_alignment") when the trace cannot be aligned.
+attachment_result analyze_attachment(const traces::trace& t, const store::job_record& job,
+                                     const store::timeline_store& timeline, const store::sample_store* samples,
+                                     std::optional<std::int64_t> offset_ns);
+
+/// The energy tables as CSV: table, name, count, time_s, energy_j, power_w, uncertainty_j,
+/// short_intervals, outside_samples, then one rail_<NAME>_j column per rail.
+std::string attachment_energy_csv(const nlohmann::json& energy);
+
+}  // namespace jetperf::api
