@@ -108,9 +108,11 @@ store::job_record job_service::submit(const std::string& kind, const nlohmann::j
     // The answer is the job as queued: read after the wake-up, the runner may have taken it.
     job = jobs_.get(id);
     if (!job) throw not_found("job " + std::to_string(id) + " does not exist", "id");
+    // Published before the runner can take the job (it takes it under this lock): published
+    // after, "queued" could reach a watcher after the job's own "running" and "end".
+    publish(id, "state", {{"id", id}, {"state", "queued"}});
   }
   wake_.notify_all();
-  publish(job->id, "state", {{"id", job->id}, {"state", "queued"}});
   return *job;
 }
 
@@ -191,9 +193,10 @@ store::job_record job_service::resume(std::int64_t id) {
     job = jobs_.get(id);
     if (!job) throw not_found("job " + std::to_string(id) + " does not exist", "id");
     queued = *job;
+    // Before the runner can take it, as in submit().
+    publish(id, "state", {{"id", id}, {"state", "queued"}});
   }
   wake_.notify_all();
-  publish(id, "state", {{"id", id}, {"state", "queued"}});
   return queued;
 }
 

@@ -143,7 +143,9 @@ TEST(job_service, runs_a_job_to_success_and_stores_its_points) {
   for (int i = 0; i < 2000 && !ended(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   std::lock_guard<std::mutex> lock(m);
   ASSERT_FALSE(events.empty());
-  EXPECT_EQ(events.back(), "end");
+  std::string all;
+  for (const auto& e : events) all += e + " ";
+  EXPECT_EQ(events.back(), "end") << all;
   EXPECT_EQ(std::count(events.begin(), events.end(), "progress"), 3);
 }
 
