@@ -611,9 +611,15 @@ std::string job_service::thermal_violation() const {
 }
 
 void job_service::save_final_state(std::int64_t id, job_state state, const std::string& error) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  unsaved_[id] = {state, error};
-  save_unsaved_states();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    unsaved_[id] = {state, error};
+    save_unsaved_states();
+    // Ended in the same step as its state is stored: a reader that sees the final state never
+    // sees the job still running (qemu's slow threads showed the gap).
+    if (running_ == id) running_.reset();
+  }
+  finished_.notify_all();
 }
 
 void job_service::save_unsaved_states() {
