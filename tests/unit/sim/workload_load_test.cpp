@@ -274,7 +274,11 @@ TEST(rail_simulator, cpu_rail_follows_this_process_workload_threads_not_its_serv
     EXPECT_GT(sim.host_load(), 0.02);
   }
   EXPECT_LT(with_service, quiet + 300) << "a busy service thread moved the CPU rail";
-  EXPECT_GT(with_worker, quiet + 400) << "quiet " << quiet << " mW, one busy workload thread " << with_worker;
+  // One spinning thread adds about 1 W on an idle host (365 -> 1420 mW); a loaded 2-core host
+  // under a sanitizer gives it less CPU, and schedutil a lower clock (CI saw +400 mW). What the
+  // test holds to: the worker moves the rail clearly, and far more than the service thread did.
+  EXPECT_GT(with_worker, quiet + 150) << "quiet " << quiet << " mW, one busy workload thread " << with_worker;
+  EXPECT_GT(with_worker - quiet, 3 * (with_service - quiet)) << "service " << with_service << ", worker " << with_worker;
   // The board's own /proc/stat counts the same load.
   platform::sysfs_root root(board.paths().sysfs_root);
   const auto stat = root.read("/proc/stat");
