@@ -16,12 +16,18 @@
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/unique_handle.hpp>
 
+#include "child_process.hpp"
+
 extern char** environ;
 
 namespace jetperf::platform {
 
 namespace {
 
+using detail::fill_status;
+using detail::make_pipe;
+using detail::pipe_pair;
+using detail::unique_fd;
 using clock_type = std::chrono::steady_clock;
 
 std::string find_program(const std::string& name) {
@@ -39,25 +45,6 @@ std::string find_program(const std::string& name) {
     start = end + 1;
   }
   return name;
-}
-
-struct fd_traits {
-  using handle_type = int;
-  static int null() noexcept { return -1; }
-  static void release(int fd) noexcept { ::close(fd); }
-};
-// Every descriptor here is owned, so a pipe or fork failing halfway closes the ones made before.
-using unique_fd = unique_handle<fd_traits>;
-
-struct pipe_pair {
-  unique_fd r;
-  unique_fd w;
-};
-
-pipe_pair make_pipe() {
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) throw platform_error(std::string("pipe failed: ") + ::strerror(errno));
-  return {unique_fd(fds[0]), unique_fd(fds[1])};
 }
 
 /// Forks and execs argv with the given child-side descriptors (-1 = /dev/null). Reports exec
@@ -105,14 +92,6 @@ pid_t spawn(const std::vector<std::string>& argv, int in_fd, int out_fd, int err
   return pid;
 }
 
-void fill_status(process_result& r, int st) {
-  if (WIFEXITED(st)) {
-    r.exit_code = WEXITSTATUS(st);
-  } else if (WIFSIGNALED(st)) {
-    r.exit_code = -1;
-    r.term_signal = WTERMSIG(st);
-  }
-}
 
 }  // namespace
 

@@ -16,23 +16,15 @@
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/unique_handle.hpp>
 
+#include "child_process.hpp"
+
 namespace jetperf::platform {
 
 namespace {
 
-struct fd_traits {
-  using handle_type = int;
-  static int null() noexcept { return -1; }
-  static void release(int fd) noexcept { ::close(fd); }
-};
-using unique_fd = unique_handle<fd_traits>;
-
-void make_pipe(unique_fd& r, unique_fd& w) {
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) throw platform_error(std::string("pipe failed: ") + std::strerror(errno));
-  r = unique_fd(fds[0]);
-  w = unique_fd(fds[1]);
-}
+using detail::fill_status;
+using detail::make_pipe;
+using detail::unique_fd;
 
 // What failed in the child before execve, sent back through the status pipe.
 struct child_failure {
@@ -89,14 +81,6 @@ void append_tail(std::string& tail, const char* data, std::size_t n, std::size_t
   if (tail.size() > limit) tail.erase(0, tail.size() - limit);
 }
 
-void fill_status(user_process_result& r, int st) {
-  if (WIFEXITED(st)) {
-    r.exit_code = WEXITSTATUS(st);
-  } else if (WIFSIGNALED(st)) {
-    r.exit_code = -1;
-    r.term_signal = WTERMSIG(st);
-  }
-}
 
 }  // namespace
 
@@ -113,27 +97,24 @@ user_process_result run_user_process(const user_process_spec& spec, const std::f
   std::vector<gid_t> groups = spec.run_as ? spec.run_as->groups : std::vector<gid_t>{};
   if (spec.run_as && groups.empty()) groups.push_back(spec.run_as->gid);
 
-  unique_fd out_r, out_w, err_r, err_w, st_r, st_w;
-  make_pipe(out_r, out_w);
-  make_pipe(err_r, err_w);
-  make_pipe(st_r, st_w);
+  auto out = make_pipe(), err = make_pipe(), status = make_pipe();
   user_process_result r;
   r.t_start_ns = monotonic_ns();
   const pid_t pid = ::fork();
   if (pid < 0) throw platform_error("fork failed for " + spec.program + ": " + std::strerror(errno));
-  if (pid == 0) run_child(spec, argv.data(), envp.data(), out_w.get(), err_w.get(), st_w.get(), groups.data(), groups.size());
+  if (pid == 0) run_child(spec, argv.data(), envp.data(), out.w.get(), err.w.get(), status.w.get(), groups.data(), groups.size());
   // Also from the parent, so that a kill of the group cannot race the child's own setpgid.
   ::setpgid(pid, pid);
   r.pid = pid;
-  out_w.reset();
-  err_w.reset();
-  st_w.reset();
+  out.w.reset();
+  err.w.reset();
+  status.w.reset();
   child_failure failure{};
   ssize_t n;
   do {
-    n = ::read(st_r.get(), &failure, sizeof failure);
+    n = ::read(status.r.get(), &failure, sizeof failure);
   } while (n < 0 && errno == EINTR);
-  st_r.reset();
+  status.r.reset();
   if (n == static_cast<ssize_t>(sizeof failure)) {
     int st = 0;
     ::waitpid(pid, &st, 0);
@@ -142,35 +123,35 @@ user_process_result run_user_process(const user_process_spec& spec, const std::f
   }
   if (on_start) on_start(pid);
 
-  for (int fd : {out_r.get(), err_r.get()}) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+  for (int fd : {out.r.get(), err.r.get()}) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
   const std::int64_t deadline = r.t_start_ns + static_cast<std::int64_t>(spec.timeout_s * 1e9);
   std::int64_t kill_at = 0;  // when SIGTERM was sent, SIGKILL follows at kill_at + grace
-  bool exited = false;
   int st = 0;
   char buf[8192];
-  while (!exited) {
+  // One read from the program's stdout or stderr into its tail; the pipe closes at its end.
+  const auto read_from = [&](unique_fd& fd) {
+    const bool is_out = &fd == &out.r;
+    const ssize_t got = ::read(fd.get(), buf, sizeof buf);
+    if (got > 0) {
+      append_tail(is_out ? r.out_tail : r.err_tail, buf, static_cast<std::size_t>(got), spec.tail_bytes);
+      (is_out ? r.out_bytes : r.err_bytes) += static_cast<std::uint64_t>(got);
+    } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
+      fd.reset();
+    }
+  };
+  for (;;) {
     pollfd fds[2];
     nfds_t nfds = 0;
-    if (out_r) fds[nfds++] = {out_r.get(), POLLIN, 0};
-    if (err_r) fds[nfds++] = {err_r.get(), POLLIN, 0};
+    if (out.r) fds[nfds++] = {out.r.get(), POLLIN, 0};
+    if (err.r) fds[nfds++] = {err.r.get(), POLLIN, 0};
     // 10 ms: the period at which cancellation and the program's exit are noticed.
     if (::poll(fds, nfds, 10) > 0) {
       for (nfds_t i = 0; i < nfds; ++i) {
-        if (!fds[i].revents) continue;
-        const bool is_out = fds[i].fd == out_r.get();
-        unique_fd& fd = is_out ? out_r : err_r;
-        const ssize_t got = ::read(fd.get(), buf, sizeof buf);
-        if (got > 0) {
-          append_tail(is_out ? r.out_tail : r.err_tail, buf, static_cast<std::size_t>(got), spec.tail_bytes);
-          (is_out ? r.out_bytes : r.err_bytes) += static_cast<std::uint64_t>(got);
-        } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
-          fd.reset();
-        }
+        if (fds[i].revents) read_from(fds[i].fd == out.r.get() ? out.r : err.r);
       }
     }
     const pid_t w = ::waitpid(pid, &st, WNOHANG);
     if (w == pid) {
-      exited = true;
       r.t_end_ns = monotonic_ns();
       break;
     }
@@ -190,20 +171,11 @@ user_process_result run_user_process(const user_process_spec& spec, const std::f
   // The group's stragglers (children the program left behind) end with it.
   ::kill(-pid, SIGKILL);
   // What they wrote before dying; the pipes close when the last writer is gone.
-  for (unique_fd* fd : {&out_r, &err_r}) {
-    if (!*fd) continue;
-    const bool is_out = fd == &out_r;
+  for (unique_fd* fd : {&out.r, &err.r}) {
     const std::int64_t drain_until = monotonic_ns() + 200'000'000;
     while (*fd && monotonic_ns() < drain_until) {
       pollfd p{fd->get(), POLLIN, 0};
-      if (::poll(&p, 1, 20) <= 0) continue;
-      const ssize_t got = ::read(fd->get(), buf, sizeof buf);
-      if (got > 0) {
-        append_tail(is_out ? r.out_tail : r.err_tail, buf, static_cast<std::size_t>(got), spec.tail_bytes);
-        (is_out ? r.out_bytes : r.err_bytes) += static_cast<std::uint64_t>(got);
-      } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
-        fd->reset();
-      }
+      if (::poll(&p, 1, 20) > 0) read_from(*fd);
     }
   }
   return r;
