@@ -53,6 +53,19 @@ std::string parse_path(const std::string& where, const std::string& key, const s
   return value;
 }
 
+// A comma-separated value's items, each trimmed of blanks, empty ones dropped ("a, b,," -> a, b).
+std::vector<std::string> list_items(const std::string& value) {
+  std::vector<std::string> out;
+  std::string item;
+  std::istringstream in(value);
+  while (std::getline(in, item, ',')) {
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
 void parse_listen(daemon_config& c, const std::string& where, const std::string& key,
                   const std::string& value) {
   std::string host;
@@ -169,12 +182,7 @@ const std::map<std::string, setter>& file_keys() {
       {"allowed_hosts",
        [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
          c.allowed_hosts.clear();
-         std::string item;
-         std::istringstream in(v);
-         while (std::getline(in, item, ',')) {
-           item.erase(0, item.find_first_not_of(" \t"));
-           item.erase(item.find_last_not_of(" \t") + 1);
-           if (item.empty()) continue;
+         for (const auto& item : list_items(v)) {
            if (item.find_first_of(" /@?#") != std::string::npos) fail(w, k, "'" + item + "' is not a host name or address");
            c.allowed_hosts.push_back(item);
          }
@@ -191,14 +199,7 @@ const std::map<std::string, setter>& file_keys() {
       {"command_dirs",
        [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
          c.command_dirs.clear();
-         std::string item;
-         std::istringstream in(v);
-         while (std::getline(in, item, ',')) {
-           item.erase(0, item.find_first_not_of(" \t"));
-           item.erase(item.find_last_not_of(" \t") + 1);
-           if (item.empty()) continue;
-           c.command_dirs.push_back(parse_path(w, k, item));
-         }
+         for (const auto& item : list_items(v)) c.command_dirs.push_back(parse_path(w, k, item));
        }},
       {"runtime_dir", [](daemon_config& c, const std::string& w, const std::string& k,
                          const std::string& v) { c.runtime_dir = parse_path(w, k, v); }},
