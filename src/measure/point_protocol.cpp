@@ -6,13 +6,13 @@ namespace jetperf::measure {
 
 namespace {
 
-// The window's timed runs on the timeline: the first k_timed_starts of them (each as long as it
+// The window's timed runs on the timeline: the first k_timed_runs of them (each as long as it
 // timed itself), with the total on the first, so a bounded sample still says how many ran.
 void record_runs(const jobs::point_context& ctx, const loop_result& w) {
-  for (std::size_t i = 0; i < w.starts_ns.size() && i < w.times_s.size(); ++i) {
+  for (std::size_t i = 0; i < w.ends_ns.size() && i < w.times_s.size(); ++i) {
     nlohmann::json args = {{"run", i}, {"time_s", w.times_s[i]}};
     if (i == 0) args["runs_total"] = w.times_s.size();
-    ctx.record("runs", "run", w.starts_ns[i], w.starts_ns[i] + static_cast<std::int64_t>(w.times_s[i] * 1e9), std::move(args));
+    ctx.record("runs", "run", w.ends_ns[i] - static_cast<std::int64_t>(w.times_s[i] * 1e9), w.ends_ns[i], std::move(args));
   }
 }
 

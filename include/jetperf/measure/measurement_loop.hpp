@@ -30,12 +30,13 @@ struct loop_options {
 };
 
 /// Iterations of a window whose start times are kept (the timeline's bounded sample of runs).
-constexpr std::size_t k_timed_starts = 256;
+constexpr std::size_t k_timed_runs = 256;
 
 struct loop_result {
   std::vector<double> times_s;        ///< one per iteration
-  /// When each of the first k_timed_starts iterations began (monotonic), for the job's timeline.
-  std::vector<std::int64_t> starts_ns;
+  /// When each of the first k_timed_runs iterations ended (monotonic), for the job's timeline
+  /// (each began times_s earlier).
+  std::vector<std::int64_t> ends_ns;
   latency_stats latency;
   std::int64_t t_start_ns = 0;        ///< monotonic, start of the first iteration
   std::int64_t t_end_ns = 0;          ///< monotonic, end of the last iteration
