@@ -111,12 +111,13 @@ void put_settings(json& mt, const applied_settings& applied) {
 void put_window_flags(json& mt, std::vector<std::string> flags, const jobs::point_context& ctx,
                       const loop_result& res, const applied_settings& applied, bool has_power,
                       const std::string& device, int threads) {
-  // What a simulated board did not model during this window (its speed, for one).
-  if (ctx.fidelity)
-    for (auto& f : ctx.fidelity->window_flags(res.t_start_ns, device, threads)) flags.push_back(std::move(f));
-  const auto add_flag = [&flags](const char* f) {
-    if (std::find(flags.begin(), flags.end(), f) == flags.end()) flags.emplace_back(f);
+  const auto add_flag = [&flags](const std::string& f) {
+    if (std::find(flags.begin(), flags.end(), f) == flags.end()) flags.push_back(f);
   };
+  // What a simulated board did not model during this window (its speed, for one), once each
+  // (a kind may have said it already).
+  if (ctx.fidelity)
+    for (const auto& f : ctx.fidelity->window_flags(res.t_start_ns, device, threads)) add_flag(f);
   // Throttling: any clock channel reading below the clock requested for this point, and any
   // clock the board read back below it after applying (the only sign for EMC where telemetry has
   // no EMC channel, or where the lock did not take).

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <jetperf/common/clock.hpp>
 #include <jetperf/kinds/command/command_columns.hpp>
 #include <jetperf/kinds/command/command_spec.hpp>
 #include <jetperf/kinds/command/marker_socket.hpp>
 #include <jetperf/kinds/command/phases.hpp>
+#include <jetperf/measure/latency_stats.hpp>
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/point_power.hpp>
 #include <jetperf/measure/power_window.hpp>
@@ -194,13 +196,6 @@ jobs::point_result command_workload::run_point(jobs::point_context& ctx, const j
   // cannot slow it to the simulated clock.
   if (ctx.fidelity) flags.emplace_back("speed_not_simulated");
   measure::put_window_flags(mt, std::move(flags), ctx, res, applied, power_w.has_value(), "cpu", 0);
-  auto& f = mt["flags"];
-  std::vector<std::string> unique;
-  for (const auto& x : f) {
-    const auto s = x.get<std::string>();
-    if (std::find(unique.begin(), unique.end(), s) == unique.end()) unique.push_back(s);
-  }
-  f = unique;
   mt["stop_reason"] = run.timed_out ? "timeout" : "exit";
   mt["unmet"] = json::array();
   r.run_s = wall_s;
@@ -215,45 +210,51 @@ jobs::point_result command_workload::run_point(jobs::point_context& ctx, const j
 }
 
 json command_workload::summarize(const json&, const std::vector<store::point_record>& points) const {
-  // Per board setting: the runs' median wall time and energy, and each phase's mean energy.
-  std::map<std::string, json> by_setting;
-  std::map<std::string, std::vector<double>> walls, energies;
+  // Per board setting: the runs' median wall time and energy, and each phase's mean time and
+  // energy per run (the energy over the runs that have one; null when none had a power reading).
+  struct phase_acc {
+    std::size_t runs = 0, with_energy = 0;
+    double time_s = 0, energy_j = 0;
+  };
+  struct setting_acc {
+    json setting;
+    std::vector<double> walls, energies;
+    std::map<std::string, phase_acc> phases;
+  };
+  std::map<std::string, setting_acc> by_setting;
   for (const auto& p : points) {
     if (p.status != "ok") continue;
-    const auto key = measure::setting_json(measure::setting_of_point(p.params)).dump();
-    auto& s = by_setting[key];
-    if (s.is_null()) s = {{"setting", measure::setting_json(measure::setting_of_point(p.params))}, {"runs", 0}, {"phases", json::object()}};
-    s["runs"] = s["runs"].get<int>() + 1;
-    walls[key].push_back(p.metrics.value("wall_s", 0.0));
-    if (p.metrics.contains("energy_j") && p.metrics["energy_j"].is_number()) energies[key].push_back(p.metrics["energy_j"]);
+    auto setting = measure::setting_json(measure::setting_of_point(p.params));
+    auto& acc = by_setting[setting.dump()];
+    acc.setting = std::move(setting);
+    acc.walls.push_back(p.metrics.value("wall_s", 0.0));
+    if (p.metrics.contains("energy_j") && p.metrics["energy_j"].is_number()) acc.energies.push_back(p.metrics["energy_j"]);
     const auto phases = p.metrics.value("phases", json::object());
     for (const auto& [name, ph] : phases.items()) {
-      auto& agg = s["phases"][name];
-      if (agg.is_null()) agg = {{"runs", 0}, {"time_s", 0.0}, {"energy_j", 0.0}};
-      agg["runs"] = agg["runs"].get<int>() + 1;
-      agg["time_s"] = agg["time_s"].get<double>() + ph.value("time_s", 0.0);
-      if (ph.contains("energy_j") && ph["energy_j"].is_number())
-        agg["energy_j"] = agg["energy_j"].get<double>() + ph["energy_j"].get<double>();
+      auto& f = acc.phases[name];
+      ++f.runs;
+      f.time_s += ph.value("time_s", 0.0);
+      if (ph.contains("energy_j") && ph["energy_j"].is_number()) {
+        ++f.with_energy;
+        f.energy_j += ph["energy_j"].get<double>();
+      }
     }
   }
-  const auto median = [](std::vector<double> v) -> json {
-    if (v.empty()) return nullptr;
-    std::sort(v.begin(), v.end());
-    const auto n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  const auto median = [](const std::vector<double>& v) -> json {
+    return v.empty() ? json() : json(measure::compute_latency_stats(v).median_s);
   };
   json settings = json::array();
-  for (auto& [key, s] : by_setting) {
-    s["wall_median_s"] = median(walls[key]);
-    s["energy_median_j"] = median(energies[key]);
-    for (auto& [name, agg] : s["phases"].items()) {
-      const double runs = agg["runs"].get<double>();
-      agg["time_mean_s"] = agg["time_s"].get<double>() / runs;
-      agg["energy_mean_j"] = agg["energy_j"].get<double>() / runs;
-      agg.erase("time_s");
-      agg.erase("energy_j");
-    }
-    settings.push_back(s);
+  for (const auto& [key, acc] : by_setting) {
+    json phases = json::object();
+    for (const auto& [name, f] : acc.phases)
+      phases[name] = {{"runs", f.runs},
+                      {"time_mean_s", f.time_s / static_cast<double>(f.runs)},
+                      {"energy_mean_j", f.with_energy ? json(f.energy_j / static_cast<double>(f.with_energy)) : json()}};
+    settings.push_back({{"setting", acc.setting},
+                        {"runs", acc.walls.size()},
+                        {"wall_median_s", median(acc.walls)},
+                        {"energy_median_j", median(acc.energies)},
+                        {"phases", phases}});
   }
   return {{"settings", settings}};
 }

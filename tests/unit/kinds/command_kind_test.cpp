@@ -213,3 +213,32 @@ TEST(command_kind, warmup_runs_come_before_the_first_run_of_a_setting_only) {
   EXPECT_EQ(second.metrics["warmup_exit_codes"], json::array());
   EXPECT_EQ(test::read_file(log), "run\nrun\nrun\nrun\n");
 }
+
+TEST(command_kind, the_summary_gives_medians_per_setting_and_phase_means_over_the_runs_that_have_them) {
+  test::temp_dir dir;
+  auto w = kinds::make_command_kind(policy_in(dir.path()));
+  const auto point = [](std::int64_t index, double wall, json energy, json phases, const std::string& status = "ok") {
+    store::point_record p;
+    p.index = index;
+    p.status = status;
+    p.params = {{"cpu_freq_khz", 115200}, {"repeat", index}};
+    p.metrics = {{"wall_s", wall}, {"energy_j", std::move(energy)}, {"phases", std::move(phases)}};
+    return p;
+  };
+  const auto summary = w->summarize(
+      json::object(),
+      {point(0, 1.0, 10.0, {{"busy", {{"time_s", 0.4}, {"energy_j", 4.0}}}}),
+       point(1, 3.0, 30.0, {{"busy", {{"time_s", 0.6}, {"energy_j", nullptr}}}}),
+       point(2, 2.0, nullptr, {{"busy", {{"time_s", 0.5}, {"energy_j", 6.0}}}}),
+       point(3, 99.0, 99.0, json::object(), "failed")});
+  ASSERT_EQ(summary["settings"].size(), 1u) << summary.dump();
+  const auto& s = summary["settings"][0];
+  EXPECT_EQ(s["setting"]["cpu_freq_khz"], 115200);
+  EXPECT_EQ(s["runs"], 3);  // the failed run is not a result
+  EXPECT_DOUBLE_EQ(s["wall_median_s"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(s["energy_median_j"].get<double>(), 20.0);  // of the two runs with a power reading
+  const auto& busy = s["phases"]["busy"];
+  EXPECT_EQ(busy["runs"], 3);
+  EXPECT_NEAR(busy["time_mean_s"].get<double>(), 0.5, 1e-12);
+  EXPECT_DOUBLE_EQ(busy["energy_mean_j"].get<double>(), 5.0);  // not diluted by the run without one
+}
