@@ -17,7 +17,7 @@ std::string number(const json& j, const char* key) {
 
 }  // namespace
 
-std::string provenance_board_line(const json& p) {
+std::string provenance_board_line(const json& p, bool rows_speed_not_simulated) {
   if (!p.is_object() || p.empty()) return {};
   const auto board = p.value("board", json::object());
   std::string what = text(board, "module");
@@ -25,9 +25,13 @@ std::string provenance_board_line(const json& p) {
   std::string line = "measured on " + text(board, "board") + (what.empty() ? "" : " (" + what + ")");
   const auto sim = p.value("simulation", json::object());
   if (sim.value("simulated", false)) {
-    line += sim.value("speed_simulated", false)
-                ? ": simulated board; power is modelled and CPU speed follows the simulated clock"
-                : ": simulated board; power is modelled and speed is NOT simulated (power-only comparisons)";
+    if (!sim.value("speed_simulated", false))
+      line += ": simulated board; power is modelled and speed is NOT simulated (power-only comparisons)";
+    else if (rows_speed_not_simulated)
+      line += ": simulated board; power is modelled and the speed of rows flagged speed_not_simulated did NOT "
+              "follow the simulated clock (power-only comparisons for them)";
+    else
+      line += ": simulated board; power is modelled and CPU speed follows the simulated clock";
   }
   return line + "\n";
 }

@@ -8,7 +8,9 @@
 namespace jetperf::client {
 
 /// "measured on sim:orin-agx (AGX Orin, L4T 36.3.0): simulated; ...\n"; "" for an empty provenance.
-std::string provenance_board_line(const nlohmann::json& provenance);
+/// `rows_speed_not_simulated`: some of the rows shown say speed_not_simulated (a command job's
+/// program, a refused CPU share), so the line does not claim the speed followed the clock.
+std::string provenance_board_line(const nlohmann::json& provenance, bool rows_speed_not_simulated = false);
 
 /// The board line, then "jetperf ...", "power: ..." and "backends: ..." lines; "" when empty.
 std::string format_provenance(const nlohmann::json& provenance);

@@ -96,10 +96,14 @@ std::string format_results_view(const nlohmann::json& results, const result_view
   const auto all_rows = rows_of(results, columns);
   std::vector<const json*> shown_rows;
   std::size_t matched = 0, skipped = 0, skipped_rows = 0, failed = 0;
+  bool speed_not_simulated = false;
   tally skip_reasons("with no reason"), errors("with no message");
   for (const auto& row : all_rows) {
     if (!filter.matches(row)) continue;
     ++matched;
+    const auto flags = row.find("flags");
+    if (flags != row.end() && flags->is_array())
+      speed_not_simulated = speed_not_simulated || std::find(flags->begin(), flags->end(), "speed_not_simulated") != flags->end();
     const auto status = cell_text(row, "status");
     if (status == "skipped" && fold_skipped) {
       ++skipped;
@@ -162,7 +166,7 @@ std::string format_results_view(const nlohmann::json& results, const result_view
   const auto job = results.value("job", json::object());
   const auto kind = job.is_object() ? job.value("kind", std::string()) : std::string();
   return out + format_results_summary(kind, results.value("summary", json::object())) +
-         provenance_board_line(results.value("provenance", json::object()));
+         provenance_board_line(results.value("provenance", json::object()), speed_not_simulated);
 }
 
 }  // namespace jetperf::client

@@ -357,6 +357,13 @@ TEST(result_view, counts_points_states_caveats_and_where_the_numbers_come_from) 
   const auto simulated = view(j);
   EXPECT_NE(simulated.find("most efficient: cpu_freq_khz=115200: 12.3 GFLOP/s/W"), std::string::npos) << simulated;
   EXPECT_NE(simulated.find("CPU speed follows the simulated clock\n"), std::string::npos) << simulated;
+  // A board that simulates speed, with rows that say theirs was not (a command job's program):
+  // the line does not claim the clock set their speed.
+  j["rows"] = json::parse(R"([{"dtype": "float", "flags": ["speed_not_simulated"]}])");
+  const auto flagged = view(j);
+  EXPECT_EQ(flagged.find("CPU speed follows the simulated clock"), std::string::npos) << flagged;
+  EXPECT_NE(flagged.find("rows flagged speed_not_simulated did NOT follow the simulated clock"), std::string::npos)
+      << flagged;
 }
 
 TEST(result_view, layers_end_with_the_networks_table_and_others_with_key_values) {
