@@ -6,6 +6,7 @@
 
 #include "cli_error.hpp"
 #include "command.hpp"
+#include "multinet_export.hpp"
 #include "flag_lists.hpp"
 #include "result_view.hpp"
 
@@ -25,8 +26,9 @@ class results_command final : public command {
         ->excludes(id_option_);
     app_->add_option("--kind", kind_, "With --tag: only jobs of this kind (needed when several kinds carry the tags)");
     app_->add_option("--format", format_,
-                     "table, csv, json or dnnstats (layers jobs) (default: table; json with --json)")
-        ->check(CLI::IsMember({"table", "csv", "json", "dnnstats"}));
+                     "table, csv, json, dnnstats (layers jobs) or multinet (multi_dnn jobs: the seed's processed "
+                     "files, one per mapping with -o DIR/) (default: table; json with --json)")
+        ->check(CLI::IsMember({"table", "csv", "json", "dnnstats", "multinet"}));
     app_->add_option("-o,--output", output_,
                      "Write to this file instead of stdout; a directory (DIR/) gets job-ID.<format> and "
                      "provenance.json beside it (board, versions, sensor, sampling: CSV has no room for them)");
@@ -54,7 +56,8 @@ class results_command final : public command {
     if (format != "table" && (!view_.columns.empty() || view_.wide || !view_.where.empty()))
       throw cli_error(exit_usage, "--columns, --wide and --where apply to the table, not --format " + format);
     if (id_option_->count() == 0 && tags_.empty()) throw cli_error(exit_usage, "give a job id or --tag");
-    if (!tags_.empty() && format == "dnnstats") throw cli_error(exit_usage, "--format dnnstats is for one job, not --tag");
+    if (!tags_.empty() && (format == "dnnstats" || format == "multinet"))
+      throw cli_error(exit_usage, "--format " + format + " is for one job, not --tag");
     std::string base = "/v1/jobs/" + std::to_string(id_) + "/results";
     if (!tags_.empty()) {
       std::string list;
@@ -65,6 +68,17 @@ class results_command final : public command {
     std::string text;
     if (format == "csv") {
       text = ctx.call_text(base + sep + "format=csv");
+    } else if (format == "multinet") {
+      // The seed's documents, one per mapping: a directory gets a file each.
+      const auto docs = multinet_documents(
+          nlohmann::ordered_json::parse(ctx.call("GET", base + "?format=multinet").dump()));
+      namespace fs = std::filesystem;
+      if (!output_.empty() && (output_.back() == '/' || fs::is_directory(output_))) {
+        const auto n = write_multinet_files(docs, output_);
+        std::cerr << "wrote " << n << " mapping files and provenance.json to " << output_ << "\n";
+        return 0;
+      }
+      text = docs.dump(2) + "\n";
     } else if (format == "dnnstats") {
       // The kind's own layout: printed as the daemon builds it (400 naming format for other kinds).
       text = ctx.call("GET", base + "?format=dnnstats").dump(2) + "\n";

@@ -30,6 +30,7 @@ std::vector<std::unique_ptr<submit_kind>> make_submit_kinds();
 std::unique_ptr<submit_kind> make_idle_submit_kind();
 std::unique_ptr<submit_kind> make_gemm_submit_kind();
 std::unique_ptr<submit_kind> make_layers_submit_kind();
+std::unique_ptr<submit_kind> make_multi_dnn_submit_kind();
 std::unique_ptr<submit_kind> make_command_submit_kind();
 
 /// A command-line value as JSON: a number, bool, array or object when it parses as JSON,

@@ -7,6 +7,7 @@ std::vector<std::unique_ptr<submit_kind>> make_submit_kinds() {
   kinds.push_back(make_idle_submit_kind());
   kinds.push_back(make_gemm_submit_kind());
   kinds.push_back(make_layers_submit_kind());
+  kinds.push_back(make_multi_dnn_submit_kind());
   kinds.push_back(make_command_submit_kind());
   return kinds;
 }

@@ -56,6 +56,8 @@ result_table build_result_table(const jobs::column_table& table, const std::vect
   std::set<std::string> declared;
   for (const auto& c : out.columns) declared.insert(c.name);
   std::vector<jobs::column> undeclared;
+  // The row list itself is no column: its items are the rows.
+  if (!table.row_list.empty()) declared.insert(table.row_list);
   const auto keep = [&](const nlohmann::json& values, jobs::column_role role) {
     if (!values.is_object()) return;
     for (auto it = values.begin(); it != values.end(); ++it)
@@ -63,18 +65,39 @@ result_table build_result_table(const jobs::column_table& table, const std::vect
         undeclared.push_back({it.key(), type_of(*it), role, "", "not declared by the kind (stored by another version)",
                               false});
   };
+  const auto items_of = [&](const store::point_record& p) -> const nlohmann::json* {
+    if (table.row_list.empty() || !p.metrics.is_object()) return nullptr;
+    const auto it = p.metrics.find(table.row_list);
+    return it != p.metrics.end() && it->is_array() && !it->empty() ? &*it : nullptr;
+  };
   for (const auto& p : points) {
     keep(p.metrics, jobs::column_role::metric);
     keep(p.params, jobs::column_role::parameter);
+    if (const auto* items = items_of(p))
+      for (const auto& item : *items) keep(item, jobs::column_role::metric);
   }
   std::sort(undeclared.begin(), undeclared.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   out.columns.insert(out.columns.end(), undeclared.begin(), undeclared.end());
 
   out.rows.reserve(points.size());
-  for (const auto& p : points) {
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const auto& p = points[i];
     nlohmann::json row = nlohmann::json::object();
     for (const auto& c : out.columns) row[c.name] = value_of(p, c.name);
-    out.rows.push_back(std::move(row));
+    const auto* items = items_of(p);
+    if (!items) {
+      out.rows.push_back(std::move(row));
+      out.point_of_row.push_back(i);
+      continue;
+    }
+    for (const auto& item : *items) {
+      auto sub = row;
+      if (item.is_object())
+        for (auto it = item.begin(); it != item.end(); ++it)
+          if (sub.contains(it.key())) sub[it.key()] = *it;
+      out.rows.push_back(std::move(sub));
+      out.point_of_row.push_back(i);
+    }
   }
   return out;
 }

@@ -145,7 +145,8 @@ http_response tagged_results(const route_request& r) {
                        {{"job_id", jobs::column_type::integer, jobs::column_role::parameter, "", "the job of the point", true},
                         {"tags", jobs::column_type::list, jobs::column_role::parameter, "", "the job's tags", false}});
   for (std::size_t i = 0; i < table.rows.size(); ++i) {
-    nlohmann::json row{{"job_id", owner[i]->id}, {"tags", owner[i]->tags}};
+    const auto* job = owner[table.point_of_row[i]];
+    nlohmann::json row{{"job_id", job->id}, {"tags", job->tags}};
     row.update(table.rows[i]);
     table.rows[i] = std::move(row);
   }

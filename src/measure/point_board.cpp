@@ -148,7 +148,7 @@ void put_window_flags(json& mt, std::vector<std::string> flags, const jobs::poin
   if (res.decision.reason == "max_time") {
     flags.push_back("max_time_reached");
     for (const auto& u : res.decision.unmet)
-      if (u == "time_rse" || u == "power_rse") {
+      if (u == "time_rse" || u == "power_rse" || u == "throughput_rse") {
         flags.push_back("rse_unmet");
         break;
       }

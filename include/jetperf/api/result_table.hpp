@@ -15,8 +15,10 @@ namespace jetperf::api {
 
 struct result_table {
   std::vector<jobs::column> columns;
-  /// One flat JSON object per point, with a key for every column.
+  /// One flat JSON object per point (per item of a point's row list), with a key for every column.
   std::vector<nlohmann::json> rows;
+  /// The position in `points` of each row's point.
+  std::vector<std::size_t> point_of_row;
 };
 
 /// Rows of `points` through the kind's `table`. `rails`: the board's rail names (rail columns of a

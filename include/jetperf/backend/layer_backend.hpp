@@ -3,9 +3,11 @@
 // and the plain C++ reference the tests compare both against), so the layers workload and the
 // measurement loop see them alike. A backend runs one layer (a contiguous op range of a network)
 // in isolation on its real input shapes, with deterministic weights and inputs (layer_data.hpp).
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -67,6 +69,21 @@ class layer_backend {
   virtual void set_input(std::size_t i, const std::vector<float>& values) = 0;
   /// The layer's output (NCHW / NC, batch included) as float (waits for pending work).
   virtual std::vector<float> output() = 0;
+  /// Host memory for `count` floats crossing between two backends (a multi-DNN split): page-locked
+  /// on a GPU backend (cudaMallocHost), so copies to and from it are DMA transfers; plain memory
+  /// here.
+  virtual std::shared_ptr<float> host_buffer(std::size_t count) {
+    return std::shared_ptr<float>(new float[count](), std::default_delete<float[]>());
+  }
+  /// Copies the output (NCHW / NC, `count` floats) into `dst`: a device-to-host copy on a GPU.
+  virtual void read_output(float* dst, std::size_t count) {
+    const auto v = output();
+    std::copy_n(v.begin(), std::min(count, v.size()), dst);
+  }
+  /// Copies `count` floats from `src` into external input `i`: a host-to-device copy on a GPU.
+  virtual void write_input(std::size_t i, const float* src, std::size_t count) {
+    set_input(i, std::vector<float>(src, src + count));
+  }
   /// CPU thread count (0 = library default); ignored by GPU backends.
   virtual void set_threads(int threads) {}
 };

@@ -25,6 +25,10 @@ struct column_table {
   std::vector<column> columns;
   /// Whether the kind measures power: then one "rail_<NAME>_w" column per board rail follows.
   bool rails = false;
+  /// When set, the metric of a point that holds its rows (a multi-DNN mapping's network stages):
+  /// the point gives one row per item, each item's values over the point's own. A point without
+  /// it (skipped, failed) gives one row.
+  std::string row_list;
 };
 
 const char* to_string(column_type t);

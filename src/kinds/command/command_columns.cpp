@@ -43,7 +43,8 @@ const jobs::column_table& command_columns() {
           },
           measure::window_columns(),
       }),
-      true};
+      true,
+      {}};
   return table;
 }
 

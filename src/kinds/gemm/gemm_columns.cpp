@@ -52,7 +52,8 @@ const jobs::column_table& gemm_columns() {
           },
           measure::setting_detail_columns(),
       }),
-      true};
+      true,
+      {}};
   return table;
 }
 

@@ -91,7 +91,8 @@ const jobs::column_table& idle_columns() {
           {"power_w", column_type::number, column_role::metric, "W", "mean total board power over the window", true},
           {"samples", column_type::integer, column_role::metric, "", "telemetry samples in the window", true},
       },
-      true};
+      true,
+      {}};
   return table;
 }
 

@@ -65,7 +65,8 @@ const jobs::column_table& layers_columns() {
           measure::window_columns(),
           measure::setting_detail_columns(),
       }),
-      true};
+      true,
+      {}};
   return table;
 }
 

@@ -164,6 +164,32 @@ class cudnn_layer_backend final : public layer_backend {
     return download_floats(output_, output_count_, ctx_.half, stream_.get());
   }
 
+  // A split's data moves through page-locked memory with cudaMemcpyAsync on the layer's stream
+  // (DMA, no staging copy); half layers convert on the host, through the pageable default.
+  std::shared_ptr<float> host_buffer(std::size_t count) override {
+    void* p = nullptr;
+    JETPERF_CUDA_CALL(cudaMallocHost(&p, std::max<std::size_t>(1, count) * sizeof(float)));
+    return std::shared_ptr<float>(static_cast<float*>(p), [](float* q) { cudaFreeHost(q); });
+  }
+
+  void read_output(float* dst, std::size_t count) override {
+    if (!prepared_) throw std::logic_error("cudnn backend: output before prepare");
+    if (ctx_.half) return layer_backend::read_output(dst, count);
+    JETPERF_CUDA_CALL(cudaMemcpyAsync(dst, output_, std::min(count, output_count_) * sizeof(float),
+                                      cudaMemcpyDeviceToHost, stream_.get()));
+    sync();
+  }
+
+  void write_input(std::size_t i, const float* src, std::size_t count) override {
+    if (!prepared_) throw std::logic_error("cudnn backend: set_input before prepare");
+    if (ctx_.half) return layer_backend::write_input(i, src, count);
+    detail::check_set_input(i, inputs_.size(), i < inputs_.size() ? inputs_[i].bytes() / ctx_.element_bytes() : 0,
+                            count);
+    JETPERF_CUDA_CALL(cudaMemcpyAsync(inputs_[i].get(), src, count * sizeof(float), cudaMemcpyHostToDevice,
+                                      stream_.get()));
+    sync();
+  }
+
  private:
   void release_layer() {
     if (stream_) cudaStreamSynchronize(stream_.get());

@@ -1,0 +1,60 @@
+#pragma once
+// The `multi_dnn` job spec (seed 001's multi-DNN dataset generator): explicit mappings and/or the
+// seed's generator options, the CPU threads each network gets, the measurement protocol and the
+// board-setting axes shared with the other kinds. parse() validates field by field
+// (validation_error "spec.<field>", a mapping's errors "spec.mappings[i].<network>.<index>").
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <jetperf/common/spec_fields.hpp>
+#include <jetperf/kinds/multi_dnn/mapping.hpp>
+#include <jetperf/kinds/multi_dnn/mapping_generator.hpp>
+#include <jetperf/platform/board_setting.hpp>
+
+namespace jetperf::kinds {
+
+/// Largest job accepted (points: mappings x board settings x repeats).
+constexpr std::size_t k_max_multi_dnn_points = 20000;
+
+struct multi_dnn_spec {
+  std::vector<mapping> mappings;  ///< explicit ones, validated
+  generator_options generator;    ///< used when generator.samples > 0 or single/gpu-only maps are asked
+  bool generate = false;
+  std::int64_t batch = 1;
+  std::string dtype = "float";
+  std::int64_t threads = 1;  ///< CPU threads each network's CPU stages use
+  bool pin = false;          ///< pin each network's thread (and its pool) to cores of its own
+  std::string protocol = "adaptive";
+  double window_s = 30, boundary_s = 0.05, target_rse = 0.01, min_time_s = 1, max_time_s = 30, cooldown_s = 0;
+  std::int64_t warmup_runs = 3;
+  std::int64_t repeats = 1;
+  nlohmann::json board_axes = nlohmann::json::object();
+  nlohmann::json tags;
+
+  static multi_dnn_spec parse(const nlohmann::json& spec, const platform::board_offer& offered);
+  /// A stored (normalized) spec, already validated at submission.
+  static multi_dnn_spec stored(const nlohmann::json& normalized);
+  nlohmann::json to_json() const;
+  bool fixed() const { return protocol == "fixed"; }
+  /// Every mapping the job measures: the explicit ones, then the generated ones.
+  std::vector<generated_mapping> all_mappings() const;
+};
+
+const std::vector<spec_field>& multi_dnn_spec_fields();
+
+/// What a mapping may name on this build and board: the zoo's networks, their block counts and
+/// splittable boundaries, and the devices.
+mapping_rules multi_dnn_rules(const platform::board_offer& offered);
+
+/// The points: repeat outermost, then board setting, then mapping. Each carries mapping_id,
+/// mapping_class, set, mapping (the seed's form) and networks.
+std::vector<nlohmann::json> expand_multi_dnn_spec(const nlohmann::json& normalized);
+
+/// A point's mapping, read back from its seed form (trusted: it was validated at submission).
+mapping mapping_of_point(const nlohmann::json& point);
+
+}  // namespace jetperf::kinds

@@ -1,0 +1,30 @@
+#pragma once
+// The tegrastats aggregates seed 001 keeps per mapping ("Tegrastats" in its processed JSON),
+// computed from the daemon's own sampler over the mapping's power window rather than from a
+// tegrastats log: per-core CPU utilisation and frequency min/max/avg, GPU (GR3D) and EMC
+// utilisation and frequency, RAM and SWAP, each temperature zone and each rail's power.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <jetperf/telemetry/sample_source.hpp>
+
+namespace jetperf::kinds {
+
+struct memory_use {
+  std::optional<double> ram_mb, swap_mb;
+};
+
+/// RAM and swap in use (MemTotal - MemAvailable, SwapTotal - SwapFree) from a meminfo file.
+memory_use read_memory_use(const std::string& meminfo_path = "/proc/meminfo");
+
+/// The seed's layout, in its key order: "RAM", "SWAP" (MB), "CPU" {"Utilization", "Frequencies"
+/// (MHz)} {min, max, avg} lists per core, "EMC_FREQ" and "GR3D_FREQ" {Utilization (%),
+/// Frequencies (MHz)} {min, max, avg}, "<zone> Temperature" (C, mean) and "<rail> Power" (mW,
+/// mean). What the board's sampler has no channel for is left out.
+nlohmann::ordered_json tegrastats_aggregates(const std::vector<telemetry::channel_info>& channels,
+                                             const std::vector<telemetry::sample>& samples, const memory_use& memory);
+
+}  // namespace jetperf::kinds

@@ -1,0 +1,253 @@
+#include <jetperf/kinds/multi_dnn/multi_dnn_kind.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include <jetperf/kinds/multi_dnn/concurrent_window.hpp>
+#include <jetperf/kinds/multi_dnn/multi_dnn_columns.hpp>
+#include <jetperf/kinds/multi_dnn/multi_dnn_results.hpp>
+#include <jetperf/kinds/multi_dnn/multi_dnn_spec.hpp>
+#include <jetperf/kinds/multi_dnn/tegrastats_aggregates.hpp>
+#include <jetperf/measure/point_board.hpp>
+#include <jetperf/measure/point_power.hpp>
+#include <jetperf/models/zoo.hpp>
+#include <jetperf/common/clock.hpp>
+#include <jetperf/workloads/gemm_backends.hpp>
+#include <jetperf/workloads/layer_backends.hpp>
+
+namespace jetperf::kinds {
+
+namespace {
+
+using nlohmann::json;
+
+// The power window spans at least this many sensor updates (as the layers job's adaptive rule).
+constexpr double k_min_sensor_updates = 10;
+
+json identity_of(const json& point) {
+  json id = json::object();
+  for (const char* key : {"mapping_id", "mapping_class", "mapping", "networks", "set", "repeat"})
+    id[key] = point.value(key, json());
+  return id;
+}
+
+// Median and 99th percentile of kept timings (nearest rank).
+std::pair<double, double> median_p99(std::vector<float> v) {
+  if (v.empty()) return {0.0, 0.0};
+  std::sort(v.begin(), v.end());
+  const auto at = [&](double q) {
+    const auto i = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size()))) ;
+    return static_cast<double>(v[std::min(v.size() - 1, i == 0 ? 0 : i - 1)]);
+  };
+  return {at(0.5), at(0.99)};
+}
+
+std::int64_t functional_layers(const models::network& net, const models::layer& l) {
+  std::set<std::string> modules;
+  for (int i = l.first; i < l.last; ++i)
+    if (!net.ops[static_cast<std::size_t>(i)].module.empty()) modules.insert(net.ops[static_cast<std::size_t>(i)].module);
+  return static_cast<std::int64_t>(modules.size()) + 1;  // the seed counts the stage's own forward()
+}
+
+class multi_dnn_workload final : public jobs::workload {
+ public:
+  explicit multi_dnn_workload(stage_backend_factory factory) : factory_(std::move(factory)) {}
+
+  std::string kind() const override { return "multi_dnn"; }
+  std::string description() const override {
+    return "Several zoo networks at once, each split at block boundaries into stages on the CPU or the GPU "
+           "(seed 001's multi-DNN mappings): throughput, stage and transfer times, power, tegrastats aggregates.";
+  }
+  const std::vector<spec_field>& spec_fields() const override { return multi_dnn_spec_fields(); }
+  const jobs::column_table& columns() const override { return multi_dnn_columns(); }
+  json normalize(const json& spec, const platform::board_offer& offered) const override {
+    return multi_dnn_spec::parse(spec, offered).to_json();
+  }
+  std::vector<json> expand(const json& spec) const override { return expand_multi_dnn_spec(spec); }
+  std::map<std::string, std::size_t> foreseen_skips(const json&, const std::vector<json>& points) const override {
+    std::map<std::string, std::size_t> out;
+    if (workloads::cuda_device_available()) return out;
+    for (const auto& p : points)
+      if (p.at("mapping").dump().find("\"cuda\"") != std::string::npos) ++out["no CUDA device: mappings with GPU stages"];
+    return out;
+  }
+  std::vector<double> estimate_points_s(const json& spec, const std::vector<json>& points,
+                                        const jobs::estimate_context&) const override {
+    const auto s = multi_dnn_spec::stored(spec);
+    const double each = s.cooldown_s + (s.fixed() ? s.window_s : std::max(s.min_time_s, std::min(s.max_time_s, 3.0)));
+    return std::vector<double>(points.size(), each);
+  }
+  jobs::point_result run_point(jobs::point_context& ctx, const json& spec, const json& point) override;
+  json summarize(const json&, const std::vector<store::point_record>& points) const override {
+    return summarize_multi_dnn(jobs::point_rows(points));
+  }
+  std::vector<std::string> export_formats() const override { return {"multinet"}; }
+  nlohmann::ordered_json export_results(const std::string& format, const json& spec,
+                                        const std::vector<store::point_record>& points) const override {
+    if (format != "multinet") return jobs::workload::export_results(format, spec, points);
+    return multinet_export(jobs::point_rows(points));
+  }
+
+ private:
+  const models::network& network(const std::string& name, std::int64_t job) {
+    if (job != job_) {
+      networks_.clear();
+      unusable_.clear();
+      job_ = job;
+    }
+    auto it = networks_.find(name);
+    if (it == networks_.end()) it = networks_.emplace(name, models::build_model(name)).first;
+    return it->second;
+  }
+
+  stage_backend_factory factory_;
+  std::map<std::string, models::network> networks_;
+  std::map<std::string, std::string> unusable_;  ///< device -> why it has no backend (asked once per job)
+  std::int64_t job_ = -1;
+  measure::idle_power_cache idle_;
+};
+
+jobs::point_result multi_dnn_workload::run_point(jobs::point_context& ctx, const json& spec_json, const json& point) {
+  const auto spec = multi_dnn_spec::stored(spec_json);
+  const auto m = mapping_of_point(point);
+  for (const auto& n : m.networks) network(n.network, ctx.job_id);
+
+  const auto applied = measure::apply_point_settings(ctx, point);
+  const double update_s = ctx.telemetry ? ctx.telemetry->update_period_s() : 0.0;
+  const auto idle_w = idle_.get(ctx, applied.requested, std::max(0.5, spec.min_time_s), spec.boundary_s);
+  if (ctx.cancelled() || !measure::sleep_polling(ctx, spec.cooldown_s))
+    return measure::skipped_point("cancelled", identity_of(point));
+
+  // Every network's stages, prepared before any runs: a device without a backend or a layer it
+  // cannot run skips the whole mapping (running the rest would measure another workload).
+  const auto backends = [this](const std::string& device, std::string* why) -> std::unique_ptr<workloads::layer_backend> {
+    if (const auto it = unusable_.find(device); it != unusable_.end()) {
+      *why = it->second;
+      return nullptr;
+    }
+    auto be = factory_(device, why);
+    if (!be) unusable_[device] = *why;
+    return be;
+  };
+  const auto dtype = *workloads::parse_gemm_dtype(spec.dtype);
+  std::vector<network_pipeline> pipelines(m.networks.size());
+  for (std::size_t i = 0; i < m.networks.size(); ++i) {
+    const auto& n = m.networks[i];
+    if (auto why = pipelines[i].prepare(network(n.network, ctx.job_id), n, spec.batch, dtype, backends))
+      return measure::skipped_point(*why, identity_of(point));
+  }
+
+  window_plan plan;
+  plan.warmup_runs = static_cast<std::size_t>(spec.warmup_runs);
+  if (spec.fixed()) plan.fixed_s = spec.window_s;
+  plan.min_time_s = std::max(spec.min_time_s, 2 * spec.boundary_s + k_min_sensor_updates * update_s);
+  plan.max_time_s = std::max(spec.max_time_s, plan.min_time_s);
+  plan.target_rse = spec.target_rse;
+  plan.boundary_s = spec.boundary_s;
+  plan.threads = static_cast<int>(spec.threads);
+  plan.pin = spec.pin;
+  plan.cancel = ctx.cancel;
+  plan.source = ctx.telemetry;
+  const auto warm_start = monotonic_ns();
+  auto w = run_concurrent_window(pipelines, plan);
+  if (w.cancelled || ctx.cancelled()) return measure::skipped_point("cancelled", identity_of(point));
+  if (!w.error.empty()) throw std::runtime_error(w.error);
+  ctx.record("warmup", "warm-up", warm_start, w.t_start_ns);
+  ctx.record("window", "mapping " + std::to_string(point.value("mapping_id", 0)), w.t_start_ns, w.t_end_ns,
+             {{"mapping", point.at("mapping")}});
+
+  jobs::point_result r;
+  r.t_start_ns = w.t_start_ns;
+  r.t_end_ns = w.t_end_ns;
+  json& mt = r.metrics;
+  mt = identity_of(point);
+  const double window_s = w.seconds();
+  std::size_t inferences = 0, warmup = 0;
+  for (const auto& n : w.networks) inferences += n.inferences, warmup += n.warmup;
+  mt["throughput_ips"] = window_s > 0 ? static_cast<double>(inferences) / window_s : 0.0;
+  mt["inferences"] = inferences;
+  mt["warmup_inferences"] = warmup;
+  mt["window_s"] = window_s;
+  mt["sensor_update_period_s"] = update_s;
+  mt["batch"] = spec.batch;
+  mt["dtype"] = spec.dtype;
+  mt["threads"] = spec.threads;
+  mt["protocol"] = spec.protocol;
+  measure::put_settings(mt, applied);
+  // The seed's rows always say the mode they ran in: one the point left as it was is read.
+  if (mt.value("power_mode", json()).is_null() && ctx.board)
+    if (const auto mode = ctx.board->offered().power_mode) mt["power_mode"] = *mode;
+
+  // The power columns through the one writer every kind uses; one "run" is one inference of any
+  // network, so energy_j is the mapping's energy per inference.
+  measure::loop_result as_loop;
+  as_loop.t_start_ns = w.t_start_ns;
+  as_loop.t_end_ns = w.t_end_ns;
+  as_loop.decision = w.decision;
+  as_loop.power = w.power;
+  as_loop.samples = w.samples;
+  as_loop.power_window_s = w.power_window_s;
+  as_loop.power_covered_s = w.power_covered_s;
+  const double per_inference_s = inferences ? window_s / static_cast<double>(inferences) : 0.0;
+  const auto power_w = measure::put_power_metrics(mt, as_loop, idle_w, per_inference_s);
+  mt["tegrastats"] = ctx.telemetry ? json::parse(tegrastats_aggregates(ctx.telemetry->channels(), w.samples,
+                                                                       read_memory_use()).dump())
+                                   : json::object();
+
+  bool cpu = false;
+  int cpu_networks = 0;
+  json stages = json::array();
+  for (std::size_t i = 0; i < m.networks.size(); ++i) {
+    const auto& n = m.networks[i];
+    const auto& nw = w.networks[i];
+    const auto& net = network(n.network, ctx.job_id);
+    bool network_on_cpu = false;
+    for (std::size_t k = 0; k < pipelines[i].stages().size(); ++k) {
+      const auto& st = pipelines[i].stages()[k];
+      const auto& sw = nw.stages[k];
+      network_on_cpu = network_on_cpu || st.device == "cpu";
+      const auto [median, p99] = median_p99(sw.inference_s);
+      const auto transfer = sw.mean_transfer_s();
+      stages.push_back({{"network", n.network},
+                        {"stage_index", k},
+                        {"device", st.device},
+                        {"split", n.stages[k].split},
+                        {"layer_range", std::to_string(st.first_block) + "-" + std::to_string(st.last_block - 1)},
+                        {"backend", st.backend->name()},
+                        {"inference_count", sw.count},
+                        {"inference_mean_s", sw.mean_inference_s()},
+                        {"inference_median_s", median},
+                        {"inference_p99_s", p99},
+                        {"transfer_mean_s", transfer ? json(*transfer) : json()},
+                        {"network_inferences", nw.inferences},
+                        {"network_throughput_ips", window_s > 0 ? static_cast<double>(nw.inferences) / window_s : 0.0},
+                        {"network_throughput_rse", std::isfinite(nw.throughput_rse) ? json(nw.throughput_rse) : json()},
+                        {"params", st.layer.params},
+                        {"macs", st.layer.macs * spec.batch},
+                        {"flops", st.layer.flops * spec.batch},
+                        {"functional_layer_count", functional_layers(net, st.layer)}});
+    }
+    cpu = cpu || network_on_cpu;
+    cpu_networks += network_on_cpu ? 1 : 0;
+  }
+  mt["stages"] = std::move(stages);
+  measure::put_window_flags(mt, applied.flags, ctx, as_loop, applied, power_w.has_value(), cpu ? "cpu" : "cuda",
+                            cpu_networks * static_cast<int>(spec.threads));
+  r.run_s = per_inference_s;
+  return r;
+}
+
+}  // namespace
+
+std::unique_ptr<jobs::workload> make_multi_dnn_kind() {
+  return make_multi_dnn_kind(
+      [](const std::string& device, std::string* why) { return workloads::make_layer_backend(device, why); });
+}
+
+std::unique_ptr<jobs::workload> make_multi_dnn_kind(stage_backend_factory factory) {
+  return std::make_unique<multi_dnn_workload>(std::move(factory));
+}
+
+}  // namespace jetperf::kinds

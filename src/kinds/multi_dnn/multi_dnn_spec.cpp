@@ -1,0 +1,398 @@
+#include <jetperf/kinds/multi_dnn/multi_dnn_spec.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_set>
+
+#include <jetperf/common/errors.hpp>
+#include <jetperf/config.hpp>
+#include <jetperf/measure/sweep_axes.hpp>
+#include <jetperf/models/zoo.hpp>
+
+namespace jetperf::kinds {
+
+using namespace measure;  // the board-setting axes every sweeping kind shares
+
+namespace {
+
+using nlohmann::json;
+
+std::string field(const std::string& name) { return "spec." + name; }
+
+const spec_field& declared(const char* name) { return find_spec_field(multi_dnn_spec_fields(), name); }
+
+bool given(const json& spec, const char* name) { return spec.contains(name) && !spec[name].is_null(); }
+
+// Each zoo network's block count and the boundaries where the rest of it reads only the tensor
+// the blocks before leave (every boundary of the zoo's networks, checked rather than assumed).
+struct zoo_blocks {
+  std::map<std::string, int> blocks;
+  std::map<std::string, std::vector<int>> cuts;
+};
+
+const zoo_blocks& zoo_block_table() {
+  static const zoo_blocks table = [] {
+    zoo_blocks t;
+    for (const auto& e : models::zoo()) {
+      const auto net = e.build();
+      const auto layers = models::layers_of(net, models::granularity::block);
+      t.blocks[e.name] = static_cast<int>(layers.size());
+      auto& cuts = t.cuts[e.name];
+      const int end = static_cast<int>(net.ops.size());
+      for (std::size_t b = 1; b < layers.size(); ++b) {
+        const auto rest = models::make_layer(net, layers[b].first, end);
+        if (rest.inputs.size() == 1 && rest.inputs[0] == layers[b - 1].last - 1) cuts.push_back(static_cast<int>(b));
+      }
+    }
+    return t;
+  }();
+  return table;
+}
+
+std::vector<std::string> name_list(const json& spec, const char* name) {
+  std::vector<std::string> out;
+  if (!given(spec, name)) return out;
+  std::unordered_set<std::string> seen;
+  for (const auto& item : spec_list(spec[name])) {
+    if (!item.is_string()) throw validation_error(field(name), std::string(name) + " must hold names, got " + item.dump());
+    if (seen.insert(item.get<std::string>()).second) out.push_back(item);
+  }
+  return out;
+}
+
+// "2:4", [2, 4] or 3.
+std::pair<std::int64_t, std::int64_t> parse_range(const json& spec) {
+  const auto& f = declared("num_networks");
+  const json v = given(spec, "num_networks") ? spec["num_networks"] : f.default_value;
+  std::vector<std::int64_t> ends;
+  if (v.is_string()) {
+    const auto text = v.get<std::string>();
+    const auto colon = text.find(':');
+    for (const auto& piece : {text.substr(0, colon), colon == std::string::npos ? text : text.substr(colon + 1)}) {
+      const auto n = parse_count(piece);
+      if (!n) throw validation_error(field("num_networks"), "num_networks must be N or LO:HI, got '" + text + "'");
+      ends.push_back(*n);
+    }
+  } else if (v.is_array() && v.size() == 2) {
+    for (const auto& x : v) ends.push_back(spec_integer(x, "num_networks"));
+  } else if (v.is_number()) {
+    ends = {spec_integer(v, "num_networks"), spec_integer(v, "num_networks")};
+  } else {
+    throw validation_error(field("num_networks"), "num_networks must be N, \"LO:HI\" or [LO, HI], got " + v.dump());
+  }
+  if (ends[0] < static_cast<std::int64_t>(f.min) || ends[1] > static_cast<std::int64_t>(f.max) || ends[0] > ends[1])
+    throw validation_error(field("num_networks"),
+                           "num_networks must lie in 1.." + std::to_string(static_cast<std::int64_t>(f.max)) +
+                               " with LO <= HI, got " + std::to_string(ends[0]) + ":" + std::to_string(ends[1]),
+                           "out_of_range");
+  return {ends[0], ends[1]};
+}
+
+// {"cpu": 0.4, "cuda": 0.6}, "cpu=0.4,cuda=0.6" or the seed's [0.4, 0.6] (in the order cpu,
+// cuda); weights are normalized to sum to 1. Default: equal odds for every device offered.
+std::vector<std::pair<std::string, double>> parse_priorities(const json& spec, const mapping_rules& rules) {
+  const auto at = field("device_priorities");
+  std::vector<std::pair<std::string, double>> out;
+  if (!given(spec, "device_priorities")) {
+    for (const auto& d : rules.devices) out.emplace_back(d, 1.0 / static_cast<double>(rules.devices.size()));
+    return out;
+  }
+  const json& v = spec["device_priorities"];
+  const auto add = [&](const std::string& device, const json& weight) {
+    if (device != "cpu" && device != "cuda")
+      throw validation_error(at, "device_priorities names devices cpu and cuda, got \"" + device + "\"");
+    if (!weight.is_number() || !std::isfinite(weight.get<double>()) || weight.get<double>() < 0)
+      throw validation_error(at, "the priority of " + device + " must be a number >= 0, got " + weight.dump());
+    if (weight.get<double>() > 0 && std::find(rules.devices.begin(), rules.devices.end(), device) == rules.devices.end())
+      throw validation_error(at, "device_priorities gives cuda a chance: " + rules.missing_cuda, "unsupported");
+    for (const auto& p : out)
+      if (p.first == device) throw validation_error(at, "device_priorities names " + device + " twice");
+    out.emplace_back(device, weight.get<double>());
+  };
+  if (v.is_object()) {
+    for (auto it = v.begin(); it != v.end(); ++it) add(it.key(), *it);
+  } else if (v.is_string()) {
+    for (const auto& item : split_trimmed(v.get<std::string>(), ',')) {
+      const auto eq = item.find('=');
+      if (eq == std::string::npos) throw validation_error(at, "device_priorities must be DEVICE=WEIGHT,..., got '" + item + "'");
+      json weight;
+      try {
+        std::size_t used = 0;
+        const double w = std::stod(item.substr(eq + 1), &used);
+        if (used == item.size() - eq - 1) weight = w;
+      } catch (const std::exception&) {
+      }
+      add(item.substr(0, eq), weight.is_null() ? json(item.substr(eq + 1)) : weight);
+    }
+  } else if (v.is_array()) {
+    static const char* order[] = {"cpu", "cuda"};
+    if (v.size() > 2) throw validation_error(at, "device_priorities as a list gives the cpu and cuda weights, in that order");
+    for (std::size_t i = 0; i < v.size(); ++i) add(order[i], v[i]);
+  } else {
+    throw validation_error(at, "device_priorities must be {\"cpu\": W, \"cuda\": W}, \"cpu=W,cuda=W\" or [W_cpu, W_cuda]");
+  }
+  double total = 0;
+  for (const auto& p : out) total += p.second;
+  if (total <= 0) throw validation_error(at, "device_priorities gives every device weight 0", "empty");
+  for (auto& p : out) p.second /= total;
+  return out;
+}
+
+mapping trusted_mapping(const json& j) {
+  mapping m;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    network_mapping n{it.key(), {}};
+    for (auto s = it->begin(); s != it->end(); ++s) n.stages.push_back({std::stoi(s.key()), s->get<std::string>()});
+    std::sort(n.stages.begin(), n.stages.end(), [](const auto& a, const auto& b) { return a.split < b.split; });
+    m.networks.push_back(std::move(n));
+  }
+  return m;
+}
+
+}  // namespace
+
+mapping_rules multi_dnn_rules(const platform::board_offer& offered) {
+  mapping_rules r;
+  const auto& zoo = zoo_block_table();
+  r.blocks = zoo.blocks;
+  r.cuts = zoo.cuts;
+  r.devices = {"cpu"};
+  if (!JETPERF_HAS_CUDA || !JETPERF_HAS_CUDNN)
+    r.missing_cuda = "this build has no CUDA/cuDNN";
+  else if (offered.has_cuda_device && !*offered.has_cuda_device)
+    r.missing_cuda = "the board has no CUDA device";
+  else
+    r.devices.push_back("cuda");
+  return r;
+}
+
+multi_dnn_spec multi_dnn_spec::parse(const json& spec, const platform::board_offer& offered) {
+  if (!spec.is_object()) throw validation_error("spec", "the multi_dnn spec must be a JSON object");
+  reject_unknown_fields(spec, multi_dnn_spec_fields());
+  const auto rules = multi_dnn_rules(offered);
+  multi_dnn_spec s;
+
+  if (given(spec, "mappings")) {
+    if (!spec["mappings"].is_array())
+      throw validation_error(field("mappings"), "mappings must be a list of mappings in the seed's form");
+    if (spec["mappings"].size() > k_max_multi_dnn_points)
+      throw validation_error(field("mappings"), "at most " + std::to_string(k_max_multi_dnn_points) + " mappings",
+                             "too_large");
+    for (std::size_t i = 0; i < spec["mappings"].size(); ++i)
+      s.mappings.push_back(parse_mapping(spec["mappings"][i], rules, "spec.mappings[" + std::to_string(i) + "]"));
+  }
+
+  auto& g = s.generator;
+  g.networks = name_list(spec, "networks");
+  for (const auto& n : g.networks)
+    if (!rules.blocks.count(n))
+      throw validation_error(field("networks"), "unknown model '" + n + "' (known: " + models::zoo_names() + ")",
+                             "unknown_model");
+  if (g.networks.empty())
+    for (const auto& e : models::zoo()) g.networks.push_back(e.name);
+  std::tie(g.min_networks, g.max_networks) = parse_range(spec);
+  g.samples = integer_field(spec, "samples", 0, static_cast<std::int64_t>(k_max_multi_dnn_points),
+                            s.mappings.empty() ? 20 : 0);
+  g.sets = integer_field(spec, declared("sets"));
+  g.device_priorities = parse_priorities(spec, rules);
+  g.max_split_networks = integer_field(spec, declared("max_split_networks"));
+  g.single_networks = bool_field(spec, declared("single_networks"));
+  g.gpu_only_maps = bool_field(spec, declared("gpu_only_maps"));
+  if (g.gpu_only_maps && std::find(rules.devices.begin(), rules.devices.end(), "cuda") == rules.devices.end())
+    throw validation_error(field("gpu_only_maps"), "gpu_only_maps needs the GPU: " + rules.missing_cuda, "unsupported");
+  g.seed = static_cast<std::uint64_t>(integer_field(spec, declared("seed")));
+  s.generate = g.samples > 0 || g.single_networks || g.gpu_only_maps;
+  if (s.generate && g.samples > 0 && g.min_networks > static_cast<std::int64_t>(g.networks.size()))
+    throw validation_error(field("num_networks"),
+                           "num_networks starts at " + std::to_string(g.min_networks) + " but networks names only " +
+                               std::to_string(g.networks.size()),
+                           "out_of_range");
+  if (!s.generate && s.mappings.empty())
+    throw validation_error(field("mappings"), "give mappings, or samples > 0 for the generator: the job would have no points",
+                           "empty");
+
+  s.batch = integer_field(spec, declared("batch"));
+  s.dtype = string_field(spec, declared("dtype"));
+  s.threads = integer_field(spec, declared("threads"));
+  s.pin = bool_field(spec, declared("pin"));
+  s.protocol = string_field(spec, declared("protocol"));
+  s.window_s = number_field(spec, declared("window_s"));
+  s.boundary_s = number_field(spec, declared("boundary_s"), s.fixed() ? 2.0 : 0.05);
+  s.target_rse = number_field(spec, declared("target_rse"));
+  s.min_time_s = number_field(spec, declared("min_time_s"));
+  s.max_time_s = number_field(spec, declared("max_time_s"));
+  if (s.max_time_s < s.min_time_s)
+    throw validation_error(field("max_time_s"), "max_time_s must be at least min_time_s", "out_of_range");
+  if (s.fixed() && s.window_s <= 2 * s.boundary_s)
+    throw validation_error(field("window_s"), "window_s must be longer than its two boundaries (2 x boundary_s)",
+                           "out_of_range");
+  s.warmup_runs = integer_field(spec, declared("warmup_runs"));
+  s.cooldown_s = number_field(spec, declared("cooldown_s"));
+  s.repeats = integer_field(spec, declared("repeats"));
+  normalize_board_axes(spec, offered, s.board_axes);
+  if (spec.contains("tags")) s.tags = spec["tags"];
+
+  // The job's size, counted before the generator runs.
+  double per_setting = static_cast<double>(s.mappings.size());
+  if (s.generate) {
+    const auto top = std::min<std::int64_t>(g.max_networks, static_cast<std::int64_t>(g.networks.size()));
+    const double counts = static_cast<double>(std::max<std::int64_t>(0, top - g.min_networks + 1));
+    per_setting += counts * static_cast<double>(g.sets) * static_cast<double>(g.samples + (g.gpu_only_maps ? 1 : 0));
+    if (g.single_networks) per_setting += static_cast<double>(g.networks.size() * g.device_priorities.size());
+  }
+  double total = per_setting * static_cast<double>(s.repeats);
+  for (const auto& d : board_axis_sizes(s.board_axes)) total *= static_cast<double>(d.second);
+  if (total > static_cast<double>(k_max_multi_dnn_points))
+    throw validation_error(field(s.generate ? "samples" : "mappings"),
+                           "the job has " + std::to_string(static_cast<std::int64_t>(total)) +
+                               " points, over the limit of " + std::to_string(k_max_multi_dnn_points),
+                           "too_many_points");
+  return s;
+}
+
+std::vector<generated_mapping> multi_dnn_spec::all_mappings() const {
+  std::vector<generated_mapping> out;
+  for (const auto& m : mappings) out.push_back({m, mapping_class(m), -1});
+  if (generate) {
+    const auto made = generate_mappings(generator, multi_dnn_rules({}));
+    out.insert(out.end(), made.begin(), made.end());
+  }
+  return out;
+}
+
+json multi_dnn_spec::to_json() const {
+  json out = board_axes;
+  json explicit_maps = json::array();
+  for (const auto& m : mappings) explicit_maps.push_back(json::parse(mapping_json(m).dump()));
+  json priorities = json::object();
+  for (const auto& [d, w] : generator.device_priorities) priorities[d] = w;
+  out.update({{"mappings", explicit_maps},
+              {"networks", generator.networks},
+              {"num_networks", {generator.min_networks, generator.max_networks}},
+              {"samples", generator.samples},
+              {"sets", generator.sets},
+              {"device_priorities", priorities},
+              {"max_split_networks", generator.max_split_networks},
+              {"single_networks", generator.single_networks},
+              {"gpu_only_maps", generator.gpu_only_maps},
+              {"seed", static_cast<std::int64_t>(generator.seed)},
+              {"batch", batch},
+              {"dtype", dtype},
+              {"threads", threads},
+              {"pin", pin},
+              {"protocol", protocol},
+              {"window_s", window_s},
+              {"boundary_s", boundary_s},
+              {"target_rse", target_rse},
+              {"min_time_s", min_time_s},
+              {"max_time_s", max_time_s},
+              {"warmup_runs", warmup_runs},
+              {"cooldown_s", cooldown_s},
+              {"repeats", repeats}});
+  if (!tags.is_null()) out["tags"] = tags;
+  return out;
+}
+
+multi_dnn_spec multi_dnn_spec::stored(const json& j) {
+  multi_dnn_spec s;
+  for (const auto& m : j.at("mappings")) s.mappings.push_back(trusted_mapping(m));
+  auto& g = s.generator;
+  g.networks = j.at("networks").get<std::vector<std::string>>();
+  g.min_networks = j.at("num_networks").at(0).get<std::int64_t>();
+  g.max_networks = j.at("num_networks").at(1).get<std::int64_t>();
+  g.samples = j.at("samples").get<std::int64_t>();
+  g.sets = j.at("sets").get<std::int64_t>();
+  // Stored in name order (cpu, cuda): the order the generator draws in.
+  for (auto it = j.at("device_priorities").begin(); it != j.at("device_priorities").end(); ++it)
+    g.device_priorities.emplace_back(it.key(), it->get<double>());
+  g.max_split_networks = j.at("max_split_networks").get<std::int64_t>();
+  g.single_networks = j.at("single_networks").get<bool>();
+  g.gpu_only_maps = j.at("gpu_only_maps").get<bool>();
+  g.seed = static_cast<std::uint64_t>(j.at("seed").get<std::int64_t>());
+  s.generate = g.samples > 0 || g.single_networks || g.gpu_only_maps;
+  s.batch = j.at("batch").get<std::int64_t>();
+  s.dtype = j.at("dtype").get<std::string>();
+  s.threads = j.at("threads").get<std::int64_t>();
+  s.pin = j.at("pin").get<bool>();
+  s.protocol = j.at("protocol").get<std::string>();
+  s.window_s = j.at("window_s").get<double>();
+  s.boundary_s = j.at("boundary_s").get<double>();
+  s.target_rse = j.at("target_rse").get<double>();
+  s.min_time_s = j.at("min_time_s").get<double>();
+  s.max_time_s = j.at("max_time_s").get<double>();
+  s.warmup_runs = j.at("warmup_runs").get<std::int64_t>();
+  s.cooldown_s = j.at("cooldown_s").get<double>();
+  s.repeats = j.at("repeats").get<std::int64_t>();
+  s.board_axes = stored_board_axes(j);
+  s.tags = j.value("tags", json());
+  return s;
+}
+
+mapping mapping_of_point(const json& point) { return trusted_mapping(point.at("mapping")); }
+
+std::vector<json> expand_multi_dnn_spec(const json& normalized) {
+  const auto s = multi_dnn_spec::stored(normalized);
+  const auto maps = s.all_mappings();
+  std::vector<json> points;
+  for (std::int64_t r = 0; r < s.repeats; ++r)
+    for (const auto& setting : board_setting_points(normalized))
+      for (std::size_t i = 0; i < maps.size(); ++i) {
+        json p = setting;
+        json nets = json::array();
+        for (const auto& n : maps[i].m.networks) nets.push_back(n.network);
+        p.update({{"repeat", r},
+                  {"mapping_id", i},
+                  {"mapping_class", maps[i].mapping_class},
+                  {"set", maps[i].set},
+                  {"mapping", json::parse(mapping_json(maps[i].m).dump())},
+                  {"networks", nets}});
+        points.push_back(std::move(p));
+      }
+  return points;
+}
+
+const std::vector<spec_field>& multi_dnn_spec_fields() {
+  using t = spec_type;
+  static const std::vector<spec_field> fields = with_board_axes({
+      {"mappings", t::list, nullptr,
+       "explicit mappings in the seed's form, e.g. [{\"resnet50\": {\"8\": \"cpu\", \"22\": \"cuda\"}}]: a stage "
+       "covers the blocks after the previous split up to and including its index", 0, 0, {}},
+      {"networks", t::list, nullptr, "the generator's zoo networks (default: the whole zoo)", 0, 0, {}},
+      {"num_networks", t::text, "2:6", "networks per generated mapping: N, \"LO:HI\" or [LO, HI]", 1,
+       static_cast<double>(k_max_mapping_networks), {}},
+      {"samples", t::integer, nullptr, "generated mappings per set of networks (default 20 without mappings, else 0)",
+       0, static_cast<double>(k_max_multi_dnn_points), {}},
+      {"sets", t::integer, 1, "sets of networks drawn per network count", 1, 1000, {}},
+      {"device_priorities", t::object, nullptr,
+       "odds of each device for a whole network or a split network's first stage: {\"cpu\": 0.4, \"cuda\": 0.6}, "
+       "\"cpu=0.4,cuda=0.6\" or the seed's [0.4, 0.6] (default: equal odds for every device offered)", 0, 0, {}},
+      {"max_split_networks", t::integer, -1, "networks a generated mapping may split (-1: all)", -1,
+       static_cast<double>(k_max_mapping_networks), {}},
+      {"single_networks", t::boolean, false, "also generate each network alone on each device (class A)", 0, 0, {}},
+      {"gpu_only_maps", t::boolean, false, "also generate each set whole on the GPU (class B)", 0, 0, {}},
+      {"seed", t::integer, 0, "generator seed: the same seed gives the same mappings on every board and mode", 0,
+       9007199254740991.0, {}},
+      {"batch", t::integer, 1, "images per inference", 1, 64, {}},
+      {"dtype", t::text, "float", "float or half", 0, 0, {"float", "half"}},
+      {"threads", t::integer, 1, "CPU threads each network's CPU stages use", 1, 256, {}},
+      {"pin", t::boolean, false, "pin each network's CPU threads to cores of its own (round robin)", 0, 0, {}},
+      {"protocol", t::text, "adaptive",
+       "adaptive (stop once every network's throughput and the power meet target_rse) or fixed (the seed's "
+       "window_s windows)", 0, 0, {"adaptive", "fixed"}},
+      {"window_s", t::number, 30.0, "fixed protocol: the window per mapping, boundaries included", 0.01, 3600, {}},
+      {"boundary_s", t::number, nullptr, "seconds cut from each end of the power window (2 fixed, 0.05 adaptive)", 0,
+       60, {}},
+      {"target_rse", t::number, 0.01,
+       "adaptive: relative standard error every network's throughput and the mean power must reach", 1e-6, 1, {}},
+      {"min_time_s", t::number, 1.0, "adaptive: shortest window", 0, 3600, {}},
+      {"max_time_s", t::number, 30.0, "adaptive: longest window", 0.001, 3600, {}},
+      {"warmup_runs", t::integer, 3, "discarded inferences of each network before the window", 0, 100000, {}},
+      {"repeats", t::integer, 1, "times the whole job runs", 1, 1000, {}},
+  }, {
+      {"cooldown_s", t::number, 0.0, "seconds of rest before each mapping", 0, 3600, {}},
+      {"tags", t::list, nullptr, "labels for finding the job later", 0, 0, {}},
+  });
+  return fields;
+}
+
+}  // namespace jetperf::kinds
