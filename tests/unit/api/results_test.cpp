@@ -167,7 +167,33 @@ TEST_F(results_test, jobs_carrying_all_tags_make_one_table_with_job_and_tags_col
 jobs::column_table two_columns() {
   return {{{"m", jobs::column_type::integer, jobs::column_role::parameter, "", "rows", true},
            {"power_mode", jobs::column_type::integer, jobs::column_role::parameter, "", "mode", false}},
-          true};
+          true,
+          {}};
+}
+
+TEST(result_table, a_kinds_row_list_gives_a_row_per_item_over_the_points_values) {
+  // A multi-DNN mapping: one point, one row per network stage.
+  jobs::column_table table = two_columns();
+  table.columns.push_back({"stage", jobs::column_type::integer, jobs::column_role::parameter, "", "stage", true});
+  table.row_list = "stages";
+  store::point_record mapping;
+  mapping.index = 0;
+  mapping.status = "ok";
+  mapping.metrics = {{"power_mode", 2}, {"m", 7}, {"stages", {{{"stage", 0}, {"m", 1}}, {{"stage", 1}}}}};
+  store::point_record skipped;
+  skipped.index = 1;
+  skipped.status = "skipped";
+  skipped.metrics = {{"reason", "no GPU"}};
+  const auto t = api::build_result_table(table, {}, {mapping, skipped});
+  ASSERT_EQ(t.rows.size(), 3u);
+  EXPECT_EQ(t.rows[0]["stage"], 0);
+  EXPECT_EQ(t.rows[0]["m"], 1);  // the item's value over the point's
+  EXPECT_EQ(t.rows[1]["stage"], 1);
+  EXPECT_EQ(t.rows[1]["m"], 7);  // the point's where the item has none
+  EXPECT_EQ(t.rows[1]["power_mode"], 2);
+  EXPECT_EQ(t.rows[2]["status"], "skipped");  // a point without items is one row
+  EXPECT_EQ(t.point_of_row, (std::vector<std::size_t>{0, 0, 1}));
+  for (const auto& c : t.columns) EXPECT_NE(c.name, "stages");  // the list is no column
 }
 
 TEST(result_table, a_value_comes_from_metrics_then_params) {
