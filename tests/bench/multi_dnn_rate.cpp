@@ -3,7 +3,8 @@
 // target RSE) against the seed's fixed 30 s windows (2 s boundaries), over generated CPU-only
 // mappings of 2-4 small zoo networks, with the throughput RSE each protocol reached.
 // Usage: bench_multi_dnn_rate [samples=4] [fixed_samples=1] [target_rse=0.01] [window_s=30]
-//        [boundary_s=2]. Prints one JSON object. The seed documents about 54 mappings an hour.
+//        [boundary_s=2] [num_networks=2:4]. Prints one JSON object. The seed documents about 54
+//        mappings an hour.
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -89,13 +90,14 @@ int main(int argc, char** argv) {
   const double target_rse = argc > 3 ? std::atof(argv[3]) : 0.01;
   const double window_s = argc > 4 ? std::atof(argv[4]) : 30.0;
   const double boundary_s = argc > 5 ? std::atof(argv[5]) : 2.0;
+  const std::string num_networks = argc > 6 ? argv[6] : "2:4";
 
   temp_dir sim;
   daemon_process d({"--board", "sim:orin-agx", "--sim-dir", sim.path(), "--log-level", "warn"});
   http_client http(d.port(), std::chrono::seconds(60));
   // The CPU at its highest clock: below it the simulator holds each busy thread to a CPU quota.
   const json base = {{"networks", {"squeezenet1_0", "shufflenet_v2_x0_5", "mobilenet_v3_small", "mnasnet0_5"}},
-                     {"num_networks", "2:4"}, {"device_priorities", "cpu=1"}, {"seed", 5}, {"threads", 1},
+                     {"num_networks", num_networks}, {"device_priorities", "cpu=1"}, {"seed", 5}, {"threads", 1},
                      {"cpu_freqs", "max"}};
   json adaptive_spec = base;
   adaptive_spec.update({{"samples", samples}, {"protocol", "adaptive"}, {"target_rse", target_rse}});
@@ -111,7 +113,7 @@ int main(int argc, char** argv) {
   std::cout << json{{"benchmark", "multi_dnn_rate"},
                     {"board", "sim:orin-agx at its highest CPU clock, CPU backend (oneDNN), one thread per network"},
                     {"networks", base["networks"]},
-                    {"num_networks", "2:4"},
+                    {"num_networks", num_networks},
                     {"target_rse", target_rse},
                     {"fixed_protocol", {{"window_s", window_s}, {"boundary_s", boundary_s}}},
                     {"adaptive", a},
