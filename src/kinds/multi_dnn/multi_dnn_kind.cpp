@@ -13,6 +13,7 @@
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/point_power.hpp>
 #include <jetperf/models/zoo.hpp>
+#include <jetperf/platform/sysfs_paths.hpp>
 #include <jetperf/common/clock.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
 #include <jetperf/workloads/layer_backends.hpp>
@@ -193,7 +194,7 @@ jobs::point_result multi_dnn_workload::run_point(jobs::point_context& ctx, const
   const double per_inference_s = inferences ? window_s / static_cast<double>(inferences) : 0.0;
   const auto power_w = measure::put_power_metrics(mt, as_loop, idle_w, per_inference_s);
   mt["tegrastats"] = ctx.telemetry ? json::parse(tegrastats_aggregates(ctx.telemetry->channels(), w.samples,
-                                                                       read_memory_use()).dump())
+                                                                       read_memory_use(platform::paths::meminfo)).dump())
                                    : json::object();
 
   bool cpu = false;

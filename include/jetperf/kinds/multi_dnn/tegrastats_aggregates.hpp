@@ -17,8 +17,10 @@ struct memory_use {
   std::optional<double> ram_mb, swap_mb;
 };
 
-/// RAM and swap in use (MemTotal - MemAvailable, SwapTotal - SwapFree) from a meminfo file.
-memory_use read_memory_use(const std::string& meminfo_path = "/proc/meminfo");
+/// RAM and swap in use (MemTotal - MemAvailable, SwapTotal - SwapFree) from a meminfo file
+/// (platform::paths::meminfo: the memory of the machine the networks run on, a board's own or,
+/// on a simulated board, the host's).
+memory_use read_memory_use(const std::string& meminfo_path);
 
 /// The seed's layout, in its key order: "RAM", "SWAP" (MB), "CPU" {"Utilization", "Frequencies"
 /// (MHz)} {min, max, avg} lists per core, "EMC_FREQ" and "GR3D_FREQ" {Utilization (%),
