@@ -133,6 +133,8 @@ http_response metrics(const route_request& r) {
   if (const auto* view = r.svc.telemetry) {
     energy.totals = view->energy();
     energy.jobs = job_energy_series(r, energy.totals);
+    if (energy.totals.t_ns > 0)
+      energy.timestamp_ms = (wall_ns() - (monotonic_ns() - energy.totals.t_ns)) / 1'000'000;
   }
   http_response res;
   res.content_type = "text/plain; version=0.0.4; charset=utf-8";

@@ -31,6 +31,7 @@ void energy_meter::add(std::int64_t job_id, const std::vector<sample>& samples) 
     // Trapezoids: the power between two readings is taken as the straight line joining them.
     if (st.has_last && dt > 0 && dt <= max_gap_ns_) added = 0.5 * (st.last_w + w) * static_cast<double>(dt) / 1e9;
     st.joules += added;
+    newest_t_ns_ = std::max(newest_t_ns_, smp.t_ns);
     st.last_t_ns = smp.t_ns;
     st.last_w = w;
     const bool total = total_channel_ && *total_channel_ == smp.channel;
@@ -55,6 +56,7 @@ energy_totals energy_meter::totals() const {
   t.total_channel = total_channel_;
   t.running = running_;
   t.last_finished = last_finished_;
+  t.t_ns = newest_t_ns_;
   return t;
 }
 

@@ -23,11 +23,13 @@ struct family {
 
 class writer {
  public:
-  void add(const std::string& metric, const char* help, const char* type, const std::string& labels, double v) {
+  void add(const std::string& metric, const char* help, const char* type, const std::string& labels, double v,
+           std::optional<std::int64_t> timestamp_ms = std::nullopt) {
     auto& f = families_[metric];
     f.help = help;
     f.type = type;
-    f.lines.push_back(metric + (labels.empty() ? "" : "{" + labels + "}") + " " + number(v));
+    f.lines.push_back(metric + (labels.empty() ? "" : "{" + labels + "}") + " " + number(v) +
+                      (timestamp_ms ? " " + std::to_string(*timestamp_ms) : ""));
   }
   std::string str() const {
     std::string out;
@@ -72,16 +74,16 @@ std::string render_prometheus(const std::vector<channel_info>& channels,
     const std::string& n = channels[i].name;
     if (n.rfind("rail.", 0) == 0)
       w.add("jetperf_rail_energy_joules_total", "Energy of one rail since the daemon started, in joules.", "counter",
-            label("rail", n.substr(5)), joules[i]);
+            label("rail", n.substr(5)), joules[i], energy.timestamp_ms);
     if (energy.totals.total_channel && static_cast<std::size_t>(*energy.totals.total_channel) == i)
       w.add("jetperf_energy_joules_total", "Module total energy since the daemon started, in joules.", "counter", "",
-            joules[i]);
+            joules[i], energy.timestamp_ms);
   }
   for (const auto& j : energy.jobs) {
     std::string labels = label("job_id", std::to_string(j.job_id)) + "," + label("kind", j.kind);
     w.add("jetperf_job_energy_joules_total",
           "Module total energy while the job ran, in joules (the running job and the last finished one).", "counter",
-          labels, j.joules);
+          labels, j.joules, energy.timestamp_ms);
     if (j.progress_ratio)
       w.add("jetperf_job_progress_ratio", "Points done over points in the job (0..1).", "gauge", labels,
             *j.progress_ratio);

@@ -25,6 +25,9 @@ struct energy_totals {
   std::optional<int> total_channel;
   std::optional<job_energy> running;
   std::optional<job_energy> last_finished;
+  /// CLOCK_MONOTONIC time of the newest sample integrated (0: none yet): the counters' values
+  /// are exact at that instant, which /metrics states as the samples' timestamp.
+  std::int64_t t_ns = 0;
 };
 
 class energy_meter {
@@ -62,6 +65,7 @@ class energy_meter {
   /// The job attached when the total channel's previous sample was taken: a segment counts for
   /// a job only when the job was attached at both of its ends.
   std::int64_t total_last_job_ = 0;
+  std::int64_t newest_t_ns_ = 0;
 };
 
 }  // namespace jetperf::telemetry

@@ -43,6 +43,10 @@ struct prometheus_build_info {
 struct prometheus_energy {
   energy_totals totals;
   std::vector<prometheus_job_energy> jobs;
+  /// Wall-clock ms of totals.t_ns, written after each energy counter's value: Prometheus then
+  /// stamps the value with the instant it is exact at rather than the scrape's start, so rate()
+  /// does not move with how long the scrape took to reach the daemon. nullopt: no timestamps.
+  std::optional<std::int64_t> timestamp_ms;
 };
 
 /// `values[i]` is channel i's latest value (nullopt: not exported). Channels map to

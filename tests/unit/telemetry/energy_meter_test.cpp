@@ -33,6 +33,7 @@ TEST(energy_meter, integrates_known_samples_to_known_joules) {
   EXPECT_NEAR(t.channel_joules[1], 3.0, 1e-9);
   EXPECT_NEAR(t.channel_joules[2], 8.0, 1e-9);
   EXPECT_EQ(t.channel_joules[3], 0.0);  // a clock is not energy
+  EXPECT_EQ(t.t_ns, 1000 * ms);          // exact as of the newest sample
   EXPECT_FALSE(t.running);
   EXPECT_FALSE(t.last_finished);
 }

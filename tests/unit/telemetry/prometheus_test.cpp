@@ -73,6 +73,13 @@ TEST(prometheus, energy_counters_job_series_and_build_info) {
   EXPECT_TRUE(has_line(text, "jetperf_job_energy_joules_total{job_id=\"41\",kind=\"idle\"} 30.5"));
   EXPECT_TRUE(has_line(text, "jetperf_job_energy_joules_total{job_id=\"42\",kind=\"gemm\"} 2"));
   EXPECT_TRUE(has_line(text, "jetperf_job_progress_ratio{job_id=\"42\",kind=\"gemm\"} 0.25"));
+  // With a timestamp, every energy counter states the instant it is exact at.
+  energy.timestamp_ms = 1700000000123;
+  const std::string stamped = render_prometheus(ch, {5.0, 9.0, 1e9}, 1, sampler_health{}, prometheus_job_state{}, energy);
+  EXPECT_TRUE(has_line(stamped, "jetperf_rail_energy_joules_total{rail=\"VDD_GPU\"} 12.5 1700000000123"));
+  EXPECT_TRUE(has_line(stamped, "jetperf_energy_joules_total 40.25 1700000000123"));
+  EXPECT_TRUE(has_line(stamped, "jetperf_job_energy_joules_total{job_id=\"41\",kind=\"idle\"} 30.5 1700000000123"));
+  EXPECT_TRUE(has_line(stamped, "jetperf_rail_power_watts{rail=\"VDD_GPU\"} 5"));
   EXPECT_TRUE(has_line(text, "jetperf_build_info{version=\"0.1.0\",board=\"orin-7\",model=\"AGX Orin\",l4t=\"\","
                              "simulated=\"true\"} 1"));
 }
