@@ -75,6 +75,9 @@ std::unique_ptr<command> make_compare_command(CLI::App& parent);
 /// `models` (the zoo) and `models show NAME [--granularity op|block] [--batch N]`.
 std::unique_ptr<command> make_models_command(CLI::App& parent);
 
+/// `fleet status|submit|watch|results`: many boards at once (cmd_fleet.cpp).
+std::unique_ptr<command> make_fleet_command(CLI::App& parent);
+
 /// Columns of the terminal stdout is on, or 0 when stdout is not a terminal.
 int stdout_terminal_width();
 

@@ -52,6 +52,7 @@ int main(int argc, char** argv) {
   commands.push_back(make_top_command(app));
   commands.push_back(make_compare_command(app));
   commands.push_back(make_models_command(app));
+  commands.push_back(make_fleet_command(app));
 
   try {
     app.parse(argc, argv);

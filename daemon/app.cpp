@@ -1,5 +1,7 @@
 #include "app.hpp"
 
+#include <unistd.h>
+
 #include <csignal>
 
 #include <spdlog/spdlog.h>
@@ -36,6 +38,29 @@ http_server_options server_options(const daemon_config& c) {
   o.max_streams_per_address = c.max_streams_per_address;
   o.limits.upload_limit = c.max_trace_upload_mb << 20;
   return o;
+}
+
+// The lab's name for the board: the configured one, else this machine's host name.
+std::string board_name_of(const daemon_config& c) {
+  if (!c.board_name.empty()) return c.board_name;
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) == 0 && name[0]) return name;
+  return "jetson";
+}
+
+telemetry::prometheus_build_info build_info_of(const board_selection& board, const std::string& board_name) {
+  telemetry::prometheus_build_info b;
+  b.version = JETPERF_VERSION;
+  b.board = board_name;
+  b.simulated = board.simulated;
+  if (board.controller) {
+    const auto& info = board.controller->info();
+    b.model = info.module.empty() ? info.family : info.module;
+    b.l4t = info.l4t;
+  } else {
+    b.model = board.name;
+  }
+  return b;
 }
 
 }  // namespace
@@ -100,8 +125,14 @@ app::app(daemon_config config)
   services.auth.allowed_hosts = allowed_hosts(config_);
   for (const auto& w : startup_warnings(config_)) spdlog::warn("{}", w);
   services.board = board_.controller.get();
-  const nlohmann::json identity = board_.identity();
+  const std::string board_name = board_name_of(config_);
+  nlohmann::json identity = board_.identity();
   services.board_identity = [identity] { return identity; };
+  services.build_info = build_info_of(board_, board_name);
+  // What `jetperf fleet status` prints per board, from one request.
+  identity["board_name"] = board_name;
+  identity["model"] = services.build_info->model;
+  identity["l4t"] = services.build_info->l4t;
   services.health_extra = [identity] { return identity; };
   services.telemetry = telemetry_view_.get();
   services.samples = samples_.get();

@@ -153,6 +153,14 @@ const std::map<std::string, setter>& file_keys() {
          }
          c.sim_profile = v;
        }},
+      {"board_name",
+       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+         if (v.empty() || v.size() > 64 ||
+             v.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
+                 std::string::npos)
+           fail(w, k, "'" + v + "' is not a board name (1 to 64 letters, digits, '.', '_' or '-')");
+         c.board_name = v;
+       }},
       {"sample_period_ms",
        [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
          c.sample_period_ms = static_cast<std::uint32_t>(parse_unsigned(w, k, v, 1, 1000));
@@ -396,6 +404,8 @@ std::string usage_text() {
          "  --sim-dir PATH             where simulated boards live (default /var/lib/jetperf/sim)\n"
          "  --sim-profile NAME         simulated board served by --board auto on a plain host\n"
          "                             (default orin-agx)\n"
+         "  --board-name NAME          the lab's name for this board, on /metrics'\n"
+         "                             jetperf_build_info{board} (default: the host name)\n"
          "  --sample-period-ms N       telemetry tick period, 1..1000 (default 10)\n"
          "  --idle-sample-period-ms N  tick period while no job runs, sample..history period\n"
          "                             (default 100, or the sample period when longer)\n"

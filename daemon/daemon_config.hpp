@@ -67,6 +67,9 @@ struct daemon_config {
   std::uint64_t max_trace_upload_mb = 256;
   std::int64_t max_trace_attachments = 8;
   std::uint64_t max_trace_disk_mb = 4096;
+  /// The lab's name for this board, on jetperf_build_info{board} at /metrics and in
+  /// GET /v1/health (`board_name`); "" = this machine's host name. Letters, digits, '.', '_', '-'.
+  std::string board_name;
   /// Where per-job runtime files live (command jobs' marker sockets).
   std::string runtime_dir = "/run/jetperf";
   /// When set, "HOST:PORT\n" is written here (atomically) once the listener is bound.

@@ -37,7 +37,8 @@ suffix=${arch:+:$arch}
 # Tools run on the build machine; libraries are for the target architecture.
 tools=(build-essential cmake ninja-build ccache pkg-config
   file                         # CPack's .deb generator inspects the binaries with it
-  curl)                        # the quick start shows the raw API with curl
+  curl                         # the quick start shows the raw API with curl
+  prometheus)                  # the sim test that scrapes two daemons (tests/sim/prometheus_sim_test.cpp)
 libraries=(libboost-dev        # Beast and Asio (header-only)
   libspdlog-dev libfmt-dev libsqlite3-dev
   libgtest-dev libgmock-dev)

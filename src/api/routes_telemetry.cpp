@@ -81,6 +81,28 @@ std::int64_t count_in_state(const route_request& r, jobs::job_state state) {
   return total;
 }
 
+// The meter's running and last finished job, with their kind and progress from the job store
+// (a job the store cannot read keeps its counter, without kind or progress).
+std::vector<telemetry::prometheus_job_energy> job_energy_series(const route_request& r,
+                                                                const telemetry::energy_totals& totals) {
+  std::vector<telemetry::prometheus_job_energy> out;
+  for (const auto& j : {totals.last_finished, totals.running}) {
+    if (!j) continue;
+    telemetry::prometheus_job_energy e;
+    e.job_id = j->job_id;
+    e.joules = j->joules;
+    try {
+      const auto record = r.svc.jobs->get(j->job_id);
+      e.kind = record.kind;
+      if (record.points_total > 0)
+        e.progress_ratio = static_cast<double>(record.points_done) / static_cast<double>(record.points_total);
+    } catch (const std::exception&) {
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
 http_response metrics(const route_request& r) {
   r.query.reject_unknown({});
   telemetry::prometheus_job_state job;
@@ -107,9 +129,16 @@ http_response metrics(const route_request& r) {
     total = view->total_power_channel();
     health = view->health();
   }
+  telemetry::prometheus_energy energy;
+  if (const auto* view = r.svc.telemetry) {
+    energy.totals = view->energy();
+    energy.jobs = job_energy_series(r, energy.totals);
+    if (energy.totals.t_ns > 0)
+      energy.timestamp_ms = (wall_ns() - (monotonic_ns() - energy.totals.t_ns)) / 1'000'000;
+  }
   http_response res;
   res.content_type = "text/plain; version=0.0.4; charset=utf-8";
-  res.body = telemetry::render_prometheus(channels, values, total, health, job);
+  res.body = telemetry::render_prometheus(channels, values, total, health, job, energy, r.svc.build_info);
   return res;
 }
 

@@ -23,11 +23,13 @@ struct family {
 
 class writer {
  public:
-  void add(const std::string& metric, const char* help, const char* type, const std::string& labels, double v) {
+  void add(const std::string& metric, const char* help, const char* type, const std::string& labels, double v,
+           std::optional<std::int64_t> timestamp_ms = std::nullopt) {
     auto& f = families_[metric];
     f.help = help;
     f.type = type;
-    f.lines.push_back(metric + (labels.empty() ? "" : "{" + labels + "}") + " " + number(v));
+    f.lines.push_back(metric + (labels.empty() ? "" : "{" + labels + "}") + " " + number(v) +
+                      (timestamp_ms ? " " + std::to_string(*timestamp_ms) : ""));
   }
   std::string str() const {
     std::string out;
@@ -63,8 +65,35 @@ std::string prometheus_escape_label(const std::string& value) {
 std::string render_prometheus(const std::vector<channel_info>& channels,
                               const std::vector<std::optional<double>>& values,
                               std::optional<int> total_power_channel, const sampler_health& health,
-                              const prometheus_job_state& job) {
+                              const prometheus_job_state& job, const prometheus_energy& energy,
+                              const std::optional<prometheus_build_info>& build) {
   writer w;
+  const auto& joules = energy.totals.channel_joules;
+  for (std::size_t i = 0; i < channels.size() && i < joules.size(); ++i) {
+    if (channels[i].kind != channel_kind::power) continue;
+    const std::string& n = channels[i].name;
+    if (n.rfind("rail.", 0) == 0)
+      w.add("jetperf_rail_energy_joules_total", "Energy of one rail since the daemon started, in joules.", "counter",
+            label("rail", n.substr(5)), joules[i], energy.timestamp_ms);
+    if (energy.totals.total_channel && static_cast<std::size_t>(*energy.totals.total_channel) == i)
+      w.add("jetperf_energy_joules_total", "Module total energy since the daemon started, in joules.", "counter", "",
+            joules[i], energy.timestamp_ms);
+  }
+  for (const auto& j : energy.jobs) {
+    std::string labels = label("job_id", std::to_string(j.job_id)) + "," + label("kind", j.kind);
+    w.add("jetperf_job_energy_joules_total",
+          "Module total energy while the job ran, in joules (the running job and the last finished one).", "counter",
+          labels, j.joules, energy.timestamp_ms);
+    if (j.progress_ratio)
+      w.add("jetperf_job_progress_ratio", "Points done over points in the job (0..1).", "gauge", labels,
+            *j.progress_ratio);
+  }
+  if (build) {
+    w.add("jetperf_build_info", "Version of jetperfd and the board it serves; always 1.", "gauge",
+          label("version", build->version) + "," + label("board", build->board) + "," + label("model", build->model) +
+              "," + label("l4t", build->l4t) + "," + label("simulated", build->simulated ? "true" : "false"),
+          1);
+  }
   for (std::size_t i = 0; i < channels.size() && i < values.size(); ++i) {
     if (!values[i]) continue;
     const std::string& n = channels[i].name;

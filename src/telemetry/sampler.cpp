@@ -61,6 +61,7 @@ sampler::sampler(std::vector<std::unique_ptr<sensor>> sensors, sampler_config co
   ring_.reserve(config_.ring_capacity);
   jitter_ns_.reserve(jitter_window);
   tick_samples_.reserve(channels_.size());
+  energy_ = std::make_unique<energy_meter>(channels_, total_channel_);
 }
 
 sampler::~sampler() { stop(); }
@@ -68,6 +69,8 @@ sampler::~sampler() { stop(); }
 void sampler::start() {
   if (running_.exchange(true)) return;
   stopping_ = false;
+  // The time the sampler was stopped is not integrated: the counters go on from where they were.
+  energy_->break_continuity();
   {
     std::lock_guard<std::mutex> lock(health_mutex_);
     started_ns_ = monotonic_ns();
@@ -156,6 +159,8 @@ void sampler::tick(std::int64_t t_ns) {
     }
   }
   const std::int64_t job = job_id_.load();
+  // Every tick, also one without samples: a job's end is seen at the first tick after it.
+  energy_->add(job, tick_samples_);
   bool history = false;
   {
     std::lock_guard<std::mutex> lock(health_mutex_);

@@ -17,6 +17,7 @@
 #include <jetperf/api/sse_subscriptions.hpp>
 #include <jetperf/common/event_hub.hpp>
 #include <jetperf/jobs/job_service.hpp>
+#include <jetperf/telemetry/prometheus.hpp>
 
 namespace jetperf::platform {
 class board_controller;
@@ -65,6 +66,8 @@ struct services {
   std::int64_t attachment_max_total_bytes = std::int64_t{4} << 30;
   /// The largest trace file accepted (the HTTP layer's upload limit, for uploads made in memory).
   std::int64_t attachment_max_bytes = std::int64_t{256} << 20;
+  /// jetperf_build_info's labels at /metrics; nullopt: the series is left out.
+  std::optional<telemetry::prometheus_build_info> build_info;
 };
 
 /// Checks the Host header (403 for a name the daemon does not answer to), matches the route (404

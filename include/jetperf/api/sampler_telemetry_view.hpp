@@ -16,6 +16,7 @@ class sampler_telemetry_view final : public telemetry_view {
   std::vector<channel_reading> latest() const override;
   std::optional<int> total_power_channel() const override { return sampler_.total_power_channel(); }
   telemetry::sampler_health health() const override { return sampler_.health(); }
+  telemetry::energy_totals energy() const override { return sampler_.energy(); }
 
  private:
   const telemetry::sampler& sampler_;

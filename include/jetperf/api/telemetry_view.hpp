@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <jetperf/telemetry/energy_meter.hpp>
 #include <jetperf/telemetry/sample_source.hpp>
 #include <jetperf/telemetry/sampler_health.hpp>
 
@@ -30,6 +31,8 @@ class telemetry_view {
   /// Index of the module's total power channel, if any.
   virtual std::optional<int> total_power_channel() const = 0;
   virtual telemetry::sampler_health health() const = 0;
+  /// Energy counters since the daemon started (none by default: a view without a meter).
+  virtual telemetry::energy_totals energy() const { return {}; }
 };
 
 /// "power", "clock", "temperature", "utilisation" or "other".

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include <jetperf/telemetry/energy_meter.hpp>
 #include <jetperf/telemetry/sample_archive.hpp>
 #include <jetperf/telemetry/sample_source.hpp>
 #include <jetperf/telemetry/sampler_health.hpp>
@@ -69,6 +70,8 @@ class sampler : public sample_source {
   /// Latest value of each channel (nullopt until read, or when its sensor went offline).
   std::vector<std::optional<double>> latest() const;
   sampler_health health() const;
+  /// Energy integrated from every sample since construction (kept across stop() and start()).
+  energy_totals energy() const { return energy_->totals(); }
 
   std::vector<channel_info> channels() const override { return channels_; }
   /// The ring's samples, preceded by the archive's for the part of the attached job the ring
@@ -106,6 +109,7 @@ class sampler : public sample_source {
   sampler_config config_;
   std::vector<double> values_;
   std::vector<sample> tick_samples_;
+  std::unique_ptr<energy_meter> energy_;
 
   mutable std::mutex ring_mutex_;
   std::vector<sample> ring_;

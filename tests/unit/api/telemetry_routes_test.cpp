@@ -40,8 +40,17 @@ class fake_telemetry final : public api::telemetry_view {
     std::lock_guard<std::mutex> lock(mutex_);
     readings_[0] = {w, readings_[0].t_ns + 1000};
   }
+  telemetry::energy_totals energy() const override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return energy_;
+  }
+  void set_energy(telemetry::energy_totals e) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    energy_ = std::move(e);
+  }
 
  private:
+  telemetry::energy_totals energy_;
   mutable std::mutex mutex_;
   std::vector<api::channel_reading> readings_{{12.5, 1000}, {828750000.0, 1000}, {std::nullopt, 0}};
 };
@@ -284,6 +293,32 @@ TEST_F(telemetry_routes_test, metrics_are_prometheus_text_with_job_lines) {
   EXPECT_NE(t.find("# TYPE jetperf_jobs_queued gauge"), std::string::npos) << t;
   // The temperature was never read: no line with a value for it.
   EXPECT_EQ(t.find("jetperf_temperature_celsius{"), std::string::npos) << t;
+}
+
+TEST_F(telemetry_routes_test, metrics_label_the_meters_jobs_with_their_kind_and_progress) {
+  const auto finished = submit_idle();
+  const auto queued = submit_idle();
+  telemetry::energy_totals e;
+  e.channel_joules = {123.5, 0, 0};
+  e.total_channel = 0;
+  e.last_finished = telemetry::job_energy{finished, 40.0};
+  // A job the store does not know (deleted) keeps its counter, without kind or progress.
+  e.running = telemetry::job_energy{999, 2.5};
+  view_.set_energy(e);
+  const auto res = call("GET", "/metrics");
+  ASSERT_EQ(res.status, 200) << res.body;
+  const auto& t = res.body;
+  EXPECT_NE(t.find("jetperf_energy_joules_total 123.5\n"), std::string::npos) << t;
+  EXPECT_NE(t.find("jetperf_job_energy_joules_total{job_id=\"" + std::to_string(finished) + "\",kind=\"idle\"} 40\n"),
+            std::string::npos)
+      << t;
+  // Not started: 0 of its points done.
+  EXPECT_NE(t.find("jetperf_job_progress_ratio{job_id=\"" + std::to_string(finished) + "\",kind=\"idle\"} 0\n"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find("jetperf_job_energy_joules_total{job_id=\"999\",kind=\"\"} 2.5\n"), std::string::npos) << t;
+  // Only the meter's two jobs: the queued one has no series.
+  EXPECT_EQ(t.find("job_id=\"" + std::to_string(queued) + "\""), std::string::npos) << t;
 }
 
 TEST_F(telemetry_routes_test, reads_follow_the_read_auth_rule) {

@@ -62,6 +62,14 @@ TEST(daemon_config_board_keys, rejects_bad_values) {
   }
 }
 
+TEST(daemon_config_board_keys, board_name) {
+  EXPECT_EQ(parse_command_line({"--config", "/dev/null"}).config.board_name, "");
+  EXPECT_EQ(parse_command_line({"--config", "/dev/null", "--board-name", "orin-7.lab"}).config.board_name, "orin-7.lab");
+  for (const char* bad : {"", "two words", "a\"b", "x{y}"})
+    EXPECT_THROW(parse_command_line({"--config", "/dev/null", "--board-name", bad}), config_error) << bad;
+  EXPECT_NE(usage_text().find("--board-name NAME"), std::string::npos);
+}
+
 TEST(telemetry_setup, sampler_config_follows_the_periods) {
   daemon_config c;
   c.sample_period_ms = 10;

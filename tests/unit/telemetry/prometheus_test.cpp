@@ -52,5 +52,44 @@ TEST(prometheus, idle_job) {
   EXPECT_EQ(text.find("jetperf_power_total_watts"), std::string::npos);
 }
 
+TEST(prometheus, energy_counters_job_series_and_build_info) {
+  std::vector<channel_info> ch = {{"rail.VDD_GPU", "W", channel_kind::power, ""},
+                                  {"power.total", "W", channel_kind::power, ""},
+                                  {"clock.gpu", "Hz", channel_kind::clock, ""}};
+  prometheus_energy energy;
+  energy.totals.channel_joules = {12.5, 40.25, 0};
+  energy.totals.total_channel = 1;
+  energy.jobs.push_back({41, "idle", 30.5, 1.0});
+  energy.jobs.push_back({42, "gemm", 2.0, 0.25});
+  prometheus_build_info build{"0.1.0", "orin-7", "AGX Orin", "", true};
+  const std::string text =
+      render_prometheus(ch, {5.0, 9.0, 1e9}, 1, sampler_health{}, prometheus_job_state{}, energy, build);
+  EXPECT_TRUE(has_line(text, "# TYPE jetperf_rail_energy_joules_total counter"));
+  EXPECT_TRUE(has_line(text, "jetperf_rail_energy_joules_total{rail=\"VDD_GPU\"} 12.5"));
+  EXPECT_TRUE(has_line(text, "jetperf_energy_joules_total 40.25"));
+  // power.total is not a rail: it is the module total only.
+  EXPECT_EQ(text.find("rail=\"total\""), std::string::npos);
+  EXPECT_TRUE(has_line(text, "# TYPE jetperf_job_energy_joules_total counter"));
+  EXPECT_TRUE(has_line(text, "jetperf_job_energy_joules_total{job_id=\"41\",kind=\"idle\"} 30.5"));
+  EXPECT_TRUE(has_line(text, "jetperf_job_energy_joules_total{job_id=\"42\",kind=\"gemm\"} 2"));
+  EXPECT_TRUE(has_line(text, "jetperf_job_progress_ratio{job_id=\"42\",kind=\"gemm\"} 0.25"));
+  // With a timestamp, every energy counter states the instant it is exact at.
+  energy.timestamp_ms = 1700000000123;
+  const std::string stamped = render_prometheus(ch, {5.0, 9.0, 1e9}, 1, sampler_health{}, prometheus_job_state{}, energy);
+  EXPECT_TRUE(has_line(stamped, "jetperf_rail_energy_joules_total{rail=\"VDD_GPU\"} 12.5 1700000000123"));
+  EXPECT_TRUE(has_line(stamped, "jetperf_energy_joules_total 40.25 1700000000123"));
+  EXPECT_TRUE(has_line(stamped, "jetperf_job_energy_joules_total{job_id=\"41\",kind=\"idle\"} 30.5 1700000000123"));
+  EXPECT_TRUE(has_line(stamped, "jetperf_rail_power_watts{rail=\"VDD_GPU\"} 5"));
+  EXPECT_TRUE(has_line(text, "jetperf_build_info{version=\"0.1.0\",board=\"orin-7\",model=\"AGX Orin\",l4t=\"\","
+                             "simulated=\"true\"} 1"));
+}
+
+TEST(prometheus, without_energy_no_energy_series) {
+  std::vector<channel_info> ch = {{"rail.VDD_GPU", "W", channel_kind::power, ""}};
+  const std::string text = render_prometheus(ch, {5.0}, 0, sampler_health{}, prometheus_job_state{});
+  EXPECT_EQ(text.find("energy"), std::string::npos);
+  EXPECT_EQ(text.find("jetperf_build_info"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace jetperf::telemetry
