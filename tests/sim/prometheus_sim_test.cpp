@@ -242,9 +242,19 @@ TEST(prometheus_sim, rates_and_job_energy_through_a_real_prometheus) {
     }
 
     // The job's energy counter against the energy of its results (mean power x window).
-    const auto job_energy = query(prom, "jetperf_job_energy_joules_total{job_id=\"" + job_id + "\",board_name=\"" +
-                                            boards[i].name + "\"}",
-                                  static_cast<double>(time["wall_ns"].get<std::int64_t>()) / 1e9);
+    // Its final value: a loaded machine delays scrapes, so the last one before the job ended may
+    // hold part of it; the counter is final once two scrapes a while apart agree.
+    const std::string job_selector =
+        "jetperf_job_energy_joules_total{job_id=\"" + job_id + "\",board_name=\"" + boards[i].name + "\"}";
+    const auto now_s = [] { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); };
+    auto job_energy = query(prom, job_selector, now_s());
+    for (int polls = 0; polls < 20; ++polls) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+      const auto again = query(prom, job_selector, now_s());
+      const bool settled = !again.empty() && !job_energy.empty() && value_of(again[0]) == value_of(job_energy[0]);
+      job_energy = again;
+      if (settled) break;
+    }
     ASSERT_EQ(job_energy.size(), 1u) << job_energy.dump();
     EXPECT_EQ(job_energy[0]["metric"]["kind"], "idle");
     const double reported_j = row["power_w"].get<double>() * row["duration_s"].get<double>();
