@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <jetperf/common/errors.hpp>
 #include <jetperf/config.hpp>
 
@@ -37,7 +39,27 @@ std::string field_only(const json& spec, const jetperf::platform::board_offer& o
 
 json one(const json& mapping) { return {{"mappings", json::array({mapping})}}; }
 
-mapping_rules rules() { return multi_dnn_rules(board(true)); }
+// What a mapping may name with a GPU, whatever this build has: the parser's own tests give it
+// the rules, so they are the same in a build without CUDA.
+mapping_rules rules() {
+  auto r = multi_dnn_rules(board(true));
+  if (std::find(r.devices.begin(), r.devices.end(), "cuda") == r.devices.end()) r.devices.push_back("cuda");
+  r.missing_cuda.clear();
+  return r;
+}
+
+bool build_has_cuda() { return JETPERF_HAS_CUDA && JETPERF_HAS_CUDNN; }
+
+// A spec's refusal of one mapping, by the parser with rules() (the spec's own path adds only the
+// build's devices): "<field> | <message>".
+std::string mapping_refusal(const json& m) {
+  try {
+    parse_mapping(m, rules(), "spec.mappings[0]");
+  } catch (const jetperf::validation_error& e) {
+    return e.field() + " | " + e.what();
+  }
+  return "accepted";
+}
 
 }  // namespace
 
@@ -72,7 +94,6 @@ TEST(multi_dnn_mapping, the_seeds_example_parses_with_its_stages_and_class) {
 }
 
 TEST(multi_dnn_mapping, bad_mappings_are_refused_naming_the_network_and_index) {
-  if (!JETPERF_HAS_CUDA || !JETPERF_HAS_CUDNN) GTEST_SKIP() << "this build has no CUDA: the cuda cases differ";
   struct bad {
     json mapping;
     std::string field;
@@ -95,14 +116,18 @@ TEST(multi_dnn_mapping, bad_mappings_are_refused_naming_the_network_and_index) {
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.mapping.dump());
-    const auto r = refusal(one(c.mapping));
+    const auto r = mapping_refusal(c.mapping);
     EXPECT_EQ(r.substr(0, r.find(" | ")), c.field) << r;
     EXPECT_NE(r.find(c.says), std::string::npos) << r;
   }
-  // The board has no GPU: cuda is refused where a mapping asks for it, saying why.
+  // The board has no GPU (or the build has no CUDA): cuda is refused where a mapping asks for
+  // it, saying why.
   const auto no_gpu = refusal(one({{"alexnet", {{"5", "cpu"}, {"21", "cuda"}}}}), board(false));
   EXPECT_EQ(no_gpu.substr(0, no_gpu.find(" | ")), "spec.mappings[0].alexnet.21");
-  EXPECT_NE(no_gpu.find("the board has no CUDA device"), std::string::npos) << no_gpu;
+  EXPECT_NE(no_gpu.find(build_has_cuda() ? "the board has no CUDA device" : "this build has no CUDA"), std::string::npos)
+      << no_gpu;
+  // Through the spec too: the same field for a mapping the parser refuses.
+  EXPECT_EQ(field_only(one({{"resnet50", {{"23", "cpu"}}}})), "spec.mappings[0].resnet50.23");
   // More networks at once than the daemon runs.
   json many = json::object();
   for (const auto& n : {"alexnet", "densenet121", "efficientnet_b0", "efficientnet_b1", "efficientnet_b2",
@@ -139,6 +164,13 @@ TEST(multi_dnn_spec, generator_fields_are_checked) {
 TEST(multi_dnn_spec, priorities_come_in_the_seeds_forms_and_sum_to_one) {
   for (const json& given : {json("cpu=0.4,cuda=0.6"), json({{"cpu", 2}, {"cuda", 3}}), json::array({0.4, 0.6})}) {
     SCOPED_TRACE(given.dump());
+    if (!build_has_cuda()) {
+      // A build without CUDA cannot give the GPU a chance: refused, saying so.
+      const auto r = refusal({{"device_priorities", given}});
+      EXPECT_EQ(r.substr(0, r.find(" | ")), "spec.device_priorities");
+      EXPECT_NE(r.find("this build has no CUDA"), std::string::npos) << r;
+      continue;
+    }
     const auto s = multi_dnn_spec::parse({{"device_priorities", given}}, board());
     ASSERT_EQ(s.generator.device_priorities.size(), 2u);
     EXPECT_EQ(s.generator.device_priorities[0].first, "cpu");
@@ -147,6 +179,10 @@ TEST(multi_dnn_spec, priorities_come_in_the_seeds_forms_and_sum_to_one) {
   }
   // Default: every device offered, equal odds; only the CPU without a GPU.
   EXPECT_EQ(multi_dnn_spec::parse(json::object(), board(false)).generator.device_priorities.size(), 1u);
+  EXPECT_EQ(multi_dnn_spec::parse(json::object(), board(true)).generator.device_priorities.size(), build_has_cuda() ? 2u : 1u);
+  // A weight of 0 for a device the build lacks is no chance at all: accepted.
+  const auto cpu_only = multi_dnn_spec::parse({{"device_priorities", "cpu=1,cuda=0"}}, board(false));
+  EXPECT_NEAR(cpu_only.generator.device_priorities[0].second, 1.0, 1e-12);
 }
 
 TEST(multi_dnn_spec, normalizes_to_itself_and_expands_setting_by_mapping) {
