@@ -14,6 +14,8 @@
 #include <jetperf/jobs/job_state.hpp>
 #include <jetperf/store/sample_store.hpp>
 #include <jetperf/telemetry/prometheus.hpp>
+#include <jetperf/api/clock_floors.hpp>
+#include <jetperf/platform/board_controller.hpp>
 
 namespace jetperf::api {
 
@@ -136,9 +138,18 @@ http_response metrics(const route_request& r) {
     if (energy.totals.t_ns > 0)
       energy.timestamp_ms = (wall_ns() - (monotonic_ns() - energy.totals.t_ns)) / 1'000'000;
   }
+  // Throttle state: each clock against the floor the board set (a board without control has none).
+  std::vector<telemetry::prometheus_clock_floor> floors;
+  if (r.svc.board) {
+    try {
+      floors = clock_floors(r.svc.board->clocks(), channels, values);
+    } catch (const std::exception&) {
+      // The clock state could not be read this time: the scrape still answers, without it.
+    }
+  }
   http_response res;
   res.content_type = "text/plain; version=0.0.4; charset=utf-8";
-  res.body = telemetry::render_prometheus(channels, values, total, health, job, energy, r.svc.build_info);
+  res.body = telemetry::render_prometheus(channels, values, total, health, job, energy, r.svc.build_info, floors);
   return res;
 }
 

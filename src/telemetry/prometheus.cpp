@@ -66,7 +66,8 @@ std::string render_prometheus(const std::vector<channel_info>& channels,
                               const std::vector<std::optional<double>>& values,
                               std::optional<int> total_power_channel, const sampler_health& health,
                               const prometheus_job_state& job, const prometheus_energy& energy,
-                              const std::optional<prometheus_build_info>& build) {
+                              const std::optional<prometheus_build_info>& build,
+                              const std::vector<prometheus_clock_floor>& floors) {
   writer w;
   const auto& joules = energy.totals.channel_joules;
   for (std::size_t i = 0; i < channels.size() && i < joules.size(); ++i) {
@@ -114,6 +115,13 @@ std::string render_prometheus(const std::vector<channel_info>& channels,
     if (total_power_channel && static_cast<std::size_t>(*total_power_channel) == i) {
       w.add("jetperf_power_total_watts", "Module total power in watts (input rail or sum of rails).", "gauge", "", v);
     }
+  }
+  for (const auto& f : floors) {
+    w.add("jetperf_clock_floor_hz", "Lowest frequency the board is set to run the clock at, in hertz.", "gauge",
+          label("domain", f.domain), f.floor_hz);
+    w.add("jetperf_clock_throttled",
+          "1 while the clock reads more than 2% below its floor (thermal or over-current throttling).", "gauge",
+          label("domain", f.domain), f.throttled() ? 1 : 0);
   }
   w.add("jetperf_sampler_running", "1 while the sampling thread runs.", "gauge", "", health.running ? 1 : 0);
   w.add("jetperf_sampler_period_seconds", "Configured sampling period.", "gauge", "", health.period_s);

@@ -17,6 +17,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <set>
 #include <sstream>
 
 #include "backbone_helpers.hpp"
@@ -271,6 +272,18 @@ TEST(prometheus_sim, rates_and_job_energy_through_a_real_prometheus) {
     EXPECT_EQ(build[0]["metric"]["board"], boards[i].name);
     EXPECT_EQ(build[0]["metric"]["instance"], boards[i].name);
     EXPECT_EQ(build[0]["metric"]["simulated"], "true");
+
+    // Throttle state: the GPU and every online CPU core against their floors; a simulated board
+    // never reads below them.
+    const auto throttled = query(prom, "jetperf_clock_throttled{board_name=\"" + boards[i].name + "\"}",
+                                 static_cast<double>(time["wall_ns"].get<std::int64_t>()) / 1e9);
+    std::set<std::string> domains;
+    for (const auto& series : throttled) {
+      domains.insert(series["metric"]["domain"].get<std::string>());
+      EXPECT_EQ(value_of(series), 0.0) << series.dump();
+    }
+    EXPECT_TRUE(domains.count("gpu")) << throttled.dump();
+    EXPECT_TRUE(domains.count("cpu0")) << throttled.dump();
   }
 }
 

@@ -49,16 +49,29 @@ struct prometheus_energy {
   std::optional<std::int64_t> timestamp_ms;
 };
 
+/// A clock against the lowest frequency the board is set to run it at (its floor: the minimum
+/// of its governor's range, or the locked rate). Read below it, beyond 2%, something else holds
+/// it down: thermal or over-current throttling (shared/jetson/README.md, pitfall 7).
+struct prometheus_clock_floor {
+  std::string domain;  ///< "gpu", "cpu0", ..., "emc"
+  double current_hz = 0;
+  double floor_hz = 0;
+  bool throttled() const { return current_hz < floor_hz * 0.98; }
+};
+
 /// `values[i]` is channel i's latest value (nullopt: not exported). Channels map to
 /// jetperf_rail_power_watts{rail}, jetperf_power_total_watts, jetperf_clock_hz{domain},
 /// jetperf_temperature_celsius{zone}, jetperf_utilisation_ratio{domain} (percent / 100). Energy:
 /// jetperf_rail_energy_joules_total{rail}, jetperf_energy_joules_total (the total power channel),
 /// jetperf_job_energy_joules_total{job_id,kind}, jetperf_job_progress_ratio{job_id,kind}.
+/// Throttle state: jetperf_clock_floor_hz{domain} and jetperf_clock_throttled{domain} (0 or 1)
+/// per entry of `floors`.
 std::string render_prometheus(const std::vector<channel_info>& channels,
                               const std::vector<std::optional<double>>& values,
                               std::optional<int> total_power_channel, const sampler_health& health,
                               const prometheus_job_state& job, const prometheus_energy& energy = {},
-                              const std::optional<prometheus_build_info>& build = std::nullopt);
+                              const std::optional<prometheus_build_info>& build = std::nullopt,
+                              const std::vector<prometheus_clock_floor>& floors = {});
 
 /// Label value escaping: backslash, double quote and newline.
 std::string prometheus_escape_label(const std::string& value);

@@ -84,6 +84,23 @@ TEST(prometheus, energy_counters_job_series_and_build_info) {
                              "simulated=\"true\"} 1"));
 }
 
+TEST(prometheus, throttle_state_per_clock_against_its_floor) {
+  const std::vector<prometheus_clock_floor> floors = {
+      {"gpu", 306e6, 624.75e6},      // held far below its floor: throttled
+      {"cpu0", 1497.6e6, 1497.6e6},  // at its floor
+      {"emc", 3187e6, 3199e6},       // within 2% of a locked rate
+  };
+  const auto text = render_prometheus({}, {}, std::nullopt, sampler_health{}, prometheus_job_state{}, {}, std::nullopt, floors);
+  EXPECT_NE(text.find("# TYPE jetperf_clock_throttled gauge\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("jetperf_clock_throttled{domain=\"gpu\"} 1\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("jetperf_clock_throttled{domain=\"cpu0\"} 0\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("jetperf_clock_throttled{domain=\"emc\"} 0\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("jetperf_clock_floor_hz{domain=\"gpu\"} 624750000\n"), std::string::npos) << text;
+  // Without a board's clock state there is no throttle series at all (not a 0 that means "fine").
+  EXPECT_EQ(render_prometheus({}, {}, std::nullopt, sampler_health{}, prometheus_job_state{}).find("jetperf_clock_throttled"),
+            std::string::npos);
+}
+
 TEST(prometheus, without_energy_no_energy_series) {
   std::vector<channel_info> ch = {{"rail.VDD_GPU", "W", channel_kind::power, ""}};
   const std::string text = render_prometheus(ch, {5.0}, 0, sampler_health{}, prometheus_job_state{});
