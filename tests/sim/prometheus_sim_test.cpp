@@ -20,6 +20,8 @@
 #include <set>
 #include <sstream>
 
+#include <support/test_paths.hpp>
+
 #include "backbone_helpers.hpp"
 
 extern char** environ;
@@ -41,13 +43,14 @@ int free_port() {
 }
 
 // The prometheus program on PATH (or Debian's path), "" when there is none.
-std::string find_prometheus() {
+// A program of Debian's prometheus package (prometheus, promtool) on PATH; "" when absent.
+std::string find_program(const std::string& name) {
   std::string path = std::getenv("PATH") ? std::getenv("PATH") : "";
   path += ":/usr/bin:/usr/local/bin";
   std::istringstream dirs(path);
   std::string dir;
   while (std::getline(dirs, dir, ':')) {
-    const std::string candidate = (dir.empty() ? "." : dir) + "/prometheus";
+    const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
     struct stat st {};
     if (::stat(candidate.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(candidate.c_str(), X_OK) == 0)
       return candidate;
@@ -126,8 +129,22 @@ nlohmann::json query(http_client& prom, const std::string& expr, double at_s) {
 
 double value_of(const nlohmann::json& series) { return std::stod(series["value"][1].get<std::string>()); }
 
+TEST(prometheus_sim, the_deploy_scrape_config_and_recording_rules_pass_promtool) {
+  // deploy/prometheus as installed beside each other in /etc/prometheus: the config names the
+  // rules file relative to itself, so `check config` checks both.
+  const auto promtool = find_program("promtool");
+  ASSERT_FALSE(promtool.empty()) << "no promtool on PATH: install Debian's `prometheus` package";
+  const auto dir = source_dir() + "/deploy/prometheus";
+  const auto config = run_program({promtool, "check", "config", dir + "/prometheus.yml"});
+  EXPECT_EQ(config.exit_code, 0) << config.out << config.err;
+  EXPECT_NE((config.out + config.err).find("SUCCESS: 1 rule files found"), std::string::npos) << config.out << config.err;
+  const auto rules = run_program({promtool, "check", "rules", dir + "/jetperf.rules.yml"});
+  EXPECT_EQ(rules.exit_code, 0) << rules.out << rules.err;
+  EXPECT_NE((rules.out + rules.err).find("SUCCESS"), std::string::npos) << rules.out << rules.err;
+}
+
 TEST(prometheus_sim, rates_and_job_energy_through_a_real_prometheus) {
-  const auto program = find_prometheus();
+  const auto program = find_program("prometheus");
   ASSERT_FALSE(program.empty()) << "no prometheus program on PATH: install Debian's `prometheus` package "
                                    "(deploy/install-deps.sh installs it for the tests)";
   std::vector<board> boards;
