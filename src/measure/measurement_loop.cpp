@@ -21,18 +21,13 @@ timed_iteration steady_clock_iteration(std::function<void()> fn) {
 std::optional<power_summary> measurement_loop::read_power(std::int64_t from_ns, std::int64_t to_ns,
                                                           loop_result* r) const {
   if (!source_) return std::nullopt;
-  auto trimmed = trim_window(source_->window(from_ns, to_ns), from_ns, to_ns, options_.boundary_s);
-  auto summary = summarize_window(source_->channels(), trimmed, source_->total_power_channel(), options_.rse_batches);
+  auto w = read_window_power(*source_, from_ns, to_ns, options_.boundary_s, options_.rse_batches);
   if (r) {
-    const auto b = static_cast<std::int64_t>(std::max(0.0, options_.boundary_s) * 1e9);
-    const std::int64_t lo = from_ns + b, hi = to_ns - b;
-    // Asked after reading: what the source holds only shrinks, so the coverage is never overstated.
-    const std::int64_t held = std::max(lo, source_->complete_since_ns());
-    r->power_window_s = hi > lo ? static_cast<double>(hi - lo) * 1e-9 : 0.0;
-    r->power_covered_s = hi > held ? static_cast<double>(hi - held) * 1e-9 : 0.0;
-    r->samples = std::move(trimmed);
+    r->power_window_s = w.window_s;
+    r->power_covered_s = w.covered_s;
+    r->samples = std::move(w.samples);
   }
-  return summary;
+  return std::move(w.summary);
 }
 
 loop_result measurement_loop::run(const timed_iteration& iteration) const {

@@ -47,4 +47,16 @@ power_summary summarize_window(const std::vector<telemetry::channel_info>& chann
                                const std::vector<telemetry::sample>& samples, std::optional<int> total_channel,
                                std::size_t rse_batches = 10);
 
+/// A measurement window's power as read from its source: [from_ns, to_ns] trimmed by
+/// `boundary_s` at each end and summarised, with the kept samples, the trimmed window's length
+/// and how much of it (its end) the source still held when read.
+struct window_power {
+  power_summary summary;
+  std::vector<telemetry::sample> samples;
+  double window_s = 0;
+  double covered_s = 0;
+};
+window_power read_window_power(const telemetry::sample_source& source, std::int64_t from_ns, std::int64_t to_ns,
+                               double boundary_s, std::size_t rse_batches = 10);
+
 }  // namespace jetperf::measure

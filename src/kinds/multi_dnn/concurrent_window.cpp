@@ -84,17 +84,13 @@ std::int64_t set_edge(std::vector<std::unique_ptr<network_slot>>& slots, std::in
 std::optional<measure::power_summary> read_power(const window_plan& plan, std::int64_t from, std::int64_t to,
                                                  window_result* r) {
   if (!plan.source) return std::nullopt;
-  auto trimmed = measure::trim_window(plan.source->window(from, to), from, to, plan.boundary_s);
-  auto summary = measure::summarize_window(plan.source->channels(), trimmed, plan.source->total_power_channel());
+  auto w = measure::read_window_power(*plan.source, from, to, plan.boundary_s);
   if (r) {
-    const auto b = static_cast<std::int64_t>(plan.boundary_s * 1e9);
-    const std::int64_t lo = from + b, hi = to - b;
-    const std::int64_t held = std::max(lo, plan.source->complete_since_ns());
-    r->power_window_s = hi > lo ? static_cast<double>(hi - lo) * 1e-9 : 0.0;
-    r->power_covered_s = hi > held ? static_cast<double>(hi - held) * 1e-9 : 0.0;
-    r->samples = std::move(trimmed);
+    r->power_window_s = w.window_s;
+    r->power_covered_s = w.covered_s;
+    r->samples = std::move(w.samples);
   }
-  return summary;
+  return std::move(w.summary);
 }
 
 }  // namespace
