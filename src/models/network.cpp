@@ -28,9 +28,14 @@ std::int64_t network::flops() const {
 }
 
 std::int64_t network::functional_layer_count() const {
+  return models::functional_layer_count(*this, 0, static_cast<int>(ops.size()));
+}
+
+std::int64_t functional_layer_count(const network& net, int first, int last) {
   std::set<std::string> modules;
-  for (const auto& o : ops) {
-    if (!o.module.empty()) modules.insert(o.module);
+  for (int i = std::max(0, first); i < last && i < static_cast<int>(net.ops.size()); ++i) {
+    const auto& m = net.ops[static_cast<std::size_t>(i)].module;
+    if (!m.empty()) modules.insert(m);
   }
   // The seed counts the model's own forward() as one more functional layer.
   return static_cast<std::int64_t>(modules.size()) + 1;

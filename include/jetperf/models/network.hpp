@@ -50,6 +50,10 @@ struct layer {
   std::int64_t flops = 0;
 };
 
+/// The seed's functionalLayerCount of ops [first, last) (a stage of a split network): distinct
+/// leaf modules plus one for the range's own forward.
+std::int64_t functional_layer_count(const network& net, int first, int last);
+
 /// The network's layers at `g`: every op on its own, or every block.
 std::vector<layer> layers_of(const network& net, granularity g);
 /// The whole network as one layer (index -1, name = network name, type "network").

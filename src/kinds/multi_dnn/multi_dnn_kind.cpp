@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <set>
 
 #include <jetperf/kinds/multi_dnn/concurrent_window.hpp>
 #include <jetperf/kinds/multi_dnn/multi_dnn_columns.hpp>
@@ -43,13 +42,6 @@ std::pair<double, double> median_p99(std::vector<float> v) {
     return static_cast<double>(v[std::min(v.size() - 1, i == 0 ? 0 : i - 1)]);
   };
   return {at(0.5), at(0.99)};
-}
-
-std::int64_t functional_layers(const models::network& net, const models::layer& l) {
-  std::set<std::string> modules;
-  for (int i = l.first; i < l.last; ++i)
-    if (!net.ops[static_cast<std::size_t>(i)].module.empty()) modules.insert(net.ops[static_cast<std::size_t>(i)].module);
-  return static_cast<std::int64_t>(modules.size()) + 1;  // the seed counts the stage's own forward()
 }
 
 class multi_dnn_workload final : public jobs::workload {
@@ -193,9 +185,8 @@ jobs::point_result multi_dnn_workload::run_point(jobs::point_context& ctx, const
   as_loop.power_covered_s = w.power_covered_s;
   const double per_inference_s = inferences ? window_s / static_cast<double>(inferences) : 0.0;
   const auto power_w = measure::put_power_metrics(mt, as_loop, idle_w, per_inference_s);
-  mt["tegrastats"] = ctx.telemetry ? json::parse(tegrastats_aggregates(ctx.telemetry->channels(), w.samples,
-                                                                       read_memory_use(platform::paths::meminfo)).dump())
-                                   : json::object();
+  mt["tegrastats"] = w.power ? json::parse(tegrastats_aggregates(*w.power, read_memory_use(platform::paths::meminfo)).dump())
+                            : json::object();
 
   bool cpu = false;
   int cpu_networks = 0;
@@ -228,7 +219,7 @@ jobs::point_result multi_dnn_workload::run_point(jobs::point_context& ctx, const
                         {"params", st.layer.params},
                         {"macs", st.layer.macs * spec.batch},
                         {"flops", st.layer.flops * spec.batch},
-                        {"functional_layer_count", functional_layers(net, st.layer)}});
+                        {"functional_layer_count", models::functional_layer_count(net, st.layer.first, st.layer.last)}});
     }
     cpu = cpu || network_on_cpu;
     cpu_networks += network_on_cpu ? 1 : 0;

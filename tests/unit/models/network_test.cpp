@@ -32,6 +32,10 @@ TEST(network, totals_and_functional_count) {
   // conv/linear count 2 FLOPs per MAC; relu and add one per element; flatten none.
   EXPECT_EQ(n.flops(), 2 * n.macs() + 256 + 256);
   EXPECT_EQ(n.functional_layer_count(), 3 + 1);  // a, r, c (+ forward)
+  // A range of ops (a multi-DNN stage): its own modules plus its forward.
+  EXPECT_EQ(functional_layer_count(n, 0, 2), 2 + 1);  // a, r
+  EXPECT_EQ(functional_layer_count(n, 3, 5), 0 + 1);  // s and f are functional steps
+  EXPECT_EQ(functional_layer_count(n, 0, 5), n.functional_layer_count());
 }
 
 TEST(network, granularity_names) {

@@ -5,11 +5,10 @@
 // utilisation and frequency, RAM and SWAP, each temperature zone and each rail's power.
 #include <optional>
 #include <string>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include <jetperf/telemetry/sample_source.hpp>
+#include <jetperf/measure/power_window.hpp>
 
 namespace jetperf::kinds {
 
@@ -25,8 +24,8 @@ memory_use read_memory_use(const std::string& meminfo_path);
 /// The seed's layout, in its key order: "RAM", "SWAP" (MB), "CPU" {"Utilization", "Frequencies"
 /// (MHz)} {min, max, avg} lists per core, "EMC_FREQ" and "GR3D_FREQ" {Utilization (%),
 /// Frequencies (MHz)} {min, max, avg}, "<zone> Temperature" (C, mean) and "<rail> Power" (mW,
-/// mean). What the board's sampler has no channel for is left out.
-nlohmann::ordered_json tegrastats_aggregates(const std::vector<telemetry::channel_info>& channels,
-                                             const std::vector<telemetry::sample>& samples, const memory_use& memory);
+/// mean), from the window's per-channel summary (summarize_window keeps every channel's min, max
+/// and mean). What the board's sampler has no channel for is left out.
+nlohmann::ordered_json tegrastats_aggregates(const measure::power_summary& window, const memory_use& memory);
 
 }  // namespace jetperf::kinds
