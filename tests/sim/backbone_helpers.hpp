@@ -2,6 +2,10 @@
 // Small helpers shared by the backbone integration tests (real jetperfd + jetperf on loopback).
 #include <gtest/gtest.h>
 
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <map>
@@ -21,6 +25,21 @@
 #include <support/temp_dir.hpp>
 
 namespace jetperf::test {
+
+/// A loopback port nothing listens on: bound once to get a free number, then closed (for a
+/// program the test starts on it, or for a board that does not answer).
+inline int free_loopback_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0)
+    throw std::runtime_error("cannot find a free loopback port");
+  ::close(fd);
+  return ntohs(a.sin_port);
+}
 
 inline nlohmann::json json_of(const http_result& r) {
   auto j = nlohmann::json::parse(r.body, nullptr, false);

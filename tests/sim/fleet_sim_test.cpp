@@ -17,20 +17,6 @@
 namespace jetperf::test {
 namespace {
 
-// A loopback port nothing listens on: bound once to get a free number, then closed.
-int dead_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0)
-    throw std::runtime_error("cannot find a free loopback port");
-  ::close(fd);
-  return ntohs(a.sin_port);
-}
-
 class fleet_sim : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -46,7 +32,7 @@ class fleet_sim : public ::testing::Test {
     write_file(dir_->file("hosts"), "# the lab\n"
                                     "orin = " + orin_->address() + " " + dir_->file("orin.token") + "\n"
                                     "nx = " + nx_->address() + " " + dir_->file("nx.token") + "\n"
-                                    "dead = 127.0.0.1:" + std::to_string(dead_port()) + "\n");
+                                    "dead = 127.0.0.1:" + std::to_string(free_loopback_port()) + "\n");
   }
   static void TearDownTestSuite() {
     orin_.reset();

@@ -29,19 +29,6 @@ extern char** environ;
 namespace jetperf::test {
 namespace {
 
-int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 ||
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0)
-    throw std::runtime_error("cannot find a free loopback port");
-  ::close(fd);
-  return ntohs(a.sin_port);
-}
-
 // The prometheus program on PATH (or Debian's path), "" when there is none.
 // A program of Debian's prometheus package (prometheus, promtool) on PATH; "" when absent.
 std::string find_program(const std::string& name) {
@@ -166,7 +153,7 @@ TEST(prometheus_sim, rates_and_job_energy_through_a_real_prometheus) {
     config += "      - targets: ['" + b.daemon->address() + "']\n        labels: {board_name: " + b.name + "}\n";
   config += "    relabel_configs:\n      - source_labels: [board_name]\n        target_label: instance\n";
   write_file(dir.file("prometheus.yml"), config);
-  const int port = free_port();
+  const int port = free_loopback_port();
   prometheus_process prometheus(program, dir.file("prometheus.yml"), dir.file("data"), port, dir.file("prometheus.log"));
   http_client prom(port, std::chrono::seconds(5));
   bool ready = false;
