@@ -1,0 +1,34 @@
+#pragma once
+// When a power sensor's readings really happened. An INA3221 converts on its own free-running
+// clock and the driver hands back the latest average whenever it is read, so the sampler's
+// timestamp (when it read) is up to a poll period, plus the time the value took to reach the
+// file, after the reading's window ended. Sub-sample estimates (layer_power_estimate.hpp) need
+// the window's true end: each update is detected as a change of value, the updates are fitted
+// to a regular clock (t_k = phase + k * period, the period refined from the data since the
+// sensor's oscillator is not the CPU's), and every reading is placed at its fitted update time.
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include <jetperf/measure/layer_power_estimate.hpp>
+
+namespace jetperf::measure {
+
+struct sensor_update_fit {
+  std::vector<power_reading> readings;  ///< one per detected update, at its fitted time
+  double nominal_period_s = 0;          ///< what the board's configuration says (0: unknown)
+  double period_s = 0;                  ///< fitted from the changes
+  /// How long after its update the sampler saw a value: median, and the spread (interquartile
+  /// range) that bounds how well one reading's window end is known.
+  double lateness_median_s = 0;
+  double lateness_iqr_s = 0;
+  std::size_t changes = 0;              ///< value changes seen
+  std::size_t extra_changes = 0;        ///< changes within a period already taken (not used)
+};
+
+/// Fits the updates of one channel's samples (time-ordered (t_ns, value)). `nominal_period_s`
+/// is the configured update interval (0: taken as the median spacing of the changes).
+sensor_update_fit fit_sensor_updates(const std::vector<std::pair<std::int64_t, double>>& samples, double nominal_period_s);
+
+}  // namespace jetperf::measure

@@ -1,0 +1,220 @@
+#include <jetperf/measure/layer_power_estimate.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <random>
+
+#include <gtest/gtest.h>
+
+using namespace jetperf::measure;
+
+namespace {
+
+constexpr double k_idle_w = 5.0;
+
+// A network of `n` layers with known durations (log-uniform in 20 us .. 5 ms) and powers (idle +
+// 0.5 .. 4 W), run back to back with a small random gap at idle between runs; a sensor averaging
+// over its whole update period (`period_ns`, random phase) with Gaussian noise.
+struct synthetic {
+  std::vector<double> duration_ns;
+  std::vector<double> power_w;
+  layer_power_estimator est;
+  std::int64_t period_ns;
+
+  synthetic(std::size_t n, std::int64_t period, unsigned seed, double seconds, double noise_w = 0.02,
+            double gap_ns_max = 500'000, double duration_spread = 0.05, bool lock = false)
+      : est(n, {period, k_idle_w, 0.05}), period_ns(period) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(0, 1);
+    std::normal_distribution<double> noise(0, noise_w);
+    for (std::size_t i = 0; i < n; ++i) {
+      duration_ns.push_back(20e3 * std::pow(5e6 / 20e3, u(rng)));
+      power_w.push_back(k_idle_w + 0.5 + 3.5 * u(rng));
+    }
+    if (lock) {
+      // Runs exactly one period long, back to back, no gaps: every window sees the same mix.
+      double sum = 0;
+      for (double d : duration_ns) sum += d;
+      for (double& d : duration_ns) d *= static_cast<double>(period) / sum;
+    }
+    // The power timeline as segments (start, end, watts), idle between them.
+    std::vector<std::tuple<std::int64_t, std::int64_t, double>> seg;
+    std::int64_t t = static_cast<std::int64_t>(u(rng) * static_cast<double>(period));
+    const auto end = static_cast<std::int64_t>(seconds * 1e9);
+    while (t < end) {
+      std::vector<layer_span> spans;
+      for (std::size_t i = 0; i < n; ++i) {
+        const double d = duration_ns[i] * (lock ? 1.0 : 1 + duration_spread * (2 * u(rng) - 1));
+        const auto e = t + static_cast<std::int64_t>(d);
+        spans.push_back({static_cast<int>(i), t, e});
+        seg.emplace_back(t, e, power_w[i]);
+        t = e;
+      }
+      est.add_run(spans);
+      if (!lock) t += static_cast<std::int64_t>(u(rng) * gap_ns_max);
+    }
+    const std::int64_t phase = static_cast<std::int64_t>(u(rng) * static_cast<double>(period));
+    std::size_t first = 0;
+    for (std::int64_t e = phase + period; e < t; e += period) {
+      const std::int64_t from = e - period;
+      double energy = 0;  // W ns
+      std::int64_t covered = 0;
+      while (first < seg.size() && std::get<1>(seg[first]) <= from) ++first;
+      for (std::size_t i = first; i < seg.size() && std::get<0>(seg[i]) < e; ++i) {
+        const auto o = std::min(std::get<1>(seg[i]), e) - std::max(std::get<0>(seg[i]), from);
+        if (o > 0) energy += static_cast<double>(o) * std::get<2>(seg[i]), covered += o;
+      }
+      energy += static_cast<double>(period - covered) * k_idle_w;
+      est.add_reading({e, energy / static_cast<double>(period) + noise(rng)});
+    }
+  }
+  // The time-weighted true power of a unit.
+  double truth(const layer_unit& u) const {
+    double e = 0, d = 0;
+    for (int l : u.layers) e += power_w[static_cast<std::size_t>(l)] * duration_ns[static_cast<std::size_t>(l)],
+                           d += duration_ns[static_cast<std::size_t>(l)];
+    return e / d;
+  }
+};
+
+}  // namespace
+
+TEST(layer_power_estimate, layers_of_a_millisecond_are_recovered_from_a_20_ms_sensor) {
+  // Eight layers of 20 us .. 5 ms under a 20 ms averaging window: 60 s of runs give 3000
+  // readings over them, spread evenly in phase.
+  synthetic s(8, 20'000'000, 11, 60);
+  const auto r = s.est.solve();
+  ASSERT_TRUE(r.unresolvable.empty()) << r.unresolvable;
+  ASSERT_EQ(r.units.size(), 8u);
+  EXPECT_GT(r.readings, 2900u);
+  EXPECT_LT(r.phase_lock, 0.2);
+  EXPECT_TRUE(std::isfinite(r.condition_number));
+}
+
+TEST(layer_power_estimate, every_layer_is_within_its_interval_in_95_percent_of_seeds) {
+  // 22 layers (resnet50's block count) of 20 us .. 5 ms, sensors updating at 1, 5 and 20 ms.
+  // Over all seeds, layers and periods: the 95% intervals hold the truth about 95% of the time,
+  // and no layer is ever given a number it cannot support (a unit either resolves or merges).
+  std::size_t inside = 0, total = 0, seeds_all_inside = 0, seeds = 0;
+  for (std::int64_t period : {1'000'000, 5'000'000, 20'000'000}) {
+    for (unsigned seed = 1; seed <= 15; ++seed) {
+      synthetic s(22, period, seed * 7919 + static_cast<unsigned>(period), 30);
+      s.est.merge_unresolvable(30, 30);
+      const auto r = s.est.solve();
+      ASSERT_TRUE(r.unresolvable.empty()) << r.unresolvable;
+      bool all = true;
+      std::size_t layers = 0;
+      for (const auto& u : r.units) {
+        layers += u.layers.size();
+        const double err = std::fabs(u.power_w - s.truth(u));
+        // Simultaneous coverage over the units: Bonferroni's z for 95% over n intervals.
+        const bool in = err <= u.power_ci95_w;
+        inside += in, ++total;
+        all = all && err <= u.power_ci95_w * 3.2 / 1.96;
+        // Whatever was merged, its interval is finite: no unit is left without a real estimate.
+        EXPECT_TRUE(std::isfinite(u.power_ci95_w));
+      }
+      EXPECT_EQ(layers, 22u);
+      seeds_all_inside += all, ++seeds;
+    }
+  }
+  const double coverage = static_cast<double>(inside) / static_cast<double>(total);
+  std::cout << "coverage of the 95% intervals: " << inside << " of " << total << " units; every unit inside (Bonferroni): "
+            << seeds_all_inside << " of " << seeds << " seeds\n";
+  EXPECT_GE(coverage, 0.92) << inside << " of " << total;
+  EXPECT_LE(coverage, 0.99) << "intervals this wide say nothing";
+  EXPECT_GE(static_cast<double>(seeds_all_inside) / static_cast<double>(seeds), 0.95) << seeds_all_inside << " of " << seeds;
+}
+
+TEST(layer_power_estimate, a_20_us_layer_under_a_20_ms_window_is_merged_and_said_so) {
+  // Layer 3 made 20 us long: a window edge falls inside it once in a thousand readings.
+  layer_power_estimator est(6, {20'000'000, k_idle_w, 0.05});
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::normal_distribution<double> noise(0, 0.02);
+  const std::vector<double> dur{2e6, 1.5e6, 3e6, 2e4, 2.5e6, 1e6};
+  const std::vector<double> pw{7, 8, 6.5, 9, 7.5, 6};
+  std::vector<std::tuple<std::int64_t, std::int64_t, double>> seg;
+  std::int64_t t = 0;
+  while (t < 20'000'000'000) {
+    std::vector<layer_span> spans;
+    for (std::size_t i = 0; i < 6; ++i) {
+      const auto e = t + static_cast<std::int64_t>(dur[i] * (0.97 + 0.06 * u(rng)));
+      spans.push_back({static_cast<int>(i), t, e});
+      seg.emplace_back(t, e, pw[i]);
+      t = e;
+    }
+    est.add_run(spans);
+    t += static_cast<std::int64_t>(u(rng) * 3e5);
+  }
+  std::size_t first = 0;
+  for (std::int64_t e = 20'000'000 + 1234567; e < t; e += 20'000'000) {
+    double energy = 0;
+    std::int64_t covered = 0;
+    while (first < seg.size() && std::get<1>(seg[first]) <= e - 20'000'000) ++first;
+    for (std::size_t i = first; i < seg.size() && std::get<0>(seg[i]) < e; ++i) {
+      const auto o = std::min(std::get<1>(seg[i]), e) - std::max(std::get<0>(seg[i]), e - 20'000'000);
+      if (o > 0) energy += static_cast<double>(o) * std::get<2>(seg[i]), covered += o;
+    }
+    energy += static_cast<double>(20'000'000 - covered) * k_idle_w;
+    est.add_reading({e, energy / 2e7 + noise(rng)});
+  }
+  const auto before = est.solve();
+  ASSERT_EQ(before.units.size(), 6u);
+  // Alone, its interval is many times its own power: no number to report.
+  EXPECT_GT(before.units[3].rel_half_width(), 1.0);
+  EXPECT_GE(est.merge_unresolvable(20, 20), 1u);
+  const auto after = est.solve();
+  ASSERT_LT(after.units.size(), 6u);
+  bool merged = false;
+  for (const auto& unit : after.units) {
+    if (std::find(unit.layers.begin(), unit.layers.end(), 3) == unit.layers.end()) continue;
+    merged = unit.layers.size() > 1;
+    EXPECT_LE(unit.rel_half_width(), 0.05);
+  }
+  EXPECT_TRUE(merged);
+  // The long layers stay on their own, within 5%.
+  for (const auto& unit : after.units)
+    if (unit.layers.size() == 1) {
+      EXPECT_NEAR(unit.power_w, pw[static_cast<std::size_t>(unit.layers[0])], unit.power_ci95_w);
+      EXPECT_LE(unit.rel_half_width(), 0.05);
+    }
+}
+
+TEST(layer_power_estimate, runs_locked_in_phase_with_the_sensor_cannot_be_resolved) {
+  // Every run exactly one window long, back to back: each reading sees the same mix of layers.
+  synthetic s(5, 20'000'000, 9, 10, 0.02, 0, 0, true);
+  const auto r = s.est.solve();
+  EXPECT_GT(r.phase_lock, 0.99);
+  EXPECT_EQ(r.unresolvable, "the readings cannot separate the layers");
+  for (const auto& u : r.units) EXPECT_FALSE(std::isfinite(u.power_ci95_w));
+  // Merging leaves one unit: the whole network, whose power the readings do give.
+  s.est.merge_unresolvable(10, 10);
+  const auto merged = s.est.solve();
+  ASSERT_EQ(merged.units.size(), 1u);
+  EXPECT_EQ(merged.units[0].layers.size(), 5u);
+  EXPECT_TRUE(merged.unresolvable.empty());
+  EXPECT_NEAR(merged.units[0].power_w, s.truth(merged.units[0]), 0.01);
+}
+
+TEST(layer_power_estimate, the_layers_add_up_to_the_runs_energy) {
+  synthetic s(10, 5'000'000, 21, 20);
+  s.est.merge_unresolvable(20, 20);
+  const auto r = s.est.solve();
+  double truth = 0;
+  for (std::size_t i = 0; i < s.duration_ns.size(); ++i) truth += s.power_w[i] * s.duration_ns[i] * 1e-9;
+  EXPECT_NEAR(r.sum_energy_j, truth, std::max(r.sum_energy_ci95_j, 0.002 * truth));
+  EXPECT_LT(r.sum_energy_ci95_j, 0.01 * truth);
+}
+
+TEST(layer_power_estimate, no_reading_over_a_run_is_unresolvable) {
+  layer_power_estimator est(2, {20'000'000, k_idle_w, 0.05});
+  est.add_run({{0, 1'000'000'000, 1'001'000'000}, {1, 1'001'000'000, 1'002'000'000}});
+  est.add_reading({500'000'000, 5.0});
+  const auto r = est.solve();
+  EXPECT_EQ(r.unresolvable, "no sensor reading overlaps a run");
+  EXPECT_EQ(r.readings, 0u);
+  EXPECT_THROW(est.add_run({{7, 0, 1}}), std::out_of_range);
+  EXPECT_THROW(layer_power_estimator(2, {0, 5, 0.05}), std::invalid_argument);
+}

@@ -1,0 +1,61 @@
+#include <jetperf/measure/sensor_updates.hpp>
+
+#include <cmath>
+#include <random>
+
+#include <gtest/gtest.h>
+
+using namespace jetperf::measure;
+
+namespace {
+// A sensor updating every `period_ns` from `phase_ns` with value k (so every update changes it),
+// polled every `poll_ns` with a random lateness of 0..`jitter_ns` per poll.
+std::vector<std::pair<std::int64_t, double>> polled(std::int64_t phase_ns, double period_ns, std::int64_t poll_ns,
+                                                    std::int64_t jitter_ns, std::int64_t until_ns, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<std::int64_t> late(0, jitter_ns);
+  std::vector<std::pair<std::int64_t, double>> out;
+  for (std::int64_t t = 0; t < until_ns; t += poll_ns) {
+    const std::int64_t at = t + late(rng);
+    const double k = std::floor((static_cast<double>(at - phase_ns)) / period_ns);
+    out.emplace_back(at, k);
+  }
+  return out;
+}
+}  // namespace
+
+TEST(sensor_updates, readings_are_placed_at_the_update_not_at_the_poll) {
+  // An INA3221 at 3 channels x 16 samples x (204 + 204) us = 19.584 ms (hwmon rounds its
+  // update_interval to 20 ms) from phase 7.3 ms, polled at 1 kHz with up to 0.3 ms lateness, 10 s.
+  const auto fit = fit_sensor_updates(polled(7'300'000, 19.584e6, 1'000'000, 300'000, 10'000'000'000, 1), 0.020);
+  EXPECT_NEAR(fit.period_s, 0.019584, 2e-6);
+  ASSERT_GE(fit.readings.size(), 505u);
+  EXPECT_EQ(fit.extra_changes, 0u);
+  // Each reading k's window ends at 7.3 ms + k * 20 ms; the fit is within a tenth of the poll period.
+  for (const auto& r : fit.readings) {
+    const double expected = 7.3e6 + r.watts * 19.584e6;
+    EXPECT_NEAR(static_cast<double>(r.end_ns), expected, 100'000) << r.watts;
+  }
+  // Detected on average half a poll period after the update.
+  EXPECT_NEAR(fit.lateness_median_s, 0.0005, 0.00015);
+}
+
+TEST(sensor_updates, a_sensor_clock_off_its_nominal_period_is_fitted) {
+  // The configuration says 20 ms; the sensor's oscillator runs 3% slow.
+  const auto fit = fit_sensor_updates(polled(2'000'000, 20.6e6, 1'000'000, 200'000, 20'000'000'000, 2), 0.020);
+  EXPECT_NEAR(fit.period_s, 0.0206, 5e-6);
+  const auto& last = fit.readings.back();
+  EXPECT_NEAR(static_cast<double>(last.end_ns), 2e6 + last.watts * 20.6e6, 150'000);
+}
+
+TEST(sensor_updates, without_a_nominal_period_the_changes_give_it) {
+  const auto fit = fit_sensor_updates(polled(500'000, 5e6, 250'000, 50'000, 2'000'000'000, 3), 0);
+  EXPECT_NEAR(fit.period_s, 0.005, 2e-6);
+}
+
+TEST(sensor_updates, too_few_changes_give_no_readings) {
+  const std::vector<std::pair<std::int64_t, double>> flat{{0, 1.0}, {1000, 1.0}, {2000, 2.0}, {3000, 2.0}};
+  const auto fit = fit_sensor_updates(flat, 0.001);
+  EXPECT_TRUE(fit.readings.empty());
+  EXPECT_EQ(fit.changes, 1u);
+}
