@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace jetperf::measure {
 
@@ -18,66 +19,139 @@ double quantile(std::vector<double> v, double q) {
 
 }  // namespace
 
-sensor_update_fit fit_sensor_updates(const std::vector<std::pair<std::int64_t, double>>& samples, double nominal_period_s) {
+namespace {
+
+// Consecutive polls (prev, at) of the channel, relative to the first, split by whether the value
+// changed between them.
+struct poll_pairs {
+  std::vector<std::pair<double, double>> changed, unchanged;
+};
+
+// How well updates at phase + k * period explain the polls: +1 for a change with an update
+// between its polls, -1 for an unchanged pair with one (a reading that did not move is rare with
+// real noise). A half-written total adds a change no candidate explains, equally for all.
+long score(const poll_pairs& p, double period, double phase, std::size_t from_changed, std::size_t from_unchanged) {
+  const auto has_update = [&](const std::pair<double, double>& q) {
+    return std::floor((q.second - phase) / period) > std::floor((q.first - phase) / period);
+  };
+  long s = 0;
+  for (std::size_t i = from_changed; i < p.changed.size(); ++i) s += has_update(p.changed[i]);
+  for (std::size_t i = from_unchanged; i < p.unchanged.size(); ++i) s -= has_update(p.unchanged[i]);
+  return s;
+}
+
+struct candidate {
+  double period = 0, phase = 0;
+  long score = std::numeric_limits<long>::min();
+};
+
+// The best (period, phase) on a grid of `n` periods and `m` phases around `c`.
+candidate search(const poll_pairs& p, candidate c, double period_span, int n, double phase_span, int m,
+                 std::size_t from_changed, std::size_t from_unchanged) {
+  candidate best;
+  for (int i = -n; i <= n; ++i) {
+    const double period = c.period + period_span * i / n;
+    if (period <= 0) continue;
+    for (int j = -m; j <= m; ++j) {
+      const double phase = c.phase + phase_span * j / m;
+      const long sc = score(p, period, phase, from_changed, from_unchanged);
+      if (sc > best.score) best = {period, phase, sc};
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+sensor_update_fit fit_sensor_updates(const std::vector<std::pair<std::int64_t, double>>& samples, double nominal_period_s,
+                                     const sensor_update_fit* previous) {
   sensor_update_fit out;
   out.nominal_period_s = nominal_period_s;
-  std::vector<std::pair<std::int64_t, double>> changes;
-  for (std::size_t i = 1; i < samples.size(); ++i)
-    if (samples[i].second != samples[i - 1].second) changes.push_back(samples[i]);
-  out.changes = changes.size();
-  if (changes.size() < 3) return out;
-
-  const std::int64_t t0 = changes.front().first;
-  double period_ns = nominal_period_s * 1e9;
-  if (!(period_ns > 0)) {
-    std::vector<double> gaps;
-    for (std::size_t i = 1; i < changes.size(); ++i) gaps.push_back(static_cast<double>(changes[i].first - changes[i - 1].first));
-    period_ns = quantile(gaps, 0.5);
+  poll_pairs pairs;
+  if (samples.empty()) return out;
+  const std::int64_t t0 = samples.front().first;
+  const auto rel = [t0](std::int64_t t) { return static_cast<double>(t - t0); };
+  std::vector<double> change_gaps;
+  double last_change = -1;
+  for (std::size_t i = 1; i < samples.size(); ++i) {
+    const std::pair<double, double> q{rel(samples[i - 1].first), rel(samples[i].first)};
+    if (samples[i].second != samples[i - 1].second) {
+      pairs.changed.push_back(q);
+      if (last_change >= 0) change_gaps.push_back(q.second - last_change);
+      last_change = q.second;
+    } else {
+      pairs.unchanged.push_back(q);
+    }
   }
-  if (!(period_ns > 0)) return out;
+  out.changes = pairs.changed.size();
+  if (pairs.changed.size() < 3) return out;
 
-  // Update index of each change, counted from the gaps between changes (a gap of about two
-  // periods is an update whose value happened not to change), so an oscillator a few percent off
-  // its nominal period does not slip an index over a long stream; then a least-squares line
-  // t = a + period * k through them.
-  std::vector<std::int64_t> index(changes.size(), 0);
-  for (std::size_t i = 1; i < changes.size(); ++i)
-    index[i] = index[i - 1] + std::max<std::int64_t>(1, std::llround(static_cast<double>(changes[i].first - changes[i - 1].first) / period_ns));
-  double a = 0;
+  // The updates' clock, found as the one that best explains which polls changed: the period
+  // near the configured one (the sensor's oscillator is not the CPU's, and hwmon rounds to a
+  // millisecond), the phase anywhere in a period. Coarse on the newest polls, then finer on all.
+  double nominal_ns = nominal_period_s * 1e9;
+  double span = 0.05;
+  if (!(nominal_ns > 0)) {
+    nominal_ns = quantile(change_gaps, 0.5);
+    span = 0.3;
+  }
+  if (!(nominal_ns > 0)) return out;
+  // Coarse to fine, on more polls as the grid tightens: a period off by one coarse step drifts
+  // a whole poll spacing over a hundred updates, so the coarse grid sees only the newest ones.
+  const auto newest = [&](std::size_t changed) {
+    const double since = pairs.changed.size() > changed ? pairs.changed[pairs.changed.size() - changed].first : 0.0;
+    std::size_t u = 0;
+    while (u < pairs.unchanged.size() && pairs.unchanged[u].first < since) ++u;
+    return std::make_pair(pairs.changed.size() > changed ? pairs.changed.size() - changed : 0, u);
+  };
+  candidate c{nominal_ns, nominal_ns / 2, 0};
+  if (previous && previous->period_s > 0) {
+    // Where the previous fit put the updates, carried to this stream's start.
+    c.period = previous->period_s * 1e9;
+    c.phase = std::fmod(static_cast<double>(previous->update_ns - t0), c.period);
+    if (c.phase < 0) c.phase += c.period;
+  } else {
+    const auto a = newest(100), b = newest(600);
+    c = search(pairs, c, nominal_ns * span, 100, nominal_ns / 2, 50, a.first, a.second);
+    // A's period is relative to the stream's start but fitted to its end: every phase again.
+    c = search(pairs, c, nominal_ns * span / 100, 20, nominal_ns / 2, 40, b.first, b.second);
+  }
+  c = search(pairs, c, nominal_ns * span / 2000, 20, nominal_ns / 40, 20, 0, 0);
+  c = search(pairs, c, nominal_ns * span / 40000, 10, nominal_ns / 800, 20, 0, 0);
+  // Every phase between the latest poll before an update and the earliest one after it explains
+  // the polls equally: the update is placed in the middle of that range, not at its edge.
   {
-    double sk = 0, st = 0, skk = 0, skt = 0;
-    const double n = static_cast<double>(changes.size());
-    for (std::size_t i = 0; i < changes.size(); ++i) {
-      const double k = static_cast<double>(index[i]), t = static_cast<double>(changes[i].first - t0);
-      sk += k, st += t, skk += k * k, skt += k * t;
-    }
-    const double den = n * skk - sk * sk;
-    if (den > 0) {
-      period_ns = (n * skt - sk * st) / den;
-      a = (st - period_ns * sk) / n;
-    }
+    const double step = nominal_ns / 4000;
+    double lo = c.phase, hi = c.phase;
+    while (hi - c.phase < nominal_ns / 4 && score(pairs, c.period, hi + step, 0, 0) == c.score) hi += step;
+    while (c.phase - lo < nominal_ns / 4 && score(pairs, c.period, lo - step, 0, 0) == c.score) lo -= step;
+    c.phase = (lo + hi) / 2;
   }
-  out.period_s = period_ns * 1e-9;
+  out.period_s = c.period * 1e-9;
+  out.update_ns = t0 + static_cast<std::int64_t>(std::llround(c.phase));
 
-  // The earliest detections are the ones read right after the update: the fitted clock is placed
-  // there (5th percentile of the lateness), not at the mean, which a poll period would bias.
-  std::vector<double> late;
-  late.reserve(changes.size());
-  for (std::size_t i = 0; i < changes.size(); ++i)
-    late.push_back(static_cast<double>(changes[i].first - t0) - (a + period_ns * static_cast<double>(index[i])));
-  const double offset = quantile(late, 0.05);
+  // One reading per update with a poll after it: placed at the update, with the value of the
+  // last poll in the first three quarters of its period (the settled value: the first poll
+  // after an update may read a total summed from rail files half written; a poll close to the
+  // next update may already read that one).
   std::vector<double> lateness;
-  std::int64_t last_index = -1;
-  for (std::size_t i = 0; i < changes.size(); ++i) {
-    if (i > 0 && index[i] <= last_index) {
-      ++out.extra_changes;
-      continue;
-    }
-    last_index = index[i];
-    const auto at = t0 + std::llround(a + offset + period_ns * static_cast<double>(index[i]));
-    out.readings.push_back({at, changes[i].second});
-    lateness.push_back(static_cast<double>(changes[i].first - at) * 1e-9);
+  const double first_k = std::ceil((rel(samples.front().first) - c.phase) / c.period);
+  std::size_t i = 0;
+  for (double k = first_k;; ++k) {
+    const double u = c.phase + k * c.period, next = u + c.period;
+    while (i < samples.size() && rel(samples[i].first) <= u) ++i;
+    if (i >= samples.size()) break;
+    if (rel(samples[i].first) > next) continue;  // no poll saw this update
+    std::size_t last = i;
+    while (last + 1 < samples.size() && rel(samples[last + 1].first) <= u + 0.75 * c.period) ++last;
+    if (rel(samples.back().first) <= next) break;  // the next update is not seen yet: the value may not have settled
+    out.readings.push_back({t0 + static_cast<std::int64_t>(std::llround(u)), samples[last].second});
+    lateness.push_back((rel(samples[i].first) - u) * 1e-9);
   }
+  const long explained = c.score;
+  out.extra_changes = explained >= 0 && static_cast<std::size_t>(explained) < pairs.changed.size()
+                          ? pairs.changed.size() - static_cast<std::size_t>(explained)
+                          : 0;
   out.lateness_median_s = quantile(lateness, 0.5);
   out.lateness_iqr_s = quantile(lateness, 0.75) - quantile(lateness, 0.25);
   return out;

@@ -86,6 +86,12 @@ class layer_power_estimator {
   void add_run(const std::vector<layer_span>& spans);
   /// Readings in time order.
   void add_reading(const power_reading& r);
+  /// Replaces every reading (a refit of the sensor's update times places them all anew), with
+  /// the fitted window when given (> 0).
+  void set_readings(std::vector<power_reading> readings, std::int64_t window_ns = 0) {
+    readings_ = std::move(readings);
+    if (window_ns > 0) options_.window_ns = window_ns;
+  }
 
   /// The estimate with the current units.
   layer_power_result solve() const;

@@ -23,12 +23,15 @@ struct sensor_update_fit {
   /// range) that bounds how well one reading's window end is known.
   double lateness_median_s = 0;
   double lateness_iqr_s = 0;
+  std::int64_t update_ns = 0;           ///< one fitted update time (with period_s: all of them)
   std::size_t changes = 0;              ///< value changes seen
   std::size_t extra_changes = 0;        ///< changes within a period already taken (not used)
 };
 
 /// Fits the updates of one channel's samples (time-ordered (t_ns, value)). `nominal_period_s`
-/// is the configured update interval (0: taken as the median spacing of the changes).
-sensor_update_fit fit_sensor_updates(const std::vector<std::pair<std::int64_t, double>>& samples, double nominal_period_s);
+/// is the configured update interval (0: taken as the median spacing of the changes). With
+/// `previous` (a fit of the same stream's beginning) only its neighbourhood is searched.
+sensor_update_fit fit_sensor_updates(const std::vector<std::pair<std::int64_t, double>>& samples, double nominal_period_s,
+                                     const sensor_update_fit* previous = nullptr);
 
 }  // namespace jetperf::measure

@@ -59,3 +59,36 @@ TEST(sensor_updates, too_few_changes_give_no_readings) {
   EXPECT_TRUE(fit.readings.empty());
   EXPECT_EQ(fit.changes, 1u);
 }
+
+TEST(sensor_updates, a_value_read_between_two_rail_writes_is_replaced_by_the_settled_one) {
+  // Updates every 10 ms, polled 0.1 ms after each update and then every millisecond; every
+  // fifth time the first poll reads a half-written total (k + 0.5), the next ones the settled k.
+  std::vector<std::pair<std::int64_t, double>> s;
+  for (int k = 0; k < 50; ++k) {
+    const std::int64_t u = 3'000'000 + k * 10'000'000LL;
+    s.emplace_back(u + 100'000, k % 5 == 0 ? k + 0.5 : k);
+    for (int p = 1; p < 10; ++p) s.emplace_back(u + 100'000 + p * 1'000'000LL, k);
+  }
+  const auto fit = fit_sensor_updates(s, 0.010);
+  // The first update precedes the first poll, and the last one's value has not settled until
+  // the next is seen.
+  ASSERT_GE(fit.readings.size(), 48u);
+  EXPECT_EQ(fit.extra_changes, 9u);  // the settled values' changes after a half-written one
+  for (std::size_t i = 0; i < fit.readings.size(); ++i) {
+    const double k = fit.readings[i].watts;
+    EXPECT_EQ(k, std::floor(k)) << "a half-written total was taken";
+    EXPECT_EQ(k, fit.readings.front().watts + static_cast<double>(i));
+    // Polls locked to the updates place them only within the poll spacing (1 ms).
+    EXPECT_NEAR(static_cast<double>(fit.readings[i].end_ns), 3e6 + k * 1e7, 1e6);
+  }
+}
+
+TEST(sensor_updates, a_refit_from_the_previous_fit_finds_the_same_clock) {
+  const auto samples = polled(4'100'000, 19.584e6, 10'000'000, 500'000, 30'000'000'000, 4);
+  const std::vector<std::pair<std::int64_t, double>> first(samples.begin(), samples.begin() + 1000);
+  const auto early = fit_sensor_updates(first, 0.020);
+  const auto full = fit_sensor_updates(samples, 0.020, &early);
+  EXPECT_NEAR(full.period_s, 0.019584, 1e-7);
+  // Polled every 10 ms, half a sensor period: each reading still lands within 0.2 ms of its update.
+  for (const auto& r : full.readings) EXPECT_NEAR(static_cast<double>(r.end_ns), 4.1e6 + r.watts * 19.584e6, 200'000);
+}
