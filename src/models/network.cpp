@@ -120,4 +120,10 @@ std::int64_t layer_working_set_bytes(const network& net, const layer& l, std::in
                         static_cast<std::int64_t>(element_bytes));
 }
 
+double op_macs_per_byte(const network& net, int op, std::int64_t batch, int element_bytes) {
+  const auto l = make_layer(net, op, op + 1);
+  const auto bytes = layer_working_set_bytes(net, l, batch, element_bytes);
+  return bytes > 0 ? static_cast<double>(l.macs) * static_cast<double>(batch) / static_cast<double>(bytes) : 0.0;
+}
+
 }  // namespace jetperf::models

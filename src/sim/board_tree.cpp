@@ -184,9 +184,9 @@ void write_rails(const tree& t, const board_profile& p, const std::string& root)
     if (p.hwmon_rails) {
       t.link("/sys/class/hwmon/hwmon" + std::to_string(chip.hwmon_index), dir);
       t.put(dir + "/name", driver + "\n");
-      // The simulated chips' readings change every rail_simulator period (20 ms): what they say
-      // here is what they do, as the real driver's update_interval is.
-      t.put(dir + "/samples", "64\n", kind::setting);
+      // The simulated chips' readings change every rail_simulator period: 3 channels x 16 samples
+      // x (204 + 204) us = 19.584 ms, which the real driver reports rounded, as 20 ms.
+      t.put(dir + "/samples", "16\n", kind::setting);
       t.put(dir + "/update_interval", "20\n", kind::setting);
       for (int k = 1; k <= 3; ++k) {
         const auto& ch = chip.channels[k - 1];

@@ -32,6 +32,11 @@ double domain_power::rail(rail_kind k) const {
   return 0;
 }
 
+double intensity_factor(double macs_per_byte) {
+  const double ai = std::max(0.0, macs_per_byte);
+  return 0.55 + 0.9 * ai / (ai + 8.0);
+}
+
 domain_power compute_power(const board_profile& p, const board_load& l) {
   const auto& c = p.power;
   domain_power d;
@@ -43,7 +48,7 @@ domain_power compute_power(const board_profile& p, const board_load& l) {
       if (n >= static_cast<int>(l.online.size()) || !l.online[n]) continue;
       const double f = n < static_cast<int>(l.core_khz.size()) ? static_cast<double>(l.core_khz[n]) : fmin;
       const double u = n < static_cast<int>(l.core_util.size()) ? l.core_util[n] : 0.0;
-      d.cpu += c.cpu_core_static_mw + c.cpu_core_max_mw * dyn(f, fmin, fmax, c.v_min_ratio) * u;
+      d.cpu += c.cpu_core_static_mw + c.cpu_core_max_mw * dyn(f, fmin, fmax, c.v_min_ratio) * u * l.cpu_intensity;
     }
   }
   if (l.gpu_powered && !p.gpu_freqs_hz.empty()) {

@@ -7,6 +7,7 @@
 
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/thread_name.hpp>
+#include <jetperf/common/work_activity.hpp>
 #include <jetperf/sim/board_tree.hpp>
 #include <jetperf/sim/kernel_write.hpp>
 
@@ -54,10 +55,14 @@ rail_simulator::rail_simulator(const board_profile& profile, std::string root, r
     speed_.reason = "the simulator runs on a given load";
   }
   jiffies_.assign(static_cast<size_t>(profile_.core_count()), detail::core_jiffies{});
+  activity::enable();
   die_c_ = profile_.power.ambient_c + 8;
 }
 
-rail_simulator::~rail_simulator() { stop(); }
+rail_simulator::~rail_simulator() {
+  stop();
+  activity::disable();
+}
 
 void rail_simulator::add_process(int pid) {
   if (threads_) threads_->add_process(pid);
@@ -93,21 +98,27 @@ void rail_simulator::stop() {
 }
 
 void rail_simulator::run() {
-  auto last = std::chrono::steady_clock::now();
+  // steady_clock is CLOCK_MONOTONIC: the windows are on the daemon's timeline.
+  const auto ns = [](std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+  };
+  auto next = std::chrono::steady_clock::now() + options_.period;
   std::unique_lock<std::mutex> lock(mutex_);
   while (!stop_) {
-    cv_.wait_for(lock, options_.period, [this] { return stop_; });
+    cv_.wait_until(lock, next, [this] { return stop_; });
     if (stop_) break;
     lock.unlock();
-    auto now = std::chrono::steady_clock::now();
-    double dt = std::chrono::duration<double>(now - last).count();
-    last = now;
     try {
-      step(dt);
+      step_window(ns(next - options_.period), ns(next));
     } catch (const std::exception& e) {
       // The tree may be mid-rebuild; the next step retries.
       spdlog::debug("rail simulator step failed: {}", e.what());
     }
+    // The chip keeps its own schedule: updates this thread was too late for are skipped, not
+    // crowded in after it.
+    next += options_.period;
+    const auto now = std::chrono::steady_clock::now();
+    if (now > next) next += options_.period * ((now - next) / options_.period + 1);
     lock.lock();
   }
 }
@@ -361,9 +372,19 @@ void rail_simulator::write_temps(double total_mw, double dt_s) {
 }
 
 void rail_simulator::step(double dt_s) {
+  const auto now = monotonic_ns();
+  step_window(now - static_cast<std::int64_t>(dt_s * 1e9), now);
+}
+
+void rail_simulator::step_window(std::int64_t from_ns, std::int64_t to_ns) {
+  const double dt_s = static_cast<double>(to_ns - from_ns) * 1e-9;
   board_load l = read_clocks();
   reserve_speed(l);
   write_proc_stat(l, dt_s);
+  // The window ends when its value is written, not when it was due: a real chip's reading is
+  // visible the moment its conversion ends, and this thread may wake late on a busy host.
+  const auto late_ns = std::max<std::int64_t>(0, monotonic_ns() - to_ns);
+  if (const auto f = activity::mean_over_work(from_ns + late_ns, to_ns + late_ns, intensity_factor)) l.cpu_intensity = *f;
   domain_power d = compute_power(profile_, l);
   write_rails(d);
   write_temps(total_mw(), dt_s);

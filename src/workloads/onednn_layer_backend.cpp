@@ -4,6 +4,7 @@
 // external inputs and output() are plain NCHW / NC. Weights come from layer_data.hpp and are
 // reordered once in prepare into the layout each primitive chose (format_tag::any).
 #include <jetperf/common/clock.hpp>
+#include <jetperf/common/work_activity.hpp>
 #include <jetperf/config.hpp>
 #include <jetperf/workloads/layer_backends.hpp>
 
@@ -139,8 +140,10 @@ class onednn_layer_backend final : public layer_backend {
         if (auto why = plan_or_reason(o, produced_mds, batch, type,
                                       [&](const onednn::op_plan& p) { add_op(o, i, p, produced); }))
           throw layer_unsupported(*why);
+        const double intensity = models::op_macs_per_byte(net, i, batch, type == dt::f16 ? 2 : 4);
         for (auto k = before; k < steps_.size(); ++k) {
           steps_[k].op = i;
+          steps_[k].macs_per_byte = intensity;
           steps_[k].reorder = steps_[k].prim.get_kind() == dnnl::primitive::kind::reorder && steps_[k].args.count(DNNL_ARG_FROM) &&
                               k + 1 < steps_.size();
           steps_[k].impl = impl_of(steps_[k].prim);
@@ -157,7 +160,11 @@ class onednn_layer_backend final : public layer_backend {
 
   void run_once() override {
     if (outputs_.empty()) throw std::logic_error("onednn layer backend: run_once before prepare");
-    for (auto& s : steps_) s.prim.execute(stream_, s.args);
+    for (auto& s : steps_) {
+      activity::begin_work(s.macs_per_byte);
+      s.prim.execute(stream_, s.args);
+    }
+    activity::end_work();
     ran_ = true;
   }
 
@@ -168,6 +175,7 @@ class onednn_layer_backend final : public layer_backend {
     std::vector<op_span> spans;
     for (auto& s : steps_) {
       const auto start = monotonic_ns();
+      activity::begin_work(s.macs_per_byte);
       s.prim.execute(stream_, s.args);
       // CPU primitives run synchronously (the OpenMP runtime) and end when execute returns.
       const auto end = monotonic_ns();
@@ -175,6 +183,7 @@ class onednn_layer_backend final : public layer_backend {
       if (!spans.empty() && spans.back().op == s.op) spans.back().end_ns = end;
       else spans.push_back({s.op, start, end});
     }
+    activity::end_work();
     ran_ = true;
     return spans;
   }
@@ -223,6 +232,7 @@ class onednn_layer_backend final : public layer_backend {
     int op = -1;           ///< the op it belongs to (a layout reorder: the op that reads it)
     bool reorder = false;
     std::string impl;      ///< oneDNN's impl_info_str
+    double macs_per_byte = 0;  ///< its op's arithmetic intensity, for a simulated board's power
   };
 
   // What oneDNN chose to run a primitive with ("brg:avx512_core", "jit:uni", "ref:any").

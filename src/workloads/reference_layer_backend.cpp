@@ -2,6 +2,7 @@
 // keeping every op's output. Half runs in float on values rounded to half precision (inputs,
 // weights and every op's output), which is what a half kernel with float accumulation computes.
 #include <jetperf/common/clock.hpp>
+#include <jetperf/common/work_activity.hpp>
 #include <jetperf/workloads/layer_backends.hpp>
 
 #include <chrono>
@@ -44,6 +45,8 @@ class reference_layer_backend final : public layer_backend {
     ops_.assign(net.ops.begin() + l.first, net.ops.begin() + l.last);
     first_ = l.first;
     batch_ = batch;
+    intensity_.clear();
+    for (int op = l.first; op < l.last; ++op) intensity_.push_back(models::op_macs_per_byte(net, op, batch, 4));
     half_ = dtype == gemm_dtype::half;
     weights_.clear();
     for (std::size_t k = 0; k < ops_.size(); ++k) {
@@ -103,10 +106,12 @@ class reference_layer_backend final : public layer_backend {
                                   : outputs_[static_cast<std::size_t>(s.index - first_)].data());
       }
       const auto start = spans ? monotonic_ns() : 0;
+      activity::begin_work(intensity_[k]);
       detail::run_reference_op(ops_[k], batch_, srcs, weights_[k], outputs_[k]);
       if (half_) round_to_half(outputs_[k]);
       if (spans) spans->push_back({first_ + static_cast<int>(k), start, monotonic_ns()});
     }
+    activity::end_work();
     ran_ = true;
   }
 
@@ -115,6 +120,7 @@ class reference_layer_backend final : public layer_backend {
   std::vector<op_weights> weights_;
   std::vector<std::vector<float>> inputs_;
   std::vector<std::vector<float>> outputs_;
+  std::vector<double> intensity_;  ///< each op's MACs per byte, for a simulated board's power
   int first_ = 0;
   std::int64_t batch_ = 1;
   bool half_ = false;

@@ -65,4 +65,8 @@ layer make_layer(const network& net, int first, int last);
 /// weights; saturated at the int64 maximum when larger.
 std::int64_t layer_working_set_bytes(const network& net, const layer& l, std::int64_t batch, int element_bytes);
 
+/// Op `op`'s multiply-accumulates per byte of its working set (inputs, output, weights) at
+/// `batch`: its arithmetic intensity (0 for element-wise ops and aliases).
+double op_macs_per_byte(const network& net, int op, std::int64_t batch, int element_bytes);
+
 }  // namespace jetperf::models

@@ -28,7 +28,14 @@ struct board_load {
   int gpu_gated_tpcs = 0;
   long long emc_hz = 0;
   double emc_util = 0;                 ///< 0..1
+  /// How much the CPU work switches per cycle against a typical op: dense convolutions more than
+  /// 1, element-wise ops less (power_model's intensity_factor of the work noted); 1 when unknown.
+  double cpu_intensity = 1;
 };
+
+/// The CPU dynamic power of work of `macs_per_byte` against a typical op: 0.55 for element-wise
+/// work (no reuse), rising to 1.45 for dense convolutions (hundreds of MACs per byte), 1 at 8.
+double intensity_factor(double macs_per_byte);
 
 /// Power of each domain in mW.
 struct domain_power {

@@ -5,7 +5,9 @@
 // GPU `load` file, the board's /proc/stat counts that load, and thermal zones warm up slowly
 // with power. The job's threads also get a CPU share of f/f_max (cpu_reservation.hpp), so that a
 // CPU workload runs as much slower as the simulated clock is lower. One thread, updating every
-// `period`.
+// `period` on a fixed schedule, as an INA3221 converts on its own clock: each update's rails are
+// the mean over the period that just ended, and the CPU's share of it follows the density of the
+// work the layer backends say they ran in that period (common/work_activity.hpp).
 #include <jetperf/sim/board_profile.hpp>
 #include <jetperf/sim/cpu_reservation.hpp>
 #include <jetperf/sim/power_model.hpp>
@@ -42,7 +44,11 @@ struct speed_status {
 };
 
 struct rail_simulator_options {
-  std::chrono::milliseconds period{20};
+  /// An INA3221 averaging 16 samples of bus and shunt voltage (204 us conversions each) on its
+  /// 3 channels: 3 x 16 x 408 us = 19.584 ms, which the hwmon driver rounds to an update_interval
+  /// of 20 ms (what the simulated tree says). Not a whole number of milliseconds, as a real chip's
+  /// is not: a sampler ticking every millisecond sees the updates at every phase.
+  std::chrono::microseconds period{19584};
   /// Busy fraction per CPU since the previous call (tests). Default: the workload threads of
   /// this process, each given a CPU share of the simulated clock.
   std::function<std::vector<double>()> host_load;
@@ -68,6 +74,8 @@ class rail_simulator final : public platform::workload_processes {
 
   /// One update of `dt_s` seconds (the thread calls this; tests may call it directly).
   void step(double dt_s);
+  /// One update for the sensor window [from_ns, to_ns] (CLOCK_MONOTONIC).
+  void step_window(std::int64_t from_ns, std::int64_t to_ns);
 
   /// Last written power per rail label, in tegrastats order (NC channels included), mW.
   std::vector<std::pair<std::string, double>> rails_mw() const;

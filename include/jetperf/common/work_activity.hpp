@@ -1,0 +1,31 @@
+#pragma once
+// What the workload threads are doing, op by op, for a simulated board's power model: a CPU's
+// power depends on the work it does (dense convolutions switch far more logic per cycle than an
+// element-wise op), which no thread CPU clock shows. The layer backends say when each op starts
+// and how dense it is (multiply-accumulates per byte moved); the rail simulator reads it back per
+// sensor window. A real board measures this itself, so nothing reads it there, and a note costs
+// one relaxed atomic load until a simulator enables the log.
+#include <cstdint>
+#include <functional>
+#include <optional>
+
+namespace jetperf::activity {
+
+/// Whether anything reads the log (a simulated board in this process). Counted: each enable()
+/// needs its disable().
+bool enabled();
+void enable();
+void disable();
+
+/// From now on the calling thread runs work of `macs_per_byte` (an op's arithmetic intensity).
+void begin_work(double macs_per_byte);
+/// The calling thread's work ended (a run finished, the thread waits).
+void end_work();
+/// As begin_work / end_work at time `t_ns` (CLOCK_MONOTONIC), on behalf of thread `source` (tests).
+void note(std::int64_t t_ns, int source, std::optional<double> macs_per_byte);
+
+/// The mean of `f(macs_per_byte)` over [from_ns, to_ns], weighted by the time each thread worked
+/// in it; nullopt when no thread noted work there.
+std::optional<double> mean_over_work(std::int64_t from_ns, std::int64_t to_ns, const std::function<double(double)>& f);
+
+}  // namespace jetperf::activity
