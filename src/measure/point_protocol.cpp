@@ -41,6 +41,15 @@ point_measurement run_point(jobs::point_context& ctx, const nlohmann::json& poin
   for (; !ctx.cancelled() && (warm_runs < plan.warmup_runs || monotonic_ns() < warm_end); ++warm_runs) plan.run_once();
   if (warm_runs) ctx.record("warmup", "warm-up", warm_start, monotonic_ns(), {{"runs", warm_runs}});
 
+  if (plan.window) {
+    m.window = plan.window(m.idle_w);
+    if (m.window.cancelled || ctx.cancelled()) {
+      m.skipped = "cancelled";
+      return m;
+    }
+    m.latency = m.window.latency;
+    return m;
+  }
   loop_options opt;
   opt.boundary_s = plan.boundary_s;
   opt.cancel = ctx.cancel;

@@ -38,6 +38,10 @@ struct point_plan {
   std::function<std::optional<std::string>()> prepare;
   /// Runs the work once and returns its duration in seconds.
   timed_iteration run_once;
+  /// When set, the window itself is the kind's (a protocol whose stop rule is not the RSE's, as
+  /// the in-context layer estimate): called after the warm-up with the idle baseline, in place of
+  /// the measurement loop.
+  std::function<loop_result(std::optional<double> idle_w)> window;
 };
 
 struct point_measurement {

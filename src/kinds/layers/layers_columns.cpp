@@ -40,7 +40,7 @@ const jobs::column_table& layers_columns() {
               {"flops", column_type::integer, param, "", "floating-point operations per run (batch included)", false},
               {"functional_layer_count", column_type::integer, param, "", "end-to-end rows: layers in the network", false},
               {"ops", column_type::integer, param, "", "ops the layer (or network) spans", false},
-              {"protocol", column_type::text, param, "", "adaptive or fixed", false},
+              {"protocol", column_type::text, param, "", "adaptive, fixed or in_context", false},
               {"latency_count", column_type::integer, metric, "", "timed runs behind the latency", false},
               {"latency_median_s", column_type::number, metric, "s", "median latency", false},
               {"latency_std_s", column_type::number, metric, "s", "standard deviation of the latency", false},
@@ -61,12 +61,31 @@ const jobs::column_table& layers_columns() {
               {"in_context", column_type::object, metric, "",
                "end-to-end rows: each layer's latency inside the whole network {layer index: {name, median_s, p25_s, "
                "p75_s, runs}} (the summary's layers_in_context sets it beside the isolated one)", false},
+              {"power_ci95_w", column_type::number, metric, "W",
+               "in_context layer rows: half-width of power_w's 95% interval (from the estimate's residuals)", false},
+              {"energy_ci95_j", column_type::number, metric, "J", "in_context layer rows: half-width of energy_j's 95% interval",
+               false},
+              {"layer_resolution", column_type::text, metric, "",
+               "in_context layer rows: resolved (within target_half_width), not_converged (its own wider interval), "
+               "merged (the readings could not tell it from its neighbours: power_w is theirs together), "
+               "runs_nothing (an alias), unresolvable", true},
+              {"merged_with", column_type::text, metric, "", "in_context merged rows: the layers it was measured with",
+               false},
+              {"layer_readings", column_type::integer, metric, "",
+               "in_context layer rows: sensor readings whose window overlapped the layer", false},
+              {"layer_energy_sum_j", column_type::number, metric, "J",
+               "in_context end-to-end row: the layers' energy_j added up (compare with energy_j)", false},
+              {"layer_energy_sum_ci95_j", column_type::number, metric, "J", "half-width of its 95% interval", false},
+              {"estimator", column_type::object, metric, "",
+               "in_context end-to-end row: runs, readings, units, merges, condition_number, residual_rms_w, "
+               "phase_lock, jitter, the sensor's fitted update period and lateness", false},
           },
           measure::window_columns(),
           measure::setting_detail_columns(),
       }),
       true,
-      {}};
+      // in_context points hold their layers' rows (the end-to-end row first); others give one row.
+      "layer_rows"};
   return table;
 }
 

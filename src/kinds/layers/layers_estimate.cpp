@@ -91,9 +91,15 @@ std::vector<double> estimate_layers_points_s(const json& spec_json, const std::v
       const double filled = static_cast<double>(l->params) +
                             static_cast<double>(models::elements(l->output_shape) * p.value("batch", std::int64_t{1}));
       t += k_prepare_s + filled * k_fill_s_per_element + static_cast<double>(spec.warmup_runs) * run.mean_s;
-      t += spec.fixed() ? static_cast<double>(runs) * run.mean_s + spec.window_s + 2 * spec.boundary_s + spec.gap_s
-                        : measure::adaptive_window_s(min_window, std::max(spec.max_time_s, min_window), runs, run,
-                                                     spec.latency_target_rse);
+      // in_context runs until every layer's interval converges, which no prior predicts: its
+      // bound is what the job can take.
+      if (spec.in_context())
+        t += spec.max_time_s;
+      else if (spec.fixed())
+        t += static_cast<double>(runs) * run.mean_s + spec.window_s + 2 * spec.boundary_s + spec.gap_s;
+      else
+        t += measure::adaptive_window_s(min_window, std::max(spec.max_time_s, min_window), runs, run,
+                                        spec.latency_target_rse);
     }
     out.push_back(t);
   }

@@ -15,6 +15,7 @@
 #include <jetperf/models/network.hpp>
 #include <jetperf/workloads/layer_backends.hpp>
 #include <jetperf/kinds/layers/in_context.hpp>
+#include <jetperf/kinds/layers/in_context_power.hpp>
 #include <jetperf/kinds/layers/layers_results.hpp>
 #include <jetperf/kinds/layers/layers_spec.hpp>
 
@@ -40,6 +41,42 @@ jobs::point_result skipped(const json& point, const std::string& reason) {
   json identity = json::object();
   for (const char* key : {"network", "device", "layer_index", "layer_name"}) identity[key] = point.value(key, json());
   return measure::skipped_point(reason, std::move(identity));
+}
+
+// The in_context point's rows: the end-to-end row first (the point's own values), then one per
+// layer. A layer row names every value it has; the network's own measurements that mean nothing
+// for one layer (its rails, kernels, sample counts) are null there rather than inherited.
+void put_layer_rows(json& mt, const in_context_power& ic, const std::vector<models::layer>& layers, std::int64_t batch) {
+  static const char* network_only[] = {"power_rse", "power_samples", "window_energy_j", "window_s", "window_runs",
+                                       "latency_rse", "layer_latency_sum_s", "layers_over_end_to_end", "kernels",
+                                       "in_context", "functional_layer_count", "power_w", "energy_j",
+                                       "dynamic_power_w", "dynamic_energy_j", "temp_max_c"};
+  mt["layer_energy_sum_j"] = ic.estimated ? json(ic.sum_energy_j) : json();
+  mt["layer_energy_sum_ci95_j"] = ic.estimated ? json(ic.sum_energy_ci95_j) : json();
+  mt["estimator"] = ic.estimator;
+  json rows = json::array({json::object()});
+  for (auto item : ic.rows) {
+    for (const char* key : network_only)
+      if (!item.contains(key)) item[key] = nullptr;
+    for (auto it = mt.begin(); it != mt.end(); ++it)
+      if (jobs::rail_of_column(it.key()) != "") item[it.key()] = nullptr;
+    const auto& l = layers.at(item["layer_index"].get<std::size_t>());
+    item["input_shapes"] = shapes_text(l.input_shapes, batch);
+    item["output_shape"] = models::format_shape(l.output_shape, batch);
+    item["params"] = l.params;
+    item["macs"] = l.macs * batch;
+    item["flops"] = l.flops * batch;
+    item["ops"] = l.last - l.first;
+    const auto mean = item["latency_mean_s"];
+    item["gflops"] = mean.is_number() && mean.get<double>() > 0
+                         ? json(static_cast<double>(l.flops * batch) / mean.get<double>() / 1e9)
+                         : json();
+    item["layer_energy_sum_j"] = nullptr;
+    item["layer_energy_sum_ci95_j"] = nullptr;
+    item["estimator"] = nullptr;
+    rows.push_back(std::move(item));
+  }
+  mt["layer_rows"] = std::move(rows);
 }
 
 class layers_workload final : public jobs::workload {
@@ -164,8 +201,22 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
     return std::nullopt;
   };
   plan.run_once = [be] { return be->timed_run_s(); };
+  std::optional<in_context_power> in_context;
+  in_context_power_plan ip;
+  if (spec.in_context()) {
+    ip.min_time_s = spec.min_time_s;
+    ip.max_time_s = spec.max_time_s;
+    ip.target_rel = spec.target_half_width;
+    ip.boundary_s = spec.boundary_s;
+    plan.window = [&](std::optional<double> idle_w) {
+      in_context = measure_in_context_power(ctx, *be, entry.net, layers, idle_w, ip);
+      return in_context->window;
+    };
+  }
   const auto m = measure::run_point(ctx, point, plan, idle_);
   if (m.skipped) return skipped(point, *m.skipped);
+  if (in_context && in_context->estimator.contains("unsupported"))
+    return skipped(point, in_context->estimator["unsupported"].get<std::string>());
   const auto& res = m.window;
   const auto& latency = m.latency;
 
@@ -217,8 +268,9 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
   for (const auto& [op, kernel] : be->op_kernels())
     kernels.push_back(entry.net.ops.at(static_cast<std::size_t>(op)).name + ": " + kernel);
   mt["kernels"] = kernels;
-  // The whole network again, op by op: every layer's latency in context.
-  if (index < 0) mt["in_context"] = measure_in_context(ctx, *be, entry.net, layers);
+  // The whole network again, op by op: every layer's latency in context (in_context has them).
+  if (index < 0 && !in_context) mt["in_context"] = measure_in_context(ctx, *be, entry.net, layers);
+  if (in_context) put_layer_rows(mt, *in_context, layers, batch);
 
   // The end-to-end row states how the isolated layers add up against it (seed 002's check).
   const auto sum_key = variant_label(point) + "|" + name + "|" + device;

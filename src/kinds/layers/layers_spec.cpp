@@ -234,7 +234,9 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform:
                                   ? json(number_field(spec, latency_target))
                                   : json();
   out["min_time_s"] = number_field(spec, declared("min_time_s"));
-  out["max_time_s"] = number_field(spec, declared("max_time_s"));
+  const bool in_context = protocol == "in_context";
+  out["max_time_s"] = number_field(spec, declared("max_time_s"), in_context ? 60.0 : 5.0);
+  out["target_half_width"] = number_field(spec, declared("target_half_width"));
   if (out["max_time_s"].get<double>() < out["min_time_s"].get<double>())
     throw validation_error(field("max_time_s"), "max_time_s must be at least min_time_s", "out_of_range");
   out["end_to_end"] = bool_field(spec, declared("end_to_end"));
@@ -246,10 +248,10 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform:
   // The job's size, counted before anything is built per point: named after its largest axis
   // when it is too big.
   const auto g = models::parse_granularity(gran);
-  const bool end_to_end = out["end_to_end"].get<bool>();
+  const bool end_to_end = out["end_to_end"].get<bool>() || in_context;
   double layers = 0;
   for (const auto& name : names) {
-    const auto count = models::layers_of(network_of_spec(users, name), g).size() + (end_to_end ? 1 : 0);
+    const auto count = in_context ? 1 : models::layers_of(network_of_spec(users, name), g).size() + (end_to_end ? 1 : 0);
     layers += static_cast<double>(count) * static_cast<double>(sizes_of(users, name, input_sizes).size());
   }
   auto dims = board_axis_sizes(out);
@@ -301,8 +303,9 @@ std::vector<nlohmann::json> expand_layers_spec(const nlohmann::json& spec) {
   std::vector<std::pair<std::string, std::vector<models::layer>>> networks;
   for (const auto& name : s.models) {
     const auto net = network_of_spec(users, name);
-    auto layers = models::layers_of(net, g);
-    if (s.end_to_end) layers.push_back(models::whole_network(net));
+    // in_context measures every layer inside the end-to-end runs: one point per network.
+    auto layers = s.in_context() ? std::vector<models::layer>{} : models::layers_of(net, g);
+    if (s.end_to_end || s.in_context()) layers.push_back(models::whole_network(net));
     networks.emplace_back(name, std::move(layers));
   }
   std::vector<json> points;
@@ -356,7 +359,10 @@ const std::vector<spec_field>& layers_spec_fields() {
       {"repeats", t::integer, 1,
        "times the whole job runs (rows carry repeat; the summary gives each network's mean and 95% interval across "
        "repeats, and flags repeats that disagree beyond their own noise)", 1, 1000, {}},
-      {"protocol", t::text, "adaptive", "adaptive (stop rule) or fixed (the seed's windows)", 0, 0, {"adaptive", "fixed"}},
+      {"protocol", t::text, "adaptive",
+       "adaptive (each layer alone, stop rule), fixed (each layer alone, the seed's windows) or in_context (every "
+       "layer's power and energy from end-to-end runs of the whole network, at sub-sample resolution)", 0, 0,
+       {"adaptive", "fixed", "in_context"}},
       {"latency_samples", t::integer, 100, "timed runs per layer", 1, 1000000, {}},
       {"warmup_runs", t::integer, 5, "discarded runs before measuring", 0, 100000, {}},
       {"window_s", t::number, 5.0, "fixed protocol: power window per layer", 0.01, 3600, {}},
@@ -369,7 +375,11 @@ const std::vector<spec_field>& layers_spec_fields() {
        "adaptive: also require the relative standard error of the mean latency to be at most this (absent: "
        "latency is not a stop criterion)", 1e-6, 1, {}},
       {"min_time_s", t::number, 0.1, "adaptive: shortest window", 0, 3600, {}},
-      {"max_time_s", t::number, 5.0, "adaptive: longest window", 0.001, 3600, {}},
+      {"max_time_s", t::number, nullptr,
+       "adaptive: longest window (5 s); in_context: longest run of end-to-end runs per network (60 s)", 0.001, 3600, {}},
+      {"target_half_width", t::number, 0.05,
+       "in_context: the end-to-end runs go on until every layer's 95% energy interval is within this fraction of "
+       "its energy (or max_time_s)", 1e-4, 1, {}},
       {"end_to_end", t::boolean, true, "also run each network whole", 0, 0, {}},
       {"threads", t::integer, 0, "CPU backend threads (0 = the library's default)", 0, 1024, {}},
   }, {
@@ -405,6 +415,8 @@ layers_spec layers_spec::stored(const nlohmann::json& j) {
   if (lt.is_number()) s.latency_target_rse = lt.get<double>();
   s.min_time_s = j.at("min_time_s").get<double>();
   s.max_time_s = j.at("max_time_s").get<double>();
+  // Specs stored before in_context existed have no target: its default.
+  s.target_half_width = j.value("target_half_width", 0.05);
   s.cooldown_s = j.at("cooldown_s").get<double>();
   s.end_to_end = j.at("end_to_end").get<bool>();
   s.board_axes = stored_board_axes(j);

@@ -33,6 +33,7 @@ struct layers_spec {
   std::int64_t repeats = 1;               ///< times the whole sweep runs (outermost)
   std::int64_t latency_samples = 0, warmup_runs = 0, threads = 0;
   double window_s = 0, boundary_s = 0, gap_s = 0, target_rse = 0, min_time_s = 0, max_time_s = 0, cooldown_s = 0;
+  double target_half_width = 0.05;  ///< in_context: each layer's energy interval, relative
   std::optional<double> latency_target_rse;  ///< adaptive: a latency RSE criterion too, when set
   bool end_to_end = true;
   nlohmann::json board_axes = nlohmann::json::object();  ///< power_modes, emc/gpu/cpu_freqs (null = as is)
@@ -40,6 +41,7 @@ struct layers_spec {
   /// A stored spec (the output of normalize_layers_spec): already validated at submission.
   static layers_spec stored(const nlohmann::json& normalized);
   bool fixed() const { return protocol == "fixed"; }
+  bool in_context() const { return protocol == "in_context"; }
   /// Seconds of the idle baseline measured once per distinct setting.
   double idle_baseline_s() const;
 };

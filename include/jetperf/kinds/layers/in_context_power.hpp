@@ -1,0 +1,48 @@
+#pragma once
+// The layers protocol `in_context`: every layer's power and energy from end-to-end runs of the
+// whole network (measure/layer_power_estimate.hpp), rather than from each layer run alone.
+// After the warm-up the network runs end to end, op by op on CLOCK_MONOTONIC, until every
+// layer's energy interval is within the target or max_time_s; every second the sensor's update
+// times are refitted from the window's samples (measure/sensor_updates.hpp), the estimate is
+// solved, and layers that cannot be resolved in the time left are merged with a neighbour. When
+// the runs lock in phase with the sensor's updates, each run starts after a random pause of up to
+// one sensor period, so the windows' edges fall across the layers again.
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <jetperf/backend/layer_backend.hpp>
+#include <jetperf/jobs/workload.hpp>
+#include <jetperf/measure/measurement_loop.hpp>
+#include <jetperf/models/network.hpp>
+
+namespace jetperf::kinds {
+
+struct in_context_power_plan {
+  double min_time_s = 1;
+  double max_time_s = 60;
+  double target_rel = 0.05;         ///< relative half-width of each layer's 95% energy interval
+  double boundary_s = 0.05;         ///< cut from both ends of the end-to-end power window
+  double check_period_s = 1;        ///< how often the estimate is solved while running
+  std::size_t max_spans = 1u << 20; ///< layer spans kept (24 bytes each): the memory bound
+};
+
+struct in_context_power {
+  measure::loop_result window;      ///< the end-to-end runs as one window (its power, latency)
+  /// One item per layer of `layers` (the point's row list), in layer order.
+  nlohmann::json rows = nlohmann::json::array();
+  /// The estimator's diagnostics: readings, runs, condition number, merges, the sensor fit.
+  nlohmann::json estimator = nlohmann::json::object();
+  double sum_energy_j = 0, sum_energy_ci95_j = 0;
+  bool estimated = false;           ///< false: no power figure per layer (why in estimator.unresolvable)
+};
+
+/// Runs the protocol on `be`, prepared with the whole of `net`. `idle_w` is the board's idle
+/// baseline under the point's settings (the estimator's known term).
+in_context_power measure_in_context_power(const jobs::point_context& ctx, workloads::layer_backend& be,
+                                          const models::network& net, const std::vector<models::layer>& layers,
+                                          std::optional<double> idle_w, const in_context_power_plan& plan);
+
+}  // namespace jetperf::kinds
