@@ -280,7 +280,18 @@ TEST_F(web_page, data_logic_gives_the_known_answers) {
     const big = new ring(10000, 2);
     for (let k = 0; k < 10000; ++k) big.push(k, [k === 4321 ? 100 : Math.sin(k), k === 777 ? -50 : 0]);
     const picked = d.min_max_indices(big, 100, 0, 9999);
+    // Layers: the end-to-end row's in-context medians beside each isolated layer, as bars.
+    const { bar_data } = await import('/web/js/explorer_view.js');
+    const layer_rows = p.with_in_context([
+      { index: 0, layer_index: 0, latency_median_s: 0.002 }, { index: 1, layer_index: 1, latency_median_s: 0.003 },
+      { index: 2, layer_index: 2, latency_median_s: 0.001 },
+      { index: 3, layer_index: null, latency_median_s: 0.0065, in_context: { 0: { median_s: 0.0025 }, 2: { median_s: 0.0011 } } }]);
+    const bars = bar_data(layer_rows, 'layer_index', ['latency_median_s', 'in_context_median_s'], []);
+    const mappings = p.per_mapping([{ mapping_id: 1, stage_index: 0, throughput_ips: 10 }, { mapping_id: 1, stage_index: 1, throughput_ips: 10 },
+                                    { mapping_id: 2, stage_index: 0, throughput_ips: 7 }]);
     return {
+      bar_labels: bars.labels, bar_sets: bars.datasets.map((b) => [b.label, b.data]),
+      mapping_throughputs: mappings.map((x) => x.throughput_ips),
       half128: half128.map((x) => x.index),
       any_dtype: m.filter_rows(rows, { dtype: '' }).length,
       distinct_m: m.distinct_values(rows, 'm'),
@@ -325,6 +336,10 @@ TEST_F(web_page, data_logic_gives_the_known_answers) {
   EXPECT_EQ(r["keeps_dip"], true);
   EXPECT_EQ(r["sorted"], true);
   EXPECT_EQ(r["rows_shape"], nlohmann::json({-4, -3, -2, -1, 0}));
+  EXPECT_EQ(r["bar_labels"], nlohmann::json({0, 1, 2}));  // the end-to-end row is no bar
+  EXPECT_EQ(r["bar_sets"], nlohmann::json::parse(R"([["latency_median_s", [0.002, 0.003, 0.001]],
+                                                      ["in_context_median_s", [0.0025, null, 0.0011]]])"));
+  EXPECT_EQ(r["mapping_throughputs"], nlohmann::json({10, 7}));
 }
 
 TEST_F(web_page, live_plot_draws_100k_points_from_its_ring) {
