@@ -190,6 +190,7 @@ TEST_F(web_page, a_finished_gemm_job_in_the_explorer) {
   EXPECT_EQ(page_->evaluate(chart + ".scales.x.type"), "logarithmic");
   // Each point's x is its row's m, sorted.
   EXPECT_EQ(page_->evaluate(chart + ".data.datasets[1].data.map((p) => p.x)"), nlohmann::json({32, 48, 64}));
+  page_->evaluate("document.getElementById('explorer').scrollIntoView()");
   shot("explorer_preset.png");
 
   // x and y by hand, as a line, colour none, then dtype fixed to float: only float's rows remain.
@@ -208,6 +209,7 @@ TEST_F(web_page, a_finished_gemm_job_in_the_explorer) {
   EXPECT_EQ(page_->evaluate("document.getElementById('explorer-summary').dataset.points"), std::to_string(ok_rows("float")));
   page_->evaluate("document.getElementById('explorer-log-y').click()");
   EXPECT_EQ(page_->evaluate(chart + ".scales.y.type"), "logarithmic");
+  page_->evaluate("document.getElementById('explorer').scrollIntoView()");
   shot("explorer_chosen.png");
 
   // The CSV download holds exactly the plotted rows, with every column of the results.

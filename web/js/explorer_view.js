@@ -141,8 +141,8 @@ export class explorer_view {
       animation: false,
       maintainAspectRatio: false,
       scales: {
-        x: { type: x_type, title: { display: true, text: unit_label(columns, s.x) } },
-        y: { type: y_type, title: { display: true, text: s.y.map((y) => unit_label(columns, y)).join(', ') } },
+        x: { type: x_type, title: { display: true, text: unit_label(columns, s.x) }, ticks: number_ticks(x_type) },
+        y: { type: y_type, title: { display: true, text: s.y.map((y) => unit_label(columns, y)).join(', ') }, ticks: number_ticks(y_type) },
       },
       plugins: {
         tooltip: { callbacks: { afterLabel: (item) => row_text(row_of(item)) } },
@@ -172,6 +172,12 @@ export class explorer_view {
   close() {
     if (this.chart) this.chart.destroy();
   }
+}
+
+// Tick labels of a numeric axis in four significant digits (a log axis of seconds otherwise reads
+// "2.0000000E-6"); a category axis keeps its labels.
+function number_ticks(type) {
+  return type === 'category' ? {} : { callback: (v) => format_number(v, 4) };
 }
 
 // A row as one line: its parameters and main metrics (what hover shows).
