@@ -142,6 +142,8 @@ app::app(daemon_config config)
   services.attachment_max_per_job = config_.max_trace_attachments;
   services.attachment_max_total_bytes = static_cast<std::int64_t>(config_.max_trace_disk_mb << 20);
   services.attachment_max_bytes = static_cast<std::int64_t>(config_.max_trace_upload_mb << 20);
+  services.web_root = config_.web_root;
+  services.javascript_dir = config_.javascript_dir;
   const auto upload_dir = services.attachment_dir;
   router_ = std::make_unique<api::router>(std::move(services));
 

@@ -53,6 +53,11 @@ std::string parse_path(const std::string& where, const std::string& key, const s
   return value;
 }
 
+std::string parse_absolute_path(const std::string& where, const std::string& key, const std::string& value) {
+  if (value.empty() || value.front() != '/') fail(where, key, "'" + value + "' is not an absolute path");
+  return value;
+}
+
 // A comma-separated value's items, each trimmed of blanks, empty ones dropped ("a, b,," -> a, b).
 std::vector<std::string> list_items(const std::string& value) {
   std::vector<std::string> out;
@@ -137,8 +142,7 @@ const std::map<std::string, setter>& file_keys() {
        }},
       {"sysfs_root",
        [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
-         if (v.empty() || v.front() != '/') fail(w, k, "'" + v + "' is not an absolute path");
-         c.sysfs_root = v;
+         c.sysfs_root = parse_absolute_path(w, k, v);
        }},
       {"nvpmodel", [](daemon_config& c, const std::string& w, const std::string& k,
                       const std::string& v) { c.nvpmodel_path = parse_path(w, k, v); }},
@@ -209,6 +213,10 @@ const std::map<std::string, setter>& file_keys() {
          c.command_dirs.clear();
          for (const auto& item : list_items(v)) c.command_dirs.push_back(parse_path(w, k, item));
        }},
+      {"web_root", [](daemon_config& c, const std::string& w, const std::string& k,
+                      const std::string& v) { c.web_root = parse_absolute_path(w, k, v); }},
+      {"javascript_dir", [](daemon_config& c, const std::string& w, const std::string& k,
+                            const std::string& v) { c.javascript_dir = parse_absolute_path(w, k, v); }},
       {"runtime_dir", [](daemon_config& c, const std::string& w, const std::string& k,
                          const std::string& v) { c.runtime_dir = parse_path(w, k, v); }},
       {"max_trace_upload_mb",
@@ -247,6 +255,8 @@ bool file_exists(const std::string& path) {
 }
 
 }  // namespace
+
+std::string default_web_root() { return JETPERF_DEFAULT_WEB_ROOT; }
 
 std::string daemon_config::listen_text() const {
   if (listen_host.find(':') != std::string::npos) {
@@ -422,6 +432,9 @@ std::string usage_text() {
          "  --command-jobs BOOL        run clients' own programs (command jobs; default false)\n"
          "  --command-user NAME        the unprivileged account they run as (never root)\n"
          "  --command-dirs A,B         programs must lie inside these directories\n"
+         "  --web-root PATH            the web page served at / (default " JETPERF_DEFAULT_WEB_ROOT ")\n"
+         "  --javascript-dir PATH      Debian's libjs-* files, served at /javascript/\n"
+         "                             (default /usr/share/javascript)\n"
          "  --runtime-dir PATH         per-job runtime files (default /run/jetperf)\n"
          "  --max-trace-upload-mb N    largest trace attached to a job, streamed to disk\n"
          "                             (default 256)\n"

@@ -18,6 +18,10 @@ class config_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Where `cmake --install` puts web/: <install prefix>/share/jetperf/web (/usr/share/jetperf/web in
+/// the .deb).
+std::string default_web_root();
+
 struct daemon_config {
   std::string config_path = "/etc/jetperf/jetperfd.conf";
   std::string listen_host = "127.0.0.1";
@@ -70,6 +74,12 @@ struct daemon_config {
   /// The lab's name for this board, on jetperf_build_info{board} at /metrics and in
   /// GET /v1/health (`board_name`); "" = this machine's host name. Letters, digits, '.', '_', '-'.
   std::string board_name;
+  /// The web page served at / (the package installs it here; the build tree's tests name the
+  /// source web/ folder).
+  std::string web_root = default_web_root();
+  /// Debian's javascript dir, where libjs-dygraphs and libjs-chart.js put the page's plotting
+  /// libraries (served at /javascript/...).
+  std::string javascript_dir = "/usr/share/javascript";
   /// Where per-job runtime files live (command jobs' marker sockets).
   std::string runtime_dir = "/run/jetperf";
   /// When set, "HOST:PORT\n" is written here (atomically) once the listener is bound.

@@ -8,7 +8,8 @@
 #   deploy/install-deps.sh --compiler gcc-9  # also that compiler (the gcc-9 floor check)
 #
 # Required packages must exist in the archive; optional ones (OpenBLAS, oneDNN: their points are
-# then "not supported by this build"; CLI11: without it the client is not built) are installed
+# then "not supported by this build"; CLI11: without it the client is not built; libjs-dygraphs,
+# libjs-chart.js: the page names the missing one; chromium: the browser test skips) are installed
 # where the archive has them. CUDA, cuBLAS and
 # cuDNN come from NVIDIA (JetPack on a Jetson; /usr/local/cuda elsewhere) and are never installed
 # here. Uses sudo when not root, and apt only when something is missing.
@@ -45,7 +46,10 @@ libraries=(libboost-dev        # Beast and Asio (header-only)
 arch_all=(nlohmann-json3-dev)   # header-only, Architecture: all
 optional=(libopenblas-dev      # the CPU GEMM backend
   libdnnl-dev                  # oneDNN: CPU half GEMM and the CPU DNN layer backend
-  libcli11-dev)                # the client's command line (not packaged in Debian 11 or Ubuntu 20.04)
+  libcli11-dev                 # the client's command line (not packaged in Debian 11 or Ubuntu 20.04)
+  libjs-dygraphs libjs-chart.js  # the web page's plots (Depends of the .deb; the browser test loads them)
+  chromium)                    # test only: the headless browser of tests/sim/web_page_sim_test.cpp
+                               # (Ubuntu's chromium-browser is a snap stub: that test then skips)
 if [ -n "$arch" ]; then
   case "$arch" in
     arm64) triplet=aarch64-linux-gnu ;;
@@ -71,7 +75,8 @@ missing=()
 for p in "${wanted[@]}"; do installed "$p" || missing+=("$p"); done
 missing_optional=()
 for p in "${optional[@]}"; do
-  [ "$p" = libcli11-dev ] && q=$p || q=$p$suffix   # CLI11 is header-only (Architecture: all)
+  # CLI11 and the libjs-* are Architecture: all; the browser runs on the build machine.
+  case "$p" in libcli11-dev | libjs-* | chromium) q=$p ;; *) q=$p$suffix ;; esac
   installed "$q" || missing_optional+=("$q")
 done
 

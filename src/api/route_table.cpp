@@ -27,13 +27,21 @@ bool is_placeholder(const std::string& segment) {
 }
 
 bool matches(const route& r, const std::vector<std::string>& segments, std::map<std::string, std::string>& params) {
-  if (r.segments.size() != segments.size()) return false;
+  const bool rest = r.traits.rest_of_path;
+  if (rest ? segments.size() < r.segments.size() : r.segments.size() != segments.size()) return false;
   std::map<std::string, std::string> found;
-  for (std::size_t i = 0; i < segments.size(); ++i) {
+  for (std::size_t i = 0; i < r.segments.size(); ++i) {
     const auto& p = r.segments[i];
     if (is_placeholder(p)) {
       if (segments[i].empty()) return false;
-      found[p.substr(1, p.size() - 2)] = segments[i];
+      std::string value = segments[i];
+      if (rest && i + 1 == r.segments.size()) {
+        for (std::size_t j = i + 1; j < segments.size(); ++j) {
+          if (segments[j].empty()) return false;
+          value += "/" + segments[j];
+        }
+      }
+      found[p.substr(1, p.size() - 2)] = std::move(value);
     } else if (p != segments[i]) {
       return false;
     }
@@ -55,6 +63,8 @@ void route_table::add(std::string method, std::string pattern, route_handler han
   r.pattern = std::move(pattern);
   r.handler = std::move(handler);
   r.traits = traits;
+  if (r.traits.rest_of_path && (r.segments.empty() || !is_placeholder(r.segments.back())))
+    throw std::invalid_argument("a rest_of_path route must end in a {placeholder}: " + r.pattern);
   routes_.push_back(std::move(r));
 }
 

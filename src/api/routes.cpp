@@ -15,6 +15,7 @@ void register_all_routes(route_table& table) {
   register_trace_attachment_routes(table);
   register_model_routes(table);
   register_kind_routes(table);
+  register_web_routes(table);
 }
 
 }  // namespace jetperf::api

@@ -1,7 +1,9 @@
 #pragma once
 // The route table: each routes_*.cpp registers (method, path pattern, handler). Patterns are
 // literal segments and `{name}` placeholders that match one non-empty segment, e.g.
-// "/v1/jobs/{id}/results". Adding a route never touches the router.
+// "/v1/jobs/{id}/results"; a route with route_traits::rest_of_path lets its last placeholder take
+// the rest of the path, slashes included (the page's static files). Adding a route never touches
+// the router.
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -49,6 +51,9 @@ struct route_traits {
   /// For body_to_file routes: checks made on the header alone, before any byte of the body is
   /// read (the job exists and can take another attachment); throws like a handler.
   std::function<void(const route_request&)> admit = nullptr;
+  /// The pattern's last segment is a placeholder that takes every remaining segment, joined by
+  /// '/' ("/web/{path}" matches "/web/js/main.js" with path "js/main.js"); each must be non-empty.
+  bool rest_of_path = false;
 };
 
 struct route {

@@ -66,6 +66,10 @@ struct services {
   std::int64_t attachment_max_total_bytes = std::int64_t{4} << 30;
   /// The largest trace file accepted (the HTTP layer's upload limit, for uploads made in memory).
   std::int64_t attachment_max_bytes = std::int64_t{256} << 20;
+  /// The page's files for GET / and /web/...; "": those answer 404 saying the page is not installed.
+  std::string web_root;
+  /// Debian's /usr/share/javascript (the libjs-* plotting libraries) for GET /javascript/...
+  std::string javascript_dir;
   /// jetperf_build_info's labels at /metrics; nullopt: the series is left out.
   std::optional<telemetry::prometheus_build_info> build_info;
 };

@@ -29,6 +29,8 @@ void register_trace_attachment_routes(route_table& table);
 /// GET /v1/models (the zoo's summaries), GET /v1/models/{name}?granularity=block|op&batch=N.
 void register_model_routes(route_table& table);
 void register_kind_routes(route_table& table);
+/// GET / (the page), GET /web/{path} (its files), GET /javascript/{path} (Debian's libjs-*).
+void register_web_routes(route_table& table);
 
 void register_all_routes(route_table& table);
 

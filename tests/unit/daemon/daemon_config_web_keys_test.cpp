@@ -1,0 +1,57 @@
+// The web page's keys: web_root and javascript_dir, their defaults (the install prefix's
+// share/jetperf/web, Debian's /usr/share/javascript), file and flag spelling, absolute paths only,
+// and --help naming both.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include <support/temp_dir.hpp>
+
+#include "daemon_config.hpp"
+
+namespace jetperf::daemon {
+namespace {
+
+TEST(daemon_config_web_keys, defaults_are_the_installed_page_and_debians_javascript_dir) {
+  const auto cl = parse_command_line({"--config", "/dev/null"});
+  EXPECT_EQ(cl.config.javascript_dir, "/usr/share/javascript");
+  EXPECT_EQ(cl.config.web_root, default_web_root());
+  const std::string suffix = "/share/jetperf/web";
+  ASSERT_GT(cl.config.web_root.size(), suffix.size());
+  EXPECT_EQ(cl.config.web_root.front(), '/');
+  EXPECT_EQ(cl.config.web_root.substr(cl.config.web_root.size() - suffix.size()), suffix) << cl.config.web_root;
+}
+
+TEST(daemon_config_web_keys, file_then_flags) {
+  jetperf::test::temp_dir dir;
+  const std::string conf = dir.file("j.conf");
+  std::ofstream(conf) << "web_root = /srv/page\njavascript_dir = /opt/js\n";
+  auto cl = parse_command_line({"--config", conf});
+  EXPECT_EQ(cl.config.web_root, "/srv/page");
+  EXPECT_EQ(cl.config.javascript_dir, "/opt/js");
+  cl = parse_command_line({"--config", conf, "--web-root", "/src/jetperf/web", "--javascript-dir=/tmp/js"});
+  EXPECT_EQ(cl.config.web_root, "/src/jetperf/web");
+  EXPECT_EQ(cl.config.javascript_dir, "/tmp/js");
+}
+
+TEST(daemon_config_web_keys, relative_or_empty_paths_are_refused_and_help_names_the_keys) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"--web-root", "web"}, {"--web-root", ""}, {"--javascript-dir", "usr/share/javascript"}}) {
+    std::vector<std::string> all = {"--config", "/dev/null"};
+    all.insert(all.end(), args.begin(), args.end());
+    try {
+      parse_command_line(all);
+      ADD_FAILURE() << args[0] << " '" << args[1] << "' was accepted";
+    } catch (const config_error& e) {
+      EXPECT_NE(std::string(e.what()).find("is not an absolute path"), std::string::npos) << e.what();
+    }
+  }
+  const auto help = usage_text();
+  EXPECT_NE(help.find("--web-root PATH"), std::string::npos);
+  EXPECT_NE(help.find("--javascript-dir PATH"), std::string::npos);
+  EXPECT_NE(help.find(default_web_root()), std::string::npos);
+}
+
+}  // namespace
+}  // namespace jetperf::daemon
