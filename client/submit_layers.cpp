@@ -41,9 +41,10 @@ class layers_kind final : public submit_kind {
                                  "network's published resolution, see `jetperf models`)");
     protocol_ = app.add_option("--protocol", protocol_v_,
                                "adaptive (each layer runs --latency-samples times, over a power window that ends once power's "
-                               "RSE <= --target-rse, within --min-time-s..--max-time-s) or fixed (the seed's windows) "
-                               "(spec.protocol)")
-                    ->check(CLI::IsMember({"adaptive", "fixed"}));
+                               "RSE <= --target-rse, within --min-time-s..--max-time-s), fixed (the seed's windows) or "
+                               "in_context (every layer's power and energy from end-to-end runs of the whole network, "
+                               "until each is within --target-half-width or --max-time-s) (spec.protocol)")
+                    ->check(CLI::IsMember({"adaptive", "fixed", "in_context"}));
     for (auto& f : integers_) f.add_to(app);
     for (auto& n : numbers_) n.add_to(app);
     no_end_to_end_ = app.add_flag("--no-end-to-end", "Skip the whole-network point of each network (spec.end_to_end)");
@@ -87,7 +88,7 @@ class layers_kind final : public submit_kind {
       {"--warmup-runs", "warmup_runs", "Untimed runs before each layer (spec.warmup_runs)"},
       {"--threads", "threads", "CPU backend threads, 0 = all cores (spec.threads)"},
   };
-  number_flag numbers_[8] = {
+  number_flag numbers_[9] = {
       {"--window-s", "window_s", "fixed: seconds of power sampling per layer (spec.window_s)"},
       {"--boundary-s", "boundary_s", "Seconds trimmed from each end of the power window (spec.boundary_s)"},
       {"--gap-s", "gap_s", "fixed: idle seconds between layers (spec.gap_s)"},
@@ -98,7 +99,12 @@ class layers_kind final : public submit_kind {
        "adaptive: also require the mean latency's relative standard error to be at most this (default: latency is "
        "--latency-samples runs, not a stop criterion) (spec.latency_target_rse)"},
       {"--min-time-s", "min_time_s", "adaptive: shortest timed window per layer (spec.min_time_s)"},
-      {"--max-time-s", "max_time_s", "adaptive: longest timed window per layer (spec.max_time_s)"},
+      {"--max-time-s", "max_time_s",
+       "adaptive: longest timed window per layer (default 5); in_context: longest run of end-to-end runs per network "
+       "(default 60) (spec.max_time_s)"},
+      {"--target-half-width", "target_half_width",
+       "in_context: run until every layer's 95% energy interval is within this fraction of its energy (spec."
+       "target_half_width; default 0.05)"},
       {"--cooldown-s", "cooldown_s", "Idle seconds before each point (spec.cooldown_s)"},
   };
 };

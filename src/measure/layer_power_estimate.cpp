@@ -100,8 +100,11 @@ layer_power_estimator::system layer_power_estimator::build() const {
   std::vector<double> dense(n, 0.0);
   std::vector<std::pair<std::size_t, double>> row;
   std::size_t first = 0;  // the first run that may still overlap a reading (both in time order)
+  std::size_t first_excluded = 0;
   for (const auto& k : readings_) {
     const std::int64_t from = k.end_ns - options_.window_ns, to = k.end_ns;
+    while (first_excluded < excluded_.size() && excluded_[first_excluded].second <= from) ++first_excluded;
+    if (first_excluded < excluded_.size() && excluded_[first_excluded].first < to) continue;
     while (first < runs_.size() && runs_[first].end_ns <= from) ++first;
     std::fill(dense.begin(), dense.end(), 0.0);
     bool any = false;

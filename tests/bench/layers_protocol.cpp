@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <support/daemon_process.hpp>
+#include <support/finished_job.hpp>
 #include <support/http_client.hpp>
 #include <support/temp_dir.hpp>
 
@@ -30,25 +31,8 @@ struct run {
 };
 
 run profile(daemon_process& d, http_client& http, const json& spec) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const auto res = http.request("POST", "/v1/jobs", json{{"kind", "layers"}, {"spec", spec}}.dump(),
-                                {{"Authorization", "Bearer " + d.token()}});
-  if (res.status != 201) throw std::runtime_error("submit failed: " + res.body);
-  const auto id = std::to_string(json::parse(res.body)["id"].get<long long>());
-  for (;;) {
-    const std::string state = json::parse(http.request("GET", "/v1/jobs/" + id).body)["state"];
-    if (state != "queued" && state != "running") {
-      if (state != "succeeded") throw std::runtime_error("job ended " + state);
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
-  run r;
-  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const auto results = json::parse(http.request("GET", "/v1/jobs/" + id + "/results").body);
-  r.rows = results["rows"];
-  r.summary = results["summary"];
-  return r;
+  const auto job = run_job(d, http, "layers", spec);
+  return {job.wall_s, job.results["rows"], job.results["summary"]};
 }
 
 double number(const json& row, const char* key) {

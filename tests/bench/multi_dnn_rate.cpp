@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <support/daemon_process.hpp>
+#include <support/finished_job.hpp>
 #include <support/http_client.hpp>
 #include <support/temp_dir.hpp>
 
@@ -32,22 +33,10 @@ struct run {
 };
 
 run measure(daemon_process& d, http_client& http, const json& spec) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const auto res = http.request("POST", "/v1/jobs", json{{"kind", "multi_dnn"}, {"spec", spec}}.dump(),
-                                {{"Authorization", "Bearer " + d.token()}});
-  if (res.status != 201) throw std::runtime_error("submit failed: " + res.body);
-  const auto id = std::to_string(json::parse(res.body)["id"].get<long long>());
-  for (;;) {
-    const std::string state = json::parse(http.request("GET", "/v1/jobs/" + id).body)["state"];
-    if (state != "queued" && state != "running") {
-      if (state != "succeeded") throw std::runtime_error("job ended " + state);
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  const auto job = run_job(d, http, "multi_dnn", spec);
   run r;
-  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const auto rows = json::parse(http.request("GET", "/v1/jobs/" + id + "/results").body)["rows"];
+  r.wall_s = job.wall_s;
+  const auto& rows = job.results["rows"];
   std::int64_t last_mapping = -1;
   std::string last_network;
   for (const auto& row : rows) {

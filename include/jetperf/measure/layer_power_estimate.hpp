@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace jetperf::measure {
@@ -86,6 +87,9 @@ class layer_power_estimator {
   void add_run(const std::vector<layer_span>& spans);
   /// Readings in time order.
   void add_reading(const power_reading& r);
+  /// Time outside the runs when the board was not idle (the caller's own work between runs):
+  /// readings whose window overlaps it are left out. In time order.
+  void exclude(std::int64_t from_ns, std::int64_t to_ns) { excluded_.emplace_back(from_ns, to_ns); }
   /// Replaces every reading (a refit of the sensor's update times places them all anew), with
   /// the fitted window when given (> 0).
   void set_readings(std::vector<power_reading> readings, std::int64_t window_ns = 0) {
@@ -120,6 +124,7 @@ class layer_power_estimator {
   layer_estimate_options options_;
   std::vector<run> runs_;
   std::vector<power_reading> readings_;
+  std::vector<std::pair<std::int64_t, std::int64_t>> excluded_;
   std::vector<int> unit_of_layer_;    ///< -1: the layer never ran
   std::vector<std::vector<int>> units_;
 };

@@ -78,10 +78,24 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
   measure::layer_power_result res;
   std::string stop = "max_time";
 
+  const auto settled_except_hopeless = [&](const measure::layer_power_result& e, double elapsed_s) {
+    // Intervals from a handful of readings per unknown are themselves too uncertain to act on.
+    if (!e.unresolvable.empty() || e.readings < 5 * e.units.size()) return false;
+    for (const auto& u : e.units) {
+      const double rel = u.rel_half_width();
+      if (rel <= plan.target_rel) continue;
+      if (!std::isfinite(rel) || elapsed_s * (rel / plan.target_rel) * (rel / plan.target_rel) <= plan.max_time_s)
+        return false;
+    }
+    return true;
+  };
   // Refits the sensor's update times over everything read so far, then solves (merging first
   // what cannot be resolved in the time left).
   const auto solve = [&](std::int64_t until_ns, double elapsed_s) {
-    fit = measure::fit_sensor_updates(series->read_until(until_ns), nominal_s, fit.period_s > 0 ? &fit : nullptr);
+    // A fit of a few hundred updates that explains nearly every change is a reliable start for
+    // the next; an early one (a few dozen updates) may be an alias, and is redone from scratch.
+    const bool reliable = fit.period_s > 0 && fit.changes >= 200 && fit.extra_changes * 10 <= fit.changes;
+    fit = measure::fit_sensor_updates(series->read_until(until_ns), nominal_s, reliable ? &fit : nullptr);
     est->set_readings(fit.readings, static_cast<std::int64_t>(fit.period_s * 1e9));
     merges += est->merge_unresolvable(elapsed_s, plan.max_time_s);
     res = est->solve();
@@ -131,8 +145,16 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
     if (est && now >= next_check && elapsed_s >= plan.min_time_s) {
       next_check = now + check_ns;
       solve(now, elapsed_s);
+      // The solve ran on the runner's own core: the board was not idle meanwhile.
+      est->exclude(now, monotonic_ns());
       if (res.converged) {
         stop = "converged";
+        break;
+      }
+      // Every layer within the target, or one that at the rate its interval has shrunk would
+      // not get there by max_time_s either: running on would not change the answer.
+      if (settled_except_hopeless(res, elapsed_s)) {
+        stop = "projected_max_time";
         break;
       }
       // Runs that start at one phase of the sensor add readings but no information.

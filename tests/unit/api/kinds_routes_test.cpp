@@ -49,8 +49,9 @@ TEST_F(kinds_routes, columns_are_the_kinds_table_and_the_layers_defaults_are_its
   std::vector<std::string> shown;
   for (const auto& c : layers["columns"])
     if (c["shown"].get<bool>()) shown.push_back(c["name"]);
+  // layer_resolution: an in_context row's power may be its merged neighbours' too, and says so.
   EXPECT_EQ(shown, (std::vector<std::string>{"status", "network", "layer_name", "layer_type", "latency_mean_s",
-                                             "power_w", "energy_j"}));
+                                             "power_w", "energy_j", "layer_resolution"}));
   const auto names = names_of(kind("gemm")["columns"]);
   std::vector<std::string> expected;
   for (const auto& c : jobs::output_columns(registry_.get("gemm").columns(), {})) expected.push_back(c.name);

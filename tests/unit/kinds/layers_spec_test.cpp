@@ -232,3 +232,28 @@ TEST(layers_spec, a_spec_stored_before_the_axes_existed_still_reads_and_runs_as_
   EXPECT_EQ(points[0]["input_size"], 224);
   EXPECT_EQ(points[0]["batch"], 4);
 }
+
+TEST(layers_spec, in_context_runs_one_point_per_network_with_its_own_time_budget) {
+  const auto s = normalize_layers_spec({{"models", "resnet50,mobilenet_v2"}, {"protocol", "in_context"}}, offered());
+  EXPECT_DOUBLE_EQ(s["max_time_s"].get<double>(), 60.0);
+  EXPECT_DOUBLE_EQ(s["target_half_width"].get<double>(), 0.05);
+  // Adaptive keeps its own default.
+  EXPECT_DOUBLE_EQ(normalize_layers_spec({{"models", "resnet50"}}, offered())["max_time_s"].get<double>(), 5.0);
+  const auto points = expand_layers_spec(s);
+  // Every layer is measured inside the end-to-end runs: one point per network, even at op granularity.
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_EQ(points[0]["network"], "resnet50");
+  EXPECT_EQ(points[0]["layer_index"], -1);
+  EXPECT_EQ(points[1]["network"], "mobilenet_v2");
+  const auto ops = normalize_layers_spec(
+      {{"models", "resnet50"}, {"protocol", "in_context"}, {"granularity", "op"}, {"end_to_end", false}}, offered());
+  EXPECT_EQ(expand_layers_spec(ops).size(), 1u);
+  EXPECT_EQ(field_of({{"models", "resnet50"}, {"protocol", "in_context"}, {"target_half_width", 0}}),
+            "spec.target_half_width | target_half_width must be between 0.0001 and 1, got 0");
+  EXPECT_EQ(field_of({{"models", "resnet50"}, {"protocol", "sideways"}}).substr(0, 16), "spec.protocol | ");
+  // A spec stored before the field existed reads the default.
+  auto stored = s;
+  stored.erase("target_half_width");
+  EXPECT_DOUBLE_EQ(layers_spec::stored(stored).target_half_width, 0.05);
+  EXPECT_TRUE(layers_spec::stored(stored).in_context());
+}

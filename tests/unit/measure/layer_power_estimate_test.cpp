@@ -218,3 +218,27 @@ TEST(layer_power_estimate, no_reading_over_a_run_is_unresolvable) {
   EXPECT_THROW(est.add_run({{7, 0, 1}}), std::out_of_range);
   EXPECT_THROW(layer_power_estimator(2, {0, 5, 0.05}), std::invalid_argument);
 }
+
+TEST(layer_power_estimate, readings_over_excluded_time_are_left_out) {
+  layer_power_estimator est(1, {10'000'000, k_idle_w, 0.05});
+  const auto start = [](int r) { return static_cast<std::int64_t>(r) * 20'000'000; };
+  for (int r = 0; r < 100; ++r) est.add_run({{0, start(r), start(r) + 5'000'000}});
+  // One reading every 10 ms, the layer drawing 8 W; the caller worked between 500 and 600 ms,
+  // and the readings over that time read 9 W.
+  for (std::int64_t e = 10'000'000; e <= 2'000'000'000; e += 10'000'000) {
+    const bool busy = e > 500'000'000 && e - 10'000'000 < 600'000'000;
+    double covered = 0;
+    for (int r = 0; r < 100; ++r) {
+      const std::int64_t from = std::max<std::int64_t>(e - 10'000'000, start(r));
+      const std::int64_t to = std::min<std::int64_t>(e, start(r) + 5'000'000);
+      covered += static_cast<double>(std::max<std::int64_t>(0, to - from));
+    }
+    est.add_reading({e, busy ? 9.0 : k_idle_w + 3.0 * covered / 1e7});
+  }
+  const auto before = est.solve();
+  est.exclude(500'000'000, 600'000'000);
+  const auto after = est.solve();
+  EXPECT_EQ(after.readings + 5, before.readings);  // those of 510, 530, .., 590 ms (the others overlap no run)
+  EXPECT_NEAR(after.units[0].power_w, 8.0, 1e-9);
+  EXPECT_GT(std::fabs(before.units[0].power_w - 8.0), 0.05);
+}

@@ -2,7 +2,9 @@
 // The layers protocol `in_context`: every layer's power and energy from end-to-end runs of the
 // whole network (measure/layer_power_estimate.hpp), rather than from each layer run alone.
 // After the warm-up the network runs end to end, op by op on CLOCK_MONOTONIC, until every
-// layer's energy interval is within the target or max_time_s; every second the sensor's update
+// layer's energy interval is within the target (stop_reason converged), or those that are not
+// would not be by max_time_s at the rate their intervals shrink (projected_max_time), or
+// max_time_s; every half second the sensor's update
 // times are refitted from the window's samples (measure/sensor_updates.hpp), the estimate is
 // solved, and layers that cannot be resolved in the time left are merged with a neighbour. When
 // the runs lock in phase with the sensor's updates, each run starts after a random pause of up to
@@ -25,7 +27,7 @@ struct in_context_power_plan {
   double max_time_s = 60;
   double target_rel = 0.05;         ///< relative half-width of each layer's 95% energy interval
   double boundary_s = 0.05;         ///< cut from both ends of the end-to-end power window
-  double check_period_s = 1;        ///< how often the estimate is solved while running
+  double check_period_s = 0.5;      ///< how often the estimate is solved while running
   std::size_t max_spans = 1u << 20; ///< layer spans kept (24 bytes each): the memory bound
 };
 

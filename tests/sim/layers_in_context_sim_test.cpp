@@ -1,0 +1,94 @@
+// Per-layer power from end-to-end runs (protocol in_context) on a simulated Orin's CPU, against
+// each layer run alone (protocol adaptive) on the same board. The simulator gives each op the
+// power of the work it does (common/work_activity.hpp: its MACs per byte), so layers draw
+// distinct power, in isolation and in context alike; the sensor updates every 19.584 ms.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+
+#include <jetperf/config.hpp>
+
+#include "backbone_helpers.hpp"
+
+using namespace jetperf::test;
+using nlohmann::json;
+
+#if JETPERF_HAS_ONEDNN
+TEST(layers_in_context_sim, every_layers_power_from_end_to_end_runs_agrees_with_it_run_alone) {
+  temp_dir sim;
+  daemon_process daemon({"--board", "sim:orin-agx", "--sim-dir", sim.path()});
+  http_client http(daemon.port(), std::chrono::seconds(30));
+  // One thread at the highest CPU clock: the job's thread runs at the host's speed, so the
+  // simulated board's sampler is not starved (README, simulated boards).
+  const json common = {{"models", "resnet18"}, {"devices", "cpu"}, {"granularity", "block"}, {"threads", 1},
+                       {"cpu_freqs", {"max"}}, {"warmup_runs", 3}};
+  auto isolated_spec = common;
+  isolated_spec.update({{"protocol", "adaptive"}, {"latency_samples", 10}, {"min_time_s", 0.5}, {"max_time_s", 3.0},
+                        {"target_rse", 0.005}, {"end_to_end", false}});
+  auto context_spec = common;
+  context_spec.update({{"protocol", "in_context"}, {"max_time_s", 20.0}, {"target_half_width", 0.03}});
+  std::map<std::string, std::int64_t> ids;
+  for (const auto& [name, spec] : {std::make_pair("isolated", isolated_spec), std::make_pair("in_context", context_spec)}) {
+    const auto r = http.request("POST", "/v1/jobs", json{{"kind", "layers"}, {"spec", spec}}.dump(), bearer(daemon.token()));
+    ASSERT_EQ(r.status, 201) << r.body;
+    ids[name] = json_of(r)["id"].get<std::int64_t>();
+  }
+  for (const auto& [name, id] : ids)
+    ASSERT_EQ(wait_state(http, id, {"succeeded", "failed", "cancelled"}, std::chrono::seconds(300)), "succeeded")
+        << name << "\n" << daemon.log();
+  const auto rows_of = [&](std::int64_t id) {
+    return json_of(http.request("GET", "/v1/jobs/" + std::to_string(id) + "/results"))["rows"];
+  };
+  const auto iso = rows_of(ids["isolated"]);
+  const auto ctx = rows_of(ids["in_context"]);
+  ASSERT_EQ(iso.size(), 14u);
+  ASSERT_EQ(ctx.size(), 15u) << ctx.dump(1);  // the end-to-end row, then each of the 14 blocks
+
+  // The simulator's layers differ: a residual block's convolutions draw more than an element-wise op.
+  EXPECT_GT(iso[4]["power_w"].get<double>() - iso[2]["power_w"].get<double>(), 0.4)
+      << "layer1.0 " << iso[4]["power_w"] << " relu " << iso[2]["power_w"];
+
+  const auto& e2e = ctx[0];
+  EXPECT_EQ(e2e["layer_index"], -1);
+  EXPECT_EQ(e2e["protocol"], "in_context");
+  const auto& est = e2e["estimator"];
+  EXPECT_TRUE(est["unresolvable"].is_null()) << est.dump();
+  EXPECT_GT(est["readings"].get<int>(), 200) << est.dump();
+  EXPECT_TRUE(est["condition_number"].is_number()) << est.dump();
+  // The sensor's clock, found from which polls changed: the simulated chip's 19.584 ms.
+  EXPECT_NEAR(est["sensor"]["period_s"].get<double>(), 0.019584, 0.0002) << est.dump();
+  // The layers add up to the run: energy per run from the whole window against the layers' sum.
+  EXPECT_NEAR(e2e["layer_energy_sum_j"].get<double>(), e2e["energy_j"].get<double>(),
+              3 * e2e["layer_energy_sum_ci95_j"].get<double>() + 0.03 * e2e["energy_j"].get<double>())
+      << e2e.dump();
+
+  std::size_t own = 0;
+  for (std::size_t i = 1; i < ctx.size(); ++i) {
+    const auto& c = ctx[i];
+    const auto& s = iso[i - 1];
+    ASSERT_EQ(c["layer_index"], s["layer_index"]);
+    ASSERT_EQ(c["layer_name"], s["layer_name"]);
+    const auto res = c["layer_resolution"].get<std::string>();
+    ASSERT_TRUE(res == "resolved" || res == "not_converged" || res == "merged") << c.dump();
+    ASSERT_TRUE(c["power_w"].is_number()) << c.dump();
+    EXPECT_NEAR(c["energy_j"].get<double>(), c["power_w"].get<double>() * c["latency_mean_s"].get<double>(), 1e-12);
+    EXPECT_GT(c["power_ci95_w"].get<double>(), 0.0);
+    // A layer row carries its own figures, not the network's.
+    EXPECT_TRUE(c["power_samples"].is_null()) << c.dump();
+    EXPECT_EQ(c["macs"], s["macs"]);
+    if (res == "merged") {
+      EXPECT_FALSE(c["merged_with"].get<std::string>().empty());
+      continue;
+    }
+    ++own;
+    // In context against alone: within the in-context interval (twice, for the isolated one's
+    // own error and the simulator's timing) plus 0.1 W.
+    const double diff = c["power_w"].get<double>() - s["power_w"].get<double>();
+    EXPECT_LE(std::fabs(diff), 2 * c["power_ci95_w"].get<double>() + 0.1)
+        << c["layer_name"] << ": in context " << c["power_w"] << " +- " << c["power_ci95_w"] << ", alone " << s["power_w"];
+  }
+  // The residual blocks (0.3 to 5 ms each, against a 19.6 ms window) are resolved on their own.
+  EXPECT_GE(own, 6u) << ctx.dump(1);
+}
+#endif
