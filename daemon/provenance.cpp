@@ -2,6 +2,7 @@
 
 
 #include <jetperf/config.hpp>
+#include <jetperf/platform/sysfs_root.hpp>
 #include <jetperf/workloads/backend_versions.hpp>
 
 namespace jetperf::daemon {
@@ -21,11 +22,27 @@ nlohmann::json board_part(const board_selection& board) {
   return j;
 }
 
-nlohmann::json sensor_part(const telemetry::sampler& sampler) {
+// An INA3221 hwmon channel's averaging, as its driver configures it (the Linux hwmon ABI:
+// `samples` averaged per reading, `update_interval` in ms = conversion times x samples x
+// channels): what each reading's window is, for an estimate that resolves below it.
+void put_hwmon_averaging(nlohmann::json& channel, const platform::sysfs_root& root, const std::string& source) {
+  const auto at = source.find("/hwmon/hwmon");
+  if (at == std::string::npos) return;
+  const auto end = source.find('/', at + 12);
+  if (end == std::string::npos) return;
+  const auto dir = source.substr(0, end);
+  if (const auto n = root.try_read_int(dir + "/samples")) channel["averaging_samples"] = *n;
+  if (const auto ms = root.try_read_int(dir + "/update_interval")) channel["update_interval_ms"] = *ms;
+}
+
+nlohmann::json sensor_part(const telemetry::sampler& sampler, const std::string& sysfs_root) {
+  const platform::sysfs_root root(sysfs_root);
   nlohmann::json channels = nlohmann::json::array();
   for (const auto& c : sampler.channels()) {
     if (c.kind != telemetry::channel_kind::power) continue;
-    channels.push_back({{"name", c.name}, {"source", c.source}, {"driver", power_driver_of(c.source)}});
+    nlohmann::json channel = {{"name", c.name}, {"source", c.source}, {"driver", power_driver_of(c.source)}};
+    put_hwmon_averaging(channel, root, c.source);
+    channels.push_back(std::move(channel));
   }
   return {{"channels", channels}, {"update_period_s", sampler.update_period_s()}};
 }
@@ -52,7 +69,7 @@ nlohmann::json job_provenance(const board_selection& board, const telemetry::sam
   j["board"] = board_part(board);
   j["jetperf"] = {{"version", JETPERF_VERSION}, {"commit", JETPERF_GIT_COMMIT}};
   if (sampler) {
-    j["power_sensor"] = sensor_part(*sampler);
+    j["power_sensor"] = sensor_part(*sampler, board.sysfs_root);
     j["sampling"] = sampling_part(*sampler);
   }
   // Asked each time (a job records it at its start and end): the CUDA plugin's versions appear
