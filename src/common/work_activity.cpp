@@ -65,12 +65,15 @@ void end_work() {
   if (enabled()) note(monotonic_ns(), this_thread_id(), std::nullopt);
 }
 
-std::optional<double> mean_over_work(std::int64_t from_ns, std::int64_t to_ns, const std::function<double(double)>& f) {
-  if (to_ns <= from_ns) return std::nullopt;
+namespace {
+
+// Calls `segment(source, from, to, macs_per_byte)` for each stretch of work within [from_ns, to_ns].
+template <typename Segment>
+void for_each_work(std::int64_t from_ns, std::int64_t to_ns, Segment segment) {
   std::vector<event> events;
   {
     std::lock_guard<std::mutex> lock(mutex);
-    if (ring.empty()) return std::nullopt;
+    if (ring.empty()) return;
     events.reserve(ring.size());
     // Oldest first: from head when the ring has wrapped.
     const std::size_t start = ring.size() < k_capacity ? 0 : head;
@@ -79,23 +82,40 @@ std::optional<double> mean_over_work(std::int64_t from_ns, std::int64_t to_ns, c
       if (e.t_ns < to_ns) events.push_back(e);
     }
   }
-  // Each source's state, integrated over the window.
   std::map<int, std::pair<std::int64_t, double>> state;  // source -> (since, macs_per_byte)
-  double weighted = 0, worked = 0;
-  const auto close = [&](const std::pair<std::int64_t, double>& s, std::int64_t until) {
+  const auto close = [&](int source, const std::pair<std::int64_t, double>& s, std::int64_t until) {
     if (s.second < 0) return;
     const auto a = std::max(s.first, from_ns), b = std::min(until, to_ns);
-    if (b <= a) return;
-    const double dt = static_cast<double>(b - a);
-    weighted += dt * f(s.second);
-    worked += dt;
+    if (b > a) segment(source, a, b, s.second);
   };
   for (const auto& e : events) {
     auto it = state.find(e.source);
-    if (it != state.end()) close(it->second, e.t_ns);
+    if (it != state.end()) close(e.source, it->second, e.t_ns);
     state[e.source] = {e.t_ns, e.macs_per_byte};
   }
-  for (const auto& [source, s] : state) close(s, to_ns);
+  for (const auto& [source, s] : state) close(source, s, to_ns);
+}
+
+}  // namespace
+
+std::map<int, double> work_shares(std::int64_t from_ns, std::int64_t to_ns) {
+  std::map<int, double> out;
+  if (to_ns <= from_ns) return out;
+  const double span = static_cast<double>(to_ns - from_ns);
+  for_each_work(from_ns, to_ns, [&](int source, std::int64_t a, std::int64_t b, double) {
+    out[source] += static_cast<double>(b - a) / span;
+  });
+  return out;
+}
+
+std::optional<double> mean_over_work(std::int64_t from_ns, std::int64_t to_ns, const std::function<double(double)>& f) {
+  if (to_ns <= from_ns) return std::nullopt;
+  double weighted = 0, worked = 0;
+  for_each_work(from_ns, to_ns, [&](int, std::int64_t a, std::int64_t b, double macs_per_byte) {
+    const double dt = static_cast<double>(b - a);
+    weighted += dt * f(macs_per_byte);
+    worked += dt;
+  });
   if (worked <= 0) return std::nullopt;
   return weighted / worked;
 }

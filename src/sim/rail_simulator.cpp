@@ -138,7 +138,7 @@ std::string rail_simulator::get_text(const std::string& board_path) const {
   return trimmed(detail::read_text(root_ + board_path).value_or(""));
 }
 
-std::vector<double> rail_simulator::core_loads(const std::vector<bool>& online) {
+std::vector<double> rail_simulator::core_loads(const std::vector<bool>& online, std::int64_t from_ns, std::int64_t to_ns) {
   const size_t n = online.size();
   if (options_.host_load) {
     const auto host = options_.host_load();
@@ -150,9 +150,15 @@ std::vector<double> rail_simulator::core_loads(const std::vector<bool>& online) 
   // 10% share keeps its core as busy as a real core at that clock), packed onto the online cores
   // busiest first, as the scheduler spreads runnable threads.
   last_threads_ = threads_->sample(monotonic_ns());
+  // A thread that says what it runs (a layer backend's, common/work_activity.hpp) loads its core
+  // for the time it worked, as a board's core would run it: not for the CPU time the host
+  // happened to give it, which other work on the host cuts.
+  const auto shares = activity::work_shares(from_ns, to_ns);
   std::vector<double> loads;
-  for (const auto& t : last_threads_)
-    loads.push_back(std::clamp(t.busy / reservation_->share_of(t.tid), 0.0, 1.0));
+  for (const auto& t : last_threads_) {
+    const auto noted = shares.find(t.tid);
+    loads.push_back(std::clamp(noted != shares.end() ? noted->second : t.busy / reservation_->share_of(t.tid), 0.0, 1.0));
+  }
   std::sort(loads.rbegin(), loads.rend());
   std::vector<size_t> cores;
   for (size_t i = 0; i < n; ++i)
@@ -219,7 +225,7 @@ void rail_simulator::write_proc_stat(const board_load& l, double dt_s) {
   put("/proc/stat", detail::proc_stat_text(jiffies_));
 }
 
-board_load rail_simulator::read_clocks() {
+board_load rail_simulator::read_clocks(std::int64_t from_ns, std::int64_t to_ns) {
   const auto& p = profile_;
   board_load l;
   const int n = p.core_count();
@@ -227,7 +233,7 @@ board_load rail_simulator::read_clocks() {
   l.core_khz.assign(n, 0);
   const std::string cpu = "/sys/devices/system/cpu";
   for (int i = 0; i < n; ++i) l.online[i] = get_ll(cpu + "/cpu" + std::to_string(i) + "/online").value_or(1) != 0;
-  l.core_util = core_loads(l.online);
+  l.core_util = core_loads(l.online, from_ns, to_ns);
   double util_sum = 0;
   int online = 0;
   for (int i = 0; i < n; ++i) {
@@ -378,12 +384,12 @@ void rail_simulator::step(double dt_s) {
 
 void rail_simulator::step_window(std::int64_t from_ns, std::int64_t to_ns) {
   const double dt_s = static_cast<double>(to_ns - from_ns) * 1e-9;
-  board_load l = read_clocks();
-  reserve_speed(l);
-  write_proc_stat(l, dt_s);
   // The window ends when its value is written, not when it was due: a real chip's reading is
   // visible the moment its conversion ends, and this thread may wake late on a busy host.
   const auto late_ns = std::max<std::int64_t>(0, monotonic_ns() - to_ns);
+  board_load l = read_clocks(from_ns + late_ns, to_ns + late_ns);
+  reserve_speed(l);
+  write_proc_stat(l, dt_s);
   if (const auto f = activity::mean_over_work(from_ns + late_ns, to_ns + late_ns, intensity_factor)) l.cpu_intensity = *f;
   domain_power d = compute_power(profile_, l);
   write_rails(d);

@@ -7,6 +7,7 @@
 // one relaxed atomic load until a simulator enables the log.
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 
 namespace jetperf::activity {
@@ -23,6 +24,9 @@ void begin_work(double macs_per_byte);
 void end_work();
 /// As begin_work / end_work at time `t_ns` (CLOCK_MONOTONIC), on behalf of thread `source` (tests).
 void note(std::int64_t t_ns, int source, std::optional<double> macs_per_byte);
+
+/// Each thread that noted work in [from_ns, to_ns]: the share of that time it was working.
+std::map<int, double> work_shares(std::int64_t from_ns, std::int64_t to_ns);
 
 /// The mean of `f(macs_per_byte)` over [from_ns, to_ns], weighted by the time each thread worked
 /// in it; nullopt when no thread noted work there.
