@@ -152,6 +152,37 @@ TEST_F(web_page, board_view_shows_the_board_and_plots_live_telemetry) {
   shot("board.png");
 }
 
+// The plots take every sample the sampler takes (the stream's samples=all): while a job runs
+// (the sampler at its 10 ms period) the power plot's ring grows at ~100 rows a second, and it
+// holds ten minutes of that.
+TEST_F(web_page, board_view_plots_every_sample_while_a_job_runs) {
+  open("#/board");
+  const std::string held = "Number(document.getElementById('live-power')?.dataset.held || 0)";
+  ASSERT_TRUE(page_->wait_until(held + " > 0", std::chrono::seconds(15))) << page_->evaluate("document.body.innerText");
+  EXPECT_EQ(page_->evaluate("document.getElementById('live-power').dataset.capacity"), "60016");  // 600 s / 10 ms
+
+  http_client http(daemon_->port(), std::chrono::seconds(30));
+  const auto id = submit_idle(http, daemon_->token(), 30, 1);
+  ASSERT_EQ(wait_state(http, id, {"running"}, std::chrono::seconds(30)), "running");
+  // The sampler switches to its full period at the job's first tick; give it that and a batch.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto rows0 = page_->evaluate(held).get<int>();
+  std::this_thread::sleep_for(std::chrono::seconds(2));
+  const auto rows1 = page_->evaluate(held).get<int>();
+  const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const bool still_running = state_of(http, id) == "running";
+  // Cancelled, so that the job list's filters below see only the suite's gemm job.
+  EXPECT_EQ(http.request("DELETE", "/v1/jobs/" + std::to_string(id), "", bearer(daemon_->token())).status, 200);
+  wait_state(http, id, {"cancelled", "succeeded", "failed"}, std::chrono::seconds(30));
+  std::printf("[ web rate ] power plot's ring: %d rows in %.2f s while a job runs (%.0f rows/s)\n", rows1 - rows0,
+              elapsed_s, (rows1 - rows0) / elapsed_s);
+  ASSERT_TRUE(still_running);
+  EXPECT_GE(rows1 - rows0, 150);
+  // The dygraph draws the min/max-per-pixel rows of the ring, not the ring.
+  EXPECT_GT(page_->evaluate("Number(document.getElementById('live-power').dataset.rows)").get<int>(), 0);
+}
+
 TEST_F(web_page, job_list_filters_by_state_kind_and_tag) {
   open("#/jobs");
   const std::string row = "document.getElementById('job-row-" + std::to_string(gemm_id_) + "')";
