@@ -1,13 +1,13 @@
 // The telemetry stream's full-rate batches over a view with known samples: consecutive batches
 // hand over every sample exactly once, a batch over the cap keeps its newest samples and counts
 // the rest, and the feed publishes batches on their own topic.
-#include <mutex>
-
 #include <gtest/gtest.h>
 
 #include <jetperf/api/sample_batcher.hpp>
 #include <jetperf/api/telemetry_feed.hpp>
 #include <jetperf/common/event_hub.hpp>
+
+#include "sample_list.hpp"
 
 namespace jetperf::test {
 namespace {
@@ -23,21 +23,15 @@ class ring_view final : public api::telemetry_view {
   std::optional<int> total_power_channel() const override { return 0; }
   telemetry::sampler_health health() const override { return {}; }
   std::vector<telemetry::sample> window(std::int64_t from_ns, std::int64_t to_ns) const override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    std::vector<telemetry::sample> out;
-    for (const auto& s : samples_)
-      if (s.t_ns >= from_ns && s.t_ns <= to_ns) out.push_back(s);
-    return out;
+    return samples_.window(from_ns, to_ns);
   }
   void tick(std::int64_t t_ns) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    samples_.push_back({0, t_ns, static_cast<double>(t_ns) / 1e6});
-    samples_.push_back({1, t_ns, 1e9});
+    samples_.add({0, t_ns, static_cast<double>(t_ns) / 1e6});
+    samples_.add({1, t_ns, 1e9});
   }
 
  private:
-  mutable std::mutex mutex_;
-  std::vector<telemetry::sample> samples_;
+  sample_list samples_;
 };
 
 constexpr std::int64_t ms = 1'000'000;

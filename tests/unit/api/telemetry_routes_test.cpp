@@ -9,6 +9,7 @@
 #include <jetperf/store/sample_store.hpp>
 
 #include "api_fixture.hpp"
+#include "sample_list.hpp"
 
 namespace jetperf::test {
 namespace {
@@ -46,16 +47,9 @@ class fake_telemetry final : public api::telemetry_view {
     return energy_;
   }
   std::vector<telemetry::sample> window(std::int64_t from_ns, std::int64_t to_ns) const override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    std::vector<telemetry::sample> out;
-    for (const auto& s : samples_)
-      if (s.t_ns >= from_ns && s.t_ns <= to_ns) out.push_back(s);
-    return out;
+    return samples_.window(from_ns, to_ns);
   }
-  void add_sample(telemetry::sample s) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    samples_.push_back(s);
-  }
+  void add_sample(telemetry::sample s) { samples_.add(s); }
   void set_energy(telemetry::energy_totals e) {
     std::lock_guard<std::mutex> lock(mutex_);
     energy_ = std::move(e);
@@ -63,7 +57,7 @@ class fake_telemetry final : public api::telemetry_view {
 
  private:
   telemetry::energy_totals energy_;
-  std::vector<telemetry::sample> samples_;
+  sample_list samples_;
   mutable std::mutex mutex_;
   std::vector<api::channel_reading> readings_{{12.5, 1000}, {828750000.0, 1000}, {std::nullopt, 0}};
 };
