@@ -14,8 +14,11 @@
 
 namespace jetperf::api {
 
-/// At most this many samples per batch: 10 s of 20 channels at 100 Hz, ~400 kB of JSON.
-inline constexpr std::size_t k_samples_batch_cap = 20000;
+/// At most this many samples per batch. At ~22 bytes a sample (the simulated AGX Orin's), a full
+/// batch is ~110 kB, within half a stream's default buffer (256 KiB), which drops a frame larger
+/// than itself whole. A normal batch is far smaller: 100 ms of the AGX Orin's ~24 samples a tick
+/// at 100 Hz is 240 samples (2,400 at 1 kHz).
+inline constexpr std::size_t k_samples_batch_cap = 5000;
 
 class sample_batcher {
  public:
