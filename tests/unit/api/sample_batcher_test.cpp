@@ -1,10 +1,16 @@
 // The telemetry stream's full-rate batches over a view with known samples: consecutive batches
 // hand over every sample exactly once, a batch over the cap keeps its newest samples and counts
 // the rest, and the feed publishes batches on their own topic.
+#include <chrono>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+
 #include <gtest/gtest.h>
 
 #include <jetperf/api/sample_batcher.hpp>
 #include <jetperf/api/telemetry_feed.hpp>
+#include <jetperf/common/clock.hpp>
 #include <jetperf/common/event_hub.hpp>
 
 #include "sample_list.hpp"
@@ -117,6 +123,42 @@ TEST(sample_batcher, the_feed_publishes_batches_on_their_own_topic) {
   EXPECT_EQ(got[0].first, "samples");
   EXPECT_EQ(power_times(nlohmann::json::parse(got[0].second)), std::vector<std::int64_t>{1000 * ms});
   EXPECT_EQ(power_times(nlohmann::json::parse(got[1].second)), std::vector<std::int64_t>{1010 * ms});
+}
+
+TEST(sample_batcher, the_feed_thread_hands_over_every_tick_once) {
+  ring_view view;
+  event_hub hub;
+  std::mutex mutex;
+  std::vector<std::string> batches;
+  auto sub = hub.subscribe(api::k_telemetry_samples_topic, [&](const std::string&, const std::string& d) {
+    std::lock_guard<std::mutex> lock(mutex);
+    batches.push_back(d);
+    return true;
+  });
+  api::telemetry_feed feed(view, hub, std::chrono::milliseconds(20));
+  feed.start();
+  // Ticks at the real clock, as the sampler's, while the thread publishes every 20 ms.
+  std::vector<std::int64_t> ticked;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(300);
+  while (std::chrono::steady_clock::now() < until) {
+    ticked.push_back(monotonic_ns());
+    view.tick(ticked.back());
+    std::this_thread::sleep_for(std::chrono::milliseconds(3));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  feed.stop();
+  std::lock_guard<std::mutex> lock(mutex);
+  EXPECT_GE(batches.size(), 5u);
+  std::vector<std::int64_t> seen;
+  for (const auto& b : batches)
+    for (auto t : power_times(nlohmann::json::parse(b))) seen.push_back(t);
+  // From the first tick the first batch reached back to, every tick once, in order (a batch's
+  // times are whole microseconds after its first sample's).
+  ASSERT_FALSE(seen.empty());
+  std::size_t first = 0;
+  while (first < ticked.size() && ticked[first] < seen.front()) ++first;
+  ASSERT_EQ(seen.size(), ticked.size() - first);
+  for (std::size_t i = 0; i < seen.size(); ++i) EXPECT_LE(std::llabs(seen[i] - ticked[first + i]), 1000) << i;
 }
 
 }  // namespace
