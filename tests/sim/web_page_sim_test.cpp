@@ -126,7 +126,7 @@ class web_page : public ::testing::Test {
 
 TEST_F(web_page, board_view_shows_the_board_and_plots_live_telemetry) {
   open("#/board");
-  // Two seconds of the 10 Hz stream drawn (the first draw is at once, then once a second).
+  // Rows drawn from the stream's sample batches (the first draw at the first batch, then once a second).
   ASSERT_TRUE(page_->wait_until("Number(document.getElementById('live-power')?.dataset.rows) >= 20", std::chrono::seconds(15)))
       << page_->evaluate("document.body.innerText");
   EXPECT_GE(page_->evaluate("document.querySelectorAll('#live-power canvas').length").get<int>(), 1);
