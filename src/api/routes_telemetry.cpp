@@ -34,37 +34,58 @@ http_response telemetry_now(const route_request& r) {
   return json_response(200, j);
 }
 
+// True for samples=all, false without it; any other value is refused.
+bool wants_every_sample(const query_params& query) {
+  const auto value = query.get("samples");
+  if (!value) return false;
+  if (*value != "all") throw validation_error("samples", "samples must be \"all\" (every sample the sampler takes)");
+  return true;
+}
+
 // Frames come from the daemon's telemetry_feed (telemetry_feed.hpp); each stream forwards one
 // whenever its own interval has passed. Half a feed period of slack keeps a 500 ms stream at
-// 500 ms instead of rounding up to 600 ms when feed frames arrive a little early.
+// 500 ms instead of rounding up to 600 ms when feed frames arrive a little early. With
+// samples=all it also forwards every batch of samples the feed publishes.
 http_response telemetry_stream(const route_request& r) {
-  r.query.reject_unknown({"interval_ms"});
+  r.query.reject_unknown({"interval_ms", "samples"});
   const auto interval_ms = r.query.integer("interval_ms", k_telemetry_stream_min_ms, k_telemetry_stream_max_ms,
                                            k_telemetry_stream_default_ms);
+  const bool every_sample = wants_every_sample(r.query);
   const auto& view = telemetry_of(r);
   auto channel = std::make_shared<sse_channel>();
   auto ended = std::make_shared<std::atomic<bool>>(false);
   auto last_ns = std::make_shared<std::atomic<std::int64_t>>(monotonic_ns());
   const std::int64_t due_ns = interval_ms * 1'000'000 - k_telemetry_feed_period_ms * 500'000;
   std::weak_ptr<sse_channel> weak = channel;
+  // Both kinds of frame are periodic: a slow reader loses the oldest rather than growing the daemon.
+  auto forward = [weak, ended](const std::string& event, const std::string& data, auto&& due) {
+    auto ch = weak.lock();
+    if (!ch || ch->closed()) {
+      ended->store(true);
+      return false;
+    }
+    if (due()) ch->push(event, data, false, /*droppable=*/true);
+    return true;
+  };
   auto subscription = r.svc.hub->subscribe(
-      k_telemetry_topic, [weak, ended, last_ns, due_ns](const std::string& event, const std::string& data) {
-        auto ch = weak.lock();
-        if (!ch || ch->closed()) {
-          ended->store(true);
-          return false;
-        }
-        if (event != k_telemetry_event) return true;
-        const auto now = monotonic_ns();
-        if (now - last_ns->load() < due_ns) return true;
-        last_ns->store(now);
-        // Periodic: a slow reader loses the oldest frames rather than growing the daemon.
-        ch->push(k_telemetry_event, data, false, /*droppable=*/true);
-        return true;
+      k_telemetry_topic, [forward, last_ns, due_ns](const std::string& event, const std::string& data) {
+        return forward(event, data, [&] {
+          if (event != k_telemetry_event) return false;
+          const auto now = monotonic_ns();
+          if (now - last_ns->load() < due_ns) return false;
+          last_ns->store(now);
+          return true;
+        });
       });
   // The first frame goes out at once, so a client sees values without waiting an interval.
   channel->push(k_telemetry_event, dump_json(telemetry_snapshot_json(view)));
   r.streams.keep(weak, ended, std::move(subscription));
+  if (every_sample) {
+    auto batches = r.svc.hub->subscribe(k_telemetry_samples_topic, [forward](const std::string& event, const std::string& data) {
+      return forward(event, data, [] { return true; });
+    });
+    r.streams.keep(weak, ended, std::move(batches));
+  }
 
   http_response res;
   res.status = 200;

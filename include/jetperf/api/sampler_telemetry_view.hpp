@@ -17,6 +17,9 @@ class sampler_telemetry_view final : public telemetry_view {
   std::optional<int> total_power_channel() const override { return sampler_.total_power_channel(); }
   telemetry::sampler_health health() const override { return sampler_.health(); }
   telemetry::energy_totals energy() const override { return sampler_.energy(); }
+  std::vector<telemetry::sample> window(std::int64_t from_ns, std::int64_t to_ns) const override {
+    return sampler_.window(from_ns, to_ns);
+  }
 
  private:
   const telemetry::sampler& sampler_;

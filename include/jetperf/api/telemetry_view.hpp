@@ -33,6 +33,9 @@ class telemetry_view {
   virtual telemetry::sampler_health health() const = 0;
   /// Energy counters since the daemon started (none by default: a view without a meter).
   virtual telemetry::energy_totals energy() const { return {}; }
+  /// Every sample with from_ns <= t_ns <= to_ns still held, in time order (none by default: a view
+  /// without a sample ring). The stream's full-rate batches (sample_batcher) read from here.
+  virtual std::vector<telemetry::sample> window(std::int64_t from_ns, std::int64_t to_ns) const { return {}; }
 };
 
 /// "power", "clock", "temperature", "utilisation" or "other".

@@ -1,5 +1,6 @@
 // Responses of the board and telemetry routes checked against the schemas proto/openapi.json
 // declares for them.
+#include <jetperf/api/sample_batcher.hpp>
 #include <jetperf/api/telemetry_view.hpp>
 #include <jetperf/store/sample_store.hpp>
 
@@ -18,6 +19,10 @@ class one_channel_telemetry final : public api::telemetry_view {
   std::vector<api::channel_reading> latest() const override { return {{7.5, 10}, {std::nullopt, 0}}; }
   std::optional<int> total_power_channel() const override { return 0; }
   telemetry::sampler_health health() const override { return {}; }
+  std::vector<telemetry::sample> window(std::int64_t from_ns, std::int64_t to_ns) const override {
+    if (from_ns > 500'000 || to_ns < 500'000) return {};
+    return {{0, 500'000, 7.5}, {1, 500'000, 40.0}};
+  }
 };
 
 class board_contract_test : public board_fixture {
@@ -78,6 +83,13 @@ TEST_F(board_contract_test, board_routes_conform) {
 TEST_F(board_contract_test, telemetry_routes_conform) {
   expect_conforms("GET", "/v1/telemetry", "/v1/telemetry", 200);
   expect_conforms("GET", "/v1/telemetry/stream?interval_ms=1", "/v1/telemetry/stream", 400);
+  expect_conforms("GET", "/v1/telemetry/stream?samples=most", "/v1/telemetry/stream", 400);
+  // A samples event's data, with samples and without.
+  api::sample_batcher batcher(1'000'000);
+  for (const auto& batch : {batcher.next(view_, 1'000'000), batcher.next(view_, 3'000'000)}) {
+    const auto violations = schema_violations(doc_, component_schema(doc_, "TelemetrySamples"), batch);
+    EXPECT_TRUE(violations.empty()) << violations.front() << "\n" << batch;
+  }
   const auto id = submit_idle();
   samples_.insert(id, {{samples_.channel_id("power.total", "W", "sim"), 5, 1.0}});
   expect_conforms("GET", "/v1/jobs/" + std::to_string(id) + "/samples", "/v1/jobs/{id}/samples", 200);

@@ -53,6 +53,14 @@ TEST(sampler_telemetry_view, latest_values_times_and_health) {
   EXPECT_EQ(snapshot["channels"][1]["kind"], "temperature");
   EXPECT_TRUE(snapshot["channels"][1]["value"].is_null());
   EXPECT_EQ(api::sampler_health_json(view.health())["period_s"], 0.01);
+
+  // The ring's samples, as the stream's full-rate batches read them.
+  const auto all = view.window(t0 - 20'000'000, t0);
+  ASSERT_EQ(all.size(), 2u);  // one channel read per tick (the temperature never is)
+  EXPECT_EQ(all[0].t_ns, t0 - 20'000'000);
+  EXPECT_EQ(all[1].t_ns, t0 - 10'000'000);
+  EXPECT_EQ(all[1].value, 6.0);
+  EXPECT_EQ(view.window(t0 - 15'000'000, t0).size(), 1u);
 }
 
 }  // namespace

@@ -5,9 +5,11 @@
 
 #include <jetperf/api/telemetry_feed.hpp>
 #include <jetperf/api/telemetry_view.hpp>
+#include <jetperf/common/clock.hpp>
 #include <jetperf/store/sample_store.hpp>
 
 #include "api_fixture.hpp"
+#include "sample_list.hpp"
 
 namespace jetperf::test {
 namespace {
@@ -44,6 +46,10 @@ class fake_telemetry final : public api::telemetry_view {
     std::lock_guard<std::mutex> lock(mutex_);
     return energy_;
   }
+  std::vector<telemetry::sample> window(std::int64_t from_ns, std::int64_t to_ns) const override {
+    return samples_.window(from_ns, to_ns);
+  }
+  void add_sample(telemetry::sample s) { samples_.add(s); }
   void set_energy(telemetry::energy_totals e) {
     std::lock_guard<std::mutex> lock(mutex_);
     energy_ = std::move(e);
@@ -51,6 +57,7 @@ class fake_telemetry final : public api::telemetry_view {
 
  private:
   telemetry::energy_totals energy_;
+  sample_list samples_;
   mutable std::mutex mutex_;
   std::vector<api::channel_reading> readings_{{12.5, 1000}, {828750000.0, 1000}, {std::nullopt, 0}};
 };
@@ -164,14 +171,64 @@ TEST_F(telemetry_routes_test, feed_thread_drives_the_stream) {
   res.stream->close();
 }
 
+TEST_F(telemetry_routes_test, samples_all_forwards_every_batch_besides_the_snapshots) {
+  // A stream without samples=all does not ask for batches: the feed builds none for it.
+  auto plain = call("GET", "/v1/telemetry/stream?interval_ms=100");
+  ASSERT_EQ(plain.status, 200);
+  EXPECT_EQ(hub_.subscriber_count(api::k_telemetry_samples_topic), 0u);
+  auto res = call("GET", "/v1/telemetry/stream?interval_ms=10000&samples=all");
+  ASSERT_EQ(res.status, 200) << res.body;
+  EXPECT_EQ(hub_.subscriber_count(api::k_telemetry_samples_topic), 1u);
+  std::vector<std::string> frames;
+  res.stream->drain(frames);
+  ASSERT_EQ(frames.size(), 1u);  // the snapshot at once
+  EXPECT_EQ(frames[0].rfind("event: sample\n", 0), 0u);
+
+  // Every batch goes out, whatever this stream's snapshot interval (10 s here).
+  const std::int64_t now = monotonic_ns();
+  api::telemetry_feed feed(view_, hub_);
+  view_.add_sample({0, now - 50'000'000, 11.0});
+  view_.add_sample({1, now - 50'000'000, 9e8});
+  feed.publish_samples_once(now);
+  view_.add_sample({0, now + 10'000'000, 12.0});
+  feed.publish_samples_once(now + 20'000'000);
+  feed.publish_once();  // a snapshot sooner than 10 s: held back
+  frames.clear();
+  res.stream->drain(frames);
+  ASSERT_EQ(frames.size(), 2u);
+  ASSERT_EQ(frames[0].rfind("event: samples\ndata: ", 0), 0u) << frames[0];
+  const auto first = nlohmann::json::parse(frames[0].substr(frames[0].find("data: ") + 6));
+  EXPECT_EQ(first["channels"], nlohmann::json({"power.total", "clock.gpu", "temp.GPU"}));
+  EXPECT_EQ(first["samples"], nlohmann::json::parse("[[0, 0, 11.0], [0, 1, 9e8]]"));
+  EXPECT_EQ(first["t0_ns"], now - 50'000'000);
+  const auto second = nlohmann::json::parse(frames[1].substr(frames[1].find("data: ") + 6));
+  EXPECT_EQ(second["samples"], nlohmann::json::parse("[[0, 0, 12.0]]"));
+  EXPECT_EQ(second["dropped"], 0);
+  frames.clear();
+  plain.stream->drain(frames);
+  for (const auto& f : frames) EXPECT_EQ(f.rfind("event: sample\n", 0), 0u) << f;
+
+  // Gone clients: the next batch and snapshot end both subscriptions.
+  res.stream->close();
+  plain.stream->close();
+  feed.publish_samples_once(now + 30'000'000);
+  feed.publish_once();
+  EXPECT_EQ(hub_.subscriber_count(api::k_telemetry_samples_topic), 0u);
+  EXPECT_EQ(hub_.subscriber_count(api::k_telemetry_topic), 0u);
+  EXPECT_EQ(router().open_streams(), 0u);
+}
+
 TEST_F(telemetry_routes_test, stream_interval_is_validated) {
-  for (const char* q : {"?interval_ms=99", "?interval_ms=10001", "?interval_ms=abc", "?every=1"}) {
+  for (const char* q : {"?interval_ms=99", "?interval_ms=10001", "?interval_ms=abc", "?every=1", "?samples=some",
+                        "?samples=", "?samples=ALL"}) {
     const auto res = call("GET", std::string("/v1/telemetry/stream") + q);
     ASSERT_EQ(res.status, 400) << q;
     EXPECT_FALSE(res.stream);
   }
   EXPECT_EQ(json_of(call("GET", "/v1/telemetry/stream?interval_ms=5"))["error"]["field"], "interval_ms");
+  EXPECT_EQ(json_of(call("GET", "/v1/telemetry/stream?samples=1"))["error"]["field"], "samples");
   EXPECT_EQ(hub_.subscriber_count(api::k_telemetry_topic), 0u);
+  EXPECT_EQ(hub_.subscriber_count(api::k_telemetry_samples_topic), 0u);
 }
 
 TEST_F(telemetry_routes_test, job_samples_json_csv_and_filters) {
