@@ -102,7 +102,10 @@ struct fixture {
       auto j = service->get(id);
       const bool rebooting =
           j.state == jobs::job_state::interrupted && board.reboots_done.load(std::memory_order_acquire) > reboots_before;
-      if (jobs::is_terminal(j.state) || rebooting || std::chrono::steady_clock::now() > until) return j;
+      // The runner marks the job interrupted before it asks the board to reboot: an interrupted
+      // job has settled only once the reboot came (reading `reboots` before it raced the push).
+      const bool finished = jobs::is_terminal(j.state) && j.state != jobs::job_state::interrupted;
+      if (finished || rebooting || std::chrono::steady_clock::now() > until) return j;
       std::this_thread::sleep_for(2ms);
     }
   }
