@@ -184,7 +184,7 @@ void layer_power_estimator::merge(std::size_t u, std::size_t v) {
     for (int l : units_[i]) unit_of_layer_[static_cast<std::size_t>(l)] = static_cast<int>(i);
 }
 
-std::size_t layer_power_estimator::merge_unresolvable(double elapsed_s, double max_time_s) {
+std::size_t layer_power_estimator::merge_unresolvable(double elapsed_s, double max_time_s, layer_power_result* result) {
   std::size_t merges = 0;
   system s = build();
   // Merging two columns of A adds them: A'A gains the sum of their rows and columns, A'b the sum
@@ -248,6 +248,9 @@ std::size_t layer_power_estimator::merge_unresolvable(double elapsed_s, double m
     }
     merge_system(worst, partner);
   }
+  // Without a merge the system is the one solve() would build; after one, its coverage counts
+  // are bounds, so the result is built afresh.
+  if (result) *result = merges ? solve() : solve(s);
   return merges;
 }
 

@@ -101,8 +101,10 @@ class layer_power_estimator {
   layer_power_result solve() const;
   /// Merges the units that cannot get within resolvable_rel by `max_time_s` at the rate the
   /// intervals have shrunk over `elapsed_s` (and those the design cannot separate at all), each
-  /// with the neighbour it is most confounded with. Returns how many merges were made.
-  std::size_t merge_unresolvable(double elapsed_s, double max_time_s);
+  /// with the neighbour it is most confounded with. Returns how many merges were made; with
+  /// `result`, also the estimate with the units that remain (as solve(), without building the
+  /// system a second time when nothing was merged).
+  std::size_t merge_unresolvable(double elapsed_s, double max_time_s, layer_power_result* result = nullptr);
 
   std::size_t runs() const { return runs_.size(); }
   std::size_t readings() const { return readings_.size(); }

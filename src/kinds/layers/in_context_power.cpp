@@ -97,8 +97,7 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
     const bool reliable = fit.period_s > 0 && fit.changes >= 200 && fit.extra_changes * 10 <= fit.changes;
     fit = measure::fit_sensor_updates(series->read_until(until_ns), nominal_s, reliable ? &fit : nullptr);
     est->set_readings(fit.readings, static_cast<std::int64_t>(fit.period_s * 1e9));
-    merges += est->merge_unresolvable(elapsed_s, plan.max_time_s);
-    res = est->solve();
+    merges += est->merge_unresolvable(elapsed_s, plan.max_time_s, &res);
     ++checks;
   };
 

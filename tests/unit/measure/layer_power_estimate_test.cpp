@@ -164,9 +164,22 @@ TEST(layer_power_estimate, a_20_us_layer_under_a_20_ms_window_is_merged_and_said
   ASSERT_EQ(before.units.size(), 6u);
   // Alone, its interval is many times its own power: no number to report.
   EXPECT_GT(before.units[3].rel_half_width(), 1.0);
-  EXPECT_GE(est.merge_unresolvable(20, 20), 1u);
+  layer_power_result merged_result;
+  EXPECT_GE(est.merge_unresolvable(20, 20, &merged_result), 1u);
   const auto after = est.solve();
   ASSERT_LT(after.units.size(), 6u);
+  // The result handed back is the estimate solve() gives, coverage included; so is it when a
+  // second call finds nothing more to merge.
+  layer_power_result again;
+  EXPECT_EQ(est.merge_unresolvable(20, 20, &again), 0u);
+  for (const auto* r : {&merged_result, &again}) {
+    ASSERT_EQ(r->units.size(), after.units.size());
+    for (std::size_t u = 0; u < after.units.size(); ++u) {
+      EXPECT_EQ(r->units[u].layers, after.units[u].layers);
+      EXPECT_DOUBLE_EQ(r->units[u].power_w, after.units[u].power_w);
+      EXPECT_EQ(r->units[u].readings, after.units[u].readings);
+    }
+  }
   bool merged = false;
   for (const auto& unit : after.units) {
     if (std::find(unit.layers.begin(), unit.layers.end(), 3) == unit.layers.end()) continue;
