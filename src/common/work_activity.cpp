@@ -98,26 +98,19 @@ void for_each_work(std::int64_t from_ns, std::int64_t to_ns, Segment segment) {
 
 }  // namespace
 
-std::map<int, double> work_shares(std::int64_t from_ns, std::int64_t to_ns) {
-  std::map<int, double> out;
+work_in_window work_between(std::int64_t from_ns, std::int64_t to_ns, const std::function<double(double)>& f) {
+  work_in_window out;
   if (to_ns <= from_ns) return out;
   const double span = static_cast<double>(to_ns - from_ns);
-  for_each_work(from_ns, to_ns, [&](int source, std::int64_t a, std::int64_t b, double) {
-    out[source] += static_cast<double>(b - a) / span;
-  });
-  return out;
-}
-
-std::optional<double> mean_over_work(std::int64_t from_ns, std::int64_t to_ns, const std::function<double(double)>& f) {
-  if (to_ns <= from_ns) return std::nullopt;
   double weighted = 0, worked = 0;
-  for_each_work(from_ns, to_ns, [&](int, std::int64_t a, std::int64_t b, double macs_per_byte) {
+  for_each_work(from_ns, to_ns, [&](int source, std::int64_t a, std::int64_t b, double macs_per_byte) {
     const double dt = static_cast<double>(b - a);
+    out.shares[source] += dt / span;
     weighted += dt * f(macs_per_byte);
     worked += dt;
   });
-  if (worked <= 0) return std::nullopt;
-  return weighted / worked;
+  if (worked > 0) out.mean = weighted / worked;
+  return out;
 }
 
 }  // namespace jetperf::activity

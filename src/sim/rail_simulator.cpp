@@ -138,7 +138,7 @@ std::string rail_simulator::get_text(const std::string& board_path) const {
   return trimmed(detail::read_text(root_ + board_path).value_or(""));
 }
 
-std::vector<double> rail_simulator::core_loads(const std::vector<bool>& online, std::int64_t from_ns, std::int64_t to_ns) {
+std::vector<double> rail_simulator::core_loads(const std::vector<bool>& online, const std::map<int, double>& shares) {
   const size_t n = online.size();
   if (options_.host_load) {
     const auto host = options_.host_load();
@@ -153,7 +153,6 @@ std::vector<double> rail_simulator::core_loads(const std::vector<bool>& online, 
   // A thread that says what it runs (a layer backend's, common/work_activity.hpp) loads its core
   // for the time it worked, as a board's core would run it: not for the CPU time the host
   // happened to give it, which other work on the host cuts.
-  const auto shares = activity::work_shares(from_ns, to_ns);
   std::vector<double> loads;
   for (const auto& t : last_threads_) {
     const auto noted = shares.find(t.tid);
@@ -225,7 +224,7 @@ void rail_simulator::write_proc_stat(const board_load& l, double dt_s) {
   put("/proc/stat", detail::proc_stat_text(jiffies_));
 }
 
-board_load rail_simulator::read_clocks(std::int64_t from_ns, std::int64_t to_ns) {
+board_load rail_simulator::read_clocks(const std::map<int, double>& work_shares) {
   const auto& p = profile_;
   board_load l;
   const int n = p.core_count();
@@ -233,7 +232,7 @@ board_load rail_simulator::read_clocks(std::int64_t from_ns, std::int64_t to_ns)
   l.core_khz.assign(n, 0);
   const std::string cpu = "/sys/devices/system/cpu";
   for (int i = 0; i < n; ++i) l.online[i] = get_ll(cpu + "/cpu" + std::to_string(i) + "/online").value_or(1) != 0;
-  l.core_util = core_loads(l.online, from_ns, to_ns);
+  l.core_util = core_loads(l.online, work_shares);
   double util_sum = 0;
   int online = 0;
   for (int i = 0; i < n; ++i) {
@@ -387,10 +386,11 @@ void rail_simulator::step_window(std::int64_t from_ns, std::int64_t to_ns) {
   // The window ends when its value is written, not when it was due: a real chip's reading is
   // visible the moment its conversion ends, and this thread may wake late on a busy host.
   const auto late_ns = std::max<std::int64_t>(0, monotonic_ns() - to_ns);
-  board_load l = read_clocks(from_ns + late_ns, to_ns + late_ns);
+  const auto work = activity::work_between(from_ns + late_ns, to_ns + late_ns, intensity_factor);
+  board_load l = read_clocks(work.shares);
   reserve_speed(l);
   write_proc_stat(l, dt_s);
-  if (const auto f = activity::mean_over_work(from_ns + late_ns, to_ns + late_ns, intensity_factor)) l.cpu_intensity = *f;
+  if (work.mean) l.cpu_intensity = *work.mean;
   domain_power d = compute_power(profile_, l);
   write_rails(d);
   write_temps(total_mw(), dt_s);

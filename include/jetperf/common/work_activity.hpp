@@ -25,11 +25,14 @@ void end_work();
 /// As begin_work / end_work at time `t_ns` (CLOCK_MONOTONIC), on behalf of thread `source` (tests).
 void note(std::int64_t t_ns, int source, std::optional<double> macs_per_byte);
 
-/// Each thread that noted work in [from_ns, to_ns]: the share of that time it was working.
-std::map<int, double> work_shares(std::int64_t from_ns, std::int64_t to_ns);
-
-/// The mean of `f(macs_per_byte)` over [from_ns, to_ns], weighted by the time each thread worked
-/// in it; nullopt when no thread noted work there.
-std::optional<double> mean_over_work(std::int64_t from_ns, std::int64_t to_ns, const std::function<double(double)>& f);
+/// What the noting threads did in [from_ns, to_ns], read in one pass over the log.
+struct work_in_window {
+  /// Each thread that worked in it: the share of the time it was working.
+  std::map<int, double> shares;
+  /// The mean of `f(macs_per_byte)` over it, weighted by the time each thread worked; nullopt
+  /// when no thread worked.
+  std::optional<double> mean;
+};
+work_in_window work_between(std::int64_t from_ns, std::int64_t to_ns, const std::function<double(double)>& f);
 
 }  // namespace jetperf::activity

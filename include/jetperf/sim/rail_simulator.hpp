@@ -90,9 +90,10 @@ class rail_simulator final : public platform::workload_processes {
   void put(const std::string& board_path, const std::string& text);
   std::optional<long long> get_ll(const std::string& board_path) const;
   std::string get_text(const std::string& board_path) const;
-  /// The board's clocks and loads over the sensor window [from_ns, to_ns].
-  board_load read_clocks(std::int64_t from_ns, std::int64_t to_ns);
-  std::vector<double> core_loads(const std::vector<bool>& online, std::int64_t from_ns, std::int64_t to_ns);
+  /// The board's clocks and loads; `work_shares`: the noting threads' working time in the sensor
+  /// window (activity::work_between), which stands for their CPU time.
+  board_load read_clocks(const std::map<int, double>& work_shares);
+  std::vector<double> core_loads(const std::vector<bool>& online, const std::map<int, double>& work_shares);
   void reserve_speed(const board_load& l);
   void write_proc_stat(const board_load& l, double dt_s);
   void write_rails(const domain_power& power);
