@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace jetperf::measure {
@@ -96,6 +97,21 @@ sensor_update_fit fit_sensor_updates(const std::vector<std::pair<std::int64_t, d
     span = 0.3;
   }
   if (!(nominal_ns > 0)) return out;
+  // An update is located between the last poll that did not see it and the first that did: with
+  // no poll in between two updates there is no such pair, and no phase explains better than another.
+  {
+    std::vector<double> spacing;
+    spacing.reserve(samples.size());
+    for (std::size_t i = 1; i < samples.size(); ++i) spacing.push_back(rel(samples[i].first) - rel(samples[i - 1].first));
+    const double poll_ns = quantile(spacing, 0.5);
+    if (poll_ns >= 0.9 * nominal_ns) {
+      char why[160];
+      std::snprintf(why, sizeof why, "the sensor updates every %.3g ms but is read every %.3g ms: its updates cannot be placed",
+                    nominal_ns * 1e-6, poll_ns * 1e-6);
+      out.unusable = why;
+      return out;
+    }
+  }
   // Coarse to fine, on more polls as the grid tightens: a period off by one coarse step drifts
   // a whole poll spacing over a hundred updates, so the coarse grid sees only the newest ones.
   const auto newest = [&](std::size_t changed) {

@@ -8,6 +8,7 @@
 // sensor's oscillator is not the CPU's), and every reading is placed at its fitted update time.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct sensor_update_fit {
   std::int64_t update_ns = 0;           ///< one fitted update time (with period_s: all of them)
   std::size_t changes = 0;              ///< value changes seen
   std::size_t extra_changes = 0;        ///< changes within a period already taken (not used)
+  /// Why the updates cannot be placed (empty when they can): polled no faster than it updates,
+  /// every poll sees a change and any phase explains them all.
+  std::string unusable;
 };
 
 /// Fits the updates of one channel's samples (time-ordered (t_ns, value)). `nominal_period_s`

@@ -146,6 +146,12 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
       solve(now, elapsed_s);
       // The solve ran on the runner's own core: the board was not idle meanwhile.
       est->exclude(now, monotonic_ns());
+      // A sensor read no faster than it updates gives readings that cannot be placed: no layer
+      // will ever get a number, however long the runs go on.
+      if (!fit.unusable.empty()) {
+        stop = "no_power";
+        break;
+      }
       if (res.converged) {
         stop = "converged";
         break;
@@ -182,6 +188,7 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
     solve(monotonic_ns(), static_cast<double>(r.t_end_ns - r.t_start_ns) * 1e-9);
     if (!res.converged) r.decision.unmet.push_back("layer_energy_interval");
     if (!res.unresolvable.empty()) unresolvable = res.unresolvable;
+    if (!fit.unusable.empty()) unresolvable = fit.unusable;
   }
 
   // Which unit each layer ended in.

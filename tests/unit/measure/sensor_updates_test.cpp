@@ -92,3 +92,17 @@ TEST(sensor_updates, a_refit_from_the_previous_fit_finds_the_same_clock) {
   // Polled every 10 ms, half a sensor period: each reading still lands within 0.2 ms of its update.
   for (const auto& r : full.readings) EXPECT_NEAR(static_cast<double>(r.end_ns), 4.1e6 + r.watts * 19.584e6, 200'000);
 }
+
+TEST(sensor_updates, a_sensor_read_no_faster_than_it_updates_is_refused_not_fitted) {
+  // A 4.9 ms sensor read by a 10 ms poll: every poll sees a change, whatever the phase.
+  const auto slow_poll = polled(1'000'000, 4.896e6, 10'000'000, 100'000, 5'000'000'000, 4);
+  const auto fit = fit_sensor_updates(slow_poll, 0.005);
+  EXPECT_TRUE(fit.readings.empty());
+  EXPECT_NE(fit.unusable.find("updates every 5 ms but is read every 10 ms"), std::string::npos) << fit.unusable;
+  // Without the configured period, the changes' spacing is the poll's: refused too.
+  EXPECT_FALSE(fit_sensor_updates(slow_poll, 0).unusable.empty());
+  // The daemon's default, a 19.584 ms sensor read every 10 ms, is placed.
+  const auto usual = fit_sensor_updates(polled(1'000'000, 19.584e6, 10'000'000, 100'000, 20'000'000'000, 5), 0.020);
+  EXPECT_TRUE(usual.unusable.empty()) << usual.unusable;
+  EXPECT_NEAR(usual.period_s, 0.019584, 5e-6);
+}
