@@ -43,12 +43,14 @@ class fake_board final : public platform::board_settings {
 };
 
 /// Samples every `period_ns` on a fixed grid: power.total and rail.VDD_GPU from `power(t)`,
-/// clock.gpu from `clock(t)`, temp.GPU constant 45 C.
+/// clock.gpu from `clock(t)`, temp.GPU constant 45 C. The sensor's own update period is
+/// `update_ns` when set (a poll faster than the sensor), else the sampling period.
 class fake_source final : public telemetry::sample_source {
  public:
   std::function<double(std::int64_t)> power = [](std::int64_t) { return 7.5; };
   std::function<double(std::int64_t)> clock = [](std::int64_t) { return 0.0; };
   std::int64_t period_ns = 1000000;
+  std::int64_t update_ns = 0;
 
   std::vector<telemetry::channel_info> channels() const override {
     using telemetry::channel_kind;
@@ -69,7 +71,7 @@ class fake_source final : public telemetry::sample_source {
     return out;
   }
   std::optional<int> total_power_channel() const override { return 0; }
-  double update_period_s() const override { return static_cast<double>(period_ns) * 1e-9; }
+  double update_period_s() const override { return static_cast<double>(update_ns > 0 ? update_ns : period_ns) * 1e-9; }
 };
 
 }  // namespace jetperf::test
