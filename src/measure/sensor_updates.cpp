@@ -46,18 +46,32 @@ struct candidate {
   long score = std::numeric_limits<long>::min();
 };
 
-// The best (period, phase) on a grid of `n` periods and `m` phases around `c`.
+// The best (period, phase) on a grid of `n` periods and `m` phases around `c`. Where several
+// explain the polls equally, the middle one: a poll period the update period is nearly a
+// multiple of leaves a whole range of periods tied on a short stretch of polls, and its edge
+// (the first one met) is the worst guess for the stretches after it.
 candidate search(const poll_pairs& p, candidate c, double period_span, int n, double phase_span, int m,
                  std::size_t from_changed, std::size_t from_unchanged) {
   candidate best;
+  std::vector<std::pair<int, int>> tied;
   for (int i = -n; i <= n; ++i) {
     const double period = c.period + period_span * i / n;
     if (period <= 0) continue;
     for (int j = -m; j <= m; ++j) {
       const double phase = c.phase + phase_span * j / m;
       const long sc = score(p, period, phase, from_changed, from_unchanged);
-      if (sc > best.score) best = {period, phase, sc};
+      if (sc > best.score) best = {period, phase, sc}, tied.clear();
+      if (sc == best.score) tied.emplace_back(i, j);
     }
+  }
+  if (tied.size() > 1) {
+    // The middle period of the tie, then the middle phase of those tied at it.
+    const int i = tied[tied.size() / 2].first;
+    std::vector<int> phases;
+    for (const auto& t : tied)
+      if (t.first == i) phases.push_back(t.second);
+    best.period = c.period + period_span * i / n;
+    best.phase = c.phase + phase_span * phases[phases.size() / 2] / m;
   }
   return best;
 }
@@ -99,18 +113,17 @@ sensor_update_fit fit_sensor_updates(const std::vector<std::pair<std::int64_t, d
   if (!(nominal_ns > 0)) return out;
   // An update is located between the last poll that did not see it and the first that did: with
   // no poll in between two updates there is no such pair, and no phase explains better than another.
-  {
-    std::vector<double> spacing;
-    spacing.reserve(samples.size());
-    for (std::size_t i = 1; i < samples.size(); ++i) spacing.push_back(rel(samples[i].first) - rel(samples[i - 1].first));
-    const double poll_ns = quantile(spacing, 0.5);
-    if (poll_ns >= 0.9 * nominal_ns) {
-      char why[160];
-      std::snprintf(why, sizeof why, "the sensor updates every %.3g ms but is read every %.3g ms: its updates cannot be placed",
-                    nominal_ns * 1e-6, poll_ns * 1e-6);
-      out.unusable = why;
-      return out;
-    }
+  std::vector<double> spacing;
+  spacing.reserve(samples.size());
+  for (std::size_t i = 1; i < samples.size(); ++i) spacing.push_back(rel(samples[i].first) - rel(samples[i - 1].first));
+  const double poll_ns = quantile(std::move(spacing), 0.5);
+  if (poll_ns >= 0.9 * nominal_ns) {
+    char why[160];
+    std::snprintf(why, sizeof why, "the sensor updates every %.3g ms but is read every %.3g ms: its updates cannot be placed",
+                  nominal_ns * 1e-6, poll_ns * 1e-6);
+    out.unusable = why;
+    out.poll_too_slow = true;
+    return out;
   }
   // Coarse to fine, on more polls as the grid tightens: a period off by one coarse step drifts
   // a whole poll spacing over a hundred updates, so the coarse grid sees only the newest ones.
@@ -121,7 +134,12 @@ sensor_update_fit fit_sensor_updates(const std::vector<std::pair<std::int64_t, d
     return std::make_pair(pairs.changed.size() > changed ? pairs.changed.size() - changed : 0, u);
   };
   candidate c{nominal_ns, nominal_ns / 2, 0};
+  // Each finer grid spans `reach` steps of the one before either side: from scratch, ties and
+  // poll jitter leave a coarse fit a step or two from the best, never exactly on it; a previous
+  // fit of the same stream is within a step.
+  int reach = 3;
   if (previous && previous->period_s > 0) {
+    reach = 1;
     // Where the previous fit put the updates, carried to this stream's start.
     c.period = previous->period_s * 1e9;
     c.phase = std::fmod(static_cast<double>(previous->update_ns - t0), c.period);
@@ -130,10 +148,10 @@ sensor_update_fit fit_sensor_updates(const std::vector<std::pair<std::int64_t, d
     const auto a = newest(100), b = newest(600);
     c = search(pairs, c, nominal_ns * span, 100, nominal_ns / 2, 50, a.first, a.second);
     // A's period is relative to the stream's start but fitted to its end: every phase again.
-    c = search(pairs, c, nominal_ns * span / 100, 20, nominal_ns / 2, 40, b.first, b.second);
+    c = search(pairs, c, nominal_ns * span * reach / 100, 20 * reach, nominal_ns / 2, 40, b.first, b.second);
   }
-  c = search(pairs, c, nominal_ns * span / 2000, 20, nominal_ns / 40, 20, 0, 0);
-  c = search(pairs, c, nominal_ns * span / 40000, 10, nominal_ns / 800, 20, 0, 0);
+  c = search(pairs, c, nominal_ns * span * reach / 2000, 20 * reach, nominal_ns / 40, 20, 0, 0);
+  c = search(pairs, c, nominal_ns * span * reach / 40000, 10 * reach, nominal_ns / 800, 20, 0, 0);
   // Every phase between the latest poll before an update and the earliest one after it explains
   // the polls equally: the update is placed in the middle of that range, not at its edge.
   {
@@ -142,6 +160,7 @@ sensor_update_fit fit_sensor_updates(const std::vector<std::pair<std::int64_t, d
     while (hi - c.phase < nominal_ns / 4 && score(pairs, c.period, hi + step, 0, 0) == c.score) hi += step;
     while (c.phase - lo < nominal_ns / 4 && score(pairs, c.period, lo - step, 0, 0) == c.score) lo -= step;
     c.phase = (lo + hi) / 2;
+    out.phase_uncertainty_s = (hi - lo) / 2 * 1e-9;
   }
   out.period_s = c.period * 1e-9;
   out.update_ns = t0 + static_cast<std::int64_t>(std::llround(c.phase));
@@ -164,10 +183,15 @@ sensor_update_fit fit_sensor_updates(const std::vector<std::pair<std::int64_t, d
     out.readings.push_back({t0 + static_cast<std::int64_t>(std::llround(u)), samples[last].second});
     lateness.push_back((rel(samples[i].first) - u) * 1e-9);
   }
-  const long explained = c.score;
-  out.extra_changes = explained >= 0 && static_cast<std::size_t>(explained) < pairs.changed.size()
-                          ? pairs.changed.size() - static_cast<std::size_t>(explained)
-                          : 0;
+  // The score counts explained changes less updates where the value stayed: below zero, none.
+  const auto explained = static_cast<std::size_t>(std::max(c.score, 0L));
+  out.extra_changes = pairs.changed.size() - std::min(explained, pairs.changed.size());
+  if (out.extra_changes * 2 > pairs.changed.size()) {
+    // No regular clock explains most changes (half-written totals are a few percent of them).
+    out.unusable = "the sensor's updates follow no regular clock: " + std::to_string(out.extra_changes) + " of " +
+                   std::to_string(pairs.changed.size()) + " changes unexplained";
+    out.readings.clear();
+  }
   out.lateness_median_s = quantile(lateness, 0.5);
   out.lateness_iqr_s = quantile(lateness, 0.75) - quantile(lateness, 0.25);
   return out;

@@ -25,11 +25,20 @@ struct sensor_update_fit {
   double lateness_median_s = 0;
   double lateness_iqr_s = 0;
   std::int64_t update_ns = 0;           ///< one fitted update time (with period_s: all of them)
+  /// Half the range of phases that explain the polls equally at the fitted period: how far the
+  /// updates could be from where they are placed, either way, if the period is right. A poll
+  /// period the update period is a multiple of never narrows it (the polls meet the updates at
+  /// the same phases); one that drifts against it does, update after update. (A period nearly,
+  /// not exactly, a multiple leaves the period itself uncertain, which this does not count.)
+  double phase_uncertainty_s = 0;
   std::size_t changes = 0;              ///< value changes seen
   std::size_t extra_changes = 0;        ///< changes within a period already taken (not used)
-  /// Why the updates cannot be placed (empty when they can): polled no faster than it updates,
-  /// every poll sees a change and any phase explains them all.
+  /// Why the updates cannot be placed (empty when they can): polled no faster than it updates
+  /// (every poll sees a change and any phase explains them all), or no regular clock explains
+  /// most of the changes.
   std::string unusable;
+  /// The poll is too slow for the sensor: no later fit of the same stream can do better.
+  bool poll_too_slow = false;
 };
 
 /// Fits the updates of one channel's samples (time-ordered (t_ns, value)). `nominal_period_s`

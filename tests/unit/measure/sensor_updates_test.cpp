@@ -99,10 +99,42 @@ TEST(sensor_updates, a_sensor_read_no_faster_than_it_updates_is_refused_not_fitt
   const auto fit = fit_sensor_updates(slow_poll, 0.005);
   EXPECT_TRUE(fit.readings.empty());
   EXPECT_NE(fit.unusable.find("updates every 5 ms but is read every 10 ms"), std::string::npos) << fit.unusable;
+  EXPECT_TRUE(fit.poll_too_slow);
   // Without the configured period, the changes' spacing is the poll's: refused too.
   EXPECT_FALSE(fit_sensor_updates(slow_poll, 0).unusable.empty());
   // The daemon's default, a 19.584 ms sensor read every 10 ms, is placed.
   const auto usual = fit_sensor_updates(polled(1'000'000, 19.584e6, 10'000'000, 100'000, 20'000'000'000, 5), 0.020);
   EXPECT_TRUE(usual.unusable.empty()) << usual.unusable;
+  EXPECT_FALSE(usual.poll_too_slow);
   EXPECT_NEAR(usual.period_s, 0.019584, 5e-6);
+}
+
+TEST(sensor_updates, the_phase_is_known_as_well_as_the_polls_pin_it_down) {
+  // A poll drifting against the sensor pins its phase down update after update: 19.584 ms read
+  // every 1 ms without jitter, for 10 s.
+  const auto drifting = fit_sensor_updates(polled(7'300'000, 19.584e6, 1'000'000, 0, 10'000'000'000, 6), 0.020);
+  EXPECT_LT(drifting.phase_uncertainty_s, 0.00005);
+  // A 10 ms sensor read every 2 ms (each poll up to 0.1 ms late) meets the polls at the same
+  // phases forever: the update is somewhere between two polls, and the fit says so.
+  const auto locked = fit_sensor_updates(polled(3'300'000, 10e6, 2'000'000, 100'000, 10'000'000'000, 7), 0.010);
+  EXPECT_NEAR(locked.phase_uncertainty_s, 0.00095, 0.0001);
+  for (const auto& r : locked.readings)
+    EXPECT_NEAR(static_cast<double>(r.end_ns), 3.3e6 + r.watts * 10e6, 1'000'000 + 1);
+}
+
+TEST(sensor_updates, changes_no_regular_clock_explains_are_refused) {
+  // Values that change at random moments, about every 10 ms, read every millisecond.
+  std::mt19937 rng(8);
+  std::uniform_real_distribution<double> gap(2e6, 18e6);
+  std::vector<std::pair<std::int64_t, double>> s;
+  double next = gap(rng), value = 0;
+  for (std::int64_t t = 0; t < 5'000'000'000; t += 1'000'000) {
+    while (static_cast<double>(t) >= next) next += gap(rng), value += 1;
+    s.emplace_back(t, value);
+  }
+  const auto fit = fit_sensor_updates(s, 0.010);
+  EXPECT_GT(fit.extra_changes * 2, fit.changes);
+  EXPECT_NE(fit.unusable.find("no regular clock"), std::string::npos) << fit.unusable;
+  EXPECT_FALSE(fit.poll_too_slow);
+  EXPECT_TRUE(fit.readings.empty());
 }
