@@ -130,14 +130,7 @@ layer_power_result layer_power_estimator::solve(const system& s) const {
   out.runs = runs_.size();
   out.readings = s.ne.rows;
   const std::size_t n = units_.size();
-  if (runs_.size() > 0) {
-    double c = 0, si = 0;
-    for (const auto& r : runs_) {
-      const double phase = k_two_pi * static_cast<double>(r.start_ns % options_.window_ns) / static_cast<double>(options_.window_ns);
-      c += std::cos(phase), si += std::sin(phase);
-    }
-    out.phase_lock = std::hypot(c, si) / static_cast<double>(runs_.size());
-  }
+  out.phase_lock = phase_lock();
   if (n == 0) {
     out.unresolvable = "no run was recorded";
     return out;
@@ -168,13 +161,25 @@ layer_power_result layer_power_estimator::solve(const system& s) const {
   out.sum_energy_ci95_j = std::isfinite(var_sum) ? k_z95 * std::sqrt(std::max(var_sum, 0.0)) : k_inf;
   if (out.unresolvable.empty() && cov.empty())
     out.unresolvable = s.ne.rows <= n ? "fewer readings than unknowns" : "the readings cannot separate the layers";
-  out.converged = out.unresolvable.empty() &&
+  // Intervals from a handful of readings per unknown rest on a residual variance that is itself
+  // a guess (and on z where t would be wider): not enough to call the estimate done.
+  out.converged = out.unresolvable.empty() && s.ne.rows >= k_min_readings_per_unit * n &&
                   std::all_of(out.units.begin(), out.units.end(),
                               [&](const layer_unit& lu) { return lu.rel_half_width() <= options_.target_rel; });
   return out;
 }
 
 layer_power_result layer_power_estimator::solve() const { return solve(build()); }
+
+double layer_power_estimator::phase_lock() const {
+  if (runs_.empty()) return 0;
+  double c = 0, si = 0;
+  for (const auto& r : runs_) {
+    const double phase = k_two_pi * static_cast<double>(r.start_ns % options_.window_ns) / static_cast<double>(options_.window_ns);
+    c += std::cos(phase), si += std::sin(phase);
+  }
+  return std::hypot(c, si) / static_cast<double>(runs_.size());
+}
 
 void layer_power_estimator::merge(std::size_t u, std::size_t v) {
   if (u > v) std::swap(u, v);

@@ -39,6 +39,9 @@ struct power_reading {
   double watts = 0;
 };
 
+/// Readings per unknown before an estimate can be converged (or its intervals acted on).
+constexpr std::size_t k_min_readings_per_unit = 5;
+
 struct layer_estimate_options {
   std::int64_t window_ns = 0;  ///< the sensor's averaging window
   double idle_w = 0;           ///< the board's power outside the runs (the known term)
@@ -75,7 +78,8 @@ struct layer_power_result {
   double phase_lock = 0;
   /// Why nothing can be estimated (no readings overlap the runs, ...); empty otherwise.
   std::string unresolvable;
-  /// Every unit's energy interval is within the target.
+  /// Every unit's energy interval is within the target, from at least k_min_readings_per_unit
+  /// readings per unit.
   bool converged = false;
 };
 
@@ -106,6 +110,8 @@ class layer_power_estimator {
   /// system a second time when nothing was merged).
   std::size_t merge_unresolvable(double elapsed_s, double max_time_s, layer_power_result* result = nullptr);
 
+  /// layer_power_result::phase_lock of the runs so far.
+  double phase_lock() const;
   std::size_t runs() const { return runs_.size(); }
   std::size_t readings() const { return readings_.size(); }
   const layer_estimate_options& options() const { return options_; }

@@ -11,12 +11,18 @@
 #include <jetperf/measure/latency_stats.hpp>
 #include <jetperf/measure/power_window.hpp>
 #include <jetperf/measure/sensor_updates.hpp>
+#include <jetperf/measure/window_edge_targets.hpp>
 
 namespace jetperf::kinds {
 
 namespace {
 
 using nlohmann::json;
+
+// Polls before the window the sensor's clock is fitted from as well.
+constexpr std::int64_t k_sensor_fit_lead_ns = 3'000'000'000;
+// How far either side of a layer a targeted update may fall (the runs' own spread).
+constexpr double k_edge_margin_ns = 250'000;
 
 json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(); }
 
@@ -46,6 +52,7 @@ json sensor_json(const measure::sensor_update_fit& fit) {
           {"period_s", fit.period_s},
           {"lateness_median_s", fit.lateness_median_s},
           {"lateness_iqr_s", fit.lateness_iqr_s},
+          {"phase_uncertainty_s", fit.phase_uncertainty_s},
           {"changes", fit.changes},
           {"readings", fit.readings.size()}};
 }
@@ -73,14 +80,16 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
   std::vector<std::vector<double>> times(layers.size());
   std::mt19937_64 rng(static_cast<std::uint64_t>(monotonic_ns()));
   bool jitter = false;
-  std::size_t spans_kept = 0, checks = 0, merges = 0;
+  std::size_t spans_kept = 0, checks = 0, merges = 0, targeted_runs = 0;
+  measure::run_offsets offsets(layers.size());
+  std::vector<measure::edge_target> targets;  // where the next runs' updates should fall
   measure::sensor_update_fit fit;
   measure::layer_power_result res;
   std::string stop = "max_time";
 
   const auto settled_except_hopeless = [&](const measure::layer_power_result& e, double elapsed_s) {
     // Intervals from a handful of readings per unknown are themselves too uncertain to act on.
-    if (!e.unresolvable.empty() || e.readings < 5 * e.units.size()) return false;
+    if (!e.unresolvable.empty() || e.readings < measure::k_min_readings_per_unit * e.units.size()) return false;
     for (const auto& u : e.units) {
       const double rel = u.rel_half_width();
       if (rel <= plan.target_rel) continue;
@@ -90,19 +99,33 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
     return true;
   };
   // Refits the sensor's update times over everything read so far, then solves (merging first
-  // what cannot be resolved in the time left).
-  const auto solve = [&](std::int64_t until_ns, double elapsed_s) {
+  // what cannot be resolved in the time left), and says whether the runs are locked in phase with
+  // the sensor's updates (against the fitted period). With `may_lock`, locked runs are not
+  // merged: they make neighbours inseparable only until the pauses that unlock them.
+  const auto solve = [&](std::int64_t until_ns, double elapsed_s, bool may_lock) {
     // A fit of a few hundred updates that explains nearly every change is a reliable start for
     // the next; an early one (a few dozen updates) may be an alias, and is redone from scratch.
     const bool reliable = fit.period_s > 0 && fit.changes >= 200 && fit.extra_changes * 10 <= fit.changes;
     fit = measure::fit_sensor_updates(series->read_until(until_ns), nominal_s, reliable ? &fit : nullptr);
     est->set_readings(fit.readings, static_cast<std::int64_t>(fit.period_s * 1e9));
-    merges += est->merge_unresolvable(elapsed_s, plan.max_time_s, &res);
+    const bool locked = may_lock && est->phase_lock() > 0.5;
+    if (locked) res = est->solve();
+    else merges += est->merge_unresolvable(elapsed_s, plan.max_time_s, &res);
     ++checks;
+    return locked;
   };
 
   r.t_start_ns = monotonic_ns();
-  if (est) series.emplace(*source, *total, r.t_start_ns - window_ns);
+  if (est) {
+    // The sensor's clock is fitted from the polls before the window too (the idle baseline and
+    // the warm-up, read anyway): a fit over the first half second alone is often a poll
+    // spacing off, and the first check decides merges on it. Readings over that time are not
+    // in the system: the warm-up's runs are not modelled, so a reading that straddles the
+    // window's start would count them as idle.
+    const auto fit_from = std::max(r.t_start_ns - k_sensor_fit_lead_ns, source->complete_since_ns());
+    series.emplace(*source, *total, fit_from);
+    est->exclude(fit_from, r.t_start_ns);
+  }
   const auto check_ns = static_cast<std::int64_t>(plan.check_period_s * 1e9);
   auto next_check = r.t_start_ns + check_ns;
   for (std::size_t run = 0;; ++run) {
@@ -111,7 +134,18 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
       stop = "cancelled";
       break;
     }
-    if (jitter) {
+    if (!targets.empty() && run % 2 == 1) {
+      // An update at a random point of the next layer short of its target. (Every other run
+      // only: the runs in between keep their own phases, so the edges still fall everywhere and
+      // the other layers stay as separable as they were.)
+      const auto& t = targets[(run / 2) % targets.size()];
+      const double at = std::uniform_real_distribution<double>(t.from_ns, t.to_ns)(rng);
+      // Asleep, not spinning: the estimator counts the pause as idle. (A sleep wakes some tens of
+      // microseconds late, well within the margin.)
+      const auto now = monotonic_ns();
+      std::this_thread::sleep_for(std::chrono::nanoseconds(measure::delay_for_update_at(now, at, fit.update_ns, fit.period_s * 1e9)));
+      ++targeted_runs;
+    } else if (jitter) {
       std::uniform_int_distribution<std::int64_t> pause(0, window_ns);
       std::this_thread::sleep_for(std::chrono::nanoseconds(pause(rng)));
     }
@@ -137,21 +171,35 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
         break;
       }
       est->add_run(spans);
+      offsets.add_run(spans);
       spans_kept += spans.size();
     }
     const double elapsed_s = static_cast<double>(now - r.t_start_ns) * 1e-9;
     if (elapsed_s >= plan.max_time_s) break;
     if (est && now >= next_check && elapsed_s >= plan.min_time_s) {
       next_check = now + check_ns;
-      solve(now, elapsed_s);
+      // Runs that start at one phase of the sensor add readings but no information: from then on
+      // each starts after a random pause, and nothing is decided on the locked ones. (Targeted
+      // runs start at chosen phases: locked by design, and spread over the layers they target.)
+      const bool locked = solve(now, elapsed_s, targeted_runs == 0);
       // The solve ran on the runner's own core: the board was not idle meanwhile.
       est->exclude(now, monotonic_ns());
       // A sensor read no faster than it updates gives readings that cannot be placed: no layer
-      // will ever get a number, however long the runs go on.
-      if (!fit.unusable.empty()) {
+      // will ever get a number, however long the runs go on. (A fit that explains too few
+      // changes may be an early alias: the next check fits afresh.)
+      if (fit.poll_too_slow) {
         stop = "no_power";
         break;
       }
+      if (locked) {
+        jitter = true;
+        continue;
+      }
+      // From a fit that places the updates, the next runs start where they help the layers
+      // still short of their target.
+      targets.clear();
+      if (plan.aim_updates && fit.unusable.empty() && fit.period_s > 0)
+        targets = measure::edge_targets(res, offsets, plan.target_rel, k_edge_margin_ns);
       if (res.converged) {
         stop = "converged";
         break;
@@ -162,8 +210,6 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
         stop = "projected_max_time";
         break;
       }
-      // Runs that start at one phase of the sensor add readings but no information.
-      if (res.phase_lock > 0.5) jitter = true;
     }
     if (!est && elapsed_s >= plan.min_time_s) {
       stop = "no_power";
@@ -185,7 +231,7 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
   if (est) {
     // The readings whose windows hold the last runs arrive up to one sensor period later.
     std::this_thread::sleep_for(std::chrono::nanoseconds(window_ns + window_ns / 2 + 2'000'000));
-    solve(monotonic_ns(), static_cast<double>(r.t_end_ns - r.t_start_ns) * 1e-9);
+    solve(monotonic_ns(), static_cast<double>(r.t_end_ns - r.t_start_ns) * 1e-9, false);
     if (!res.converged) r.decision.unmet.push_back("layer_energy_interval");
     if (!res.unresolvable.empty()) unresolvable = res.unresolvable;
     if (!fit.unusable.empty()) unresolvable = fit.unusable;
@@ -249,6 +295,7 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
   e["residual_rms_w"] = res.residual_rms_w;
   e["phase_lock"] = res.phase_lock;
   e["jitter"] = jitter;
+  e["targeted_runs"] = targeted_runs;
   e["checks"] = checks;
   e["attributed_energy_j"] = res.sum_energy_j;
   e["attributed_energy_ci95_j"] = finite_or_null(res.sum_energy_ci95_j);

@@ -255,3 +255,19 @@ TEST(layer_power_estimate, readings_over_excluded_time_are_left_out) {
   EXPECT_NEAR(after.units[0].power_w, 8.0, 1e-9);
   EXPECT_GT(std::fabs(before.units[0].power_w - 8.0), 0.05);
 }
+
+TEST(layer_power_estimate, a_few_readings_per_unit_are_not_converged_however_narrow_their_intervals) {
+  // Three layers, a 1 ms sensor with little noise: 12 ms of runs give every interval within 5%,
+  // but 12 readings for 3 unknowns rest on a residual variance from 9 degrees of freedom.
+  synthetic few(3, 1'000'000, 21, 0.012, 0.001);
+  const auto early = few.est.solve();
+  ASSERT_TRUE(early.unresolvable.empty()) << early.unresolvable;
+  ASSERT_LT(early.readings, k_min_readings_per_unit * early.units.size());
+  for (const auto& u : early.units) EXPECT_LE(u.rel_half_width(), 0.05);
+  EXPECT_FALSE(early.converged);
+  // The same board for longer: converged.
+  synthetic more(3, 1'000'000, 21, 0.1, 0.001);
+  const auto later = more.est.solve();
+  EXPECT_GE(later.readings, k_min_readings_per_unit * later.units.size());
+  EXPECT_TRUE(later.converged);
+}
