@@ -79,7 +79,11 @@ class paced_backend final : public workloads::layer_backend {
  public:
   paced_backend(const std::vector<models::layer>& layers, std::vector<double> layer_s, std::vector<double> layer_w,
                 activity_log& log, const sensor_clock* lock_to)
-      : layers_(layers), layer_s_(std::move(layer_s)), layer_w_(std::move(layer_w)), log_(log), lock_to_(lock_to) {}
+      : layers_(layers), layer_s_(std::move(layer_s)), layer_w_(std::move(layer_w)), log_(log), lock_to_(lock_to),
+        ran_s_(layers.size()) {}
+
+  /// How long each layer really ran, run by run (longer than asked when the host preempted it).
+  const std::vector<std::vector<double>>& ran_s() const { return ran_s_; }
 
   std::string name() const override { return "paced"; }
   std::optional<std::string> supports(const models::network&, const models::layer&, workloads::gemm_dtype) const override {
@@ -101,12 +105,14 @@ class paced_backend final : public workloads::layer_backend {
     for (std::size_t li = 0; li < layers_.size(); ++li) {
       const auto& l = layers_[li];
       const auto op_ns = static_cast<std::int64_t>(layer_s_[li] * 1e9) / (l.last - l.first);
+      const auto layer_start = t;
       for (int op = l.first; op < l.last; ++op) {
         const auto end = wait_until(t + op_ns);
         out.push_back({op, t, end});
         log_.add(t, end, layer_w_[li]);
         t = end;
       }
+      ran_s_[li].push_back(static_cast<double>(t - layer_start) * 1e-9);
     }
     previous_end_ns_ = t;
     return out;
@@ -124,6 +130,7 @@ class paced_backend final : public workloads::layer_backend {
   activity_log& log_;
   const sensor_clock* lock_to_;
   std::int64_t previous_end_ns_ = 0;
+  std::vector<std::vector<double>> ran_s_;
 };
 
 /// A network's layers at block granularity with given durations and powers above idle, on an
@@ -165,8 +172,12 @@ struct synthetic_layers_board {
     paced_backend be(layers, layer_s, layer_w, log, lock_to_sensor ? &clock : nullptr);
     jobs::point_context ctx;
     ctx.telemetry = &sensor;
-    return kinds::measure_in_context_power(ctx, be, net, layers, idle, plan);
+    auto out = kinds::measure_in_context_power(ctx, be, net, layers, idle, plan);
+    ran_s = be.ran_s();
+    return out;
   }
+  /// Each layer's durations in the last run() (the host may stretch a busy-wait).
+  std::vector<std::vector<double>> ran_s;
 };
 
 
