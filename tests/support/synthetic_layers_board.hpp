@@ -1,15 +1,19 @@
 #pragma once
 // A made-up board for the layers protocol in_context (unit tests and a benchmark): a backend
-// whose layers draw known powers for known times (busy-waiting on CLOCK_MONOTONIC), and an
+// whose layers draw known powers for known times (asleep on CLOCK_MONOTONIC, so a test does not
+// load the host's cores; the spans record when each op really ended), and an
 // averaging power sensor on its own update clock, polled like the sampler polls an INA3221.
 // The protocol's loop, sensor fit, checks and rows run for real; only the board is made up, so
 // each layer's true power is known and the power does not follow the host's load.
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <time.h>
 
 #include <jetperf/common/clock.hpp>
 #include <jetperf/kinds/layers/in_context_power.hpp>
@@ -119,10 +123,13 @@ class paced_backend final : public workloads::layer_backend {
   }
 
  private:
+  // Sleeps until the deadline (a few tens of microseconds late, and later on a busy host: the
+  // op's span and the power log both record the real end).
   static std::int64_t wait_until(std::int64_t deadline_ns) {
-    std::int64_t now = monotonic_ns();
-    while (now < deadline_ns) now = monotonic_ns();
-    return now;
+    timespec ts{static_cast<time_t>(deadline_ns / 1'000'000'000), static_cast<long>(deadline_ns % 1'000'000'000)};
+    while (::clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+    }
+    return monotonic_ns();
   }
 
   const std::vector<models::layer>& layers_;
@@ -176,7 +183,7 @@ struct synthetic_layers_board {
     ran_s = be.ran_s();
     return out;
   }
-  /// Each layer's durations in the last run() (the host may stretch a busy-wait).
+  /// Each layer's durations in the last run() (sleeps wake late, the more so on a busy host).
   std::vector<std::vector<double>> ran_s;
 };
 
