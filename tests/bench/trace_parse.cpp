@@ -1,15 +1,21 @@
 // Reading and analysing a large Kineto trace: a GPU-style step (ops, runtime calls with
 // correlation ids, kernels, flow events, Kineto's args) repeated until the file reaches the size
 // asked for. Usage: bench_trace_parse [MB=100] [RUNS=3]. Prints one JSON object with each run's
-// wall and CPU seconds for read_trace_file and analyze_trace; target: a 100 MB trace in seconds.
+// wall and CPU seconds for read_trace_file and analyze_trace, and how much the process's resident
+// memory grew in each (VmHWM, reset through /proc/self/clear_refs before the run, less VmRSS
+// then: the peak of the read, and of the read and the analysis together), with the 1-minute load
+// average. Target: a 100 MB trace in seconds, in memory well below its size.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include <malloc.h>
 #include <time.h>
 
 #include <nlohmann/json.hpp>
@@ -85,11 +91,40 @@ void append_step(std::string& out, long step, double t0, long corr) {
   }
 }
 
+long long status_kb(const std::string& key) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(key + ":", 0) == 0) return std::atoll(line.c_str() + key.size() + 1);
+  return -1;
+}
+
+// Resets VmHWM to VmRSS (Linux >= 4.0); false where that is not allowed.
+bool reset_peak_rss() {
+  std::ofstream out("/proc/self/clear_refs");
+  out << "5";
+  out.close();
+  return static_cast<bool>(out);
+}
+
+double loadavg1() {
+  std::ifstream in("/proc/loadavg");
+  double l = 0;
+  in >> l;
+  return l;
+}
+
+nlohmann::json stats(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return {{"median", v[v.size() / 2]}, {"min", v.front()}, {"max", v.back()}};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const double mb = argc > 1 ? std::atof(argv[1]) : 100.0;
   const int runs = argc > 2 ? std::atoi(argv[2]) : 3;
+  const double load_before = loadavg1();
   std::string text = "{\n \"schemaVersion\": 1,\n \"baseTimeNanoseconds\": 1700000000000000000,\n \"traceEvents\": [\n";
   const auto target = static_cast<std::size_t>(mb * 1024 * 1024);
   long step = 0;
@@ -106,22 +141,35 @@ int main(int argc, char** argv) {
   text.clear();
   text.shrink_to_fit();
   nlohmann::json per_run = nlohmann::json::array();
-  std::vector<double> read_wall, total_wall;
+  std::vector<double> read_wall, total_wall, read_peak_mb, total_peak_mb;
   std::size_t events = 0, ops = 0;
+  bool peak_reset = true;
   for (int r = 0; r < runs; ++r) {
+    // The heap the previous run freed goes back to the system, so every run starts alike.
+    ::malloc_trim(0);
+    const long long rss0 = status_kb("VmRSS");
+    peak_reset = reset_peak_rss() && peak_reset;
     const double w0 = wall_now(), c0 = cpu_now();
-    const jetperf::traces::trace t = jetperf::traces::read_trace_file(path);
+    auto t = std::make_unique<jetperf::traces::trace>(jetperf::traces::read_trace_file(path));
     const double w1 = wall_now(), c1 = cpu_now();
+    const long long read_hwm = status_kb("VmHWM");
     jetperf::traces::analysis_options o;
     o.batch_size = 2048;
-    const auto b = jetperf::traces::analyze_trace(t, o);
+    const auto b = jetperf::traces::analyze_trace(*t, o);
     const double w2 = wall_now(), c2 = cpu_now();
-    events = t.events.size();
+    const long long total_hwm = status_kb("VmHWM");
+    events = t->events.size();
     ops = b.overheads.ops;
+    t.reset();
+    const double read_mb = static_cast<double>(read_hwm - rss0) / 1024.0;
+    const double total_mb = static_cast<double>(total_hwm - rss0) / 1024.0;
     per_run.push_back({{"read_wall_s", w1 - w0}, {"read_cpu_s", c1 - c0}, {"analyze_wall_s", w2 - w1},
-                       {"analyze_cpu_s", c2 - c1}});
+                       {"analyze_cpu_s", c2 - c1}, {"read_peak_rss_growth_mb", read_mb},
+                       {"read_and_analyze_peak_rss_growth_mb", total_mb}});
     read_wall.push_back(w1 - w0);
     total_wall.push_back(w2 - w0);
+    read_peak_mb.push_back(read_mb);
+    total_peak_mb.push_back(total_mb);
   }
   std::sort(read_wall.begin(), read_wall.end());
   std::sort(total_wall.begin(), total_wall.end());
@@ -132,6 +180,11 @@ int main(int argc, char** argv) {
     result["median_read_wall_s"] = read_wall[read_wall.size() / 2];
     result["median_total_wall_s"] = total_wall[total_wall.size() / 2];
     result["read_mb_per_s"] = static_cast<double>(result["bytes"].get<std::size_t>()) / 1048576.0 / read_wall[read_wall.size() / 2];
+    result["read_peak_rss_growth_mb"] = stats(read_peak_mb);
+    result["read_and_analyze_peak_rss_growth_mb"] = stats(total_peak_mb);
+    result["peak_rss_reset_before_each_run"] = peak_reset;
   }
+  result["loadavg_1m_before"] = load_before;
+  result["loadavg_1m_after"] = loadavg1();
   std::cout << result.dump(1) << std::endl;
 }
