@@ -13,6 +13,7 @@
 
 #include <jetperf/api/error_mapping.hpp>
 
+#include "http/lingering_close.hpp"
 #include "http/message_conversion.hpp"
 #include "http/sse_stream.hpp"
 #include "http/work_pool.hpp"
@@ -21,8 +22,6 @@ namespace jetperf::daemon {
 
 namespace {
 
-// How long a closing connection keeps draining the peer's unread bytes.
-constexpr auto linger_time = std::chrono::seconds(2);
 // How long a connection on a reserved slot may take to send its request.
 constexpr auto reserved_read_timeout = std::chrono::seconds(5);
 
@@ -301,21 +300,7 @@ void session::start_stream(api::http_response& response, unsigned version) {
 }
 
 void session::do_lingering_close() {
-  beast::error_code ignored;
-  stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
-  stream_.expires_after(linger_time);
-  stream_.async_read_some(net::buffer(discard_),
-                          beast::bind_front_handler(&session::on_discard, shared_from_this()));
-}
-
-void session::on_discard(beast::error_code ec, std::size_t) {
-  if (ec) {
-    beast::error_code ignored;
-    stream_.socket().close(ignored);
-    return;
-  }
-  stream_.async_read_some(net::buffer(discard_),
-                          beast::bind_front_handler(&session::on_discard, shared_from_this()));
+  std::make_shared<lingering_close>(std::move(stream_), std::move(slot_))->run();
 }
 
 }  // namespace jetperf::daemon

@@ -52,10 +52,9 @@ class session : public std::enable_shared_from_this<session> {
   void do_write(api::http_response& response, unsigned version, bool keep_alive);
   void on_write(bool close, beast::error_code ec, std::size_t bytes);
   void start_stream(api::http_response& response, unsigned version);
-  /// Stops sending, then discards what the peer still sends for a short while, so that it
-  /// reads our error answer instead of a reset caused by unread data.
+  /// Hands the connection to a lingering_close, so that the peer reads our last answer (an
+  /// error, often) instead of a reset caused by unread data.
   void do_lingering_close();
-  void on_discard(beast::error_code ec, std::size_t bytes);
 
   beast::tcp_stream stream_;
   std::shared_ptr<const server_context> context_;
@@ -69,7 +68,6 @@ class session : public std::enable_shared_from_this<session> {
   http::response<http::string_body> response_;
   api::http_request request_;
   bool first_request_ = true;
-  char discard_[4096];
 };
 
 }  // namespace jetperf::daemon
