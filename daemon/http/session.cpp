@@ -13,6 +13,7 @@
 
 #include <jetperf/api/error_mapping.hpp>
 
+#include "http/chunked_stream.hpp"
 #include "http/lingering_close.hpp"
 #include "http/message_conversion.hpp"
 #include "http/sse_stream.hpp"
@@ -257,6 +258,7 @@ void session::dispatch(unsigned version, bool keep_alive) {
 
 void session::finish(api::http_response& response, unsigned version, bool keep_alive) {
   if (response.stream) return start_stream(response, version);
+  if (response.chunks) return start_chunked(response, version);
   do_write(response, version, keep_alive);
 }
 
@@ -296,6 +298,14 @@ void session::start_stream(api::http_response& response, unsigned version) {
   }
   auto stream = std::make_shared<sse_stream>(std::move(stream_), context_, std::move(slot_), std::move(stream_slot),
                                              std::move(response.stream));
+  stream->run(response, version);
+}
+
+void session::start_chunked(api::http_response& response, unsigned version) {
+  remove_upload();
+  if (response.status < 100 || response.status > 599) response.status = 500;
+  auto body = std::move(response.chunks);
+  auto stream = std::make_shared<chunked_stream>(std::move(stream_), context_, std::move(slot_), std::move(body));
   stream->run(response, version);
 }
 
