@@ -4,14 +4,14 @@
 // instants as instant events (ph i), one counter track (ph C) per telemetry channel, and the
 // job's provenance as metadata. Times are CLOCK_MONOTONIC microseconds, as the daemon's clock
 // (GET /v1/time) reads them, so a trace the program wrote can be aligned to it. This is the
-// document held whole, written through chrome_trace_writer.
+// document held whole; the trace route streams the same text from the store
+// (chrome_trace_stream), both through chrome_trace_writer.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include <jetperf/store/sample_store.hpp>
 #include <jetperf/store/timeline_store.hpp>
 
 namespace jetperf::api {
