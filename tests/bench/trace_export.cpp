@@ -10,13 +10,19 @@
 //           before each run, so no run inherits another's heap.
 //   small: the same daemon answering small exports (one point of the large job: 1 000 spans and
 //          1.2 s of telemetry; a job of 10 spans), each the median of 20 requests per run.
-// Usage: bench_trace_export [runs] (default 3). Prints one JSON object: the median of the runs,
+//   client: `jetperf trace ID -o FILE` for the large export against that daemon: its wall time
+//           and peak RSS (its VmHWM, read every 2 ms until it exits: wait4's ru_maxrss would
+//           count this process's memory, which the child holds between fork and exec).
+// Usage: bench_trace_export [runs] [client] (default 3, the build's jetperf). Prints one JSON
+// object: the median of the runs,
 // their range, and the 1-minute load average before and after. Target: the whole answer in under
 // 2 s on a board, the daemon's memory for it bounded by its chunks rather than the file's size.
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -39,12 +45,17 @@
 #include <jetperf/store/sample_store.hpp>
 #include <jetperf/store/timeline_store.hpp>
 #include <support/daemon_process.hpp>
+#include <support/process_memory.hpp>
 #include <support/temp_dir.hpp>
+#include <support/test_paths.hpp>
 
 namespace {
 
 using clock_type = std::chrono::steady_clock;
 using nlohmann::json;
+using jetperf::test::loadavg1;
+using jetperf::test::reset_peak_rss;
+using jetperf::test::status_kb;
 
 constexpr std::size_t k_spans = 100000;
 constexpr int k_channels = 44;
@@ -60,29 +71,6 @@ json stats(const std::vector<double>& v) {
   auto s = v;
   std::sort(s.begin(), s.end());
   return {{"median", s[s.size() / 2]}, {"min", s.front()}, {"max", s.back()}};
-}
-
-double loadavg1() {
-  std::ifstream in("/proc/loadavg");
-  double l = 0;
-  in >> l;
-  return l;
-}
-
-long long status_kb(int pid, const std::string& key) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind(key + ":", 0) == 0) return std::atoll(line.c_str() + key.size() + 1);
-  return -1;
-}
-
-// Resets the process's VmHWM to its VmRSS (Linux >= 4.0); false where that is not allowed.
-bool reset_peak_rss(int pid) {
-  std::ofstream out("/proc/" + std::to_string(pid) + "/clear_refs");
-  out << "5";
-  out.close();
-  return static_cast<bool>(out);
 }
 
 struct job_rows {
@@ -181,6 +169,44 @@ std::string body_of(const http_get_result& r) {
   return parser.get().body();
 }
 
+struct client_run {
+  int exit_code = -1;
+  double wall_s = 0;
+  double peak_rss_mb = 0;
+};
+
+// Runs the client with `args` (its output to /dev/null) and measures it.
+client_run run_measured(const std::vector<std::string>& args) {
+  std::vector<std::string> copy = args;
+  std::vector<char*> argv;
+  for (auto& a : copy) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const auto t0 = clock_type::now();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int devnull = ::open("/dev/null", O_WRONLY);
+    ::dup2(devnull, 1);
+    ::dup2(devnull, 2);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  client_run r;
+  int status = 0;
+  long long hwm_kb = 0;
+  while (::waitpid(pid, &status, WNOHANG) == 0) {
+    // Only once it runs the client: before exec the child is a copy of this process.
+    std::ifstream exe_check("/proc/" + std::to_string(pid) + "/cmdline");
+    std::string first;
+    std::getline(exe_check, first, '\0');
+    if (first == args[0]) hwm_kb = std::max(hwm_kb, status_kb(pid, "VmHWM"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  r.wall_s = seconds_since(t0);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.peak_rss_mb = static_cast<double>(hwm_kb) / 1024.0;
+  return r;
+}
+
 json writer_bench(int runs) {
   jetperf::test::temp_dir dir;
   jetperf::store::database db(dir.file("bench.db"));
@@ -215,7 +241,7 @@ json writer_bench(int runs) {
   return {{"store_spans_s", store_s}, {"read_spans_s", stats(read_s)}, {"write_json_s", stats(write_s)}, {"bytes", bytes}};
 }
 
-json daemon_bench(int runs) {
+json daemon_bench(int runs, const std::string& client) {
   jetperf::test::temp_dir sims;
   jetperf::test::daemon_process d({"--board", "sim:orin-agx", "--sim-dir", sims.path(), "--log-level", "warn"});
   d.stop();
@@ -232,7 +258,8 @@ json daemon_bench(int runs) {
   const std::vector<std::pair<std::string, std::string>> small_targets = {
       {"point", large_target + "?point=0"}, {"tiny_job", "/v1/jobs/" + std::to_string(tiny) + "/trace"}};
 
-  std::vector<double> first_s, last_s, hwm_mb, sampled_mb, rss_before_mb;
+  std::vector<double> first_s, last_s, hwm_mb, sampled_mb, rss_before_mb, client_s, client_mb;
+  int client_exit = 0;
   std::map<std::string, std::vector<double>> small_s;
   std::size_t bytes = 0, small_bytes_point = 0;
   bool chunked = false, valid = false, hwm_reset = true;
@@ -275,6 +302,11 @@ json daemon_bench(int runs) {
       }
       small_s[name].push_back(stats(each)["median"].get<double>());
     }
+    const auto c = run_measured({client, "--host", d.address(), "--token", d.token(), "trace", std::to_string(large), "-o",
+                                 sims.file("large.trace.json")});
+    client_exit = std::max(client_exit, c.exit_code);
+    client_s.push_back(c.wall_s);
+    client_mb.push_back(c.peak_rss_mb);
     d.stop();
   }
   json small = json::object();
@@ -289,20 +321,22 @@ json daemon_bench(int runs) {
           {"peak_rss_growth_mb_vmhwm", stats(hwm_mb)},
           {"peak_rss_growth_mb_sampled", stats(sampled_mb)},
           {"vmhwm_reset_before_request", hwm_reset},
-          {"small", small}};
+          {"small", small},
+          {"client", {{"program", client}, {"exit_code", client_exit}, {"wall_s", stats(client_s)}, {"peak_rss_mb", stats(client_mb)}}}};
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 3;
+  const std::string client = argc > 2 ? argv[2] : jetperf::test::client_path();
   const double load_before = loadavg1();
   json out = {{"bench", "trace_export"},
               {"runs", runs},
               {"spans", k_spans},
               {"counter_points", k_channels * k_points_per_channel}};
   out["writer"] = writer_bench(runs);
-  out["daemon"] = daemon_bench(runs);
+  out["daemon"] = daemon_bench(runs, client);
   out["loadavg_1m_before"] = load_before;
   out["loadavg_1m_after"] = loadavg1();
   std::printf("%s\n", out.dump(1).c_str());

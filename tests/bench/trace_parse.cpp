@@ -9,19 +9,20 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include <malloc.h>
+#include <unistd.h>
 #include <time.h>
 
 #include <nlohmann/json.hpp>
 
 #include <jetperf/traces/trace_analysis.hpp>
 #include <jetperf/traces/trace_reader.hpp>
+#include <support/process_memory.hpp>
 #include <support/temp_dir.hpp>
 
 namespace {
@@ -91,33 +92,14 @@ void append_step(std::string& out, long step, double t0, long corr) {
   }
 }
 
-long long status_kb(const std::string& key) {
-  std::ifstream in("/proc/self/status");
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind(key + ":", 0) == 0) return std::atoll(line.c_str() + key.size() + 1);
-  return -1;
-}
-
-// Resets VmHWM to VmRSS (Linux >= 4.0); false where that is not allowed.
-bool reset_peak_rss() {
-  std::ofstream out("/proc/self/clear_refs");
-  out << "5";
-  out.close();
-  return static_cast<bool>(out);
-}
-
-double loadavg1() {
-  std::ifstream in("/proc/loadavg");
-  double l = 0;
-  in >> l;
-  return l;
-}
-
 nlohmann::json stats(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return {{"median", v[v.size() / 2]}, {"min", v.front()}, {"max", v.back()}};
 }
+
+using jetperf::test::loadavg1;
+using jetperf::test::reset_peak_rss;
+using jetperf::test::status_kb;
 
 }  // namespace
 
@@ -147,17 +129,17 @@ int main(int argc, char** argv) {
   for (int r = 0; r < runs; ++r) {
     // The heap the previous run freed goes back to the system, so every run starts alike.
     ::malloc_trim(0);
-    const long long rss0 = status_kb("VmRSS");
-    peak_reset = reset_peak_rss() && peak_reset;
+    const long long rss0 = status_kb(::getpid(), "VmRSS");
+    peak_reset = reset_peak_rss(::getpid()) && peak_reset;
     const double w0 = wall_now(), c0 = cpu_now();
     auto t = std::make_unique<jetperf::traces::trace>(jetperf::traces::read_trace_file(path));
     const double w1 = wall_now(), c1 = cpu_now();
-    const long long read_hwm = status_kb("VmHWM");
+    const long long read_hwm = status_kb(::getpid(), "VmHWM");
     jetperf::traces::analysis_options o;
     o.batch_size = 2048;
     const auto b = jetperf::traces::analyze_trace(*t, o);
     const double w2 = wall_now(), c2 = cpu_now();
-    const long long total_hwm = status_kb("VmHWM");
+    const long long total_hwm = status_kb(::getpid(), "VmHWM");
     events = t->events.size();
     ops = b.overheads.ops;
     t.reset();
