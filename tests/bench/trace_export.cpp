@@ -13,8 +13,8 @@
 //   client: `jetperf trace ID -o FILE` for the large export against that daemon: its wall time
 //           and peak RSS (its VmHWM, read every 2 ms until it exits: wait4's ru_maxrss would
 //           count this process's memory, which the child holds between fork and exec).
-// Usage: bench_trace_export [runs] [client] (default 3, the build's jetperf). Prints one JSON
-// object: the median of the runs,
+// Usage: bench_trace_export [runs] [jetperfd] [jetperf] (default 3, the build's programs; another
+// daemon or client measures an earlier one). Prints one JSON object: the median of the runs,
 // their range, and the 1-minute load average before and after. Target: the whole answer in under
 // 2 s on a board, the daemon's memory for it bounded by its chunks rather than the file's size.
 #include <arpa/inet.h>
@@ -241,9 +241,9 @@ json writer_bench(int runs) {
   return {{"store_spans_s", store_s}, {"read_spans_s", stats(read_s)}, {"write_json_s", stats(write_s)}, {"bytes", bytes}};
 }
 
-json daemon_bench(int runs, const std::string& client) {
+json daemon_bench(int runs, const std::string& daemon, const std::string& client) {
   jetperf::test::temp_dir sims;
-  jetperf::test::daemon_process d({"--board", "sim:orin-agx", "--sim-dir", sims.path(), "--log-level", "warn"});
+  jetperf::test::daemon_process d({"--board", "sim:orin-agx", "--sim-dir", sims.path(), "--log-level", "warn"}, daemon);
   d.stop();
   std::int64_t large = 0, tiny = 0;
   {
@@ -312,7 +312,8 @@ json daemon_bench(int runs, const std::string& client) {
   json small = json::object();
   for (const auto& [name, v] : small_s) small[name + "_time_to_last_byte_s"] = stats(v);
   small["point_bytes"] = small_bytes_point;
-  return {{"bytes", bytes},
+  return {{"daemon", daemon.empty() ? jetperf::test::daemon_path() : daemon},
+          {"bytes", bytes},
           {"status_200_and_valid_json", valid},
           {"chunked", chunked},
           {"time_to_first_byte_s", stats(first_s)},
@@ -329,14 +330,15 @@ json daemon_bench(int runs, const std::string& client) {
 
 int main(int argc, char** argv) {
   const int runs = argc > 1 ? std::max(1, std::atoi(argv[1])) : 3;
-  const std::string client = argc > 2 ? argv[2] : jetperf::test::client_path();
+  const std::string daemon = argc > 2 ? argv[2] : "";
+  const std::string client = argc > 3 ? argv[3] : jetperf::test::client_path();
   const double load_before = loadavg1();
   json out = {{"bench", "trace_export"},
               {"runs", runs},
               {"spans", k_spans},
               {"counter_points", k_channels * k_points_per_channel}};
   out["writer"] = writer_bench(runs);
-  out["daemon"] = daemon_bench(runs, client);
+  out["daemon"] = daemon_bench(runs, daemon, client);
   out["loadavg_1m_before"] = load_before;
   out["loadavg_1m_after"] = loadavg1();
   std::printf("%s\n", out.dump(1).c_str());

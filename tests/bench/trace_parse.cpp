@@ -1,10 +1,13 @@
 // Reading and analysing a large Kineto trace: a GPU-style step (ops, runtime calls with
 // correlation ids, kernels, flow events, Kineto's args) repeated until the file reaches the size
-// asked for. Usage: bench_trace_parse [MB=100] [RUNS=3]. Prints one JSON object with each run's
-// wall and CPU seconds for read_trace_file and analyze_trace, and how much the process's resident
-// memory grew in each (VmHWM, reset through /proc/self/clear_refs before the run, less VmRSS
-// then: the peak of the read, and of the read and the analysis together), with the 1-minute load
-// average. Target: a 100 MB trace in seconds, in memory well below its size.
+// asked for. Usage: bench_trace_parse [MB=100] [RUNS=3] [JETPERFD]. Prints one JSON object with
+// each run's wall and CPU seconds for read_trace_file and analyze_trace, and how much the
+// process's resident memory grew in each (VmHWM, reset through /proc/self/clear_refs before the
+// run, less VmRSS then: the peak of the read, and of the read and the analysis together); then
+// the daemon's side ("attach"): the same file POSTed to /v1/jobs/{id}/traces of a real jetperfd
+// (the build's, or JETPERFD), restarted before each run, with how much its resident memory grew
+// until it answered and the time to the answer; with the 1-minute load average. Target: a 100 MB
+// trace in seconds, in memory well below its size.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -12,6 +15,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <malloc.h>
@@ -22,7 +26,12 @@
 
 #include <jetperf/traces/trace_analysis.hpp>
 #include <jetperf/traces/trace_reader.hpp>
+#include <jetperf/store/database.hpp>
+#include <jetperf/store/job_store.hpp>
+#include <support/daemon_process.hpp>
+#include <support/http_client.hpp>
 #include <support/process_memory.hpp>
+#include <support/test_paths.hpp>
 #include <support/temp_dir.hpp>
 
 namespace {
@@ -101,11 +110,54 @@ using jetperf::test::loadavg1;
 using jetperf::test::reset_peak_rss;
 using jetperf::test::status_kb;
 
+// The daemon's side: a finished job without phases or samples (offset_ns=0 aligns the trace), the
+// file uploaded whole in one request, on a daemon started afresh for each run.
+nlohmann::json attach_bench(const std::string& path, int runs, const std::string& program) {
+  jetperf::test::temp_dir sims;
+  jetperf::test::daemon_process d({"--board", "sim:orin-agx", "--sim-dir", sims.path(), "--log-level", "warn"}, program);
+  d.stop();
+  std::int64_t job = 0;
+  {
+    jetperf::store::database db(d.db_path());
+    jetperf::store::job_store jobs(db);
+    job = jobs.insert("command", nlohmann::json::object(), {}, 1, 1);
+    jobs.set_state(job, jetperf::store::job_state::running);
+    jobs.set_state(job, jetperf::store::job_state::succeeded);
+  }
+  const std::string body = jetperf::test::read_file(path);
+  std::vector<double> grew_mb, answer_s;
+  int status = 0;
+  std::size_t events = 0;
+  bool peak_reset = true;
+  for (int r = 0; r < runs; ++r) {
+    d.start();
+    std::this_thread::sleep_for(std::chrono::seconds(2));  // start-up work done
+    jetperf::test::http_client http(d.port(), std::chrono::seconds(120));
+    const long long rss0 = status_kb(d.pid(), "VmRSS");
+    peak_reset = reset_peak_rss(d.pid()) && peak_reset;
+    const double w0 = wall_now();
+    const auto res = http.request("POST", "/v1/jobs/" + std::to_string(job) + "/traces?offset_ns=0", body,
+                                  {{"Authorization", "Bearer " + d.token()}, {"Content-Type", "application/json"}});
+    answer_s.push_back(wall_now() - w0);
+    grew_mb.push_back(static_cast<double>(status_kb(d.pid(), "VmHWM") - rss0) / 1024.0);
+    status = res.status;
+    if (res.status == 201) events = nlohmann::json::parse(res.body).value("events", std::size_t{0});
+    d.stop();
+  }
+  return {{"daemon", program.empty() ? jetperf::test::daemon_path() : program},
+          {"status", status},
+          {"events", events},
+          {"peak_rss_growth_mb", stats(grew_mb)},
+          {"time_to_answer_s", stats(answer_s)},
+          {"peak_rss_reset_before_each_run", peak_reset}};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const double mb = argc > 1 ? std::atof(argv[1]) : 100.0;
   const int runs = argc > 2 ? std::atoi(argv[2]) : 3;
+  const std::string daemon = argc > 3 ? argv[3] : "";
   const double load_before = loadavg1();
   std::string text = "{\n \"schemaVersion\": 1,\n \"baseTimeNanoseconds\": 1700000000000000000,\n \"traceEvents\": [\n";
   const auto target = static_cast<std::size_t>(mb * 1024 * 1024);
@@ -166,6 +218,7 @@ int main(int argc, char** argv) {
     result["read_and_analyze_peak_rss_growth_mb"] = stats(total_peak_mb);
     result["peak_rss_reset_before_each_run"] = peak_reset;
   }
+  if (runs > 0) result["attach"] = attach_bench(path, runs, daemon);
   result["loadavg_1m_before"] = load_before;
   result["loadavg_1m_after"] = loadavg1();
   std::cout << result.dump(1) << std::endl;
