@@ -286,7 +286,6 @@ json daemon_bench(int runs, const std::string& daemon, const std::string& client
     rss_before_mb.push_back(static_cast<double>(before_kb) / 1024.0);
     hwm_mb.push_back(static_cast<double>(hwm_kb - before_kb) / 1024.0);
     sampled_mb.push_back(static_cast<double>(peak_kb - before_kb) / 1024.0);
-    bytes = got.raw_body.size();
     chunked = got.head.find("Transfer-Encoding: chunked\r\n") != std::string::npos;
     if (r == 0) {
       const auto body = body_of(got);
