@@ -1,7 +1,9 @@
 #pragma once
 // One class per subcommand (as DCGM's dcgmi does): each registers its CLI11 options in its
 // constructor and runs against a context built from the resolved global settings.
+#include <cstdint>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,9 @@ class context {
   nlohmann::json call(const std::string& method, const std::string& target, const std::string& body = {});
   /// Same, for an answer that is not JSON (CSV): returns the body.
   std::string call_text(const std::string& target);
+  /// GET a body too large to hold (a trace export) into `out` as it arrives; returns its size.
+  /// Throws like call(), and cli_error(exit_usage) when `out` fails.
+  std::uint64_t download(const std::string& target, std::ostream& out);
 
  private:
   settings settings_;

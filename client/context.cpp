@@ -46,6 +46,18 @@ std::string context::call_text(const std::string& target) {
   return std::move(reply.body);
 }
 
+std::uint64_t context::download(const std::string& target, std::ostream& out) {
+  std::uint64_t bytes = 0;
+  const auto reply = http_.download(target, [&](const char* data, std::size_t size) {
+    out.write(data, static_cast<std::streamsize>(size));
+    bytes += size;
+    return static_cast<bool>(out);
+  });
+  throw_if_error(reply);
+  if (!out.flush()) throw cli_error(exit_usage, "cannot write the answer to " + target);
+  return bytes;
+}
+
 std::string url_encode(const std::string& value) {
   static const char hex[] = "0123456789ABCDEF";
   std::string out;

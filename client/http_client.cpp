@@ -1,5 +1,7 @@
 #include "http_client.hpp"
 
+#include <limits>
+
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -170,17 +172,36 @@ http_reply http_client::upload(const std::string& target, const std::string& pat
 }
 
 http_reply http_client::stream(const std::string& target, const sse_reader::handler& on_event) {
+  sse_reader reader(k_max_event_line_bytes);
+  bool complete = false;
+  // Progress may be slow: reads wait without a deadline.
+  return get_body(target, "text/event-stream", /*read_deadline=*/false,
+                  [&](const char* data, std::size_t size) { return reader.feed(data, size, on_event); }, "event stream",
+                  &complete);
+}
+
+http_reply http_client::download(const std::string& target, const body_sink& sink) {
+  bool complete = false;
+  auto reply = get_body(target, "application/json", /*read_deadline=*/true, sink, "download", &complete);
+  if (!complete) throw cli_error(exit_connect, "download from " + target_.text() + " failed: the body ended early");
+  return reply;
+}
+
+http_reply http_client::get_body(const std::string& target, const std::string& accept, bool read_deadline,
+                                 const body_sink& sink, const std::string& what, bool* complete) {
   if (impl_->connected) impl_->close();
   open();
   http::request<http::empty_body> req{http::verb::get, target, 11};
   req.set(http::field::host, target_.text());
   req.set(http::field::user_agent, "jetperf-cli");
-  req.set(http::field::accept, "text/event-stream");
+  req.set(http::field::accept, accept);
   if (!token_.empty()) req.set(http::field::authorization, "Bearer " + token_);
   impl_->stream.expires_after(timeout_);
   auto ec = impl_->run([&](auto handler) { http::async_write(impl_->stream, req, handler); });
   http::response_parser<http::buffer_body> parser;
-  parser.body_limit(boost::none);
+  // No bound: the body is never held. A number rather than boost::none: Boost 1.74's parser,
+  // reading a header on its own, refuses every Content-Length when the limit is none.
+  parser.body_limit(std::numeric_limits<std::uint64_t>::max());
   if (!ec) {
     impl_->stream.expires_after(timeout_);
     ec = impl_->run([&](auto handler) { http::async_read_header(impl_->stream, impl_->buffer, parser, handler); });
@@ -192,8 +213,7 @@ http_reply http_client::stream(const std::string& target, const sse_reader::hand
   http_reply reply;
   reply.status = static_cast<int>(parser.get().result_int());
   reply.headers = lower_headers(parser.get());
-  const bool ok = reply.status == 200;
-  sse_reader reader(k_max_event_line_bytes);
+  const bool ok = reply.status >= 200 && reply.status < 300;
   bool go_on = true;
   char chunk[8192];
   impl_->stream.expires_never();
@@ -201,26 +221,27 @@ http_reply http_client::stream(const std::string& target, const sse_reader::hand
     parser.get().body().data = chunk;
     parser.get().body().size = sizeof(chunk);
     // An error body is short: keep the deadline for it.
-    if (!ok) impl_->stream.expires_after(timeout_);
+    if (read_deadline || !ok) impl_->stream.expires_after(timeout_);
     ec = impl_->run([&](auto handler) { http::async_read_some(impl_->stream, impl_->buffer, parser, handler); });
     const std::size_t got = sizeof(chunk) - parser.get().body().size;
     try {
       if (ok)
-        go_on = reader.feed(chunk, got, on_event);
+        go_on = got == 0 || sink(chunk, got);
       else if (reply.body.size() + got <= k_max_event_line_bytes)
         reply.body.append(chunk, got);
     } catch (const std::length_error& e) {
       impl_->close();
-      throw cli_error(exit_connect, "event stream from " + target_.text() + " failed: " + e.what());
+      throw cli_error(exit_connect, what + " from " + target_.text() + " failed: " + e.what());
     }
     if (ec == http::error::need_buffer) ec = {};
     if (ec == http::error::end_of_stream || ec == net::error::eof) break;
     if (ec) {
       impl_->close();
-      throw cli_error(exit_connect, "event stream from " + target_.text() + " failed: " + reason(ec));
+      throw cli_error(exit_connect, what + " from " + target_.text() + " failed: " + reason(ec));
     }
   }
-  // The stream connection is not reused: the server may still be writing to it.
+  *complete = parser.is_done();
+  // The connection is not reused: the server may still be writing to it.
   impl_->close();
   return reply;
 }

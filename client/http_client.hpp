@@ -51,12 +51,25 @@ class http_client {
   /// response header keep the timeout. A non-200 answer is returned whole, with no events.
   http_reply stream(const std::string& target, const sse_reader::handler& on_event);
 
+  /// Receives a part of a body; returns false to stop reading.
+  using body_sink = std::function<bool(const char* data, std::size_t size)>;
+  /// GET a body too large to hold (a trace export) and hand it to `sink` as it arrives, with the
+  /// timeout per read rather than for the whole body. cli_error(exit_connect) when the body ends
+  /// before it is whole. A non-2xx answer is returned whole, with nothing handed to `sink`.
+  http_reply download(const std::string& target, const body_sink& sink);
+
   const endpoint& target() const { return target_; }
 
  private:
   struct impl;
   /// Connects unless a connection is open; throws cli_error(exit_connect).
   void open();
+  /// GET on a connection of its own, closed after: a 2xx answer's body goes to `sink` as it
+  /// arrives, until the sink returns false or the body ends (an error body, short, comes back
+  /// whole). `read_deadline`: whether every read keeps the timeout. `complete` says whether the
+  /// body was read to its end. `what` names the transfer in errors.
+  http_reply get_body(const std::string& target, const std::string& accept, bool read_deadline, const body_sink& sink,
+                      const std::string& what, bool* complete);
   endpoint target_;
   std::string token_;
   std::chrono::milliseconds timeout_;

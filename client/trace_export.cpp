@@ -2,7 +2,10 @@
 //                  [--counter-ms MS]
 // A job's timeline (points, settings, runs, phases, markers) and its telemetry as Chrome
 // trace-event JSON, from GET /v1/jobs/{id}/trace: open it in Perfetto (ui.perfetto.dev) or
-// chrome://tracing. Times are the daemon's CLOCK_MONOTONIC in microseconds.
+// chrome://tracing. Times are the daemon's CLOCK_MONOTONIC in microseconds. The file is written as
+// it arrives (the daemon streams it), never held whole.
+#include <cstdio>
+#include <fstream>
 #include <iostream>
 
 #include "cli_error.hpp"
@@ -30,13 +33,28 @@ int export_trace(context& ctx, const trace_export_flags& f) {
   if (f.to_ns >= 0) add("to", std::to_string(f.to_ns));
   if (!f.counters.empty()) add("counters", url_encode(f.counters));
   if (f.counter_ms > 0) add("counter_ms", std::to_string(f.counter_ms));
-  const auto text = ctx.call_text("/v1/jobs/" + std::to_string(f.id) + "/trace" + query);
+  const auto target = "/v1/jobs/" + std::to_string(f.id) + "/trace" + query;
   if (f.output.empty()) {
-    std::cout << text;
+    ctx.download(target, std::cout);
     return exit_ok;
   }
-  write_text_file(f.output, text);
-  std::cerr << "wrote " << f.output << " (" << text.size() << " bytes): open it in ui.perfetto.dev or chrome://tracing\n";
+  // Written beside the file and renamed once whole: a failed export leaves no truncated trace,
+  // and an earlier file stays as it was.
+  const auto part = f.output + ".part";
+  std::ofstream out(part, std::ios::binary | std::ios::trunc);
+  if (!out) throw cli_error(exit_usage, "cannot write '" + part + "'");
+  std::uint64_t bytes = 0;
+  try {
+    bytes = ctx.download(target, out);
+    out.close();
+    if (!out) throw cli_error(exit_usage, "cannot write '" + part + "'");
+    if (std::rename(part.c_str(), f.output.c_str()) != 0) throw cli_error(exit_usage, "cannot write '" + f.output + "'");
+  } catch (...) {
+    out.close();
+    std::remove(part.c_str());
+    throw;
+  }
+  std::cerr << "wrote " << f.output << " (" << bytes << " bytes): open it in ui.perfetto.dev or chrome://tracing\n";
   return exit_ok;
 }
 

@@ -21,14 +21,19 @@ void to_api_request(http::request<http::string_body>& in, const std::string& rem
   out.remote = remote;
 }
 
-void to_beast_response(api::http_response& in, unsigned version, bool keep_alive,
-                       const std::string& server_name, http::response<http::string_body>& out) {
-  out.clear();
+void set_beast_header(const api::http_response& in, unsigned version, const std::string& server_name,
+                      http::response_header<>& out) {
   out.version(version);
   out.result(static_cast<unsigned>(in.status));
   out.set(http::field::server, server_name);
   if (!in.content_type.empty()) out.set(http::field::content_type, in.content_type);
   for (const auto& [name, value] : in.headers) out.insert(name, value);
+}
+
+void to_beast_response(api::http_response& in, unsigned version, bool keep_alive,
+                       const std::string& server_name, http::response<http::string_body>& out) {
+  out.clear();
+  set_beast_header(in, version, server_name, out.base());
   out.body() = std::move(in.body);
   out.keep_alive(keep_alive);
   out.prepare_payload();

@@ -13,6 +13,8 @@
 
 #include <jetperf/api/error_mapping.hpp>
 
+#include "http/chunked_stream.hpp"
+#include "http/lingering_close.hpp"
 #include "http/message_conversion.hpp"
 #include "http/sse_stream.hpp"
 #include "http/work_pool.hpp"
@@ -21,8 +23,6 @@ namespace jetperf::daemon {
 
 namespace {
 
-// How long a closing connection keeps draining the peer's unread bytes.
-constexpr auto linger_time = std::chrono::seconds(2);
 // How long a connection on a reserved slot may take to send its request.
 constexpr auto reserved_read_timeout = std::chrono::seconds(5);
 
@@ -258,6 +258,7 @@ void session::dispatch(unsigned version, bool keep_alive) {
 
 void session::finish(api::http_response& response, unsigned version, bool keep_alive) {
   if (response.stream) return start_stream(response, version);
+  if (response.chunks) return start_chunked(response, version);
   do_write(response, version, keep_alive);
 }
 
@@ -300,22 +301,16 @@ void session::start_stream(api::http_response& response, unsigned version) {
   stream->run(response, version);
 }
 
-void session::do_lingering_close() {
-  beast::error_code ignored;
-  stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
-  stream_.expires_after(linger_time);
-  stream_.async_read_some(net::buffer(discard_),
-                          beast::bind_front_handler(&session::on_discard, shared_from_this()));
+void session::start_chunked(api::http_response& response, unsigned version) {
+  remove_upload();
+  if (response.status < 100 || response.status > 599) response.status = 500;
+  auto body = std::move(response.chunks);
+  auto stream = std::make_shared<chunked_stream>(std::move(stream_), context_, std::move(slot_), std::move(body));
+  stream->run(response, version);
 }
 
-void session::on_discard(beast::error_code ec, std::size_t) {
-  if (ec) {
-    beast::error_code ignored;
-    stream_.socket().close(ignored);
-    return;
-  }
-  stream_.async_read_some(net::buffer(discard_),
-                          beast::bind_front_handler(&session::on_discard, shared_from_this()));
+void session::do_lingering_close() {
+  std::make_shared<lingering_close>(std::move(stream_), std::move(slot_))->run();
 }
 
 }  // namespace jetperf::daemon

@@ -2,7 +2,7 @@
 // One HTTP/1.1 connection: reads requests with limits and timeouts, hands each to the request
 // handler (on the work pool when it may wait, so the io threads stay free) and writes the answer;
 // keeps the connection alive between requests. An SSE answer moves the connection into an
-// sse_stream when a stream slot is free.
+// sse_stream when a stream slot is free; a body produced in pieces into a chunked_stream.
 #include <memory>
 #include <optional>
 #include <string>
@@ -52,10 +52,10 @@ class session : public std::enable_shared_from_this<session> {
   void do_write(api::http_response& response, unsigned version, bool keep_alive);
   void on_write(bool close, beast::error_code ec, std::size_t bytes);
   void start_stream(api::http_response& response, unsigned version);
-  /// Stops sending, then discards what the peer still sends for a short while, so that it
-  /// reads our error answer instead of a reset caused by unread data.
+  void start_chunked(api::http_response& response, unsigned version);
+  /// Hands the connection to a lingering_close, so that the peer reads our last answer (an
+  /// error, often) instead of a reset caused by unread data.
   void do_lingering_close();
-  void on_discard(beast::error_code ec, std::size_t bytes);
 
   beast::tcp_stream stream_;
   std::shared_ptr<const server_context> context_;
@@ -69,7 +69,6 @@ class session : public std::enable_shared_from_this<session> {
   http::response<http::string_body> response_;
   api::http_request request_;
   bool first_request_ = true;
-  char discard_[4096];
 };
 
 }  // namespace jetperf::daemon

@@ -1,11 +1,13 @@
 // GET /v1/jobs/{id}/trace: the job's timeline and telemetry as Chrome trace-event JSON, whole or
 // cut to a time range (from/to, CLOCK_MONOTONIC ns) or to one point. Telemetry comes at full
 // rate for windows up to two minutes, and as per-bucket means beyond (or at counter_ms), so the
-// file stays a size a browser opens.
+// file stays a size a browser opens. The body is streamed from the store (chunked), so the
+// daemon holds a page of it at a time rather than the file.
 #include <algorithm>
 #include <limits>
+#include <memory>
 
-#include <jetperf/api/chrome_trace.hpp>
+#include <jetperf/api/chrome_trace_stream.hpp>
 #include <jetperf/api/router.hpp>
 #include <jetperf/api/routes.hpp>
 #include <jetperf/common/errors.hpp>
@@ -17,6 +19,9 @@ namespace {
 constexpr std::size_t k_max_spans = 1'000'000;
 constexpr std::int64_t k_full_rate_window_ns = 120'000'000'000;
 constexpr std::int64_t k_buckets_per_channel = 20000;
+// The spans read before the answer starts: all of a small export's (one point's), which then
+// need no second pass to be counted and outlined.
+constexpr std::size_t k_first_page_spans = 2048;
 
 std::optional<std::int64_t> time_param(const route_request& r, const char* name) {
   if (!r.query.get(name)) return std::nullopt;
@@ -27,26 +32,6 @@ bool wanted(const std::string& mode, const store::channel_record& c) {
   if (mode == "all") return true;
   if (mode == "power") return c.unit == "W";
   return false;
-}
-
-std::vector<trace_counter> counters_of(const store::sample_store& samples, std::int64_t job_id, const std::string& mode,
-                                       std::int64_t from_ns, std::int64_t to_ns, std::optional<std::int64_t> bucket_ns) {
-  std::vector<trace_counter> out;
-  if (mode == "none") return out;
-  const auto window = to_ns - from_ns;
-  if (!bucket_ns && window > k_full_rate_window_ns) bucket_ns = std::max<std::int64_t>(window / k_buckets_per_channel, 1'000'000);
-  for (const auto& c : samples.channels()) {
-    if (!wanted(mode, c)) continue;
-    trace_counter tc{c.name, c.unit, {}};
-    if (bucket_ns) {
-      for (const auto& b : samples.buckets(job_id, c.id, from_ns, to_ns, *bucket_ns, k_buckets_per_channel * 2))
-        tc.points.emplace_back(b.t_ns, b.mean);
-    } else {
-      for (const auto& s : samples.query(job_id, c.id, from_ns, to_ns)) tc.points.emplace_back(s.t_ns, s.value);
-    }
-    if (!tc.points.empty()) out.push_back(std::move(tc));
-  }
-  return out;
 }
 
 http_response trace(const route_request& r) {
@@ -69,25 +54,38 @@ http_response trace(const route_request& r) {
   std::optional<std::int64_t> bucket_ns;
   if (r.query.get("counter_ms")) bucket_ns = r.query.integer("counter_ms", 1, 3'600'000, 1000) * 1'000'000;
 
-  q.limit = k_max_spans + 1;
-  trace_document doc;
-  doc.spans = r.svc.timeline->spans(q);
-  if (doc.spans.size() > k_max_spans)
+  // Everything that can refuse the export is settled here, before its first byte: the body that
+  // follows is streamed from the store and can no longer become a 4xx.
+  auto first_page = r.svc.timeline->spans_page(q, std::nullopt, k_first_page_spans);
+  const auto outline = first_page.next_after ? r.svc.timeline->outline(q) : store::outline_of(first_page.spans);
+  if (outline.spans > static_cast<std::int64_t>(k_max_spans))
     throw validation_error(q.point_index ? "point" : "to",
                            "the trace would hold more than " + std::to_string(k_max_spans) +
                                " spans: cut it with from/to (CLOCK_MONOTONIC ns) or point",
                            "too_large");
+  q.limit = k_max_spans;
+  trace_selection sel;
   // Telemetry over what the spans cover (or the range asked for).
-  std::int64_t from = q.from_ns.value_or(std::numeric_limits<std::int64_t>::max());
-  std::int64_t to = q.to_ns.value_or(std::numeric_limits<std::int64_t>::min());
-  for (const auto& s : doc.spans) {
-    if (!q.from_ns) from = std::min(from, s.t_start_ns);
-    if (!q.to_ns) to = std::max(to, s.t_end_ns);
+  sel.counters_from_ns = q.from_ns.value_or(outline.spans ? outline.first_start_ns : std::numeric_limits<std::int64_t>::max());
+  sel.counters_to_ns = q.to_ns.value_or(outline.spans ? outline.last_end_ns : std::numeric_limits<std::int64_t>::min());
+  sel.max_buckets = k_buckets_per_channel * 2;
+  if (r.svc.samples && mode != "none" && sel.counters_from_ns <= sel.counters_to_ns) {
+    const auto window = sel.counters_to_ns - sel.counters_from_ns;
+    sel.bucket_ns = bucket_ns;
+    if (!sel.bucket_ns && window > k_full_rate_window_ns)
+      sel.bucket_ns = std::max<std::int64_t>(window / k_buckets_per_channel, 1'000'000);
+    for (const auto& c : r.svc.samples->channels()) {
+      if (!wanted(mode, c)) continue;
+      if (sel.bucket_ns)
+        r.svc.samples->check_bucket_count(id, c.id, sel.counters_from_ns, sel.counters_to_ns, *sel.bucket_ns, sel.max_buckets);
+      sel.channels.push_back(c);
+    }
   }
-  if (r.svc.samples && from <= to) doc.counters = counters_of(*r.svc.samples, id, mode, from, to, bucket_ns);
-
-  doc.title = "jetperf job " + std::to_string(id) + " (" + job.kind + ")";
-  doc.metadata = {{"job", id},
+  sel.spans = q;
+  sel.first_page = std::move(first_page);
+  sel.tracks = outline.tracks;
+  sel.title = "jetperf job " + std::to_string(id) + " (" + job.kind + ")";
+  sel.metadata = {{"job", id},
                   {"kind", job.kind},
                   {"state", to_string(job.state)},
                   {"clock", "CLOCK_MONOTONIC"},
@@ -95,7 +93,7 @@ http_response trace(const route_request& r) {
                   {"counter_bucket_ms", bucket_ns ? nlohmann::json(static_cast<double>(*bucket_ns) / 1e6) : nlohmann::json()},
                   {"provenance", job.provenance}};
   http_response res;
-  res.body = chrome_trace_json(doc);
+  res.chunks = std::make_shared<chrome_trace_stream>(*r.svc.timeline, r.svc.samples, std::move(sel));
   res.headers.emplace_back("Content-Disposition", "attachment; filename=\"job-" + std::to_string(id) + "-trace.json\"");
   return res;
 }

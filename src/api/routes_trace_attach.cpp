@@ -109,8 +109,9 @@ http_response attach(const route_request& r) {
   file_guard file(body_on_disk(r, job.id));
   traces::trace_limits limits;
   limits.max_bytes = static_cast<std::size_t>(r.svc.attachment_max_bytes);
-  // One analysis at a time: a trace in memory takes about 2.6 times its size (260 MB for a
-  // 100 MB upload), so several at once could exhaust a small board's memory.
+  // One analysis at a time: a trace read from its file and analysed still takes memory in
+  // proportion to its events (the daemon grew by about 30 MB for a 100 MB upload), so several at
+  // once would multiply it on a small board.
   static std::mutex one_at_a_time;
   std::lock_guard<std::mutex> analysing(one_at_a_time);
   const auto t = traces::read_trace_file(file.path(), limits);

@@ -311,18 +311,16 @@ sample_page sample_store::query_page(std::int64_t job_id, std::optional<std::int
   return page;
 }
 
-std::vector<sample_bucket> sample_store::buckets(std::int64_t job_id, std::optional<std::int64_t> channel_id,
-                                                 std::optional<std::int64_t> from_ns, std::optional<std::int64_t> to_ns,
-                                                 std::int64_t bucket_ns, std::size_t max_buckets) const {
+void sample_store::check_bucket_count(std::int64_t job_id, std::optional<std::int64_t> channel_id,
+                                      std::optional<std::int64_t> from_ns, std::optional<std::int64_t> to_ns,
+                                      std::int64_t bucket_ns, std::size_t max_buckets) const {
   if (bucket_ns <= 0) throw validation_error("bucket_ms", "bucket_ms must be positive");
-  std::vector<sample_bucket> out;
-  if (from_ns && to_ns && *from_ns > *to_ns) return out;
+  if (from_ns && to_ns && *from_ns > *to_ns) return;
   const auto f = chunks_of(job_id, channel_id, from_ns, to_ns);
   lock_t lock(db_.mutex());
-  // The window's extent and channels, from the index alone: refuse before reading a sample.
   statement extent(db_.handle(), "SELECT min(t_first_ns), max(t_last_ns), count(DISTINCT channel_id)" + f.where);
   f.bind(extent);
-  if (!extent.step() || extent.column_is_null(0)) return out;
+  if (!extent.step() || extent.column_is_null(0)) return;
   const std::int64_t first = std::max(from_ns.value_or(INT64_MIN), extent.column_int(0));
   const std::int64_t last = std::min(to_ns.value_or(INT64_MAX), extent.column_int(1));
   const double n = (static_cast<double>(last / bucket_ns - first / bucket_ns) + 1) * static_cast<double>(extent.column_int(2));
@@ -331,6 +329,17 @@ std::vector<sample_bucket> sample_store::buckets(std::int64_t job_id, std::optio
                                             " buckets, over the limit of " + std::to_string(max_buckets) +
                                             "; give longer buckets or a shorter window (from, to)",
                            "out_of_range");
+}
+
+std::vector<sample_bucket> sample_store::buckets(std::int64_t job_id, std::optional<std::int64_t> channel_id,
+                                                 std::optional<std::int64_t> from_ns, std::optional<std::int64_t> to_ns,
+                                                 std::int64_t bucket_ns, std::size_t max_buckets) const {
+  std::vector<sample_bucket> out;
+  lock_t lock(db_.mutex());
+  // Refused from the index alone, before a sample is read.
+  check_bucket_count(job_id, channel_id, from_ns, to_ns, bucket_ns, max_buckets);
+  if (from_ns && to_ns && *from_ns > *to_ns) return out;
+  const auto f = chunks_of(job_id, channel_id, from_ns, to_ns);
   std::map<std::pair<std::int64_t, std::int64_t>, sample_bucket> by_key;  // (bucket start, channel)
   statement st(db_.handle(), "SELECT id, channel_id, count, data" + f.where);
   f.bind(st);

@@ -28,9 +28,12 @@
 #include <nlohmann/json.hpp>
 
 #include <support/daemon_process.hpp>
+#include <support/process_memory.hpp>
 #include <support/temp_dir.hpp>
 
 using jetperf::test::daemon_process;
+using jetperf::test::loadavg1;
+using jetperf::test::status_kb;
 using jetperf::test::temp_dir;
 using nlohmann::json;
 
@@ -100,14 +103,6 @@ std::map<std::string, long long> ticks_by_thread(int pid) {
   return out;
 }
 
-long long status_kb(int pid, const std::string& key) {
-  std::istringstream in(read_text("/proc/" + std::to_string(pid) + "/status"));
-  std::string line;
-  while (std::getline(in, line))
-    if (line.rfind(key + ":", 0) == 0) return std::atoll(line.c_str() + key.size() + 1);
-  return -1;
-}
-
 json measure(int pid, double seconds) {
   std::this_thread::sleep_for(std::chrono::seconds(3));  // start-up work done
   const double hz = static_cast<double>(::sysconf(_SC_CLK_TCK));
@@ -137,13 +132,6 @@ json stats(const std::vector<double>& v) {
   auto s = v;
   std::sort(s.begin(), s.end());
   return {{"median", s[s.size() / 2]}, {"min", s.front()}, {"max", s.back()}, {"runs", v}};
-}
-
-double loadavg1() {
-  std::istringstream in(read_text("/proc/loadavg"));
-  double l = 0;
-  in >> l;
-  return l;
 }
 
 }  // namespace

@@ -1,21 +1,37 @@
 // Reading and analysing a large Kineto trace: a GPU-style step (ops, runtime calls with
 // correlation ids, kernels, flow events, Kineto's args) repeated until the file reaches the size
-// asked for. Usage: bench_trace_parse [MB=100] [RUNS=3]. Prints one JSON object with each run's
-// wall and CPU seconds for read_trace_file and analyze_trace; target: a 100 MB trace in seconds.
+// asked for. Usage: bench_trace_parse [MB=100] [RUNS=3] [JETPERFD]. Prints one JSON object with
+// each run's wall and CPU seconds for read_trace_file and analyze_trace, and how much the
+// process's resident memory grew in each (VmHWM, reset through /proc/self/clear_refs before the
+// run, less VmRSS then: the peak of the read, and of the read and the analysis together); then
+// the daemon's side ("attach"): the same file POSTed to /v1/jobs/{id}/traces of a real jetperfd
+// (the build's, or JETPERFD), restarted before each run, with how much its resident memory grew
+// until it answered and the time to the answer; with the 1-minute load average. Target: a 100 MB
+// trace in seconds, in memory well below its size.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include <malloc.h>
+#include <unistd.h>
 #include <time.h>
 
 #include <nlohmann/json.hpp>
 
 #include <jetperf/traces/trace_analysis.hpp>
 #include <jetperf/traces/trace_reader.hpp>
+#include <jetperf/store/database.hpp>
+#include <jetperf/store/job_store.hpp>
+#include <support/daemon_process.hpp>
+#include <support/http_client.hpp>
+#include <support/process_memory.hpp>
+#include <support/test_paths.hpp>
 #include <support/temp_dir.hpp>
 
 namespace {
@@ -85,11 +101,64 @@ void append_step(std::string& out, long step, double t0, long corr) {
   }
 }
 
+nlohmann::json stats(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return {{"median", v[v.size() / 2]}, {"min", v.front()}, {"max", v.back()}};
+}
+
+using jetperf::test::loadavg1;
+using jetperf::test::reset_peak_rss;
+using jetperf::test::status_kb;
+
+// The daemon's side: a finished job without phases or samples (offset_ns=0 aligns the trace), the
+// file uploaded whole in one request, on a daemon started afresh for each run.
+nlohmann::json attach_bench(const std::string& path, int runs, const std::string& program) {
+  jetperf::test::temp_dir sims;
+  jetperf::test::daemon_process d({"--board", "sim:orin-agx", "--sim-dir", sims.path(), "--log-level", "warn"}, program);
+  d.stop();
+  std::int64_t job = 0;
+  {
+    jetperf::store::database db(d.db_path());
+    jetperf::store::job_store jobs(db);
+    job = jobs.insert("command", nlohmann::json::object(), {}, 1, 1);
+    jobs.set_state(job, jetperf::store::job_state::running);
+    jobs.set_state(job, jetperf::store::job_state::succeeded);
+  }
+  const std::string body = jetperf::test::read_file(path);
+  std::vector<double> grew_mb, answer_s;
+  int status = 0;
+  std::size_t events = 0;
+  bool peak_reset = true;
+  for (int r = 0; r < runs; ++r) {
+    d.start();
+    std::this_thread::sleep_for(std::chrono::seconds(2));  // start-up work done
+    jetperf::test::http_client http(d.port(), std::chrono::seconds(120));
+    const long long rss0 = status_kb(d.pid(), "VmRSS");
+    peak_reset = reset_peak_rss(d.pid()) && peak_reset;
+    const double w0 = wall_now();
+    const auto res = http.request("POST", "/v1/jobs/" + std::to_string(job) + "/traces?offset_ns=0", body,
+                                  {{"Authorization", "Bearer " + d.token()}, {"Content-Type", "application/json"}});
+    answer_s.push_back(wall_now() - w0);
+    grew_mb.push_back(static_cast<double>(status_kb(d.pid(), "VmHWM") - rss0) / 1024.0);
+    status = res.status;
+    if (res.status == 201) events = nlohmann::json::parse(res.body).value("events", std::size_t{0});
+    d.stop();
+  }
+  return {{"daemon", program.empty() ? jetperf::test::daemon_path() : program},
+          {"status", status},
+          {"events", events},
+          {"peak_rss_growth_mb", stats(grew_mb)},
+          {"time_to_answer_s", stats(answer_s)},
+          {"peak_rss_reset_before_each_run", peak_reset}};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const double mb = argc > 1 ? std::atof(argv[1]) : 100.0;
   const int runs = argc > 2 ? std::atoi(argv[2]) : 3;
+  const std::string daemon = argc > 3 ? argv[3] : "";
+  const double load_before = loadavg1();
   std::string text = "{\n \"schemaVersion\": 1,\n \"baseTimeNanoseconds\": 1700000000000000000,\n \"traceEvents\": [\n";
   const auto target = static_cast<std::size_t>(mb * 1024 * 1024);
   long step = 0;
@@ -106,22 +175,35 @@ int main(int argc, char** argv) {
   text.clear();
   text.shrink_to_fit();
   nlohmann::json per_run = nlohmann::json::array();
-  std::vector<double> read_wall, total_wall;
+  std::vector<double> read_wall, total_wall, read_peak_mb, total_peak_mb;
   std::size_t events = 0, ops = 0;
+  bool peak_reset = true;
   for (int r = 0; r < runs; ++r) {
+    // The heap the previous run freed goes back to the system, so every run starts alike.
+    ::malloc_trim(0);
+    const long long rss0 = status_kb(::getpid(), "VmRSS");
+    peak_reset = reset_peak_rss(::getpid()) && peak_reset;
     const double w0 = wall_now(), c0 = cpu_now();
-    const jetperf::traces::trace t = jetperf::traces::read_trace_file(path);
+    auto t = std::make_unique<jetperf::traces::trace>(jetperf::traces::read_trace_file(path));
     const double w1 = wall_now(), c1 = cpu_now();
+    const long long read_hwm = status_kb(::getpid(), "VmHWM");
     jetperf::traces::analysis_options o;
     o.batch_size = 2048;
-    const auto b = jetperf::traces::analyze_trace(t, o);
+    const auto b = jetperf::traces::analyze_trace(*t, o);
     const double w2 = wall_now(), c2 = cpu_now();
-    events = t.events.size();
+    const long long total_hwm = status_kb(::getpid(), "VmHWM");
+    events = t->events.size();
     ops = b.overheads.ops;
+    t.reset();
+    const double read_mb = static_cast<double>(read_hwm - rss0) / 1024.0;
+    const double total_mb = static_cast<double>(total_hwm - rss0) / 1024.0;
     per_run.push_back({{"read_wall_s", w1 - w0}, {"read_cpu_s", c1 - c0}, {"analyze_wall_s", w2 - w1},
-                       {"analyze_cpu_s", c2 - c1}});
+                       {"analyze_cpu_s", c2 - c1}, {"read_peak_rss_growth_mb", read_mb},
+                       {"read_and_analyze_peak_rss_growth_mb", total_mb}});
     read_wall.push_back(w1 - w0);
     total_wall.push_back(w2 - w0);
+    read_peak_mb.push_back(read_mb);
+    total_peak_mb.push_back(total_mb);
   }
   std::sort(read_wall.begin(), read_wall.end());
   std::sort(total_wall.begin(), total_wall.end());
@@ -132,6 +214,12 @@ int main(int argc, char** argv) {
     result["median_read_wall_s"] = read_wall[read_wall.size() / 2];
     result["median_total_wall_s"] = total_wall[total_wall.size() / 2];
     result["read_mb_per_s"] = static_cast<double>(result["bytes"].get<std::size_t>()) / 1048576.0 / read_wall[read_wall.size() / 2];
+    result["read_peak_rss_growth_mb"] = stats(read_peak_mb);
+    result["read_and_analyze_peak_rss_growth_mb"] = stats(total_peak_mb);
+    result["peak_rss_reset_before_each_run"] = peak_reset;
   }
+  if (runs > 0) result["attach"] = attach_bench(path, runs, daemon);
+  result["loadavg_1m_before"] = load_before;
+  result["loadavg_1m_after"] = loadavg1();
   std::cout << result.dump(1) << std::endl;
 }

@@ -9,16 +9,23 @@
 #include <pwd.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 
+#include <jetperf/api/chrome_trace.hpp>
+#include <jetperf/store/database.hpp>
+#include <jetperf/store/sample_store.hpp>
+#include <jetperf/store/timeline_store.hpp>
 #include <support/eventually.hpp>
 #include <support/temp_dir.hpp>
 #include <support/test_paths.hpp>
 
 #include "backbone_helpers.hpp"
 
+using namespace jetperf;
 using namespace jetperf::test;
 using nlohmann::json;
 
@@ -43,6 +50,33 @@ int processes_with(const std::string& needle) {
 
 json rows_of(http_client& http, std::int64_t id) {
   return json_of(http.request("GET", "/v1/jobs/" + std::to_string(id) + "/results"))["rows"];
+}
+
+// The job's trace with its power channels as the route wrote it before it streamed: the rows
+// read whole from the daemon's database (every span, every sample over the spans' extent) and
+// written at once. The title and metadata are the streamed answer's own.
+json whole_trace(const std::string& db_path, std::int64_t id, const json& streamed) {
+  store::database db(db_path);
+  store::timeline_store timeline(db);
+  store::sample_store samples(db);
+  api::trace_document doc;
+  doc.title = streamed["traceEvents"][0]["args"]["name"];
+  doc.metadata = streamed["otherData"];
+  store::timeline_query q;
+  q.job_id = id;
+  doc.spans = timeline.spans(q);
+  std::int64_t from = INT64_MAX, to = INT64_MIN;
+  for (const auto& s : doc.spans) {
+    from = std::min(from, s.t_start_ns);
+    to = std::max(to, s.t_end_ns);
+  }
+  for (const auto& c : samples.channels()) {
+    if (c.unit != "W") continue;
+    api::trace_counter tc{c.name, c.unit, {}};
+    for (const auto& s : samples.query(id, c.id, from, to)) tc.points.emplace_back(s.t_ns, s.value);
+    if (!tc.points.empty()) doc.counters.push_back(std::move(tc));
+  }
+  return json::parse(api::chrome_trace_json(doc));
 }
 
 }  // namespace
@@ -120,6 +154,11 @@ TEST_F(command_jobs, busy_phases_draw_more_power_than_sleeping_ones_and_every_ru
   const auto traced = http.request("GET", "/v1/jobs/" + std::to_string(id) + "/trace?counters=power");
   ASSERT_EQ(traced.status, 200) << traced.body.substr(0, 500);
   const auto trace = json_of(traced);
+  // Streamed from the store in chunks, it is the document the whole-answer writer gives.
+  EXPECT_EQ(traced.header("transfer-encoding"), "chunked");
+  EXPECT_EQ(traced.header("content-length"), "");
+  EXPECT_EQ(traced.header("content-type"), "application/json");
+  EXPECT_EQ(trace, whole_trace(daemon_->db_path(), id, trace));
   EXPECT_EQ(trace["otherData"]["clock"], "CLOCK_MONOTONIC");
   EXPECT_EQ(trace["otherData"]["provenance"]["board"]["simulated"], true) << trace["otherData"].dump().substr(0, 400);
   std::map<std::string, int> spans;
@@ -161,8 +200,15 @@ TEST_F(command_jobs, busy_phases_draw_more_power_than_sleeping_ones_and_every_ru
   const auto file = shared_->file("job.trace.json");
   const auto exported = cli({"trace", std::to_string(id), "-o", file, "--counters", "power"});
   ASSERT_EQ(exported.exit_code, 0) << exported.err;
-  EXPECT_EQ(json::parse(read_file(file))["traceEvents"].size(), trace["traceEvents"].size());
+  EXPECT_EQ(json::parse(read_file(file)), trace);
+  EXPECT_NE(::access((file + ".part").c_str(), F_OK), 0) << "the partial file stayed";
   EXPECT_NE(cli({"trace", "999999"}).exit_code, 0);
+  // A refused export writes no file.
+  const auto refused = cli({"trace", "999999", "-o", shared_->file("none.trace.json")});
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE(refused.err.find("999999"), std::string::npos) << refused.err;
+  EXPECT_NE(::access(shared_->file("none.trace.json").c_str(), F_OK), 0);
+  EXPECT_NE(::access(shared_->file("none.trace.json.part").c_str(), F_OK), 0);
   const auto bad = http.request("GET", "/v1/jobs/" + std::to_string(id) + "/trace?counters=some");
   EXPECT_EQ(bad.status, 400);
   EXPECT_EQ(json_of(bad)["error"]["field"], "counters");

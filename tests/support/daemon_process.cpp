@@ -53,8 +53,10 @@ int status_code(int status) {
 
 }  // namespace
 
-daemon_process::daemon_process(std::vector<std::string> extra_args)
-    : extra_args_(std::move(extra_args)), token_(random_token()) {
+daemon_process::daemon_process(std::vector<std::string> extra_args, std::string program)
+    : extra_args_(std::move(extra_args)),
+      program_(program.empty() ? daemon_path() : std::move(program)),
+      token_(random_token()) {
   write_file(dir_.file("token"), token_ + "\n");
   ::chmod(dir_.file("token").c_str(), 0600);
   start();
@@ -79,7 +81,7 @@ void daemon_process::start() {
   if (pid_ > 0) throw std::runtime_error("daemon_process::start: already running");
   const std::string ready = dir_.file("ready");
   ::unlink(ready.c_str());
-  std::vector<std::string> args{daemon_path(), "--listen", "127.0.0.1:0", "--ready-file", ready,
+  std::vector<std::string> args{program_, "--listen", "127.0.0.1:0", "--ready-file", ready,
                                 "--db", db_path(), "--token-file", dir_.file("token"), "--config", "/dev/null"};
   // Each daemon its own simulated board: the default (/var/lib/jetperf/sim) would be one tree
   // that every daemon of a parallel ctest run rebuilds and writes at once (a file read empty

@@ -14,8 +14,9 @@ namespace jetperf::test {
 class daemon_process {
  public:
   /// Starts the daemon; throws std::runtime_error (with the daemon's log) when it is not ready
-  /// within 20 s or exits early. `extra_args` are appended to every start.
-  explicit daemon_process(std::vector<std::string> extra_args = {});
+  /// within 20 s or exits early. `extra_args` are appended to every start. `program`: another
+  /// jetperfd than the build's (a benchmark comparing an earlier one); empty: the build's.
+  explicit daemon_process(std::vector<std::string> extra_args = {}, std::string program = {});
   /// Stops a running daemon (SIGTERM, then SIGKILL after 20 s).
   ~daemon_process();
   daemon_process(const daemon_process&) = delete;
@@ -53,6 +54,7 @@ class daemon_process {
 
   temp_dir dir_;
   std::vector<std::string> extra_args_;
+  std::string program_;
   std::string token_;
   pid_t pid_ = -1;
   int port_ = 0;

@@ -3,14 +3,15 @@
 // open): one named thread per timeline track with its spans as complete events (ph X) and its
 // instants as instant events (ph i), one counter track (ph C) per telemetry channel, and the
 // job's provenance as metadata. Times are CLOCK_MONOTONIC microseconds, as the daemon's clock
-// (GET /v1/time) reads them, so a trace the program wrote can be aligned to it.
+// (GET /v1/time) reads them, so a trace the program wrote can be aligned to it. This is the
+// document held whole; the trace route streams the same text from the store
+// (chrome_trace_stream), both through chrome_trace_writer.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include <jetperf/store/sample_store.hpp>
 #include <jetperf/store/timeline_store.hpp>
 
 namespace jetperf::api {
@@ -27,10 +28,6 @@ struct trace_document {
   std::vector<trace_counter> counters;
   nlohmann::json metadata = nlohmann::json::object();  ///< job, kind, provenance, ...
 };
-
-/// The tracks in the order the viewer lists them (the job's outline first); any other track
-/// follows, in order of appearance.
-const std::vector<std::string>& trace_track_order();
 
 /// The document as Chrome trace-event JSON text.
 std::string chrome_trace_json(const trace_document& doc);

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include <jetperf/api/body_source.hpp>
 #include <jetperf/api/sse_channel.hpp>
 
 namespace jetperf::api {
@@ -36,6 +37,9 @@ struct http_response {
   /// Set for Server-Sent Events: the session writes the headers, then frames from the channel
   /// until the channel is finished or the client goes away.
   std::shared_ptr<sse_channel> stream;
+  /// Set for a body too large to hold (`body` then stays empty): the session writes the headers,
+  /// then the source's pieces as they come (chunked for HTTP/1.1), and closes the connection.
+  std::shared_ptr<body_source> chunks;
 };
 
 }  // namespace jetperf::api

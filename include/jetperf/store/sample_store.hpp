@@ -73,6 +73,12 @@ class sample_store {
   std::vector<sample_bucket> buckets(std::int64_t job_id, std::optional<std::int64_t> channel_id,
                                      std::optional<std::int64_t> from_ns, std::optional<std::int64_t> to_ns,
                                      std::int64_t bucket_ns, std::size_t max_buckets) const;
+  /// Throws the validation_error("bucket_ms") that buckets() would for the same arguments (a
+  /// window of more than `max_buckets` buckets, a bucket that is not positive); reads the chunk
+  /// index alone, so a caller can refuse before it answers.
+  void check_bucket_count(std::int64_t job_id, std::optional<std::int64_t> channel_id,
+                          std::optional<std::int64_t> from_ns, std::optional<std::int64_t> to_ns,
+                          std::int64_t bucket_ns, std::size_t max_buckets) const;
   /// Mean of a channel's samples of a job within [from_ns, to_ns] (inclusive); nullopt when none.
   /// Reads the stored sums of the chunks inside the window and decodes only the edge chunks.
   std::optional<double> mean(std::int64_t job_id, std::int64_t channel_id, std::int64_t from_ns,

@@ -27,11 +27,17 @@ class api_fixture : public ::testing::Test {
     service_ = std::make_unique<jobs::job_service>(db_, registry_, hub_, nullptr, nullptr);
   }
 
-  api::router& make_router(bool require_for_reads = false) {
+  /// What every route needs: the job service, the event hub and the token.
+  api::services base_services() {
     api::services s;
     s.jobs = service_.get();
     s.hub = &hub_;
     s.auth.token = k_token;
+    return s;
+  }
+
+  api::router& make_router(bool require_for_reads = false) {
+    auto s = base_services();
     s.auth.require_for_reads = require_for_reads;
     s.health_extra = [] { return nlohmann::json{{"board", "test-board"}, {"status", "overridden?"}}; };
     router_ = std::make_unique<api::router>(std::move(s));
@@ -70,6 +76,15 @@ class api_fixture : public ::testing::Test {
     std::int64_t total = -1;
     service_->list(store::job_filter{}, &total);
     return total;
+  }
+
+  /// Stores an idle job that ran and succeeded (in the store, not through the service); its id.
+  std::int64_t finished_job() {
+    store::job_store raw(db_);
+    const auto id = raw.insert("idle", nlohmann::json::object(), {}, 1, 1.0);
+    raw.set_state(id, store::job_state::running);
+    raw.set_state(id, store::job_state::succeeded);
+    return id;
   }
 
   /// Submits an idle job through the service (not the API) and returns its id.

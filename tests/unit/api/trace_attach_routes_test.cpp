@@ -35,10 +35,8 @@ std::string phase_trace(const std::string& busy = "busy") {
 class trace_attach_routes : public api_fixture {
  protected:
   trace_attach_routes() {
+    job_ = finished_job();
     store::job_store raw(db_);
-    job_ = raw.insert("idle", json::object(), {}, 1, 1.0);
-    raw.set_state(job_, store::job_state::running);
-    raw.set_state(job_, store::job_state::succeeded);
     running_ = raw.insert("idle", json::object(), {}, 1, 1.0);
     raw.set_state(running_, store::job_state::running);
     timeline_.add({{job_, 0, "phases", "busy", 1 * k_s, 2 * k_s, json::object()},
@@ -55,10 +53,7 @@ class trace_attach_routes : public api_fixture {
   }
 
   api::router& make(std::int64_t max_per_job = 8, std::int64_t max_bytes = 1 << 20) {
-    api::services s;
-    s.jobs = service_.get();
-    s.hub = &hub_;
-    s.auth.token = k_token;
+    auto s = base_services();
     s.samples = &samples_;
     s.timeline = &timeline_;
     s.attachments = &attachments_;

@@ -19,6 +19,7 @@
 #include <support/eventually.hpp>
 
 #include "http/http_server.hpp"
+#include "loopback_options.hpp"
 #include "raw_client.hpp"
 
 namespace jetperf::daemon {
@@ -27,15 +28,6 @@ namespace {
 using jetperf::test::eventually;
 using test::raw_client;
 using namespace std::chrono_literals;
-
-http_server_options test_options() {
-  http_server_options o;
-  o.host = "127.0.0.1";
-  o.port = 0;
-  o.threads = 1;
-  o.nice_increment = 0;
-  return o;
-}
 
 api::http_response ok(const std::string& what) {
   api::http_response res;
@@ -63,7 +55,7 @@ struct streams {
 };
 
 TEST(http_limits, event_streams_have_their_own_cap_in_all_and_per_address) {
-  auto o = test_options();
+  auto o = test::loopback_options(1);
   o.max_streams = 3;
   o.max_streams_per_address = 2;
   auto state = std::make_shared<streams>();
@@ -102,7 +94,7 @@ TEST(http_limits, event_streams_have_their_own_cap_in_all_and_per_address) {
 }
 
 TEST(http_limits, the_last_connections_are_kept_for_requests_with_the_token) {
-  auto o = test_options();
+  auto o = test::loopback_options(1);
   o.max_connections = 4;
   o.reserved_connections = 1;
   request_handlers h;
@@ -145,7 +137,7 @@ TEST(http_limits, a_handler_that_waits_runs_off_the_io_thread) {
     return ok("quick");
   };
   h.blocking = [](const api::http_request& r) { return r.target == "/slow"; };
-  http_server server(test_options(), h);
+  http_server server(test::loopback_options(1), h);
   server.start();
   raw_client slow(server.local_port()), quick(server.local_port());
   ASSERT_TRUE(slow.send(raw_client::request("GET", "/slow")));
@@ -164,7 +156,7 @@ TEST(http_limits, a_handler_that_waits_runs_off_the_io_thread) {
 }
 
 TEST(http_limits, requests_that_wait_beyond_the_queue_get_503) {
-  auto o = test_options();
+  auto o = test::loopback_options(1);
   o.work_threads = 1;
   o.max_queued_work = 1;
   std::mutex m;
@@ -205,7 +197,7 @@ TEST(http_limits, requests_that_wait_beyond_the_queue_get_503) {
 }
 
 TEST(http_limits, a_stalled_reader_costs_at_most_the_stream_bound) {
-  auto o = test_options();
+  auto o = test::loopback_options(1);
   o.limits.stream_buffer_bytes = 64 * 1024;
   auto state = std::make_shared<streams>();
   http_server server(o, [state](const api::http_request& r) { return (*state)(r); });
@@ -241,7 +233,7 @@ TEST(http_limits, a_stalled_reader_costs_at_most_the_stream_bound) {
 }
 
 TEST(http_limits, a_transfer_encoding_that_does_not_end_in_chunked_is_refused) {
-  http_server server(test_options(), [](const api::http_request& r) {
+  http_server server(test::loopback_options(1), [](const api::http_request& r) {
     api::http_response res;
     res.body = nlohmann::json{{"body", r.body}}.dump();
     return res;
@@ -261,7 +253,7 @@ TEST(http_limits, a_transfer_encoding_that_does_not_end_in_chunked_is_refused) {
 }
 
 TEST(http_limits, errors_of_the_http_layer_name_a_field_or_null) {
-  auto o = test_options();
+  auto o = test::loopback_options(1);
   o.max_connections = 1;
   o.reserved_connections = 0;
   http_server server(o, [](const api::http_request& r) { return ok(r.target); });

@@ -19,6 +19,7 @@
 #include <support/eventually.hpp>
 
 #include "http/http_server.hpp"
+#include "loopback_options.hpp"
 #include "raw_client.hpp"
 
 namespace jetperf::daemon {
@@ -42,26 +43,17 @@ api::http_response echo(const api::http_request& r) {
   return res;
 }
 
-http_server_options test_options() {
-  http_server_options o;
-  o.host = "127.0.0.1";
-  o.port = 0;
-  o.threads = 2;
-  o.nice_increment = 0;
-  return o;
-}
-
 TEST(http_server, binds_an_ephemeral_port) {
-  http_server server(test_options(), echo);
+  http_server server(test::loopback_options(2), echo);
   server.start();
   EXPECT_NE(server.local_port(), 0);
   EXPECT_EQ(server.local_address(), "127.0.0.1:" + std::to_string(server.local_port()));
 }
 
 TEST(http_server, bind_failure_names_the_address) {
-  http_server first(test_options(), echo);
+  http_server first(test::loopback_options(2), echo);
   first.start();
-  auto o = test_options();
+  auto o = test::loopback_options(2);
   o.port = first.local_port();
   http_server second(o, echo);
   try {
@@ -74,7 +66,7 @@ TEST(http_server, bind_failure_names_the_address) {
 
 TEST(http_server, keep_alive_serves_many_requests_on_one_connection) {
   std::atomic<int> calls{0};
-  http_server server(test_options(), [&](const api::http_request& r) {
+  http_server server(test::loopback_options(2), [&](const api::http_request& r) {
     ++calls;
     return echo(r);
   });
@@ -104,7 +96,7 @@ TEST(http_server, keep_alive_serves_many_requests_on_one_connection) {
 }
 
 TEST(http_server, pipelined_requests_are_answered_in_order) {
-  http_server server(test_options(), echo);
+  http_server server(test::loopback_options(2), echo);
   server.start();
   raw_client client(server.local_port());
   ASSERT_TRUE(client.send(raw_client::request("GET", "/a") + raw_client::request("GET", "/b")));
@@ -113,7 +105,7 @@ TEST(http_server, pipelined_requests_are_answered_in_order) {
 }
 
 TEST(http_server, connection_close_is_honoured) {
-  http_server server(test_options(), echo);
+  http_server server(test::loopback_options(2), echo);
   server.start();
   raw_client client(server.local_port());
   ASSERT_TRUE(client.send(raw_client::request("GET", "/x", {}, "Connection: close\r\n")));
@@ -125,7 +117,7 @@ TEST(http_server, connection_close_is_honoured) {
 
 TEST(http_server, body_over_one_mebibyte_gets_413) {
   std::atomic<int> calls{0};
-  http_server server(test_options(), [&](const api::http_request& r) {
+  http_server server(test::loopback_options(2), [&](const api::http_request& r) {
     ++calls;
     return echo(r);
   });
@@ -151,7 +143,7 @@ TEST(http_server, body_over_one_mebibyte_gets_413) {
 }
 
 TEST(http_server, header_over_eight_kibibytes_gets_431) {
-  http_server server(test_options(), echo);
+  http_server server(test::loopback_options(2), echo);
   server.start();
   {
     raw_client client(server.local_port());
@@ -168,7 +160,7 @@ TEST(http_server, header_over_eight_kibibytes_gets_431) {
 }
 
 TEST(http_server, malformed_request_gets_400) {
-  http_server server(test_options(), echo);
+  http_server server(test::loopback_options(2), echo);
   server.start();
   raw_client client(server.local_port());
   ASSERT_TRUE(client.send("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: banana\r\n\r\n"));
@@ -178,7 +170,7 @@ TEST(http_server, malformed_request_gets_400) {
 }
 
 TEST(http_server, throwing_handler_gets_500_and_server_survives) {
-  http_server server(test_options(), [](const api::http_request& r) -> api::http_response {
+  http_server server(test::loopback_options(2), [](const api::http_request& r) -> api::http_response {
     if (r.target == "/boom") throw std::runtime_error("boom");
     return echo(r);
   });
@@ -193,7 +185,7 @@ TEST(http_server, throwing_handler_gets_500_and_server_survives) {
 }
 
 TEST(http_server, connections_over_the_limit_get_503) {
-  auto o = test_options();
+  auto o = test::loopback_options(2);
   o.max_connections = 2;
   http_server server(o, echo);
   server.start();
@@ -250,7 +242,7 @@ struct sse_fixture {
 
 TEST(http_server, sse_frames_arrive_in_order_and_the_stream_closes_when_finished) {
   sse_fixture f;
-  http_server server(test_options(), f.handler());
+  http_server server(test::loopback_options(2), f.handler());
   server.start();
   raw_client client(server.local_port());
   ASSERT_TRUE(client.send(raw_client::request("GET", "/events")));
@@ -285,7 +277,7 @@ TEST(http_server, sse_frames_arrive_in_order_and_the_stream_closes_when_finished
 
 TEST(http_server, sse_sends_keep_alive_comments) {
   sse_fixture f;
-  auto o = test_options();
+  auto o = test::loopback_options(2);
   o.limits.sse_keepalive = 30ms;
   http_server server(o, f.handler());
   server.start();
@@ -297,7 +289,7 @@ TEST(http_server, sse_sends_keep_alive_comments) {
 
 TEST(http_server, sse_client_disconnect_closes_the_channel) {
   sse_fixture f;
-  http_server server(test_options(), f.handler());
+  http_server server(test::loopback_options(2), f.handler());
   server.start();
   {
     raw_client client(server.local_port());
@@ -310,7 +302,7 @@ TEST(http_server, sse_client_disconnect_closes_the_channel) {
 
 TEST(http_server, stop_closes_open_streams) {
   sse_fixture f;
-  auto server = std::make_unique<http_server>(test_options(), f.handler());
+  auto server = std::make_unique<http_server>(test::loopback_options(2), f.handler());
   server->start();
   raw_client client(server->local_port());
   ASSERT_NE(f.open(client), nullptr);
@@ -326,7 +318,7 @@ TEST(http_server, stop_closes_open_streams) {
 TEST(http_server, stop_while_a_producer_pushes_leaves_nothing_posting) {
   for (int round = 0; round < 20; ++round) {
     sse_fixture f;
-    auto server = std::make_unique<http_server>(test_options(), f.handler());
+    auto server = std::make_unique<http_server>(test::loopback_options(2), f.handler());
     server->start();
     raw_client client(server->local_port());
     ASSERT_NE(f.open(client), nullptr);
@@ -351,7 +343,7 @@ TEST(http_server, stop_while_a_producer_pushes_leaves_nothing_posting) {
 
 TEST(http_server, http10_stream_is_delimited_by_close) {
   sse_fixture f;
-  http_server server(test_options(), f.handler());
+  http_server server(test::loopback_options(2), f.handler());
   server.start();
   raw_client client(server.local_port());
   ASSERT_TRUE(client.send("GET /events HTTP/1.0\r\n\r\n"));
@@ -365,7 +357,7 @@ TEST(http_server, http10_stream_is_delimited_by_close) {
 TEST(http_server, io_threads_are_niced) {
   const auto self_tid = static_cast<id_t>(::syscall(SYS_gettid));
   const int base = ::getpriority(PRIO_PROCESS, self_tid);
-  auto o = test_options();
+  auto o = test::loopback_options(2);
   o.nice_increment = 5;
   http_server server(o, [](const api::http_request&) {
     api::http_response res;
