@@ -152,3 +152,23 @@ TEST(in_context_power, a_sensor_that_updates_faster_than_it_is_read_gives_no_lay
   EXPECT_EQ(out.estimator["checks"], 2);
   for (const auto& row : out.rows) EXPECT_EQ(row["layer_resolution"], "unresolvable") << row.dump();
 }
+
+TEST(in_context_power, runs_are_aimed_at_layers_short_of_their_target_only_when_asked) {
+  // A target no layer reaches in 1.5 s: after the first check every other run is delayed so that
+  // an update falls inside one of them; with aim_updates off, none is.
+  kinds::in_context_power_plan plan;
+  plan.min_time_s = 0.3;
+  plan.check_period_s = 0.25;
+  plan.max_time_s = 1.5;
+  plan.target_rel = 0.0001;
+  auto aimed = board(0.020);
+  const auto a = aimed.run(false, k_idle_w, plan);
+  ASSERT_TRUE(a.estimated) << a.estimator.dump();
+  EXPECT_GT(a.estimator["targeted_runs"].get<int>(), 0) << a.estimator.dump();
+  EXPECT_LE(a.estimator["targeted_runs"].get<int>(), a.estimator["runs"].get<int>() / 2 + 1);
+
+  plan.aim_updates = false;
+  auto plain = board(0.020);
+  const auto p = plain.run(false, k_idle_w, plan);
+  EXPECT_EQ(p.estimator["targeted_runs"].get<int>(), 0);
+}
