@@ -161,6 +161,7 @@ TEST(in_context_power, runs_are_aimed_at_layers_short_of_their_target_only_when_
   plan.check_period_s = 0.25;
   plan.max_time_s = 1.5;
   plan.target_rel = 0.0001;
+  plan.aim_updates = true;
   auto aimed = board(0.020);
   const auto a = aimed.run(false, k_idle_w, plan);
   ASSERT_TRUE(a.estimated) << a.estimator.dump();
