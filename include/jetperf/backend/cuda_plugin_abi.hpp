@@ -28,7 +28,7 @@ struct cuda_device_info {
 };
 
 /// Raised whenever a field of cuda_plugin_table or a type crossing it changes.
-constexpr int k_cuda_plugin_abi = 1;
+constexpr int k_cuda_plugin_abi = 2;  // 2: the backends' tracer()
 /// The plugin's one exported symbol: `extern "C" const cuda_plugin_table* jetperf_cuda_plugin_v1()`.
 constexpr const char* k_cuda_plugin_entry = "jetperf_cuda_plugin_v1";
 

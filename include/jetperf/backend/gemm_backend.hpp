@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <jetperf/backend/gemm_dtype.hpp>
+#include <jetperf/backend/kernel_trace.hpp>
 
 namespace jetperf::workloads {
 
@@ -30,6 +31,9 @@ class gemm_backend {
   virtual double timed_run_s() = 0;
   /// Names of the kernels that ran since prepare(); {"unknown"} when they cannot be recorded.
   virtual std::vector<std::string> kernel_names() { return {"unknown"}; }
+  /// Records the GPU kernels of the runs between its start() and stop() (CUPTI); nullptr on
+  /// the CPU or in a build without CUPTI.
+  virtual kernel_tracer* tracer() { return nullptr; }
   /// The math mode actually configured ("pedantic", "default", "tensor_op", "cpu").
   virtual std::string math_mode() const = 0;
   /// Replaces A (m x k) and B (k x n), column-major, converted to the prepared dtype (for tests).

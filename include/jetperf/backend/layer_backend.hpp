@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <jetperf/backend/gemm_dtype.hpp>
+#include <jetperf/backend/kernel_trace.hpp>
 #include <jetperf/models/network.hpp>
 
 namespace jetperf::workloads {
@@ -65,6 +66,9 @@ class layer_backend {
   /// impl_info_str (e.g. "brg:avx512_core", with "+reorder" when a layout conversion runs before
   /// it), "reference"; empty when unknown.
   virtual std::map<int, std::string> op_kernels() const { return {}; }
+  /// Records the GPU kernels of the runs between its start() and stop() (CUPTI); nullptr on
+  /// the CPU or in a build without CUPTI.
+  virtual kernel_tracer* tracer() { return nullptr; }
   /// Replaces external input `i` (NCHW / NC, batch included), converted to the prepared dtype.
   virtual void set_input(std::size_t i, const std::vector<float>& values) = 0;
   /// The layer's output (NCHW / NC, batch included) as float (waits for pending work).

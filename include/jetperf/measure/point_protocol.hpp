@@ -11,6 +11,8 @@
 #include <string>
 
 #include <jetperf/jobs/workload.hpp>
+#include <jetperf/backend/kernel_trace.hpp>
+#include <jetperf/measure/kernel_runs.hpp>
 #include <jetperf/measure/latency_stats.hpp>
 #include <jetperf/measure/measurement_loop.hpp>
 #include <jetperf/measure/point_board.hpp>
@@ -42,6 +44,9 @@ struct point_plan {
   /// the in-context layer estimate): called after the warm-up with the idle baseline, in place of
   /// the measurement loop.
   std::function<loop_result(std::optional<double> idle_w)> window;
+  /// The backend's GPU kernel tracer (nullptr on the CPU): after the measurement loop's window,
+  /// a few more runs go under it and their kernels onto the timeline (kernel_runs.hpp).
+  workloads::kernel_tracer* tracer = nullptr;
 };
 
 struct point_measurement {
@@ -50,6 +55,7 @@ struct point_measurement {
   loop_result window;
   latency_stats latency;  ///< the window's runs, or the separate latency run (fixed protocol)
   std::optional<std::string> skipped;  ///< why the point did not run ("cancelled", prepare's reason)
+  traced_runs kernel_trace;            ///< the traced runs after the window (none without a tracer)
 };
 
 /// Runs the skeleton for one point. Throws what the board or the callbacks throw.

@@ -16,7 +16,7 @@ namespace jetperf::store {
 struct timeline_span {
   std::int64_t job_id = 0;
   std::optional<std::int64_t> point_index;  ///< nullopt: the job as a whole
-  std::string track;  ///< "points", "windows", "settings", "idle", "warmup", "runs", "phases", "markers"
+  std::string track;  ///< "points", "windows", "settings", "idle", "warmup", "runs", "phases", "markers", "layers", "ops", "kernels"
   std::string name;
   std::int64_t t_start_ns = 0;
   std::int64_t t_end_ns = 0;  ///< = t_start_ns for an instant

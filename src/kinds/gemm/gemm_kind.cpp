@@ -124,6 +124,7 @@ jobs::point_result gemm_workload::run_point(jobs::point_context& ctx, const json
     return std::nullopt;
   };
   plan.run_once = [be] { return be->timed_run_s(); };
+  plan.tracer = be->tracer();  // GPU kernels of a few runs after the window, on the timeline
   const auto m = measure::run_point(ctx, point_json, plan, idle_);
   if (m.skipped) return skipped(p, *m.skipped);
   const auto& res = m.window;

@@ -201,6 +201,7 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
     return std::nullopt;
   };
   plan.run_once = [be] { return be->timed_run_s(); };
+  plan.tracer = be->tracer();  // GPU kernels of a few runs after the window, on the timeline
   std::optional<in_context_power> in_context;
   in_context_power_plan ip;
   if (spec.in_context()) {

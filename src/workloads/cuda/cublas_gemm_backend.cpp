@@ -19,10 +19,10 @@
 #include <jetperf/backend/detail/half_bits.hpp>
 
 #include "cuda_check.hpp"
+#include "cupti_kernel_tracer.hpp"
 #include "cuda_handles.hpp"
 #include "event_timer.hpp"
 #include <jetperf/cuda/cuda_device_memory.hpp>
-#include "kernel_name_recorder.hpp"
 
 namespace jetperf::workloads::cuda {
 
@@ -59,6 +59,9 @@ device_info query_device() {
 }
 
 namespace {
+
+// The kernels one traced GEMM names, at most (cuBLAS launches one to a few).
+constexpr std::size_t k_named_kernels_max = 64;
 
 class cublas_gemm_backend final : public gemm_backend {
  public:
@@ -97,11 +100,11 @@ class cublas_gemm_backend final : public gemm_backend {
     set_inputs(a, b);
     // One recorded run tells which kernels cuBLAS picks for this configuration; the measured
     // runs then go untraced, so CUPTI costs nothing inside the window.
-    kernel_name_recorder rec;
-    rec.start();
+    auto* tracer = cupti_kernel_tracer();
+    if (tracer) tracer->start();
     run_once();
     sync();
-    kernels_ = rec.stop();
+    if (tracer) kernels_ = distinct_kernel_names(tracer->stop(k_named_kernels_max));
   }
 
   void run_once() override {
@@ -125,6 +128,7 @@ class cublas_gemm_backend final : public gemm_backend {
   }
 
   std::vector<std::string> kernel_names() override { return kernels_; }
+  kernel_tracer* tracer() override { return cupti_kernel_tracer(); }
   std::string math_mode() const override { return math_mode_; }
 
   void set_inputs(const std::vector<double>& a, const std::vector<double>& b) override {

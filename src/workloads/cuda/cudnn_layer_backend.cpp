@@ -19,6 +19,7 @@
 #include "cuda_handles.hpp"
 #include "cudnn_handle.hpp"
 #include "cudnn_op_runner.hpp"
+#include "cupti_kernel_tracer.hpp"
 #include "event_timer.hpp"
 
 namespace jetperf::workloads::cuda {
@@ -145,6 +146,7 @@ class cudnn_layer_backend final : public layer_backend {
   }
 
   void sync() override { JETPERF_CUDA_CALL(cudaStreamSynchronize(stream_.get())); }
+  kernel_tracer* tracer() override { return cupti_kernel_tracer(); }
 
   double timed_run_s() override {
     return timer_.time_s(stream_.get(), [this] { run_once(); });

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -14,9 +15,11 @@
 #include <jetperf/workloads/layer_backends.hpp>
 #include <jetperf/kinds/layers/layers_results.hpp>
 #include <jetperf/kinds/layers/layers_spec.hpp>
+#include <jetperf/measure/kernel_runs.hpp>
 
 #include "declared_columns.hpp"
 #include "support/fake_sources.hpp"
+#include "support/playback_tracer.hpp"
 
 using nlohmann::json;
 using jetperf::test::fake_board;
@@ -32,6 +35,8 @@ namespace {
 // board would not notice a descheduled loop either.
 std::vector<std::pair<std::int64_t, std::int64_t>> g_busy;
 bool g_new_point = true;
+// The "GPU" the busy backend says it runs on, when a test gives it one.
+jetperf::test::playback_tracer* g_tracer = nullptr;
 constexpr std::int64_t k_slack_ns = 20000000;
 
 void record_busy(std::int64_t t0, std::int64_t t1) {
@@ -74,8 +79,10 @@ class busy_backend final : public layer_backend {
     const auto t0 = jetperf::monotonic_ns();
     const double s = inner_->timed_run_s();
     record_busy(t0, jetperf::monotonic_ns());
+    if (g_tracer) g_tracer->launch(t0, jetperf::monotonic_ns());
     return s;
   }
+  kernel_tracer* tracer() override { return g_tracer; }
   void set_input(std::size_t i, const std::vector<float>& v) override { inner_->set_input(i, v); }
   std::vector<float> output() override { return inner_->output(); }
 
@@ -97,6 +104,7 @@ class layers_workload_test : public ::testing::Test {
   void SetUp() override {
     g_busy.clear();
     g_new_point = true;
+    g_tracer = nullptr;
     workload_ = make_layers_kind([](const std::string& device, std::string* why) -> std::unique_ptr<layer_backend> {
       if (device == "cpu") return std::make_unique<busy_backend>();
       *why = "skipped: no CUDA device (test)";
@@ -112,6 +120,7 @@ class layers_workload_test : public ::testing::Test {
     spec_ = workload_->normalize(spec_in, board_.offered());
     std::vector<json> rows;
     for (const auto& p : workload_->expand(spec_)) {
+      ctx_.index = static_cast<std::int64_t>(rows.size());
       const auto r = workload_->run_point(ctx_, spec_, p);
       EXPECT_EQ(jetperf::test::undeclared_keys(*workload_, r.metrics), "") << p.dump();
       rows.push_back({{"params", p}, {"metrics", r.metrics}, {"status", r.status}});
@@ -177,6 +186,37 @@ TEST_F(layers_workload_test, every_block_gets_latency_power_and_energy) {
   EXPECT_EQ(s["layers_measured"], 3);
   EXPECT_NEAR(s["layer_latency_sum_s"].get<double>(), sum, 1e-15);
   EXPECT_DOUBLE_EQ(s["end_to_end_latency_s"].get<double>(), e2e["latency_mean_s"].get<double>());
+}
+
+TEST_F(layers_workload_test, a_gpu_backends_kernels_of_a_few_runs_after_the_window_go_on_the_timeline) {
+  jetperf::test::playback_tracer tracer;
+  g_tracer = &tracer;
+  std::vector<jetperf::store::timeline_span> spans;
+  ctx_.timeline = [&](jetperf::store::timeline_span s) { spans.push_back(std::move(s)); };
+  const auto rows = run_all(quick());
+  g_tracer = nullptr;
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(tracer.starts, 4u);  // once per point, after its window
+  EXPECT_FALSE(tracer.tracing);
+  std::map<std::int64_t, std::vector<jetperf::store::timeline_span>> traced, kernels, timed;
+  for (const auto& s : spans) {
+    const auto point = s.point_index.value_or(-1);
+    if (s.track == "kernels") kernels[point].push_back(s);
+    if (s.track == "runs" && s.args.value("kernel_trace", false)) traced[point].push_back(s);
+    if (s.track == "runs" && !s.args.contains("kernel_trace")) timed[point].push_back(s);
+  }
+  ASSERT_EQ(traced.size(), 4u);
+  for (const auto& [point, runs] : traced) {
+    ASSERT_EQ(runs.size(), jetperf::measure::k_kernel_traced_runs) << point;
+    ASSERT_EQ(kernels[point].size(), 2 * runs.size()) << point;
+    // After the window: no timed run of the point overlaps a traced one.
+    for (const auto& t : timed[point]) EXPECT_LE(t.t_end_ns, runs.front().t_start_ns) << point;
+    for (const auto& k : kernels[point]) {
+      const auto& run = runs.at(k.args["run"].get<std::size_t>());
+      EXPECT_GE(k.t_start_ns, run.t_start_ns);
+      EXPECT_LE(k.t_end_ns, run.t_end_ns);
+    }
+  }
 }
 
 TEST_F(layers_workload_test, dnnstats_has_the_seed_layout_in_milliwatts) {
