@@ -150,6 +150,11 @@ std::vector<double> rail_simulator::core_loads(const std::vector<bool>& online, 
   // 10% share keeps its core as busy as a real core at that clock), packed onto the online cores
   // busiest first, as the scheduler spreads runnable threads.
   last_threads_ = threads_->sample(monotonic_ns());
+  return pack_loads(online, shares);
+}
+
+std::vector<double> rail_simulator::pack_loads(const std::vector<bool>& online, const std::map<int, double>& shares) const {
+  const size_t n = online.size();
   // A thread that says what it runs (a layer backend's, common/work_activity.hpp) loads its core
   // for the time it worked, as a board's core would run it: not for the CPU time the host
   // happened to give it, which other work on the host cuts.
@@ -390,7 +395,16 @@ void rail_simulator::step_window(std::int64_t from_ns, std::int64_t to_ns) {
   board_load l = read_clocks(work.shares);
   reserve_speed(l);
   write_proc_stat(l, dt_s);
-  if (work.mean) l.cpu_intensity = *work.mean;
+  // The rails are the window that ends as they are written, taken again after the work above
+  // (reading the clocks, the reservations, /proc/stat: about half a millisecond on a loaded
+  // host). Else every reading would show the work up to that long before it appears, and an
+  // estimate that places readings at the moment they change (measure/sensor_updates.hpp), as a
+  // real INA3221's must be, would see each window that much late.
+  if (options_.before_rails) options_.before_rails();
+  const auto end_ns = monotonic_ns();
+  const auto rail_work = activity::work_between(end_ns - (to_ns - from_ns), end_ns, intensity_factor);
+  if (!options_.host_load) l.core_util = pack_loads(l.online, rail_work.shares);
+  if (rail_work.mean) l.cpu_intensity = *rail_work.mean;
   domain_power d = compute_power(profile_, l);
   write_rails(d);
   write_temps(total_mw(), dt_s);

@@ -54,6 +54,9 @@ struct rail_simulator_options {
   std::function<std::vector<double>()> host_load;
   /// Relative rail noise (INA3221 readings are never perfectly flat); 0 disables it.
   double noise = 0.003;
+  /// Called in each update after the board's other files and before the rails are taken (tests:
+  /// the time an update spends there, which the rails' window must not lag by).
+  std::function<void()> before_rails;
 };
 
 class rail_simulator final : public platform::workload_processes {
@@ -94,6 +97,9 @@ class rail_simulator final : public platform::workload_processes {
   /// window (activity::work_between), which stands for their CPU time.
   board_load read_clocks(const std::map<int, double>& work_shares);
   std::vector<double> core_loads(const std::vector<bool>& online, const std::map<int, double>& work_shares);
+  /// The last sampled threads' loads (`work_shares` where they noted work) packed onto the online
+  /// cores, busiest first.
+  std::vector<double> pack_loads(const std::vector<bool>& online, const std::map<int, double>& work_shares) const;
   void reserve_speed(const board_load& l);
   void write_proc_stat(const board_load& l, double dt_s);
   void write_rails(const domain_power& power);

@@ -2,9 +2,13 @@
 // rail files stay consistent (P = V * I), devfreq cur_freq stays within min/max.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include <jetperf/common/clock.hpp>
+#include <jetperf/common/work_activity.hpp>
 #include <jetperf/platform/sysfs_root.hpp>
 #include <jetperf/sim/host_cpu_stat.hpp>
 #include <jetperf/sim/power_model.hpp>
@@ -206,4 +210,36 @@ TEST(rail_simulator, follows_direct_writes_like_the_kernel) {
   root.write("/sys/kernel/debug/bpmp/debug/clk/emc/mrq_rate_locked", "0");
   sim.step(0.02);
   EXPECT_GT(root.read_int("/sys/kernel/debug/bpmp/debug/clk/emc/rate"), 665600000);
+}
+
+TEST(rail_simulator, the_rails_window_ends_when_they_are_written) {
+  // The estimate of per-layer power places each reading at the moment its value changes, as a
+  // real INA3221's is visible the moment its conversion ends. The simulator spends time on the
+  // board's other files before the rails (half a millisecond on a loaded host; 10 ms here):
+  // the rails must show the work up to their write, not up to when the update began.
+  test::temp_dir tmp;
+  auto board = sim_testing::make_board("orin-agx", tmp);
+  const double load = 1.0;
+  const auto cpu_rail_with = [&](double late_density) {
+    activity::enable();
+    auto o = fixed_load(&load);
+    const int source = 4242;
+    o.before_rails = [&] {
+      activity::note(monotonic_ns(), source, late_density);
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    };
+    rail_simulator sim(board.profile(), board.paths().sysfs_root, o);
+    const auto now = monotonic_ns();
+    activity::note(now - 100'000'000, source, 0.0);  // sparse work (0 MACs per byte) until the update
+    sim.step_window(now - 20'000'000, now);
+    activity::note(monotonic_ns(), source, std::nullopt);
+    activity::disable();
+    return rail(sim, "VDD_CPU_CV");
+  };
+  const double steady = cpu_rail_with(0.0);
+  const double dense_late = cpu_rail_with(1000.0);
+  // Half the 20 ms window was dense (intensity 1.44 against 0.55): the busy cores' dynamic power
+  // grows by 80% (2.5 W here, in the board's default mode). A window that ended when the update
+  // began would see none of it.
+  EXPECT_GT(dense_late - steady, 1500) << "steady " << steady << " mW, dense late " << dense_late << " mW";
 }
