@@ -221,8 +221,14 @@ std::size_t layer_power_estimator::merge_unresolvable(double elapsed_s, double m
     merge(u, v);
     ++merges;
   };
+  double noise_var = -1;
   while (units_.size() > 1) {
     const std::size_t n = units_.size();
+    // Intervals from a handful of readings per unknown are themselves too uncertain to merge on
+    // (a merge is for good), and a unit no reading has covered yet looks like one the others
+    // explain: more data, not merging, is the cure. (With no readings at all, as after a refit
+    // that placed none, every column is "dependent", and all would be merged into one.)
+    if (s.ne.rows < k_min_readings_per_unit * n) break;
     // A column the others already explain: merged with the one before it (the failing pivot
     // depends on earlier columns only), or the one after for the first.
     if (const auto dep = dependent_column(s.ne.ata, n)) {
@@ -230,8 +236,12 @@ std::size_t layer_power_estimator::merge_unresolvable(double elapsed_s, double m
       continue;
     }
     const auto sol = solve_nnls(s.ne);
-    const auto cov = covariance(s.ne, sol.rss);
-    if (cov.empty()) break;  // fewer readings than unknowns: more data, not merging, is the cure
+    // The noise is the sensor's, measured once, against the units as they came in: merging two
+    // layers of different power leaves residuals that would widen every other interval and set
+    // off the next merge, down to one unit.
+    if (noise_var < 0 && s.ne.rows > n) noise_var = sol.rss / static_cast<double>(s.ne.rows - n);
+    const auto cov = covariance(s.ne, noise_var * static_cast<double>(s.ne.rows - n));
+    if (cov.empty()) break;
     std::size_t worst = n;
     double worst_rel = 0;
     for (std::size_t u = 0; u < n; ++u) {

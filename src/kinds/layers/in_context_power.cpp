@@ -24,6 +24,9 @@ constexpr std::int64_t k_sensor_fit_lead_ns = 3'000'000'000;
 // How far either side of a layer a targeted update may fall (the runs' own spread).
 constexpr double k_edge_margin_ns = 250'000;
 
+// What a check of the estimate may do.
+enum class check { decide, locked, refit_failed };
+
 json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(); }
 
 // The total power channel's samples, read a slice at a time as the runs go on (the window is
@@ -80,7 +83,7 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
   std::vector<std::vector<double>> times(layers.size());
   std::mt19937_64 rng(static_cast<std::uint64_t>(monotonic_ns()));
   bool jitter = false;
-  std::size_t spans_kept = 0, checks = 0, merges = 0, targeted_runs = 0;
+  std::size_t spans_kept = 0, checks = 0, merges = 0, targeted_runs = 0, failed_refits = 0;
   measure::run_offsets offsets(layers.size());
   std::vector<measure::edge_target> targets;  // where the next runs' updates should fall
   measure::sensor_update_fit fit;
@@ -99,20 +102,35 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
     return true;
   };
   // Refits the sensor's update times over everything read so far, then solves (merging first
-  // what cannot be resolved in the time left), and says whether the runs are locked in phase with
-  // the sensor's updates (against the fitted period). With `may_lock`, locked runs are not
-  // merged: they make neighbours inseparable only until the pauses that unlock them.
+  // what cannot be resolved in the time left), and says whether the check may decide anything:
+  // not when the runs are locked in phase with the sensor's updates (against the fitted period;
+  // with `may_lock`, locked runs are not merged: they make neighbours inseparable only until the
+  // pauses that unlock them), nor when the refit placed no updates.
   const auto solve = [&](std::int64_t until_ns, double elapsed_s, bool may_lock) {
-    // A fit of a few hundred updates that explains nearly every change is a reliable start for
-    // the next; an early one (a few dozen updates) may be an alias, and is redone from scratch.
-    const bool reliable = fit.period_s > 0 && fit.changes >= 200 && fit.extra_changes * 10 <= fit.changes;
-    fit = measure::fit_sensor_updates(series->read_until(until_ns), nominal_s, reliable ? &fit : nullptr);
-    est->set_readings(fit.readings, static_cast<std::int64_t>(fit.period_s * 1e9));
-    const bool locked = may_lock && est->phase_lock() > 0.5;
-    if (locked) res = est->solve();
-    else merges += est->merge_unresolvable(elapsed_s, plan.max_time_s, &res);
     ++checks;
-    return locked;
+    // A fit that placed a few hundred updates is a reliable start for the next, which is then
+    // searched near it (cheap, and right over a long stream, where a search from scratch has to
+    // find the period to within a few microseconds); an early one (a few dozen updates) may be
+    // an alias, and is redone from scratch. (Extra changes, a value seen changing twice within
+    // one update as when a poll falls between the writes of a rail's voltage and current, do not
+    // make it less reliable.)
+    const bool reliable = fit.unusable.empty() && fit.readings.size() >= 200;
+    auto next = measure::fit_sensor_updates(series->read_until(until_ns), nominal_s, reliable ? &fit : nullptr);
+    if (!next.unusable.empty() && !next.poll_too_slow && reliable) {
+      // A refit that places nothing keeps the last placement: its readings stay in the system.
+      // (With none, every layer would look inseparable from its neighbours, and be merged.)
+      ++failed_refits;
+      res = est->solve();
+      return check::refit_failed;
+    }
+    fit = std::move(next);
+    est->set_readings(fit.readings, static_cast<std::int64_t>(fit.period_s * 1e9));
+    if (may_lock && est->phase_lock() > 0.5) {
+      res = est->solve();
+      return check::locked;
+    }
+    merges += est->merge_unresolvable(elapsed_s, plan.max_time_s, &res);
+    return check::decide;
   };
 
   r.t_start_ns = monotonic_ns();
@@ -134,17 +152,28 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
       stop = "cancelled";
       break;
     }
+    // The last run's length: an update aimed past it would fall after the run.
+    const double run_ns = r.times_s.empty() ? 0.0 : r.times_s.back() * 1e9;
     if (!targets.empty() && run % 2 == 1) {
       // An update at a random point of the next layer short of its target. (Every other run
       // only: the runs in between keep their own phases, so the edges still fall everywhere and
       // the other layers stay as separable as they were.)
       const auto& t = targets[(run / 2) % targets.size()];
-      const double at = std::uniform_real_distribution<double>(t.from_ns, t.to_ns)(rng);
-      // Asleep, not spinning: the estimator counts the pause as idle. (A sleep wakes some tens of
-      // microseconds late, well within the margin.)
-      const auto now = monotonic_ns();
-      std::this_thread::sleep_for(std::chrono::nanoseconds(measure::delay_for_update_at(now, at, fit.update_ns, fit.period_s * 1e9)));
-      ++targeted_runs;
+      double at = std::uniform_real_distribution<double>(t.from_ns, t.to_ns)(rng);
+      // The readings whose window holds the pause are left out: a board need not fall to idle
+      // the moment its work pauses (the simulated Orin does not), so the pause's power is not
+      // known. A window that ends `at` into the run reaches back one period; where that crosses
+      // the run's start, the window's other edge is aimed there instead (its end then falls one
+      // period later, still inside the run), so the aimed reading is kept.
+      const double period_ns = fit.period_s * 1e9;
+      if (at < period_ns + k_edge_margin_ns) at += period_ns;
+      if (at < run_ns) {
+        // Asleep, not spinning. (A sleep wakes some tens of microseconds late, within the margin.)
+        const auto now = monotonic_ns();
+        std::this_thread::sleep_for(std::chrono::nanoseconds(measure::delay_for_update_at(now, at, fit.update_ns, period_ns)));
+        est->exclude(now, monotonic_ns());
+        ++targeted_runs;
+      }
     } else if (jitter) {
       std::uniform_int_distribution<std::int64_t> pause(0, window_ns);
       std::this_thread::sleep_for(std::chrono::nanoseconds(pause(rng)));
@@ -181,7 +210,7 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
       // Runs that start at one phase of the sensor add readings but no information: from then on
       // each starts after a random pause, and nothing is decided on the locked ones. (Targeted
       // runs start at chosen phases: locked by design, and spread over the layers they target.)
-      const bool locked = solve(now, elapsed_s, targeted_runs == 0);
+      const auto outcome = solve(now, elapsed_s, targeted_runs == 0);
       // The solve ran on the runner's own core: the board was not idle meanwhile.
       est->exclude(now, monotonic_ns());
       // A sensor read no faster than it updates gives readings that cannot be placed: no layer
@@ -191,9 +220,15 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
         stop = "no_power";
         break;
       }
-      if (locked) {
+      if (outcome == check::locked) {
         jitter = true;
         continue;
+      }
+      // The sensor's changes no longer follow the clock its earlier ones did: no later reading
+      // can be placed, so more runs add nothing. The estimate keeps the readings placed before.
+      if (outcome == check::refit_failed) {
+        stop = "sensor_clock_lost";
+        break;
       }
       // From a fit that places the updates, the next runs start where they help the layers
       // still short of their target.
@@ -297,6 +332,7 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
   e["jitter"] = jitter;
   e["targeted_runs"] = targeted_runs;
   e["checks"] = checks;
+  e["failed_refits"] = failed_refits;
   e["attributed_energy_j"] = res.sum_energy_j;
   e["attributed_energy_ci95_j"] = finite_or_null(res.sum_energy_ci95_j);
   e["target_half_width"] = plan.target_rel;

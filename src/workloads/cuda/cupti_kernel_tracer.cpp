@@ -1,6 +1,7 @@
 #include "cupti_kernel_tracer.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <mutex>
@@ -29,6 +30,12 @@ using kernel_record = CUpti_ActivityKernel5;
 #else
 using kernel_record = CUpti_ActivityKernel4;
 #endif
+// What is read of a record (kernel_from_record) sits at the same offsets in every version since
+// Kernel4 (checked up to CUDA 13.0's Kernel10), so a CUPTI newer than the headers is read right.
+static_assert(offsetof(kernel_record, name) == offsetof(CUpti_ActivityKernel4, name), "kernel record layout");
+static_assert(offsetof(kernel_record, correlationId) == offsetof(CUpti_ActivityKernel4, correlationId),
+              "kernel record layout");
+static_assert(offsetof(kernel_record, blockZ) == offsetof(CUpti_ActivityKernel4, blockZ), "kernel record layout");
 
 constexpr std::size_t k_buffer_bytes = 1 << 20;
 // What one trace keeps while it runs, whatever the workload launches: beyond, kernels are

@@ -4,7 +4,9 @@
 // After the warm-up the network runs end to end, op by op on CLOCK_MONOTONIC, until every
 // layer's energy interval is within the target (stop_reason converged), or those that are not
 // would not be by max_time_s at the rate their intervals shrink (projected_max_time), or
-// max_time_s; every half second the sensor's update
+// max_time_s, or the sensor's changes stop following the clock fitted to them (sensor_clock_lost:
+// no later reading could be placed; the estimate keeps those placed before); every half second
+// the sensor's update
 // times are refitted from the window's samples (measure/sensor_updates.hpp), the estimate is
 // solved, and layers that cannot be resolved in the time left are merged with a neighbour. When
 // the runs lock in phase with the sensor's updates, each run starts after a random pause of up to
@@ -32,9 +34,10 @@ struct in_context_power_plan {
   double check_period_s = 0.5;      ///< how often the estimate is solved while running
   std::size_t max_spans = 1u << 20; ///< layer spans kept (24 bytes each): the memory bound
   /// Every other run starts so that a sensor update falls inside a layer still short of its
-  /// target (measure/window_edge_targets.hpp). Off: on the simulated Orin the aimed pauses
-  /// biased the in-context profile (the sim test failed 2 runs in 5 with them, 0 in 5 without):
-  /// the board does not fall to idle the moment a run pauses, as the estimator assumes.
+  /// target (measure/window_edge_targets.hpp; the readings over each pause are left out, as a
+  /// board need not fall to idle the moment its work pauses). Off: on the simulated Orin it made
+  /// resnet50's blocks slower to settle (17-31 s against 9-14 s, bench_in_context_rate), the
+  /// pauses costing more time than the aimed readings save.
   bool aim_updates = false;
 };
 
