@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <map>
+#include <string>
+#include <vector>
 
 #include <jetperf/config.hpp>
 
@@ -95,10 +97,16 @@ TEST(layers_in_context_sim, every_layers_power_from_end_to_end_runs_agrees_with_
   }
   // The residual blocks (0.3 to 5 ms each, against a 19.6 ms window) are resolved on their own.
   ASSERT_GE(own.size(), 6u) << ctx.dump(1);
+  // The scale between the two jobs from the resolved layers (within the target): a short layer
+  // left not_converged, with an interval of 20%, would move the mean by more than the 5% allowed.
+  std::vector<std::size_t> resolved;
+  for (const auto i : own)
+    if (ctx[i]["layer_resolution"] == "resolved") resolved.push_back(i);
+  ASSERT_GE(resolved.size(), 6u) << ctx.dump(1);
   double ctx_mean = 0, iso_mean = 0;
-  for (const auto i : own) {
-    ctx_mean += ctx[i]["dynamic_power_w"].get<double>() / static_cast<double>(own.size());
-    iso_mean += iso[i - 1]["dynamic_power_w"].get<double>() / static_cast<double>(own.size());
+  for (const auto i : resolved) {
+    ctx_mean += ctx[i]["dynamic_power_w"].get<double>() / static_cast<double>(resolved.size());
+    iso_mean += iso[i - 1]["dynamic_power_w"].get<double>() / static_cast<double>(resolved.size());
   }
   ASSERT_GT(ctx_mean, 0.5);
   ASSERT_GT(iso_mean, 0.5);
@@ -106,8 +114,9 @@ TEST(layers_in_context_sim, every_layers_power_from_end_to_end_runs_agrees_with_
     const double c = ctx[i]["dynamic_power_w"].get<double>() / ctx_mean;
     const double s = iso[i - 1]["dynamic_power_w"].get<double>() / iso_mean;
     EXPECT_NEAR(c, s, 2 * ctx[i]["power_ci95_w"].get<double>() / ctx_mean + 0.05)
-        << ctx[i]["layer_name"] << ": in context " << ctx[i]["power_w"] << " +- " << ctx[i]["power_ci95_w"]
-        << " W, alone " << iso[i - 1]["power_w"] << " W";
+        << ctx[i]["layer_name"] << " (" << ctx[i]["layer_resolution"].get<std::string>() << "): in context "
+        << ctx[i]["power_w"] << " +- " << ctx[i]["power_ci95_w"] << " W, alone " << iso[i - 1]["power_w"]
+        << " W; dynamic means " << ctx_mean << " in context, " << iso_mean << " alone";
   }
 }
 #endif
