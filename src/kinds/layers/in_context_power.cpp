@@ -62,6 +62,13 @@ json sensor_json(const measure::sensor_update_fit& fit) {
 
 }  // namespace
 
+std::vector<std::string> in_context_flags(const in_context_power& p) {
+  std::vector<std::string> flags;
+  if (p.estimator.value("jitter", false) || p.estimator.value("targeted_runs", 0) > 0) flags.push_back("paused_between_runs");
+  if (p.window.decision.reason == "sensor_clock_lost") flags.push_back("sensor_clock_lost");
+  return flags;
+}
+
 in_context_power measure_in_context_power(const jobs::point_context& ctx, workloads::layer_backend& be,
                                           const models::network& net, const std::vector<models::layer>& layers,
                                           std::optional<double> idle_w, const in_context_power_plan& plan) {

@@ -264,11 +264,8 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
 
   measure::put_window_flags(mt, m.applied.flags, ctx, res, m.applied, power_w.has_value(), device,
                             static_cast<int>(spec.threads));
-  // Pauses between the runs (random ones to break a phase lock with the sensor, or ones that put
-  // an update inside a layer short of its target) sit in the window at idle: its mean power, and
-  // energy_j from it, are then below the runs' own.
-  if (in_context && (in_context->estimator.value("jitter", false) || in_context->estimator.value("targeted_runs", 0) > 0))
-    mt["flags"].push_back("paused_between_runs");
+  if (in_context)
+    for (auto& f : in_context_flags(*in_context)) mt["flags"].push_back(std::move(f));
   // What ran each op: the kernel oneDNN chose (its impl_info_str), one entry per op.
   json kernels = json::array();
   for (const auto& [op, kernel] : be->op_kernels())

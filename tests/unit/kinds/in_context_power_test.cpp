@@ -115,6 +115,7 @@ TEST(in_context_power, runs_locked_in_phase_with_the_sensor_are_paused_at_random
 
   ASSERT_TRUE(out.estimated) << out.estimator.dump();
   EXPECT_TRUE(out.estimator["jitter"].get<bool>()) << out.estimator.dump();
+  EXPECT_EQ(kinds::in_context_flags(out), std::vector<std::string>{"paused_between_runs"});
   // Runs that stayed locked would merge every layer into the whole network (the estimator's own
   // tests): after the pauses, layers get numbers of their own, each holding its true power.
   EXPECT_GE(check_against_truth(out, b, plan.target_rel), 4u);
@@ -195,6 +196,7 @@ TEST(in_context_power, a_sensor_that_loses_its_clock_stops_the_runs_and_keeps_wh
   const auto out = b.run(false, k_idle_w, plan);
 
   EXPECT_EQ(out.window.decision.reason, "sensor_clock_lost") << out.estimator.dump();
+  EXPECT_EQ(kinds::in_context_flags(out), std::vector<std::string>{"sensor_clock_lost"});
   const auto& e = out.estimator;
   EXPECT_GE(e["failed_refits"].get<int>(), 1);
   EXPECT_LT(out.window.t_end_ns, glitch_at + 2'000'000'000) << "ran on after the clock was lost";

@@ -15,6 +15,7 @@
 // target.
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -50,6 +51,12 @@ struct in_context_power {
   double sum_energy_j = 0, sum_energy_ci95_j = 0;
   bool estimated = false;           ///< false: no power figure per layer (why in estimator.unresolvable)
 };
+
+/// The end-to-end row's flags: `paused_between_runs` (random pauses to break a phase lock, or
+/// aimed ones, sit in the window at idle, so its mean power and energy_j are below the runs' own),
+/// `sensor_clock_lost` (the sensor's changes stopped following its clock: the layers' figures
+/// come from the readings placed before, and the runs stopped there).
+std::vector<std::string> in_context_flags(const in_context_power& p);
 
 /// Runs the protocol on `be`, prepared with the whole of `net`. `idle_w` is the board's idle
 /// baseline under the point's settings (the estimator's known term).
