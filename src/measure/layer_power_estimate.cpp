@@ -224,11 +224,10 @@ std::size_t layer_power_estimator::merge_unresolvable(double elapsed_s, double m
   double noise_var = -1;
   while (units_.size() > 1) {
     const std::size_t n = units_.size();
-    // Intervals from a handful of readings per unknown are themselves too uncertain to merge on
-    // (a merge is for good), and a unit no reading has covered yet looks like one the others
-    // explain: more data, not merging, is the cure. (With no readings at all, as after a refit
-    // that placed none, every column is "dependent", and all would be merged into one.)
-    if (s.ne.rows < k_min_readings_per_unit * n) break;
+    // No more readings than unknowns: a unit no reading has covered yet looks like one the others
+    // explain, and more data, not merging, is the cure. (With no readings at all, as after a
+    // refit that placed none, every column is "dependent", and all would be merged into one.)
+    if (s.ne.rows <= n) break;
     // A column the others already explain: merged with the one before it (the failing pivot
     // depends on earlier columns only), or the one after for the first.
     if (const auto dep = dependent_column(s.ne.ata, n)) {

@@ -200,7 +200,9 @@ TEST(in_context_power, a_sensor_that_loses_its_clock_stops_the_runs_and_keeps_wh
   const auto out = b.run(false, k_idle_w, plan);
 
   EXPECT_EQ(out.window.decision.reason, "sensor_clock_lost") << out.estimator.dump();
-  EXPECT_EQ(kinds::in_context_flags(out), std::vector<std::string>{"sensor_clock_lost"});
+  // (Beside paused_between_runs where a loaded host's runs locked in phase with the sensor.)
+  const auto flags = kinds::in_context_flags(out);
+  EXPECT_NE(std::find(flags.begin(), flags.end(), "sensor_clock_lost"), flags.end());
   const auto& e = out.estimator;
   EXPECT_GE(e["failed_refits"].get<int>(), 1);
   // Stopped for the lost clock, not at the hour: within a few checks of the glitch (a second on
