@@ -221,7 +221,6 @@ std::size_t layer_power_estimator::merge_unresolvable(double elapsed_s, double m
     merge(u, v);
     ++merges;
   };
-  double noise_var = -1;
   while (units_.size() > 1) {
     const std::size_t n = units_.size();
     // No more readings than unknowns: a unit no reading has covered yet looks like one the others
@@ -235,11 +234,7 @@ std::size_t layer_power_estimator::merge_unresolvable(double elapsed_s, double m
       continue;
     }
     const auto sol = solve_nnls(s.ne);
-    // The noise is the sensor's, measured once, against the units as they came in: merging two
-    // layers of different power leaves residuals that would widen every other interval and set
-    // off the next merge, down to one unit.
-    if (noise_var < 0 && s.ne.rows > n) noise_var = sol.rss / static_cast<double>(s.ne.rows - n);
-    const auto cov = covariance(s.ne, noise_var * static_cast<double>(s.ne.rows - n));
+    const auto cov = covariance(s.ne, sol.rss);
     if (cov.empty()) break;
     std::size_t worst = n;
     double worst_rel = 0;

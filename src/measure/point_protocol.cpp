@@ -68,7 +68,7 @@ point_measurement run_point(jobs::point_context& ctx, const nlohmann::json& poin
   }
   m.latency = plan.fixed && plan.fixed->latency_runs > 0 ? compute_latency_stats(latency_run) : m.window.latency;
   record_runs(ctx, m.window);
-  if (plan.tracer && !ctx.cancelled()) m.kernel_trace = record_kernel_runs(ctx, *plan.tracer, plan.run_once);
+  if (plan.tracer && !ctx.cancelled()) record_kernel_runs(ctx, *plan.tracer, plan.run_once);
   return m;
 }
 

@@ -12,29 +12,16 @@
 #include <jetperf/workloads/gemm_backends.hpp>
 #include <jetperf/workloads/layer_backends.hpp>
 
+#include <support/timeline_capture.hpp>
+
 using namespace jetperf;
 using namespace jetperf::workloads;
 
 namespace {
 
-struct captured {
-  std::vector<store::timeline_span> spans;
-  jobs::point_context ctx() {
-    jobs::point_context c;
-    c.timeline = [this](store::timeline_span s) { spans.push_back(std::move(s)); };
-    return c;
-  }
-  std::vector<store::timeline_span> on(const std::string& track) const {
-    std::vector<store::timeline_span> out;
-    for (const auto& s : spans)
-      if (s.track == track) out.push_back(s);
-    return out;
-  }
-};
-
 // Every kernel lies in the run it is attributed to, give or take the clock conversion (and
 // CUPTI's GPU-to-CPU interpolation, a few microseconds).
-void expect_kernels_in_their_runs(const captured& c, std::size_t runs) {
+void expect_kernels_in_their_runs(const test::timeline_capture& c, std::size_t runs) {
   const auto traced = c.on("runs");
   ASSERT_EQ(traced.size(), runs);
   const auto slack = traced.front().args.value("clock_uncertainty_ns", std::int64_t{0}) + 20'000;
@@ -65,7 +52,7 @@ TEST(kernel_trace_gpu, a_resnet50_block_on_cudnn_puts_its_kernels_in_the_runs_th
   const auto& l = layers.at(4);  // layer1.0: convolutions, batch norms, ReLUs, a downsample
   be->prepare(net, l, 1, gemm_dtype::single);
   be->timed_run_s();  // cuDNN's first run loads its kernels
-  captured c;
+  test::timeline_capture c;
   const auto r = measure::record_kernel_runs(c.ctx(), *be->tracer(), [&] { return be->timed_run_s(); }, 3);
   ASSERT_TRUE(r.error.empty()) << r.error;
   EXPECT_EQ(r.runs, 3u);
@@ -86,7 +73,7 @@ TEST(kernel_trace_gpu, a_cublas_gemm_names_its_kernels_and_traces_them) {
   const auto names = be->kernel_names();
   ASSERT_FALSE(names.empty());
   EXPECT_NE(names.front(), "unknown");
-  captured c;
+  test::timeline_capture c;
   const auto r = measure::record_kernel_runs(c.ctx(), *be->tracer(), [&] { return be->timed_run_s(); }, 2);
   ASSERT_TRUE(r.error.empty()) << r.error;
   EXPECT_GE(r.kernels, 2u);

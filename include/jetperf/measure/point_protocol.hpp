@@ -11,7 +11,6 @@
 #include <string>
 
 #include <jetperf/jobs/workload.hpp>
-#include <jetperf/backend/kernel_trace.hpp>
 #include <jetperf/measure/kernel_runs.hpp>
 #include <jetperf/measure/latency_stats.hpp>
 #include <jetperf/measure/measurement_loop.hpp>
@@ -55,7 +54,6 @@ struct point_measurement {
   loop_result window;
   latency_stats latency;  ///< the window's runs, or the separate latency run (fixed protocol)
   std::optional<std::string> skipped;  ///< why the point did not run ("cancelled", prepare's reason)
-  traced_runs kernel_trace;            ///< the traced runs after the window (none without a tracer)
 };
 
 /// Runs the skeleton for one point. Throws what the board or the callbacks throw.

@@ -10,6 +10,7 @@
 #include <jetperf/common/clock.hpp>
 
 #include "support/playback_tracer.hpp"
+#include "support/timeline_capture.hpp"
 
 using namespace jetperf;
 using namespace jetperf::measure;
@@ -21,21 +22,6 @@ namespace {
 gpu_kernel kernel(std::int64_t launch, std::int64_t start, std::int64_t end) {
   return playback_tracer::kernel("k", launch, start, end);
 }
-
-struct timeline {
-  std::vector<store::timeline_span> spans;
-  jobs::point_context ctx() {
-    jobs::point_context c;
-    c.timeline = [this](store::timeline_span s) { spans.push_back(std::move(s)); };
-    return c;
-  }
-  std::vector<store::timeline_span> on(const std::string& track) const {
-    std::vector<store::timeline_span> out;
-    for (const auto& s : spans)
-      if (s.track == track) out.push_back(s);
-    return out;
-  }
-};
 
 }  // namespace
 
@@ -52,7 +38,7 @@ TEST(kernel_runs, a_kernel_belongs_to_the_run_its_launch_call_fell_in) {
 
 TEST(kernel_runs, traced_runs_and_their_kernels_go_on_the_timeline) {
   playback_tracer tracer;
-  timeline tl;
+  test::timeline_capture tl;
   const auto ctx = tl.ctx();
   tracer.launch(0, 1000);  // before start(): not in the trace
   const auto run_once = [&] {
@@ -99,7 +85,7 @@ TEST(kernel_runs, traced_runs_and_their_kernels_go_on_the_timeline) {
 
 TEST(kernel_runs, past_the_bound_kernels_are_counted_not_kept) {
   playback_tracer tracer;
-  timeline tl;
+  test::timeline_capture tl;
   const auto run_once = [&] {
     const auto t0 = monotonic_ns();
     tracer.launch(t0, t0 + 1000);
@@ -115,7 +101,7 @@ TEST(kernel_runs, past_the_bound_kernels_are_counted_not_kept) {
 TEST(kernel_runs, a_refusing_tracer_leaves_the_reason_and_no_traced_runs) {
   playback_tracer tracer;
   tracer.refuse = true;
-  timeline tl;
+  test::timeline_capture tl;
   int ran = 0;
   const auto r = record_kernel_runs(tl.ctx(), tracer, [&] { return ++ran, 1e-6; });
   EXPECT_EQ(ran, 0);
