@@ -47,6 +47,10 @@ class layers_kind final : public submit_kind {
                     ->check(CLI::IsMember({"adaptive", "fixed", "in_context"}));
     for (auto& f : integers_) f.add_to(app);
     for (auto& n : numbers_) n.add_to(app);
+    sensor_samples_ = app.add_option("--sensor-samples", sensor_samples_v_,
+                                     "The power sensors' averaging count for each point, put back after it: a count the "
+                                     "board offers (INA3221: 1, 4, 16, ... 1024), auto (the shortest window the sampler can "
+                                     "place; in_context's default) or as_is (spec.sensor_samples)");
     no_end_to_end_ = app.add_flag("--no-end-to-end", "Skip the whole-network point of each network (spec.end_to_end)");
     board_.add_to(app);
   }
@@ -68,6 +72,12 @@ class layers_kind final : public submit_kind {
       if (f.given()) spec[f.field] = f.value;
     for (const auto& n : numbers_)
       if (n.given()) spec[n.field] = n.value;
+    if (sensor_samples_->count()) {
+      // A count goes as a number; the daemon names what it does not accept.
+      const bool digits = !sensor_samples_v_.empty() &&
+                          sensor_samples_v_.find_first_not_of("0123456789") == std::string::npos && sensor_samples_v_.size() < 10;
+      spec["sensor_samples"] = digits ? nlohmann::json(std::stoll(sensor_samples_v_)) : nlohmann::json(sensor_samples_v_);
+    }
     if (no_end_to_end_->count()) spec["end_to_end"] = false;
     board_.fill(spec);
   }
@@ -75,7 +85,8 @@ class layers_kind final : public submit_kind {
  private:
   CLI::Option *models_ = nullptr, *networks_ = nullptr, *devices_ = nullptr, *granularity_ = nullptr,
               *dtype_ = nullptr, *batch_ = nullptr, *input_size_ = nullptr, *protocol_ = nullptr,
-              *no_end_to_end_ = nullptr;
+              *no_end_to_end_ = nullptr, *sensor_samples_ = nullptr;
+  std::string sensor_samples_v_;
   std::string models_v_, devices_v_, granularity_v_, dtype_v_, batch_v_, input_size_v_, protocol_v_;
   std::vector<std::string> network_files_;
   board_axis_flags board_;

@@ -1,5 +1,6 @@
 #include <jetperf/platform/board_controller.hpp>
 
+#include <algorithm>
 #include <sstream>
 
 #include <spdlog/spdlog.h>
@@ -33,7 +34,8 @@ board_controller::board_controller(sysfs_root root, board_controller_options opt
       options_(std::move(options)),
       journal_(journal),
       info_(detect_board(root_, options_.dgpu_probe)),
-      clocks_(root_, discover_board(root_, info_)) {
+      clocks_(root_, discover_board(root_, info_)),
+      sensor_dirs_(find_averaging_sensors(root_)) {
   const std::string conf_path = options_.nvpmodel_conf_path.empty() ? paths::nvpmodel_conf : options_.nvpmodel_conf_path;
   if (auto text = root_.try_read(conf_path)) {
     try {
@@ -58,7 +60,11 @@ std::optional<int> board_controller::query_mode() const {
   return std::nullopt;
 }
 
-board_state board_controller::capture() const { return capture_board_state(clocks_, query_mode()); }
+board_state board_controller::capture() const {
+  board_state s = capture_board_state(clocks_, query_mode());
+  s.sensors = read_sensor_averaging(root_, sensor_dirs_);
+  return s;
+}
 
 void board_controller::reboot_started(std::int64_t power_mode) {
   reboot_pending_ = power_mode;
@@ -86,11 +92,18 @@ bool board_controller::restore_state(const board_state& state) {
       mode_failure = std::string("power mode: ") + e.what();
     }
   }
+  std::string failure;
   try {
     restore_board_clocks(clocks_, state);
   } catch (const platform_error& e) {
-    throw platform_error(mode_failure.empty() ? e.what() : mode_failure + "; " + e.what());
+    failure = e.what();
   }
+  try {
+    platform::restore_sensor_averaging(root_, state.sensors);
+  } catch (const platform_error& e) {
+    failure += (failure.empty() ? "" : "; ") + std::string(e.what());
+  }
+  if (!failure.empty()) throw platform_error(mode_failure.empty() ? failure : mode_failure + "; " + failure);
   if (!mode_failure.empty()) throw platform_error("restoring board settings failed: " + mode_failure);
   return false;
 }
@@ -113,6 +126,7 @@ board_offer board_controller::offered() const {
   o.gpu_freqs_hz = list(clocks_.gpu_available_hz());
   o.cpu_freqs_khz = list(clocks_.cpu_available_khz());
   o.emc_freqs_hz = list(clocks_.emc_available_hz());
+  if (!read_sensor_averaging(root_, sensor_dirs_).empty()) o.sensor_samples = ina3221_sample_counts();
   o.has_cuda_device = options_.has_cuda_device.value_or(clocks_.has_gpu());
   auto mem = mem_total_bytes(root_);
   o.memory_bytes = mem.value_or(0);
@@ -233,6 +247,46 @@ nlohmann::json board_controller::apply_locked(const nlohmann::json& settings) {
     throw;
   }
   return current_locked();
+}
+
+std::vector<sensor_chip_averaging> board_controller::sensor_averaging() const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  return read_sensor_averaging(root_, sensor_dirs_);
+}
+
+std::vector<sensor_chip_averaging> board_controller::set_sensor_samples(std::int64_t samples) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const auto before = read_sensor_averaging(root_, sensor_dirs_);
+  if (before.empty()) board_settings::set_sensor_samples(samples);  // throws: nothing to set
+  const auto& counts = ina3221_sample_counts();
+  if (std::find(counts.begin(), counts.end(), samples) == counts.end()) {
+    std::string valid;
+    for (auto c : counts) valid += (valid.empty() ? "" : ", ") + std::to_string(c);
+    throw validation_error("sensor_samples", "the INA3221 averages " + valid + " samples, not " + std::to_string(samples));
+  }
+  // Only a job that holds the board changes it (its snapshot puts the counts back).
+  if (!armed_) throw conflict("the power sensors' averaging is set by a job, which restores it when it ends", "sensor_samples");
+  try {
+    for (const auto& c : before) root_.write(c.dir + "/samples", std::to_string(samples));
+    auto after = read_sensor_averaging(root_, sensor_dirs_);
+    for (const auto& c : after)
+      if (c.samples != samples)
+        throw platform_error(c.dir + "/samples reads " + std::to_string(c.samples) + " after " + std::to_string(samples) + " was written");
+    return after;
+  } catch (const std::exception& e) {
+    spdlog::warn("setting the power sensors' averaging failed ({}); putting it back", e.what());
+    try {
+      platform::restore_sensor_averaging(root_, before);
+    } catch (const std::exception& r) {
+      spdlog::error("could not put the power sensors' averaging back: {}", r.what());
+    }
+    throw;
+  }
+}
+
+void board_controller::restore_sensor_averaging(const std::vector<sensor_chip_averaging>& chips) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  platform::restore_sensor_averaging(root_, chips);
 }
 
 nlohmann::json board_controller::current() const {

@@ -32,6 +32,8 @@ nlohmann::json board_state::to_json() const {
   j["emc"] = emc ? nlohmann::json{{"rate", emc->rate}, {"min", emc->min}, {"max", emc->max}, {"locked", emc->locked}, {"request", emc->request}}
                  : nlohmann::json(nullptr);
   j["fan_pwm"] = fan_pwm ? nlohmann::json(*fan_pwm) : nlohmann::json(nullptr);
+  j["sensors"] = nlohmann::json::array();
+  for (const auto& c : sensors) j["sensors"].push_back({{"dir", c.dir}, {"samples", c.samples}});
   return j;
 }
 
@@ -50,6 +52,9 @@ board_state board_state::from_json(const nlohmann::json& j) {
                           e.at("locked").get<bool>(), e.value("request", e.at("rate").get<long long>())};
     }
     if (j.contains("fan_pwm") && !j["fan_pwm"].is_null()) s.fan_pwm = j["fan_pwm"].get<int>();
+    if (j.contains("sensors"))
+      for (const auto& c : j["sensors"])
+        s.sensors.push_back({c.at("dir").get<std::string>(), c.at("samples").get<std::int64_t>(), std::nullopt});
     return s;
   } catch (const nlohmann::json::exception& e) {
     throw validation_error("state", std::string("malformed board snapshot: ") + e.what());
@@ -79,6 +84,22 @@ board_state capture_board_state(const clock_control& clocks, std::optional<int> 
   }
   s.fan_pwm = clocks.fan_pwm();
   return s;
+}
+
+void restore_sensor_averaging(const sysfs_root& root, const std::vector<sensor_chip_averaging>& chips) {
+  std::vector<std::string> failures;
+  for (const auto& c : chips) {
+    try {
+      if (root.try_read_int(c.dir + "/samples") != c.samples) root.write(c.dir + "/samples", std::to_string(c.samples));
+    } catch (const std::exception& e) {
+      failures.push_back(c.dir + ": " + e.what());
+    }
+  }
+  if (!failures.empty()) {
+    std::string msg = "restoring the power sensors' averaging failed: ";
+    for (size_t i = 0; i < failures.size(); ++i) msg += (i ? "; " : "") + failures[i];
+    throw platform_error(msg);
+  }
 }
 
 void restore_board_clocks(clock_control& clocks, const board_state& state) {

@@ -102,25 +102,41 @@ void rail_simulator::run() {
   const auto ns = [](std::chrono::steady_clock::time_point t) {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
   };
-  auto next = std::chrono::steady_clock::now() + options_.period;
+  auto period = follow_averaging();
+  auto next = std::chrono::steady_clock::now() + period;
   std::unique_lock<std::mutex> lock(mutex_);
   while (!stop_) {
     cv_.wait_until(lock, next, [this] { return stop_; });
     if (stop_) break;
     lock.unlock();
     try {
-      step_window(ns(next - options_.period), ns(next));
+      step_window(ns(next - period), ns(next));
     } catch (const std::exception& e) {
       // The tree may be mid-rebuild; the next step retries.
       spdlog::debug("rail simulator step failed: {}", e.what());
     }
     // The chip keeps its own schedule: updates this thread was too late for are skipped, not
-    // crowded in after it.
-    next += options_.period;
+    // crowded in after it. A new averaging count takes effect from the next conversion.
+    period = follow_averaging();
+    next += period;
     const auto now = std::chrono::steady_clock::now();
-    if (now > next) next += options_.period * ((now - next) / options_.period + 1);
+    if (now > next) next += period * ((now - next) / period + 1);
     lock.lock();
   }
+}
+
+std::chrono::microseconds rail_simulator::follow_averaging() {
+  if (!profile_.hwmon_rails || profile_.ina.empty()) return options_.period;
+  // The chips share one averaging count as jetperfd sets them; the first one's is the schedule.
+  const auto samples = get_ll(rail_dir(profile_, "", profile_.ina.front()) + "/samples");
+  if (!samples || *samples <= 0) return options_.period;
+  const auto period = options_.period * *samples / k_tree_samples;
+  // Averaging fewer samples leaves more of the ADC's noise in each reading (1/sqrt(samples)).
+  noise_scale_ = std::sqrt(static_cast<double>(k_tree_samples) / static_cast<double>(*samples));
+  // The driver computes update_interval from the chip's configuration, rounded to a millisecond.
+  const auto ms = std::to_string((period.count() + 500) / 1000) + "\n";
+  for (const auto& chip : profile_.ina) put(rail_dir(profile_, "", chip) + "/update_interval", ms);
+  return std::max<std::chrono::microseconds>(period, std::chrono::microseconds(100));
 }
 
 void rail_simulator::put(const std::string& board_path, const std::string& text) {
@@ -315,7 +331,7 @@ board_load rail_simulator::read_clocks(const std::map<int, double>& work_shares)
 }
 
 void rail_simulator::write_rails(const domain_power& d) {
-  std::uniform_real_distribution<double> jitter(-options_.noise, options_.noise);
+  std::uniform_real_distribution<double> jitter(-options_.noise * noise_scale_, options_.noise * noise_scale_);
   std::vector<std::pair<std::string, double>> rails;
   for (const auto& chip : profile_.ina) {
     const std::string dir = rail_dir(profile_, "", chip);

@@ -5,7 +5,10 @@
 // rest per layer), whose time follows from its definition and the isolated latencies; with each
 // layer's in-context power against its isolated one.
 // Usage: bench_in_context_rate [model=resnet50] [granularity=block] [max_time_s=60]
-//        [target_half_width=0.05] [isolated=1]. Prints one JSON object.
+//        [target_half_width=0.05] [isolated=1] [in_context_sensor_samples=auto]
+//        [isolated_sensor_samples=as_is] (each "auto", "as_is" or a count: spec.sensor_samples)
+//        [sample_period_ms=10] (the daemon's --sample-period-ms).
+// Prints one JSON object.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -43,20 +46,28 @@ int main(int argc, char** argv) {
   const double max_time_s = argc > 3 ? std::atof(argv[3]) : 60.0;
   const double target = argc > 4 ? std::atof(argv[4]) : 0.05;
   const bool isolated = argc > 5 ? std::atoi(argv[5]) != 0 : true;
+  const auto samples_arg = [&](int i, const char* fallback) {
+    const std::string a = argc > i ? argv[i] : fallback;
+    return a == "auto" || a == "as_is" ? json(a) : json(std::atoll(a.c_str()));
+  };
+  const json context_samples = samples_arg(6, "auto"), isolated_samples = samples_arg(7, "as_is");
 
   temp_dir sim;
-  daemon_process d({"--board", "sim:orin-agx", "--sim-dir", sim.path(), "--log-level", "warn"});
+  const std::string sample_period_ms = argc > 8 ? argv[8] : "10";
+  daemon_process d({"--board", "sim:orin-agx", "--sim-dir", sim.path(), "--log-level", "warn", "--sample-period-ms",
+                    sample_period_ms});
   http_client http(d.port(), std::chrono::seconds(60));
   const json base = {{"models", model}, {"devices", "cpu"}, {"granularity", granularity}, {"threads", 1},
                      {"cpu_freqs", {"max"}}};
   auto context_spec = base;
-  context_spec.update({{"protocol", "in_context"}, {"max_time_s", max_time_s}, {"target_half_width", target}});
+  context_spec.update({{"protocol", "in_context"}, {"max_time_s", max_time_s}, {"target_half_width", target},
+                       {"sensor_samples", context_samples}});
   const auto ctx = run_job(d, http, "layers", context_spec);
   json iso_rows = json::array();
   double iso_wall = std::nan("");
   if (isolated) {
     auto iso_spec = base;
-    iso_spec.update({{"protocol", "adaptive"}, {"end_to_end", false}});
+    iso_spec.update({{"protocol", "adaptive"}, {"end_to_end", false}, {"sensor_samples", isolated_samples}});
     const auto iso = run_job(d, http, "layers", iso_spec);
     iso_rows = iso.results["rows"];
     iso_wall = iso.wall_s;
@@ -97,6 +108,10 @@ int main(int argc, char** argv) {
                     {"board", "sim:orin-agx, CPU backend (oneDNN), 1 thread, highest CPU clock"},
                     {"target_half_width", target},
                     {"max_time_s", max_time_s},
+                    {"sample_period_ms", std::atoi(sample_period_ms.c_str())},
+                    {"in_context_sensor_samples", e2e["sensor_samples"]},
+                    {"in_context_sensor_update_period_s", e2e["sensor_update_period_s"]},
+                    {"isolated_sensor_samples", iso_rows.empty() ? json() : iso_rows[0]["sensor_samples"]},
                     {"in_context_wall_s", ctx.wall_s},
                     {"in_context_stop", e2e["stop_reason"]},
                     {"isolated_adaptive_wall_s", std::isfinite(iso_wall) ? json(iso_wall) : json()},

@@ -115,7 +115,7 @@ TEST_F(client_models, submit_layers_flags_become_the_normalized_spec) {
                       "--latency-samples", "7", "--warmup-runs", "3", "--protocol", "fixed", "--window-s", "0.5",
                       "--boundary-s", "0.1", "--gap-s", "0.2", "--target-rse", "0.05", "--min-time-s", "0.01",
                       "--max-time-s", "0.5", "--no-end-to-end", "--threads", "1", "--cooldown-s", "0",
-                      "--cpu-freq", "min,max", "--dry-run"});
+                      "--cpu-freq", "min,max", "--sensor-samples", "64", "--dry-run"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto j = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_TRUE(j.is_object()) << r.out;
@@ -138,6 +138,7 @@ TEST_F(client_models, submit_layers_flags_become_the_normalized_spec) {
   EXPECT_DOUBLE_EQ(spec["target_rse"].get<double>(), 0.05);
   EXPECT_DOUBLE_EQ(spec["min_time_s"].get<double>(), 0.01);
   EXPECT_DOUBLE_EQ(spec["max_time_s"].get<double>(), 0.5);
+  EXPECT_EQ(spec["sensor_samples"], 64) << spec.dump();
   EXPECT_EQ(spec["end_to_end"], false);
   EXPECT_EQ(spec["threads"], 1);
   ASSERT_TRUE(spec["cpu_freqs"].is_array()) << spec.dump();

@@ -119,4 +119,46 @@ TEST(layers_in_context_sim, every_layers_power_from_end_to_end_runs_agrees_with_
         << " W; dynamic means " << ctx_mean << " in context, " << iso_mean << " alone";
   }
 }
+
+// The sensor's window made shorter for the point: with the sampler reading every millisecond,
+// auto sets the simulated INA3221s to 4 samples (3 x 4 x 408 us = 4.896 ms, which the driver
+// says as 5 ms), the sensor's clock is found at that period, and the chips average 16 again
+// once the point is over. A count the chips do not have is refused naming the field.
+TEST(layers_in_context_sim, a_fast_sampler_gets_a_shorter_sensor_window_put_back_after_the_point) {
+  temp_dir sim;
+  daemon_process daemon({"--board", "sim:orin-agx", "--sim-dir", sim.path(), "--sample-period-ms", "1"});
+  http_client http(daemon.port(), std::chrono::seconds(30));
+  const std::string samples_file = sim.path() + "/orin-agx/root/sys/bus/i2c/devices/1-0040/hwmon/hwmon3/samples";
+  ASSERT_EQ(read_file(samples_file), "16\n");
+  const json spec = {{"models", "resnet18"}, {"devices", "cpu"}, {"granularity", "block"}, {"threads", 1},
+                     {"cpu_freqs", {"max"}}, {"warmup_runs", 3}, {"protocol", "in_context"}, {"max_time_s", 6.0}};
+  auto bad = spec;
+  bad["sensor_samples"] = 5;
+  const auto refused = http.request("POST", "/v1/jobs", json{{"kind", "layers"}, {"spec", bad}}.dump(), bearer(daemon.token()));
+  EXPECT_EQ(refused.status, 400) << refused.body;
+  EXPECT_EQ(json_of(refused)["error"]["field"], "spec.sensor_samples") << refused.body;
+
+  const auto r = http.request("POST", "/v1/jobs", json{{"kind", "layers"}, {"spec", spec}}.dump(), bearer(daemon.token()));
+  ASSERT_EQ(r.status, 201) << r.body;
+  const auto id = json_of(r)["id"].get<std::int64_t>();
+  ASSERT_EQ(wait_state(http, id, {"succeeded", "failed", "cancelled"}, std::chrono::seconds(120)), "succeeded")
+      << daemon.log();
+  const auto job = json_of(http.request("GET", "/v1/jobs/" + std::to_string(id)));
+  EXPECT_EQ(job["spec"]["sensor_samples"], "auto") << job["spec"].dump();
+  const auto rows = json_of(http.request("GET", "/v1/jobs/" + std::to_string(id) + "/results"))["rows"];
+  ASSERT_EQ(rows.size(), 15u) << rows.dump(1);
+  const auto& e2e = rows[0];
+  EXPECT_EQ(e2e["sensor_samples"], 4) << e2e.dump();
+  EXPECT_DOUBLE_EQ(e2e["sensor_update_period_s"].get<double>(), 0.005);
+  const auto& est = e2e["estimator"];
+  EXPECT_TRUE(est["unresolvable"].is_null()) << est.dump();
+  EXPECT_EQ(est["sensor"]["nominal_period_s"], 0.005) << est.dump();
+  EXPECT_NEAR(est["sensor"]["period_s"].get<double>(), 0.004896, 0.00005) << est.dump();
+  EXPECT_GE(est["readings"].get<int>(), 5 * est["units"].get<int>()) << est.dump();
+  // The residual blocks are resolved on their own.
+  int own = 0;
+  for (std::size_t i = 1; i < rows.size(); ++i) own += rows[i]["layer_resolution"] != "merged";
+  EXPECT_GE(own, 6) << rows.dump(1);
+  EXPECT_EQ(read_file(samples_file), "16\n");
+}
 #endif

@@ -64,6 +64,9 @@ class board_controller : public board_settings {
   /// frequency when min == max, else the current one; null where the board has no such control.
   nlohmann::json current() const;
   void restore() override;
+  std::vector<sensor_chip_averaging> sensor_averaging() const override;
+  std::vector<sensor_chip_averaging> set_sensor_samples(std::int64_t samples) override;
+  void restore_sensor_averaging(const std::vector<sensor_chip_averaging>& chips) override;
   void reboot_into(std::int64_t power_mode) override;
   std::optional<std::int64_t> rearm(std::int64_t job_id) override;
   /// The mode nvpmodel was told to apply at the next boot by this process, if any. While one is
@@ -116,6 +119,7 @@ class board_controller : public board_settings {
   std::optional<nvpmodel_conf> conf_;
   std::optional<nvpmodel_tool> tool_;
   mutable clock_control clocks_;
+  std::vector<std::string> sensor_dirs_;  ///< INA3221 hwmon folders with an averaging count
   std::optional<board_state> armed_;  ///< a job's: the board when it started
   std::int64_t armed_job_ = 0;
   std::optional<board_state> api_baseline_;  ///< the board before the first API change

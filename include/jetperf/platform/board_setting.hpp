@@ -50,6 +50,8 @@ struct board_offer {
   std::vector<std::int64_t> gpu_freqs_hz;  ///< ascending
   std::vector<std::int64_t> cpu_freqs_khz;
   std::vector<std::int64_t> emc_freqs_hz;
+  /// The power sensors' averaging counts (INA3221 `samples`); empty when none can be set.
+  std::vector<std::int64_t> sensor_samples;
   /// nullopt without a board: whoever asks decides (the build's CUDA runtime).
   std::optional<bool> has_cuda_device;
   std::int64_t memory_bytes = 0;      ///< 0 = unknown

@@ -5,9 +5,11 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <jetperf/common/errors.hpp>
 #include <jetperf/platform/board_setting.hpp>
+#include <jetperf/platform/sensor_averaging.hpp>
 
 namespace jetperf::platform {
 
@@ -28,6 +30,19 @@ class board_settings {
   /// mode back needs a reboot, the mode is switched for the next boot and the snapshot stays open:
   /// the clocks are restored by the start-up after that boot.
   virtual void restore() = 0;
+
+  /// The power sensors' averaging, chip by chip; empty where it cannot be set.
+  virtual std::vector<sensor_chip_averaging> sensor_averaging() const { return {}; }
+  /// Sets every chip's averaging count to `samples` (one of offered().sensor_samples) and
+  /// returns the chips read back. Part of the armed snapshot, so restore() and the start-up
+  /// after a crash put it back. Throws validation_error("sensor_samples") for a count the board
+  /// does not offer, platform_error (after putting the chips back) when a write fails.
+  virtual std::vector<sensor_chip_averaging> set_sensor_samples(std::int64_t samples) {
+    throw validation_error("sensor_samples", "this board's power sensors have no averaging count to set (" +
+                                                 std::to_string(samples) + " asked)");
+  }
+  /// Puts the chips back as sensor_averaging() read them (a point's own change, before the job's end).
+  virtual void restore_sensor_averaging(const std::vector<sensor_chip_averaging>& chips) { (void)chips; }
 
   /// Switches to `power_mode` although it needs a reboot (reboot_required): nvpmodel is answered
   /// YES, so a real board goes down and boots in that mode. The armed snapshot stays open and is

@@ -47,7 +47,9 @@ struct rail_simulator_options {
   /// An INA3221 averaging 16 samples of bus and shunt voltage (204 us conversions each) on its
   /// 3 channels: 3 x 16 x 408 us = 19.584 ms, which the hwmon driver rounds to an update_interval
   /// of 20 ms (what the simulated tree says). Not a whole number of milliseconds, as a real chip's
-  /// is not: a sampler ticking every millisecond sees the updates at every phase.
+  /// is not: a sampler ticking every millisecond sees the updates at every phase. This is the
+  /// period at the tree's 16 samples: a hwmon board's period follows its `samples` file, as the
+  /// chip's conversion does (4 samples: 4.896 ms), and so do update_interval and the noise.
   std::chrono::microseconds period{19584};
   /// Busy fraction per CPU since the previous call (tests). Default: the workload threads of
   /// this process, each given a CPU share of the simulated clock.
@@ -90,6 +92,9 @@ class rail_simulator final : public platform::workload_processes {
 
  private:
   void run();
+  /// The update period for the chips' `samples` now (hwmon boards), with update_interval and the
+  /// noise following it; options_.period elsewhere.
+  std::chrono::microseconds follow_averaging();
   void put(const std::string& board_path, const std::string& text);
   std::optional<long long> get_ll(const std::string& board_path) const;
   std::string get_text(const std::string& board_path) const;
@@ -115,6 +120,8 @@ class rail_simulator final : public platform::workload_processes {
   std::vector<detail::core_jiffies> jiffies_;
   std::map<std::string, std::string> written_;
   std::mt19937 rng_{12345};
+  static constexpr long long k_tree_samples = 16;  ///< the averaging count options_.period is for
+  double noise_scale_ = 1;                         ///< options_.noise x this: sqrt(16 / samples)
   double die_c_ = 0;
 
   mutable std::mutex mutex_;  // guards the results below and stop_

@@ -40,6 +40,8 @@ class sample_source {
   virtual std::optional<int> total_power_channel() const = 0;
   /// The sensor's real update period in seconds (what a measurement window is sized from).
   virtual double update_period_s() const = 0;
+  /// How often the sensors are read while a job runs, in seconds; 0 when not known.
+  virtual double tick_period_s() const { return 0; }
 };
 
 }  // namespace jetperf::telemetry

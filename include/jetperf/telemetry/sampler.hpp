@@ -82,6 +82,7 @@ class sampler : public sample_source {
   std::int64_t complete_since_ns() const override;
   std::optional<int> total_power_channel() const override { return total_channel_; }
   double update_period_s() const override;
+  double tick_period_s() const override { return static_cast<double>(config_.period_ns) / 1e9; }
 
  private:
   struct pending_batch {

@@ -77,7 +77,7 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
   const auto kernels = be.op_kernels();
   const telemetry::sample_source* source = ctx.telemetry;
   const auto total = source ? source->total_power_channel() : std::nullopt;
-  const double nominal_s = source ? source->update_period_s() : 0.0;
+  const double nominal_s = plan.sensor_period_s > 0 ? plan.sensor_period_s : source ? source->update_period_s() : 0.0;
   std::string unresolvable;
   if (!source || !total) unresolvable = "no power sensor";
   else if (!idle_w) unresolvable = "no idle baseline to subtract";
@@ -147,7 +147,8 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
     // spacing off, and the first check decides merges on it. Readings over that time are not
     // in the system: the warm-up's runs are not modelled, so a reading that straddles the
     // window's start would count them as idle.
-    const auto fit_from = std::max(r.t_start_ns - k_sensor_fit_lead_ns, source->complete_since_ns());
+    const auto fit_from =
+        std::max({r.t_start_ns - k_sensor_fit_lead_ns, source->complete_since_ns(), plan.sensor_since_ns});
     series.emplace(*source, *total, fit_from);
     est->exclude(fit_from, r.t_start_ns);
   }

@@ -50,6 +50,8 @@ const jobs::column_table& layers_columns() {
               {"window_s", column_type::number, metric, "s", "length of the power window", false},
               {"window_runs", column_type::integer, metric, "", "runs in the power window", false},
               {"sensor_update_period_s", column_type::number, metric, "s", "how often the power sensor updates", false},
+              {"sensor_samples", column_type::integer, metric, "",
+               "the power sensors' averaging count during the point (spec.sensor_samples; null: none to set)", false},
               {"gflops", column_type::number, metric, "GFLOP/s", "flops / latency_mean_s", false},
               {"layer_latency_sum_s", column_type::number, metric, "s",
                "end-to-end rows: sum of the isolated layers' latencies", false},

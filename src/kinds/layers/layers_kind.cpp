@@ -16,6 +16,7 @@
 #include <jetperf/workloads/layer_backends.hpp>
 #include <jetperf/kinds/layers/in_context.hpp>
 #include <jetperf/kinds/layers/in_context_power.hpp>
+#include <jetperf/measure/sensor_averaging_scope.hpp>
 #include <jetperf/kinds/layers/layers_results.hpp>
 #include <jetperf/kinds/layers/layers_spec.hpp>
 
@@ -168,7 +169,13 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
   layer_backend* be = backend(device, &why);
   if (!be) return skipped(point, why);
 
-  const double update_period_s = ctx.telemetry ? ctx.telemetry->update_period_s() : 0.0;
+  // The sensors' averaging for this point, before its idle baseline and warm-up (the sensor's
+  // clock is fitted from their polls too); put back as it was when the point ends.
+  const measure::sensor_averaging_scope sensors(ctx.board, spec.sensor_samples,
+                                                ctx.telemetry ? ctx.telemetry->tick_period_s() : 0.0);
+  const double update_period_s = sensors.changed() && sensors.update_interval_s()
+                                     ? *sensors.update_interval_s()
+                                     : ctx.telemetry ? ctx.telemetry->update_period_s() : 0.0;
   measure::point_plan plan;
   plan.idle_s = spec.idle_baseline_s();
   plan.boundary_s = spec.boundary_s;
@@ -209,6 +216,10 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
     ip.max_time_s = spec.max_time_s;
     ip.target_rel = spec.target_half_width;
     ip.boundary_s = spec.boundary_s;
+    if (sensors.changed()) {
+      ip.sensor_period_s = update_period_s;
+      ip.sensor_since_ns = sensors.since_ns();
+    }
     plan.window = [&](std::optional<double> idle_w) {
       in_context = measure_in_context_power(ctx, *be, entry.net, layers, idle_w, ip);
       return in_context->window;
@@ -259,6 +270,8 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
   mt["window_s"] = static_cast<double>(res.t_end_ns - res.t_start_ns) * 1e-9;
   mt["window_runs"] = res.latency.count;
   mt["sensor_update_period_s"] = update_period_s;
+  const auto averaging = sensors.describe();
+  mt["sensor_samples"] = averaging.is_null() ? json() : averaging["samples"];
   const auto power_w = measure::put_power_metrics(mt, res, m.idle_w, latency.mean_s);
   mt["gflops"] = latency.mean_s > 0 ? json(static_cast<double>(layer.flops * batch) / latency.mean_s / 1e9) : json();
 

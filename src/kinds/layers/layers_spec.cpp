@@ -237,6 +237,12 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform:
   const bool in_context = protocol == "in_context";
   out["max_time_s"] = number_field(spec, declared("max_time_s"), in_context ? 60.0 : 5.0);
   out["target_half_width"] = number_field(spec, declared("target_half_width"));
+  // in_context resolves layers by the edges of the sensor's windows: by default it shortens them
+  // (auto); the isolated protocols leave the sensors as the board has them.
+  const json samples = spec.contains("sensor_samples") && !spec["sensor_samples"].is_null() ? spec["sensor_samples"]
+                       : in_context                                                        ? json("auto")
+                                                                                           : json("as_is");
+  out["sensor_samples"] = measure::sensor_samples_request::parse(samples, field("sensor_samples"), &offered.sensor_samples).to_json();
   if (out["max_time_s"].get<double>() < out["min_time_s"].get<double>())
     throw validation_error(field("max_time_s"), "max_time_s must be at least min_time_s", "out_of_range");
   out["end_to_end"] = bool_field(spec, declared("end_to_end"));
@@ -380,6 +386,10 @@ const std::vector<spec_field>& layers_spec_fields() {
       {"target_half_width", t::number, 0.05,
        "in_context: the end-to-end runs go on until every layer's 95% energy interval is within this fraction of "
        "its energy (or max_time_s)", 1e-4, 1, {}},
+      {"sensor_samples", t::text, nullptr,
+       "the power sensors' averaging count for each point (INA3221 `samples`, put back after it): a count the board "
+       "offers, \"auto\" (the shortest window the 1 ms sampler can place: in_context's default) or \"as_is\" (the "
+       "isolated protocols' default)", 0, 0, {}},
       {"end_to_end", t::boolean, true, "also run each network whole", 0, 0, {}},
       {"threads", t::integer, 0, "CPU backend threads (0 = the library's default)", 0, 1024, {}},
   }, {
@@ -417,6 +427,8 @@ layers_spec layers_spec::stored(const nlohmann::json& j) {
   s.max_time_s = j.at("max_time_s").get<double>();
   // Specs stored before in_context existed have no target: its default.
   s.target_half_width = j.value("target_half_width", 0.05);
+  // Specs stored before the field existed left the sensors as they were.
+  s.sensor_samples = measure::sensor_samples_request::parse(j.value("sensor_samples", json("as_is")), "spec.sensor_samples", nullptr);
   s.cooldown_s = j.at("cooldown_s").get<double>();
   s.end_to_end = j.at("end_to_end").get<bool>();
   s.board_axes = stored_board_axes(j);

@@ -312,3 +312,76 @@ TEST(board_controller, api_changes_wait_for_the_job_that_holds_the_board) {
   b.board->restore();
   EXPECT_NO_THROW(b.board->set_clocks({{"gpu", "max"}}));
 }
+
+namespace {
+
+// An INA3221 on the mainline hwmon driver, as r34+ boards have it (shared/jetson README).
+const std::string ina_dir = "/sys/bus/i2c/devices/1-0040/hwmon/hwmon3";
+
+void add_ina3221(const std::string& root) {
+  std::filesystem::create_directories(root + ina_dir);
+  jetperf::test::write_file(root + "/sys/bus/i2c/devices/1-0040/name", "ina3221\n");
+  jetperf::test::write_file(root + ina_dir + "/name", "ina3221\n");
+  jetperf::test::write_file(root + ina_dir + "/samples", "16\n");
+  jetperf::test::write_file(root + ina_dir + "/update_interval", "20\n");
+}
+
+}  // namespace
+
+TEST(board_controller, a_job_sets_the_sensors_averaging_and_its_end_puts_it_back) {
+  jetperf::test::temp_dir tmp, bin;
+  jetperf::test::make_board_tree(tmp.path(), board_profile::orin_r35);
+  add_ina3221(tmp.path());
+  memory_snapshot_journal journal;
+  board_controller_options o;
+  o.nvpmodel_program = jetperf::test::make_fake_nvpmodel(bin.path(), {"MAXN", "MODE_15W", "MODE_30W", "MODE_50W"}, 2, {1});
+  board_controller board(sysfs_root(tmp.path()), o, &journal);
+  const auto file = [&] { return jetperf::test::read_file(tmp.path() + ina_dir + "/samples"); };
+
+  EXPECT_EQ(board.offered().sensor_samples, (std::vector<std::int64_t>{1, 4, 16, 64, 128, 256, 512, 1024}));
+  const auto before = board.sensor_averaging();
+  ASSERT_EQ(before.size(), 1u);
+  EXPECT_EQ(before[0].dir, ina_dir);
+  EXPECT_EQ(before[0].samples, 16);
+  EXPECT_EQ(before[0].update_interval_ms, 20);
+  // Only a job that holds the board (its snapshot puts the count back) may change it.
+  EXPECT_THROW(board.set_sensor_samples(4), jetperf::conflict);
+  board.arm(7);
+  ASSERT_EQ(journal.entries().size(), 1u);
+  EXPECT_EQ(journal.entries()[0]["state"]["sensors"][0]["samples"], 16);
+  EXPECT_THROW(board.set_sensor_samples(5), jetperf::validation_error);
+  EXPECT_EQ(file(), "16\n");
+  const auto after = board.set_sensor_samples(4);
+  EXPECT_EQ(file(), "4\n");
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_EQ(after[0].samples, 4);
+  // A point puts it back itself; the job's end does too.
+  board.restore_sensor_averaging(before);
+  EXPECT_EQ(file(), "16\n");
+  board.set_sensor_samples(1);
+  board.restore();
+  EXPECT_EQ(file(), "16\n");
+  EXPECT_TRUE(journal.entries().empty());
+
+  // After a crash the start-up puts it back from the journal.
+  board.arm(8);
+  board.set_sensor_samples(64);
+  board_controller second(sysfs_root(tmp.path()), o, &journal);
+  EXPECT_TRUE(second.restore_open_snapshot());
+  EXPECT_EQ(file(), "16\n");
+}
+
+TEST(board_controller, a_board_without_an_averaging_count_offers_none_and_refuses_one) {
+  orin b;  // the fixture's INA3221 has no hwmon samples file
+  EXPECT_TRUE(b.board->offered().sensor_samples.empty());
+  EXPECT_TRUE(b.board->sensor_averaging().empty());
+  b.board->arm(1);
+  const std::string before = b.tree();
+  try {
+    b.board->set_sensor_samples(4);
+    FAIL() << "no averaging count to set";
+  } catch (const jetperf::validation_error& e) {
+    EXPECT_EQ(e.field(), "sensor_samples");
+  }
+  EXPECT_EQ(b.tree(), before);
+}

@@ -243,3 +243,38 @@ TEST(rail_simulator, the_rails_window_ends_when_they_are_written) {
   // began would see none of it.
   EXPECT_GT(dense_late - steady, 1500) << "steady " << steady << " mW, dense late " << dense_late << " mW";
 }
+
+TEST(rail_simulator, the_update_period_follows_the_chips_averaging_count) {
+  // jetperfd writes an INA3221's `samples` for in_context points; the chip then converts that
+  // many samples per reading, and the driver says so in update_interval (rounded to a ms).
+  test::temp_dir tmp;
+  auto board = sim_testing::make_board("orin-agx", tmp);
+  platform::sysfs_root root(board.paths().sysfs_root);
+  const std::string hw = "/sys/bus/i2c/devices/1-0040/hwmon/hwmon3";
+  ASSERT_EQ(root.read(hw + "/samples"), "16");
+  ASSERT_EQ(root.read(hw + "/update_interval"), "20");
+  root.write(hw + "/samples", "4");
+  double load = 0.5;
+  auto o = fixed_load(&load);
+  o.noise = 0.01;  // every update a change of the current (about 50 mA on 5 A here)
+  rail_simulator sim(board.profile(), board.paths().sysfs_root, o);
+  sim.start();
+  // Count the changes of one rail's current over 0.5 s of 0.2 ms polls: 4.896 ms updates give
+  // about 102; at the tree's 16 samples there would be 25.
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  std::string last = root.read(hw + "/curr1_input");
+  int changes = 0;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+  while (std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    const auto now = root.read(hw + "/curr1_input");
+    if (now != last) ++changes;
+    last = now;
+  }
+  sim.stop();
+  EXPECT_EQ(root.read(hw + "/update_interval"), "5");
+  EXPECT_EQ(root.read("/sys/bus/i2c/devices/1-0041/hwmon/hwmon4/update_interval"), "5");
+  // Under qemu-user or a loaded host updates are skipped, not crowded: at least half arrive.
+  EXPECT_GT(changes, 50);
+  EXPECT_LT(changes, 115);
+}

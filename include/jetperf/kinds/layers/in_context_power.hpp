@@ -40,6 +40,11 @@ struct in_context_power_plan {
   /// resnet50's blocks slower to settle (17-31 s against 9-14 s, bench_in_context_rate), the
   /// pauses costing more time than the aimed readings save.
   bool aim_updates = false;
+  /// The sensors' update interval when the point changed their averaging (0: the sampler's).
+  double sensor_period_s = 0;
+  /// CLOCK_MONOTONIC from when the readings are of the point's averaging (0: all are): the
+  /// sensor's clock is not fitted from polls before it.
+  std::int64_t sensor_since_ns = 0;
 };
 
 struct in_context_power {

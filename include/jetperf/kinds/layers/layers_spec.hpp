@@ -11,6 +11,7 @@
 
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/kinds/layers/user_networks.hpp>
+#include <jetperf/measure/sensor_averaging_scope.hpp>
 #include <jetperf/platform/board_setting.hpp>
 #include <jetperf/models/network.hpp>
 
@@ -35,6 +36,7 @@ struct layers_spec {
   double window_s = 0, boundary_s = 0, gap_s = 0, target_rse = 0, min_time_s = 0, max_time_s = 0, cooldown_s = 0;
   double target_half_width = 0.05;  ///< in_context: each layer's energy interval, relative
   std::optional<double> latency_target_rse;  ///< adaptive: a latency RSE criterion too, when set
+  measure::sensor_samples_request sensor_samples;  ///< the sensors' averaging for each point
   bool end_to_end = true;
   nlohmann::json board_axes = nlohmann::json::object();  ///< power_modes, emc/gpu/cpu_freqs (null = as is)
 

@@ -1,0 +1,118 @@
+#include <jetperf/measure/sensor_averaging_scope.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+#include <jetperf/common/clock.hpp>
+#include <jetperf/common/errors.hpp>
+
+namespace jetperf::measure {
+
+nlohmann::json sensor_samples_request::to_json() const {
+  switch (mode) {
+    case how::automatic: return "auto";
+    case how::count: return count;
+    case how::as_is: break;
+  }
+  return "as_is";
+}
+
+sensor_samples_request sensor_samples_request::parse(const nlohmann::json& j, const std::string& field,
+                                                     const std::vector<std::int64_t>* offered) {
+  sensor_samples_request r;
+  if (j.is_string() && j.get<std::string>() == "as_is") return r;
+  if (j.is_string() && j.get<std::string>() == "auto") {
+    r.mode = how::automatic;
+    return r;
+  }
+  // 4.0 is the integer 4 (as integer_field takes it); 4.5 and "4" are not counts.
+  const bool whole = j.is_number_integer() || (j.is_number_float() && std::isfinite(j.get<double>()) &&
+                                               std::floor(j.get<double>()) == j.get<double>() &&
+                                               std::fabs(j.get<double>()) < 1e15);
+  if (!whole) throw validation_error(field, "sensor_samples must be \"auto\", \"as_is\" or an averaging count");
+  r.mode = how::count;
+  r.count = j.is_number_integer() ? j.get<std::int64_t>() : static_cast<std::int64_t>(j.get<double>());
+  if (!offered) return r;
+  if (offered->empty())
+    throw validation_error(field, "this board's power sensors have no averaging count to set (no INA3221 hwmon "
+                                  "`samples` file); use \"auto\" or \"as_is\"");
+  if (std::find(offered->begin(), offered->end(), r.count) == offered->end()) {
+    std::string valid;
+    for (auto c : *offered) valid += (valid.empty() ? "" : ", ") + std::to_string(c);
+    throw validation_error(field, "the power sensors average " + valid + " samples, not " + std::to_string(r.count));
+  }
+  return r;
+}
+
+std::optional<std::int64_t> auto_sensor_samples(const std::vector<platform::sensor_chip_averaging>& chips,
+                                                const std::vector<std::int64_t>& offered, double min_update_s) {
+  // The slowest chip's time per sample: every chip's window must be one the sampler can place.
+  double per_sample_s = 0;
+  for (const auto& c : chips)
+    if (c.update_interval_ms && *c.update_interval_ms > 0 && c.samples > 0)
+      per_sample_s = std::max(per_sample_s, static_cast<double>(*c.update_interval_ms) / 1e3 / static_cast<double>(c.samples));
+  if (!(per_sample_s > 0)) return std::nullopt;
+  for (auto n : offered)  // ascending
+    if (per_sample_s * static_cast<double>(n) >= min_update_s) return n;
+  return offered.empty() ? std::nullopt : std::optional<std::int64_t>(offered.back());
+}
+
+sensor_averaging_scope::sensor_averaging_scope(platform::board_settings* board, const sensor_samples_request& request,
+                                               double tick_period_s)
+    : board_(board) {
+  if (!board_ || request.mode == sensor_samples_request::how::as_is) return;
+  before_ = board_->sensor_averaging();
+  now_ = before_;
+  if (before_.empty()) return;  // nothing to set: auto leaves such a board as it is
+  std::optional<std::int64_t> want = request.count;
+  if (request.mode == sensor_samples_request::how::automatic) {
+    if (!(tick_period_s > 0)) return;
+    want = auto_sensor_samples(before_, board_->offered().sensor_samples, k_auto_polls_per_update * tick_period_s);
+    // A sampler too slow for a shorter window: the board's own is kept, never lengthened.
+    const auto fewest = std::min_element(before_.begin(), before_.end(),
+                                         [](const auto& a, const auto& b) { return a.samples < b.samples; });
+    if (want && *want > fewest->samples) return;
+  }
+  if (!want) return;
+  const bool same = std::all_of(before_.begin(), before_.end(), [&](const auto& c) { return c.samples == *want; });
+  if (same) return;
+  const auto old_s = platform::slowest_update_interval_s(before_).value_or(0.1);
+  now_ = board_->set_sensor_samples(*want);
+  changed_ = true;
+  // A conversion under way when the count changed still ends at the old interval; the one after
+  // it is the first of the new count.
+  const auto new_s = platform::slowest_update_interval_s(now_).value_or(old_s);
+  std::this_thread::sleep_for(std::chrono::duration<double>(old_s + new_s));
+  since_ns_ = monotonic_ns();
+  // Read again: a driver that says its interval only once it converts at the new count (the
+  // simulator's does, at its next update) is right by now.
+  if (auto again = board_->sensor_averaging(); !again.empty()) now_ = std::move(again);
+}
+
+sensor_averaging_scope::~sensor_averaging_scope() {
+  if (!changed_) return;
+  try {
+    board_->restore_sensor_averaging(before_);
+  } catch (const std::exception& e) {
+    spdlog::error("putting the power sensors' averaging back failed ({}); the job's end restores it", e.what());
+  }
+}
+
+std::optional<double> sensor_averaging_scope::update_interval_s() const {
+  return platform::slowest_update_interval_s(now_);
+}
+
+nlohmann::json sensor_averaging_scope::describe() const {
+  if (now_.empty()) return nullptr;
+  const auto interval = update_interval_s();
+  return {{"samples", now_.front().samples},
+          {"samples_before", before_.front().samples},
+          {"update_interval_s", interval ? nlohmann::json(*interval) : nlohmann::json()},
+          {"changed", changed_}};
+}
+
+}  // namespace jetperf::measure

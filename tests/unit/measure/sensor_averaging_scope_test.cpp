@@ -1,0 +1,127 @@
+// A point's averaging count for the power sensors: the spec's forms, auto's pick against the
+// sampler's poll period, and the count put back when the point ends.
+#include <jetperf/measure/sensor_averaging_scope.hpp>
+
+#include <gtest/gtest.h>
+
+#include <jetperf/common/errors.hpp>
+
+using namespace jetperf;
+using jetperf::measure::sensor_samples_request;
+using jetperf::platform::sensor_chip_averaging;
+
+namespace {
+
+const std::vector<std::int64_t> counts = {1, 4, 16, 64, 128, 256, 512, 1024};
+
+// Two chips of an Orin at 16 samples; update_interval follows the count as the driver computes it
+// (3 channels x samples x 408 us, rounded to a millisecond).
+class averaging_board final : public platform::board_settings {
+ public:
+  std::vector<std::int64_t> writes;
+  std::int64_t samples = 16;
+  platform::board_offer offered() const override {
+    platform::board_offer o;
+    o.sensor_samples = counts;
+    return o;
+  }
+  void arm(std::int64_t) override {}
+  platform::board_setting apply(const platform::board_setting& s) override { return s; }
+  void restore() override {}
+  std::vector<sensor_chip_averaging> sensor_averaging() const override {
+    const std::int64_t ms = (3 * samples * 408 + 500) / 1000;
+    return {{"/hwmon3", samples, ms}, {"/hwmon4", samples, ms}};
+  }
+  std::vector<sensor_chip_averaging> set_sensor_samples(std::int64_t n) override {
+    writes.push_back(n);
+    samples = n;
+    return sensor_averaging();
+  }
+  void restore_sensor_averaging(const std::vector<sensor_chip_averaging>& chips) override {
+    writes.push_back(chips.front().samples);
+    samples = chips.front().samples;
+  }
+};
+
+std::string field_of(const nlohmann::json& j, const std::vector<std::int64_t>* offered) {
+  try {
+    sensor_samples_request::parse(j, "spec.sensor_samples", offered);
+  } catch (const validation_error& e) {
+    return e.field() + ": " + e.what();
+  }
+  return "accepted";
+}
+
+}  // namespace
+
+TEST(sensor_samples_request, the_specs_forms_and_what_is_refused) {
+  EXPECT_EQ(sensor_samples_request::parse("auto", "f", &counts).to_json(), "auto");
+  EXPECT_EQ(sensor_samples_request::parse("as_is", "f", &counts).to_json(), "as_is");
+  const auto four = sensor_samples_request::parse(4, "f", &counts);
+  EXPECT_EQ(four.mode, sensor_samples_request::how::count);
+  EXPECT_EQ(four.to_json(), 4);
+  EXPECT_EQ(sensor_samples_request::parse(4.0, "f", &counts).count, 4);  // JSON's 4.0 is the integer 4
+  for (const nlohmann::json& bad : {nlohmann::json(5), nlohmann::json(0), nlohmann::json(-4), nlohmann::json(2048),
+                                    nlohmann::json("fast"), nlohmann::json(4.5), nlohmann::json(true),
+                                    nlohmann::json::array({4})}) {
+    const auto why = field_of(bad, &counts);
+    EXPECT_EQ(why.rfind("spec.sensor_samples: ", 0), 0u) << bad.dump() << " -> " << why;
+  }
+  EXPECT_NE(field_of(5, &counts).find("1, 4, 16, 64, 128, 256, 512, 1024"), std::string::npos);
+  // A board with no count to set refuses a count, not auto.
+  const std::vector<std::int64_t> none;
+  EXPECT_NE(field_of(4, &none).find("no averaging count"), std::string::npos);
+  EXPECT_EQ(field_of("auto", &none), "accepted");
+  // A stored spec is not checked again.
+  EXPECT_EQ(sensor_samples_request::parse(5, "f", nullptr).count, 5);
+}
+
+TEST(sensor_averaging, auto_picks_the_fewest_samples_whose_window_spans_the_polls_asked) {
+  const std::vector<sensor_chip_averaging> orin = {{"/a", 16, 20}, {"/b", 16, 20}};
+  // 1.25 ms per sample: 4 ms asks for 4 samples (5 ms), 40 ms for 64 (80 ms), 1 ms for 1.
+  EXPECT_EQ(measure::auto_sensor_samples(orin, counts, 0.004), 4);
+  EXPECT_EQ(measure::auto_sensor_samples(orin, counts, 0.040), 64);
+  EXPECT_EQ(measure::auto_sensor_samples(orin, counts, 0.001), 1);
+  // The slowest chip decides.
+  EXPECT_EQ(measure::auto_sensor_samples({{"/a", 16, 20}, {"/b", 4, 20}}, counts, 0.004), 1);
+  EXPECT_EQ(measure::auto_sensor_samples({{"/a", 16, std::nullopt}}, counts, 0.004), std::nullopt);
+}
+
+TEST(sensor_averaging_scope, auto_shortens_the_window_for_a_fast_sampler_and_puts_it_back) {
+  averaging_board board;
+  {
+    const measure::sensor_averaging_scope scope(&board, sensor_samples_request::parse("auto", "f", &counts), 0.001);
+    EXPECT_TRUE(scope.changed());
+    EXPECT_EQ(board.samples, 4);
+    ASSERT_TRUE(scope.update_interval_s());
+    EXPECT_DOUBLE_EQ(*scope.update_interval_s(), 0.005);
+    EXPECT_GT(scope.since_ns(), 0);
+    EXPECT_EQ(scope.describe(), (nlohmann::json{{"samples", 4}, {"samples_before", 16}, {"update_interval_s", 0.005},
+                                                {"changed", true}}));
+  }
+  EXPECT_EQ(board.samples, 16);
+  EXPECT_EQ(board.writes, (std::vector<std::int64_t>{4, 16}));
+}
+
+TEST(sensor_averaging_scope, auto_never_lengthens_the_window_and_as_is_touches_nothing) {
+  averaging_board board;
+  {
+    // A 10 ms sampler could place 40 ms windows only: the board's 20 ms one is kept.
+    const measure::sensor_averaging_scope slow(&board, sensor_samples_request::parse("auto", "f", &counts), 0.010);
+    EXPECT_FALSE(slow.changed());
+    EXPECT_EQ(slow.describe()["samples"], 16);
+    const measure::sensor_averaging_scope unknown(&board, sensor_samples_request::parse("auto", "f", &counts), 0.0);
+    EXPECT_FALSE(unknown.changed());
+    const measure::sensor_averaging_scope as_is(&board, sensor_samples_request{}, 0.001);
+    EXPECT_FALSE(as_is.changed());
+    EXPECT_TRUE(as_is.describe().is_null());
+    // A count asked for is set whatever the sampler.
+    const measure::sensor_averaging_scope count(&board, sensor_samples_request::parse(64, "f", &counts), 0.010);
+    EXPECT_TRUE(count.changed());
+    EXPECT_EQ(board.samples, 64);
+  }
+  EXPECT_EQ(board.writes, (std::vector<std::int64_t>{64, 16}));
+  // No board: nothing happens.
+  const measure::sensor_averaging_scope none(nullptr, sensor_samples_request::parse(4, "f", &counts), 0.001);
+  EXPECT_FALSE(none.changed());
+}
