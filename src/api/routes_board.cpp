@@ -114,7 +114,14 @@ http_response put_power_mode(const route_request& r) {
 nlohmann::json clocks_view(const platform::board_controller& b) {
   auto j = b.clocks();
   const auto offered = b.offered();
-  j["available"] = {{"gpu_hz", offered.gpu_freqs_hz}, {"cpu_khz", offered.cpu_freqs_khz}, {"emc_hz", offered.emc_freqs_hz}};
+  j["available"] = {{"gpu_hz", offered.gpu_freqs_hz}, {"cpu_khz", offered.cpu_freqs_khz}, {"emc_hz", offered.emc_freqs_hz},
+                    {"sensor_samples", offered.sensor_samples}};
+  // The power sensors' averaging as it is now (a job's in_context points change it for a while).
+  j["sensors"] = nlohmann::json::array();
+  for (const auto& c : b.sensor_averaging())
+    j["sensors"].push_back({{"dir", c.dir},
+                            {"samples", c.samples},
+                            {"update_interval_ms", c.update_interval_ms ? nlohmann::json(*c.update_interval_ms) : nlohmann::json()}});
   return j;
 }
 

@@ -236,6 +236,18 @@ TEST_P(sim_board_api, detects_sets_modes_locks_clocks_and_restores) {
   const auto clocks = json_of(http.request("GET", "/v1/clocks"));
   const auto gpu_steps = clocks.at("available").at("gpu_hz").get<std::vector<long long>>();
   ASSERT_FALSE(gpu_steps.empty());
+  // The power sensors' averaging: the hwmon chips (r35) have every INA3221 count and say their
+  // own; the r32 IIO driver has none to set.
+  const auto& counts = clocks.at("available").at("sensor_samples");
+  if (p.hwmon_rails) {
+    EXPECT_EQ(counts, json({1, 4, 16, 64, 128, 256, 512, 1024}));
+    ASSERT_EQ(clocks.at("sensors").size(), p.ina.size()) << clocks.dump();
+    EXPECT_EQ(clocks["sensors"][0]["samples"], 16);
+    EXPECT_EQ(clocks["sensors"][0]["update_interval_ms"], 20);
+  } else {
+    EXPECT_TRUE(counts.empty()) << clocks.dump();
+    EXPECT_TRUE(clocks.at("sensors").empty()) << clocks.dump();
+  }
   const long long lock = gpu_steps.front();
   r = http.request("PUT", "/v1/clocks", json{{"gpu", lock}}.dump(), bearer(d.token()));
   ASSERT_EQ(r.status, 200) << r.body;
