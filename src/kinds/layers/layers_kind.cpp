@@ -12,11 +12,11 @@
 #include <jetperf/measure/point_protocol.hpp>
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/point_power.hpp>
+#include <jetperf/measure/sensor_averaging_scope.hpp>
 #include <jetperf/models/network.hpp>
 #include <jetperf/workloads/layer_backends.hpp>
 #include <jetperf/kinds/layers/in_context.hpp>
 #include <jetperf/kinds/layers/in_context_power.hpp>
-#include <jetperf/measure/sensor_averaging_scope.hpp>
 #include <jetperf/kinds/layers/layers_results.hpp>
 #include <jetperf/kinds/layers/layers_spec.hpp>
 
