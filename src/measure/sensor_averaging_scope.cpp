@@ -61,6 +61,31 @@ std::optional<std::int64_t> auto_sensor_samples(const std::vector<platform::sens
   return offered.empty() ? std::nullopt : std::optional<std::int64_t>(offered.back());
 }
 
+namespace {
+
+// What the slowest chip's update_interval becomes at `samples`: its time per sample now times the
+// count (ms, rounded as the driver rounds); nullopt when no chip says its interval.
+std::optional<std::int64_t> expected_interval_ms(const std::vector<platform::sensor_chip_averaging>& chips,
+                                                 std::int64_t samples) {
+  double per_sample_ms = 0;
+  for (const auto& c : chips)
+    if (c.update_interval_ms && *c.update_interval_ms > 0 && c.samples > 0)
+      per_sample_ms = std::max(per_sample_ms, static_cast<double>(*c.update_interval_ms) / static_cast<double>(c.samples));
+  if (!(per_sample_ms > 0)) return std::nullopt;
+  return std::llround(per_sample_ms * static_cast<double>(samples));
+}
+
+// Whether every chip that says an interval says about `expect_ms` (the driver rounds to a
+// millisecond, and the time per sample above comes from a rounded interval: a quarter, or 1 ms).
+bool says_interval(const std::vector<platform::sensor_chip_averaging>& chips, std::int64_t expect_ms) {
+  const double slack = std::max(1.0, 0.25 * static_cast<double>(expect_ms));
+  return std::all_of(chips.begin(), chips.end(), [&](const auto& c) {
+    return !c.update_interval_ms || std::fabs(static_cast<double>(*c.update_interval_ms - expect_ms)) <= slack;
+  });
+}
+
+}  // namespace
+
 sensor_averaging_scope::sensor_averaging_scope(platform::board_settings* board, const sensor_samples_request& request,
                                                double tick_period_s)
     : board_(board) {
@@ -81,16 +106,28 @@ sensor_averaging_scope::sensor_averaging_scope(platform::board_settings* board, 
   const bool same = std::all_of(before_.begin(), before_.end(), [&](const auto& c) { return c.samples == *want; });
   if (same) return;
   const auto old_s = platform::slowest_update_interval_s(before_).value_or(0.1);
+  const auto expect_ms = expected_interval_ms(before_, *want);
   now_ = board_->set_sensor_samples(*want);
   changed_ = true;
+  // The hwmon driver computes update_interval from the chip's configuration, so it says the new
+  // one at once; a simulated chip says it at its next update, which a busy host delays. The
+  // point's sensor model is that interval, so wait until the chips say what the new count gives
+  // (1 s at most; after that the driver's word is taken, with a warning).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  while (expect_ms && !says_interval(now_, *expect_ms)) {
+    if (std::chrono::steady_clock::now() >= deadline) {
+      spdlog::warn("the power sensors say an update interval of {} ms at {} samples; {} ms was expected",
+                   now_.front().update_interval_ms.value_or(-1), *want, *expect_ms);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    if (auto again = board_->sensor_averaging(); !again.empty()) now_ = std::move(again);
+  }
   // A conversion under way when the count changed still ends at the old interval; the one after
   // it is the first of the new count.
   const auto new_s = platform::slowest_update_interval_s(now_).value_or(old_s);
   std::this_thread::sleep_for(std::chrono::duration<double>(old_s + new_s));
   since_ns_ = monotonic_ns();
-  // Read again: a driver that says its interval only once it converts at the new count (the
-  // simulator's does, at its next update) is right by now.
-  if (auto again = board_->sensor_averaging(); !again.empty()) now_ = std::move(again);
 }
 
 sensor_averaging_scope::~sensor_averaging_scope() {

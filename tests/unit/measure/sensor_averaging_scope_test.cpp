@@ -20,6 +20,10 @@ class averaging_board final : public platform::board_settings {
  public:
   std::vector<std::int64_t> writes;
   std::int64_t samples = 16;
+  /// Reads that still say the interval of the count before the last write (a simulated chip
+  /// says its new interval at its next update).
+  int stale_reads = 0;
+  std::int64_t said_samples = 16;
   platform::board_offer offered() const override {
     platform::board_offer o;
     o.sensor_samples = counts;
@@ -29,7 +33,10 @@ class averaging_board final : public platform::board_settings {
   platform::board_setting apply(const platform::board_setting& s) override { return s; }
   void restore() override {}
   std::vector<sensor_chip_averaging> sensor_averaging() const override {
-    const std::int64_t ms = (3 * samples * 408 + 500) / 1000;
+    auto* self = const_cast<averaging_board*>(this);
+    if (self->stale_reads > 0) --self->stale_reads;
+    else self->said_samples = samples;
+    const std::int64_t ms = (3 * said_samples * 408 + 500) / 1000;
     return {{"/hwmon3", samples, ms}, {"/hwmon4", samples, ms}};
   }
   std::vector<sensor_chip_averaging> set_sensor_samples(std::int64_t n) override {
@@ -124,4 +131,15 @@ TEST(sensor_averaging_scope, auto_never_lengthens_the_window_and_as_is_touches_n
   // No board: nothing happens.
   const measure::sensor_averaging_scope none(nullptr, sensor_samples_request::parse(4, "f", &counts), 0.001);
   EXPECT_FALSE(none.changed());
+}
+
+TEST(sensor_averaging_scope, waits_until_the_chips_say_the_new_interval) {
+  // The simulated chips rewrite update_interval at their next update; a point that took the
+  // interval read at once would fit the sensor's clock near the old 20 ms.
+  averaging_board board;
+  board.stale_reads = 5;
+  const measure::sensor_averaging_scope scope(&board, sensor_samples_request::parse(4, "f", &counts), 0.001);
+  EXPECT_EQ(board.stale_reads, 0);
+  ASSERT_TRUE(scope.update_interval_s());
+  EXPECT_DOUBLE_EQ(*scope.update_interval_s(), 0.005);
 }
