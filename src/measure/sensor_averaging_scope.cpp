@@ -9,6 +9,7 @@
 
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
+#include <jetperf/common/spec_fields.hpp>
 
 namespace jetperf::measure {
 
@@ -21,43 +22,34 @@ nlohmann::json sensor_samples_request::to_json() const {
   return "as_is";
 }
 
-sensor_samples_request sensor_samples_request::parse(const nlohmann::json& j, const std::string& field,
-                                                     const std::vector<std::int64_t>* offered) {
+sensor_samples_request sensor_samples_request::parse(const nlohmann::json& j, const std::vector<std::int64_t>* offered) {
+  const std::string field = "spec.sensor_samples";
   sensor_samples_request r;
-  if (j.is_string() && j.get<std::string>() == "as_is") return r;
-  if (j.is_string() && j.get<std::string>() == "auto") {
+  if (j.is_string()) {
+    const auto text = j.get<std::string>();
+    if (text == "as_is") return r;
+    if (text != "auto") throw validation_error(field, "sensor_samples must be \"auto\", \"as_is\" or an averaging count");
     r.mode = how::automatic;
     return r;
   }
-  // 4.0 is the integer 4 (as integer_field takes it); 4.5 and "4" are not counts.
-  const bool whole = j.is_number_integer() || (j.is_number_float() && std::isfinite(j.get<double>()) &&
-                                               std::floor(j.get<double>()) == j.get<double>() &&
-                                               std::fabs(j.get<double>()) < 1e15);
-  if (!whole) throw validation_error(field, "sensor_samples must be \"auto\", \"as_is\" or an averaging count");
+  // A count, read as every integer field is (4.0 is 4; 4.5, true and [4] are not counts).
   r.mode = how::count;
-  r.count = j.is_number_integer() ? j.get<std::int64_t>() : static_cast<std::int64_t>(j.get<double>());
+  r.count = integer_field(nlohmann::json{{"sensor_samples", j}}, "sensor_samples", 1, 1 << 20, 0);
   if (!offered) return r;
   if (offered->empty())
     throw validation_error(field, "this board's power sensors have no averaging count to set (no INA3221 hwmon "
                                   "`samples` file); use \"auto\" or \"as_is\"");
-  if (std::find(offered->begin(), offered->end(), r.count) == offered->end()) {
-    std::string valid;
-    for (auto c : *offered) valid += (valid.empty() ? "" : ", ") + std::to_string(c);
-    throw validation_error(field, "the power sensors average " + valid + " samples, not " + std::to_string(r.count));
-  }
+  platform::check_sensor_samples(r.count, *offered, field);
   return r;
 }
 
 std::optional<std::int64_t> auto_sensor_samples(const std::vector<platform::sensor_chip_averaging>& chips,
                                                 const std::vector<std::int64_t>& offered, double min_update_s) {
   // The slowest chip's time per sample: every chip's window must be one the sampler can place.
-  double per_sample_s = 0;
-  for (const auto& c : chips)
-    if (c.update_interval_ms && *c.update_interval_ms > 0 && c.samples > 0)
-      per_sample_s = std::max(per_sample_s, static_cast<double>(*c.update_interval_ms) / 1e3 / static_cast<double>(c.samples));
-  if (!(per_sample_s > 0)) return std::nullopt;
+  const auto per_sample_ms = platform::slowest_ms_per_sample(chips);
+  if (!per_sample_ms) return std::nullopt;
   for (auto n : offered)  // ascending
-    if (per_sample_s * static_cast<double>(n) >= min_update_s) return n;
+    if (*per_sample_ms * static_cast<double>(n) >= min_update_s * 1e3) return n;
   return offered.empty() ? std::nullopt : std::optional<std::int64_t>(offered.back());
 }
 
@@ -67,12 +59,9 @@ namespace {
 // count (ms, rounded as the driver rounds); nullopt when no chip says its interval.
 std::optional<std::int64_t> expected_interval_ms(const std::vector<platform::sensor_chip_averaging>& chips,
                                                  std::int64_t samples) {
-  double per_sample_ms = 0;
-  for (const auto& c : chips)
-    if (c.update_interval_ms && *c.update_interval_ms > 0 && c.samples > 0)
-      per_sample_ms = std::max(per_sample_ms, static_cast<double>(*c.update_interval_ms) / static_cast<double>(c.samples));
-  if (!(per_sample_ms > 0)) return std::nullopt;
-  return std::llround(per_sample_ms * static_cast<double>(samples));
+  const auto per_sample_ms = platform::slowest_ms_per_sample(chips);
+  if (!per_sample_ms) return std::nullopt;
+  return std::llround(*per_sample_ms * static_cast<double>(samples));
 }
 
 // Whether every chip that says an interval says about `expect_ms` (the driver rounds to a
@@ -143,13 +132,9 @@ std::optional<double> sensor_averaging_scope::update_interval_s() const {
   return platform::slowest_update_interval_s(now_);
 }
 
-nlohmann::json sensor_averaging_scope::describe() const {
-  if (now_.empty()) return nullptr;
-  const auto interval = update_interval_s();
-  return {{"samples", now_.front().samples},
-          {"samples_before", before_.front().samples},
-          {"update_interval_s", interval ? nlohmann::json(*interval) : nlohmann::json()},
-          {"changed", changed_}};
+std::optional<std::int64_t> sensor_averaging_scope::samples() const {
+  if (now_.empty()) return std::nullopt;
+  return now_.front().samples;
 }
 
 }  // namespace jetperf::measure

@@ -1,6 +1,5 @@
 #include <jetperf/platform/board_controller.hpp>
 
-#include <algorithm>
 #include <sstream>
 
 #include <spdlog/spdlog.h>
@@ -126,7 +125,7 @@ board_offer board_controller::offered() const {
   o.gpu_freqs_hz = list(clocks_.gpu_available_hz());
   o.cpu_freqs_khz = list(clocks_.cpu_available_khz());
   o.emc_freqs_hz = list(clocks_.emc_available_hz());
-  if (!read_sensor_averaging(root_, sensor_dirs_).empty()) o.sensor_samples = ina3221_sample_counts();
+  if (!sensor_dirs_.empty()) o.sensor_samples = ina3221_sample_counts();
   o.has_cuda_device = options_.has_cuda_device.value_or(clocks_.has_gpu());
   auto mem = mem_total_bytes(root_);
   o.memory_bytes = mem.value_or(0);
@@ -258,12 +257,7 @@ std::vector<sensor_chip_averaging> board_controller::set_sensor_samples(std::int
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   const auto before = read_sensor_averaging(root_, sensor_dirs_);
   if (before.empty()) board_settings::set_sensor_samples(samples);  // throws: nothing to set
-  const auto& counts = ina3221_sample_counts();
-  if (std::find(counts.begin(), counts.end(), samples) == counts.end()) {
-    std::string valid;
-    for (auto c : counts) valid += (valid.empty() ? "" : ", ") + std::to_string(c);
-    throw validation_error("sensor_samples", "the INA3221 averages " + valid + " samples, not " + std::to_string(samples));
-  }
+  check_sensor_samples(samples, ina3221_sample_counts(), "sensor_samples");
   // Only a job that holds the board changes it (its snapshot puts the counts back).
   if (!armed_) throw conflict("the power sensors' averaging is set by a job, which restores it when it ends", "sensor_samples");
   try {

@@ -1,7 +1,9 @@
 #include <jetperf/platform/sensor_averaging.hpp>
 
+#include <algorithm>
 #include <set>
 
+#include <jetperf/common/errors.hpp>
 #include <jetperf/platform/sysfs_paths.hpp>
 
 namespace jetperf::platform {
@@ -9,6 +11,13 @@ namespace jetperf::platform {
 const std::vector<std::int64_t>& ina3221_sample_counts() {
   static const std::vector<std::int64_t> counts = {1, 4, 16, 64, 128, 256, 512, 1024};
   return counts;
+}
+
+void check_sensor_samples(std::int64_t samples, const std::vector<std::int64_t>& offered, const std::string& field) {
+  if (std::find(offered.begin(), offered.end(), samples) != offered.end()) return;
+  std::string valid;
+  for (auto c : offered) valid += (valid.empty() ? "" : ", ") + std::to_string(c);
+  throw validation_error(field, "the power sensors average " + valid + " samples, not " + std::to_string(samples));
 }
 
 std::vector<std::string> find_averaging_sensors(const sysfs_root& root) {
@@ -47,6 +56,16 @@ std::optional<double> slowest_update_interval_s(const std::vector<sensor_chip_av
     if (c.update_interval_ms && *c.update_interval_ms > 0) {
       const double s = static_cast<double>(*c.update_interval_ms) / 1e3;
       if (!slowest || s > *slowest) slowest = s;
+    }
+  return slowest;
+}
+
+std::optional<double> slowest_ms_per_sample(const std::vector<sensor_chip_averaging>& chips) {
+  std::optional<double> slowest;
+  for (const auto& c : chips)
+    if (c.update_interval_ms && *c.update_interval_ms > 0 && c.samples > 0) {
+      const double ms = static_cast<double>(*c.update_interval_ms) / static_cast<double>(c.samples);
+      if (!slowest || ms > *slowest) slowest = ms;
     }
   return slowest;
 }

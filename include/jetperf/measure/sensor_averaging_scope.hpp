@@ -24,11 +24,10 @@ struct sensor_samples_request {
 
   /// The spec's form: "as_is", "auto" or an integer count.
   nlohmann::json to_json() const;
-  /// Parses the spec's form; throws validation_error(field) otherwise. Counts are checked
-  /// against `offered` (board_offer::sensor_samples: a board with none refuses a count); null
-  /// for a stored spec, checked when it was submitted.
-  static sensor_samples_request parse(const nlohmann::json& j, const std::string& field,
-                                      const std::vector<std::int64_t>* offered);
+  /// Parses the spec's form; throws validation_error("spec.sensor_samples") otherwise. Counts
+  /// are checked against `offered` (board_offer::sensor_samples: a board with none refuses a
+  /// count); null for a stored spec, checked when it was submitted.
+  static sensor_samples_request parse(const nlohmann::json& j, const std::vector<std::int64_t>* offered);
 };
 
 /// Polls per update auto leaves the sampler: an update is placed between the last poll that did
@@ -59,9 +58,9 @@ class sensor_averaging_scope {
   std::optional<double> update_interval_s() const;
   /// CLOCK_MONOTONIC from when every reading is of the count now in effect (0 when unchanged).
   std::int64_t since_ns() const { return since_ns_; }
-  /// {"samples", "samples_before", "update_interval_s", "changed"}; null when the board has no
-  /// count to set.
-  nlohmann::json describe() const;
+  /// The chips' averaging count during the scope; nullopt when the board has none to set (or
+  /// the request was as_is).
+  std::optional<std::int64_t> samples() const;
 
  private:
   platform::board_settings* board_;

@@ -15,6 +15,8 @@ namespace jetperf::platform {
 
 /// The averaging counts the INA3221 has (its AVG field), ascending.
 const std::vector<std::int64_t>& ina3221_sample_counts();
+/// Throws validation_error(field) naming the counts when `samples` is not one of `offered`.
+void check_sensor_samples(std::int64_t samples, const std::vector<std::int64_t>& offered, const std::string& field);
 
 /// One chip's averaging as read from its hwmon folder.
 struct sensor_chip_averaging {
@@ -33,5 +35,8 @@ std::vector<sensor_chip_averaging> read_sensor_averaging(const sysfs_root& root,
 /// The slowest chip's update interval in seconds: how often every rail's reading has changed;
 /// nullopt when no chip says.
 std::optional<double> slowest_update_interval_s(const std::vector<sensor_chip_averaging>& chips);
+/// The slowest chip's update interval per averaged sample, in ms (its interval over its count:
+/// what another count's interval follows from); nullopt when no chip says its interval.
+std::optional<double> slowest_ms_per_sample(const std::vector<sensor_chip_averaging>& chips);
 
 }  // namespace jetperf::platform

@@ -270,8 +270,7 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
   mt["window_s"] = static_cast<double>(res.t_end_ns - res.t_start_ns) * 1e-9;
   mt["window_runs"] = res.latency.count;
   mt["sensor_update_period_s"] = update_period_s;
-  const auto averaging = sensors.describe();
-  mt["sensor_samples"] = averaging.is_null() ? json() : averaging["samples"];
+  mt["sensor_samples"] = sensors.samples() ? json(*sensors.samples()) : json();
   const auto power_w = measure::put_power_metrics(mt, res, m.idle_w, latency.mean_s);
   mt["gflops"] = latency.mean_s > 0 ? json(static_cast<double>(layer.flops * batch) / latency.mean_s / 1e9) : json();
 

@@ -242,7 +242,7 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform:
   const json samples = spec.contains("sensor_samples") && !spec["sensor_samples"].is_null() ? spec["sensor_samples"]
                        : in_context                                                        ? json("auto")
                                                                                            : json("as_is");
-  out["sensor_samples"] = measure::sensor_samples_request::parse(samples, field("sensor_samples"), &offered.sensor_samples).to_json();
+  out["sensor_samples"] = measure::sensor_samples_request::parse(samples, &offered.sensor_samples).to_json();
   if (out["max_time_s"].get<double>() < out["min_time_s"].get<double>())
     throw validation_error(field("max_time_s"), "max_time_s must be at least min_time_s", "out_of_range");
   out["end_to_end"] = bool_field(spec, declared("end_to_end"));
@@ -428,7 +428,7 @@ layers_spec layers_spec::stored(const nlohmann::json& j) {
   // Specs stored before in_context existed have no target: its default.
   s.target_half_width = j.value("target_half_width", 0.05);
   // Specs stored before the field existed left the sensors as they were.
-  s.sensor_samples = measure::sensor_samples_request::parse(j.value("sensor_samples", json("as_is")), "spec.sensor_samples", nullptr);
+  s.sensor_samples = measure::sensor_samples_request::parse(j.value("sensor_samples", json("as_is")), nullptr);
   s.cooldown_s = j.at("cooldown_s").get<double>();
   s.end_to_end = j.at("end_to_end").get<bool>();
   s.board_axes = stored_board_axes(j);

@@ -52,7 +52,7 @@ class averaging_board final : public platform::board_settings {
 
 std::string field_of(const nlohmann::json& j, const std::vector<std::int64_t>* offered) {
   try {
-    sensor_samples_request::parse(j, "spec.sensor_samples", offered);
+    sensor_samples_request::parse(j, offered);
   } catch (const validation_error& e) {
     return e.field() + ": " + e.what();
   }
@@ -62,12 +62,12 @@ std::string field_of(const nlohmann::json& j, const std::vector<std::int64_t>* o
 }  // namespace
 
 TEST(sensor_samples_request, the_specs_forms_and_what_is_refused) {
-  EXPECT_EQ(sensor_samples_request::parse("auto", "f", &counts).to_json(), "auto");
-  EXPECT_EQ(sensor_samples_request::parse("as_is", "f", &counts).to_json(), "as_is");
-  const auto four = sensor_samples_request::parse(4, "f", &counts);
+  EXPECT_EQ(sensor_samples_request::parse("auto", &counts).to_json(), "auto");
+  EXPECT_EQ(sensor_samples_request::parse("as_is", &counts).to_json(), "as_is");
+  const auto four = sensor_samples_request::parse(4, &counts);
   EXPECT_EQ(four.mode, sensor_samples_request::how::count);
   EXPECT_EQ(four.to_json(), 4);
-  EXPECT_EQ(sensor_samples_request::parse(4.0, "f", &counts).count, 4);  // JSON's 4.0 is the integer 4
+  EXPECT_EQ(sensor_samples_request::parse(4.0, &counts).count, 4);  // JSON's 4.0 is the integer 4
   for (const nlohmann::json& bad : {nlohmann::json(5), nlohmann::json(0), nlohmann::json(-4), nlohmann::json(2048),
                                     nlohmann::json("fast"), nlohmann::json(4.5), nlohmann::json(true),
                                     nlohmann::json::array({4})}) {
@@ -80,7 +80,7 @@ TEST(sensor_samples_request, the_specs_forms_and_what_is_refused) {
   EXPECT_NE(field_of(4, &none).find("no averaging count"), std::string::npos);
   EXPECT_EQ(field_of("auto", &none), "accepted");
   // A stored spec is not checked again.
-  EXPECT_EQ(sensor_samples_request::parse(5, "f", nullptr).count, 5);
+  EXPECT_EQ(sensor_samples_request::parse(5, nullptr).count, 5);
 }
 
 TEST(sensor_averaging, auto_picks_the_fewest_samples_whose_window_spans_the_polls_asked) {
@@ -97,14 +97,13 @@ TEST(sensor_averaging, auto_picks_the_fewest_samples_whose_window_spans_the_poll
 TEST(sensor_averaging_scope, auto_shortens_the_window_for_a_fast_sampler_and_puts_it_back) {
   averaging_board board;
   {
-    const measure::sensor_averaging_scope scope(&board, sensor_samples_request::parse("auto", "f", &counts), 0.001);
+    const measure::sensor_averaging_scope scope(&board, sensor_samples_request::parse("auto", &counts), 0.001);
     EXPECT_TRUE(scope.changed());
     EXPECT_EQ(board.samples, 4);
     ASSERT_TRUE(scope.update_interval_s());
     EXPECT_DOUBLE_EQ(*scope.update_interval_s(), 0.005);
     EXPECT_GT(scope.since_ns(), 0);
-    EXPECT_EQ(scope.describe(), (nlohmann::json{{"samples", 4}, {"samples_before", 16}, {"update_interval_s", 0.005},
-                                                {"changed", true}}));
+    EXPECT_EQ(scope.samples(), 4);
   }
   EXPECT_EQ(board.samples, 16);
   EXPECT_EQ(board.writes, (std::vector<std::int64_t>{4, 16}));
@@ -114,22 +113,22 @@ TEST(sensor_averaging_scope, auto_never_lengthens_the_window_and_as_is_touches_n
   averaging_board board;
   {
     // A 10 ms sampler could place 40 ms windows only: the board's 20 ms one is kept.
-    const measure::sensor_averaging_scope slow(&board, sensor_samples_request::parse("auto", "f", &counts), 0.010);
+    const measure::sensor_averaging_scope slow(&board, sensor_samples_request::parse("auto", &counts), 0.010);
     EXPECT_FALSE(slow.changed());
-    EXPECT_EQ(slow.describe()["samples"], 16);
-    const measure::sensor_averaging_scope unknown(&board, sensor_samples_request::parse("auto", "f", &counts), 0.0);
+    EXPECT_EQ(slow.samples(), 16);
+    const measure::sensor_averaging_scope unknown(&board, sensor_samples_request::parse("auto", &counts), 0.0);
     EXPECT_FALSE(unknown.changed());
     const measure::sensor_averaging_scope as_is(&board, sensor_samples_request{}, 0.001);
     EXPECT_FALSE(as_is.changed());
-    EXPECT_TRUE(as_is.describe().is_null());
+    EXPECT_EQ(as_is.samples(), std::nullopt);
     // A count asked for is set whatever the sampler.
-    const measure::sensor_averaging_scope count(&board, sensor_samples_request::parse(64, "f", &counts), 0.010);
+    const measure::sensor_averaging_scope count(&board, sensor_samples_request::parse(64, &counts), 0.010);
     EXPECT_TRUE(count.changed());
     EXPECT_EQ(board.samples, 64);
   }
   EXPECT_EQ(board.writes, (std::vector<std::int64_t>{64, 16}));
   // No board: nothing happens.
-  const measure::sensor_averaging_scope none(nullptr, sensor_samples_request::parse(4, "f", &counts), 0.001);
+  const measure::sensor_averaging_scope none(nullptr, sensor_samples_request::parse(4, &counts), 0.001);
   EXPECT_FALSE(none.changed());
 }
 
@@ -138,7 +137,7 @@ TEST(sensor_averaging_scope, waits_until_the_chips_say_the_new_interval) {
   // interval read at once would fit the sensor's clock near the old 20 ms.
   averaging_board board;
   board.stale_reads = 5;
-  const measure::sensor_averaging_scope scope(&board, sensor_samples_request::parse(4, "f", &counts), 0.001);
+  const measure::sensor_averaging_scope scope(&board, sensor_samples_request::parse(4, &counts), 0.001);
   EXPECT_EQ(board.stale_reads, 0);
   ASSERT_TRUE(scope.update_interval_s());
   EXPECT_DOUBLE_EQ(*scope.update_interval_s(), 0.005);
