@@ -112,7 +112,7 @@ class layers_kind final : public submit_kind {
       {"--min-time-s", "min_time_s", "adaptive: shortest timed window per layer (spec.min_time_s)"},
       {"--max-time-s", "max_time_s",
        "adaptive: longest timed window per layer (default 5); in_context: longest run of end-to-end runs per network "
-       "(default 60) (spec.max_time_s)"},
+       "(default 10) (spec.max_time_s)"},
       {"--target-half-width", "target_half_width",
        "in_context: run until every layer's 95% energy interval is within this fraction of its energy (spec."
        "target_half_width; default 0.05)"},

@@ -29,7 +29,7 @@ namespace jetperf::kinds {
 
 struct in_context_power_plan {
   double min_time_s = 1;
-  double max_time_s = 60;
+  double max_time_s = 10;
   double target_rel = 0.05;         ///< relative half-width of each layer's 95% energy interval
   double boundary_s = 0.05;         ///< cut from both ends of the end-to-end power window
   double check_period_s = 0.5;      ///< how often the estimate is solved while running
