@@ -96,7 +96,8 @@ class layers_kind final : public submit_kind {
        "Run the whole job this many times; the summary gives each network's mean and 95% interval across repeats "
        "(spec.repeats; default 1)"},
       {"--latency-samples", "latency_samples", "Timed runs per layer (spec.latency_samples; default 100)"},
-      {"--warmup-runs", "warmup_runs", "Untimed runs before each layer (spec.warmup_runs)"},
+      {"--warmup-runs", "warmup_runs",
+       "Untimed runs before each layer, or of the whole network in_context (spec.warmup_runs; default 5, in_context 2)"},
       {"--threads", "threads", "CPU backend threads, 0 = all cores (spec.threads)"},
   };
   number_flag numbers_[9] = {
@@ -112,7 +113,7 @@ class layers_kind final : public submit_kind {
       {"--min-time-s", "min_time_s", "adaptive: shortest timed window per layer (spec.min_time_s)"},
       {"--max-time-s", "max_time_s",
        "adaptive: longest timed window per layer (default 5); in_context: longest run of end-to-end runs per network "
-       "(default 10) (spec.max_time_s)"},
+       "(default 2, 10 at op granularity) (spec.max_time_s)"},
       {"--target-half-width", "target_half_width",
        "in_context: run until every layer's 95% energy interval is within this fraction of its energy (spec."
        "target_half_width; default 0.05)"},

@@ -169,6 +169,10 @@ const std::map<std::string, setter>& file_keys() {
        [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
          c.sample_period_ms = static_cast<std::uint32_t>(parse_unsigned(w, k, v, 1, 1000));
        }},
+      {"fast_sample_period_ms",
+       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+         c.fast_sample_period_ms = static_cast<std::uint32_t>(parse_unsigned(w, k, v, 1, 1000));
+       }},
       {"idle_sample_period_ms",
        [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
          c.idle_sample_period_ms = static_cast<std::uint32_t>(parse_unsigned(w, k, v, 1, 3600000));
@@ -381,6 +385,10 @@ command_line parse_command_line(const std::vector<std::string>& args) {
     throw config_error("history_period_ms: " + std::to_string(c.history_period_ms) +
                        " is shorter than sample_period_ms " + std::to_string(c.sample_period_ms));
   }
+  if (c.fast_sample_period_ms > c.sample_period_ms) {
+    throw config_error("fast_sample_period_ms: " + std::to_string(c.fast_sample_period_ms) +
+                       " is longer than sample_period_ms " + std::to_string(c.sample_period_ms));
+  }
   if (c.idle_sample_period_ms != 0 &&
       (c.idle_sample_period_ms < c.sample_period_ms || c.idle_sample_period_ms > c.history_period_ms)) {
     throw config_error("idle_sample_period_ms: " + std::to_string(c.idle_sample_period_ms) +
@@ -417,6 +425,8 @@ std::string usage_text() {
          "  --board-name NAME          the lab's name for this board, on /metrics'\n"
          "                             jetperf_build_info{board} (default: the host name)\n"
          "  --sample-period-ms N       telemetry tick period, 1..1000 (default 10)\n"
+         "  --fast-sample-period-ms N  tick period a point may ask for while its power sensors\n"
+         "                             average over a shorter window, 1..sample period (default 1)\n"
          "  --idle-sample-period-ms N  tick period while no job runs, sample..history period\n"
          "                             (default 100, or the sample period when longer)\n"
          "  --history-period-ms N      period of stored history samples (default 1000)\n"

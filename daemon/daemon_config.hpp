@@ -40,6 +40,10 @@ struct daemon_config {
   std::string sim_profile = "orin-agx";
   /// Telemetry tick period (full rate, kept with a running job).
   std::uint32_t sample_period_ms = 10;
+  /// The shortest tick period a point may ask for, for its power sensors only (1..sample_period_ms):
+  /// a layers point in_context shortens the INA3221s' averaging window, and each reading must
+  /// still be polled a few times to be placed (measure/sensor_averaging_scope.hpp).
+  std::uint32_t fast_sample_period_ms = 1;
   /// Telemetry tick period while no job runs (0: 100 ms, within sample..history period): an idle
   /// daemon costs a tenth of a full-rate one, and the telemetry stream's 100 ms floor still sees
   /// fresh values. A job's start wakes the sampler to the full period at once.

@@ -76,6 +76,7 @@ std::vector<std::unique_ptr<telemetry::sensor>> make_sensors(board_selection& bo
 telemetry::sampler_config sampler_config_of(const daemon_config& config, std::optional<double> sensor_update_s) {
   telemetry::sampler_config c;
   c.period_ns = static_cast<std::int64_t>(config.sample_period_ms) * 1'000'000;
+  c.fast_period_ns = static_cast<std::int64_t>(config.fast_sample_period_ms) * 1'000'000;
   if (sensor_update_s) c.update_period_s = std::max(*sensor_update_s, static_cast<double>(c.period_ns) / 1e9);
   c.history_period_ns = static_cast<std::int64_t>(config.history_period_ms) * 1'000'000;
   const std::uint32_t idle_ms =

@@ -121,11 +121,14 @@ double number_field(const nlohmann::json& spec, const spec_field& f) {
   return number_field(spec, f, f.default_value.is_number() ? f.default_value.get<double>() : 0.0);
 }
 
-std::int64_t integer_field(const nlohmann::json& spec, const spec_field& f) {
-  const auto fallback = f.default_value.is_number() ? f.default_value.get<std::int64_t>() : 0;
+std::int64_t integer_field(const nlohmann::json& spec, const spec_field& f, std::int64_t fallback) {
   if (absent(spec, f)) return fallback;
   return integer_field(spec, f.name.c_str(), static_cast<std::int64_t>(f.min), static_cast<std::int64_t>(f.max),
                        fallback);
+}
+
+std::int64_t integer_field(const nlohmann::json& spec, const spec_field& f) {
+  return integer_field(spec, f, f.default_value.is_number() ? f.default_value.get<std::int64_t>() : 0);
 }
 
 std::string string_field(const nlohmann::json& spec, const spec_field& f, const std::string& fallback) {

@@ -6,24 +6,35 @@
 #include <stdexcept>
 
 #include <jetperf/measure/nonnegative_least_squares.hpp>
+#include <jetperf/measure/student_t.hpp>
 
 namespace jetperf::measure {
 
 namespace {
 
-constexpr double k_z95 = 1.959963984540054;
 constexpr double k_inf = std::numeric_limits<double>::infinity();
+constexpr double k_nan = std::numeric_limits<double>::quiet_NaN();
 constexpr double k_two_pi = 6.283185307179586;
+// Window-end phases the expected design is averaged over: enough for each ramp of a layer's
+// overlap (as long as the layer) to be sampled a few times, within a cost bound per check.
+constexpr std::size_t k_min_phases = 256, k_max_phases = 8192;
+constexpr double k_phase_cost_budget = 2e7;  // phases x units^2
 
-// sigma^2 (A'A)^-1 of the dynamic powers; empty when the design is singular or has no spare rows.
-std::vector<double> covariance(const normal_equations& ne, double rss) {
+// sigma^2 `information`^-1 (n x n) with sigma^2 from the residuals of `ne`; empty when the design
+// is singular or has no spare rows.
+std::vector<double> covariance(const normal_equations& ne, const std::vector<double>& information, double rss) {
   if (ne.rows <= ne.n) return {};
-  auto inv = spd_inverse(ne.ata, ne.n);
+  auto inv = spd_inverse(information, ne.n);
   if (!inv) return {};
   const double sigma2 = rss / static_cast<double>(ne.rows - ne.n);
   for (double& v : *inv) v *= sigma2;
   return *inv;
 }
+
+std::vector<double> covariance(const normal_equations& ne, double rss) { return covariance(ne, ne.ata, rss); }
+
+// The 95% interval's multiplier for the unknowns' covariance: Student's t on the residuals' spare rows.
+double interval_factor(std::size_t rows, std::size_t n) { return rows > n ? t95(rows - n) : k_inf; }
 
 // sqrt(lambda_max / lambda_min) of A'A with its columns scaled to unit norm: scale-free, so a
 // short layer's small column does not read as ill-conditioning by itself.
@@ -49,7 +60,85 @@ struct layer_power_estimator::system {
   normal_equations ne;
   std::vector<std::size_t> coverage;  ///< readings per unit
   std::vector<double> duration_s;     ///< mean per run, per unit
+  /// E[a a'] (n x n) of one reading at a random phase of the runs' mean cycle (empty: no runs).
+  std::vector<double> expected;
 };
+
+namespace {
+
+// Time a layer active for `d` from `start` of every `cycle` has run in (0, x]; x may be negative.
+double active_until(double x, double start, double d, double cycle) {
+  const double k = std::floor(x / cycle);
+  const double r = x - k * cycle;
+  return k * d + std::clamp(r - start, 0.0, d);
+}
+
+}  // namespace
+
+std::vector<double> layer_power_estimator::expected_information() const {
+  const std::size_t n = units_.size();
+  if (runs_.empty() || n == 0) return {};
+  // The runs' mean layout: each layer's offset from its run's start and its length, and the mean
+  // cycle from one run's start to the next (the gaps between runs included: the board idles there).
+  std::vector<double> offset(layer_count_, 0.0), length(layer_count_, 0.0);
+  std::vector<std::size_t> seen(layer_count_, 0);
+  for (const auto& r : runs_)
+    for (const auto& sp : r.spans) {
+      const auto l = static_cast<std::size_t>(sp.layer);
+      offset[l] += static_cast<double>(sp.start_ns - r.start_ns);
+      length[l] += static_cast<double>(sp.end_ns - sp.start_ns);
+      ++seen[l];
+    }
+  double run_ns = 0;
+  for (const auto& r : runs_) run_ns += static_cast<double>(r.end_ns - r.start_ns);
+  run_ns /= static_cast<double>(runs_.size());
+  double cycle = runs_.size() > 1 ? static_cast<double>(runs_.back().start_ns - runs_.front().start_ns) /
+                                        static_cast<double>(runs_.size() - 1)
+                                  : run_ns;
+  cycle = std::max(cycle, run_ns);
+  if (!(cycle > 0)) return {};
+  struct placed {
+    double start, length;
+    std::size_t unit;
+  };
+  std::vector<placed> layers;
+  double shortest = cycle;
+  for (std::size_t l = 0; l < layer_count_; ++l) {
+    if (!seen[l] || unit_of_layer_[l] < 0) continue;
+    const double start = offset[l] / static_cast<double>(seen[l]);
+    const double len = std::min(length[l] / static_cast<double>(seen[l]), cycle - start);
+    if (len <= 0) continue;
+    layers.push_back({start, len, static_cast<std::size_t>(unit_of_layer_[l])});
+    shortest = std::min(shortest, len);
+  }
+  const double w = static_cast<double>(options_.window_ns);
+  const double per_phase = std::min(shortest, w) / 4;
+  auto phases = static_cast<std::size_t>(std::ceil(cycle / std::max(per_phase, 1.0)));
+  phases = std::clamp(phases, k_min_phases, k_max_phases);
+  phases = std::max(k_min_phases, std::min(phases, static_cast<std::size_t>(k_phase_cost_budget / static_cast<double>(n * n))));
+  std::vector<double> m(n * n, 0.0), a(n, 0.0);
+  std::vector<std::size_t> touched;
+  std::size_t rows = 0;
+  for (std::size_t g = 0; g < phases; ++g) {
+    const double e = (static_cast<double>(g) + 0.5) * cycle / static_cast<double>(phases);
+    touched.clear();
+    for (const auto& p : layers) {
+      const double overlap = active_until(e, p.start, p.length, cycle) - active_until(e - w, p.start, p.length, cycle);
+      if (overlap <= 0) continue;
+      if (a[p.unit] == 0) touched.push_back(p.unit);
+      a[p.unit] += overlap / w;
+    }
+    // A window over no run is no row of the system (as build() leaves it out).
+    if (touched.empty()) continue;
+    ++rows;
+    for (std::size_t i : touched)
+      for (std::size_t j : touched) m[i * n + j] += a[i] * a[j];
+    for (std::size_t i : touched) a[i] = 0;
+  }
+  if (rows == 0) return {};
+  for (double& v : m) v /= static_cast<double>(rows);
+  return m;
+}
 
 layer_power_estimator::layer_power_estimator(std::size_t layer_count, layer_estimate_options options)
     : layer_count_(layer_count), options_(options), unit_of_layer_(layer_count, -1) {
@@ -88,7 +177,7 @@ void layer_power_estimator::add_reading(const power_reading& r) { readings_.push
 
 layer_power_estimator::system layer_power_estimator::build() const {
   const std::size_t n = units_.size();
-  system s{normal_equations(n), std::vector<std::size_t>(n, 0), std::vector<double>(n, 0.0)};
+  system s{normal_equations(n), std::vector<std::size_t>(n, 0), std::vector<double>(n, 0.0), {}};
   for (const auto& r : runs_)
     for (const auto& sp : r.spans)
       s.duration_s[static_cast<std::size_t>(unit_of_layer_[static_cast<std::size_t>(sp.layer)])] +=
@@ -122,6 +211,7 @@ layer_power_estimator::system layer_power_estimator::build() const {
       if (dense[u] > 0) row.emplace_back(u, dense[u]), ++s.coverage[u];
     s.ne.add_row(row, k.watts - options_.idle_w);
   }
+  s.expected = expected_information();
   return s;
 }
 
@@ -140,6 +230,8 @@ layer_power_result layer_power_estimator::solve(const system& s) const {
   }
   const auto sol = solve_nnls(s.ne);
   const auto cov = covariance(s.ne, sol.rss);
+  const double factor = interval_factor(s.ne.rows, n);
+  out.residual_dof = s.ne.rows > n ? s.ne.rows - n : 0;
   out.residual_rms_w = s.ne.rows ? std::sqrt(sol.rss / static_cast<double>(s.ne.rows)) : 0.0;
   out.condition_number = s.ne.rows ? condition_number(s.ne) : k_inf;
   double var_sum = cov.empty() ? k_inf : 0.0;
@@ -147,29 +239,52 @@ layer_power_result layer_power_estimator::solve(const system& s) const {
     layer_unit lu;
     lu.layers = units_[u];
     lu.power_w = options_.idle_w + sol.x[u];
-    lu.power_ci95_w = cov.empty() ? k_inf : k_z95 * std::sqrt(std::max(cov[u * n + u], 0.0));
+    lu.power_ci95_w = cov.empty() ? k_inf : factor * std::sqrt(std::max(cov[u * n + u], 0.0));
     lu.duration_s = s.duration_s[u];
     lu.energy_j = lu.power_w * lu.duration_s;
     lu.energy_ci95_j = lu.power_ci95_w * lu.duration_s;
     lu.readings = s.coverage[u];
     lu.at_bound = sol.at_bound[u];
+    lu.projected_rel = lu.rel_half_width();
     out.sum_energy_j += lu.energy_j;
     if (!cov.empty())
       for (std::size_t v = 0; v < n; ++v) var_sum += s.duration_s[u] * s.duration_s[v] * cov[u * n + v];
     out.units.push_back(std::move(lu));
   }
-  out.sum_energy_ci95_j = std::isfinite(var_sum) ? k_z95 * std::sqrt(std::max(var_sum, 0.0)) : k_inf;
+  out.sum_energy_ci95_j = std::isfinite(var_sum) ? factor * std::sqrt(std::max(var_sum, 0.0)) : k_inf;
   if (out.unresolvable.empty() && cov.empty())
     out.unresolvable = s.ne.rows <= n ? "fewer readings than unknowns" : "the readings cannot separate the layers";
-  // Intervals from a handful of readings per unknown rest on a residual variance that is itself
-  // a guess (and on z where t would be wider): not enough to call the estimate done.
-  out.converged = out.unresolvable.empty() && s.ne.rows >= k_min_readings_per_unit * n &&
+  // Intervals from a handful of spare readings rest on a residual variance that is itself a
+  // guess: not enough to call the estimate done, however narrow they look.
+  out.converged = out.unresolvable.empty() && out.residual_dof >= k_min_residual_dof &&
                   std::all_of(out.units.begin(), out.units.end(),
                               [&](const layer_unit& lu) { return lu.rel_half_width() <= options_.target_rel; });
   return out;
 }
 
 layer_power_result layer_power_estimator::solve() const { return solve(build()); }
+
+double layer_power_estimator::trend_projection(const layer_unit& unit, std::size_t rows, double to_come) const {
+  // Since the readings were half as many or fewer: rel ~ rows^-a, with a = 1/2 for a model that
+  // holds. A unit whose interval has shrunk more slowly (the model misses something of it: on
+  // the simulated Orin, a run's last, idle-like layers) is judged by its own trend. Over a
+  // doubling of the readings, the noise of two intervals moves `a` by a few hundredths.
+  const auto it = history_.find(unit.layers);
+  const double rel = unit.rel_half_width();
+  if (it == history_.end() || !std::isfinite(rel) || rows == 0) return k_nan;
+  const std::pair<std::size_t, double>* base = nullptr;
+  for (const auto& h : it->second)
+    if (2 * h.first <= rows) base = &h;
+  if (!base || !(base->second > 0)) return k_nan;
+  const double a = std::log(base->second / rel) / std::log(static_cast<double>(rows) / static_cast<double>(base->first));
+  if (!(a < 0.5)) return k_nan;
+  return rel * std::pow((static_cast<double>(rows) + to_come) / static_cast<double>(rows), -std::max(a, 0.0));
+}
+
+bool layer_power_estimator::phase_locked() const {
+  const double r = phase_lock();
+  return r > 0.5 && static_cast<double>(runs_.size()) * r * r > 6.9;
+}
 
 double layer_power_estimator::phase_lock() const {
   if (runs_.empty()) return 0;
@@ -189,27 +304,32 @@ void layer_power_estimator::merge(std::size_t u, std::size_t v) {
     for (int l : units_[i]) unit_of_layer_[static_cast<std::size_t>(l)] = static_cast<int>(i);
 }
 
-std::size_t layer_power_estimator::merge_unresolvable(double elapsed_s, double max_time_s, layer_power_result* result) {
+std::size_t layer_power_estimator::merge_unresolvable(double elapsed_s, double horizon_s, layer_power_result* result) {
   std::size_t merges = 0;
   system s = build();
   // Merging two columns of A adds them: A'A gains the sum of their rows and columns, A'b the sum
-  // of their entries. So each merge updates the system in O(n^2) instead of rebuilding it.
-  const auto merge_system = [&](std::size_t u, std::size_t v) {
-    if (u > v) std::swap(u, v);
-    auto& ne = s.ne;
-    const std::size_t n = ne.n;
-    std::vector<double> ata((n - 1) * (n - 1));
+  // of their entries (and E[a a'] as A'A). So each merge updates the system in O(n^2) instead of
+  // rebuilding it.
+  const auto merge_columns = [](std::vector<double>& m, std::size_t n, std::size_t u, std::size_t v) {
+    std::vector<double> out((n - 1) * (n - 1));
     const auto src = [&](std::size_t i) { return i < v ? i : i + 1; };
     for (std::size_t i = 0; i + 1 < n; ++i)
       for (std::size_t j = 0; j + 1 < n; ++j) {
         const std::size_t a = src(i), b = src(j);
-        double val = ne.ata[a * n + b];
-        if (a == u) val += ne.ata[v * n + b];
-        if (b == u) val += ne.ata[a * n + v];
-        if (a == u && b == u) val += ne.ata[v * n + v];
-        ata[i * (n - 1) + j] = val;
+        double val = m[a * n + b];
+        if (a == u) val += m[v * n + b];
+        if (b == u) val += m[a * n + v];
+        if (a == u && b == u) val += m[v * n + v];
+        out[i * (n - 1) + j] = val;
       }
-    ne.ata = std::move(ata);
+    m = std::move(out);
+  };
+  const auto merge_system = [&](std::size_t u, std::size_t v) {
+    if (u > v) std::swap(u, v);
+    auto& ne = s.ne;
+    const std::size_t n = ne.n;
+    merge_columns(ne.ata, n, u, v);
+    if (!s.expected.empty()) merge_columns(s.expected, n, u, v);
     ne.atb[u] += ne.atb[v];
     ne.atb.erase(ne.atb.begin() + static_cast<std::ptrdiff_t>(v));
     s.coverage[u] = std::max(s.coverage[u], s.coverage[v]);
@@ -221,34 +341,55 @@ std::size_t layer_power_estimator::merge_unresolvable(double elapsed_s, double m
     merge(u, v);
     ++merges;
   };
+  // The readings still to come by the horizon, at the rate they came so far.
+  const double to_come = elapsed_s > 0 && horizon_s > elapsed_s
+                             ? static_cast<double>(s.ne.rows) * (horizon_s - elapsed_s) / elapsed_s
+                             : 0.0;
+  std::vector<double> projected;  // per unit, at the horizon, once no more merges are made
   while (units_.size() > 1) {
     const std::size_t n = units_.size();
-    // No more readings than unknowns: a unit no reading has covered yet looks like one the others
-    // explain, and more data, not merging, is the cure. (With no readings at all, as after a
-    // refit that placed none, every column is "dependent", and all would be merged into one.)
-    if (s.ne.rows <= n) break;
-    // A column the others already explain: merged with the one before it (the failing pivot
+    // Too few spare readings: a unit no reading has split from its neighbour yet looks like one
+    // the others explain, and every interval rests on a residual variance that is itself a
+    // guess. More data, not merging, is the cure, and a merge cannot be undone. (With no
+    // readings at all, as after a refit that placed none, every column is "dependent", and all
+    // would be merged into one.)
+    if (s.ne.rows < n + k_min_residual_dof) break;
+    // The information by the horizon: the readings so far and those to come. Each unit's share
+    // of the readings to come is scaled by the share it got of those so far against what random
+    // phases give it (A'A's diagonal against rows x E[a a']'s): readings left out fall where
+    // the runs pause, after a run's last layers, and those keep missing them.
+    auto information = s.ne.ata;
+    if (to_come > 0 && !s.expected.empty()) {
+      std::vector<double> got(n, 1.0);
+      for (std::size_t u = 0; u < n; ++u) {
+        const double expected = static_cast<double>(s.ne.rows) * s.expected[u * n + u];
+        if (expected > 0 && s.ne.ata[u * n + u] > 0) got[u] = std::min(1.0, s.ne.ata[u * n + u] / expected);
+      }
+      for (std::size_t u = 0; u < n; ++u)
+        for (std::size_t v = 0; v < n; ++v)
+          information[u * n + v] += to_come * s.expected[u * n + v] * std::sqrt(got[u] * got[v]);
+    }
+    // A column the others explain even then: merged with the one before it (the failing pivot
     // depends on earlier columns only), or the one after for the first.
-    if (const auto dep = dependent_column(s.ne.ata, n)) {
+    if (const auto dep = dependent_column(information, n)) {
       merge_system(*dep > 0 ? *dep - 1 : 0, *dep > 0 ? *dep : 1);
       continue;
     }
     const auto sol = solve_nnls(s.ne);
-    const auto cov = covariance(s.ne, sol.rss);
+    const auto cov = covariance(s.ne, information, sol.rss);
     if (cov.empty()) break;
+    const double factor = interval_factor(s.ne.rows + static_cast<std::size_t>(to_come), n);
+    projected.assign(n, k_nan);
     std::size_t worst = n;
     double worst_rel = 0;
     for (std::size_t u = 0; u < n; ++u) {
-      const double energy = (options_.idle_w + sol.x[u]) * s.duration_s[u];
-      const double rel = energy > 0 ? k_z95 * std::sqrt(std::max(cov[u * n + u], 0.0)) * s.duration_s[u] / energy : k_inf;
-      const double limit = options_.resolvable_rel;
-      if (rel <= limit) continue;
-      // The interval shrinks as 1 / sqrt(readings): at this rate, when would it be resolved?
-      const double needed_s = elapsed_s * (rel / limit) * (rel / limit);
-      if (needed_s <= max_time_s) continue;
-      if (rel > worst_rel) worst_rel = rel, worst = u;
+      const double power = options_.idle_w + sol.x[u];
+      const double rel = power > 0 ? factor * std::sqrt(std::max(cov[u * n + u], 0.0)) / power : k_inf;
+      projected[u] = rel;
+      if (rel > options_.resolvable_rel && rel > worst_rel) worst_rel = rel, worst = u;
     }
     if (worst == n) break;
+    projected.clear();
     // The neighbour it is most confounded with: the most negative correlation of the two powers.
     std::size_t partner = worst == 0 ? 1 : worst - 1;
     if (worst > 0 && worst + 1 < n) {
@@ -257,9 +398,20 @@ std::size_t layer_power_estimator::merge_unresolvable(double elapsed_s, double m
     }
     merge_system(worst, partner);
   }
+  if (!result) return merges;
   // Without a merge the system is the one solve() would build; after one, its coverage counts
   // are bounds, so the result is built afresh.
-  if (result) *result = merges ? solve() : solve(s);
+  *result = merges ? solve() : solve(s);
+  for (std::size_t u = 0; u < result->units.size(); ++u) {
+    auto& unit = result->units[u];
+    unit.projected_rel = u < projected.size() ? projected[u] : to_come > 0 ? k_nan : unit.rel_half_width();
+    if (to_come > 0) unit.projected_rel = std::max(unit.projected_rel, trend_projection(unit, s.ne.rows, to_come));
+    // Kept a quarter more readings apart: at most a few dozen points per unit however long the
+    // runs go on (a trend needs one about half as many readings back).
+    auto& h = history_[unit.layers];
+    if (std::isfinite(unit.rel_half_width()) && (h.empty() || 4 * s.ne.rows >= 5 * h.back().first))
+      h.emplace_back(s.ne.rows, unit.rel_half_width());
+  }
   return merges;
 }
 

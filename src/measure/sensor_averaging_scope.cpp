@@ -76,16 +76,17 @@ bool says_interval(const std::vector<platform::sensor_chip_averaging>& chips, st
 }  // namespace
 
 sensor_averaging_scope::sensor_averaging_scope(platform::board_settings* board, const sensor_samples_request& request,
-                                               double tick_period_s)
-    : board_(board) {
+                                               telemetry::sample_source* telemetry)
+    : board_(board), telemetry_(telemetry), tick_s_(telemetry ? telemetry->tick_period_s() : 0.0) {
   if (!board_ || request.mode == sensor_samples_request::how::as_is) return;
   before_ = board_->sensor_averaging();
   now_ = before_;
   if (before_.empty()) return;  // nothing to set: auto leaves such a board as it is
   std::optional<std::int64_t> want = request.count;
   if (request.mode == sensor_samples_request::how::automatic) {
-    if (!(tick_period_s > 0)) return;
-    want = auto_sensor_samples(before_, board_->offered().sensor_samples, k_auto_polls_per_update * tick_period_s);
+    const double fastest_s = telemetry_ ? telemetry_->fastest_tick_period_s() : 0.0;
+    if (!(fastest_s > 0)) return;
+    want = auto_sensor_samples(before_, board_->offered().sensor_samples, k_auto_polls_per_update * fastest_s);
     // A sampler too slow for a shorter window: the board's own is kept, never lengthened.
     const auto fewest = std::min_element(before_.begin(), before_.end(),
                                          [](const auto& a, const auto& b) { return a.samples < b.samples; });
@@ -96,7 +97,21 @@ sensor_averaging_scope::sensor_averaging_scope(platform::board_settings* board, 
   if (same) return;
   const auto old_s = platform::slowest_update_interval_s(before_).value_or(0.1);
   const auto expect_ms = expected_interval_ms(before_, *want);
-  now_ = board_->set_sensor_samples(*want);
+  // Polled fast enough to place the new window's updates from its first one (the sampler keeps
+  // its own period where that is already fast enough).
+  if (telemetry_ && expect_ms && *expect_ms > 0) {
+    const double wanted_s = std::min(static_cast<double>(*expect_ms) * 1e-3 / k_auto_polls_per_update, tick_s_);
+    if (wanted_s < tick_s_) {
+      tick_s_ = telemetry_->set_job_tick_period_s(wanted_s);
+      tick_changed_ = true;
+    }
+  }
+  try {
+    now_ = board_->set_sensor_samples(*want);
+  } catch (...) {
+    if (tick_changed_) telemetry_->set_job_tick_period_s(0);
+    throw;
+  }
   changed_ = true;
   // The hwmon driver computes update_interval from the chip's configuration, so it says the new
   // one at once; a simulated chip says it at its next update, which a busy host delays. The
@@ -120,12 +135,22 @@ sensor_averaging_scope::sensor_averaging_scope(platform::board_settings* board, 
 }
 
 sensor_averaging_scope::~sensor_averaging_scope() {
-  if (!changed_) return;
-  try {
-    board_->restore_sensor_averaging(before_);
-  } catch (const std::exception& e) {
-    spdlog::error("putting the power sensors' averaging back failed ({}); the job's end restores it", e.what());
+  if (changed_) {
+    try {
+      board_->restore_sensor_averaging(before_);
+      // What comes next (the next point, the job's provenance) reads the chips as they were:
+      // a simulated chip says its interval again at its next update (1 s at most, as above).
+      if (const auto old_s = platform::slowest_update_interval_s(before_)) {
+        const auto old_ms = std::llround(*old_s * 1e3);
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+        while (!says_interval(board_->sensor_averaging(), old_ms) && std::chrono::steady_clock::now() < deadline)
+          std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      }
+    } catch (const std::exception& e) {
+      spdlog::error("putting the power sensors' averaging back failed ({}); the job's end restores it", e.what());
+    }
   }
+  if (tick_changed_) telemetry_->set_job_tick_period_s(0);
 }
 
 std::optional<double> sensor_averaging_scope::update_interval_s() const {

@@ -45,9 +45,12 @@ sampler::sampler(std::vector<std::unique_ptr<sensor>> sensors, sampler_config co
     throw validation_error("idle_period", "the idle period must not be shorter than the sampling period");
   if (config_.history_period_ns < 0) throw validation_error("history_period", "history period must not be negative");
   if (config_.ring_capacity == 0) throw validation_error("ring_capacity", "ring capacity must be positive");
+  if (config_.fast_period_ns != 0 && (config_.fast_period_ns < 100'000 || config_.fast_period_ns > config_.period_ns))
+    throw validation_error("fast_period", "the fast period must lie between 100 us and the sampling period");
   for (const auto& s : sensors_) {
     offsets_.push_back(channels_.size());
     auto local = s->channels();
+    gives_power_.push_back(std::any_of(local.begin(), local.end(), [](const channel_info& c) { return c.kind == channel_kind::power; }));
     if (!total_channel_) {
       if (auto t = s->total_power_channel()) total_channel_ = static_cast<int>(channels_.size()) + *t;
     }
@@ -77,6 +80,7 @@ void sampler::start() {
     stopped_ns_ = 0;
     full_rate_ = true;
     stretch_since_ns_ = started_ns_;
+    stretch_period_ns_ = job_period_ns();
     stretch_ticks_ = 0;
   }
   thread_ = std::thread([this] {
@@ -138,8 +142,13 @@ std::optional<std::int64_t> sampler::job() const {
 
 void sampler::tick(std::int64_t t_ns) {
   tick_samples_.clear();
+  // At a point's faster period only the power sensors are read every tick; the others keep the
+  // configured period (less half a fast tick, so a late tick does not skip one of theirs).
+  const std::int64_t point_period = point_period_ns_.load(std::memory_order_relaxed);
+  const std::int64_t others_ns = point_period > 0 ? config_.period_ns - point_period / 2 : 0;
   for (std::size_t s = 0; s < sensors_.size(); ++s) {
-    if (t_ns - last_read_ns_[s] < sensors_[s]->min_interval_ns()) continue;
+    const std::int64_t min_interval = std::max(sensors_[s]->min_interval_ns(), gives_power_[s] ? 0 : others_ns);
+    if (t_ns - last_read_ns_[s] < min_interval) continue;
     last_read_ns_[s] = t_ns;
     double* v = values_.data() + offsets_[s];
     std::size_t n = (s + 1 < sensors_.size() ? offsets_[s + 1] : channels_.size()) - offsets_[s];
@@ -247,6 +256,26 @@ std::int64_t sampler::idle_period_ns() const {
   return config_.idle_period_ns > 0 ? config_.idle_period_ns : config_.period_ns;
 }
 
+std::int64_t sampler::fast_period_ns() const {
+  return config_.fast_period_ns > 0 ? config_.fast_period_ns : config_.period_ns;
+}
+
+std::int64_t sampler::job_period_ns() const {
+  const std::int64_t p = point_period_ns_.load(std::memory_order_relaxed);
+  return p > 0 ? p : config_.period_ns;
+}
+
+double sampler::set_job_tick_period_s(double period_s) {
+  std::int64_t p = 0;
+  if (period_s > 0) {
+    p = std::clamp(static_cast<std::int64_t>(std::llround(period_s * 1e9)), fast_period_ns(), config_.period_ns);
+    if (p == config_.period_ns) p = 0;
+  }
+  // Taken by the sampling thread at its next tick (at most one configured period from now).
+  point_period_ns_ = p;
+  return static_cast<double>(job_period_ns()) / 1e9;
+}
+
 bool sampler::idle_wait(std::int64_t deadline_ns) {
   // A condition variable, not clock_nanosleep: set_job() and stop() must cut an idle second short.
   // libstdc++'s steady_clock is CLOCK_MONOTONIC, the clock of monotonic_ns().
@@ -255,12 +284,15 @@ bool sampler::idle_wait(std::int64_t deadline_ns) {
   return wake_.wait_until(lock, until, [this] { return stopping_.load() || job_id_.load() != 0; });
 }
 
-void sampler::enter_rate(bool full, std::int64_t now_ns) {
+void sampler::enter_rate(bool full, std::int64_t period_ns, std::int64_t now_ns) {
   std::lock_guard<std::mutex> lock(health_mutex_);
-  if (full == full_rate_) return;
-  if (full_rate_ && now_ns > stretch_since_ns_)
+  if (full == full_rate_ && (!full || period_ns == stretch_period_ns_)) return;
+  // What the health says while idle: the rate at the configured period (a point's faster one
+  // is said while it lasts, beside its period).
+  if (full_rate_ && now_ns > stretch_since_ns_ && stretch_period_ns_ == config_.period_ns)
     last_full_rate_hz_ = static_cast<double>(stretch_ticks_) / (static_cast<double>(now_ns - stretch_since_ns_) / 1e9);
   full_rate_ = full;
+  stretch_period_ns_ = period_ns;
   stretch_since_ns_ = now_ns;
   stretch_ticks_ = 0;
 }
@@ -268,12 +300,14 @@ void sampler::enter_rate(bool full, std::int64_t now_ns) {
 void sampler::run() {
   // A 1 ms period needs wake-ups close to the deadline; the default 50 us slack would be 5% of it.
   prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-  const std::int64_t period = config_.period_ns;
+  // The full period is the configured one, or a point's while it asks (set_job_tick_period_s).
+  std::int64_t period = job_period_ns();
   const std::int64_t idle_period = idle_period_ns();
-  const auto full_now = [&] { return idle_period == period || job_id_.load() != 0; };
+  const auto full_now = [&] { return idle_period == config_.period_ns || job_id_.load() != 0; };
   bool full = full_now();
   bool rate_full = full;  // the rate health counts the current stretch at
-  enter_rate(full, monotonic_ns());
+  std::int64_t rate_period = period;
+  enter_rate(full, period, monotonic_ns());
   std::int64_t next = monotonic_ns() + (full ? period : idle_period);
   while (!stopping_.load(std::memory_order_relaxed)) {
     bool cut_short = false;
@@ -304,9 +338,11 @@ void sampler::run() {
     }
     // The health lock only when the rate changes: at 1 kHz every lock on this path is paid.
     const bool full_for_tick = full_now();
-    if (full_for_tick != rate_full) enter_rate(rate_full = full_for_tick, now);
+    if (full_for_tick != rate_full || (full_for_tick && period != rate_period))
+      enter_rate(rate_full = full_for_tick, rate_period = period, now);
     tick(now);
     full = full_now();
+    period = job_period_ns();
     next += full ? period : idle_period;
   }
 }
@@ -333,7 +369,7 @@ std::vector<std::optional<double>> sampler::latest() const {
 sampler_health sampler::health() const {
   sampler_health h;
   h.running = running_.load();
-  h.period_s = static_cast<double>(config_.period_ns) / 1e9;
+  h.period_s = static_cast<double>(job_period_ns()) / 1e9;
   h.idle_period_s = static_cast<double>(idle_period_ns()) / 1e9;
   double cpu = h.running ? thread_cpu_seconds(const_cast<std::thread&>(thread_)) : 0;
   std::vector<std::int64_t> jitter;

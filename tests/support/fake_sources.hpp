@@ -1,5 +1,6 @@
 #pragma once
 // Synthetic telemetry and board control with known answers for the measurement tests.
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -72,6 +73,22 @@ class fake_source final : public telemetry::sample_source {
   }
   std::optional<int> total_power_channel() const override { return 0; }
   double update_period_s() const override { return static_cast<double>(update_ns > 0 ? update_ns : period_ns) * 1e-9; }
+
+  /// The fastest tick a point may ask for (0: period_ns, no faster), as a sampler offers it.
+  double fastest_tick_s = 0;
+  /// Every set_job_tick_period_s asked, in order.
+  std::vector<double> tick_requests;
+  double tick_period_s() const override { return point_tick_s_ > 0 ? point_tick_s_ : configured_tick_s(); }
+  double fastest_tick_period_s() const override { return fastest_tick_s > 0 ? fastest_tick_s : configured_tick_s(); }
+  double set_job_tick_period_s(double period_s) override {
+    tick_requests.push_back(period_s);
+    point_tick_s_ = period_s > 0 ? std::min(std::max(period_s, fastest_tick_period_s()), configured_tick_s()) : 0;
+    return tick_period_s();
+  }
+
+ private:
+  double configured_tick_s() const { return static_cast<double>(period_ns) * 1e-9; }
+  double point_tick_s_ = 0;
 };
 
 }  // namespace jetperf::test

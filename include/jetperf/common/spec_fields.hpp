@@ -45,6 +45,7 @@ double number_field(const nlohmann::json& spec, const spec_field& f);
 std::int64_t integer_field(const nlohmann::json& spec, const spec_field& f);
 /// The same with a default that depends on other fields.
 double number_field(const nlohmann::json& spec, const spec_field& f, double fallback);
+std::int64_t integer_field(const nlohmann::json& spec, const spec_field& f, std::int64_t fallback);
 /// A text field, one of f.choices when it declares them.
 std::string string_field(const nlohmann::json& spec, const spec_field& f);
 std::string string_field(const nlohmann::json& spec, const spec_field& f, const std::string& fallback);

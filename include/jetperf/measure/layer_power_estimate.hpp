@@ -18,8 +18,18 @@
 // A unit is one layer, or adjacent layers merged when the readings cannot tell them apart (a
 // layer of 20 us inside a 20 ms window needs very many window edges to fall inside it): the
 // estimate says which were merged, and never gives a merged layer a number of its own.
+//
+// Whether a unit can be told apart by a later time is judged from the design, not from how its
+// interval has shrunk so far: the readings still to come fall at random phases of the runs, so
+// each adds, on average, E[a a'] over a window ending anywhere in the runs' mean cycle (a the
+// row's overlaps). The projected covariance is sigma^2 (A'A + m E[a a'])^-1 for m more readings.
+// Early intervals rest on the few window edges that happened to fall inside each layer, and
+// extrapolating them (as 1/sqrt(time)) misjudged both ways: blocks with unlucky phases looked
+// hopeless, and short layers whose neighbours were still unresolved looked slower than they were.
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,8 +49,11 @@ struct power_reading {
   double watts = 0;
 };
 
-/// Readings per unknown before an estimate can be converged (or its intervals acted on).
-constexpr std::size_t k_min_readings_per_unit = 5;
+/// Readings beyond the unknowns before an estimate can be converged, or acted on (merges, a
+/// projected stop): the residual variance every interval rests on comes from these. Below 20 it
+/// is itself too uncertain to act on (its 95% range spans a factor of 3); above, the intervals
+/// take Student's t for what uncertainty is left (measure/student_t.hpp).
+constexpr std::size_t k_min_residual_dof = 20;
 
 struct layer_estimate_options {
   std::int64_t window_ns = 0;  ///< the sensor's averaging window
@@ -61,6 +74,10 @@ struct layer_unit {
   double energy_ci95_j = 0;
   std::size_t readings = 0;    ///< readings whose window overlapped it
   bool at_bound = false;       ///< held at the idle baseline by the non-negativity constraint
+  /// The relative half-width expected at the horizon of the last merge_unresolvable, once the
+  /// readings still to come are in (rel_half_width() when none are to come; NaN when unknown:
+  /// the design cannot be judged yet).
+  double projected_rel = std::numeric_limits<double>::quiet_NaN();
   /// energy_ci95_j / energy_j (infinite when unknown).
   double rel_half_width() const;
 };
@@ -68,6 +85,7 @@ struct layer_unit {
 struct layer_power_result {
   std::vector<layer_unit> units;  ///< in layer order; every layer that ran is in exactly one
   std::size_t readings = 0;       ///< readings that overlapped a run (the rows of the system)
+  std::size_t residual_dof = 0;   ///< readings beyond the unknowns (0 when not more)
   std::size_t runs = 0;
   double condition_number = 0;    ///< of the column-scaled design (infinite: singular)
   double residual_rms_w = 0;
@@ -78,8 +96,8 @@ struct layer_power_result {
   double phase_lock = 0;
   /// Why nothing can be estimated (no readings overlap the runs, ...); empty otherwise.
   std::string unresolvable;
-  /// Every unit's energy interval is within the target, from at least k_min_readings_per_unit
-  /// readings per unit.
+  /// Every unit's energy interval is within the target, with at least k_min_residual_dof
+  /// readings beyond the unknowns.
   bool converged = false;
 };
 
@@ -103,15 +121,22 @@ class layer_power_estimator {
 
   /// The estimate with the current units.
   layer_power_result solve() const;
-  /// Merges the units that cannot get within resolvable_rel by `max_time_s` at the rate the
-  /// intervals have shrunk over `elapsed_s` (and those the design cannot separate at all), each
-  /// with the neighbour it is most confounded with. Returns how many merges were made; with
-  /// `result`, also the estimate with the units that remain (as solve(), without building the
-  /// system a second time when nothing was merged).
-  std::size_t merge_unresolvable(double elapsed_s, double max_time_s, layer_power_result* result = nullptr);
+  /// Merges the units that cannot get within resolvable_rel by `horizon_s` (the readings of
+  /// `elapsed_s` so far, and as many again per second until the horizon, at random phases), and
+  /// those that even then could not be told from a neighbour, each with the neighbour it is most
+  /// confounded with. Nothing is merged with fewer than k_min_residual_dof spare readings.
+  /// Returns how many merges were made; with `result`, also the estimate with the units that
+  /// remain (as solve(), without building the system a second time when nothing was merged),
+  /// each with its projected_rel at the horizon.
+  std::size_t merge_unresolvable(double elapsed_s, double horizon_s, layer_power_result* result = nullptr);
 
   /// layer_power_result::phase_lock of the runs so far.
   double phase_lock() const;
+  /// Whether the runs' start phases are locked: a phase_lock above 0.5 that the runs could not
+  /// have drawn at random (Rayleigh's test at 0.1%: n R^2 > 6.9). A handful of runs at random
+  /// phases often shows 0.5 (1/sqrt(n) is typical), and a check that took them for locked
+  /// decided nothing.
+  bool phase_locked() const;
   std::size_t runs() const { return runs_.size(); }
   std::size_t readings() const { return readings_.size(); }
   const layer_estimate_options& options() const { return options_; }
@@ -124,9 +149,16 @@ class layer_power_estimator {
   };
   struct system;
   system build() const;
+  /// E[a a'] (units x units) of one reading whose window ends at a random phase of the runs'
+  /// mean cycle: the information each reading still to come adds on average.
+  std::vector<double> expected_information() const;
   layer_power_result solve(const system& s) const;
   /// Merges unit `u` with its neighbour `v` (adjacent in layer order).
   void merge(std::size_t u, std::size_t v);
+  /// `unit`'s relative half-width once `to_come` more readings are in, by the trend of its own
+  /// interval since it had half the `rows` or fewer (NaN: no such history, or a trend no slower
+  /// than the model's 1/sqrt(readings)).
+  double trend_projection(const layer_unit& unit, std::size_t rows, double to_come) const;
 
   std::size_t layer_count_;
   layer_estimate_options options_;
@@ -135,6 +167,9 @@ class layer_power_estimator {
   std::vector<std::pair<std::int64_t, std::int64_t>> excluded_;
   std::vector<int> unit_of_layer_;    ///< -1: the layer never ran
   std::vector<std::vector<int>> units_;
+  /// Each unit's (readings, relative half-width) at the merge_unresolvable calls that gave a
+  /// result, a quarter more readings apart.
+  std::map<std::vector<int>, std::vector<std::pair<std::size_t, double>>> history_;
 };
 
 }  // namespace jetperf::measure

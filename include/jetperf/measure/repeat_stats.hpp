@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <jetperf/measure/student_t.hpp>
+
 namespace jetperf::measure {
 
 struct repeat_summary {
@@ -24,7 +26,5 @@ struct repeat_summary {
 /// its own mean), or empty when unknown (then `disagree` stays false).
 repeat_summary summarize_repeats(const std::vector<double>& values, const std::vector<double>& standard_errors);
 
-/// Student's t quantile for a two-sided 95% interval with `dof` degrees of freedom (dof >= 1).
-double t95(std::size_t dof);
 
 }  // namespace jetperf::measure

@@ -3,7 +3,9 @@
 // set before the point measures anything, and put back as it was when the point ends (the job's
 // snapshot puts it back after a crash). Fewer samples make each reading cover a shorter stretch
 // of time, which is what resolves short layers in context (kinds/layers/in_context_power.hpp),
-// at the cost of noisier readings.
+// at the cost of noisier readings. A shorter window must also be polled faster to be placed, so
+// the scope has the sampler read the power sensors a few times per update for as long (up to the
+// daemon's fast_sample_period_ms; the other sensors keep their period).
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include <jetperf/platform/board_settings.hpp>
+#include <jetperf/telemetry/sample_source.hpp>
 
 namespace jetperf::measure {
 
@@ -44,11 +47,15 @@ class sensor_averaging_scope {
  public:
   /// Sets the count (nothing for as_is, for a board that cannot, or when it is already so),
   /// then waits until every reading is one of the new count (the old and the new interval).
-  /// auto shortens the window down to k_auto_polls_per_update polls of `tick_period_s` (the
-  /// sampler's; 0: unknown, nothing changes) and never lengthens it. Throws what
-  /// board_settings::set_sensor_samples throws.
-  sensor_averaging_scope(platform::board_settings* board, const sensor_samples_request& request, double tick_period_s);
-  ~sensor_averaging_scope();  ///< puts the chips back as they were (logged, never thrown)
+  /// auto shortens the window down to k_auto_polls_per_update polls at the fastest period the
+  /// sampler offers (`telemetry`'s; null or 0: unknown, nothing changes) and never lengthens it.
+  /// With the count changed, the sampler reads the power sensors k_auto_polls_per_update times
+  /// per new update, or as fast as it may when that is faster than it offers, before the count
+  /// changes. Throws what board_settings::set_sensor_samples throws (the sampler's period put
+  /// back first).
+  sensor_averaging_scope(platform::board_settings* board, const sensor_samples_request& request,
+                         telemetry::sample_source* telemetry);
+  ~sensor_averaging_scope();  ///< puts the chips back as they were (logged, never thrown), then the sampler's period
   sensor_averaging_scope(const sensor_averaging_scope&) = delete;
   sensor_averaging_scope& operator=(const sensor_averaging_scope&) = delete;
 
@@ -61,9 +68,14 @@ class sensor_averaging_scope {
   /// The chips' averaging count during the scope; nullopt when the board has none to set (or
   /// the request was as_is).
   std::optional<std::int64_t> samples() const;
+  /// The sampler's tick period during the scope (s; 0: unknown).
+  double tick_period_s() const { return tick_s_; }
 
  private:
   platform::board_settings* board_;
+  telemetry::sample_source* telemetry_;
+  bool tick_changed_ = false;
+  double tick_s_ = 0;
   std::vector<platform::sensor_chip_averaging> before_, now_;
   bool changed_ = false;
   std::int64_t since_ns_ = 0;

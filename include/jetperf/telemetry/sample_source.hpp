@@ -40,8 +40,16 @@ class sample_source {
   virtual std::optional<int> total_power_channel() const = 0;
   /// The sensor's real update period in seconds (what a measurement window is sized from).
   virtual double update_period_s() const = 0;
-  /// How often the sensors are read while a job runs, in seconds; 0 when not known.
+  /// How often the sensors are read while a job runs, in seconds (the period in force now, see
+  /// set_job_tick_period_s); 0 when not known.
   virtual double tick_period_s() const { return 0; }
+  /// The shortest tick period a point may ask for (a source that cannot change its rate: its own).
+  virtual double fastest_tick_period_s() const { return tick_period_s(); }
+  /// Reads the power sensors every `period_s` while a job runs, within fastest_tick_period_s()
+  /// and the configured period (a point whose sensor window is shorter than the configured
+  /// polls can place, measure/sensor_averaging_scope.hpp); 0 puts the configured period back.
+  /// Returns the period in force. A source that cannot change its rate keeps it.
+  virtual double set_job_tick_period_s(double /*period_s*/) { return tick_period_s(); }
 };
 
 }  // namespace jetperf::telemetry

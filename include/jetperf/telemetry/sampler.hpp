@@ -29,6 +29,8 @@ struct sampler_config {
   std::int64_t idle_period_ns = 0;              ///< tick period without a job (0: period_ns)
   std::int64_t history_period_ns = 100'000'000; ///< without a job, one tick per period goes to the sink (0: none)
   double update_period_s = 0;                   ///< the sensors' real update period; 0 = period_ns
+  /// The shortest period a point may ask for (set_job_tick_period_s); 0: period_ns.
+  std::int64_t fast_period_ns = 0;
 };
 
 /// Receives batches in time order: job_id 0 is history (no job attached).
@@ -82,7 +84,12 @@ class sampler : public sample_source {
   std::int64_t complete_since_ns() const override;
   std::optional<int> total_power_channel() const override { return total_channel_; }
   double update_period_s() const override;
-  double tick_period_s() const override { return static_cast<double>(config_.period_ns) / 1e9; }
+  double tick_period_s() const override { return static_cast<double>(job_period_ns()) / 1e9; }
+  double fastest_tick_period_s() const override { return static_cast<double>(fast_period_ns()) / 1e9; }
+  /// Only the sensors that give power are read at a period faster than the configured one: the
+  /// clocks, temperatures and utilisation keep the configured period (they are not what a
+  /// shorter sensor window needs, and at 1 kHz they would cost most of the tick).
+  double set_job_tick_period_s(double period_s) override;
 
  private:
   struct pending_batch {
@@ -97,14 +104,19 @@ class sampler : public sample_source {
   void record_jitter(std::int64_t late_ns);
   /// Sleeps until `deadline_ns` at the idle period; true when a job or stop() cut it short.
   bool idle_wait(std::int64_t deadline_ns);
-  /// Starts a new stretch of the rate statistics when the sampling thread changes period.
-  void enter_rate(bool full, std::int64_t now_ns);
+  /// Starts a new stretch of the rate statistics when the sampling thread changes period (idle,
+  /// full, or a point's).
+  void enter_rate(bool full, std::int64_t period_ns, std::int64_t now_ns);
   std::int64_t idle_period_ns() const;
+  std::int64_t fast_period_ns() const;
+  /// The period in force while a job is attached: a point's, else the configured one.
+  std::int64_t job_period_ns() const;
 
   std::vector<std::unique_ptr<sensor>> sensors_;
   std::vector<std::size_t> offsets_;
   std::vector<std::int64_t> last_read_ns_;
   std::vector<char> read_failed_;  ///< per sensor: a read has failed (warned once), sampler thread only
+  std::vector<char> gives_power_;  ///< per sensor: has a power channel (read at a point's faster period)
   std::vector<channel_info> channels_;
   std::optional<int> total_channel_;
   sampler_config config_;
@@ -128,6 +140,7 @@ class sampler : public sample_source {
   sample_sink sink_;
   std::mutex sink_mutex_;
   std::atomic<std::int64_t> job_id_{0};
+  std::atomic<std::int64_t> point_period_ns_{0};  ///< a point's period (0: the configured one)
 
   mutable std::mutex health_mutex_;
   std::vector<std::int64_t> jitter_ns_;  ///< ring of recent lateness values
@@ -137,6 +150,7 @@ class sampler : public sample_source {
   std::int64_t history_due_ns_ = 0;      ///< when the next history sample is due
   bool history_taken_ = false;
   bool full_rate_ = true;                ///< the sampling thread's current period is the full one
+  std::int64_t stretch_period_ns_ = 0;   ///< the full period the current stretch ticks at
   std::int64_t stretch_since_ns_ = 0;    ///< start of the current stretch at one period
   std::uint64_t stretch_ticks_ = 0;
   double last_full_rate_hz_ = 0;         ///< the last finished stretch at the full period

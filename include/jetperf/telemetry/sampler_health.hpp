@@ -6,10 +6,10 @@ namespace jetperf::telemetry {
 
 struct sampler_health {
   bool running = false;
-  double period_s = 0;            ///< configured tick period (with a job attached)
+  double period_s = 0;            ///< tick period with a job attached: a point's while it asks, else the configured one
   double idle_period_s = 0;       ///< tick period without a job (period_s when there is none)
   bool full_rate = true;          ///< ticking at period_s now
-  double achieved_rate_hz = 0;    ///< ticks per second at period_s: this stretch, or the last one while idle
+  double achieved_rate_hz = 0;    ///< ticks per second at period_s: this stretch, or the last one at the configured period while idle
   double jitter_mean_s = 0;       ///< wake-up lateness against the absolute deadline, recent full-rate ticks
   double jitter_p50_s = 0;
   double jitter_p99_s = 0;

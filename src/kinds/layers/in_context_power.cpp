@@ -6,6 +6,8 @@
 #include <random>
 #include <thread>
 
+#include <spdlog/spdlog.h>
+
 #include <jetperf/common/clock.hpp>
 #include <jetperf/kinds/layers/in_context.hpp>
 #include <jetperf/measure/latency_stats.hpp>
@@ -50,8 +52,9 @@ class total_power_series {
   std::vector<std::pair<std::int64_t, double>> series_;
 };
 
-json sensor_json(const measure::sensor_update_fit& fit) {
+json sensor_json(const measure::sensor_update_fit& fit, double poll_period_s) {
   return {{"nominal_period_s", fit.nominal_period_s},
+          {"poll_period_s", poll_period_s > 0 ? json(poll_period_s) : json()},
           {"period_s", fit.period_s},
           {"lateness_median_s", fit.lateness_median_s},
           {"lateness_iqr_s", fit.lateness_iqr_s},
@@ -97,23 +100,23 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
   measure::layer_power_result res;
   std::string stop = "max_time";
 
-  const auto settled_except_hopeless = [&](const measure::layer_power_result& e, double elapsed_s) {
-    // Intervals from a handful of readings per unknown are themselves too uncertain to act on.
-    if (!e.unresolvable.empty() || e.readings < measure::k_min_readings_per_unit * e.units.size()) return false;
-    for (const auto& u : e.units) {
-      const double rel = u.rel_half_width();
-      if (rel <= plan.target_rel) continue;
-      if (!std::isfinite(rel) || elapsed_s * (rel / plan.target_rel) * (rel / plan.target_rel) <= plan.max_time_s)
-        return false;
-    }
-    return true;
+  const auto settled_except_hopeless = [&](const measure::layer_power_result& e) {
+    // Intervals from a handful of spare readings are themselves too uncertain to act on.
+    if (!e.unresolvable.empty() || e.residual_dof < measure::k_min_residual_dof) return false;
+    // Every layer short of the target would still be short of it at max_time_s, from what the
+    // readings to come can add (a NaN projection: not known yet, so not hopeless).
+    return std::all_of(e.units.begin(), e.units.end(), [&](const measure::layer_unit& u) {
+      return u.rel_half_width() <= plan.target_rel || u.projected_rel > plan.target_rel;
+    });
   };
   // Refits the sensor's update times over everything read so far, then solves (merging first
   // what cannot be resolved in the time left), and says whether the check may decide anything:
   // not when the runs are locked in phase with the sensor's updates (against the fitted period;
   // with `may_lock`, locked runs are not merged: they make neighbours inseparable only until the
   // pauses that unlock them), nor when the refit placed no updates.
-  const auto solve = [&](std::int64_t until_ns, double elapsed_s, bool may_lock) {
+  // `horizon_s`: how long the runs may still go on (merges judge what the readings by then can
+  // separate; at the end, none are to come).
+  const auto solve = [&](std::int64_t until_ns, double elapsed_s, double horizon_s, bool may_lock) {
     ++checks;
     // A fit that placed a few hundred updates is a reliable start for the next, which is then
     // searched near it (cheap, and right over a long stream, where a search from scratch has to
@@ -132,11 +135,11 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
     }
     fit = std::move(next);
     est->set_readings(fit.readings, static_cast<std::int64_t>(fit.period_s * 1e9));
-    if (may_lock && est->phase_lock() > 0.5) {
+    if (may_lock && est->phase_locked()) {
       res = est->solve();
       return check::locked;
     }
-    merges += est->merge_unresolvable(elapsed_s, plan.max_time_s, &res);
+    merges += est->merge_unresolvable(elapsed_s, horizon_s, &res);
     return check::decide;
   };
 
@@ -214,13 +217,27 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
     const double elapsed_s = static_cast<double>(now - r.t_start_ns) * 1e-9;
     if (elapsed_s >= plan.max_time_s) break;
     if (est && now >= next_check && elapsed_s >= plan.min_time_s) {
-      next_check = now + check_ns;
       // Runs that start at one phase of the sensor add readings but no information: from then on
       // each starts after a random pause, and nothing is decided on the locked ones. (Targeted
       // runs start at chosen phases: locked by design, and spread over the layers they target.)
-      const auto outcome = solve(now, elapsed_s, targeted_runs == 0);
+      const auto outcome = solve(now, elapsed_s, plan.max_time_s, targeted_runs == 0);
+      if (spdlog::should_log(spdlog::level::debug)) {
+        // Why the runs go on: each unit short of the target, its interval now and at max_time_s.
+        std::string open;
+        for (const auto& u : res.units)
+          if (u.rel_half_width() > plan.target_rel)
+            open += fmt::format(" {}{}:{:.3f}/{:.3f}", layers[static_cast<std::size_t>(u.layers.front())].name,
+                                u.layers.size() > 1 ? "+" : "", u.rel_half_width(), u.projected_rel);
+        spdlog::debug("in_context check at {:.2f} s: {} runs, {} readings, {} units, {:.1f} ms; short of the target:{}",
+                      elapsed_s, est->runs(), res.readings, res.units.size(),
+                      static_cast<double>(monotonic_ns() - now) / 1e6, open.empty() ? " none" : open);
+      }
       // The solve ran on the runner's own core: the board was not idle meanwhile.
-      est->exclude(now, monotonic_ns());
+      const auto checked = monotonic_ns();
+      est->exclude(now, checked);
+      // The checks take at most a fifth of the time: at op granularity (175 units) a solve takes
+      // about 100 ms, at block granularity 10-20 ms.
+      next_check = checked + std::max(check_ns, 4 * (checked - now));
       // A sensor read no faster than it updates gives readings that cannot be placed: no layer
       // will ever get a number, however long the runs go on. (A fit that explains too few
       // changes may be an early alias: the next check fits afresh.)
@@ -249,7 +266,7 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
       }
       // Every layer within the target, or one that at the rate its interval has shrunk would
       // not get there by max_time_s either: running on would not change the answer.
-      if (settled_except_hopeless(res, elapsed_s)) {
+      if (settled_except_hopeless(res)) {
         stop = "projected_max_time";
         break;
       }
@@ -274,7 +291,8 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
   if (est) {
     // The readings whose windows hold the last runs arrive up to one sensor period later.
     std::this_thread::sleep_for(std::chrono::nanoseconds(window_ns + window_ns / 2 + 2'000'000));
-    solve(monotonic_ns(), static_cast<double>(r.t_end_ns - r.t_start_ns) * 1e-9, false);
+    const double ran_s = static_cast<double>(r.t_end_ns - r.t_start_ns) * 1e-9;
+    solve(monotonic_ns(), ran_s, ran_s, false);
     if (!res.converged) r.decision.unmet.push_back("layer_energy_interval");
     if (!res.unresolvable.empty()) unresolvable = res.unresolvable;
     if (!fit.unusable.empty()) unresolvable = fit.unusable;
@@ -344,7 +362,7 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
   e["attributed_energy_j"] = res.sum_energy_j;
   e["attributed_energy_ci95_j"] = finite_or_null(res.sum_energy_ci95_j);
   e["target_half_width"] = plan.target_rel;
-  e["sensor"] = sensor_json(fit);
+  e["sensor"] = sensor_json(fit, plan.poll_period_s);
   return out;
 }
 

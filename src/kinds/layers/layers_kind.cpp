@@ -171,8 +171,7 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
 
   // The sensors' averaging for this point, before its idle baseline and warm-up (the sensor's
   // clock is fitted from their polls too); put back as it was when the point ends.
-  const measure::sensor_averaging_scope sensors(ctx.board, spec.sensor_samples,
-                                                ctx.telemetry ? ctx.telemetry->tick_period_s() : 0.0);
+  const measure::sensor_averaging_scope sensors(ctx.board, spec.sensor_samples, ctx.telemetry);
   const double update_period_s = sensors.changed() && sensors.update_interval_s()
                                      ? *sensors.update_interval_s()
                                      : ctx.telemetry ? ctx.telemetry->update_period_s() : 0.0;
@@ -216,6 +215,7 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
     ip.max_time_s = spec.max_time_s;
     ip.target_rel = spec.target_half_width;
     ip.boundary_s = spec.boundary_s;
+    ip.poll_period_s = sensors.tick_period_s();
     if (sensors.changed()) {
       ip.sensor_period_s = update_period_s;
       ip.sensor_since_ns = sensors.since_ns();

@@ -222,8 +222,12 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform:
   const auto protocol = string_field(spec, declared("protocol"));
   out["protocol"] = protocol;
   const bool fixed = protocol == "fixed";
+  const bool in_context = protocol == "in_context";
   out["latency_samples"] = integer_field(spec, declared("latency_samples"));
-  out["warmup_runs"] = integer_field(spec, declared("warmup_runs"));
+  // A layer alone warms its own caches over a few runs; a whole network does not keep them from
+  // one run to the next, and on the simulated Orin resnet50's first run took 114 ms and every
+  // later one 72-73 ms, the second included: two runs, not five (0.3 s of a 2 s protocol).
+  out["warmup_runs"] = integer_field(spec, declared("warmup_runs"), in_context ? 2 : 5);
   // The seed's protocol: 5 s of tegrastats per layer between 1 s boundaries, 2 s gaps.
   out["window_s"] = number_field(spec, declared("window_s"));
   out["boundary_s"] = number_field(spec, declared("boundary_s"), fixed ? 1.0 : 0.05);
@@ -234,12 +238,13 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform:
                                   ? json(number_field(spec, latency_target))
                                   : json();
   out["min_time_s"] = number_field(spec, declared("min_time_s"));
-  const bool in_context = protocol == "in_context";
-  // in_context's budget is for the whole network. Its big layers settle in the first seconds;
-  // past that, runs go on only for the few short layers that may still settle by max_time_s
-  // (the stem's 0.2 ms layers under a 20 ms sensor window). On the simulated Orin, resnet50's
-  // blocks resolved were the same at 5 s as at 60 s (16 of 22), which took 3-4x longer: 10 s.
-  out["max_time_s"] = number_field(spec, declared("max_time_s"), in_context ? 10.0 : 5.0);
+  // in_context's budget is for the whole network: the runs stop once every layer is within the
+  // target or would not be by max_time_s (kinds/layers/in_context_power.hpp). On the simulated
+  // Orin (5 ms sensor window) resnet50's blocks settle within about a second; the stem's 0.4 ms
+  // layers would take 6-7 s. So 2 s at block granularity: the fast answer, the short layers said
+  // not_converged or merged, and max_time_s buys them. Its 175 ops are eight times the unknowns,
+  // most of them short: 2 s resolved 10-17 of them, 10 s 55-60.
+  out["max_time_s"] = number_field(spec, declared("max_time_s"), !in_context ? 5.0 : gran == "op" ? 10.0 : 2.0);
   out["target_half_width"] = number_field(spec, declared("target_half_width"));
   // in_context resolves layers by the edges of the sensor's windows: by default it shortens them
   // (auto); the isolated protocols leave the sensors as the board has them.
@@ -374,7 +379,8 @@ const std::vector<spec_field>& layers_spec_fields() {
        "layer's power and energy from end-to-end runs of the whole network, at sub-sample resolution)", 0, 0,
        {"adaptive", "fixed", "in_context"}},
       {"latency_samples", t::integer, 100, "timed runs per layer", 1, 1000000, {}},
-      {"warmup_runs", t::integer, 5, "discarded runs before measuring", 0, 100000, {}},
+      {"warmup_runs", t::integer, nullptr, "discarded runs before measuring (5; in_context 2 of the whole network)", 0,
+       100000, {}},
       {"window_s", t::number, 5.0, "fixed protocol: power window per layer", 0.01, 3600, {}},
       {"boundary_s", t::number, nullptr, "seconds cut from each end of the power window (1 fixed, 0.05 adaptive)", 0, 60, {}},
       {"gap_s", t::number, nullptr, "rest after each layer (2 fixed, 0 adaptive)", 0, 3600, {}},
@@ -386,13 +392,15 @@ const std::vector<spec_field>& layers_spec_fields() {
        "latency is not a stop criterion)", 1e-6, 1, {}},
       {"min_time_s", t::number, 0.1, "adaptive: shortest window", 0, 3600, {}},
       {"max_time_s", t::number, nullptr,
-       "adaptive: longest window (5 s); in_context: longest run of end-to-end runs per network (10 s)", 0.001, 3600, {}},
+       "adaptive: longest window (5 s); in_context: longest run of end-to-end runs per network (2 s; 10 s at op "
+       "granularity)", 0.001, 3600, {}},
       {"target_half_width", t::number, 0.05,
        "in_context: the end-to-end runs go on until every layer's 95% energy interval is within this fraction of "
        "its energy (or max_time_s)", 1e-4, 1, {}},
       {"sensor_samples", t::text, nullptr,
        "the power sensors' averaging count for each point (INA3221 `samples`, put back after it): a count the board "
-       "offers, \"auto\" (the shortest window the 1 ms sampler can place: in_context's default) or \"as_is\" (the "
+       "offers, \"auto\" (the shortest window the sampler's fastest polls can place, the power sensors polled that "
+       "fast for the point: in_context's default) or \"as_is\" (the "
        "isolated protocols' default)", 0, 0, {}},
       {"end_to_end", t::boolean, true, "also run each network whole", 0, 0, {}},
       {"threads", t::integer, 0, "CPU backend threads (0 = the library's default)", 0, 1024, {}},
@@ -439,6 +447,14 @@ layers_spec layers_spec::stored(const nlohmann::json& j) {
   return s;
 }
 
-double layers_spec::idle_baseline_s() const { return std::max(0.5, min_time_s); }
+double layers_spec::idle_baseline_s() const {
+  // in_context's layer powers hardly depend on the idle baseline: a reading inside the runs
+  // covers them whole (its coefficients add up to 1), so an error in the idle term moves every
+  // dynamic power by as much and leaves idle + dynamic as it was. Only readings over the pauses
+  // between runs, and the dynamic columns, see it: a quarter second (12 readings of a 20 ms
+  // sensor, 50 of a 5 ms one) is plenty, and the other half second is a fifth of the protocol's
+  // time on a network like resnet50.
+  return std::max(in_context() ? 0.25 : 0.5, min_time_s);
+}
 
 }  // namespace jetperf::kinds

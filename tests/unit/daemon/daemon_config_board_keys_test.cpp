@@ -16,6 +16,7 @@ TEST(daemon_config_board_keys, defaults) {
   const auto cl = parse_command_line({"--config", "/dev/null"});
   EXPECT_EQ(cl.config.sim_profile, "orin-agx");
   EXPECT_EQ(cl.config.sample_period_ms, 10u);
+  EXPECT_EQ(cl.config.fast_sample_period_ms, 1u);
   EXPECT_EQ(cl.config.history_period_ms, 1000u);
   EXPECT_EQ(cl.config.history_retention_h, 24u);
   EXPECT_EQ(cl.config.thermal_limit_c, 95u);
@@ -27,8 +28,10 @@ TEST(daemon_config_board_keys, file_then_flags) {
   std::ofstream(conf) << "sim_profile = nano\nsample_period_ms = 5\nhistory_period_ms = 500\n"
                          "history_retention_h = 2\nthermal_limit_c = 0\n";
   const auto cl = parse_command_line(
-      {"--config", conf, "--sample-period-ms", "20", "--sim-profile=tx2", "--idle-sample-period-ms", "250"});
+      {"--config", conf, "--sample-period-ms", "20", "--sim-profile=tx2", "--idle-sample-period-ms", "250",
+       "--fast-sample-period-ms", "2"});
   EXPECT_EQ(cl.config.idle_sample_period_ms, 250u);
+  EXPECT_EQ(cl.config.fast_sample_period_ms, 2u);
   EXPECT_EQ(cl.config.sim_profile, "tx2");
   EXPECT_EQ(cl.config.sample_period_ms, 20u);
   EXPECT_EQ(cl.config.history_period_ms, 500u);
@@ -43,6 +46,8 @@ TEST(daemon_config_board_keys, rejects_bad_values) {
       {"--sim-profile", "Orin AGX"},   {"--sim-profile", ""},
       {"--sample-period-ms", "100", "--history-period-ms", "50"},
       {"--idle-sample-period-ms", "5"},  // below the 10 ms sample period
+      {"--fast-sample-period-ms", "0"},
+      {"--fast-sample-period-ms", "20"},  // above the 10 ms sample period
       {"--idle-sample-period-ms", "2000"}};  // above the 1000 ms history period
   for (auto args : bad) {
     args.insert(args.begin(), {"--config", "/dev/null"});
@@ -78,6 +83,7 @@ TEST(telemetry_setup, sampler_config_follows_the_periods) {
   EXPECT_EQ(s.period_ns, 10'000'000);
   EXPECT_EQ(s.history_period_ns, 1'000'000'000);
   EXPECT_EQ(s.idle_period_ns, 100'000'000);  // idle: 100 ms by default
+  EXPECT_EQ(s.fast_period_ns, 1'000'000);     // what a point may ask for its power sensors
   c.sample_period_ms = 3;
   c.history_period_ms = 10;
   s = sampler_config_of(c);

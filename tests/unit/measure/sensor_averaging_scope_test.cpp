@@ -6,6 +6,8 @@
 
 #include <jetperf/common/errors.hpp>
 
+#include <support/fake_sources.hpp>
+
 using namespace jetperf;
 using jetperf::measure::sensor_samples_request;
 using jetperf::platform::sensor_chip_averaging;
@@ -49,6 +51,14 @@ class averaging_board final : public platform::board_settings {
     samples = chips.front().samples;
   }
 };
+
+// A sampler configured at `configured_s` that may tick as fast as `fastest_s` for a point.
+test::fake_source sampler_at(double configured_s, double fastest_s) {
+  test::fake_source s;
+  s.period_ns = static_cast<std::int64_t>(configured_s * 1e9);
+  s.fastest_tick_s = fastest_s;
+  return s;
+}
 
 std::string field_of(const nlohmann::json& j, const std::vector<std::int64_t>* offered) {
   try {
@@ -96,39 +106,75 @@ TEST(sensor_averaging, auto_picks_the_fewest_samples_whose_window_spans_the_poll
 
 TEST(sensor_averaging_scope, auto_shortens_the_window_for_a_fast_sampler_and_puts_it_back) {
   averaging_board board;
+  // A sampler at 1 ms: 4 samples (4.9 ms, said as 5) span 4 of its polls; it stays at 1 ms.
+  auto fast = sampler_at(0.001, 0.001);
   {
-    const measure::sensor_averaging_scope scope(&board, sensor_samples_request::parse("auto", &counts), 0.001);
+    const measure::sensor_averaging_scope scope(&board, sensor_samples_request::parse("auto", &counts), &fast);
     EXPECT_TRUE(scope.changed());
     EXPECT_EQ(board.samples, 4);
     ASSERT_TRUE(scope.update_interval_s());
     EXPECT_DOUBLE_EQ(*scope.update_interval_s(), 0.005);
     EXPECT_GT(scope.since_ns(), 0);
     EXPECT_EQ(scope.samples(), 4);
+    EXPECT_DOUBLE_EQ(scope.tick_period_s(), 0.001);
   }
   EXPECT_EQ(board.samples, 16);
   EXPECT_EQ(board.writes, (std::vector<std::int64_t>{4, 16}));
+  EXPECT_TRUE(fast.tick_requests.empty());
+}
+
+TEST(sensor_averaging_scope, auto_has_a_10_ms_sampler_poll_the_shorter_window_faster_for_the_point) {
+  // The daemon's default: ticks every 10 ms, a point may ask for 1 ms. auto picks the window for
+  // the fastest polls (4 samples, 5 ms), the sampler reads the power sensors every 1.25 ms
+  // before the count changes, and both are put back at the end, the count first.
+  averaging_board board;
+  auto sampler = sampler_at(0.010, 0.001);
+  {
+    const measure::sensor_averaging_scope scope(&board, sensor_samples_request::parse("auto", &counts), &sampler);
+    EXPECT_EQ(board.samples, 4);
+    ASSERT_EQ(sampler.tick_requests.size(), 1u);
+    EXPECT_DOUBLE_EQ(sampler.tick_requests[0], 0.00125);
+    EXPECT_DOUBLE_EQ(sampler.tick_period_s(), 0.00125);
+    EXPECT_DOUBLE_EQ(scope.tick_period_s(), 0.00125);
+  }
+  EXPECT_EQ(board.samples, 16);
+  EXPECT_EQ(sampler.tick_requests, (std::vector<double>{0.00125, 0.0}));
+  EXPECT_DOUBLE_EQ(sampler.tick_period_s(), 0.010);
+  // A count asked for is polled 4 times per update too: 64 samples (78 ms) need no faster polls.
+  auto other = sampler_at(0.010, 0.001);
+  {
+    const measure::sensor_averaging_scope slow(&board, sensor_samples_request::parse(64, &counts), &other);
+    EXPECT_EQ(board.samples, 64);
+    EXPECT_DOUBLE_EQ(slow.tick_period_s(), 0.010);
+  }
+  EXPECT_TRUE(other.tick_requests.empty());
 }
 
 TEST(sensor_averaging_scope, auto_never_lengthens_the_window_and_as_is_touches_nothing) {
   averaging_board board;
   {
-    // A 10 ms sampler could place 40 ms windows only: the board's 20 ms one is kept.
-    const measure::sensor_averaging_scope slow(&board, sensor_samples_request::parse("auto", &counts), 0.010);
+    // A sampler that may tick no faster than 10 ms could place 40 ms windows only: the board's
+    // 20 ms one is kept, and so is the sampler's period.
+    auto ten = sampler_at(0.010, 0.010);
+    const measure::sensor_averaging_scope slow(&board, sensor_samples_request::parse("auto", &counts), &ten);
     EXPECT_FALSE(slow.changed());
     EXPECT_EQ(slow.samples(), 16);
-    const measure::sensor_averaging_scope unknown(&board, sensor_samples_request::parse("auto", &counts), 0.0);
+    EXPECT_TRUE(ten.tick_requests.empty());
+    const measure::sensor_averaging_scope unknown(&board, sensor_samples_request::parse("auto", &counts), nullptr);
     EXPECT_FALSE(unknown.changed());
-    const measure::sensor_averaging_scope as_is(&board, sensor_samples_request{}, 0.001);
+    auto fast = sampler_at(0.001, 0.001);
+    const measure::sensor_averaging_scope as_is(&board, sensor_samples_request{}, &fast);
     EXPECT_FALSE(as_is.changed());
     EXPECT_EQ(as_is.samples(), std::nullopt);
     // A count asked for is set whatever the sampler.
-    const measure::sensor_averaging_scope count(&board, sensor_samples_request::parse(64, &counts), 0.010);
+    const measure::sensor_averaging_scope count(&board, sensor_samples_request::parse(64, &counts), &ten);
     EXPECT_TRUE(count.changed());
     EXPECT_EQ(board.samples, 64);
   }
   EXPECT_EQ(board.writes, (std::vector<std::int64_t>{64, 16}));
   // No board: nothing happens.
-  const measure::sensor_averaging_scope none(nullptr, sensor_samples_request::parse(4, &counts), 0.001);
+  auto fast = sampler_at(0.001, 0.001);
+  const measure::sensor_averaging_scope none(nullptr, sensor_samples_request::parse(4, &counts), &fast);
   EXPECT_FALSE(none.changed());
 }
 
@@ -137,7 +183,8 @@ TEST(sensor_averaging_scope, waits_until_the_chips_say_the_new_interval) {
   // interval read at once would fit the sensor's clock near the old 20 ms.
   averaging_board board;
   board.stale_reads = 5;
-  const measure::sensor_averaging_scope scope(&board, sensor_samples_request::parse(4, &counts), 0.001);
+  auto fast = sampler_at(0.001, 0.001);
+  const measure::sensor_averaging_scope scope(&board, sensor_samples_request::parse(4, &counts), &fast);
   EXPECT_EQ(board.stale_reads, 0);
   ASSERT_TRUE(scope.update_interval_s());
   EXPECT_DOUBLE_EQ(*scope.update_interval_s(), 0.005);

@@ -189,6 +189,82 @@ TEST(sampler, idles_slowly_and_wakes_to_full_rate_for_a_job) {
   s.stop();
 }
 
+// A sensor with no power channel (a clock): read at the configured period whatever a point asks.
+class clock_like_sensor : public sensor {
+ public:
+  std::vector<channel_info> channels() const override { return {{"clock.gpu", "Hz", channel_kind::clock, "test"}}; }
+  void read(std::int64_t, double* v) override { v[0] = static_cast<double>(++reads); }
+  int reads = 0;
+};
+
+TEST(sampler, a_point_may_poll_the_power_sensors_faster_and_put_the_period_back) {
+  sampler_config cfg;
+  cfg.period_ns = 10'000'000;
+  cfg.fast_period_ns = 1'000'000;
+  cfg.history_period_ns = 0;
+  auto power = std::make_unique<counting_sensor>();
+  auto clock = std::make_unique<clock_like_sensor>();
+  auto* p = power.get();
+  auto* c = clock.get();
+  sampler s(sensors(std::move(power), std::move(clock)), cfg);
+  EXPECT_DOUBLE_EQ(s.tick_period_s(), 0.010);
+  EXPECT_DOUBLE_EQ(s.fastest_tick_period_s(), 0.001);
+  // Clamped to what the daemon allows: no faster than the fast period, no slower than its own.
+  EXPECT_DOUBLE_EQ(s.set_job_tick_period_s(0.0001), 0.001);
+  EXPECT_DOUBLE_EQ(s.set_job_tick_period_s(0.5), 0.010);
+  EXPECT_DOUBLE_EQ(s.set_job_tick_period_s(0.00125), 0.00125);
+  EXPECT_DOUBLE_EQ(s.tick_period_s(), 0.00125);
+  EXPECT_DOUBLE_EQ(s.health().period_s, 0.00125);
+  // 100 ms of ticks at 1.25 ms: the power sensor every tick, the clock every 10 ms.
+  for (std::int64_t t = 1'250'000; t <= 100'000'000; t += 1'250'000) s.tick(t);
+  EXPECT_EQ(p->reads.load(), 80);
+  EXPECT_GE(c->reads, 9);
+  EXPECT_LE(c->reads, 10);
+  EXPECT_DOUBLE_EQ(s.set_job_tick_period_s(0), 0.010);
+  const int clock_before = c->reads;
+  for (std::int64_t t = 110'000'000; t <= 200'000'000; t += 10'000'000) s.tick(t);
+  EXPECT_EQ(p->reads.load(), 90);
+  EXPECT_EQ(c->reads - clock_before, 10);
+  // A fast period longer than the period itself is refused.
+  cfg.fast_period_ns = 20'000'000;
+  EXPECT_THROW(sampler(sensors(std::make_unique<counting_sensor>()), cfg), validation_error);
+}
+
+TEST(sampler, the_sampling_thread_follows_a_points_period) {
+  sampler_config cfg;
+  cfg.period_ns = 10'000'000;
+  cfg.fast_period_ns = 1'000'000;
+  cfg.history_period_ns = 0;
+  auto counter = std::make_unique<counting_sensor>();
+  auto* raw = counter.get();
+  sampler s(sensors(std::move(counter)), cfg);
+  s.set_job(5);
+  s.start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const int slow = raw->reads.load();
+  s.set_job_tick_period_s(0.001);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const int fast_from = raw->reads.load();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const int fast = raw->reads.load() - fast_from;
+  EXPECT_LE(slow, 40);   // ~30 at 10 ms
+  EXPECT_GT(fast, 120);  // ~300 at 1 ms; a loaded machine misses some
+  EXPECT_GT(s.health().achieved_rate_hz, 400.0);
+  s.set_job_tick_period_s(0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const int back_from = raw->reads.load();
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  EXPECT_LE(raw->reads.load() - back_from, 40);
+  // Idle again, the health says the rate at the configured period, not the point's.
+  s.clear_job();
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  const auto h = s.health();
+  EXPECT_DOUBLE_EQ(h.period_s, 0.010);
+  EXPECT_LT(h.achieved_rate_hz, 150.0);
+  EXPECT_GT(h.achieved_rate_hz, 50.0);
+  s.stop();
+}
+
 TEST(sampler, idle_period_below_the_period_is_refused) {
   sampler_config cfg;
   cfg.period_ns = 10'000'000;

@@ -3,16 +3,16 @@
 // whole network (measure/layer_power_estimate.hpp), rather than from each layer run alone.
 // After the warm-up the network runs end to end, op by op on CLOCK_MONOTONIC, until every
 // layer's energy interval is within the target (stop_reason converged), or those that are not
-// would not be by max_time_s at the rate their intervals shrink (projected_max_time), or
-// max_time_s, or the sensor's changes stop following the clock fitted to them (sensor_clock_lost:
-// no later reading could be placed; the estimate keeps those placed before); every half second
-// the sensor's update
-// times are refitted from the window's samples (measure/sensor_updates.hpp), the estimate is
-// solved, and layers that cannot be resolved in the time left are merged with a neighbour. When
-// the runs lock in phase with the sensor's updates, each run starts after a random pause of up to
-// one sensor period, so the windows' edges fall across the layers again. With aim_updates (off by
-// default), every other run is delayed so that an update falls inside a layer still short of its
-// target.
+// would not be by max_time_s with the readings still to come (projected_max_time: judged from
+// the runs' layout, measure/layer_power_estimate.hpp), or max_time_s, or the sensor's changes
+// stop following the clock fitted to them (sensor_clock_lost: no later reading could be placed;
+// the estimate keeps those placed before). Every quarter second (at least four solves apart) the
+// sensor's update times are refitted from the window's samples (measure/sensor_updates.hpp),
+// the estimate is solved, and layers that could not be resolved by max_time_s are merged with a
+// neighbour. When the runs lock in phase with the sensor's updates, each run starts after a
+// random pause of up to one sensor period, so the windows' edges fall across the layers again.
+// With aim_updates (off by default), every other run is delayed so that an update falls inside a
+// layer still short of its target.
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -29,10 +29,10 @@ namespace jetperf::kinds {
 
 struct in_context_power_plan {
   double min_time_s = 1;
-  double max_time_s = 10;
+  double max_time_s = 2;
   double target_rel = 0.05;         ///< relative half-width of each layer's 95% energy interval
   double boundary_s = 0.05;         ///< cut from both ends of the end-to-end power window
-  double check_period_s = 0.5;      ///< how often the estimate is solved while running
+  double check_period_s = 0.25;     ///< how often the estimate is solved while running (at least 4 solves apart)
   std::size_t max_spans = 1u << 20; ///< layer spans kept (24 bytes each): the memory bound
   /// Every other run starts so that a sensor update falls inside a layer still short of its
   /// target (measure/window_edge_targets.hpp; the readings over each pause are left out, as a
@@ -45,6 +45,9 @@ struct in_context_power_plan {
   /// CLOCK_MONOTONIC from when the readings are of the point's averaging (0: all are): the
   /// sensor's clock is not fitted from polls before it.
   std::int64_t sensor_since_ns = 0;
+  /// How often the sampler read the power sensors during the point (s; 0: unknown), for the
+  /// estimator's diagnostics.
+  double poll_period_s = 0;
 };
 
 struct in_context_power {
