@@ -124,7 +124,7 @@ std::string render_prometheus(const std::vector<channel_info>& channels,
           label("domain", f.domain), f.throttled() ? 1 : 0);
   }
   w.add("jetperf_sampler_running", "1 while the sampling thread runs.", "gauge", "", health.running ? 1 : 0);
-  w.add("jetperf_sampler_period_seconds", "Configured sampling period.", "gauge", "", health.period_s);
+  w.add("jetperf_sampler_period_seconds", "Sampling period with a job attached (a point's faster one while it asks).", "gauge", "", health.period_s);
   w.add("jetperf_sampler_idle_period_seconds", "Sampling period while no job runs.", "gauge", "",
         health.idle_period_s);
   w.add("jetperf_sampler_full_rate", "1 while sampling at the full period (a job attached).", "gauge", "",
