@@ -46,6 +46,40 @@ struct candidate {
   long score = std::numeric_limits<long>::min();
 };
 
+// score() at one period for the phases phase0 + j * step, j = 0 .. count - 1, all at once: a
+// pair puts an update between its polls for the phases in (first - kP, second - kP] (some k),
+// so each pair adds its +1 or -1 over a run of the grid (a difference array), in O(pairs +
+// count) rather than O(pairs x count).
+void score_phases(const poll_pairs& p, double period, double phase0, double step, int count, std::size_t from_changed,
+                  std::size_t from_unchanged, std::vector<long>& out) {
+  std::vector<long> diff(static_cast<std::size_t>(count) + 1, 0);
+  const double span = step * (count - 1);
+  const auto add = [&](const std::pair<double, double>& q, long w) {
+    if (q.second - q.first >= period) {  // a whole period between the polls: every phase
+      diff[0] += w;
+      return;
+    }
+    const double a = q.first - phase0;
+    const double lo = a - std::floor(a / period) * period;  // in [0, period)
+    const double len = q.second - q.first;
+    // The pieces (lo + kP, lo + len + kP] that reach the grid [0, span].
+    for (double off = lo - period; off <= span; off += period) {
+      const double hi = off + len;
+      if (hi < 0) continue;
+      const long j_lo = std::max(0L, static_cast<long>(std::floor(off / step)) + 1);
+      const long j_hi = std::min(static_cast<long>(count) - 1, static_cast<long>(std::floor(hi / step)));
+      if (j_lo > j_hi) continue;
+      diff[static_cast<std::size_t>(j_lo)] += w;
+      diff[static_cast<std::size_t>(j_hi) + 1] -= w;
+    }
+  };
+  for (std::size_t i = from_changed; i < p.changed.size(); ++i) add(p.changed[i], 1);
+  for (std::size_t i = from_unchanged; i < p.unchanged.size(); ++i) add(p.unchanged[i], -1);
+  out.assign(static_cast<std::size_t>(count), 0);
+  long run = 0;
+  for (int j = 0; j < count; ++j) out[static_cast<std::size_t>(j)] = run += diff[static_cast<std::size_t>(j)];
+}
+
 // The best (period, phase) on a grid of `n` periods and `m` phases around `c`. Where several
 // explain the polls equally, the middle one: a poll period the update period is nearly a
 // multiple of leaves a whole range of periods tied on a short stretch of polls, and its edge
@@ -54,13 +88,15 @@ candidate search(const poll_pairs& p, candidate c, double period_span, int n, do
                  std::size_t from_changed, std::size_t from_unchanged) {
   candidate best;
   std::vector<std::pair<int, int>> tied;
+  std::vector<long> scores;
+  const double step = phase_span / m;
   for (int i = -n; i <= n; ++i) {
     const double period = c.period + period_span * i / n;
     if (period <= 0) continue;
+    score_phases(p, period, c.phase - phase_span, step, 2 * m + 1, from_changed, from_unchanged, scores);
     for (int j = -m; j <= m; ++j) {
-      const double phase = c.phase + phase_span * j / m;
-      const long sc = score(p, period, phase, from_changed, from_unchanged);
-      if (sc > best.score) best = {period, phase, sc}, tied.clear();
+      const long sc = scores[static_cast<std::size_t>(j + m)];
+      if (sc > best.score) best = {period, c.phase + phase_span * j / m, sc}, tied.clear();
       if (sc == best.score) tied.emplace_back(i, j);
     }
   }

@@ -26,6 +26,9 @@ constexpr std::int64_t k_sensor_fit_lead_ns = 3'000'000'000;
 // How far either side of a layer a targeted update may fall (the runs' own spread).
 constexpr double k_edge_margin_ns = 250'000;
 
+// The longest wait between two checks, however long a check takes.
+constexpr std::int64_t k_max_check_spacing_ns = 2'000'000'000;
+
 // What a check of the estimate may do.
 enum class check { decide, locked, refit_failed };
 
@@ -235,9 +238,13 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
       // The solve ran on the runner's own core: the board was not idle meanwhile.
       const auto checked = monotonic_ns();
       est->exclude(now, checked);
-      // The checks take at most a fifth of the time: at op granularity (175 units) a solve takes
-      // about 100 ms, at block granularity 10-20 ms.
-      next_check = checked + std::max(check_ns, 4 * (checked - now));
+      // The checks take at most a fifth of the time (at op granularity, 175 units, a solve takes
+      // about 100 ms; at block granularity 10-20 ms), but are never more than 2 s apart and a few
+      // are always left before max_time_s: a slow host's first check (its sensor fit from
+      // scratch: 3 s under valgrind) would otherwise leave none, and the runs would go on to
+      // max_time_s whatever the estimate, or long after a sensor lost its clock.
+      const auto left_ns = static_cast<std::int64_t>(plan.max_time_s * 1e9) - (checked - r.t_start_ns);
+      next_check = checked + std::max(check_ns, std::min({4 * (checked - now), left_ns / 3, k_max_check_spacing_ns}));
       // A sensor read no faster than it updates gives readings that cannot be placed: no layer
       // will ever get a number, however long the runs go on. (A fit that explains too few
       // changes may be an early alias: the next check fits afresh.)
