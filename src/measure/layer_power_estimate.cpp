@@ -60,7 +60,8 @@ struct layer_power_estimator::system {
   normal_equations ne;
   std::vector<std::size_t> coverage;  ///< readings per unit
   std::vector<double> duration_s;     ///< mean per run, per unit
-  /// E[a a'] (n x n) of one reading at a random phase of the runs' mean cycle (empty: no runs).
+  /// E[a a'] (n x n) of one reading at a random phase of the runs' mean cycle (empty: not
+  /// computed, as when no readings are to come, or no runs).
   std::vector<double> expected;
 };
 
@@ -211,7 +212,6 @@ layer_power_estimator::system layer_power_estimator::build() const {
       if (dense[u] > 0) row.emplace_back(u, dense[u]), ++s.coverage[u];
     s.ne.add_row(row, k.watts - options_.idle_w);
   }
-  s.expected = expected_information();
   return s;
 }
 
@@ -341,10 +341,12 @@ std::size_t layer_power_estimator::merge_unresolvable(double elapsed_s, double h
     merge(u, v);
     ++merges;
   };
-  // The readings still to come by the horizon, at the rate they came so far.
+  // The readings still to come by the horizon, at the rate they came so far, and what each adds
+  // on average (only where some are to come: the solves at the end need none of it).
   const double to_come = elapsed_s > 0 && horizon_s > elapsed_s
                              ? static_cast<double>(s.ne.rows) * (horizon_s - elapsed_s) / elapsed_s
                              : 0.0;
+  if (to_come > 0) s.expected = expected_information();
   std::vector<double> projected;  // per unit, at the horizon, once no more merges are made
   while (units_.size() > 1) {
     const std::size_t n = units_.size();

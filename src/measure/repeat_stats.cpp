@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include <jetperf/measure/student_t.hpp>
+
 namespace jetperf::measure {
 
 repeat_summary summarize_repeats(const std::vector<double>& values, const std::vector<double>& standard_errors) {

@@ -100,7 +100,7 @@ sensor_averaging_scope::sensor_averaging_scope(platform::board_settings* board, 
   // Polled fast enough to place the new window's updates from its first one (the sampler keeps
   // its own period where that is already fast enough).
   if (telemetry_ && expect_ms && *expect_ms > 0) {
-    const double wanted_s = std::min(static_cast<double>(*expect_ms) * 1e-3 / k_auto_polls_per_update, tick_s_);
+    const double wanted_s = static_cast<double>(*expect_ms) * 1e-3 / k_auto_polls_per_update;
     if (wanted_s < tick_s_) {
       tick_s_ = telemetry_->set_job_tick_period_s(wanted_s);
       tick_changed_ = true;

@@ -9,8 +9,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <jetperf/measure/student_t.hpp>
-
 namespace jetperf::measure {
 
 struct repeat_summary {
@@ -25,6 +23,5 @@ struct repeat_summary {
 /// `values` one per repeat; `standard_errors` the same length (each repeat's standard error of
 /// its own mean), or empty when unknown (then `disagree` stays false).
 repeat_summary summarize_repeats(const std::vector<double>& values, const std::vector<double>& standard_errors);
-
 
 }  // namespace jetperf::measure

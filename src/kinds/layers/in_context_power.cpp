@@ -271,8 +271,8 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
         stop = "converged";
         break;
       }
-      // Every layer within the target, or one that at the rate its interval has shrunk would
-      // not get there by max_time_s either: running on would not change the answer.
+      // Every layer within the target, or one that the readings still to come would not bring
+      // there by max_time_s either: running on would not change the answer.
       if (settled_except_hopeless(res)) {
         stop = "projected_max_time";
         break;
