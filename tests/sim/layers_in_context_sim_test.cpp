@@ -70,6 +70,13 @@ TEST(layers_in_context_sim, every_layers_power_from_end_to_end_runs_agrees_with_
   EXPECT_DOUBLE_EQ(e2e["sensor_update_period_s"].get<double>(), 0.005);
   EXPECT_NEAR(est["sensor"]["poll_period_s"].get<double>(), 0.00125, 1e-9) << est.dump();
   EXPECT_NEAR(est["sensor"]["period_s"].get<double>(), 0.004896, 0.00005) << est.dump();
+  // The idle baseline is 30 of those readings (0.15 s at the driver's 5 ms) between the default 0.05 s boundaries,
+  // not the isolated protocol's half second.
+  const auto trace = json_of(http.request("GET", "/v1/jobs/" + std::to_string(ids["in_context"]) + "/trace"));
+  double idle_s = 0;
+  for (const auto& ev : trace["traceEvents"])
+    if (ev.value("cat", "") == "idle" && ev.value("ph", "") == "X") idle_s += ev["dur"].get<double>() * 1e-6;
+  EXPECT_NEAR(idle_s, 30 * 0.005 + 2 * 0.05, 0.02) << "the idle baseline's span on the job's timeline";
   // The layers add up to the run: energy per run from the whole window against the layers' sum.
   EXPECT_NEAR(e2e["layer_energy_sum_j"].get<double>(), e2e["energy_j"].get<double>(),
               3 * e2e["layer_energy_sum_ci95_j"].get<double>() + 0.03 * e2e["energy_j"].get<double>())

@@ -176,7 +176,7 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
                                      ? *sensors.update_interval_s()
                                      : ctx.telemetry ? ctx.telemetry->update_period_s() : 0.0;
   measure::point_plan plan;
-  plan.idle_s = spec.idle_baseline_s();
+  plan.idle_s = spec.idle_baseline_s(update_period_s);
   plan.boundary_s = spec.boundary_s;
   plan.cooldown_s = spec.cooldown_s;
   plan.warmup_runs = static_cast<std::size_t>(spec.warmup_runs);

@@ -225,9 +225,10 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform:
   const bool in_context = protocol == "in_context";
   out["latency_samples"] = integer_field(spec, declared("latency_samples"));
   // A layer alone warms its own caches over a few runs; a whole network does not keep them from
-  // one run to the next, and on the simulated Orin resnet50's first run took 114 ms and every
-  // later one 72-73 ms, the second included: two runs, not five (0.3 s of a 2 s protocol).
-  out["warmup_runs"] = integer_field(spec, declared("warmup_runs"), in_context ? 2 : 5);
+  // one run to the next. On the simulated Orin resnet50's first run took 112-115 ms and the
+  // second 70-71 ms, as fast as every later one (3 jobs with no warm-up, the runs' own times):
+  // the first run is the cold one (page faults, caches), so one run, not five.
+  out["warmup_runs"] = integer_field(spec, declared("warmup_runs"), in_context ? 1 : 5);
   // The seed's protocol: 5 s of tegrastats per layer between 1 s boundaries, 2 s gaps.
   out["window_s"] = number_field(spec, declared("window_s"));
   out["boundary_s"] = number_field(spec, declared("boundary_s"), fixed ? 1.0 : 0.05);
@@ -379,7 +380,7 @@ const std::vector<spec_field>& layers_spec_fields() {
        "layer's power and energy from end-to-end runs of the whole network, at sub-sample resolution)", 0, 0,
        {"adaptive", "fixed", "in_context"}},
       {"latency_samples", t::integer, 100, "timed runs per layer", 1, 1000000, {}},
-      {"warmup_runs", t::integer, nullptr, "discarded runs before measuring (5; in_context 2 of the whole network)", 0,
+      {"warmup_runs", t::integer, nullptr, "discarded runs before measuring (5; in_context 1 of the whole network)", 0,
        100000, {}},
       {"window_s", t::number, 5.0, "fixed protocol: power window per layer", 0.01, 3600, {}},
       {"boundary_s", t::number, nullptr, "seconds cut from each end of the power window (1 fixed, 0.05 adaptive)", 0, 60, {}},
@@ -447,14 +448,18 @@ layers_spec layers_spec::stored(const nlohmann::json& j) {
   return s;
 }
 
-double layers_spec::idle_baseline_s() const {
+double layers_spec::idle_baseline_s(double sensor_update_s) const {
   // in_context's layer powers hardly depend on the idle baseline: a reading inside the runs
   // covers them whole (its coefficients add up to 1), so an error in the idle term moves every
   // dynamic power by as much and leaves idle + dynamic as it was. Only readings over the pauses
-  // between runs, and the dynamic columns, see it: a quarter second (12 readings of a 20 ms
-  // sensor, 50 of a 5 ms one) is plenty, and the other half second is a fifth of the protocol's
-  // time on a network like resnet50.
-  return std::max(in_context() ? 0.25 : 0.5, min_time_s);
+  // between runs, and the dynamic columns, see it: a few dozen readings are plenty (their mean is
+  // within a few mW, against layers' dynamic powers of watts), which is a quarter second of a
+  // 20 ms sensor but 0.15 s of the 5 ms window in_context asks for: the other 0.1 s is a twentieth
+  // of the protocol's time on a network like resnet50.
+  if (!in_context()) return std::max(0.5, min_time_s);
+  double s = 0.25;
+  if (sensor_update_s > 0) s = std::clamp(k_in_context_idle_readings * sensor_update_s, 0.1, s);
+  return std::max(s, min_time_s);
 }
 
 }  // namespace jetperf::kinds

@@ -237,7 +237,7 @@ TEST(layers_spec, in_context_runs_one_point_per_network_with_its_own_time_budget
   const auto s = normalize_layers_spec({{"models", "resnet50,mobilenet_v2"}, {"protocol", "in_context"}}, offered());
   EXPECT_DOUBLE_EQ(s["max_time_s"].get<double>(), 2.0);
   EXPECT_DOUBLE_EQ(s["target_half_width"].get<double>(), 0.05);
-  EXPECT_EQ(s["warmup_runs"], 2);  // of the whole network
+  EXPECT_EQ(s["warmup_runs"], 1);  // of the whole network
   // Adaptive keeps its own defaults.
   const auto adaptive = normalize_layers_spec({{"models", "resnet50"}}, offered());
   EXPECT_DOUBLE_EQ(adaptive["max_time_s"].get<double>(), 5.0);
@@ -248,11 +248,16 @@ TEST(layers_spec, in_context_runs_one_point_per_network_with_its_own_time_budget
   EXPECT_EQ(asked["warmup_runs"], 7);
   EXPECT_DOUBLE_EQ(asked["max_time_s"].get<double>(), 30.0);
   EXPECT_DOUBLE_EQ(layers_spec::stored(s).idle_baseline_s(), 0.25);
+  // 30 readings of the sensor, within 0.1-0.25 s: an Orin at 4 samples updates every 4.896 ms.
+  EXPECT_NEAR(layers_spec::stored(s).idle_baseline_s(0.004896), 0.14688, 1e-12);
+  EXPECT_DOUBLE_EQ(layers_spec::stored(s).idle_baseline_s(0.0196), 0.25);
+  EXPECT_DOUBLE_EQ(layers_spec::stored(s).idle_baseline_s(0.001), 0.1);
   // Eight times the unknowns at op granularity, most of them short: a longer budget.
   EXPECT_DOUBLE_EQ(normalize_layers_spec({{"models", "resnet50"}, {"protocol", "in_context"}, {"granularity", "op"}},
                                          offered())["max_time_s"].get<double>(),
                    10.0);
   EXPECT_DOUBLE_EQ(layers_spec::stored(adaptive).idle_baseline_s(), 0.5);
+  EXPECT_DOUBLE_EQ(layers_spec::stored(adaptive).idle_baseline_s(0.004896), 0.5);
   const auto points = expand_layers_spec(s);
   // Every layer is measured inside the end-to-end runs: one point per network, even at op granularity.
   ASSERT_EQ(points.size(), 2u);

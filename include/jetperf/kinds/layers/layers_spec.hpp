@@ -44,9 +44,13 @@ struct layers_spec {
   static layers_spec stored(const nlohmann::json& normalized);
   bool fixed() const { return protocol == "fixed"; }
   bool in_context() const { return protocol == "in_context"; }
-  /// Seconds of the idle baseline measured once per distinct setting.
-  double idle_baseline_s() const;
+  /// Seconds of the idle baseline measured once per distinct setting (at most: in_context's is
+  /// k_in_context_idle_readings of a sensor updating every `sensor_update_s`, when known).
+  double idle_baseline_s(double sensor_update_s = 0) const;
 };
+
+/// Sensor readings in in_context's idle baseline (within 0.1-0.25 s).
+constexpr double k_in_context_idle_readings = 30;
 
 const std::vector<spec_field>& layers_spec_fields();
 
