@@ -2,6 +2,11 @@
 // job running during SIGKILL comes back as `interrupted`.
 #include "backbone_helpers.hpp"
 
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <fstream>
+
 namespace jetperf::test {
 namespace {
 
@@ -68,6 +73,43 @@ TEST(restart_backbone, job_running_during_sigkill_is_interrupted) {
   const auto r = run_client(with_daemon(daemon, {"watch", std::to_string(id)}));
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(r.out.rfind("job " + std::to_string(id) + ": interrupted", 0), 0u) << r.out;
+}
+
+TEST(restart_backbone, a_daemon_ends_with_the_test_process_that_started_it) {
+  // A test killed by ctest's timeout, or a benchmark ended by an uncaught exception, runs no
+  // destructor: its daemon must not go on sampling a simulated board beside every test after it.
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const pid_t test = ::fork();
+  ASSERT_GE(test, 0);
+  if (test == 0) {
+    ::close(fds[0]);
+    pid_t daemon_pid = -1;
+    try {
+      auto* d = new daemon_process();  // never deleted: the process ends as if it crashed
+      daemon_pid = d->pid();
+    } catch (...) {
+    }
+    (void)!::write(fds[1], &daemon_pid, sizeof daemon_pid);
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  pid_t daemon_pid = -1;
+  ASSERT_EQ(::read(fds[0], &daemon_pid, sizeof daemon_pid), static_cast<ssize_t>(sizeof daemon_pid));
+  ::close(fds[0]);
+  int status = 0;
+  ASSERT_EQ(::waitpid(test, &status, 0), test);
+  ASSERT_GT(daemon_pid, 0) << "the forked test could not start its daemon";
+  // Gone, or a zombie its new parent has yet to reap.
+  const auto running = [&] {
+    std::ifstream stat("/proc/" + std::to_string(daemon_pid) + "/stat");
+    std::string pid, comm, state;
+    return stat >> pid >> comm >> state && state != "Z" && state != "X";
+  };
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (running() && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_FALSE(running()) << "jetperfd " << daemon_pid << " outlived the process that started it";
+  if (running()) ::kill(daemon_pid, SIGKILL);
 }
 
 }  // namespace

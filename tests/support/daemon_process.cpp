@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -95,13 +96,20 @@ void daemon_process::start() {
 
   const int log_fd = ::open(dir_.file("daemon.log").c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (log_fd < 0) throw std::runtime_error("daemon_process: cannot open log: " + std::string(std::strerror(errno)));
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) {
     ::close(log_fd);
     throw std::runtime_error("daemon_process: fork: " + std::string(std::strerror(errno)));
   }
   if (pid == 0) {
-    // Child: only async-signal-safe calls until execve.
+    // Child: only async-signal-safe calls until execve. The daemon ends with the test that
+    // started it: a test killed by ctest's timeout, or a benchmark ended by an uncaught
+    // exception, would otherwise leave it running (and sampling its simulated board) beside
+    // every test and benchmark after it. (The signal follows the forking thread: tests start
+    // their daemons on the main thread.)
+    ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (::getppid() != parent) ::_exit(127);
     const int devnull = ::open("/dev/null", O_RDONLY);
     if (devnull >= 0) ::dup2(devnull, 0);
     ::dup2(log_fd, 1);
