@@ -97,7 +97,7 @@ class layers_kind final : public submit_kind {
        "(spec.repeats; default 1)"},
       {"--latency-samples", "latency_samples", "Timed runs per layer (spec.latency_samples; default 100)"},
       {"--warmup-runs", "warmup_runs",
-       "Untimed runs before each layer, or of the whole network in_context (spec.warmup_runs; default 5, in_context 2)"},
+       "Untimed runs before each layer, or of the whole network in_context (spec.warmup_runs; default 5, in_context 1)"},
       {"--threads", "threads", "CPU backend threads, 0 = all cores (spec.threads)"},
   };
   number_flag numbers_[9] = {
