@@ -52,6 +52,35 @@ double condition_number(const normal_equations& ne) {
   return std::sqrt(ev.back() / ev.front());
 }
 
+// Each unit's dynamic power, the time-weighted mean of its columns' (a unit's columns run one
+// after another in every run), and the units' power covariance (k x k; empty with `cov`).
+struct unit_figures {
+  std::vector<double> power_w;
+  std::vector<double> covariance;
+};
+
+unit_figures unit_powers(const std::vector<std::size_t>& bounds, const std::vector<double>& x,
+                         const std::vector<double>& cov, const std::vector<double>& duration_s) {
+  const std::size_t k = bounds.size() - 1, n = x.size();
+  unit_figures f;
+  // The weight of each column in its unit's mean (equal weights for a unit that took no time).
+  std::vector<double> weight(n, 0.0);
+  std::vector<std::size_t> unit(n, 0);
+  for (std::size_t u = 0; u < k; ++u) {
+    double total = 0;
+    for (std::size_t c = bounds[u]; c < bounds[u + 1]; ++c) total += duration_s[c], unit[c] = u;
+    for (std::size_t c = bounds[u]; c < bounds[u + 1]; ++c)
+      weight[c] = total > 0 ? duration_s[c] / total : 1.0 / static_cast<double>(bounds[u + 1] - bounds[u]);
+  }
+  f.power_w.assign(k, 0.0);
+  for (std::size_t c = 0; c < n; ++c) f.power_w[unit[c]] += weight[c] * x[c];
+  if (cov.empty()) return f;
+  f.covariance.assign(k * k, 0.0);
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = 0; b < n; ++b) f.covariance[unit[a] * k + unit[b]] += weight[a] * weight[b] * cov[a * n + b];
+  return f;
+}
+
 }  // namespace
 
 double layer_unit::rel_half_width() const { return energy_j > 0 ? energy_ci95_j / energy_j : k_inf; }
@@ -77,12 +106,13 @@ double active_until(double x, double start, double d, double cycle) {
 }  // namespace
 
 std::vector<double> layer_power_estimator::expected_information() const {
-  const std::size_t n = units_.size();
+  const std::size_t n = columns_.size();
   if (runs_.empty() || n == 0) return {};
   // The runs' mean layout: each layer's offset from its run's start and its length, and the mean
   // cycle from one run's start to the next (the gaps between runs included: the board idles there).
-  std::vector<double> offset(layer_count_, 0.0), length(layer_count_, 0.0);
-  std::vector<std::size_t> seen(layer_count_, 0);
+  const std::size_t parts = column_of_part_.size();
+  std::vector<double> offset(parts, 0.0), length(parts, 0.0);
+  std::vector<std::size_t> seen(parts, 0);
   for (const auto& r : runs_)
     for (const auto& sp : r.spans) {
       const auto l = static_cast<std::size_t>(sp.layer);
@@ -104,12 +134,12 @@ std::vector<double> layer_power_estimator::expected_information() const {
   };
   std::vector<placed> layers;
   double shortest = cycle;
-  for (std::size_t l = 0; l < layer_count_; ++l) {
-    if (!seen[l] || unit_of_layer_[l] < 0) continue;
+  for (std::size_t l = 0; l < parts; ++l) {
+    if (!seen[l] || column_of_part_[l] < 0) continue;
     const double start = offset[l] / static_cast<double>(seen[l]);
     const double len = std::min(length[l] / static_cast<double>(seen[l]), cycle - start);
     if (len <= 0) continue;
-    layers.push_back({start, len, static_cast<std::size_t>(unit_of_layer_[l])});
+    layers.push_back({start, len, static_cast<std::size_t>(column_of_part_[l])});
     shortest = std::min(shortest, len);
   }
   const double w = static_cast<double>(options_.window_ns);
@@ -142,8 +172,19 @@ std::vector<double> layer_power_estimator::expected_information() const {
 }
 
 layer_power_estimator::layer_power_estimator(std::size_t layer_count, layer_estimate_options options)
-    : layer_count_(layer_count), options_(options), unit_of_layer_(layer_count, -1) {
+    : layer_power_estimator(layer_count, options, {}) {}
+
+layer_power_estimator::layer_power_estimator(std::size_t layer_count, layer_estimate_options options,
+                                             std::vector<int> layer_of_part)
+    : layer_count_(layer_count), layer_of_part_(std::move(layer_of_part)), by_parts_(!layer_of_part_.empty()), options_(options) {
   if (options_.window_ns <= 0) throw std::invalid_argument("layer power estimator: the sensor's window must be positive");
+  if (!by_parts_) {
+    layer_of_part_.resize(layer_count);
+    for (std::size_t l = 0; l < layer_count; ++l) layer_of_part_[l] = static_cast<int>(l);
+  }
+  for (int l : layer_of_part_)
+    if (l >= static_cast<int>(layer_count)) throw std::out_of_range("layer power estimator: a part's layer is not in the network");
+  column_of_part_.assign(layer_of_part_.size(), -1);
 }
 
 void layer_power_estimator::add_run(const std::vector<layer_span>& spans) {
@@ -151,37 +192,90 @@ void layer_power_estimator::add_run(const std::vector<layer_span>& spans) {
   run r;
   r.start_ns = spans.front().start_ns;
   r.end_ns = spans.back().end_ns;
-  bool added = false;
+  std::vector<int> added;
   for (std::size_t i = 0; i < spans.size(); ++i) {
     const auto& s = spans[i];
-    if (s.layer < 0 || static_cast<std::size_t>(s.layer) >= layer_count_)
+    if (s.layer < 0 || static_cast<std::size_t>(s.layer) >= column_of_part_.size() ||
+        layer_of_part_[static_cast<std::size_t>(s.layer)] < 0)
       throw std::out_of_range("layer power estimator: layer " + std::to_string(s.layer) + " is not in the network");
     layer_span g = s;
     g.end_ns = i + 1 < spans.size() ? std::max(s.start_ns, spans[i + 1].start_ns) : std::max(s.start_ns, s.end_ns);
     r.end_ns = std::max(r.end_ns, g.end_ns);
     r.spans.push_back(g);
-    if (unit_of_layer_[static_cast<std::size_t>(s.layer)] < 0) {
-      // A layer seen for the first time is a unit of its own, in layer order.
-      unit_of_layer_[static_cast<std::size_t>(s.layer)] = 0;
-      const auto at = std::find_if(units_.begin(), units_.end(), [&](const std::vector<int>& u) { return u.front() > s.layer; });
-      units_.insert(at, std::vector<int>{s.layer});
-      added = true;
+    if (column_of_part_[static_cast<std::size_t>(s.layer)] < 0) {
+      // A part seen for the first time is a column of its own, in part order, and a unit of its
+      // layer's (the layer's unit when it has one already).
+      column_of_part_[static_cast<std::size_t>(s.layer)] = 0;
+      const auto at = std::find_if(columns_.begin(), columns_.end(), [&](const std::vector<int>& u) { return u.front() > s.layer; });
+      const auto c = static_cast<std::size_t>(at - columns_.begin());
+      columns_.insert(at, std::vector<int>{s.layer});
+      const int layer = layer_of_part_[static_cast<std::size_t>(s.layer)];
+      int label = -1;
+      for (std::size_t j = 0; j < c; ++j)
+        if (layer_of_part_[static_cast<std::size_t>(columns_[j].front())] == layer) label = unit_of_column_[j];
+      for (std::size_t j = c + 1; label < 0 && j < columns_.size(); ++j)
+        if (layer_of_part_[static_cast<std::size_t>(columns_[j].front())] == layer) label = unit_of_column_[j - 1];
+      if (label < 0) label = next_label_++;
+      unit_of_column_.insert(unit_of_column_.begin() + static_cast<std::ptrdiff_t>(c), label);
+      added.push_back(s.layer);
     }
   }
-  if (added)
-    for (std::size_t u = 0; u < units_.size(); ++u)
-      for (int l : units_[u]) unit_of_layer_[static_cast<std::size_t>(l)] = static_cast<int>(u);
+  if (!added.empty()) {
+    renumber();
+    // Short new parts share a column with the next new parts of their layer, to min_part_ns
+    // together (by this run's times).
+    if (options_.min_part_ns > 0) {
+      std::map<int, std::int64_t> length;
+      for (const auto& g : r.spans) length[g.layer] = g.end_ns - g.start_ns;
+      for (std::size_t c = 0; c + 1 < columns_.size();) {
+        const int last = columns_[c].back(), next = columns_[c + 1].front();
+        std::int64_t len = 0;
+        for (int p : columns_[c]) len += length.count(p) ? length[p] : options_.min_part_ns;
+        const bool fresh = std::find(added.begin(), added.end(), last) != added.end() &&
+                           std::find(added.begin(), added.end(), next) != added.end();
+        if (fresh && len < options_.min_part_ns && unit_of_column_[c] == unit_of_column_[c + 1] &&
+            layer_of_part_[static_cast<std::size_t>(last)] == layer_of_part_[static_cast<std::size_t>(next)])
+          merge(c, c + 1);
+        else
+          ++c;
+      }
+    }
+  }
   runs_.push_back(std::move(r));
+}
+
+void layer_power_estimator::renumber() {
+  for (std::size_t c = 0; c < columns_.size(); ++c)
+    for (int p : columns_[c]) column_of_part_[static_cast<std::size_t>(p)] = static_cast<int>(c);
+}
+
+std::vector<std::size_t> layer_power_estimator::unit_bounds() const {
+  std::vector<std::size_t> b;
+  for (std::size_t c = 0; c < columns_.size(); ++c)
+    if (c == 0 || unit_of_column_[c] != unit_of_column_[c - 1]) b.push_back(c);
+  b.push_back(columns_.size());
+  return b;
+}
+
+std::vector<int> layer_power_estimator::layers_of(std::size_t from, std::size_t to) const {
+  std::vector<int> out;
+  for (std::size_t c = from; c < to; ++c)
+    for (int p : columns_[c]) {
+      const int l = layer_of_part_[static_cast<std::size_t>(p)];
+      if (std::find(out.begin(), out.end(), l) == out.end()) out.push_back(l);
+    }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 void layer_power_estimator::add_reading(const power_reading& r) { readings_.push_back(r); }
 
 layer_power_estimator::system layer_power_estimator::build() const {
-  const std::size_t n = units_.size();
+  const std::size_t n = columns_.size();
   system s{normal_equations(n), std::vector<std::size_t>(n, 0), std::vector<double>(n, 0.0), {}};
   for (const auto& r : runs_)
     for (const auto& sp : r.spans)
-      s.duration_s[static_cast<std::size_t>(unit_of_layer_[static_cast<std::size_t>(sp.layer)])] +=
+      s.duration_s[static_cast<std::size_t>(column_of_part_[static_cast<std::size_t>(sp.layer)])] +=
           static_cast<double>(sp.end_ns - sp.start_ns) * 1e-9;
   if (!runs_.empty())
     for (double& d : s.duration_s) d /= static_cast<double>(runs_.size());
@@ -202,7 +296,7 @@ layer_power_estimator::system layer_power_estimator::build() const {
       for (const auto& sp : runs_[i].spans) {
         const auto overlap = std::min(sp.end_ns, to) - std::max(sp.start_ns, from);
         if (overlap <= 0) continue;
-        dense[static_cast<std::size_t>(unit_of_layer_[static_cast<std::size_t>(sp.layer)])] += static_cast<double>(overlap) / w;
+        dense[static_cast<std::size_t>(column_of_part_[static_cast<std::size_t>(sp.layer)])] += static_cast<double>(overlap) / w;
         any = true;
       }
     }
@@ -219,7 +313,7 @@ layer_power_result layer_power_estimator::solve(const system& s) const {
   layer_power_result out;
   out.runs = runs_.size();
   out.readings = s.ne.rows;
-  const std::size_t n = units_.size();
+  const std::size_t n = columns_.size();
   out.phase_lock = phase_lock();
   if (n == 0) {
     out.unresolvable = "no run was recorded";
@@ -232,23 +326,32 @@ layer_power_result layer_power_estimator::solve(const system& s) const {
   const auto cov = covariance(s.ne, sol.rss);
   const double factor = interval_factor(s.ne.rows, n);
   out.residual_dof = s.ne.rows > n ? s.ne.rows - n : 0;
+  out.columns = n;
   out.residual_rms_w = s.ne.rows ? std::sqrt(sol.rss / static_cast<double>(s.ne.rows)) : 0.0;
   out.condition_number = s.ne.rows ? condition_number(s.ne) : k_inf;
   double var_sum = cov.empty() ? k_inf : 0.0;
-  for (std::size_t u = 0; u < n; ++u) {
+  if (!cov.empty())
+    for (std::size_t u = 0; u < n; ++u)
+      for (std::size_t v = 0; v < n; ++v) var_sum += s.duration_s[u] * s.duration_s[v] * cov[u * n + v];
+  const auto bounds = unit_bounds();
+  const auto figures = unit_powers(bounds, sol.x, cov, s.duration_s);
+  for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
     layer_unit lu;
-    lu.layers = units_[u];
-    lu.power_w = options_.idle_w + sol.x[u];
-    lu.power_ci95_w = cov.empty() ? k_inf : factor * std::sqrt(std::max(cov[u * n + u], 0.0));
-    lu.duration_s = s.duration_s[u];
+    lu.layers = layers_of(bounds[k], bounds[k + 1]);
+    lu.columns = bounds[k + 1] - bounds[k];
+    lu.power_w = options_.idle_w + figures.power_w[k];
+    const double var = figures.covariance.empty() ? k_inf : figures.covariance[k * (bounds.size() - 1) + k];
+    lu.power_ci95_w = std::isfinite(var) ? factor * std::sqrt(std::max(var, 0.0)) : k_inf;
+    lu.at_bound = true;
+    for (std::size_t c = bounds[k]; c < bounds[k + 1]; ++c) {
+      lu.duration_s += s.duration_s[c];
+      lu.readings = std::max(lu.readings, s.coverage[c]);
+      lu.at_bound = lu.at_bound && sol.at_bound[c];
+    }
     lu.energy_j = lu.power_w * lu.duration_s;
     lu.energy_ci95_j = lu.power_ci95_w * lu.duration_s;
-    lu.readings = s.coverage[u];
-    lu.at_bound = sol.at_bound[u];
     lu.projected_rel = lu.rel_half_width();
     out.sum_energy_j += lu.energy_j;
-    if (!cov.empty())
-      for (std::size_t v = 0; v < n; ++v) var_sum += s.duration_s[u] * s.duration_s[v] * cov[u * n + v];
     out.units.push_back(std::move(lu));
   }
   out.sum_energy_ci95_j = std::isfinite(var_sum) ? factor * std::sqrt(std::max(var_sum, 0.0)) : k_inf;
@@ -298,14 +401,25 @@ double layer_power_estimator::phase_lock() const {
 
 void layer_power_estimator::merge(std::size_t u, std::size_t v) {
   if (u > v) std::swap(u, v);
-  units_[u].insert(units_[u].end(), units_[v].begin(), units_[v].end());
-  units_.erase(units_.begin() + static_cast<std::ptrdiff_t>(v));
-  for (std::size_t i = 0; i < units_.size(); ++i)
-    for (int l : units_[i]) unit_of_layer_[static_cast<std::size_t>(l)] = static_cast<int>(i);
+  const int keep = unit_of_column_[u], gone = unit_of_column_[v];
+  columns_[u].insert(columns_[u].end(), columns_[v].begin(), columns_[v].end());
+  columns_.erase(columns_.begin() + static_cast<std::ptrdiff_t>(v));
+  unit_of_column_.erase(unit_of_column_.begin() + static_cast<std::ptrdiff_t>(v));
+  // Columns of two units made one: the units are one too.
+  std::replace(unit_of_column_.begin(), unit_of_column_.end(), gone, keep);
+  renumber();
+}
+
+void layer_power_estimator::merge_units(std::size_t c) {
+  const int keep = unit_of_column_[c];
+  std::size_t next = c;
+  while (next < columns_.size() && unit_of_column_[next] == keep) ++next;
+  if (next == columns_.size()) return;
+  std::replace(unit_of_column_.begin(), unit_of_column_.end(), unit_of_column_[next], keep);
 }
 
 std::size_t layer_power_estimator::merge_unresolvable(double elapsed_s, double horizon_s, layer_power_result* result) {
-  std::size_t merges = 0;
+  std::size_t merges = 0, column_merges = 0;  // of units (the reported ones), of columns
   system s = build();
   // Merging two columns of A adds them: A'A gains the sum of their rows and columns, A'b the sum
   // of their entries (and E[a a'] as A'A). So each merge updates the system in O(n^2) instead of
@@ -338,8 +452,9 @@ std::size_t layer_power_estimator::merge_unresolvable(double elapsed_s, double h
     s.duration_s[u] += s.duration_s[v];
     s.duration_s.erase(s.duration_s.begin() + static_cast<std::ptrdiff_t>(v));
     ne.n = n - 1;
+    merges += unit_of_column_[u] != unit_of_column_[v];
     merge(u, v);
-    ++merges;
+    ++column_merges;
   };
   // The readings still to come by the horizon, at the rate they came so far, and what each adds
   // on average (only where some are to come: the solves at the end need none of it).
@@ -348,8 +463,8 @@ std::size_t layer_power_estimator::merge_unresolvable(double elapsed_s, double h
                              : 0.0;
   if (to_come > 0) s.expected = expected_information();
   std::vector<double> projected;  // per unit, at the horizon, once no more merges are made
-  while (units_.size() > 1) {
-    const std::size_t n = units_.size();
+  while (columns_.size() > 1) {
+    const std::size_t n = columns_.size();
     // Too few spare readings: a unit no reading has split from its neighbour yet looks like one
     // the others explain, and every interval rests on a residual variance that is itself a
     // guess. More data, not merging, is the cure, and a merge cannot be undone. (With no
@@ -381,29 +496,40 @@ std::size_t layer_power_estimator::merge_unresolvable(double elapsed_s, double h
     const auto cov = covariance(s.ne, information, sol.rss);
     if (cov.empty()) break;
     const double factor = interval_factor(s.ne.rows + static_cast<std::size_t>(to_come), n);
-    projected.assign(n, k_nan);
-    std::size_t worst = n;
+    // By unit: merging units joins no columns (their powers are added up, not fitted as one).
+    const auto bounds = unit_bounds();
+    const std::size_t k = bounds.size() - 1;
+    const auto f = unit_powers(bounds, sol.x, cov, s.duration_s);
+    projected.assign(k, k_nan);
+    std::size_t worst = k;
     double worst_rel = 0;
-    for (std::size_t u = 0; u < n; ++u) {
-      const double power = options_.idle_w + sol.x[u];
-      const double rel = power > 0 ? factor * std::sqrt(std::max(cov[u * n + u], 0.0)) / power : k_inf;
+    for (std::size_t u = 0; u < k; ++u) {
+      const double power = options_.idle_w + f.power_w[u];
+      const double rel = power > 0 ? factor * std::sqrt(std::max(f.covariance[u * k + u], 0.0)) / power : k_inf;
       projected[u] = rel;
       if (rel > options_.resolvable_rel && rel > worst_rel) worst_rel = rel, worst = u;
     }
-    if (worst == n) break;
+    if (worst == k || k < 2) break;
     projected.clear();
     // The neighbour it is most confounded with: the most negative correlation of the two powers.
     std::size_t partner = worst == 0 ? 1 : worst - 1;
-    if (worst > 0 && worst + 1 < n) {
-      const auto corr = [&](std::size_t v) { return cov[worst * n + v] / std::sqrt(cov[worst * n + worst] * cov[v * n + v]); };
+    if (worst > 0 && worst + 1 < k) {
+      const auto& c = f.covariance;
+      const auto corr = [&](std::size_t v) { return c[worst * k + v] / std::sqrt(c[worst * k + worst] * c[v * k + v]); };
       partner = corr(worst + 1) < corr(worst - 1) ? worst + 1 : worst - 1;
     }
-    merge_system(worst, partner);
+    if (!by_parts_) {
+      // Given by layers, a unit is a column: the two are fitted as one.
+      merge_system(bounds[worst], bounds[partner]);
+    } else {
+      merge_units(bounds[std::min(worst, partner)]);
+      ++merges;
+    }
   }
   if (!result) return merges;
   // Without a merge the system is the one solve() would build; after one, its coverage counts
   // are bounds, so the result is built afresh.
-  *result = merges ? solve() : solve(s);
+  *result = column_merges ? solve() : solve(s);
   for (std::size_t u = 0; u < result->units.size(); ++u) {
     auto& unit = result->units[u];
     unit.projected_rel = u < projected.size() ? projected[u] : to_come > 0 ? k_nan : unit.rel_half_width();

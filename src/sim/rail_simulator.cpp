@@ -416,13 +416,18 @@ void rail_simulator::step_window(std::int64_t from_ns, std::int64_t to_ns) {
   // host). Else every reading would show the work up to that long before it appears, and an
   // estimate that places readings at the moment they change (measure/sensor_updates.hpp), as a
   // real INA3221's must be, would see each window that much late.
+  // The window ends when the rails are visible, as a chip's register is the moment its conversion
+  // ends: after the files' writes (tens of microseconds; the last update's time is the estimate,
+  // and the work under way is taken to go on that long).
   if (options_.before_rails) options_.before_rails();
-  const auto end_ns = monotonic_ns();
+  const auto taken_ns = monotonic_ns();
+  const auto end_ns = taken_ns + rail_write_ns_;
   const auto rail_work = activity::work_between(end_ns - (to_ns - from_ns), end_ns, intensity_factor);
   if (!options_.host_load) l.core_util = pack_loads(l.online, rail_work.shares);
   if (rail_work.mean) l.cpu_intensity = *rail_work.mean;
   domain_power d = compute_power(profile_, l);
   write_rails(d);
+  rail_write_ns_ = std::min<std::int64_t>(monotonic_ns() - taken_ns, 1'000'000);
   write_temps(total_mw(), dt_s);
 }
 

@@ -19,6 +19,14 @@
 // layer of 20 us inside a 20 ms window needs very many window edges to fall inside it): the
 // estimate says which were merged, and never gives a merged layer a number of its own.
 //
+// A layer's power need not be constant: a residual block's convolutions, normalisations and
+// activations draw different powers, and a model with one power per block leaves that in the
+// residuals (39 mW on the simulated Orin's resnet50 blocks, against 21 mW with one per op), which
+// widens every interval. So a layer may be given as parts (its ops): the system has a column per
+// part, or per run of short parts within one layer, and each layer's power is its parts' powers
+// weighted by their times. Parts a layer's readings cannot tell apart only make their own
+// powers uncertain, not the layer's: their errors cancel in the weighted sum.
+//
 // Whether a unit can be told apart by a later time is judged from the design, not from how its
 // interval has shrunk so far: the readings still to come fall at random phases of the runs, so
 // each adds, on average, E[a a'] over a window ending anywhere in the runs' mean cycle (a the
@@ -63,17 +71,22 @@ struct layer_estimate_options {
   /// is merged. (Between the two, a unit keeps its own honest, wider interval: merging layers of
   /// different power biases their neighbours, so it is kept for those with no usable number.)
   double resolvable_rel = 0.25;
+  /// With parts: a part shorter than this (in its first run) shares a column with the next parts
+  /// of its layer until they are as long together (a column per op of a few microseconds only
+  /// spends readings; the layer's own power is what is reported).
+  std::int64_t min_part_ns = 0;
 };
 
 struct layer_unit {
   std::vector<int> layers;     ///< more than one: merged, the readings could not separate them
+  std::size_t columns = 1;     ///< the system's columns it is the sum of (its parts, grouped)
   double power_w = 0;          ///< mean power while the unit runs (idle included)
   double power_ci95_w = 0;     ///< half-width of its 95% interval (infinite: not estimable)
   double duration_s = 0;       ///< mean time per run
   double energy_j = 0;         ///< per run
   double energy_ci95_j = 0;
-  std::size_t readings = 0;    ///< readings whose window overlapped it
-  bool at_bound = false;       ///< held at the idle baseline by the non-negativity constraint
+  std::size_t readings = 0;    ///< readings whose window overlapped it (the most of its columns)
+  bool at_bound = false;       ///< held at the idle baseline by the non-negativity constraint (every column)
   /// The relative half-width expected at the horizon of the last merge_unresolvable, once the
   /// readings still to come are in (rel_half_width() when none are to come; NaN when unknown:
   /// the design cannot be judged yet).
@@ -86,6 +99,7 @@ struct layer_power_result {
   std::vector<layer_unit> units;  ///< in layer order; every layer that ran is in exactly one
   std::size_t readings = 0;       ///< readings that overlapped a run (the rows of the system)
   std::size_t residual_dof = 0;   ///< readings beyond the unknowns (0 when not more)
+  std::size_t columns = 0;        ///< the unknowns: the units' parts, as grouped
   std::size_t runs = 0;
   double condition_number = 0;    ///< of the column-scaled design (infinite: singular)
   double residual_rms_w = 0;
@@ -104,8 +118,12 @@ struct layer_power_result {
 class layer_power_estimator {
  public:
   layer_power_estimator(std::size_t layer_count, layer_estimate_options options);
+  /// Runs given by parts: part p belongs to layer `layer_of_part[p]` (-1: to none; its spans are
+  /// not to be given). Each layer's parts must be consecutive in every run.
+  layer_power_estimator(std::size_t layer_count, layer_estimate_options options, std::vector<int> layer_of_part);
 
-  /// One end-to-end run's layers in order (layers that run nothing, an alias, are left out).
+  /// One end-to-end run's layers (parts, when given by parts) in order (layers that run nothing,
+  /// an alias, are left out).
   void add_run(const std::vector<layer_span>& spans);
   /// Readings in time order.
   void add_reading(const power_reading& r);
@@ -153,20 +171,34 @@ class layer_power_estimator {
   /// mean cycle: the information each reading still to come adds on average.
   std::vector<double> expected_information() const;
   layer_power_result solve(const system& s) const;
-  /// Merges unit `u` with its neighbour `v` (adjacent in layer order).
+  /// Merges column `u` with its neighbour `v` (adjacent in part order), and their units.
   void merge(std::size_t u, std::size_t v);
+  /// Merges the unit of column `u` with the next unit (relabels: the columns stay).
+  void merge_units(std::size_t u);
+  /// The layers of a run of columns [from, to).
+  std::vector<int> layers_of(std::size_t from, std::size_t to) const;
+  /// The first column of each unit, and the end.
+  std::vector<std::size_t> unit_bounds() const;
+  /// column_of_part_ from columns_.
+  void renumber();
   /// `unit`'s relative half-width once `to_come` more readings are in, by the trend of its own
   /// interval since it had half the `rows` or fewer (NaN: no such history, or a trend no slower
   /// than the model's 1/sqrt(readings)).
   double trend_projection(const layer_unit& unit, std::size_t rows, double to_come) const;
 
   std::size_t layer_count_;
+  std::vector<int> layer_of_part_;  ///< identity when the runs are given by layers
+  bool by_parts_ = false;
   layer_estimate_options options_;
   std::vector<run> runs_;
   std::vector<power_reading> readings_;
   std::vector<std::pair<std::int64_t, std::int64_t>> excluded_;
-  std::vector<int> unit_of_layer_;    ///< -1: the layer never ran
-  std::vector<std::vector<int>> units_;
+  // A column is a run of parts (within one layer unless merged as dependent), a unit a run of
+  // columns (one layer, or layers merged): the reported figures are the units'.
+  std::vector<int> column_of_part_;         ///< -1: the part never ran
+  std::vector<std::vector<int>> columns_;  ///< each column's parts, in part order
+  std::vector<int> unit_of_column_;        ///< equal for a unit's columns (which are adjacent)
+  int next_label_ = 0;
   /// Each unit's (readings, relative half-width) at the merge_unresolvable calls that gave a
   /// result, a quarter more readings apart.
   std::map<std::vector<int>, std::vector<std::pair<std::size_t, double>>> history_;

@@ -120,6 +120,9 @@ class rail_simulator final : public platform::workload_processes {
   std::vector<detail::core_jiffies> jiffies_;
   std::map<std::string, std::string> written_;
   std::mt19937 rng_{12345};
+  /// How long the last update took from taking its work to the rails' files written (the sim
+  /// thread's own).
+  std::int64_t rail_write_ns_ = 0;
   static constexpr long long k_tree_samples = 16;  ///< the averaging count options_.period is for
   double noise_scale_ = 1;                         ///< options_.noise x this: sqrt(16 / samples)
   double die_c_ = 0;
