@@ -53,7 +53,8 @@ double condition_number(const normal_equations& ne) {
 }
 
 // Each unit's dynamic power, the time-weighted mean of its columns' (a unit's columns run one
-// after another in every run), and the units' power covariance (k x k; empty with `cov`).
+// after another in every run), and the units' power covariance (k x k; empty with `cov`). Columns
+// past the last bound (the time between runs) weigh nothing.
 struct unit_figures {
   std::vector<double> power_w;
   std::vector<double> covariance;
@@ -106,8 +107,8 @@ double active_until(double x, double start, double d, double cycle) {
 }  // namespace
 
 std::vector<double> layer_power_estimator::expected_information() const {
-  const std::size_t n = columns_.size();
-  if (runs_.empty() || n == 0) return {};
+  const std::size_t n = unknowns();
+  if (runs_.empty() || columns_.empty()) return {};
   // The runs' mean layout: each layer's offset from its run's start and its length, and the mean
   // cycle from one run's start to the next (the gaps between runs included: the board idles there).
   const std::size_t parts = column_of_part_.size();
@@ -142,6 +143,9 @@ std::vector<double> layer_power_estimator::expected_information() const {
     layers.push_back({start, len, static_cast<std::size_t>(column_of_part_[l])});
     shortest = std::min(shortest, len);
   }
+  // The time between runs, as the last column (not counted in `shortest`: without pauses it is a
+  // few microseconds, and its overlap matters no more than the idle term's would).
+  if (options_.between_runs_column && cycle > run_ns) layers.push_back({run_ns, cycle - run_ns, columns_.size()});
   const double w = static_cast<double>(options_.window_ns);
   const double per_phase = std::min(shortest, w) / 4;
   auto phases = static_cast<std::size_t>(std::ceil(cycle / std::max(per_phase, 1.0)));
@@ -271,12 +275,16 @@ std::vector<int> layer_power_estimator::layers_of(std::size_t from, std::size_t 
 void layer_power_estimator::add_reading(const power_reading& r) { readings_.push_back(r); }
 
 layer_power_estimator::system layer_power_estimator::build() const {
-  const std::size_t n = columns_.size();
+  const std::size_t nc = columns_.size(), n = unknowns();
+  const bool between = n > nc;
   system s{normal_equations(n), std::vector<std::size_t>(n, 0), std::vector<double>(n, 0.0), {}};
   for (const auto& r : runs_)
     for (const auto& sp : r.spans)
       s.duration_s[static_cast<std::size_t>(column_of_part_[static_cast<std::size_t>(sp.layer)])] +=
           static_cast<double>(sp.end_ns - sp.start_ns) * 1e-9;
+  if (between)
+    for (std::size_t i = 0; i + 1 < runs_.size(); ++i)
+      s.duration_s[nc] += static_cast<double>(std::max<std::int64_t>(0, runs_[i + 1].start_ns - runs_[i].end_ns)) * 1e-9;
   if (!runs_.empty())
     for (double& d : s.duration_s) d /= static_cast<double>(runs_.size());
 
@@ -289,16 +297,25 @@ layer_power_estimator::system layer_power_estimator::build() const {
     const std::int64_t from = k.end_ns - options_.window_ns, to = k.end_ns;
     while (first_excluded < excluded_.size() && excluded_[first_excluded].second <= from) ++first_excluded;
     if (first_excluded < excluded_.size() && excluded_[first_excluded].first < to) continue;
+    if (between && (runs_.empty() || from < runs_.front().start_ns)) continue;
     while (first < runs_.size() && runs_[first].end_ns <= from) ++first;
     std::fill(dense.begin(), dense.end(), 0.0);
     bool any = false;
+    std::int64_t in_runs = 0;
     for (std::size_t i = first; i < runs_.size() && runs_[i].start_ns < to; ++i) {
       for (const auto& sp : runs_[i].spans) {
         const auto overlap = std::min(sp.end_ns, to) - std::max(sp.start_ns, from);
         if (overlap <= 0) continue;
         dense[static_cast<std::size_t>(column_of_part_[static_cast<std::size_t>(sp.layer)])] += static_cast<double>(overlap) / w;
+        in_runs += overlap;
         any = true;
       }
+    }
+    // What the runs do not cover of the window is between them (the readings left out above
+    // are those over the caller's own work).
+    if (between && options_.window_ns > in_runs) {
+      dense[nc] = static_cast<double>(options_.window_ns - in_runs) / w;
+      any = true;
     }
     if (!any) continue;
     row.clear();
@@ -313,9 +330,9 @@ layer_power_result layer_power_estimator::solve(const system& s) const {
   layer_power_result out;
   out.runs = runs_.size();
   out.readings = s.ne.rows;
-  const std::size_t n = columns_.size();
+  const std::size_t nc = columns_.size(), n = s.ne.n;
   out.phase_lock = phase_lock();
-  if (n == 0) {
+  if (nc == 0) {
     out.unresolvable = "no run was recorded";
     return out;
   }
@@ -331,8 +348,13 @@ layer_power_result layer_power_estimator::solve(const system& s) const {
   out.condition_number = s.ne.rows ? condition_number(s.ne) : k_inf;
   double var_sum = cov.empty() ? k_inf : 0.0;
   if (!cov.empty())
-    for (std::size_t u = 0; u < n; ++u)
-      for (std::size_t v = 0; v < n; ++v) var_sum += s.duration_s[u] * s.duration_s[v] * cov[u * n + v];
+    for (std::size_t u = 0; u < nc; ++u)
+      for (std::size_t v = 0; v < nc; ++v) var_sum += s.duration_s[u] * s.duration_s[v] * cov[u * n + v];
+  if (n > nc) {
+    out.between_runs_power_w = options_.idle_w + sol.x[nc];
+    out.between_runs_ci95_w = cov.empty() ? k_inf : factor * std::sqrt(std::max(cov[nc * n + nc], 0.0));
+    out.between_runs_readings = s.coverage[nc];
+  }
   const auto bounds = unit_bounds();
   const auto figures = unit_powers(bounds, sol.x, cov, s.duration_s);
   for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
@@ -464,7 +486,8 @@ std::size_t layer_power_estimator::merge_unresolvable(double elapsed_s, double h
   if (to_come > 0) s.expected = expected_information();
   std::vector<double> projected;  // per unit, at the horizon, once no more merges are made
   while (columns_.size() > 1) {
-    const std::size_t n = columns_.size();
+    // The columns, then the time between runs when it has one (never merged).
+    const std::size_t nc = columns_.size(), n = s.ne.n;
     // Too few spare readings: a unit no reading has split from its neighbour yet looks like one
     // the others explain, and every interval rests on a residual variance that is itself a
     // guess. More data, not merging, is the cure, and a merge cannot be undone. (With no
@@ -489,6 +512,9 @@ std::size_t layer_power_estimator::merge_unresolvable(double elapsed_s, double h
     // A column the others explain even then: merged with the one before it (the failing pivot
     // depends on earlier columns only), or the one after for the first.
     if (const auto dep = dependent_column(information, n)) {
+      // The time between runs explained by the layers: no pause long enough to tell it yet,
+      // which merging layers would not cure.
+      if (*dep >= nc) break;
       merge_system(*dep > 0 ? *dep - 1 : 0, *dep > 0 ? *dep : 1);
       continue;
     }

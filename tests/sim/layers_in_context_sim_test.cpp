@@ -6,6 +6,7 @@
 // rails every 1.25 ms for the point, its other sensors and the rest of the time every 10 ms).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
@@ -77,9 +78,23 @@ TEST(layers_in_context_sim, every_layers_power_from_end_to_end_runs_agrees_with_
   for (const auto& ev : trace["traceEvents"])
     if (ev.value("cat", "") == "idle" && ev.value("ph", "") == "X") idle_s += ev["dur"].get<double>() * 1e-6;
   EXPECT_NEAR(idle_s, 30 * 0.005 + 2 * 0.05, 0.02) << "the idle baseline's span on the job's timeline";
-  // The layers add up to the run: energy per run from the whole window against the layers' sum.
+  // Each run after the first starts after a pause of one and a half sensor windows, where the
+  // estimator measures the board (the simulated one falls to its idle power when the work stops);
+  // the end-to-end row's power is the runs' own, the pauses taken out, and says it paused.
+  const auto& between = est["between_runs"];
+  EXPECT_EQ(between["pauses"].get<int>() + 1, est["runs"].get<int>()) << est.dump();
+  EXPECT_GE(between["paused_s"].get<double>(), 1.5 * 0.004896 * between["pauses"].get<double>()) << est.dump();
+  EXPECT_NEAR(between["power_w"].get<double>(), e2e["idle_power_w"].get<double>(),
+              2 * between["power_ci95_w"].get<double>() + 0.03)
+      << est.dump();
+  EXPECT_GT(between["window_power_w"].get<double>(), 0.0);
+  EXPECT_GT(e2e["power_w"].get<double>(), between["window_power_w"].get<double>()) << "the pauses drew less than the runs";
+  const auto flags = e2e["flags"].get<std::vector<std::string>>();
+  EXPECT_NE(std::find(flags.begin(), flags.end(), "paused_between_runs"), flags.end()) << e2e["flags"];
+  // The layers add up to the run: energy per run from the window (its pauses taken out) against
+  // the layers' sum, within 1% (the window still holds the checks' solves, about 1% of it).
   EXPECT_NEAR(e2e["layer_energy_sum_j"].get<double>(), e2e["energy_j"].get<double>(),
-              3 * e2e["layer_energy_sum_ci95_j"].get<double>() + 0.03 * e2e["energy_j"].get<double>())
+              3 * e2e["layer_energy_sum_ci95_j"].get<double>() + 0.01 * e2e["energy_j"].get<double>())
       << e2e.dump();
 
   // The provenance records how the rails average between points: the simulated chips' 16
@@ -93,7 +108,7 @@ TEST(layers_in_context_sim, every_layers_power_from_end_to_end_runs_agrees_with_
 
   // Each layer in context against alone, as a profile: dynamic power over the mean of the layers
   // compared (the two jobs run one after the other, and a busier host lowers every simulated
-  // layer's power alike), within the in-context interval twice plus 5%.
+  // layer's power alike), within the in-context interval twice plus 10% (below).
   std::vector<std::size_t> own;
   for (std::size_t i = 1; i < ctx.size(); ++i) {
     const auto& c = ctx[i];
@@ -126,10 +141,20 @@ TEST(layers_in_context_sim, every_layers_power_from_end_to_end_runs_agrees_with_
   }
   ASSERT_GT(ctx_mean, 0.5);
   ASSERT_GT(iso_mean, 0.5);
+  // A layer shorter than 0.15 of the sensor's window (the stem's 0.4-0.5 ms bn1, relu and
+  // maxpool) rests on where the window edges inside it are placed, to tens of microseconds, which
+  // its interval does not count: its row says so, and it is held to 0.75 W (a tenth of the
+  // board's power) beside its interval. Those above are held to their intervals, and to a tenth
+  // of the mean dynamic power beside them: a layer alone is not quite the layer in context (its
+  // runs' loop between them lowers its share of the window a little).
+  const double period_s = est["sensor"]["period_s"].get<double>();
   for (const auto i : own) {
+    const auto flags = ctx[i]["flags"].is_array() ? ctx[i]["flags"].get<std::vector<std::string>>() : std::vector<std::string>{};
+    const bool edge_limited = std::find(flags.begin(), flags.end(), "edge_limited") != flags.end();
+    EXPECT_EQ(edge_limited, ctx[i]["latency_mean_s"].get<double>() < 0.15 * period_s) << ctx[i].dump();
     const double c = ctx[i]["dynamic_power_w"].get<double>() / ctx_mean;
     const double s = iso[i - 1]["dynamic_power_w"].get<double>() / iso_mean;
-    EXPECT_NEAR(c, s, 2 * ctx[i]["power_ci95_w"].get<double>() / ctx_mean + 0.05)
+    EXPECT_NEAR(c, s, 2 * ctx[i]["power_ci95_w"].get<double>() / ctx_mean + 0.1 + (edge_limited ? 0.75 / ctx_mean : 0.0))
         << ctx[i]["layer_name"] << " (" << ctx[i]["layer_resolution"].get<std::string>() << "): in context "
         << ctx[i]["power_w"] << " +- " << ctx[i]["power_ci95_w"] << " W, alone " << iso[i - 1]["power_w"]
         << " W; dynamic means " << ctx_mean << " in context, " << iso_mean << " alone";

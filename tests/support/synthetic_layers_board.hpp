@@ -33,9 +33,11 @@ struct sensor_clock {
   }
 };
 
-// What ran when, at what power above idle: what the sensor averages.
+// What ran when, at what power above idle: what the sensor averages. Outside what ran the board
+// draws `rest_w` above idle (0: idle).
 class activity_log {
  public:
+  double rest_w = 0;
   void add(std::int64_t from_ns, std::int64_t to_ns, double watts) { spans_.push_back({from_ns, to_ns, watts}); }
   /// Mean power above idle over (from_ns, to_ns].
   double mean_over(std::int64_t from_ns, std::int64_t to_ns) const {
@@ -47,10 +49,12 @@ class activity_log {
       else hi = mid;
     }
     double joules_ns = 0;
+    std::int64_t covered = 0;
     for (std::size_t i = lo; i < spans_.size() && spans_[i].from_ns < to_ns; ++i) {
       const auto overlap = std::min(spans_[i].to_ns, to_ns) - std::max(spans_[i].from_ns, from_ns);
-      if (overlap > 0) joules_ns += static_cast<double>(overlap) * spans_[i].watts;
+      if (overlap > 0) joules_ns += static_cast<double>(overlap) * spans_[i].watts, covered += overlap;
     }
+    joules_ns += static_cast<double>(to_ns - from_ns - covered) * rest_w;
     return joules_ns / static_cast<double>(to_ns - from_ns);
   }
 

@@ -13,7 +13,8 @@
 //
 // Time is attributed without gaps: within a run, a layer owns the time from its start to the
 // next layer's start (the framework's step between ops belongs to the op before it), the last one
-// up to the run's end; outside the runs the board is at idle.
+// up to the run's end; outside the runs the board is at idle, or, with between_runs_column, at a
+// power of its own that the readings measure (see layer_estimate_options).
 //
 // A unit is one layer, or adjacent layers merged when the readings cannot tell them apart (a
 // layer of 20 us inside a 20 ms window needs very many window edges to fall inside it): the
@@ -75,6 +76,13 @@ struct layer_estimate_options {
   /// of its layer until they are as long together (a column per op of a few microseconds only
   /// spends readings; the layer's own power is what is reported).
   std::int64_t min_part_ns = 0;
+  /// The time between runs (from a run's end to the next one's start, and after the last) is an
+  /// unknown of its own instead of the idle term, and the readings wholly between two runs are
+  /// rows too: a board that pauses for a few milliseconds between runs need not fall to the idle
+  /// baseline of a quarter second's rest (its cores' deeper idle states take longer to enter).
+  /// Readings whose window starts before the first run are then left out (what ran before it is
+  /// not modelled).
+  bool between_runs_column = false;
 };
 
 struct layer_unit {
@@ -105,6 +113,12 @@ struct layer_power_result {
   double residual_rms_w = 0;
   double sum_energy_j = 0;        ///< the units' energies per run, added up
   double sum_energy_ci95_j = 0;   ///< its interval, with the units' covariances
+  /// With between_runs_column: the board's power between runs (idle included) and the half-width
+  /// of its 95% interval (NaN without the column or an estimate), and the readings that
+  /// overlapped that time.
+  double between_runs_power_w = std::numeric_limits<double>::quiet_NaN();
+  double between_runs_ci95_w = std::numeric_limits<double>::quiet_NaN();
+  std::size_t between_runs_readings = 0;
   /// Mean resultant length of the runs' start phases against the window (0: spread evenly,
   /// 1: every run starts at the same phase of the sensor, so no new information accrues).
   double phase_lock = 0;
@@ -167,9 +181,11 @@ class layer_power_estimator {
   };
   struct system;
   system build() const;
-  /// E[a a'] (units x units) of one reading whose window ends at a random phase of the runs'
+  /// E[a a'] (unknowns x unknowns) of one reading whose window ends at a random phase of the runs'
   /// mean cycle: the information each reading still to come adds on average.
   std::vector<double> expected_information() const;
+  /// Unknowns of the system: the columns (parts), and the time between runs when it has one (last).
+  std::size_t unknowns() const { return columns_.size() + (options_.between_runs_column ? 1 : 0); }
   layer_power_result solve(const system& s) const;
   /// Merges column `u` with its neighbour `v` (adjacent in part order), and their units.
   void merge(std::size_t u, std::size_t v);

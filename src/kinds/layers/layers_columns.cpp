@@ -80,7 +80,8 @@ const jobs::column_table& layers_columns() {
               {"layer_energy_sum_ci95_j", column_type::number, metric, "J", "half-width of its 95% interval", false},
               {"estimator", column_type::object, metric, "",
                "in_context end-to-end row: runs, readings, units, merges, condition_number, residual_rms_w, "
-               "phase_lock, jitter, the sensor's fitted update period and lateness", false},
+               "phase_lock, jitter, the sensor's fitted update period and lateness, between_runs (the pauses and "
+               "the board's power there)", false},
           },
           measure::window_columns(),
           measure::setting_detail_columns(),

@@ -72,6 +72,13 @@ void put_layer_rows(json& mt, const in_context_power& ic, const std::vector<mode
     item["gflops"] = mean.is_number() && mean.get<double>() > 0
                          ? json(static_cast<double>(l.flops * batch) / mean.get<double>() / 1e9)
                          : json();
+    // A layer's own flags beside the point's (a layer row shows the point's otherwise).
+    if (item.contains("flags") && mt.contains("flags") && mt["flags"].is_array()) {
+      json both = mt["flags"];
+      for (const auto& f : item["flags"])
+        if (std::find(both.begin(), both.end(), f) == both.end()) both.push_back(f);
+      item["flags"] = std::move(both);
+    }
     item["layer_energy_sum_j"] = nullptr;
     item["layer_energy_sum_ci95_j"] = nullptr;
     item["estimator"] = nullptr;

@@ -107,6 +107,7 @@ TEST(in_context_power, runs_locked_in_phase_with_the_sensor_are_paused_at_random
   // windows' edges fall at the same places in every run until the protocol pauses between runs.
   auto b = board(0.0096);
   kinds::in_context_power_plan plan;
+  plan.pause_windows = 0;  // back to back, as a workload paced by the sensor would run
   plan.min_time_s = 0.3;
   plan.check_period_s = 0.25;
   plan.max_time_s = 6;
@@ -119,6 +120,61 @@ TEST(in_context_power, runs_locked_in_phase_with_the_sensor_are_paused_at_random
   // Runs that stayed locked would merge every layer into the whole network (the estimator's own
   // tests): after the pauses, layers get numbers of their own, each holding its true power.
   EXPECT_GE(check_against_truth(out, b, plan.target_rel), 4u);
+}
+
+TEST(in_context_power, runs_pause_between_them_and_the_end_to_end_power_is_the_runs_own) {
+  // The board draws 0.5 W above its idle baseline while the runs pause (cores not yet in their
+  // deeper idle states): the estimator measures that, and the end-to-end row leaves it out.
+  auto b = board(0.025);
+  b.log.rest_w = 0.5;
+  kinds::in_context_power_plan plan;
+  plan.min_time_s = 0.5;
+  plan.max_time_s = 6;
+  plan.target_rel = 0.02;
+  ASSERT_EQ(plan.pause_windows, 1.5);  // the default
+  const auto out = b.run(false, k_idle_w, plan);
+  ASSERT_TRUE(out.estimated) << out.estimator.dump();
+  const auto& between = out.estimator["between_runs"];
+  SCOPED_TRACE(out.estimator.dump());
+
+  // A pause before every run but the first, each one and a half of the sensor's 9.792 ms.
+  const auto runs = out.estimator["runs"].get<std::size_t>();
+  EXPECT_EQ(between["pauses"].get<std::size_t>(), runs - 1);
+  EXPECT_GE(between["paused_s"].get<double>(), 0.99 * 1.5 * 0.009792 * static_cast<double>(runs - 1));
+  EXPECT_EQ(kinds::in_context_flags(out), std::vector<std::string>{"paused_between_runs"});
+  // What the board drew there, measured with its interval.
+  EXPECT_NEAR(between["power_w"].get<double>(), k_idle_w + 0.5, 2 * between["power_ci95_w"].get<double>() + 0.005);
+  EXPECT_GT(between["readings"].get<int>(), 20);
+  EXPECT_GE(check_against_truth(out, b), b.layers.size() - 3);
+  // A layer shorter than 0.15 of the window says its figure rests on the edges inside it.
+  std::size_t edge_limited = 0;
+  for (const auto& row : out.rows) {
+    if (!row["power_w"].is_number()) continue;
+    const bool flagged = row.contains("flags") && row["flags"] == json::array({"edge_limited"});
+    EXPECT_EQ(flagged, row["latency_mean_s"].get<double>() < 0.15 * 0.009792) << row.dump();
+    edge_limited += flagged;
+  }
+  EXPECT_GT(edge_limited, 0u);
+
+  // The end-to-end power is the runs' own: each layer's true power over the time it really ran,
+  // not the window's mean, which holds the pauses (a third of the time here) and the checks'
+  // solves (this board draws its pauses' power while the protocol solves).
+  double joules = 0, seconds = 0;
+  for (std::size_t li = 0; li < b.layers.size(); ++li)
+    for (double s : b.ran_s[li]) joules += b.true_power(li) * s, seconds += s;
+  const double runs_w = joules / seconds;
+  ASSERT_TRUE(out.window.power && out.window.power->total_power_w);
+  EXPECT_NEAR(*out.window.power->total_power_w, runs_w, 0.004 * runs_w);
+  EXPECT_GT(std::fabs(between["window_power_w"].get<double>() - runs_w), 0.1);
+}
+
+TEST(in_context_power, the_runs_power_takes_the_pauses_out_of_the_windows_mean) {
+  // 10 s at 7 W holding 2 s of pauses at 5 W: the 8 s of runs drew 7.5 W.
+  EXPECT_DOUBLE_EQ(kinds::power_over_runs(7.0, 10.0, 2.0, 5.0), 7.5);
+  // Nothing paused, or the pauses' power unknown: the window's mean as it is.
+  EXPECT_DOUBLE_EQ(kinds::power_over_runs(7.0, 10.0, 0.0, 5.0), 7.0);
+  EXPECT_DOUBLE_EQ(kinds::power_over_runs(7.0, 10.0, 2.0, std::nan("")), 7.0);
+  EXPECT_DOUBLE_EQ(kinds::power_over_runs(7.0, 1.0, 2.0, 5.0), 7.0);
 }
 
 TEST(in_context_power, without_an_idle_baseline_no_layer_gets_a_number) {

@@ -9,8 +9,10 @@
 // the estimate keeps those placed before). Every quarter second (at least four solves apart) the
 // sensor's update times are refitted from the window's samples (measure/sensor_updates.hpp),
 // the estimate is solved, and layers that could not be resolved by max_time_s are merged with a
-// neighbour. When the runs lock in phase with the sensor's updates, each run starts after a
-// random pause of up to one sensor period, so the windows' edges fall across the layers again.
+// neighbour. Each run starts after a pause of pause_windows sensor windows, whose power the
+// estimator measures as an unknown of its own; when the runs lock in phase with the sensor's
+// updates, a random pause of up to one sensor period more, so the windows' edges fall across
+// the layers again.
 // With aim_updates (off by default), every other run is delayed so that an update falls inside a
 // layer still short of its target.
 #include <cstddef>
@@ -40,6 +42,18 @@ struct in_context_power_plan {
   /// resnet50's blocks slower to settle (17-31 s against 9-14 s, bench_in_context_rate), the
   /// pauses costing more time than the aimed readings save.
   bool aim_updates = false;
+  /// The pause before each run after the first, in sensor windows (0: back to back). A run's
+  /// last layers and the next run's first ones are then told apart by every reading over them,
+  /// not only by the few window edges that fall between them: on the simulated Orin, resnet50's
+  /// blocks (one power per block) settled in 9 (6-14) runs with 1.5 windows against 18 (16-20)
+  /// back to back, 6 jobs each (README, in_context).
+  double pause_windows = 1.5;
+  /// A layer of several ops (a residual block) is modelled op by op, ops shorter than this many
+  /// sensor windows together with the next ops of their layer, and its power is theirs weighted
+  /// by their times (measure::layer_estimate_options::min_part_ns; 0: op by op). A block's ops
+  /// draw different powers: with one power per block, a short layer beside it (maxpool before
+  /// layer1.0) took up the difference, up to 2.1 W too high on the simulated Orin.
+  double min_part_windows = 0.4;
   /// The sensors' update interval when the point changed their averaging (0: the sampler's).
   double sensor_period_s = 0;
   /// CLOCK_MONOTONIC from when the readings are of the point's averaging (0: all are): the
@@ -60,8 +74,14 @@ struct in_context_power {
   bool estimated = false;           ///< false: no power figure per layer (why in estimator.unresolvable)
 };
 
-/// The end-to-end row's flags: `paused_between_runs` (random pauses to break a phase lock, or
-/// aimed ones, sit in the window at idle, so its mean power and energy_j are below the runs' own),
+/// The end-to-end row's power over the runs alone: the mean over a window of `window_s` that held
+/// `paused_s` of pauses at `between_runs_w`, those taken out (`window_w` itself when nothing
+/// was paused or the pauses' power is unknown).
+double power_over_runs(double window_w, double window_s, double paused_s, double between_runs_w);
+
+/// The end-to-end row's flags: `paused_between_runs` (the runs paused between them: power_w and
+/// energy_j are the runs' own, the pauses taken out at their measured power, but the rails'
+/// means are the whole window's),
 /// `sensor_clock_lost` (the sensor's changes stopped following its clock: the layers' figures
 /// come from the readings placed before, and the runs stopped there).
 std::vector<std::string> in_context_flags(const in_context_power& p);
