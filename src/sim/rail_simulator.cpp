@@ -427,6 +427,7 @@ void rail_simulator::step_window(std::int64_t from_ns, std::int64_t to_ns) {
   if (rail_work.mean) l.cpu_intensity = *rail_work.mean;
   domain_power d = compute_power(profile_, l);
   write_rails(d);
+  if (options_.after_rails) options_.after_rails();
   rail_write_ns_ = std::min<std::int64_t>(monotonic_ns() - taken_ns, 1'000'000);
   write_temps(total_mw(), dt_s);
 }

@@ -59,6 +59,9 @@ struct rail_simulator_options {
   /// Called in each update after the board's other files and before the rails are taken (tests:
   /// the time an update spends there, which the rails' window must not lag by).
   std::function<void()> before_rails;
+  /// Called in each update once the rails' files are written, inside the time the next update's
+  /// window reaches past its taking (tests: a slow write).
+  std::function<void()> after_rails;
 };
 
 class rail_simulator final : public platform::workload_processes {
