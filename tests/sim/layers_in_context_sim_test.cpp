@@ -152,6 +152,10 @@ TEST(layers_in_context_sim, every_layers_power_from_end_to_end_runs_agrees_with_
     const auto flags = ctx[i]["flags"].is_array() ? ctx[i]["flags"].get<std::vector<std::string>>() : std::vector<std::string>{};
     const bool edge_limited = std::find(flags.begin(), flags.end(), "edge_limited") != flags.end();
     EXPECT_EQ(edge_limited, ctx[i]["latency_mean_s"].get<double>() < 0.15 * period_s) << ctx[i].dump();
+    // Its own flag beside the point's.
+    if (edge_limited) {
+      EXPECT_NE(std::find(flags.begin(), flags.end(), "paused_between_runs"), flags.end()) << ctx[i].dump();
+    }
     const double c = ctx[i]["dynamic_power_w"].get<double>() / ctx_mean;
     const double s = iso[i - 1]["dynamic_power_w"].get<double>() / iso_mean;
     EXPECT_NEAR(c, s, 2 * ctx[i]["power_ci95_w"].get<double>() / ctx_mean + 0.1 + (edge_limited ? 0.75 / ctx_mean : 0.0))

@@ -107,7 +107,7 @@ struct layer_power_result {
   std::vector<layer_unit> units;  ///< in layer order; every layer that ran is in exactly one
   std::size_t readings = 0;       ///< readings that overlapped a run (the rows of the system)
   std::size_t residual_dof = 0;   ///< readings beyond the unknowns (0 when not more)
-  std::size_t columns = 0;        ///< the unknowns: the units' parts, as grouped
+  std::size_t columns = 0;        ///< the unknowns: the units' parts, as grouped, and the time between runs
   std::size_t runs = 0;
   double condition_number = 0;    ///< of the column-scaled design (infinite: singular)
   double residual_rms_w = 0;

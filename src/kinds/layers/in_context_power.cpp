@@ -161,6 +161,8 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
   // power over the runs alone.
   std::vector<std::pair<std::int64_t, std::int64_t>> pauses, run_spans;
 
+  // Too short for the sensor (edge_limited): see k_edge_limited_windows.
+  const auto edge_limited = [&](double seconds) { return seconds < k_edge_limited_windows * fit.period_s; };
   const auto settled_except_hopeless = [&](const measure::layer_power_result& e) {
     // Intervals from a handful of spare readings are themselves too uncertain to act on.
     if (!e.unresolvable.empty() || e.residual_dof < measure::k_min_residual_dof) return false;
@@ -169,8 +171,7 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
     // short for the sensor (edge_limited) are not waited for: their intervals leave out where the
     // window edges inside them fall, so more runs narrow a figure without making it right.
     return std::all_of(e.units.begin(), e.units.end(), [&](const measure::layer_unit& u) {
-      return u.rel_half_width() <= plan.target_rel || u.projected_rel > plan.target_rel ||
-             u.duration_s < k_edge_limited_windows * fit.period_s;
+      return u.rel_half_width() <= plan.target_rel || u.projected_rel > plan.target_rel || edge_limited(u.duration_s);
     });
   };
   // Refits the sensor's update times over everything read so far, then solves (merging first
@@ -377,24 +378,33 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
     if (!res.unresolvable.empty()) unresolvable = res.unresolvable;
     if (!fit.unusable.empty()) unresolvable = fit.unusable;
   }
-  // The end-to-end row is the runs' power: the window's mean holds the time between them too,
-  // which is taken out at the power the readings measured between runs (the estimator's own
-  // unknown, mostly from the readings wholly inside a pause). That time is the pauses and the
-  // checks' solves (1-3% of the window, at the pauses' power on a board whose power follows its
-  // work, a little above on one whose solving core draws more). Its rails stay the window's
-  // (flagged).
+  // The end-to-end row is the runs' power: the window holds the time between them too (the
+  // pauses, and the checks' solves, 1-3% of it), which is taken out at the power the readings
+  // measured between runs (the estimator's own unknown, mostly from the readings wholly inside a
+  // pause; exact for the solves on a board whose power follows its work, a little high on one
+  // whose solving core draws more). The window's energy comes from the placed readings wholly
+  // inside it, each the mean over its own window, whose runs' share is known to the nanosecond
+  // (the samples' mean lags by half an update and a poll). Its rails stay the samples' (flagged).
   json between = {{"pauses", pauses.size()}, {"paused_s", time_within(pauses, r.t_start_ns, r.t_end_ns)},
                   {"power_w", finite_or_null(res.between_runs_power_w)},
                   {"power_ci95_w", finite_or_null(res.between_runs_ci95_w)},
                   {"readings", res.between_runs_readings}, {"window_power_w", nullptr}};
   if (r.power && r.power->total_power_w) {
-    const auto b = static_cast<std::int64_t>(std::max(0.0, plan.boundary_s) * 1e9);
-    const auto from = r.t_start_ns + b, to = r.t_end_ns - b;
     between["window_power_w"] = *r.power->total_power_w;
-    const double window_s = static_cast<double>(to - from) * 1e-9;
-    if (to > from && !pauses.empty())
-      r.power->total_power_w = power_over_runs(*r.power->total_power_w, window_s,
-                                               window_s - time_within(run_spans, from, to), res.between_runs_power_w);
+    const auto w_ns = static_cast<std::int64_t>(fit.period_s * 1e9);
+    double watts = 0, run_s = 0;
+    std::size_t n = 0;
+    for (const auto& k : fit.readings) {
+      if (w_ns <= 0 || k.end_ns - w_ns < r.t_start_ns || k.end_ns > r.t_end_ns) continue;
+      watts += k.watts;
+      run_s += time_within(run_spans, k.end_ns - w_ns, k.end_ns);
+      ++n;
+    }
+    if (!pauses.empty() && n > 0) {
+      const double covered_s = static_cast<double>(n) * fit.period_s;
+      r.power->total_power_w =
+          power_over_runs(watts / static_cast<double>(n), covered_s, covered_s - run_s, res.between_runs_power_w);
+    }
   }
 
   // Which unit each layer ended in.
@@ -425,7 +435,7 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
       item["dynamic_power_w"] = u->power_w - *idle_w;
       item["dynamic_energy_j"] = (u->power_w - *idle_w) * lat.mean_s;
       item["layer_readings"] = u->readings;
-      if (lat.mean_s < k_edge_limited_windows * fit.period_s) item["flags"] = json::array({"edge_limited"});
+      if (edge_limited(lat.mean_s)) item["flags"] = json::array({"edge_limited"});
       if (u->layers.size() > 1) {
         // Never a number of its own: the unit's power, and which layers it was measured with.
         std::string with;
@@ -451,6 +461,7 @@ in_context_power measure_in_context_power(const jobs::point_context& ctx, worklo
   e["runs"] = r.times_s.size();
   e["readings"] = res.readings;
   e["units"] = res.units.size();
+  e["columns"] = res.columns;
   e["merges"] = merges;
   e["condition_number"] = finite_or_null(res.condition_number);
   e["residual_rms_w"] = res.residual_rms_w;

@@ -79,7 +79,7 @@ const jobs::column_table& layers_columns() {
                "in_context end-to-end row: the layers' energy_j added up (compare with energy_j)", false},
               {"layer_energy_sum_ci95_j", column_type::number, metric, "J", "half-width of its 95% interval", false},
               {"estimator", column_type::object, metric, "",
-               "in_context end-to-end row: runs, readings, units, merges, condition_number, residual_rms_w, "
+               "in_context end-to-end row: runs, readings, units, columns, merges, condition_number, residual_rms_w, "
                "phase_lock, jitter, the sensor's fitted update period and lateness, between_runs (the pauses and "
                "the board's power there)", false},
           },

@@ -155,6 +155,9 @@ TEST(in_context_power, runs_pause_between_them_and_the_end_to_end_power_is_the_r
     edge_limited += flagged;
   }
   EXPECT_GT(edge_limited, 0u);
+  // The unknowns: every op of resnet18's blocks that is long enough a column of its own, and the
+  // time between runs; more than the units reported.
+  EXPECT_GT(out.estimator["columns"].get<std::size_t>(), out.estimator["units"].get<std::size_t>()) << out.estimator.dump();
 
   // The end-to-end power is the runs' own: each layer's true power over the time it really ran,
   // not the window's mean, which holds the pauses (a third of the time here) and the checks'
@@ -164,7 +167,7 @@ TEST(in_context_power, runs_pause_between_them_and_the_end_to_end_power_is_the_r
     for (double s : b.ran_s[li]) joules += b.true_power(li) * s, seconds += s;
   const double runs_w = joules / seconds;
   ASSERT_TRUE(out.window.power && out.window.power->total_power_w);
-  EXPECT_NEAR(*out.window.power->total_power_w, runs_w, 0.004 * runs_w);
+  EXPECT_NEAR(*out.window.power->total_power_w, runs_w, 0.002 * runs_w);
   EXPECT_GT(std::fabs(between["window_power_w"].get<double>() - runs_w), 0.1);
 }
 
