@@ -451,8 +451,9 @@ layers_spec layers_spec::stored(const nlohmann::json& j) {
 double layers_spec::idle_baseline_s(double sensor_update_s) const {
   // in_context's layer powers hardly depend on the idle baseline: a reading inside the runs
   // covers them whole (its coefficients add up to 1), so an error in the idle term moves every
-  // dynamic power by as much and leaves idle + dynamic as it was. Only readings over the pauses
-  // between runs, and the dynamic columns, see it: a few dozen readings are plenty (their mean is
+  // dynamic power by as much and leaves idle + dynamic as it was; the pauses between runs have a
+  // power of their own. Only the dynamic columns (and the bound that a layer draws no less than
+  // idle) see it: a few dozen readings are plenty (their mean is
   // within a few mW, against layers' dynamic powers of watts), which is a quarter second of a
   // 20 ms sensor but 0.15 s of the 5 ms window in_context asks for: the other 0.1 s is a twentieth
   // of the protocol's time on a network like resnet50.
