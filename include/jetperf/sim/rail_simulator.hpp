@@ -124,7 +124,7 @@ class rail_simulator final : public platform::workload_processes {
   std::map<std::string, std::string> written_;
   std::mt19937 rng_{12345};
   /// How long the last update took from taking its work to the rails' files written (the sim
-  /// thread's own).
+  /// thread's own; at most one window).
   std::int64_t rail_write_ns_ = 0;
   static constexpr long long k_tree_samples = 16;  ///< the averaging count options_.period is for
   double noise_scale_ = 1;                         ///< options_.noise x this: sqrt(16 / samples)

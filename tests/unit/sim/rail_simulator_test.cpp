@@ -245,20 +245,20 @@ TEST(rail_simulator, the_rails_window_ends_when_they_are_written) {
 }
 
 TEST(rail_simulator, the_rails_window_reaches_to_when_their_files_are_written) {
-  // A reading is visible, as a chip's register is, once its files are written (45 us typical),
-  // so its window ends then; the last update's write time (at most 1 ms) stands for this one's.
-  // A write of 0.9 ms (the first update here) carries the next 1 ms window that far past when
-  // its work was taken.
+  // A reading is visible, as a chip's register is, once its files are written (45 us typical,
+  // a millisecond or more under qemu-user), so its window ends then; the last update's write
+  // time (at most a window) stands for this one's. Writes made 2 ms and 7 ms longer in the first
+  // update carry the next 10 ms window that much further past when its work was taken.
   test::temp_dir tmp;
   auto board = sim_testing::make_board("orin-agx", tmp);
   const double load = 1.0;
   const int source = 4243;
-  const auto cpu_rail_after_a_write_of = [&](std::chrono::microseconds write) {
+  const auto cpu_rail_after_a_write_longer_by = [&](std::chrono::milliseconds extra) {
     activity::enable();
     auto o = fixed_load(&load);
     int update = 0;
     o.after_rails = [&] {
-      if (update == 1) std::this_thread::sleep_for(write);
+      if (update == 1) std::this_thread::sleep_for(extra);
     };
     // Dense work from the moment the second update takes its work: only the part of its window
     // past the taking holds it.
@@ -268,18 +268,18 @@ TEST(rail_simulator, the_rails_window_reaches_to_when_their_files_are_written) {
     rail_simulator sim(board.profile(), board.paths().sysfs_root, o);
     auto now = monotonic_ns();
     activity::note(now - 100'000'000, source, 0.0);  // sparse work (0 MACs per byte)
-    sim.step_window(now - 1'000'000, now);
+    sim.step_window(now - 10'000'000, now);
     now = monotonic_ns();
-    sim.step_window(now - 1'000'000, now);
+    sim.step_window(now - 10'000'000, now);
     activity::note(monotonic_ns(), source, std::nullopt);
     activity::disable();
     return rail(sim, "VDD_CPU_CV");
   };
-  const double quick = cpu_rail_after_a_write_of(std::chrono::microseconds(0));
-  const double slow = cpu_rail_after_a_write_of(std::chrono::microseconds(900));
-  // Nine tenths of the window dense against a few hundredths: most of the 2.5 W more that the
-  // busy cores draw for dense work.
-  EXPECT_GT(slow - quick, 1500) << "after a quick write " << quick << " mW, after a 0.9 ms one " << slow << " mW";
+  const double shorter = cpu_rail_after_a_write_longer_by(std::chrono::milliseconds(2));
+  const double longer = cpu_rail_after_a_write_longer_by(std::chrono::milliseconds(7));
+  // Half the window more of it dense: about half the 2.5 W more that the busy cores draw for
+  // dense work.
+  EXPECT_GT(longer - shorter, 800) << "after a write 2 ms longer " << shorter << " mW, 7 ms longer " << longer << " mW";
 }
 
 TEST(rail_simulator, the_update_period_follows_the_chips_averaging_count) {
