@@ -2,7 +2,9 @@
 # Runs a command in a bare Debian chroot with a copy of this checkout, as a new user's machine:
 # nothing is installed but what mmdebstrap's `apt` variant brings (plus ca-certificates), so a
 # build step that relies on a package installed by hand fails here. The checkout is copied to
-# /src/jetperf with no ../shared beside it (the suite must be self-contained).
+# /root/jetperf, a clone in root's private home (mode 0700) as a new user makes one, with no
+# ../shared beside it: the suite must be self-contained and must not depend on where it sits
+# (the command account cannot traverse a private home).
 #
 #   deploy/chroot.sh [--suite bookworm] [--out DIR] [--bind SRC:DST[:ro]]... -- COMMAND [ARG...]
 #
@@ -12,7 +14,7 @@
 # apt's downloaded .debs, bind-mounted into each chroot, so a second run neither compiles nor
 # downloads what the first did. --out binds a host directory at /out for results (packages, logs).
 # Needs root (chroot, mount) and mmdebstrap on the host; the command runs as root inside, in
-# /src/jetperf, with a clean environment (JETPERF_* and CI are passed through).
+# /root/jetperf, with a clean environment (JETPERF_* and CI are passed through).
 set -euo pipefail
 
 suite=bookworm
@@ -108,10 +110,11 @@ rm -f "$root/etc/apt/apt.conf.d/docker-clean"
 
 # The checkout as git sees it (tracked and untracked files, nothing ignored): a fresh clone's
 # content plus work in progress, without build directories.
-mkdir -p "$root/src/jetperf"
+mkdir -p "$root/root/jetperf"
+chmod 0700 "$root/root"
 (cd "$src" && git ls-files -z --cached --others --exclude-standard |
   xargs -0 -r sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
-  tar --null -T - -cf -) | tar -xf - -C "$root/src/jetperf"
+  tar --null -T - -cf -) | tar -xf - -C "$root/root/jetperf"
 
 env_args=(HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8
   DEBIAN_FRONTEND=noninteractive CCACHE_DIR=/root/.cache/ccache
@@ -122,4 +125,4 @@ while IFS='=' read -r name _; do
 done < <(env)
 
 echo "chroot.sh: $suite in $root: $*"
-chroot "$root" /usr/bin/env -i "${env_args[@]}" /bin/bash -c 'cd /src/jetperf && exec "$@"' bash "$@"
+chroot "$root" /usr/bin/env -i "${env_args[@]}" /bin/bash -c 'cd /root/jetperf && exec "$@"' bash "$@"

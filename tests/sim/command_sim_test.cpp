@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <stdexcept>
 
 #include <jetperf/api/chrome_trace.hpp>
 #include <jetperf/store/database.hpp>
@@ -31,7 +32,25 @@ using nlohmann::json;
 
 namespace {
 
-std::string program() { return test_programs_dir() + "/marked_phases"; }
+// The test programs, copied out of the build tree into a directory of their own that the
+// command account can reach (0755): a clone may sit in a private home (root's is 0700, a user's
+// 0750 on Ubuntu >= 21.04), which the account cannot traverse.
+const std::string& programs_dir() {
+  static const temp_dir dir;
+  static const bool copied = [] {
+    ::chmod(dir.path().c_str(), 0755);
+    const auto to = dir.file("marked_phases");
+    std::ifstream in(test_programs_dir() + "/marked_phases", std::ios::binary);
+    std::ofstream out(to, std::ios::binary);
+    out << in.rdbuf();
+    out.close();
+    return in.good() && out.good() && ::chmod(to.c_str(), 0755) == 0;
+  }();
+  if (!copied) throw std::runtime_error("cannot copy the test programs into " + dir.path());
+  return dir.path();
+}
+
+std::string program() { return programs_dir() + "/marked_phases"; }
 
 // Live processes whose command line holds `needle` (what a killed group must not leave).
 int processes_with(const std::string& needle) {
@@ -92,7 +111,7 @@ class command_jobs : public ::testing::Test {
     ::setenv("JETPERF_DAEMON_ONLY_SECRET", "s3cret", 1);
     daemon_ = std::make_unique<daemon_process>(std::vector<std::string>{
         "--board", "sim:orin-agx", "--sim-dir", sim_dir_->path(), "--command-jobs", "true", "--command-user", "nobody",
-        "--command-dirs", test_programs_dir(), "--runtime-dir", shared_->file("run")});
+        "--command-dirs", programs_dir(), "--runtime-dir", shared_->file("run")});
     ::unsetenv("JETPERF_DAEMON_ONLY_SECRET");
   }
   static void TearDownTestSuite() {
@@ -315,6 +334,46 @@ TEST_F(command_jobs, a_program_outside_the_allowed_directories_is_refused_naming
   EXPECT_NE((c.out + c.err).find("outside the allowed directories"), std::string::npos) << c.out << c.err;
 }
 
+// A researcher's program in a private home: the daemon checks it as the program's account would
+// see it, so the submission is refused with the reason before anything is queued or set.
+TEST_F(command_jobs, a_program_its_account_cannot_reach_is_refused_at_submission_saying_why) {
+  http_client http(daemon_->port(), std::chrono::seconds(30));
+  temp_dir home;  // made 0700 by mkdtemp, owned by root: nobody cannot traverse it
+  const auto copy = home.file("marked_phases");
+  {
+    std::ifstream in(program(), std::ios::binary);
+    std::ofstream out(copy, std::ios::binary);
+    out << in.rdbuf();
+  }
+  ASSERT_EQ(::chmod(copy.c_str(), 0755), 0);
+  struct stat st {};
+  ASSERT_EQ(::stat(home.path().c_str(), &st), 0);
+  ASSERT_EQ(st.st_mode & 0777, 0700u);
+  // The board's settings (not its readings: the simulated EMC scales its rate on its own).
+  const auto settings = [&] {
+    const auto c = json_of(http.request("GET", "/v1/clocks"));
+    return json{{"armed", c["armed"]}, {"power_mode", c["power_mode"]}, {"gpu_min_hz", c["gpu_min_hz"]},
+                {"gpu_max_hz", c["gpu_max_hz"]}, {"cpu", c["state"]["cpu"]}, {"online", c["state"]["online_cores"]}};
+  };
+  const auto before = settings();
+  EXPECT_EQ(before["armed"], false);
+  const auto jobs = json_of(http.request("GET", "/v1/jobs"))["jobs"].size();
+  const auto r = http.request("POST", "/v1/jobs", json{{"kind", "command"}, {"spec", {{"argv", {copy, "1"}}}}}.dump(),
+                              bearer(daemon_->token()));
+  ASSERT_EQ(r.status, 400) << r.body;
+  const auto error = json_of(r)["error"];
+  EXPECT_EQ(error["field"], "spec.argv") << r.body;
+  EXPECT_EQ(error["code"], "forbidden") << r.body;
+  EXPECT_EQ(error["message"], copy + ": not executable by nobody (" + home.path() + " is 0700, owner root)") << r.body;
+  // The same through the client, and a working directory there too.
+  const auto c = cli({"submit", "command", "--argv", program(), "--cwd", home.path()});
+  EXPECT_NE(c.exit_code, 0);
+  EXPECT_NE((c.out + c.err).find(home.path() + ": cannot be entered by nobody (mode 0700, owner root)"), std::string::npos)
+      << c.out << c.err;
+  EXPECT_EQ(settings(), before);
+  EXPECT_EQ(json_of(http.request("GET", "/v1/jobs"))["jobs"].size(), jobs);
+}
+
 class command_jobs_off : public sim_orin_suite {};
 
 TEST_F(command_jobs_off, a_daemon_without_command_jobs_refuses_them_naming_the_config_keys) {
@@ -330,7 +389,7 @@ TEST_F(command_jobs_off, a_daemon_without_command_jobs_refuses_them_naming_the_c
 TEST_F(command_jobs, the_daemons_shutdown_ends_a_running_program_with_its_group) {
   temp_dir sim;
   daemon_process own({"--board", "sim:orin-agx", "--sim-dir", sim.path(), "--command-jobs", "true", "--command-user",
-                      "nobody", "--command-dirs", test_programs_dir(), "--runtime-dir", shared_->file("run2")});
+                      "nobody", "--command-dirs", programs_dir(), "--runtime-dir", shared_->file("run2")});
   http_client http(own.port(), std::chrono::seconds(30));
   const auto r = http.request("POST", "/v1/jobs",
                               json{{"kind", "command"}, {"spec", {{"argv", {program(), "--hang", "shutdown-case"}}, {"idle_s", 0}}}}.dump(),

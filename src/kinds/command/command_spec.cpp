@@ -3,9 +3,13 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
 
 #include <jetperf/common/errors.hpp>
 #include <jetperf/measure/sweep_axes.hpp>
+#include <jetperf/platform/account_access.hpp>
 
 namespace jetperf::kinds {
 
@@ -44,14 +48,38 @@ std::string real_path(const std::string& path) {
   return ::realpath(path.c_str(), buf) ? std::string(buf) : std::string();
 }
 
-bool is_executable_file(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111) != 0;
-}
-
 bool is_directory(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool is_regular(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// The helpers below run inside platform::as_account: every stat, access and realpath is the
+// kernel's answer to the program's own account.
+
+// Why `account` cannot run `path` ("" when it can): a directory on the way it cannot search,
+// the file's own mode, or a script's interpreter it cannot run.
+std::string why_not_executable(const std::string& path, const std::string& account) {
+  const auto blocked = platform::blocking_directory(path);
+  if (!blocked.empty()) return "not executable by " + account + " (" + blocked + ")";
+  if (::access(path.c_str(), X_OK) != 0)
+    return "not executable by " + account + " (" + platform::mode_and_owner(path) + ")";
+  // A script runs through the interpreter its first line names, which must be runnable too.
+  std::ifstream in(path, std::ios::binary);
+  std::string first;
+  if (in && std::getline(in, first) && first.rfind("#!", 0) == 0) {
+    const auto words = split_trimmed(first.substr(2), ' ');
+    const auto interpreter = words.empty() ? std::string() : words.front();
+    if (!interpreter.empty() && interpreter.front() == '/' && (!is_regular(interpreter) || ::access(interpreter.c_str(), X_OK) != 0)) {
+      const auto inner = is_regular(interpreter) ? why_not_executable(interpreter, account) : "no such file";
+      return "its interpreter " + interpreter + " cannot be run by " + account + " (" + inner + ")";
+    }
+  }
+  return {};
 }
 
 // argv[0] as an absolute, resolved path: a name is looked up in PATH, a relative path is taken
@@ -59,19 +87,30 @@ bool is_directory(const std::string& path) {
 // lead out of them.
 std::string resolve_program(const std::string& name, const std::string& cwd, const std::string& path_list,
                             const command_policy& policy) {
+  const auto& account = policy.account.name;
   std::string candidate;
   if (name.find('/') != std::string::npos) {
     candidate = name.front() == '/' ? name : cwd + "/" + name;
-    if (!is_executable_file(candidate))
+    if (!is_regular(candidate)) {
+      const auto blocked = platform::blocking_directory(candidate);
+      if (!blocked.empty())
+        throw validation_error(field("argv"), candidate + ": not executable by " + account + " (" + blocked + ")", "forbidden");
       throw validation_error(field("argv"), "argv[0] '" + name + "' is not an executable file", "not_found");
+    }
+    const auto why = why_not_executable(candidate, account);
+    if (!why.empty()) throw validation_error(field("argv"), candidate + ": " + why, "forbidden");
   } else {
+    std::string refused;  // the first file of that name the account may not run, and why
     for (const auto& dir : split_trimmed(path_list, ':')) {
-      if (dir.empty() || dir.front() != '/') continue;
-      if (is_executable_file(dir + "/" + name)) {
+      if (dir.empty() || dir.front() != '/' || !is_regular(dir + "/" + name)) continue;
+      const auto why = why_not_executable(dir + "/" + name, account);
+      if (why.empty()) {
         candidate = dir + "/" + name;
         break;
       }
+      if (refused.empty()) refused = dir + "/" + name + ": " + why;
     }
+    if (candidate.empty() && !refused.empty()) throw validation_error(field("argv"), refused, "forbidden");
     if (candidate.empty())
       throw validation_error(field("argv"), "argv[0] '" + name + "' is not found in " + path_list, "not_found");
   }
@@ -90,6 +129,21 @@ std::string resolve_program(const std::string& name, const std::string& cwd, con
   return resolved;
 }
 
+// cwd as the account would enter it: a directory it can reach and search.
+void check_cwd(const std::string& cwd, const std::string& account) {
+  struct stat st {};
+  if (::stat(cwd.c_str(), &st) != 0) {
+    const auto blocked = platform::blocking_directory(cwd);
+    if (!blocked.empty())
+      throw validation_error(field("cwd"), cwd + ": not reachable by " + account + " (" + blocked + ")", "forbidden");
+    throw validation_error(field("cwd"), "no directory " + cwd, "not_found");
+  }
+  if (!S_ISDIR(st.st_mode)) throw validation_error(field("cwd"), "no directory " + cwd, "not_found");
+  if (::access(cwd.c_str(), X_OK) != 0)
+    throw validation_error(field("cwd"), cwd + ": cannot be entered by " + account + " (" + platform::mode_and_owner(cwd) + ")",
+                           "forbidden");
+}
+
 }  // namespace
 
 const std::vector<spec_field>& command_spec_fields() {
@@ -99,6 +153,10 @@ const std::vector<spec_field>& command_spec_fields() {
           {"argv", t::list, nullptr,
            "the program and its arguments (executed with execve, never a shell; a bare name is looked up in PATH)", 1,
            static_cast<double>(k_max_command_args), {}},
+          {"program", t::text, nullptr,
+           "argv[0] as resolved at submission (absolute, links followed); the daemon fills it in, and a value "
+           "given is not used: argv[0] is resolved again, so a stored spec can be submitted as it stands (rerun)",
+           0, 0, {}},
           {"cwd", t::text, nullptr, "working directory (an absolute path; default: the account's home, else /)", 0, 0, {}},
           {"env", t::object, json::object(),
            "environment variables {NAME: value}; the daemon's own environment is not passed on (PATH, HOME, USER, "
@@ -143,16 +201,20 @@ command_spec command_spec::parse(const json& spec, const platform::board_offer& 
     }
   }
 
-  if (spec.contains("cwd") && !spec["cwd"].is_null()) {
+  if (spec.contains("program") && !spec["program"].is_null()) checked_text(spec["program"], field("program"));
+  const bool cwd_given = spec.contains("cwd") && !spec["cwd"].is_null();
+  if (cwd_given) {
     s.cwd = checked_text(spec["cwd"], field("cwd"));
     if (s.cwd.empty() || s.cwd.front() != '/') throw validation_error(field("cwd"), "cwd must be an absolute path");
-  } else {
-    s.cwd = is_directory(policy.account.home) ? policy.account.home : "/";
   }
-  if (!is_directory(s.cwd)) throw validation_error(field("cwd"), "no directory " + s.cwd, "not_found");
-
   const auto path = s.env.count("PATH") ? s.env["PATH"] : std::string(k_default_path);
-  s.program = resolve_program(s.argv[0], s.cwd, path, policy);
+  // The program and its directory as its account will meet them at run time (not as root).
+  platform::as_account(policy.account, policy.switch_user, [&] {
+    if (!cwd_given)
+      s.cwd = is_directory(policy.account.home) && ::access(policy.account.home.c_str(), X_OK) == 0 ? policy.account.home : "/";
+    check_cwd(s.cwd, policy.account.name);
+    s.program = resolve_program(s.argv[0], s.cwd, path, policy);
+  });
   s.timeout_s = number_field(spec, declared("timeout_s"));
   s.repeats = integer_field(spec, declared("repeats"));
   s.warmup_runs = integer_field(spec, declared("warmup_runs"));

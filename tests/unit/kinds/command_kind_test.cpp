@@ -131,6 +131,72 @@ TEST(command_spec, resolves_the_program_once_and_keeps_it_inside_the_allowed_dir
   EXPECT_EQ(field_of(p, {{"argv", {"sh"}}}, &code), "spec.argv");
   // A bare name is looked up in the spec's PATH, not the daemon's.
   EXPECT_EQ(field_of(p, {{"argv", {"prog.sh"}}, {"env", {{"PATH", dir.path()}}}}), "<accepted>");
+  // The stored spec, program included, is accepted again as it stands (jetperf rerun); a program
+  // given is not trusted: argv[0] is resolved again.
+  EXPECT_EQ(w->normalize(spec, {}), spec);
+  auto edited = spec;
+  edited["program"] = "/bin/sh";
+  EXPECT_EQ(w->normalize(edited, {}), spec);
+  EXPECT_EQ(field_of(p, {{"argv", {inside}}, {"program", 3}}), "spec.program");
+}
+
+// A program or directory the account cannot reach is refused at submission, as the account sees
+// it, saying why; a daemon that resolved it as root would fail only at run time, after the board
+// was set up. nobody when the test is root (the daemon's case); the test's own account otherwise,
+// which a 0000 directory keeps out too.
+TEST(command_spec, a_program_or_cwd_its_account_cannot_reach_is_refused_saying_why) {
+  const bool root = ::geteuid() == 0;
+  test::temp_dir dir, open;
+  auto p = policy_in(dir.path());
+  if (root) {
+    p.account = platform::lookup_unprivileged_account("nobody");
+    p.switch_user = true;
+  }
+  const mode_t closed = root ? 0700 : 0000;
+  const std::string closed_text = root ? "0700" : "0000";
+  const auto home = dir.file("home");
+  const auto program = write_script(dir, "home/train.sh", "exit 0");
+  test::write_file(home + "/data/x", "");
+  ::chmod(dir.path().c_str(), 0755);
+  ::chmod(open.path().c_str(), 0755);
+  ::chmod(home.c_str(), closed);
+  const auto refusal = [&](const json& spec, std::string* field) {
+    try {
+      kinds::make_command_kind(p)->normalize(spec, {});
+    } catch (const validation_error& e) {
+      *field = e.field();
+      EXPECT_EQ(e.code(), "forbidden") << e.what();
+      return std::string(e.what());
+    }
+    *field = "<accepted>";
+    return std::string();
+  };
+  const auto owner = platform::current_account().name;
+  std::string field;
+  EXPECT_EQ(refusal({{"argv", {program}}}, &field),
+            program + ": not executable by " + p.account.name + " (" + home + " is " + closed_text + ", owner " + owner + ")");
+  EXPECT_EQ(field, "spec.argv");
+  EXPECT_EQ(refusal({{"argv", {"/bin/true"}}, {"cwd", home}}, &field),
+            home + ": cannot be entered by " + p.account.name + " (mode " + closed_text + ", owner " + owner + ")");
+  EXPECT_EQ(field, "spec.cwd");
+  // Behind the closed directory, a path that exists and one that does not read the same.
+  const auto deep = refusal({{"argv", {"/bin/true"}}, {"cwd", home + "/data"}}, &field);
+  EXPECT_EQ(field, "spec.cwd");
+  EXPECT_EQ(deep, home + "/data: not reachable by " + p.account.name + " (" + home + " is " + closed_text + ", owner " + owner + ")");
+  const auto missing = refusal({{"argv", {"/bin/true"}}, {"cwd", home + "/nothing"}}, &field);
+  EXPECT_EQ(missing.substr(missing.find(':')), deep.substr(deep.find(':')));
+  // A script whose interpreter the account cannot run.
+  test::write_file(open.file("interp"), "");
+  ::chmod(open.file("interp").c_str(), 0644);
+  const auto script = write_script(open, "run.sh", "");
+  test::write_file(script, "#!" + open.file("interp") + " -x\n");
+  ::chmod(script.c_str(), 0755);
+  EXPECT_NE(refusal({{"argv", {script}}}, &field).find("its interpreter " + open.file("interp") + " cannot be run by"),
+            std::string::npos);
+  EXPECT_EQ(field, "spec.argv");
+  ::chmod(home.c_str(), 0755);
+  EXPECT_EQ(refusal({{"argv", {program}}, {"cwd", home}}, &field), "");
+  EXPECT_EQ(field, "<accepted>");
 }
 
 TEST(command_spec, defaults_and_points_setting_outermost_then_repeat) {
