@@ -43,10 +43,10 @@ std::string joined(const nlohmann::json& value) {
 
 }  // namespace
 
-std::string csv_cell(const nlohmann::json& value, jobs::column_type type) {
+std::string csv_cell(const nlohmann::json& value, column_type type) {
   if (value.is_array() || value.is_object()) return csv_quote(joined(value));
   // An integer column stays integral (a 2.0 read back is written 2), so a reader types it as int.
-  if (type == jobs::column_type::integer && value.is_number_float() && std::isfinite(value.get<double>()) &&
+  if (type == column_type::integer && value.is_number_float() && std::isfinite(value.get<double>()) &&
       value.get<double>() == std::floor(value.get<double>()) && std::fabs(value.get<double>()) < 9e15)
     return std::to_string(static_cast<std::int64_t>(value.get<double>()));
   return csv_field(value);

@@ -8,13 +8,13 @@ namespace jetperf::api {
 namespace {
 
 // A stored value's type, for a column no kind declares.
-jobs::column_type type_of(const nlohmann::json& v) {
-  if (v.is_number_integer()) return jobs::column_type::integer;
-  if (v.is_number()) return jobs::column_type::number;
-  if (v.is_boolean()) return jobs::column_type::boolean;
-  if (v.is_array()) return jobs::column_type::list;
-  if (v.is_object()) return jobs::column_type::object;
-  return jobs::column_type::text;
+column_type type_of(const nlohmann::json& v) {
+  if (v.is_number_integer()) return column_type::integer;
+  if (v.is_number()) return column_type::number;
+  if (v.is_boolean()) return column_type::boolean;
+  if (v.is_array()) return column_type::list;
+  if (v.is_object()) return column_type::object;
+  return column_type::text;
 }
 
 nlohmann::json value_of(const store::point_record& p, const std::string& name) {
@@ -37,7 +37,7 @@ nlohmann::json value_of(const store::point_record& p, const std::string& name) {
 
 }  // namespace
 
-result_table build_result_table(const jobs::column_table& table, const std::vector<std::string>& board_rails,
+result_table build_result_table(const column_table& table, const std::vector<std::string>& board_rails,
                                 const std::vector<store::point_record>& points) {
   std::vector<std::string> rails = board_rails;
   if (table.rails) {
@@ -45,20 +45,20 @@ result_table build_result_table(const jobs::column_table& table, const std::vect
     for (const auto& p : points)
       if (p.metrics.is_object())
         for (auto it = p.metrics.begin(); it != p.metrics.end(); ++it) {
-          const auto rail = jobs::rail_of_column(it.key());
+          const auto rail = rail_of_column(it.key());
           if (!rail.empty() && std::find(rails.begin(), rails.end(), rail) == rails.end()) extra.insert(rail);
         }
     rails.insert(rails.end(), extra.begin(), extra.end());
   }
   result_table out;
-  out.columns = jobs::output_columns(table, rails);
+  out.columns = output_columns(table, rails);
   // Values nobody declared: kept, after the declared columns, in name order.
   std::set<std::string> declared;
   for (const auto& c : out.columns) declared.insert(c.name);
-  std::vector<jobs::column> undeclared;
+  std::vector<column> undeclared;
   // The row list itself is no column: its items are the rows.
   if (!table.row_list.empty()) declared.insert(table.row_list);
-  const auto keep = [&](const nlohmann::json& values, jobs::column_role role) {
+  const auto keep = [&](const nlohmann::json& values, column_role role) {
     if (!values.is_object()) return;
     for (auto it = values.begin(); it != values.end(); ++it)
       if (declared.insert(it.key()).second)
@@ -71,10 +71,10 @@ result_table build_result_table(const jobs::column_table& table, const std::vect
     return it != p.metrics.end() && it->is_array() && !it->empty() ? &*it : nullptr;
   };
   for (const auto& p : points) {
-    keep(p.metrics, jobs::column_role::metric);
-    keep(p.params, jobs::column_role::parameter);
+    keep(p.metrics, column_role::metric);
+    keep(p.params, column_role::parameter);
     if (const auto* items = items_of(p))
-      for (const auto& item : *items) keep(item, jobs::column_role::metric);
+      for (const auto& item : *items) keep(item, column_role::metric);
   }
   std::sort(undeclared.begin(), undeclared.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   out.columns.insert(out.columns.end(), undeclared.begin(), undeclared.end());
@@ -102,8 +102,8 @@ result_table build_result_table(const jobs::column_table& table, const std::vect
   return out;
 }
 
-nlohmann::json column_json(const jobs::column& c) {
-  return {{"name", c.name},          {"type", jobs::to_string(c.type)}, {"role", jobs::to_string(c.role)},
+nlohmann::json column_json(const column& c) {
+  return {{"name", c.name},          {"type", to_string(c.type)}, {"role", to_string(c.role)},
           {"unit", c.unit},          {"description", c.description},    {"shown", c.shown}};
 }
 

@@ -14,7 +14,7 @@ nlohmann::json kind_json(const jobs::workload& w) {
   for (const auto& f : w.spec_fields()) fields.push_back(to_json(f));
   nlohmann::json columns = nlohmann::json::array();
   const auto& table = w.columns();
-  for (const auto& c : jobs::output_columns(table, {})) columns.push_back(column_json(c));
+  for (const auto& c : output_columns(table, {})) columns.push_back(column_json(c));
   nlohmann::json formats = {"json", "csv"};
   for (const auto& f : w.export_formats()) formats.push_back(f);
   return {{"kind", w.kind()},
@@ -22,7 +22,7 @@ nlohmann::json kind_json(const jobs::workload& w) {
           {"spec", {{"fields", std::move(fields)}}},
           {"columns", std::move(columns)},
           // Rail columns sit between the kind's own and reason/error, one per board rail.
-          {"rail_columns", table.rails ? nlohmann::json(jobs::rail_column_name("<NAME>")) : nlohmann::json()},
+          {"rail_columns", table.rails ? nlohmann::json(rail_column_name("<NAME>")) : nlohmann::json()},
           {"formats", std::move(formats)}};
 }
 

@@ -44,8 +44,8 @@ std::vector<std::string> board_rails(const route_request& r) {
 }
 
 // A kind this daemon no longer has still has its stored rows (as undeclared columns).
-const jobs::column_table& columns_of(const jobs::workload_registry& registry, const std::string& kind) {
-  static const jobs::column_table none;
+const column_table& columns_of(const jobs::workload_registry& registry, const std::string& kind) {
+  static const column_table none;
   return registry.has(kind) ? registry.get(kind).columns() : none;
 }
 
@@ -142,8 +142,8 @@ http_response tagged_results(const route_request& r) {
   const std::string kind = kinds.empty() ? filter.kind.value_or("") : *kinds.begin();
   auto table = build_result_table(columns_of(r.svc.jobs->registry(), kind), board_rails(r), points);
   table.columns.insert(table.columns.begin(),
-                       {{"job_id", jobs::column_type::integer, jobs::column_role::parameter, "", "the job of the point", true},
-                        {"tags", jobs::column_type::list, jobs::column_role::parameter, "", "the job's tags", false}});
+                       {{"job_id", column_type::integer, column_role::parameter, "", "the job of the point", true},
+                        {"tags", column_type::list, column_role::parameter, "", "the job's tags", false}});
   for (std::size_t i = 0; i < table.rows.size(); ++i) {
     const auto* job = owner[table.point_of_row[i]];
     nlohmann::json row{{"job_id", job->id}, {"tags", job->tags}};

@@ -1,6 +1,6 @@
-#include <jetperf/jobs/columns.hpp>
+#include <jetperf/common/columns.hpp>
 
-namespace jetperf::jobs {
+namespace jetperf {
 
 namespace {
 constexpr const char* k_rail_prefix = "rail_";
@@ -71,4 +71,4 @@ const column* find_column(const std::vector<column>& columns, const std::string&
   return nullptr;
 }
 
-}  // namespace jetperf::jobs
+}  // namespace jetperf

@@ -29,12 +29,12 @@ double median_cv_near(const std::vector<store::run_cost_sample>& samples, double
 
 cost_model::cost_model(store::cost_store* store, std::string scope) : store_(store), scope_(std::move(scope)) {}
 
-std::string cost_model::key_of(const run_cost& c) {
+std::string cost_model::key_of(const measure::run_cost& c) {
   // Runs at a clock the point set and runs at whatever clock the governor chose do not share a fit.
   return c.clock_hz ? c.cls : c.cls + "|clock=free";
 }
 
-double cost_model::work_of(const run_cost& c) {
+double cost_model::work_of(const measure::run_cost& c) {
   return c.clock_hz && *c.clock_hz > 0 ? c.work / *c.clock_hz : c.work;
 }
 
@@ -79,7 +79,7 @@ void cost_model::refit(fit& f) {
   }
 }
 
-run_time cost_model::run(const std::string& kind, const run_cost& c) {
+measure::run_time cost_model::run(const std::string& kind, const measure::run_cost& c) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto& f = fit_of(kind, key_of(c));
   if (f.samples.empty()) return {c.prior_s, k_prior_cv};
@@ -87,7 +87,7 @@ run_time cost_model::run(const std::string& kind, const run_cost& c) {
   return {t > 0 ? t : c.prior_s, median_cv_near(f.samples, work_of(c))};
 }
 
-void cost_model::record_run(const std::string& kind, const run_cost& c, double run_s, double cv) {
+void cost_model::record_run(const std::string& kind, const measure::run_cost& c, double run_s, double cv) {
   if (!(run_s > 0) || !std::isfinite(run_s)) return;
   const auto key = key_of(c);
   const store::run_cost_sample s{work_of(c), run_s, std::isfinite(cv) && cv > 0 ? cv : 0.0};
@@ -110,9 +110,9 @@ void cost_model::record_job(const std::string& kind, double predicted_s, double 
   if (store_ && predicted_s > 0 && actual_s > 0) store_->add_calibration(scope_, kind, predicted_s, actual_s);
 }
 
-estimate_context cost_model::context(const std::string& kind, double sensor_update_s) {
-  estimate_context ctx;
-  ctx.run = [this, kind](const run_cost& c) { return run(kind, c); };
+measure::estimate_context cost_model::context(const std::string& kind, double sensor_update_s) {
+  measure::estimate_context ctx;
+  ctx.run = [this, kind](const measure::run_cost& c) { return run(kind, c); };
   ctx.sensor_update_s = sensor_update_s;
   return ctx;
 }

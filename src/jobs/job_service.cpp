@@ -10,7 +10,7 @@
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/thread_name.hpp>
-#include <jetperf/jobs/allow_reboot.hpp>
+#include <jetperf/measure/allow_reboot.hpp>
 #include <jetperf/jobs/job_state.hpp>
 #include <jetperf/jobs/point_tally.hpp>
 #include <jetperf/platform/reboot_plan.hpp>
@@ -289,7 +289,7 @@ void job_service::run_job(store::job_record job) {
   publish(id, "state", {{"id", id}, {"state", "running"}});
   spdlog::info("job {} ({}) running: {} points, starting at {}", id, job.kind, points.size(), first);
 
-  point_context ctx;
+  measure::point_context ctx;
   ctx.job_id = id;
   ctx.cancel = &abort_;
   ctx.board = board_;
@@ -302,7 +302,9 @@ void job_service::run_job(store::job_record job) {
   };
   // A point's spans are kept with the point (one transaction after it), never while it measures.
   std::vector<store::timeline_span> spans;
-  ctx.timeline = [&spans](store::timeline_span s) { spans.push_back(std::move(s)); };
+  ctx.timeline = [&spans, id](measure::timeline_span s) {
+    spans.push_back({id, s.point_index, std::move(s.track), std::move(s.name), s.t_start_ns, s.t_end_ns, std::move(s.args)});
+  };
 
   std::int64_t ok = 0, failed = 0;
   std::string last_error;
@@ -358,7 +360,7 @@ void job_service::run_job(store::job_record job) {
         if (r.status == "ok" && r.cost) model_.record_run(job.kind, *r.cost, r.run_s, r.run_cv);
       } catch (const platform::reboot_required& e) {
         if (abort_) break;
-        if (board_ && allows_reboot(job.spec)) {
+        if (board_ && measure::allows_reboot(job.spec)) {
           reboot.emplace(i, e.power_mode());
           break;
         }

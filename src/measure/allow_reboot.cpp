@@ -1,6 +1,6 @@
-#include <jetperf/jobs/allow_reboot.hpp>
+#include <jetperf/measure/allow_reboot.hpp>
 
-namespace jetperf::jobs {
+namespace jetperf::measure {
 
 const spec_field& allow_reboot_field() {
   static const spec_field field{
@@ -19,4 +19,4 @@ bool allows_reboot(const nlohmann::json& normalized_spec) {
   return it != normalized_spec.end() && it->is_boolean() && it->get<bool>();
 }
 
-}  // namespace jetperf::jobs
+}  // namespace jetperf::measure

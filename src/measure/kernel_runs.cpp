@@ -20,7 +20,7 @@ std::vector<int> kernel_runs(const std::vector<run_span>& runs, const std::vecto
   return out;
 }
 
-traced_runs record_kernel_runs(const jobs::point_context& ctx, workloads::kernel_tracer& tracer,
+traced_runs record_kernel_runs(const measure::point_context& ctx, workloads::kernel_tracer& tracer,
                                const timed_iteration& run_once, std::size_t runs, std::size_t max_kernels) {
   traced_runs out;
   const auto t0 = monotonic_ns();

@@ -58,7 +58,7 @@ json set_values(const platform::board_setting& s) {
 }
 }  // namespace
 
-applied_settings apply_point_settings(jobs::point_context& ctx, const json& point) {
+applied_settings apply_point_settings(measure::point_context& ctx, const json& point) {
   applied_settings a;
   a.requested = setting_of_point(point);
   const auto t0 = monotonic_ns();
@@ -72,7 +72,7 @@ applied_settings apply_point_settings(jobs::point_context& ctx, const json& poin
   return a;
 }
 
-bool sleep_polling(const jobs::point_context& ctx, double seconds) {
+bool sleep_polling(const measure::point_context& ctx, double seconds) {
   const auto deadline = monotonic_ns() + static_cast<std::int64_t>(seconds * 1e9);
   for (auto now = monotonic_ns(); now < deadline; now = monotonic_ns()) {
     if (ctx.cancelled()) return false;
@@ -82,7 +82,7 @@ bool sleep_polling(const jobs::point_context& ctx, double seconds) {
   return !ctx.cancelled();
 }
 
-std::optional<double> idle_power_cache::get(jobs::point_context& ctx, const platform::board_setting& setting,
+std::optional<double> idle_power_cache::get(measure::point_context& ctx, const platform::board_setting& setting,
                                             double idle_s, double boundary_s) {
   if (!ctx.telemetry || !ctx.telemetry->total_power_channel()) return std::nullopt;
   if (job_ != ctx.job_id) {
@@ -108,7 +108,7 @@ void put_settings(json& mt, const applied_settings& applied) {
   mt["read_back"] = set_values(applied.read_back);
 }
 
-void put_window_flags(json& mt, std::vector<std::string> flags, const jobs::point_context& ctx,
+void put_window_flags(json& mt, std::vector<std::string> flags, const measure::point_context& ctx,
                       const loop_result& res, const applied_settings& applied, bool has_power,
                       const std::string& device, int threads) {
   const auto add_flag = [&flags](const std::string& f) {
@@ -159,8 +159,8 @@ void put_window_flags(json& mt, std::vector<std::string> flags, const jobs::poin
   mt["unmet"] = res.decision.unmet;
 }
 
-jobs::point_result skipped_point(const std::string& reason, json identity) {
-  jobs::point_result r;
+measure::point_result skipped_point(const std::string& reason, json identity) {
+  measure::point_result r;
   r.status = "skipped";
   r.metrics = std::move(identity);
   r.metrics["reason"] = reason;

@@ -5,9 +5,6 @@
 namespace jetperf::measure {
 
 namespace {
-using jobs::column;
-using jobs::column_role;
-using jobs::column_type;
 }  // namespace
 
 std::vector<column> setting_columns(bool shown) {

@@ -14,7 +14,7 @@ std::optional<double> device_clock_hz(const nlohmann::json& point, const std::st
   return std::nullopt;
 }
 
-double adaptive_window_s(double min_time_s, double max_time_s, std::size_t min_runs, const jobs::run_time& run,
+double adaptive_window_s(double min_time_s, double max_time_s, std::size_t min_runs, const measure::run_time& run,
                          std::optional<double> time_rse_target) {
   double runs = static_cast<double>(min_runs);
   if (time_rse_target && *time_rse_target > 0) runs = std::max(runs, std::pow(run.cv / *time_rse_target, 2));

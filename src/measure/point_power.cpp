@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include <jetperf/jobs/columns.hpp>
+#include <jetperf/common/columns.hpp>
 #include <jetperf/measure/idle_baseline.hpp>
 
 namespace jetperf::measure {
@@ -16,7 +16,7 @@ nlohmann::json opt(std::optional<double> v) { return v ? nlohmann::json(*v) : nl
 void put_rail_metrics(nlohmann::json& mt, const power_summary& summary) {
   for (const auto& entry : summary.channels) {
     const auto& c = entry.second;
-    if (c.name.rfind("rail.", 0) == 0) mt[jobs::rail_column_name(c.name.substr(5))] = c.mean;
+    if (c.name.rfind("rail.", 0) == 0) mt[rail_column_name(c.name.substr(5))] = c.mean;
   }
 }
 

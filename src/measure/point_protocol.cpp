@@ -8,7 +8,7 @@ namespace {
 
 // The window's timed runs on the timeline: the first k_timed_runs of them (each as long as it
 // timed itself), with the total on the first, so a bounded sample still says how many ran.
-void record_runs(const jobs::point_context& ctx, const loop_result& w) {
+void record_runs(const measure::point_context& ctx, const loop_result& w) {
   for (std::size_t i = 0; i < w.ends_ns.size() && i < w.times_s.size(); ++i) {
     nlohmann::json args = {{"run", i}, {"time_s", w.times_s[i]}};
     if (i == 0) args["runs_total"] = w.times_s.size();
@@ -18,7 +18,7 @@ void record_runs(const jobs::point_context& ctx, const loop_result& w) {
 
 }  // namespace
 
-point_measurement run_point(jobs::point_context& ctx, const nlohmann::json& point, const point_plan& plan,
+point_measurement run_point(measure::point_context& ctx, const nlohmann::json& point, const point_plan& plan,
                             idle_power_cache& idle) {
   point_measurement m;
   // Board settings first: everything after runs under them, idle baseline included.

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include <jetperf/common/errors.hpp>
-#include <jetperf/jobs/allow_reboot.hpp>
+#include <jetperf/measure/allow_reboot.hpp>
 #include <jetperf/platform/reboot_plan.hpp>
 
 namespace jetperf::measure {
@@ -144,7 +144,7 @@ const std::vector<spec_field>& board_axis_fields() {
       {"emc_freqs", t::list, nullptr, "EMC clocks in Hz, \"all\", \"min\", \"max\", or absent to leave them", 0, 0, {}},
       {"gpu_freqs", t::list, nullptr, "GPU clocks in Hz, \"all\", \"min\", \"max\", or absent to leave them", 0, 0, {}},
       {"cpu_freqs", t::list, nullptr, "CPU clocks in kHz, \"all\", \"min\", \"max\", or absent to leave them", 0, 0, {}},
-      jobs::allow_reboot_field(),
+      allow_reboot_field(),
   };
   return fields;
 }
@@ -162,7 +162,7 @@ void normalize_board_axes(const nlohmann::json& spec, const platform::board_offe
   out["emc_freqs"] = list_or_null(parse_freqs(spec, "emc_freqs", offered.emc_freqs_hz, "emc_freqs_hz"));
   const auto modes = parse_power_modes(spec, offered);
   out["power_modes"] = list_or_null(modes);
-  const auto& allow = jobs::allow_reboot_field();
+  const auto& allow = allow_reboot_field();
   out[allow.name] = bool_field(spec, allow);
   // Refused up front rather than failing point by point: the sweep in order, from the mode in
   // effect now and back to it when the job ends (the job's points apply the modes in this order).

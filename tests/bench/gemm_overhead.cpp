@@ -64,7 +64,7 @@ double run_point_gflops(int s) {
   const auto spec = w->normalize({{"device", "cpu"}, {"dtypes", {"float"}}, {"sizes", {s}}, {"warmup_s", 0.1},
                                   {"duration_s", k_window_s}},
                                  {});
-  jobs::point_context ctx;
+  measure::point_context ctx;
   const auto r = w->run_point(ctx, spec, w->expand(spec).at(0));
   return r.metrics.at("gflops").get<double>();
 }

@@ -181,7 +181,7 @@ struct synthetic_layers_board {
   /// Runs the protocol on this board (`lock_to_sensor`: back-to-back runs start on an update).
   kinds::in_context_power run(bool lock_to_sensor, std::optional<double> idle, const kinds::in_context_power_plan& plan) {
     paced_backend be(layers, layer_s, layer_w, log, lock_to_sensor ? &clock : nullptr);
-    jobs::point_context ctx;
+    measure::point_context ctx;
     ctx.telemetry = &sensor;
     auto out = kinds::measure_in_context_power(ctx, be, net, layers, idle, plan);
     ran_s = be.ran_s();

@@ -15,7 +15,7 @@ namespace jetperf::api {
 
 std::string write_results_csv(const result_table& table);
 /// One cell of a column of `type`.
-std::string csv_cell(const nlohmann::json& value, jobs::column_type type);
+std::string csv_cell(const nlohmann::json& value, column_type type);
 /// One cell's text, quoted as RFC 4180 requires.
 std::string csv_field(const nlohmann::json& value);
 /// csv_quote (text as one cell) is jetperf::csv_quote, in common: the trace writers use it too.

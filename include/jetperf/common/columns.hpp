@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace jetperf::jobs {
+namespace jetperf {
 
 enum class column_type { integer, number, boolean, text, list, object };
 /// parameter: what the point was asked to run (its settings, its identity); metric: what was measured.
@@ -53,4 +53,4 @@ std::vector<column> output_columns(const column_table& table, const std::vector<
 /// The declared column named `name`, or nullptr.
 const column* find_column(const std::vector<column>& columns, const std::string& name);
 
-}  // namespace jetperf::jobs
+}  // namespace jetperf

@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-#include <jetperf/jobs/run_cost.hpp>
+#include <jetperf/measure/run_cost.hpp>
 #include <jetperf/store/cost_store.hpp>
 
 namespace jetperf::jobs {
@@ -25,16 +25,16 @@ class cost_model {
   cost_model(store::cost_store* store, std::string scope);
 
   /// One run of `c`: the class's fit, else c.prior_s with a small variation.
-  run_time run(const std::string& kind, const run_cost& c);
+  measure::run_time run(const std::string& kind, const measure::run_cost& c);
   /// Runs of `c` took `run_s` seconds on average, varying by `cv` (kept in the store).
-  void record_run(const std::string& kind, const run_cost& c, double run_s, double cv);
+  void record_run(const std::string& kind, const measure::run_cost& c, double run_s, double cv);
   /// How long the points of this kind's past jobs took over what was estimated for them, within
   /// [0.25, 4]; 1 with no history.
   double calibration(const std::string& kind) const;
   /// A job's points were estimated at `predicted_s` and took `actual_s`.
   void record_job(const std::string& kind, double predicted_s, double actual_s);
   /// An estimate_context whose run_s asks this model (valid while the model lives).
-  estimate_context context(const std::string& kind, double sensor_update_s);
+  measure::estimate_context context(const std::string& kind, double sensor_update_s);
 
  private:
   struct fit {
@@ -42,8 +42,8 @@ class cost_model {
     std::vector<store::run_cost_sample> samples;
     double a = 0, b = 0;  ///< t = a + b * work
   };
-  static std::string key_of(const run_cost& c);
-  static double work_of(const run_cost& c);
+  static std::string key_of(const measure::run_cost& c);
+  static double work_of(const measure::run_cost& c);
   fit& fit_of(const std::string& kind, const std::string& key);
   static void refit(fit& f);
 

@@ -3,9 +3,6 @@
 // validates its spec, expands it into points, measures one point at a time and declares the
 // columns its points fill. The job runner owns ordering, progress, persistence and
 // cancellation; a workload only measures.
-#include <atomic>
-#include <cstdint>
-#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -15,52 +12,14 @@
 
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_fields.hpp>
-#include <jetperf/jobs/columns.hpp>
-#include <jetperf/jobs/run_cost.hpp>
-#include <jetperf/platform/board_fidelity.hpp>
+#include <jetperf/common/columns.hpp>
+#include <jetperf/measure/point_context.hpp>
+#include <jetperf/measure/point_result.hpp>
+#include <jetperf/measure/run_cost.hpp>
 #include <jetperf/platform/board_settings.hpp>
-#include <jetperf/platform/workload_processes.hpp>
 #include <jetperf/store/job_store.hpp>
-#include <jetperf/store/timeline_store.hpp>
-#include <jetperf/telemetry/sample_source.hpp>
 
 namespace jetperf::jobs {
-
-/// What a point may use while it runs. Pointers may be null (no board control, no telemetry).
-struct point_context {
-  std::int64_t job_id = 0;
-  std::int64_t index = 0;
-  const std::atomic<bool>* cancel = nullptr;  ///< poll at safe points; throw nothing, return early
-  platform::board_settings* board = nullptr;
-  telemetry::sample_source* telemetry = nullptr;
-  /// What the board's numbers stand for; null on a real board (nothing to flag).
-  const platform::board_fidelity* fidelity = nullptr;
-  /// Told of processes the point starts (a command job's program); null when nobody asks.
-  platform::workload_processes* processes = nullptr;
-  /// Emits a job event (type, data), e.g. "log"; stored and streamed.
-  std::function<void(const std::string&, const nlohmann::json&)> event;
-  /// Keeps a span on the job's timeline (stored with the point); null: nothing is kept.
-  std::function<void(store::timeline_span)> timeline;
-
-  bool cancelled() const { return cancel && cancel->load(); }
-  /// A span of this point on `track` (an instant when end == start).
-  void record(const std::string& track, const std::string& name, std::int64_t start_ns, std::int64_t end_ns,
-              nlohmann::json args = nlohmann::json::object()) const {
-    if (timeline) timeline({job_id, index, track, name, start_ns, end_ns, std::move(args)});
-  }
-};
-
-struct point_result {
-  std::string status = "ok";  ///< "ok", "skipped" (metrics.reason says why), "failed"
-  nlohmann::json metrics = nlohmann::json::object();
-  std::int64_t t_start_ns = 0;  ///< monotonic start of the measurement window
-  std::int64_t t_end_ns = 0;
-  /// What one run of the point cost and how long it took, for the cost model to learn from
-  /// (absent when the point has no runs, or was not measured).
-  std::optional<run_cost> cost;
-  double run_s = 0;   ///< mean seconds of one run
-  double run_cv = 0;  ///< their standard deviation over the mean
-};
 
 /// Finished points as the {"params","metrics","status"} rows the kinds' views read.
 std::vector<nlohmann::json> point_rows(const std::vector<store::point_record>& points);
@@ -93,12 +52,12 @@ class workload {
   /// of one run that `ctx` gives (what this board measured before). The runner sums them for the
   /// job's estimate and refreshes them as the job runs. Default: nothing known (0 each).
   virtual std::vector<double> estimate_points_s(const nlohmann::json& spec, const std::vector<nlohmann::json>& points,
-                                                const estimate_context& ctx) const {
+                                                const measure::estimate_context& ctx) const {
     return std::vector<double>(points.size(), 0.0);
   }
 
   /// Measures one point. Throws on failure of the point (the runner records it and goes on).
-  virtual point_result run_point(point_context& ctx, const nlohmann::json& spec, const nlohmann::json& point) = 0;
+  virtual measure::point_result run_point(measure::point_context& ctx, const nlohmann::json& spec, const nlohmann::json& point) = 0;
   /// Job-level summary over the finished points (best setting, ...).
   virtual nlohmann::json summarize(const nlohmann::json& spec,
                                    const std::vector<store::point_record>& points) const {

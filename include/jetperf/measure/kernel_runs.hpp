@@ -11,7 +11,7 @@
 #include <vector>
 
 #include <jetperf/backend/kernel_trace.hpp>
-#include <jetperf/jobs/workload.hpp>
+#include <jetperf/measure/point_context.hpp>
 #include <jetperf/measure/measurement_loop.hpp>
 
 namespace jetperf::measure {
@@ -40,7 +40,7 @@ struct traced_runs {
 /// Runs `run_once` `runs` times under `tracer` and records the runs and their kernels (at most
 /// `max_kernels`) on ctx's timeline. A tracer that throws records the reason as an instant on
 /// "kernels" and the runs untraced: a point is not failed for want of a trace.
-traced_runs record_kernel_runs(const jobs::point_context& ctx, workloads::kernel_tracer& tracer,
+traced_runs record_kernel_runs(const point_context& ctx, workloads::kernel_tracer& tracer,
                                const timed_iteration& run_once, std::size_t runs = k_kernel_traced_runs,
                                std::size_t max_kernels = k_max_traced_kernels);
 

@@ -10,7 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include <jetperf/jobs/workload.hpp>
+#include <jetperf/measure/point_context.hpp>
+#include <jetperf/measure/point_result.hpp>
 #include <jetperf/measure/measurement_loop.hpp>
 #include <jetperf/telemetry/sample_source.hpp>
 
@@ -31,17 +32,17 @@ platform::board_setting setting_of_point(const nlohmann::json& point);
 nlohmann::json setting_json(const platform::board_setting& s);
 
 /// Applies the point's board settings through ctx.board (throws what the board throws).
-applied_settings apply_point_settings(jobs::point_context& ctx, const nlohmann::json& point);
+applied_settings apply_point_settings(point_context& ctx, const nlohmann::json& point);
 
 /// Sleeps `seconds`, polling cancellation every 10 ms; false when cancelled.
-bool sleep_polling(const jobs::point_context& ctx, double seconds);
+bool sleep_polling(const point_context& ctx, double seconds);
 
 /// The board at rest under a setting: measured once per distinct setting and job, then cached.
 class idle_power_cache {
  public:
   /// Mean total power over `idle_s` trimmed by `boundary_s` at each end; nullopt without a
   /// total-power channel or when cancelled.
-  std::optional<double> get(jobs::point_context& ctx, const platform::board_setting& setting, double idle_s,
+  std::optional<double> get(point_context& ctx, const platform::board_setting& setting, double idle_s,
                             double boundary_s);
 
  private:
@@ -58,7 +59,7 @@ void put_settings(nlohmann::json& metrics, const applied_settings& applied);
 /// plus what ctx.fidelity flags for a window on `device` with `threads` CPU threads (0: the
 /// library's default), e.g. speed_not_simulated, then throttled, settings_not_applied (a clock
 /// read back above its request), max_time_reached, rse_unmet, no_power), "stop_reason" and "unmet".
-void put_window_flags(nlohmann::json& metrics, std::vector<std::string> flags, const jobs::point_context& ctx,
+void put_window_flags(nlohmann::json& metrics, std::vector<std::string> flags, const point_context& ctx,
                       const loop_result& res, const applied_settings& applied, bool has_power,
                       const std::string& device, int threads);
 
@@ -73,7 +74,7 @@ struct read_back_check {
 read_back_check check_read_back(const applied_settings& applied);
 
 /// A point that did not run: status "skipped", metrics = `identity` plus "reason".
-jobs::point_result skipped_point(const std::string& reason, nlohmann::json identity);
+point_result skipped_point(const std::string& reason, nlohmann::json identity);
 
 /// Clock channels that read below the requested clocks in `samples` (the point's window):
 /// {"clock.gpu": {"below", "samples", "min_ratio"}, ...}; empty when nothing throttled.

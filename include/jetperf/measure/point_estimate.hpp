@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <jetperf/jobs/run_cost.hpp>
+#include <jetperf/measure/run_cost.hpp>
 
 namespace jetperf::measure {
 
@@ -20,7 +20,7 @@ std::optional<double> device_clock_hz(const nlohmann::json& point, const std::st
 /// How long an adaptive window lasts: min_time_s, or min_runs runs when they take longer, or the
 /// runs a time RSE target needs at the runs' variation ((cv / target)^2, when the target is a
 /// criterion), and never past max_time_s and the run under way then.
-double adaptive_window_s(double min_time_s, double max_time_s, std::size_t min_runs, const jobs::run_time& run,
+double adaptive_window_s(double min_time_s, double max_time_s, std::size_t min_runs, const measure::run_time& run,
                          std::optional<double> time_rse_target);
 
 /// The idle baselines a job measures: one per distinct board setting (idle_power_cache).

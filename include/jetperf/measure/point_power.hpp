@@ -12,7 +12,7 @@ namespace jetperf::measure {
 /// Adds power_w, power_rse, power_samples, window_energy_j, rail_<name>_w per rail, temp_max_c,
 /// idle_power_w, energy_j (power x one invocation), dynamic_power_w and dynamic_energy_j to `metrics`
 /// (null where unknown). Returns the mean total power, nullopt without a power reading.
-/// Adds rail_<NAME>_w (the one rail naming of every kind, jobs::rail_column_name) for each
+/// Adds rail_<NAME>_w (the one rail naming of every kind, rail_column_name) for each
 /// "rail.<NAME>" channel of `summary`.
 void put_rail_metrics(nlohmann::json& metrics, const power_summary& summary);
 

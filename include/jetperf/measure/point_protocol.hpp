@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include <jetperf/jobs/workload.hpp>
+#include <jetperf/measure/point_context.hpp>
 #include <jetperf/measure/kernel_runs.hpp>
 #include <jetperf/measure/latency_stats.hpp>
 #include <jetperf/measure/measurement_loop.hpp>
@@ -57,7 +57,7 @@ struct point_measurement {
 };
 
 /// Runs the skeleton for one point. Throws what the board or the callbacks throw.
-point_measurement run_point(jobs::point_context& ctx, const nlohmann::json& point, const point_plan& plan,
+point_measurement run_point(point_context& ctx, const nlohmann::json& point, const point_plan& plan,
                             idle_power_cache& idle);
 
 }  // namespace jetperf::measure

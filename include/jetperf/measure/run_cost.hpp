@@ -1,12 +1,12 @@
 #pragma once
-// What a kind tells the cost model (cost_model.hpp) about one run of a point, and what the
+// What a kind tells the cost model (jobs/cost_model.hpp) about one run of a point, and what the
 // kind's estimate reads back: the seconds one run of any point takes, from the runs this board
 // measured before (else the kind's own guess), and the board's sensor update period.
 #include <functional>
 #include <optional>
 #include <string>
 
-namespace jetperf::jobs {
+namespace jetperf::measure {
 
 struct run_cost {
   /// Points whose runs take the same time per unit of work: "cpu/float/tensor=off" for gemm,
@@ -32,4 +32,4 @@ struct estimate_context {
   double sensor_update_s = 0;
 };
 
-}  // namespace jetperf::jobs
+}  // namespace jetperf::measure

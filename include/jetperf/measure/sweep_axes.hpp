@@ -29,7 +29,7 @@ std::vector<std::string> split_trimmed(const std::string& text, char sep);
 std::vector<nlohmann::json> spec_list(const nlohmann::json& v);
 
 /// The spec fields every kind that sweeps board settings declares, declared once here:
-/// power_modes, emc_freqs, gpu_freqs, cpu_freqs and allow_reboot (jobs::allow_reboot_field).
+/// power_modes, emc_freqs, gpu_freqs, cpu_freqs and allow_reboot (allow_reboot_field).
 const std::vector<spec_field>& board_axis_fields();
 /// A kind's declared fields: its own `before`, board_axis_fields(), then its own `after`.
 std::vector<spec_field> with_board_axes(std::vector<spec_field> before, const std::vector<spec_field>& after);

@@ -5,14 +5,12 @@
 namespace jetperf::kinds {
 
 namespace {
-using jobs::column_role;
-using jobs::column_type;
 constexpr auto param = column_role::parameter;
 constexpr auto metric = column_role::metric;
 }  // namespace
 
-const jobs::column_table& command_columns() {
-  static const jobs::column_table table{
+const column_table& command_columns() {
+  static const column_table table{
       measure::join_columns({
           {{"repeat", column_type::integer, param, "", "which measured run under this setting, from 0", true}},
           measure::setting_columns(true),

@@ -39,7 +39,7 @@ class command_workload final : public jobs::workload {
            "run and per phase it marks (JETPERF_MARKERS). Off unless jetperfd.conf enables it.";
   }
   const std::vector<spec_field>& spec_fields() const override { return command_spec_fields(); }
-  const jobs::column_table& columns() const override { return command_columns(); }
+  const column_table& columns() const override { return command_columns(); }
 
   json normalize(const json& spec, const platform::board_offer& offered) const override {
     return command_spec::parse(spec, offered, policy_).to_json();
@@ -47,7 +47,7 @@ class command_workload final : public jobs::workload {
   std::vector<json> expand(const json& spec) const override { return expand_command_spec(spec); }
 
   std::vector<double> estimate_points_s(const json& spec_json, const std::vector<json>& points,
-                                        const jobs::estimate_context&) const override {
+                                        const measure::estimate_context&) const override {
     // The program's own time is unknown until it has run; the protocol around it is known.
     const auto spec = command_spec::stored(spec_json);
     std::vector<double> out;
@@ -58,19 +58,19 @@ class command_workload final : public jobs::workload {
     return out;
   }
 
-  jobs::point_result run_point(jobs::point_context& ctx, const json& spec, const json& point) override;
+  measure::point_result run_point(measure::point_context& ctx, const json& spec, const json& point) override;
 
   json summarize(const json&, const std::vector<store::point_record>& points) const override;
 
  private:
-  platform::user_process_result run_once(jobs::point_context& ctx, const command_spec& spec, marker_socket& markers,
+  platform::user_process_result run_once(measure::point_context& ctx, const command_spec& spec, marker_socket& markers,
                                          std::int64_t repeat) const;
 
   command_policy policy_;
   measure::idle_power_cache idle_;
 };
 
-platform::user_process_result command_workload::run_once(jobs::point_context& ctx, const command_spec& spec,
+platform::user_process_result command_workload::run_once(measure::point_context& ctx, const command_spec& spec,
                                                          marker_socket& markers, std::int64_t repeat) const {
   platform::user_process_spec ps;
   ps.program = spec.program;
@@ -96,7 +96,7 @@ platform::user_process_result command_workload::run_once(jobs::point_context& ct
 
 // The run, its phases and its markers on the job's timeline (markers bounded by the socket's
 // per-run limit).
-void record_timeline(const jobs::point_context& ctx, const platform::user_process_result& run,
+void record_timeline(const measure::point_context& ctx, const platform::user_process_result& run,
                      const paired_markers& pairs, const marker_batch& batch) {
   ctx.record("runs", "run", run.t_start_ns, run.t_end_ns,
              {{"pid", run.pid}, {"exit_code", run.term_signal ? json() : json(run.exit_code)}, {"signal", run.term_signal}});
@@ -110,7 +110,7 @@ void record_timeline(const jobs::point_context& ctx, const platform::user_proces
   }
 }
 
-jobs::point_result command_workload::run_point(jobs::point_context& ctx, const json& spec_json, const json& point) {
+measure::point_result command_workload::run_point(measure::point_context& ctx, const json& spec_json, const json& point) {
   const auto spec = command_spec::stored(spec_json);
   const auto repeat = point.value("repeat", std::int64_t{0});
   const auto applied = measure::apply_point_settings(ctx, point);
@@ -139,7 +139,7 @@ jobs::point_result command_workload::run_point(jobs::point_context& ctx, const j
   auto batch = markers.take();
   if (run.cancelled) return measure::skipped_point("cancelled", identity);
 
-  jobs::point_result r;
+  measure::point_result r;
   r.t_start_ns = run.t_start_ns;
   r.t_end_ns = run.t_end_ns;
   json& mt = r.metrics;

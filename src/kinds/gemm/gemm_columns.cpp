@@ -5,15 +5,12 @@
 namespace jetperf::kinds {
 
 namespace {
-using jobs::column;
-using jobs::column_role;
-using jobs::column_type;
 constexpr auto param = column_role::parameter;
 constexpr auto metric = column_role::metric;
 }  // namespace
 
-const jobs::column_table& gemm_columns() {
-  static const jobs::column_table table{
+const column_table& gemm_columns() {
+  static const column_table table{
       measure::join_columns({
           {
               {"repeat", column_type::integer, param, "", "which run of the sweep (spec.repeats), from 0", false},

@@ -29,8 +29,8 @@ constexpr double k_fill_s_per_element = 2e-9;
 
 }  // namespace
 
-jobs::run_cost gemm_run_cost(const gemm_point& p) {
-  jobs::run_cost c;
+measure::run_cost gemm_run_cost(const gemm_point& p) {
+  measure::run_cost c;
   c.cls = p.device + "/" + p.dtype + "/tensor=" + (p.tensor ? "on" : "off");
   c.work = workloads::gemm_flops(p.size.m, p.size.n, p.size.k);
   c.clock_hz = measure::device_clock_hz(p.setting, p.device);
@@ -40,13 +40,13 @@ jobs::run_cost gemm_run_cost(const gemm_point& p) {
 }
 
 std::vector<double> estimate_gemm_points_s(const gemm_spec& spec, const std::vector<gemm_point>& points,
-                                           const jobs::estimate_context& ctx) {
+                                           const measure::estimate_context& ctx) {
   std::vector<double> out;
   out.reserve(points.size());
   measure::idle_baseline_estimate idle(spec.idle_baseline_s() + 2 * spec.boundary_s);
   for (const auto& p : points) {
     const auto cost = gemm_run_cost(p);
-    const jobs::run_time run = ctx.run ? ctx.run(cost) : jobs::run_time{cost.prior_s, 0};
+    const measure::run_time run = ctx.run ? ctx.run(cost) : measure::run_time{cost.prior_s, 0};
     const double elements = static_cast<double>(p.size.m * p.size.k + p.size.k * p.size.n + p.size.m * p.size.n);
     // Warm-up: warmup_s, and at least one run.
     double t = idle.add(p.setting) + spec.cooldown_s + elements * k_fill_s_per_element +

@@ -28,7 +28,7 @@ std::unique_ptr<gemm_backend> default_factory(const std::string& device, std::st
   return device == "cuda" ? make_cuda_gemm_backend(why) : make_cpu_gemm_backend(why);
 }
 
-jobs::point_result skipped(const gemm_point& p, const std::string& reason) {
+measure::point_result skipped(const gemm_point& p, const std::string& reason) {
   return measure::skipped_point(reason, {{"device", p.device},
                                          {"dtype", p.dtype},
                                          {"m", p.size.m},
@@ -47,12 +47,12 @@ class gemm_workload final : public jobs::workload {
            "GFLOP/s/W per point.";
   }
   const std::vector<spec_field>& spec_fields() const override { return gemm_spec_fields(); }
-  const jobs::column_table& columns() const override { return gemm_columns(); }
+  const column_table& columns() const override { return gemm_columns(); }
 
   json normalize(const json& spec, const platform::board_offer& offered) const override { return normalize_gemm_spec(spec, offered); }
   std::vector<json> expand(const json& spec) const override { return expand_gemm_spec(spec); }
   std::vector<double> estimate_points_s(const json& spec, const std::vector<json>& points,
-                                        const jobs::estimate_context& ctx) const override {
+                                        const measure::estimate_context& ctx) const override {
     std::vector<gemm_point> typed;
     typed.reserve(points.size());
     for (const auto& p : points) typed.push_back(gemm_point::of(p));
@@ -73,7 +73,7 @@ class gemm_workload final : public jobs::workload {
     return out;
   }
 
-  jobs::point_result run_point(jobs::point_context& ctx, const json& spec, const json& point) override;
+  measure::point_result run_point(measure::point_context& ctx, const json& spec, const json& point) override;
 
   json summarize(const json&, const std::vector<store::point_record>& points) const override {
     const auto rows = jobs::point_rows(points);
@@ -92,7 +92,7 @@ class gemm_workload final : public jobs::workload {
   measure::idle_power_cache idle_;
 };
 
-jobs::point_result gemm_workload::run_point(jobs::point_context& ctx, const json& spec_json, const json& point_json) {
+measure::point_result gemm_workload::run_point(measure::point_context& ctx, const json& spec_json, const json& point_json) {
   const auto spec = gemm_spec::stored(spec_json);
   const auto p = gemm_point::of(point_json);
   const auto dtype = parse_gemm_dtype(p.dtype);
@@ -130,7 +130,7 @@ jobs::point_result gemm_workload::run_point(jobs::point_context& ctx, const json
   const auto& res = m.window;
   const auto& latency = m.latency;
 
-  jobs::point_result r;
+  measure::point_result r;
   r.t_start_ns = res.t_start_ns;
   r.t_end_ns = res.t_end_ns;
   json& mt = r.metrics;

@@ -11,8 +11,6 @@ namespace jetperf::kinds {
 
 namespace {
 
-using jobs::column_role;
-using jobs::column_type;
 
 // Cancellation is polled at this period while idling, so a DELETE ends a point quickly.
 constexpr std::chrono::milliseconds k_poll{10};
@@ -26,7 +24,7 @@ class idle_workload final : public jobs::workload {
     return "The board at rest for duration_s, repeated: the baseline every power figure is compared with.";
   }
   const std::vector<spec_field>& spec_fields() const override { return idle_spec_fields(); }
-  const jobs::column_table& columns() const override { return idle_columns(); }
+  const column_table& columns() const override { return idle_columns(); }
 
   nlohmann::json normalize(const nlohmann::json& spec, const platform::board_offer&) const override {
     return idle_spec::parse(spec).to_json();
@@ -39,15 +37,15 @@ class idle_workload final : public jobs::workload {
   }
 
   std::vector<double> estimate_points_s(const nlohmann::json& spec, const std::vector<nlohmann::json>& points,
-                                        const jobs::estimate_context&) const override {
+                                        const measure::estimate_context&) const override {
     return std::vector<double>(points.size(), idle_spec::parse(spec).duration_s);
   }
 
-  jobs::point_result run_point(jobs::point_context& ctx, const nlohmann::json& spec_json,
+  measure::point_result run_point(measure::point_context& ctx, const nlohmann::json& spec_json,
                                const nlohmann::json& point) override {
     const auto spec = idle_spec::parse(spec_json);
     const auto duration_ns = static_cast<std::int64_t>(spec.duration_s * 1e9);
-    jobs::point_result r;
+    measure::point_result r;
     r.t_start_ns = monotonic_ns();
     const auto deadline = r.t_start_ns + duration_ns;
     for (auto now = r.t_start_ns; now < deadline && !ctx.cancelled(); now = monotonic_ns())
@@ -64,7 +62,7 @@ class idle_workload final : public jobs::workload {
  private:
   // Mean of every power channel over the window (the measurement protocol's own summary); the
   // total-power channel becomes power_w, each rail its rail column.
-  static void add_power(const telemetry::sample_source& source, jobs::point_result& r) {
+  static void add_power(const telemetry::sample_source& source, measure::point_result& r) {
     const auto summary = measure::summarize_window(source.channels(), source.window(r.t_start_ns, r.t_end_ns),
                                                    source.total_power_channel());
     measure::put_rail_metrics(r.metrics, summary);
@@ -83,8 +81,8 @@ const std::vector<spec_field>& idle_spec_fields() {
   return fields;
 }
 
-const jobs::column_table& idle_columns() {
-  static const jobs::column_table table{
+const column_table& idle_columns() {
+  static const column_table table{
       {
           {"repeat", column_type::integer, column_role::parameter, "", "which repeat, from 0", true},
           {"duration_s", column_type::number, column_role::metric, "s", "length of the window measured", true},

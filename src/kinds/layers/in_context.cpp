@@ -39,7 +39,7 @@ std::vector<measure::layer_span> layer_spans_of_run(const std::vector<workloads:
   return out;
 }
 
-void record_run_ops(const jobs::point_context& ctx, const models::network& net, const std::map<int, std::string>& kernels,
+void record_run_ops(const measure::point_context& ctx, const models::network& net, const std::map<int, std::string>& kernels,
                     const std::vector<workloads::op_span>& ops, std::size_t run) {
   for (const auto& s : ops) {
     const auto& o = net.ops.at(static_cast<std::size_t>(s.op));
@@ -50,7 +50,7 @@ void record_run_ops(const jobs::point_context& ctx, const models::network& net, 
   }
 }
 
-json measure_in_context(const jobs::point_context& ctx, workloads::layer_backend& be, const models::network& net,
+json measure_in_context(const measure::point_context& ctx, workloads::layer_backend& be, const models::network& net,
                         const std::vector<models::layer>& layers) {
   const auto kernels = be.op_kernels();
   std::map<int, std::vector<double>> times;  // by layer index

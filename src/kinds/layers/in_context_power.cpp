@@ -122,7 +122,7 @@ std::vector<std::string> in_context_flags(const in_context_power& p) {
   return flags;
 }
 
-in_context_power measure_in_context_power(const jobs::point_context& ctx, workloads::layer_backend& be,
+in_context_power measure_in_context_power(const measure::point_context& ctx, workloads::layer_backend& be,
                                           const models::network& net, const std::vector<models::layer>& layers,
                                           std::optional<double> idle_w, const in_context_power_plan& plan) {
   in_context_power out;

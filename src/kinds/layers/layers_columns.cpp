@@ -5,15 +5,12 @@
 namespace jetperf::kinds {
 
 namespace {
-using jobs::column;
-using jobs::column_role;
-using jobs::column_type;
 constexpr auto param = column_role::parameter;
 constexpr auto metric = column_role::metric;
 }  // namespace
 
-const jobs::column_table& layers_columns() {
-  static const jobs::column_table table{
+const column_table& layers_columns() {
+  static const column_table table{
       measure::join_columns({
           {
               {"network", column_type::text, param, "", "zoo or user network", true},

@@ -37,11 +37,11 @@ std::optional<std::int64_t> size_of_point(const json& point) {
 
 }  // namespace
 
-jobs::run_cost layer_run_cost(const models::layer& l, const json& point) {
+measure::run_cost layer_run_cost(const models::layer& l, const json& point) {
   const auto device = point.value("device", std::string("cpu"));
   const auto dtype = point.value("dtype", std::string("float"));
   const auto batch = point.value("batch", std::int64_t{1});
-  jobs::run_cost c;
+  measure::run_cost c;
   c.cls = device + "/" + dtype + "/" + l.type;
   // Layers without arithmetic (pooling, activations, copies) still move their data: one unit of
   // work per output element keeps their runs apart by size.
@@ -54,7 +54,7 @@ jobs::run_cost layer_run_cost(const models::layer& l, const json& point) {
 }
 
 std::vector<double> estimate_layers_points_s(const json& spec_json, const std::vector<json>& points,
-                                             const jobs::estimate_context& ctx) {
+                                             const measure::estimate_context& ctx) {
   const auto spec = layers_spec::stored(spec_json);
   const auto g = models::parse_granularity(spec.granularity);
   const user_networks users(spec_json);
@@ -86,7 +86,7 @@ std::vector<double> estimate_layers_points_s(const json& spec_json, const std::v
     double t = idle.add(p) + spec.cooldown_s;
     if (l) {
       const auto c = layer_run_cost(*l, p);
-      const jobs::run_time run = ctx.run ? ctx.run(c) : jobs::run_time{c.prior_s, 0};
+      const measure::run_time run = ctx.run ? ctx.run(c) : measure::run_time{c.prior_s, 0};
       // Weights and the input data, filled before the first run.
       const double filled = static_cast<double>(l->params) +
                             static_cast<double>(models::elements(l->output_shape) * p.value("batch", std::int64_t{1}));

@@ -38,7 +38,7 @@ std::string shapes_text(const std::vector<models::shape>& shapes, std::int64_t b
   return s;
 }
 
-jobs::point_result skipped(const json& point, const std::string& reason) {
+measure::point_result skipped(const json& point, const std::string& reason) {
   json identity = json::object();
   for (const char* key : {"network", "device", "layer_index", "layer_name"}) identity[key] = point.value(key, json());
   return measure::skipped_point(reason, std::move(identity));
@@ -60,7 +60,7 @@ void put_layer_rows(json& mt, const in_context_power& ic, const std::vector<mode
     for (const char* key : network_only)
       if (!item.contains(key)) item[key] = nullptr;
     for (auto it = mt.begin(); it != mt.end(); ++it)
-      if (jobs::rail_of_column(it.key()) != "") item[it.key()] = nullptr;
+      if (rail_of_column(it.key()) != "") item[it.key()] = nullptr;
     const auto& l = layers.at(item["layer_index"].get<std::size_t>());
     item["input_shapes"] = shapes_text(l.input_shapes, batch);
     item["output_shape"] = models::format_shape(l.output_shape, batch);
@@ -97,14 +97,14 @@ class layers_workload final : public jobs::workload {
            "the network end to end.";
   }
   const std::vector<spec_field>& spec_fields() const override { return layers_spec_fields(); }
-  const jobs::column_table& columns() const override { return layers_columns(); }
+  const column_table& columns() const override { return layers_columns(); }
   json normalize(const json& spec, const platform::board_offer& offered) const override { return normalize_layers_spec(spec, offered); }
   std::vector<json> expand(const json& spec) const override { return expand_layers_spec(spec); }
   std::vector<double> estimate_points_s(const json& spec, const std::vector<json>& points,
-                                        const jobs::estimate_context& ctx) const override {
+                                        const measure::estimate_context& ctx) const override {
     return estimate_layers_points_s(spec, points, ctx);
   }
-  jobs::point_result run_point(jobs::point_context& ctx, const json& spec, const json& point) override;
+  measure::point_result run_point(measure::point_context& ctx, const json& spec, const json& point) override;
 
   json summarize(const json&, const std::vector<store::point_record>& points) const override {
     return summarize_layers(jobs::point_rows(points));
@@ -152,7 +152,7 @@ class layers_workload final : public jobs::workload {
   std::map<std::string, latency_sum> sums_;
 };
 
-jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const json& spec_json, const json& point) {
+measure::point_result layers_workload::run_point(measure::point_context& ctx, const json& spec_json, const json& point) {
   const auto spec = layers_spec::stored(spec_json);
   const auto name = point.at("network").get<std::string>();
   const auto device = point.at("device").get<std::string>();
@@ -239,7 +239,7 @@ jobs::point_result layers_workload::run_point(jobs::point_context& ctx, const js
   const auto& res = m.window;
   const auto& latency = m.latency;
 
-  jobs::point_result r;
+  measure::point_result r;
   r.t_start_ns = res.t_start_ns;
   r.t_end_ns = res.t_end_ns;
   json& mt = r.metrics;

@@ -6,7 +6,7 @@
 #include <string>
 #include <tuple>
 
-#include <jetperf/jobs/columns.hpp>
+#include <jetperf/common/columns.hpp>
 #include <jetperf/kinds/layers/in_context.hpp>
 #include <jetperf/kinds/layers/layers_spec.hpp>
 #include <jetperf/measure/point_board.hpp>
@@ -213,7 +213,7 @@ nlohmann::ordered_json layers_dnnstats(const std::vector<nlohmann::json>& rows) 
                        dnnstats_device_key(p.value("device", std::string())))[index];
     for (auto it = m.begin(); it != m.end(); ++it) {
       // rail_<NAME>_w in W -> <NAME> in mW, the seed's unit.
-      const auto rail = jobs::rail_of_column(it.key());
+      const auto rail = rail_of_column(it.key());
       if (!rail.empty() && it->is_number()) layer.power[rail] = it->get<double>() * 1e3;
     }
     layer.latency = m.contains("latency_mean_s") ? ordered(m["latency_mean_s"]) : ordered();

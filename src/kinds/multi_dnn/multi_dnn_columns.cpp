@@ -5,13 +5,12 @@
 namespace jetperf::kinds {
 
 namespace {
-using jobs::column_type;
-constexpr auto param = jobs::column_role::parameter;
-constexpr auto metric = jobs::column_role::metric;
+constexpr auto param = column_role::parameter;
+constexpr auto metric = column_role::metric;
 }  // namespace
 
-const jobs::column_table& multi_dnn_columns() {
-  static const jobs::column_table table{
+const column_table& multi_dnn_columns() {
+  static const column_table table{
       measure::join_columns({
           {
               {"mapping_id", column_type::integer, param, "", "the mapping's position in the job", true},

@@ -54,7 +54,7 @@ class multi_dnn_workload final : public jobs::workload {
            "(seed 001's multi-DNN mappings): throughput, stage and transfer times, power, tegrastats aggregates.";
   }
   const std::vector<spec_field>& spec_fields() const override { return multi_dnn_spec_fields(); }
-  const jobs::column_table& columns() const override { return multi_dnn_columns(); }
+  const column_table& columns() const override { return multi_dnn_columns(); }
   json normalize(const json& spec, const platform::board_offer& offered) const override {
     return multi_dnn_spec::parse(spec, offered).to_json();
   }
@@ -67,12 +67,12 @@ class multi_dnn_workload final : public jobs::workload {
     return out;
   }
   std::vector<double> estimate_points_s(const json& spec, const std::vector<json>& points,
-                                        const jobs::estimate_context&) const override {
+                                        const measure::estimate_context&) const override {
     const auto s = multi_dnn_spec::stored(spec);
     const double each = s.cooldown_s + (s.fixed() ? s.window_s : std::max(s.min_time_s, std::min(s.max_time_s, 3.0)));
     return std::vector<double>(points.size(), each);
   }
-  jobs::point_result run_point(jobs::point_context& ctx, const json& spec, const json& point) override;
+  measure::point_result run_point(measure::point_context& ctx, const json& spec, const json& point) override;
   json summarize(const json&, const std::vector<store::point_record>& points) const override {
     return summarize_multi_dnn(jobs::point_rows(points));
   }
@@ -102,7 +102,7 @@ class multi_dnn_workload final : public jobs::workload {
   measure::idle_power_cache idle_;
 };
 
-jobs::point_result multi_dnn_workload::run_point(jobs::point_context& ctx, const json& spec_json, const json& point) {
+measure::point_result multi_dnn_workload::run_point(measure::point_context& ctx, const json& spec_json, const json& point) {
   const auto spec = multi_dnn_spec::stored(spec_json);
   const auto m = mapping_of_point(point);
   for (const auto& n : m.networks) network(n.network, ctx.job_id);
@@ -151,7 +151,7 @@ jobs::point_result multi_dnn_workload::run_point(jobs::point_context& ctx, const
   ctx.record("window", "mapping " + std::to_string(point.value("mapping_id", 0)), w.t_start_ns, w.t_end_ns,
              {{"mapping", point.at("mapping")}});
 
-  jobs::point_result r;
+  measure::point_result r;
   r.t_start_ns = w.t_start_ns;
   r.t_end_ns = w.t_end_ns;
   json& mt = r.metrics;

@@ -54,7 +54,7 @@ TEST_F(kinds_routes, columns_are_the_kinds_table_and_the_layers_defaults_are_its
                                              "power_w", "energy_j", "layer_resolution"}));
   const auto names = names_of(kind("gemm")["columns"]);
   std::vector<std::string> expected;
-  for (const auto& c : jobs::output_columns(registry_.get("gemm").columns(), {})) expected.push_back(c.name);
+  for (const auto& c : output_columns(registry_.get("gemm").columns(), {})) expected.push_back(c.name);
   EXPECT_EQ(names, expected);
   const auto& latency = layers["columns"][7];
   EXPECT_EQ(latency, (nlohmann::json{{"name", "latency_mean_s"}, {"type", "number"}, {"role", "metric"},

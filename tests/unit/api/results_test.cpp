@@ -106,7 +106,7 @@ TEST(csv_quote, text_a_spreadsheet_would_run_as_a_formula_stays_text) {
   EXPECT_EQ(api::csv_quote("resnet50"), "resnet50");
   EXPECT_EQ(api::csv_quote("layer1.0"), "layer1.0");
   // Numbers are cells of their own kind: a negative value stays a number.
-  EXPECT_EQ(api::csv_cell(nlohmann::json(-1.5), jobs::column_type::number), "-1.5");
+  EXPECT_EQ(api::csv_cell(nlohmann::json(-1.5), column_type::number), "-1.5");
 }
 
 TEST_F(results_test, a_job_with_no_points_has_the_kinds_columns) {
@@ -164,17 +164,17 @@ TEST_F(results_test, jobs_carrying_all_tags_make_one_table_with_job_and_tags_col
   EXPECT_TRUE(json_of(call("GET", "/v1/results?tags=nobody"))["rows"].empty());
 }
 
-jobs::column_table two_columns() {
-  return {{{"m", jobs::column_type::integer, jobs::column_role::parameter, "", "rows", true},
-           {"power_mode", jobs::column_type::integer, jobs::column_role::parameter, "", "mode", false}},
+column_table two_columns() {
+  return {{{"m", column_type::integer, column_role::parameter, "", "rows", true},
+           {"power_mode", column_type::integer, column_role::parameter, "", "mode", false}},
           true,
           {}};
 }
 
 TEST(result_table, a_kinds_row_list_gives_a_row_per_item_over_the_points_values) {
   // A multi-DNN mapping: one point, one row per network stage.
-  jobs::column_table table = two_columns();
-  table.columns.push_back({"stage", jobs::column_type::integer, jobs::column_role::parameter, "", "stage", true});
+  column_table table = two_columns();
+  table.columns.push_back({"stage", column_type::integer, column_role::parameter, "", "stage", true});
   table.row_list = "stages";
   store::point_record mapping;
   mapping.index = 0;
@@ -222,8 +222,8 @@ TEST(result_table, board_rails_first_then_rails_only_points_have_then_undeclared
   EXPECT_EQ(names, (std::vector<std::string>{"index", "status", "m", "power_mode", "rail_VDD_IN_w", "rail_VDD_GPU_w",
                                              "rail_ZZ_w", "window_start_ns", "window_end_ns", "reason", "error",
                                              "alpha", "colour", "zeta"}));
-  EXPECT_EQ(t.columns[12].role, jobs::column_role::parameter);
-  EXPECT_EQ(t.columns[11].type, jobs::column_type::list);
+  EXPECT_EQ(t.columns[12].role, column_role::parameter);
+  EXPECT_EQ(t.columns[11].type, column_type::list);
   EXPECT_TRUE(t.rows[0]["rail_VDD_GPU_w"].is_null());
   EXPECT_EQ(t.rows[0]["colour"], "red");
   // A kind without rails gets no rail columns from the board.
@@ -233,7 +233,6 @@ TEST(result_table, board_rails_first_then_rails_only_points_have_then_undeclared
 }
 
 TEST(csv_writer, cells_by_column_type) {
-  using jobs::column_type;
   EXPECT_EQ(api::csv_cell(2.0, column_type::integer), "2");
   EXPECT_EQ(api::csv_cell(2.5, column_type::integer), "2.5");
   EXPECT_EQ(api::csv_cell(2.0, column_type::number), "2.0");

@@ -25,20 +25,20 @@ namespace {
 class probe_kind final : public jobs::workload {
  public:
   explicit probe_kind(const std::string& column)
-      : table_{{{column, jobs::column_type::integer, jobs::column_role::metric, "", "the probe's value", true}},
+      : table_{{{column, column_type::integer, column_role::metric, "", "the probe's value", true}},
                false} {}
   std::string kind() const override { return "probe"; }
-  const jobs::column_table& columns() const override { return table_; }
+  const column_table& columns() const override { return table_; }
   json normalize(const json&, const platform::board_offer&) const override { return json::object(); }
   std::vector<json> expand(const json&) const override { return {json::object()}; }
-  jobs::point_result run_point(jobs::point_context&, const json&, const json&) override {
-    jobs::point_result r;
+  measure::point_result run_point(measure::point_context&, const json&, const json&) override {
+    measure::point_result r;
     r.metrics[table_.columns.front().name] = 42;
     return r;
   }
 
  private:
-  jobs::column_table table_;
+  column_table table_;
 };
 
 struct outputs {

@@ -11,8 +11,8 @@ using namespace jetperf;
 
 namespace {
 
-jobs::run_cost cost(double work, std::optional<double> clock_hz = std::nullopt, const std::string& cls = "cpu/float") {
-  jobs::run_cost c;
+measure::run_cost cost(double work, std::optional<double> clock_hz = std::nullopt, const std::string& cls = "cpu/float") {
+  measure::run_cost c;
   c.cls = cls;
   c.work = work;
   c.clock_hz = clock_hz;

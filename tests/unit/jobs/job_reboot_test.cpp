@@ -9,7 +9,7 @@
 #include <thread>
 
 #include <jetperf/common/errors.hpp>
-#include <jetperf/jobs/allow_reboot.hpp>
+#include <jetperf/measure/allow_reboot.hpp>
 #include <jetperf/jobs/job_service.hpp>
 #include <jetperf/jobs/job_state.hpp>
 #include <jetperf/platform/reboot_required.hpp>
@@ -27,17 +27,17 @@ class modes_workload final : public jobs::workload {
  public:
   std::string kind() const override { return "modes"; }
   json normalize(const json& spec, const platform::board_offer&) const override {
-    return {{"modes", spec.at("modes")}, {"allow_reboot", bool_field(spec, jobs::allow_reboot_field())}};
+    return {{"modes", spec.at("modes")}, {"allow_reboot", bool_field(spec, measure::allow_reboot_field())}};
   }
   std::vector<json> expand(const json& spec) const override {
     std::vector<json> p;
     for (const auto& m : spec["modes"]) p.push_back({{"power_mode", m}});
     return p;
   }
-  jobs::point_result run_point(jobs::point_context& ctx, const json&, const json& point) override {
+  measure::point_result run_point(measure::point_context& ctx, const json&, const json& point) override {
     platform::board_setting s;
     s.power_mode = point["power_mode"].get<std::int64_t>();
-    jobs::point_result r;
+    measure::point_result r;
     r.metrics = {{"power_mode", *ctx.board->apply(s).power_mode}};
     return r;
   }

@@ -43,15 +43,15 @@ class scripted_workload final : public jobs::workload {
     return p;
   }
   std::vector<double> estimate_points_s(const json& spec, const std::vector<json>& points,
-                                        const jobs::estimate_context&) const override {
+                                        const measure::estimate_context&) const override {
     return std::vector<double>(points.size(), spec["estimate_ms"].get<double>() / 1000.0);
   }
-  jobs::point_result run_point(jobs::point_context& ctx, const json& spec, const json& point) override {
+  measure::point_result run_point(measure::point_context& ctx, const json& spec, const json& point) override {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(spec["sleep_ms"].get<int>());
     while (std::chrono::steady_clock::now() < deadline && !ctx.cancelled()) std::this_thread::sleep_for(1ms);
     for (const auto& f : spec["fail"])
       if (f == point["i"]) throw std::runtime_error("point " + std::to_string(f.get<int>()) + " exploded");
-    jobs::point_result r;
+    measure::point_result r;
     for (const auto& k : spec["skip"])
       if (k == point["i"]) {
         r.status = "skipped";

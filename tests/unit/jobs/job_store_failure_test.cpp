@@ -43,12 +43,12 @@ class padded_workload final : public jobs::workload {
     return p;
   }
   std::vector<double> estimate_points_s(const json&, const std::vector<json>& points,
-                                        const jobs::estimate_context&) const override {
+                                        const measure::estimate_context&) const override {
     return std::vector<double>(points.size(), 0.001);
   }
-  jobs::point_result run_point(jobs::point_context&, const json& spec, const json& point) override {
+  measure::point_result run_point(measure::point_context&, const json& spec, const json& point) override {
     if (point["i"] == spec["break_at"] && hook) std::exchange(hook, nullptr)();
-    jobs::point_result r;
+    measure::point_result r;
     r.metrics = {{"value", point["i"].get<int>() * 10},
                  {"pad", std::string(static_cast<std::size_t>(spec["pad"].get<int>()), 'x')}};
     return r;

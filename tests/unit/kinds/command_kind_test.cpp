@@ -229,7 +229,7 @@ TEST(command_kind, a_run_reports_exit_status_tails_power_energy_and_phases) {
   const auto prog = write_script(dir, "prog.sh", "echo hello; echo oops >&2; sleep 0.2; exit 4");
   auto w = kinds::make_command_kind(policy_in(dir.path()));
   constant_power source;
-  jobs::point_context ctx;
+  measure::point_context ctx;
   ctx.job_id = 7;
   ctx.telemetry = &source;
   const auto spec = w->normalize({{"argv", {prog}}, {"idle_s", 0.05}}, {});
@@ -255,7 +255,7 @@ TEST(command_kind, a_run_reports_exit_status_tails_power_energy_and_phases) {
 TEST(command_kind, a_run_past_its_timeout_fails_saying_so) {
   test::temp_dir dir;
   auto w = kinds::make_command_kind(policy_in(dir.path()));
-  jobs::point_context ctx;
+  measure::point_context ctx;
   const auto spec = w->normalize({{"argv", {"/bin/sleep", "30"}}, {"timeout_s", 0.2}, {"idle_s", 0}}, {});
   const auto r = w->run_point(ctx, spec, w->expand(spec).at(0));
   EXPECT_EQ(r.status, "failed");
@@ -270,7 +270,7 @@ TEST(command_kind, warmup_runs_come_before_the_first_run_of_a_setting_only) {
   const auto log = dir.file("runs.log");
   const auto prog = write_script(dir, "count.sh", "echo run >> " + log);
   auto w = kinds::make_command_kind(policy_in(dir.path()));
-  jobs::point_context ctx;
+  measure::point_context ctx;
   const auto spec = w->normalize({{"argv", {prog}}, {"warmup_runs", 2}, {"repeats", 2}, {"idle_s", 0}}, {});
   const auto points = w->expand(spec);
   const auto first = w->run_point(ctx, spec, points.at(0));

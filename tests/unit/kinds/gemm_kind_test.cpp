@@ -45,7 +45,7 @@ TEST_F(gemm_workload_test, run_point_derives_efficiency_from_known_power) {
   const auto spec = w->normalize(quick_spec(), board.offered());
   const auto points = w->expand(spec);
   ASSERT_EQ(points.size(), 1u);
-  jetperf::jobs::point_context ctx;
+  jetperf::measure::point_context ctx;
   ctx.job_id = 1;
   ctx.board = &board;
   ctx.telemetry = &src;
@@ -82,7 +82,7 @@ TEST_F(gemm_workload_test, higher_clock_draws_more_power_and_idle_is_cached_per_
   const auto spec = w->normalize(quick_spec({{"gpu_freqs", {300000000, 900000000}}}), board.offered());
   const auto points = w->expand(spec);
   ASSERT_EQ(points.size(), 2u);
-  jetperf::jobs::point_context ctx;
+  jetperf::measure::point_context ctx;
   ctx.job_id = 7;
   ctx.board = &board;
   ctx.telemetry = &src;
@@ -111,7 +111,7 @@ TEST_F(gemm_workload_test, clock_below_request_is_flagged_throttled) {
   fake_source src;
   src.clock = [&board](std::int64_t) { return board.gpu_hz() * 0.5; };
   const auto spec = w->normalize(quick_spec({{"gpu_freqs", "max"}}), board.offered());
-  jetperf::jobs::point_context ctx;
+  jetperf::measure::point_context ctx;
   ctx.board = &board;
   ctx.telemetry = &src;
   const auto m = w->run_point(ctx, spec, w->expand(spec)[0]).metrics;
@@ -132,7 +132,7 @@ TEST_F(gemm_workload_test, tensor_on_cpu_is_refused_and_a_stored_one_is_skipped)
   const auto points = w->expand(spec);
   ASSERT_EQ(points.size(), 2u);
   EXPECT_EQ(w->foreseen_skips(spec, points).size(), 1u);
-  jetperf::jobs::point_context ctx;
+  jetperf::measure::point_context ctx;
   const auto on = w->run_point(ctx, spec, points[0]);
   EXPECT_EQ(on.status, "skipped");
   EXPECT_EQ(jetperf::test::undeclared_keys(*w, on.metrics), "");
@@ -144,7 +144,7 @@ TEST_F(gemm_workload_test, without_telemetry_power_is_null) {
   const auto spec = w->normalize(quick_spec({}), {});
   const auto points = w->expand(spec);
   EXPECT_TRUE(w->foreseen_skips(spec, points).empty());
-  jetperf::jobs::point_context ctx;
+  jetperf::measure::point_context ctx;
   const auto off = w->run_point(ctx, spec, points[0]);
   ASSERT_EQ(off.status, "ok");
   EXPECT_TRUE(off.metrics.at("power_w").is_null());
@@ -156,7 +156,7 @@ TEST_F(gemm_workload_test, cuda_point_without_device_is_skipped_with_reason) {
   if (jetperf::workloads::cuda_device_available()) GTEST_SKIP() << "a CUDA device is present";
   auto w = jetperf::kinds::make_gemm_kind();
   const auto spec = w->normalize(quick_spec({{"device", "cuda"}}), {});
-  jetperf::jobs::point_context ctx;
+  jetperf::measure::point_context ctx;
   const auto points = w->expand(spec);
   const auto r = w->run_point(ctx, spec, points[0]);
   EXPECT_EQ(r.status, "skipped");
@@ -172,7 +172,7 @@ TEST_F(gemm_workload_test, cuda_point_without_device_is_skipped_with_reason) {
 TEST_F(gemm_workload_test, fixed_duration_protocol) {
   auto w = jetperf::kinds::make_gemm_kind();
   const auto spec = w->normalize(quick_spec({{"duration_s", 0.05}}), {});
-  jetperf::jobs::point_context ctx;
+  jetperf::measure::point_context ctx;
   const auto r = w->run_point(ctx, spec, w->expand(spec)[0]);
   EXPECT_EQ(r.metrics.at("stop_reason"), "fixed_duration");
   EXPECT_GE(r.metrics.at("window_s").get<double>(), 0.05);

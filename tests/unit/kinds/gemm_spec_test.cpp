@@ -9,7 +9,7 @@
 
 using nlohmann::json;
 using namespace jetperf::kinds;
-namespace jobs = jetperf::jobs;
+namespace measure = jetperf::measure;
 
 namespace {
 
@@ -177,8 +177,8 @@ TEST(gemm_estimate, a_fixed_window_is_its_duration_warm_up_and_one_idle_baseline
       normalize_gemm_spec({{"device", "cpu"}, {"duration_s", 2.0}, {"warmup_s", 1.0}, {"sizes", {64, 128}}, {"cpu_freqs", "all"}}, offered()));
   const auto points = expand(spec);
   ASSERT_EQ(points.size(), 4u);  // 2 CPU clocks x 2 sizes
-  jobs::estimate_context ctx;
-  ctx.run = [](const jobs::run_cost&) { return jobs::run_time{1e-3, 0.01}; };
+  measure::estimate_context ctx;
+  ctx.run = [](const measure::run_cost&) { return measure::run_time{1e-3, 0.01}; };
   const auto t = estimate_gemm_points_s(spec, points, ctx);
   const double idle = spec.idle_baseline_s() + 2 * spec.boundary_s;
   // warm-up 1 s + window 2 s + the run that ends it + filling the matrices.
@@ -193,15 +193,15 @@ TEST(gemm_estimate, large_gemms_take_their_runs_not_the_window_floor) {
       {{"device", "cpu"}, {"sizes", {128, 2048}}, {"min_time_s", 0.2}, {"max_time_s", 30.0}, {"min_samples", 10}}, offered()));
   const auto points = expand(spec);
   // What this board measured: 50 GFLOP/s and 10 us per call, whatever the size.
-  jobs::estimate_context ctx;
-  ctx.run = [](const jobs::run_cost& c) { return jobs::run_time{10e-6 + c.work / 50e9, 0.01}; };
+  measure::estimate_context ctx;
+  ctx.run = [](const measure::run_cost& c) { return measure::run_time{10e-6 + c.work / 50e9, 0.01}; };
   const auto t = estimate_gemm_points_s(spec, points, ctx);
   const double run2048 = 10e-6 + 2.0 * 2048 * 2048 * 2048 / 50e9;  // 0.34 s
   // 128: the 0.2 s window floor dominates; 2048: ten runs of 0.34 s.
   EXPECT_LT(t[0], 0.2 + spec.idle_baseline_s() + 2 * spec.boundary_s + spec.warmup_s + 0.05);
   EXPECT_NEAR(t[1], std::max(spec.warmup_s, run2048) + 10 * run2048, 0.05);
   // Runs that vary a lot keep the window open until the time RSE target or max_time_s.
-  ctx.run = [](const jobs::run_cost& c) { return jobs::run_time{10e-6 + c.work / 50e9, 10.0}; };
+  ctx.run = [](const measure::run_cost& c) { return measure::run_time{10e-6 + c.work / 50e9, 10.0}; };
   EXPECT_NEAR(estimate_gemm_points_s(spec, points, ctx)[0],
               spec.idle_baseline_s() + 2 * spec.boundary_s + spec.warmup_s + 30.0, 0.05);
   // The run cost the model learns from names the class and the clock only where the point sets it.

@@ -72,7 +72,7 @@ TEST(idle_workload, bad_specs_name_their_field) {
 TEST(idle_workload, measures_mean_power_of_the_window) {
   auto w = kinds::make_idle_kind();
   constant_power source;
-  jobs::point_context ctx;
+  measure::point_context ctx;
   ctx.telemetry = &source;
   auto spec = w->normalize({{"duration_s", 0.02}}, {});
   auto r = w->run_point(ctx, spec, {{"repeat", 0}});
@@ -88,7 +88,7 @@ TEST(idle_workload, measures_mean_power_of_the_window) {
 TEST(idle_workload, cancellation_ends_the_point_early) {
   auto w = kinds::make_idle_kind();
   std::atomic<bool> cancel{true};
-  jobs::point_context ctx;
+  measure::point_context ctx;
   ctx.cancel = &cancel;
   const auto t0 = monotonic_ns();
   w->run_point(ctx, w->normalize({{"duration_s", 30}}, {}), {{"repeat", 0}});

@@ -29,9 +29,9 @@ TEST(layers_in_context, every_layer_of_a_network_gets_its_time_in_context_and_it
   const auto net = models::build_model("squeezenet1_0");
   const auto layers = models::layers_of(net, models::granularity::block);
   be->prepare(net, models::whole_network(net), 1, workloads::gemm_dtype::single);
-  std::vector<store::timeline_span> spans;
-  jobs::point_context ctx;
-  ctx.timeline = [&spans](store::timeline_span s) { spans.push_back(std::move(s)); };
+  std::vector<measure::timeline_span> spans;
+  measure::point_context ctx;
+  ctx.timeline = [&spans](measure::timeline_span s) { spans.push_back(std::move(s)); };
   const auto out = kinds::measure_in_context(ctx, *be, net, layers);
   std::size_t timed = 0;
   for (std::size_t i = 0; i < layers.size(); ++i) {

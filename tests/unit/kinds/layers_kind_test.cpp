@@ -131,7 +131,7 @@ class layers_workload_test : public ::testing::Test {
   std::unique_ptr<jetperf::jobs::workload> workload_;
   fake_board board_;
   fake_source source_;
-  jetperf::jobs::point_context ctx_;
+  jetperf::measure::point_context ctx_;
   json spec_;
 };
 
@@ -191,16 +191,16 @@ TEST_F(layers_workload_test, every_block_gets_latency_power_and_energy) {
 TEST_F(layers_workload_test, a_gpu_backends_kernels_of_a_few_runs_after_the_window_go_on_the_timeline) {
   jetperf::test::playback_tracer tracer;
   g_tracer = &tracer;
-  std::vector<jetperf::store::timeline_span> spans;
-  ctx_.timeline = [&](jetperf::store::timeline_span s) { spans.push_back(std::move(s)); };
+  std::vector<jetperf::measure::timeline_span> spans;
+  ctx_.timeline = [&](jetperf::measure::timeline_span s) { spans.push_back(std::move(s)); };
   const auto rows = run_all(quick());
   g_tracer = nullptr;
   ASSERT_EQ(rows.size(), 4u);
   EXPECT_EQ(tracer.starts, 4u);  // once per point, after its window
   EXPECT_FALSE(tracer.tracing);
-  std::map<std::int64_t, std::vector<jetperf::store::timeline_span>> traced, kernels, timed;
+  std::map<std::int64_t, std::vector<jetperf::measure::timeline_span>> traced, kernels, timed;
   for (const auto& s : spans) {
-    const auto point = s.point_index.value_or(-1);
+    const auto point = s.point_index;
     if (s.track == "kernels") kernels[point].push_back(s);
     if (s.track == "runs" && s.args.value("kernel_trace", false)) traced[point].push_back(s);
     if (s.track == "runs" && !s.args.contains("kernel_trace")) timed[point].push_back(s);

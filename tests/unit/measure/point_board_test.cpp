@@ -36,7 +36,7 @@ bool has_flag(const json& m, const std::string& f) {
 
 // A point's window verdict after applying `point` on `board`, with `source` as telemetry.
 json verdict(platform::board_settings& board, const json& point, telemetry::sample_source* source = nullptr) {
-  jobs::point_context ctx;
+  measure::point_context ctx;
   ctx.board = &board;
   ctx.telemetry = source;
   const auto applied = measure::apply_point_settings(ctx, point);
@@ -89,7 +89,7 @@ TEST(point_board, emc_read_back_and_gpu_telemetry_are_reported_together) {
   stubborn_emc_board board(1600000000);
   test::fake_source src;
   src.clock = [](std::int64_t) { return 450000000.0; };  // clock.gpu at half the request
-  jobs::point_context ctx;
+  measure::point_context ctx;
   ctx.board = &board;
   ctx.telemetry = &src;
   const auto applied = measure::apply_point_settings(ctx, {{"emc_freq_hz", 2133000000}, {"gpu_freq_hz", 900000000}});

@@ -50,7 +50,7 @@ measure::timed_iteration short_sleep() {
 }
 
 json flags_of(const measure::loop_result& r, telemetry::sample_source& src) {
-  jobs::point_context ctx;
+  measure::point_context ctx;
   ctx.telemetry = &src;
   json mt = json::object();
   measure::put_window_flags(mt, {}, ctx, r, {}, true, "cpu", 1);

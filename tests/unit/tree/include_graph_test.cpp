@@ -4,6 +4,8 @@
 #include "include_graph.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 #include <utility>
@@ -36,16 +38,36 @@ TEST(include_graph, reads_the_declared_links_of_the_real_tree) {
   EXPECT_FALSE(g.dependencies("cuda").count("workloads"));
   EXPECT_FALSE(g.dependencies("platform").count("store"));
   EXPECT_FALSE(g.dependencies("store").count("jobs"));
-  // The job contract sits below the measurement protocol, the kinds above both, the API above
-  // the contract only (kinds are registered by the daemon).
-  EXPECT_TRUE(g.dependencies("measure").count("jobs"));
-  EXPECT_FALSE(g.dependencies("jobs").count("measure"));
+  // DESIGN.md's order: the kinds above the job runner, the runner above the measurement
+  // protocols (it hands each point a measure::point_context), the API above the contract only
+  // (kinds are registered by the daemon).
+  EXPECT_TRUE(g.dependencies("jobs").count("measure"));
+  EXPECT_FALSE(g.dependencies("measure").count("jobs"));
+  EXPECT_TRUE(g.dependencies("kinds").count("jobs"));
   EXPECT_TRUE(g.dependencies("kinds").count("measure"));
   EXPECT_FALSE(g.dependencies("api").count("kinds"));
   EXPECT_FALSE(g.dependencies("measure").count("kinds"));
   EXPECT_EQ(g.dependencies("client"), (std::set<std::string>{"tegrastats", "traces", "common"}));
   // The trace analysis is pure: the client links it, and it links nothing of the daemon.
   EXPECT_EQ(g.dependencies("traces"), (std::set<std::string>{"common"}));
+}
+
+// DESIGN.md: the store is used by jobs, telemetry and the API through narrow interfaces, never
+// by the measurement protocols (a point's timeline spans are the runner's to store). measure
+// links telemetry, which links the store, so the link graph alone would allow the include.
+TEST(include_graph, the_measurement_protocols_include_no_store_header) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> found;
+  for (const char* dir : {"src/measure", "include/jetperf/measure"}) {
+    for (const auto& e : fs::recursive_directory_iterator(fs::path(source_dir()) / dir)) {
+      if (!e.is_regular_file()) continue;
+      std::ifstream in(e.path());
+      for (std::string line; std::getline(in, line);)
+        if (line.rfind("#include", 0) == 0 && line.find("jetperf/store/") != std::string::npos)
+          found.push_back(e.path().string() + ": " + line);
+    }
+  }
+  EXPECT_TRUE(found.empty()) << found.size() << " store includes, the first: " << (found.empty() ? "" : found[0]);
 }
 
 // A small tree: src/CMakeLists.txt with the given areas, plus files.

@@ -1,9 +1,9 @@
 #pragma once
 // The columns of a command job's rows: one row per measured run of the program.
-#include <jetperf/jobs/columns.hpp>
+#include <jetperf/common/columns.hpp>
 
 namespace jetperf::kinds {
 
-const jobs::column_table& command_columns();
+const column_table& command_columns();
 
 }  // namespace jetperf::kinds

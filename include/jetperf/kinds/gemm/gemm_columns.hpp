@@ -1,9 +1,9 @@
 #pragma once
 // The columns of a gemm point, in output order: what every result format and the client read.
-#include <jetperf/jobs/columns.hpp>
+#include <jetperf/common/columns.hpp>
 
 namespace jetperf::kinds {
 
-const jobs::column_table& gemm_columns();
+const column_table& gemm_columns();
 
 }  // namespace jetperf::kinds

@@ -4,17 +4,17 @@
 // (this board's earlier runs, else a nominal rate per device and dtype).
 #include <vector>
 
-#include <jetperf/jobs/run_cost.hpp>
+#include <jetperf/measure/run_cost.hpp>
 #include <jetperf/kinds/gemm/gemm_spec.hpp>
 
 namespace jetperf::kinds {
 
 /// One GEMM of `p` for the cost model: class device/dtype/tensor, 2mnk FLOPs, the device's clock
 /// when the point sets it, and a nominal guess for a board with no history.
-jobs::run_cost gemm_run_cost(const gemm_point& p);
+measure::run_cost gemm_run_cost(const gemm_point& p);
 
 /// Seconds each point takes, in order.
 std::vector<double> estimate_gemm_points_s(const gemm_spec& spec, const std::vector<gemm_point>& points,
-                                           const jobs::estimate_context& ctx);
+                                           const measure::estimate_context& ctx);
 
 }  // namespace jetperf::kinds

@@ -23,7 +23,7 @@ struct idle_point {
 };
 
 const std::vector<spec_field>& idle_spec_fields();
-const jobs::column_table& idle_columns();
+const column_table& idle_columns();
 std::vector<idle_point> expand(const idle_spec& spec);
 
 std::unique_ptr<jobs::workload> make_idle_kind();

@@ -30,14 +30,14 @@ std::vector<measure::layer_span> layer_spans_of_run(const std::vector<workloads:
                                                     const std::vector<models::layer>& layers);
 
 /// One run's ops on the job's timeline (track "ops"), each with its type and kernel.
-void record_run_ops(const jobs::point_context& ctx, const models::network& net, const std::map<int, std::string>& kernels,
+void record_run_ops(const measure::point_context& ctx, const models::network& net, const std::map<int, std::string>& kernels,
                     const std::vector<workloads::op_span>& ops, std::size_t run);
 
 /// {"<layer index>": {name, median_s, p25_s, p75_s, runs}} for `layers` of `net`, from runs of
 /// `be` (prepared with the whole network); {} when the backend cannot time its ops. Records the
 /// runs' layers (track "layers") and the first runs' ops (track "ops", with their kernels) on
 /// the timeline.
-nlohmann::json measure_in_context(const jobs::point_context& ctx, workloads::layer_backend& be,
+nlohmann::json measure_in_context(const measure::point_context& ctx, workloads::layer_backend& be,
                                   const models::network& net, const std::vector<models::layer>& layers);
 
 /// The isolated-against-in-context view of one network's rows: per layer its isolated median,

@@ -1,9 +1,9 @@
 #pragma once
 // The columns of a layers point (one layer, or the whole network end to end), in output order.
-#include <jetperf/jobs/columns.hpp>
+#include <jetperf/common/columns.hpp>
 
 namespace jetperf::kinds {
 
-const jobs::column_table& layers_columns();
+const column_table& layers_columns();
 
 }  // namespace jetperf::kinds

@@ -8,17 +8,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include <jetperf/jobs/run_cost.hpp>
+#include <jetperf/measure/run_cost.hpp>
 #include <jetperf/models/network.hpp>
 
 namespace jetperf::kinds {
 
 /// One run of `l` at a point for the cost model: class device/dtype/layer type, its FLOPs at the
 /// point's batch, the device's clock when the point sets it, and a nominal guess.
-jobs::run_cost layer_run_cost(const models::layer& l, const nlohmann::json& point);
+measure::run_cost layer_run_cost(const models::layer& l, const nlohmann::json& point);
 
 /// Seconds each point of a normalized spec's expansion takes, in order.
 std::vector<double> estimate_layers_points_s(const nlohmann::json& spec, const std::vector<nlohmann::json>& points,
-                                             const jobs::estimate_context& ctx);
+                                             const measure::estimate_context& ctx);
 
 }  // namespace jetperf::kinds
