@@ -4,7 +4,6 @@
 #include <chrono>
 #include <limits>
 
-#include <jetperf/common/clock.hpp>
 #include <jetperf/measure/running_stats.hpp>
 
 namespace jetperf::measure {
@@ -41,18 +40,19 @@ loop_result measurement_loop::run(const timed_iteration& iteration) const {
   loop_result r;
   running_stats stats;
   r.ends_ns.reserve(k_timed_runs);
-  r.t_start_ns = monotonic_ns();
+  auto& clock = options_.time ? *options_.time : monotonic_clock();
+  r.t_start_ns = clock.now_ns();
   for (;;) {
     if (options_.cancel && options_.cancel->load()) {
       r.cancelled = true;
       r.decision.stop = true;
-      r.decision.reason = "cancelled";
+      r.decision.reason = stop_reason::cancelled;
       break;
     }
     const double t = iteration();
     r.times_s.push_back(t);
     stats.add(t);
-    const std::int64_t now = monotonic_ns();
+    const std::int64_t now = clock.now_ns();
     // The loop reads the clock here anyway: the timeline takes its runs' ends from it, adding
     // nothing to the window.
     if (r.ends_ns.size() < k_timed_runs) r.ends_ns.push_back(now);
@@ -73,7 +73,7 @@ loop_result measurement_loop::run(const timed_iteration& iteration) const {
       break;
     }
   }
-  r.t_end_ns = monotonic_ns();
+  r.t_end_ns = clock.now_ns();
   r.latency = compute_latency_stats(r.times_s);
   r.power = read_power(r.t_start_ns, r.t_end_ns, &r);
   return r;

@@ -1,8 +1,6 @@
 #include <jetperf/measure/point_board.hpp>
 
 #include <algorithm>
-#include <chrono>
-#include <thread>
 
 #include <jetperf/common/clock.hpp>
 #include <jetperf/measure/power_window.hpp>
@@ -61,23 +59,24 @@ json set_values(const platform::board_setting& s) {
 applied_settings apply_point_settings(measure::point_context& ctx, const json& point) {
   applied_settings a;
   a.requested = setting_of_point(point);
-  const auto t0 = monotonic_ns();
+  auto& clock = ctx.clock();
+  const auto t0 = clock.now_ns();
   if (ctx.board && !a.requested.empty())
     a.read_back = ctx.board->apply(a.requested);
   else if (!a.requested.empty())
     a.flags.push_back("settings_not_applied");
   if (!a.requested.empty())
-    ctx.record("settings", a.requested.label(), t0, monotonic_ns(),
+    ctx.record("settings", a.requested.label(), t0, clock.now_ns(),
                {{"requested", setting_json(a.requested)}, {"read_back", set_values(a.read_back)}});
   return a;
 }
 
 bool sleep_polling(const measure::point_context& ctx, double seconds) {
-  const auto deadline = monotonic_ns() + static_cast<std::int64_t>(seconds * 1e9);
-  for (auto now = monotonic_ns(); now < deadline; now = monotonic_ns()) {
+  auto& clock = ctx.clock();
+  const auto deadline = clock.now_ns() + static_cast<std::int64_t>(seconds * 1e9);
+  for (auto now = clock.now_ns(); now < deadline; now = clock.now_ns()) {
     if (ctx.cancelled()) return false;
-    std::this_thread::sleep_for(std::min<std::chrono::nanoseconds>(std::chrono::milliseconds(10),
-                                                                   std::chrono::nanoseconds(deadline - now)));
+    clock.sleep_until(std::min<std::int64_t>(now + 10'000'000, deadline));
   }
   return !ctx.cancelled();
 }
@@ -91,9 +90,9 @@ std::optional<double> idle_power_cache::get(measure::point_context& ctx, const p
   }
   const auto key = setting.label();
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
-  const auto t0 = monotonic_ns();
+  const auto t0 = ctx.clock().now_ns();
   if (!sleep_polling(ctx, idle_s + 2 * boundary_s)) return std::nullopt;
-  const auto t1 = monotonic_ns();
+  const auto t1 = ctx.clock().now_ns();
   const auto trimmed = trim_window(ctx.telemetry->window(t0, t1), t0, t1, boundary_s);
   const auto summary = summarize_window(ctx.telemetry->channels(), trimmed, ctx.telemetry->total_power_channel());
   cache_[key] = summary.total_power_w;
@@ -145,7 +144,7 @@ void put_window_flags(json& mt, std::vector<std::string> flags, const measure::p
     add_flag("power_window_truncated");
     mt["power_window_covered_s"] = res.power_covered_s;
   }
-  if (res.decision.reason == "max_time") {
+  if (res.decision.reason == stop_reason::max_time) {
     flags.push_back("max_time_reached");
     for (const auto& u : res.decision.unmet)
       if (u == "time_rse" || u == "power_rse" || u == "throughput_rse") {
@@ -155,7 +154,7 @@ void put_window_flags(json& mt, std::vector<std::string> flags, const measure::p
   }
   if (!has_power) flags.push_back("no_power");
   mt["flags"] = flags;
-  mt["stop_reason"] = res.decision.reason;
+  mt["stop_reason"] = to_string(res.decision.reason);
   mt["unmet"] = res.decision.unmet;
 }
 

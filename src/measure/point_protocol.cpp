@@ -1,6 +1,5 @@
 #include <jetperf/measure/point_protocol.hpp>
 
-#include <jetperf/common/clock.hpp>
 
 namespace jetperf::measure {
 
@@ -35,11 +34,12 @@ point_measurement run_point(measure::point_context& ctx, const nlohmann::json& p
     }
   }
   // Warm-up: clocks ramp, caches, allocations and library heuristics settle; these runs are discarded.
-  const auto warm_start = monotonic_ns();
+  auto& clock = ctx.clock();
+  const auto warm_start = clock.now_ns();
   const auto warm_end = warm_start + static_cast<std::int64_t>(plan.warmup_s * 1e9);
   std::size_t warm_runs = 0;
-  for (; !ctx.cancelled() && (warm_runs < plan.warmup_runs || monotonic_ns() < warm_end); ++warm_runs) plan.run_once();
-  if (warm_runs) ctx.record("warmup", "warm-up", warm_start, monotonic_ns(), {{"runs", warm_runs}});
+  for (; !ctx.cancelled() && (warm_runs < plan.warmup_runs || clock.now_ns() < warm_end); ++warm_runs) plan.run_once();
+  if (warm_runs) ctx.record("warmup", "warm-up", warm_start, clock.now_ns(), {{"runs", warm_runs}});
 
   if (plan.window) {
     m.window = plan.window(m.idle_w);
@@ -53,6 +53,7 @@ point_measurement run_point(measure::point_context& ctx, const nlohmann::json& p
   loop_options opt;
   opt.boundary_s = plan.boundary_s;
   opt.cancel = ctx.cancel;
+  opt.time = &clock;
   std::vector<double> latency_run;
   if (plan.fixed) {
     for (std::size_t i = 0; i < plan.fixed->latency_runs && !ctx.cancelled(); ++i) latency_run.push_back(plan.run_once());

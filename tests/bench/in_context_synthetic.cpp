@@ -43,7 +43,9 @@ json run_once(bool aim, unsigned seed, double target, double max_time_s, double*
   }
   test::sensor_clock clock{20'000'000, 19'584'000, 4'100'000};
   test::synthetic_layers_board board("resnet50", seconds, watts, clock, 10'000'000, 6.5, 0.015, seed);
-  kinds::in_context_power_plan plan;
+  // On CLOCK_MONOTONIC: the board sleeps through its ops, and wall_s is what a board would take.
+  board.time = &measure::monotonic_clock();
+  measure::in_context_plan plan;
   plan.min_time_s = 0.1;
   plan.max_time_s = max_time_s;
   plan.target_rel = target;
@@ -52,20 +54,19 @@ json run_once(bool aim, unsigned seed, double target, double max_time_s, double*
   const auto out = board.run(false, 6.5, plan);
   *wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   int resolved = 0, merged = 0, outside = 0;
-  for (std::size_t i = 0; i < out.rows.size(); ++i) {
-    const auto& r = out.rows[i];
-    const auto res = r.value("layer_resolution", std::string());
-    resolved += res == "resolved";
-    merged += res == "merged";
-    if (res == "resolved" || res == "not_converged")
-      outside += std::abs(r["power_w"].get<double>() - board.true_power(i)) > r["power_ci95_w"].get<double>();
+  for (std::size_t i = 0; i < out.layers.size(); ++i) {
+    const auto& r = out.layers[i];
+    resolved += r.resolution == measure::layer_resolution::resolved;
+    merged += r.resolution == measure::layer_resolution::merged;
+    if (r.resolution == measure::layer_resolution::resolved || r.resolution == measure::layer_resolution::not_converged)
+      outside += std::abs(r.power_w - board.true_power(i)) > r.power_ci95_w;
   }
   return {{"aimed", aim},
           {"seed", seed},
           {"wall_s", *wall_s},
-          {"stop", out.window.decision.reason},
-          {"runs", out.estimator["runs"]},
-          {"targeted_runs", out.estimator["targeted_runs"]},
+          {"stop", to_string(out.window.decision.reason)},
+          {"runs", out.estimator.runs},
+          {"targeted_runs", out.estimator.targeted_runs},
           {"resolved", resolved},
           {"merged", merged},
           {"own_outside_ci95", outside}};

@@ -1,10 +1,11 @@
 #pragma once
 // A made-up board for the layers protocol in_context (unit tests and a benchmark): a backend
-// whose layers draw known powers for known times (asleep on CLOCK_MONOTONIC, so a test does not
-// load the host's cores; the spans record when each op really ended), and an
-// averaging power sensor on its own update clock, polled like the sampler polls an INA3221.
-// The protocol's loop, sensor fit, checks and rows run for real; only the board is made up, so
-// each layer's true power is known and the power does not follow the host's load.
+// whose layers draw known powers for known times, and an averaging power sensor on its own
+// update clock, polled like the sampler polls an INA3221, all on one clock: virtual time (the
+// default: the work advances the clock, and a test runs in milliseconds the same way every time)
+// or CLOCK_MONOTONIC (the backend sleeps through each op; the spans record when each op really
+// ended). The protocol's loop, sensor fit, checks and rows run for real; only the board is made
+// up, so each layer's true power is known and the power does not follow the host's load.
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -13,13 +14,12 @@
 #include <string>
 #include <vector>
 
-#include <time.h>
-
-#include <jetperf/common/clock.hpp>
-#include <jetperf/kinds/layers/in_context_power.hpp>
+#include <jetperf/measure/clock.hpp>
+#include <jetperf/measure/protocols/in_context.hpp>
 #include <jetperf/models/zoo.hpp>
 
 #include <support/fake_sources.hpp>
+#include <support/virtual_clock.hpp>
 
 namespace jetperf::test {
 
@@ -86,11 +86,12 @@ inline double normal_of(std::uint64_t k) {
 class paced_backend final : public workloads::layer_backend {
  public:
   paced_backend(const std::vector<models::layer>& layers, std::vector<double> layer_s, std::vector<double> layer_w,
-                activity_log& log, const sensor_clock* lock_to)
+                activity_log& log, const sensor_clock* lock_to, measure::clock& time)
       : layers_(layers), layer_s_(std::move(layer_s)), layer_w_(std::move(layer_w)), log_(log), lock_to_(lock_to),
-        ran_s_(layers.size()) {}
+        time_(time), ran_s_(layers.size()) {}
 
-  /// How long each layer really ran, run by run (longer than asked when the host preempted it).
+  /// How long each layer ran, run by run (on CLOCK_MONOTONIC, longer than asked when the host
+  /// preempted it).
   const std::vector<std::vector<double>>& ran_s() const { return ran_s_; }
 
   std::string name() const override { return "paced"; }
@@ -104,7 +105,7 @@ class paced_backend final : public workloads::layer_backend {
   std::vector<float> output() override { return {}; }
 
   std::vector<workloads::op_span> timed_run_ops() override {
-    auto t = monotonic_ns();
+    auto t = time_.now_ns();
     if (lock_to_ && previous_end_ns_ > 0 && t - previous_end_ns_ < lock_to_->update_ns / 2) {
       t = lock_to_->last_update_at_or_before(t) + lock_to_->update_ns;
       wait_until(t);
@@ -127,19 +128,18 @@ class paced_backend final : public workloads::layer_backend {
   }
 
  private:
-  // Sleeps until the deadline (a few tens of microseconds late, and later on a busy host: the
-  // op's span and the power log both record the real end).
-  static std::int64_t wait_until(std::int64_t deadline_ns) {
-    timespec ts{static_cast<time_t>(deadline_ns / 1'000'000'000), static_cast<long>(deadline_ns % 1'000'000'000)};
-    while (::clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
-    }
-    return monotonic_ns();
+  // Sleeps until the deadline (on CLOCK_MONOTONIC a few tens of microseconds late, and later on
+  // a busy host: the op's span and the power log both record the real end).
+  std::int64_t wait_until(std::int64_t deadline_ns) {
+    time_.sleep_until(deadline_ns);
+    return time_.now_ns();
   }
 
   const std::vector<models::layer>& layers_;
   std::vector<double> layer_s_, layer_w_;
   activity_log& log_;
   const sensor_clock* lock_to_;
+  measure::clock& time_;
   std::int64_t previous_end_ns_ = 0;
   std::vector<std::vector<double>> ran_s_;
 };
@@ -155,6 +155,10 @@ struct synthetic_layers_board {
   sensor_clock clock;
   double idle_w, noise_w;
   std::uint64_t seed;
+  /// The time the board and the protocol run on: virtual unless a caller points it elsewhere
+  /// (a benchmark of the protocol's real cost: &measure::monotonic_clock()).
+  virtual_clock virtual_time;
+  measure::clock* time = &virtual_time;
 
   synthetic_layers_board(const std::string& model, std::vector<double> seconds, std::vector<double> watts,
                          sensor_clock c, std::int64_t poll_ns, double idle, double noise, std::uint64_t noise_seed = 0)
@@ -179,15 +183,17 @@ struct synthetic_layers_board {
   double true_power(std::size_t li) const { return idle_w + layer_w[li]; }
 
   /// Runs the protocol on this board (`lock_to_sensor`: back-to-back runs start on an update).
-  kinds::in_context_power run(bool lock_to_sensor, std::optional<double> idle, const kinds::in_context_power_plan& plan) {
-    paced_backend be(layers, layer_s, layer_w, log, lock_to_sensor ? &clock : nullptr);
+  measure::in_context_result run(bool lock_to_sensor, std::optional<double> idle, const measure::in_context_plan& plan) {
+    paced_backend be(layers, layer_s, layer_w, log, lock_to_sensor ? &clock : nullptr, *time);
     measure::point_context ctx;
     ctx.telemetry = &sensor;
-    auto out = kinds::measure_in_context_power(ctx, be, net, layers, idle, plan);
+    ctx.time = time;
+    auto out = measure::in_context_protocol(ctx, be, net, layers, idle, plan)();
     ran_s = be.ran_s();
     return out;
   }
-  /// Each layer's durations in the last run() (sleeps wake late, the more so on a busy host).
+  /// Each layer's durations in the last run() (on CLOCK_MONOTONIC sleeps wake late, the more so
+  /// on a busy host).
   std::vector<std::vector<double>> ran_s;
 };
 

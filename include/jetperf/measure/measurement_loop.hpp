@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include <jetperf/measure/clock.hpp>
 #include <jetperf/measure/latency_stats.hpp>
 #include <jetperf/measure/power_window.hpp>
 #include <jetperf/measure/stop_rule.hpp>
@@ -27,6 +28,7 @@ struct loop_options {
   double power_check_period_s = 0.05;  ///< how often the power window is re-read while running
   std::size_t rse_batches = 10;        ///< batch means for the power RSE
   const std::atomic<bool>* cancel = nullptr;
+  clock* time = nullptr;               ///< the window's clock (null: CLOCK_MONOTONIC)
 };
 
 /// Iterations of a window whose start times are kept (the timeline's bounded sample of runs).

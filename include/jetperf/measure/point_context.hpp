@@ -1,6 +1,7 @@
 #pragma once
 // What a point may use while it is measured: the job's cancel flag, the board, its telemetry,
-// what the board's numbers stand for, and sinks for its timeline spans and its events. The job
+// what the board's numbers stand for, the clock it runs on, and sinks for its timeline spans
+// and its events. The job
 // runner (jobs/) fills one per point; protocols and kinds read it. It names no store or job type:
 // the runner turns a span into a stored one.
 #include <atomic>
@@ -10,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <jetperf/measure/clock.hpp>
 #include <jetperf/platform/board_fidelity.hpp>
 #include <jetperf/platform/board_settings.hpp>
 #include <jetperf/platform/workload_processes.hpp>
@@ -42,8 +44,11 @@ struct point_context {
   std::function<void(const std::string&, const nlohmann::json&)> event;
   /// Keeps a span on the job's timeline (stored with the point); null: nothing is kept.
   std::function<void(timeline_span)> timeline;
+  /// The clock the point's protocol runs on; null: CLOCK_MONOTONIC (a test's virtual clock else).
+  measure::clock* time = nullptr;
 
   bool cancelled() const { return cancel && cancel->load(); }
+  measure::clock& clock() const { return time ? *time : monotonic_clock(); }
   /// A span of this point on `track` (an instant when end == start).
   void record(const std::string& track, const std::string& name, std::int64_t start_ns, std::int64_t end_ns,
               nlohmann::json args = nlohmann::json::object()) const {

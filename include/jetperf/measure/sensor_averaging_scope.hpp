@@ -2,7 +2,7 @@
 // A point's averaging count for the power sensors (INA3221 `samples`, platform/sensor_averaging.hpp):
 // set before the point measures anything, and put back as it was when the point ends (the job's
 // snapshot puts it back after a crash). Fewer samples make each reading cover a shorter stretch
-// of time, which is what resolves short layers in context (kinds/layers/in_context_power.hpp),
+// of time, which is what resolves short layers in context (measure/protocols/in_context.hpp),
 // at the cost of noisier readings. A shorter window must also be polled faster to be placed, so
 // the scope has the sampler read the power sensors a few times per update for as long (up to the
 // daemon's fast_sample_period_ms; the other sensors keep their period).

@@ -19,10 +19,24 @@ struct stop_criteria {
   std::optional<double> fixed_duration_s;  ///< when set: stop exactly after it, ignoring the rest
 };
 
+/// Why a measurement window ended, one list for every protocol; its text (to_string) is the
+/// rows' stop_reason column.
+enum class stop_reason {
+  running,             ///< not ended ("")
+  converged,           ///< every criterion met
+  max_time,            ///< max_time_s reached with criteria unmet
+  fixed_duration,      ///< the fixed window ran its length
+  cancelled,           ///< the job was cancelled or the daemon shut down
+  projected_max_time,  ///< in_context: the layers short of the target would still be at max_time_s
+  sensor_clock_lost,   ///< in_context: the sensor's changes stopped following its fitted clock
+  no_power,            ///< in_context: no reading can ever be placed (no sensor, or read too slowly)
+  span_limit,          ///< in_context: the layer spans it keeps reached their bound
+};
+const char* to_string(stop_reason r);
+
 struct stop_decision {
   bool stop = false;
-  /// "converged", "max_time", "fixed_duration", "cancelled", or "" while running.
-  std::string reason;
+  stop_reason reason = stop_reason::running;
   /// Criteria not met at the time of the decision: "min_time", "min_samples", "time_rse", "power_rse".
   std::vector<std::string> unmet;
 };

@@ -22,34 +22,6 @@ double quantile(std::vector<double> v, double q) {
 
 }  // namespace
 
-std::vector<measure::layer_span> layer_spans_of_run(const std::vector<workloads::op_span>& ops,
-                                                    const std::vector<models::layer>& layers) {
-  std::vector<measure::layer_span> out;
-  for (std::size_t li = 0; li < layers.size(); ++li) {
-    const auto& l = layers[li];
-    std::int64_t first = -1, last = -1;
-    for (const auto& s : ops) {
-      if (s.op < l.first || s.op >= l.last) continue;
-      if (first < 0 || s.start_ns < first) first = s.start_ns;
-      last = std::max(last, s.end_ns);
-    }
-    if (first >= 0) out.push_back({static_cast<int>(li), first, last});
-  }
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.start_ns < b.start_ns; });
-  return out;
-}
-
-void record_run_ops(const measure::point_context& ctx, const models::network& net, const std::map<int, std::string>& kernels,
-                    const std::vector<workloads::op_span>& ops, std::size_t run) {
-  for (const auto& s : ops) {
-    const auto& o = net.ops.at(static_cast<std::size_t>(s.op));
-    auto k = kernels.find(s.op);
-    ctx.record("ops", o.name, s.start_ns, s.end_ns,
-               {{"op", s.op}, {"type", models::to_string(o.type)}, {"kernel", k == kernels.end() ? "" : k->second},
-                {"run", run}});
-  }
-}
-
 json measure_in_context(const measure::point_context& ctx, workloads::layer_backend& be, const models::network& net,
                         const std::vector<models::layer>& layers) {
   const auto kernels = be.op_kernels();
@@ -59,8 +31,8 @@ json measure_in_context(const measure::point_context& ctx, workloads::layer_back
     if (run >= k_in_context_min_runs && static_cast<double>(monotonic_ns() - started) * 1e-9 > k_in_context_budget_s) break;
     const auto spans = be.timed_run_ops();
     if (spans.empty()) return json::object();
-    if (run < k_in_context_traced_runs) record_run_ops(ctx, net, kernels, spans, run);
-    for (const auto& ls : layer_spans_of_run(spans, layers)) {
+    if (run < measure::k_in_context_traced_runs) measure::record_run_ops(ctx, net, kernels, spans, run);
+    for (const auto& ls : measure::layer_spans_of_run(spans, layers)) {
       times[ls.layer].push_back(static_cast<double>(ls.end_ns - ls.start_ns) * 1e-9);
       ctx.record("layers", layers[static_cast<std::size_t>(ls.layer)].name, ls.start_ns, ls.end_ns,
                  {{"layer_index", ls.layer}, {"run", run}});

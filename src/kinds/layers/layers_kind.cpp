@@ -16,7 +16,8 @@
 #include <jetperf/models/network.hpp>
 #include <jetperf/workloads/layer_backends.hpp>
 #include <jetperf/kinds/layers/in_context.hpp>
-#include <jetperf/kinds/layers/in_context_power.hpp>
+#include <jetperf/kinds/layers/in_context_rows.hpp>
+#include <jetperf/measure/protocols/in_context.hpp>
 #include <jetperf/kinds/layers/layers_results.hpp>
 #include <jetperf/kinds/layers/layers_spec.hpp>
 
@@ -47,16 +48,18 @@ measure::point_result skipped(const json& point, const std::string& reason) {
 // The in_context point's rows: the end-to-end row first (the point's own values), then one per
 // layer. A layer row names every value it has; the network's own measurements that mean nothing
 // for one layer (its rails, kernels, sample counts) are null there rather than inherited.
-void put_layer_rows(json& mt, const in_context_power& ic, const std::vector<models::layer>& layers, std::int64_t batch) {
+void put_layer_rows(json& mt, const measure::in_context_result& ic, const std::vector<models::layer>& layers,
+                    std::int64_t batch) {
   static const char* network_only[] = {"power_rse", "power_samples", "window_energy_j", "window_s", "window_runs",
                                        "latency_rse", "layer_latency_sum_s", "layers_over_end_to_end", "kernels",
                                        "in_context", "functional_layer_count", "power_w", "energy_j",
                                        "dynamic_power_w", "dynamic_energy_j", "temp_max_c"};
   mt["layer_energy_sum_j"] = ic.estimated ? json(ic.sum_energy_j) : json();
   mt["layer_energy_sum_ci95_j"] = ic.estimated ? json(ic.sum_energy_ci95_j) : json();
-  mt["estimator"] = ic.estimator;
+  mt["estimator"] = in_context_estimator_json(ic.estimator);
   json rows = json::array({json::object()});
-  for (auto item : ic.rows) {
+  for (const auto& layer : ic.layers) {
+    auto item = in_context_layer_json(layer);
     for (const char* key : network_only)
       if (!item.contains(key)) item[key] = nullptr;
     for (auto it = mt.begin(); it != mt.end(); ++it)
@@ -215,8 +218,8 @@ measure::point_result layers_workload::run_point(measure::point_context& ctx, co
   };
   plan.run_once = [be] { return be->timed_run_s(); };
   plan.tracer = be->tracer();  // GPU kernels of a few runs after the window, on the timeline
-  std::optional<in_context_power> in_context;
-  in_context_power_plan ip;
+  std::optional<measure::in_context_result> in_context;
+  measure::in_context_plan ip;
   if (spec.in_context()) {
     ip.min_time_s = spec.min_time_s;
     ip.max_time_s = spec.max_time_s;
@@ -228,14 +231,13 @@ measure::point_result layers_workload::run_point(measure::point_context& ctx, co
       ip.sensor_since_ns = sensors.since_ns();
     }
     plan.window = [&](std::optional<double> idle_w) {
-      in_context = measure_in_context_power(ctx, *be, entry.net, layers, idle_w, ip);
+      in_context = measure::in_context_protocol(ctx, *be, entry.net, layers, idle_w, ip)();
       return in_context->window;
     };
   }
   const auto m = measure::run_point(ctx, point, plan, idle_);
   if (m.skipped) return skipped(point, *m.skipped);
-  if (in_context && in_context->estimator.contains("unsupported"))
-    return skipped(point, in_context->estimator["unsupported"].get<std::string>());
+  if (in_context && in_context->unsupported) return skipped(point, *in_context->unsupported);
   const auto& res = m.window;
   const auto& latency = m.latency;
 
@@ -284,7 +286,7 @@ measure::point_result layers_workload::run_point(measure::point_context& ctx, co
   measure::put_window_flags(mt, m.applied.flags, ctx, res, m.applied, power_w.has_value(), device,
                             static_cast<int>(spec.threads));
   if (in_context)
-    for (auto& f : in_context_flags(*in_context)) mt["flags"].push_back(std::move(f));
+    for (auto& f : measure::in_context_flags(*in_context)) mt["flags"].push_back(std::move(f));
   // What ran each op: the kernel oneDNN chose (its impl_info_str), one entry per op.
   json kernels = json::array();
   for (const auto& [op, kernel] : be->op_kernels())

@@ -240,7 +240,7 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform:
                                   : json();
   out["min_time_s"] = number_field(spec, declared("min_time_s"));
   // in_context's budget is for the whole network: the runs stop once every layer is within the
-  // target or would not be by max_time_s (kinds/layers/in_context_power.hpp). On the simulated
+  // target or would not be by max_time_s (measure/protocols/in_context.hpp). On the simulated
   // Orin (5 ms sensor window) resnet50's blocks settle within about a second; the stem's 0.4 ms
   // layers would take 6-7 s. So 2 s at block granularity: the fast answer, the short layers said
   // not_converged or merged, and max_time_s buys them. Its 175 ops are eight times the unknowns,

@@ -144,7 +144,7 @@ window_result run_concurrent_window(std::vector<network_pipeline>& pipelines, co
       std::this_thread::sleep_for(period);
       if (cancelled()) {
         r.cancelled = true;
-        r.decision = {true, "cancelled", {}};
+        r.decision = {true, measure::stop_reason::cancelled, {}};
         break;
       }
       if (failed()) break;
@@ -152,7 +152,7 @@ window_result run_concurrent_window(std::vector<network_pipeline>& pipelines, co
       const double elapsed = static_cast<double>(now - r.t_start_ns) * 1e-9;
       if (plan.fixed_s) {
         if (elapsed >= *plan.fixed_s) {
-          r.decision = {true, "fixed_duration", {}};
+          r.decision = {true, measure::stop_reason::fixed_duration, {}};
           break;
         }
         continue;
@@ -173,12 +173,12 @@ window_result run_concurrent_window(std::vector<network_pipeline>& pipelines, co
         if (p && plan.source->total_power_channel() && (!p->total_samples || p->total_rse > plan.target_rse))
           unmet.push_back("power_rse");
         if (unmet.empty()) {
-          r.decision = {true, "converged", {}};
+          r.decision = {true, measure::stop_reason::converged, {}};
           break;
         }
       }
       if (at_max) {
-        r.decision = {true, "max_time", unmet};
+        r.decision = {true, measure::stop_reason::max_time, unmet};
         break;
       }
     }
@@ -186,7 +186,7 @@ window_result run_concurrent_window(std::vector<network_pipeline>& pipelines, co
   }
   if (cancelled()) {
     r.cancelled = true;
-    r.decision = {true, "cancelled", {}};
+    r.decision = {true, measure::stop_reason::cancelled, {}};
   }
   stop = true;
   for (auto& t : threads) t.join();

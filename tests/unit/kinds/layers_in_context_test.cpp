@@ -53,6 +53,6 @@ TEST(layers_in_context, every_layer_of_a_network_gets_its_time_in_context_and_it
     }
     if (s.track == "layers") ++layer_spans;
   }
-  EXPECT_EQ(ops, kinds::k_in_context_traced_runs * net.ops.size());
+  EXPECT_EQ(ops, measure::k_in_context_traced_runs * net.ops.size());
   EXPECT_GE(layer_spans, kinds::k_in_context_min_runs * timed);
 }

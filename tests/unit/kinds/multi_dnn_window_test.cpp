@@ -90,7 +90,7 @@ TEST(multi_dnn_window, networks_run_at_once_and_counts_are_what_completed_in_the
   f.add("alexnet", {{21, "cpu"}}, 5.0);
   const auto r = run_concurrent_window(f.pipelines, fixed_plan(0.5));
   ASSERT_TRUE(r.error.empty()) << r.error;
-  EXPECT_EQ(r.decision.reason, "fixed_duration");
+  EXPECT_EQ(r.decision.reason, measure::stop_reason::fixed_duration);
   EXPECT_NEAR(r.seconds(), 0.5, 0.1);
   EXPECT_EQ(f.overlap.load(), 2);  // both networks busy at the same time
   ASSERT_EQ(r.networks.size(), 2u);
@@ -124,7 +124,7 @@ TEST(multi_dnn_window, adaptive_stops_once_throughput_converges_and_reports_unme
   plan.max_time_s = 5;
   plan.target_rse = 0.05;
   const auto r = run_concurrent_window(f.pipelines, plan);
-  EXPECT_EQ(r.decision.reason, "converged");
+  EXPECT_EQ(r.decision.reason, measure::stop_reason::converged);
   EXPECT_LT(r.seconds(), 5.0);
   EXPECT_LE(r.networks[0].throughput_rse, 0.05);
   // A target no window reaches: max_time, saying what was unmet.
@@ -134,7 +134,7 @@ TEST(multi_dnn_window, adaptive_stops_once_throughput_converges_and_reports_unme
   plan.max_time_s = 0.3;
   plan.target_rse = 1e-9;
   const auto m = run_concurrent_window(g.pipelines, plan);
-  EXPECT_EQ(m.decision.reason, "max_time");
+  EXPECT_EQ(m.decision.reason, measure::stop_reason::max_time);
   EXPECT_EQ(m.decision.unmet, (std::vector<std::string>{"throughput_rse"}));
 }
 

@@ -7,20 +7,26 @@
 #include <gtest/gtest.h>
 
 #include "support/fake_sources.hpp"
+#include "support/virtual_clock.hpp"
 
 using namespace jetperf::measure;
 
 namespace {
-// Sleeps 1 ms of real time but reports a fixed duration: a perfectly stable "kernel".
+// The window on virtual time: each iteration below advances it, so the loop's decisions over
+// tenths of a second take no time and come out the same every run.
+jetperf::test::virtual_clock g_clock;
+
+// Takes 0.5 ms of the window's time and reports a fixed duration: a perfectly stable "kernel".
 timed_iteration stable_iteration(int* calls) {
   return [calls] {
     ++*calls;
-    std::this_thread::sleep_for(std::chrono::microseconds(500));
+    g_clock.sleep_for(500'000);
     return 0.002;
   };
 }
 loop_options options() {
   loop_options o;
+  o.time = &g_clock;
   o.stop.min_time_s = 0.05;
   o.stop.max_time_s = 0.3;
   o.stop.min_samples = 5;
@@ -36,7 +42,7 @@ TEST(measurement_loop, converges_with_stable_time_and_power) {
   jetperf::test::fake_source src;
   int calls = 0;
   const auto r = measurement_loop(options(), &src).run(stable_iteration(&calls));
-  EXPECT_EQ(r.decision.reason, "converged");
+  EXPECT_EQ(r.decision.reason, stop_reason::converged);
   EXPECT_EQ(r.times_s.size(), static_cast<std::size_t>(calls));
   EXPECT_GE(r.times_s.size(), 5u);
   EXPECT_DOUBLE_EQ(r.latency.mean_s, 0.002);
@@ -58,7 +64,7 @@ TEST(measurement_loop, noisy_power_times_out_naming_power_rse) {
   auto o = options();
   o.stop.max_time_s = 0.15;
   const auto r = measurement_loop(o, &src).run(stable_iteration(&calls));
-  EXPECT_EQ(r.decision.reason, "max_time");
+  EXPECT_EQ(r.decision.reason, stop_reason::max_time);
   EXPECT_EQ(r.decision.unmet, std::vector<std::string>{"power_rse"});
 }
 
@@ -67,10 +73,10 @@ TEST(measurement_loop, noisy_time_without_telemetry_times_out_naming_time_rse) {
   auto o = options();
   o.stop.max_time_s = 0.1;
   const auto r = measurement_loop(o, nullptr).run([&calls] {
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    g_clock.sleep_for(200'000);
     return ++calls % 2 ? 0.001 : 0.1;
   });
-  EXPECT_EQ(r.decision.reason, "max_time");
+  EXPECT_EQ(r.decision.reason, stop_reason::max_time);
   EXPECT_EQ(r.decision.unmet, std::vector<std::string>{"time_rse"});
   EXPECT_FALSE(r.power.has_value());
 }
@@ -80,7 +86,7 @@ TEST(measurement_loop, fixed_duration_and_cancel) {
   o.stop.fixed_duration_s = 0.05;
   int calls = 0;
   const auto r = measurement_loop(o, nullptr).run(stable_iteration(&calls));
-  EXPECT_EQ(r.decision.reason, "fixed_duration");
+  EXPECT_EQ(r.decision.reason, stop_reason::fixed_duration);
   EXPECT_GE(static_cast<double>(r.t_end_ns - r.t_start_ns) * 1e-9, 0.05);
 
   std::atomic<bool> cancel{false};
@@ -88,10 +94,11 @@ TEST(measurement_loop, fixed_duration_and_cancel) {
   o.stop.fixed_duration_s = 100.0;
   const auto c = measurement_loop(o, nullptr).run([&cancel] {
     cancel = true;
+    g_clock.sleep_for(1'000'000);
     return 0.001;
   });
   EXPECT_TRUE(c.cancelled);
-  EXPECT_EQ(c.decision.reason, "cancelled");
+  EXPECT_EQ(c.decision.reason, stop_reason::cancelled);
   EXPECT_EQ(c.times_s.size(), 1u);
 }
 

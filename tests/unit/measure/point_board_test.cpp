@@ -41,7 +41,7 @@ json verdict(platform::board_settings& board, const json& point, telemetry::samp
   ctx.telemetry = source;
   const auto applied = measure::apply_point_settings(ctx, point);
   measure::loop_result res;
-  res.decision.reason = "converged";
+  res.decision.reason = measure::stop_reason::converged;
   json mt = json::object();
   measure::put_settings(mt, applied);
   measure::put_window_flags(mt, applied.flags, ctx, res, applied, true, "cpu", 1);

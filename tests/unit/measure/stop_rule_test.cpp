@@ -23,7 +23,7 @@ stop_criteria criteria() {
 TEST(stop_rule, converges_only_when_every_criterion_is_met) {
   const stop_rule r(criteria());
   EXPECT_TRUE(r.evaluate(1.5, 20, 0.005, 0.01).stop);
-  EXPECT_EQ(r.evaluate(1.5, 20, 0.005, 0.01).reason, "converged");
+  EXPECT_EQ(r.evaluate(1.5, 20, 0.005, 0.01).reason, stop_reason::converged);
   auto d = r.evaluate(0.5, 20, 0.005, 0.01);
   EXPECT_FALSE(d.stop);
   EXPECT_TRUE(has(d.unmet, "min_time"));
@@ -43,7 +43,7 @@ TEST(stop_rule, without_a_latency_target_latency_is_no_criterion_and_never_unmet
   const stop_rule r(c);
   const auto d = r.evaluate(1.5, 20, 0.14, 0.01);
   EXPECT_TRUE(d.stop);
-  EXPECT_EQ(d.reason, "converged");
+  EXPECT_EQ(d.reason, stop_reason::converged);
   EXPECT_TRUE(d.unmet.empty());
   // Named, it must be met before "converged"; at max_time it is listed as unmet.
   c.target_rse_time = 0.01;
@@ -58,7 +58,7 @@ TEST(stop_rule, no_telemetry_means_no_power_criterion) {
 TEST(stop_rule, timeout_reports_the_unmet_criterion) {
   const auto d = stop_rule(criteria()).evaluate(5.0, 100, 0.001, std::numeric_limits<double>::infinity());
   EXPECT_TRUE(d.stop);
-  EXPECT_EQ(d.reason, "max_time");
+  EXPECT_EQ(d.reason, stop_reason::max_time);
   EXPECT_EQ(d.unmet, std::vector<std::string>{"power_rse"});
 }
 
@@ -69,5 +69,5 @@ TEST(stop_rule, fixed_duration_ignores_precision) {
   EXPECT_FALSE(r.evaluate(1.9, 100, 1.0, 1.0).stop);
   const auto d = r.evaluate(2.0, 3, 1.0, 1.0);
   EXPECT_TRUE(d.stop);
-  EXPECT_EQ(d.reason, "fixed_duration");
+  EXPECT_EQ(d.reason, stop_reason::fixed_duration);
 }

@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include <jetperf/backend/layer_backend.hpp>
-#include <jetperf/measure/layer_power_estimate.hpp>
-#include <jetperf/jobs/workload.hpp>
+#include <jetperf/measure/network_runs.hpp>
+#include <jetperf/measure/point_context.hpp>
 #include <jetperf/models/network.hpp>
 
 namespace jetperf::kinds {
@@ -20,18 +20,6 @@ namespace jetperf::kinds {
 constexpr std::size_t k_in_context_min_runs = 5;
 constexpr std::size_t k_in_context_max_runs = 50;
 constexpr double k_in_context_budget_s = 1.0;
-/// Runs whose every op goes on the timeline (the layers of every run go there).
-constexpr std::size_t k_in_context_traced_runs = 3;
-
-/// Each layer's span in one run of the whole network, from its first op's start to its last op's
-/// end, in the order the layers ran; layers of aliases only (a flatten), which run nothing, are
-/// left out.
-std::vector<measure::layer_span> layer_spans_of_run(const std::vector<workloads::op_span>& ops,
-                                                    const std::vector<models::layer>& layers);
-
-/// One run's ops on the job's timeline (track "ops"), each with its type and kernel.
-void record_run_ops(const measure::point_context& ctx, const models::network& net, const std::map<int, std::string>& kernels,
-                    const std::vector<workloads::op_span>& ops, std::size_t run);
 
 /// {"<layer index>": {name, median_s, p25_s, p75_s, runs}} for `layers` of `net`, from runs of
 /// `be` (prepared with the whole network); {} when the backend cannot time its ops. Records the

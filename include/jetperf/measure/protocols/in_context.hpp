@@ -1,0 +1,219 @@
+#pragma once
+// The layers protocol `in_context`: every layer's power and energy from end-to-end runs of the
+// whole network (measure/layer_power_estimate.hpp), rather than from each layer run alone.
+// After the warm-up the network runs end to end, op by op, until every layer's energy interval
+// is within the target (stop_reason converged), or those that are not would not be by max_time_s
+// with the readings still to come (projected_max_time: judged from the runs' layout,
+// measure/layer_power_estimate.hpp), or max_time_s, or the sensor's changes stop following the
+// clock fitted to them (sensor_clock_lost: no later reading could be placed; the estimate keeps
+// those placed before). Every quarter second (at least four solves apart) the sensor's update
+// times are refitted from the window's samples (measure/sensor_updates.hpp), the estimate is
+// solved, and layers that could not be resolved by max_time_s are merged with a neighbour. Each
+// run starts after a pause of pause_windows sensor windows, whose power the estimator measures
+// as an unknown of its own; when the runs lock in phase with the sensor's updates, a random pause
+// of up to one sensor period more, so the windows' edges fall across the layers again.
+// With aim_updates (off by default), every other run is delayed so that an update falls inside a
+// layer still short of its target.
+// The protocol runs on the point context's clock: CLOCK_MONOTONIC on a board, virtual time in
+// tests (whose synthetic board's work and sensor advance the same clock).
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <jetperf/backend/layer_backend.hpp>
+#include <jetperf/measure/latency_stats.hpp>
+#include <jetperf/measure/layer_power_estimate.hpp>
+#include <jetperf/measure/measurement_loop.hpp>
+#include <jetperf/measure/point_context.hpp>
+#include <jetperf/measure/sensor_updates.hpp>
+#include <jetperf/measure/window_edge_targets.hpp>
+#include <jetperf/models/network.hpp>
+
+namespace jetperf::measure {
+
+struct in_context_plan {
+  double min_time_s = 1;
+  double max_time_s = 2;
+  double target_rel = 0.05;         ///< relative half-width of each layer's 95% energy interval
+  double boundary_s = 0.05;         ///< cut from both ends of the end-to-end power window
+  double check_period_s = 0.25;     ///< how often the estimate is solved while running (at least 4 solves apart)
+  std::size_t max_spans = 1u << 20; ///< layer spans kept (24 bytes each): the memory bound
+  /// Every other run starts so that a sensor update falls inside a layer still short of its
+  /// target (measure/window_edge_targets.hpp; the readings over each pause are left out, as a
+  /// board need not fall to idle the moment its work pauses). Off: on the simulated Orin it made
+  /// resnet50's blocks slower to settle (17-31 s against 9-14 s, bench_in_context_rate), the
+  /// pauses costing more time than the aimed readings save.
+  bool aim_updates = false;
+  /// The pause before each run after the first, in sensor windows (0: back to back). A run's
+  /// last layers and the next run's first ones are then told apart by every reading over them,
+  /// not only by the few window edges that fall between them: on the simulated Orin, resnet50's
+  /// blocks (one power per block) settled in 9 (6-14) runs with 1.5 windows against 18 (16-20)
+  /// back to back, 6 jobs each (docs: in_context).
+  double pause_windows = 1.5;
+  /// A layer of several ops (a residual block) is modelled op by op, ops shorter than this many
+  /// sensor windows together with the next ops of their layer, and its power is theirs weighted
+  /// by their times (measure::layer_estimate_options::min_part_ns; 0: op by op). A block's ops
+  /// draw different powers: with one power per block, a short layer beside it (maxpool before
+  /// layer1.0) took up the difference, up to 2.1 W too high on the simulated Orin.
+  double min_part_windows = 0.4;
+  /// The sensors' update interval when the point changed their averaging (0: the sampler's).
+  double sensor_period_s = 0;
+  /// When the readings are of the point's averaging (0: all are): the sensor's clock is not
+  /// fitted from polls before it.
+  std::int64_t sensor_since_ns = 0;
+  /// How often the sampler read the power sensors during the point (s; 0: unknown), for the
+  /// estimator's diagnostics.
+  double poll_period_s = 0;
+};
+
+/// How a layer's figure came about.
+enum class layer_resolution {
+  resolved,       ///< its own unit, within the target
+  not_converged,  ///< its own unit, short of the target
+  merged,         ///< measured together with its neighbours (merged_with): the unit's power, not its own
+  unresolvable,   ///< no figure (why: in_context_diagnostics::unresolvable)
+  runs_nothing,   ///< an alias (a flatten): nothing of it ran
+};
+const char* to_string(layer_resolution r);
+
+/// One layer's figures from the end-to-end runs.
+struct in_context_layer {
+  std::size_t index = 0;
+  std::string name, type;
+  latency_stats latency;  ///< its time in each run
+  layer_resolution resolution = layer_resolution::unresolvable;
+  /// With a figure (resolved, not_converged, merged): its unit's power (idle included) with the
+  /// half-width of its 95% interval, and what follows from it over the layer's mean time.
+  double power_w = 0, power_ci95_w = 0, energy_j = 0, energy_ci95_j = 0;
+  double dynamic_power_w = 0, dynamic_energy_j = 0;
+  std::size_t readings = 0;  ///< the sensor readings its unit was estimated from
+  bool edge_limited = false; ///< shorter than 0.15 sensor windows: where the window edges fall moves its figure
+  std::string merged_with;   ///< merged: the other layers of its unit, comma-separated
+  bool has_figure() const {
+    return resolution == layer_resolution::resolved || resolution == layer_resolution::not_converged ||
+           resolution == layer_resolution::merged;
+  }
+};
+
+/// The sensor's update clock as fitted from its changes.
+struct in_context_sensor {
+  double nominal_period_s = 0;
+  double poll_period_s = 0;  ///< 0: unknown
+  double period_s = 0;
+  double lateness_median_s = 0, lateness_iqr_s = 0, phase_uncertainty_s = 0;
+  std::size_t changes = 0, readings = 0;
+};
+
+/// The time between runs: the pauses, and what the board drew there.
+struct in_context_between_runs {
+  std::size_t pauses = 0;
+  double paused_s = 0;        ///< of the window
+  double power_w = 0, power_ci95_w = 0;  ///< NaN: not estimated
+  std::size_t readings = 0;
+  std::optional<double> window_power_w;  ///< the window's mean power, pauses included
+};
+
+/// The estimator's diagnostics, for the end-to-end row.
+struct in_context_diagnostics {
+  std::string unresolvable;  ///< why no layer has a figure (empty: they may)
+  std::size_t runs = 0, readings = 0, units = 0, columns = 0, merges = 0;
+  double condition_number = 0;  ///< NaN or infinite: not known
+  double residual_rms_w = 0, phase_lock = 0;
+  bool jitter = false;          ///< the runs locked in phase with the sensor and were paused at random
+  std::size_t targeted_runs = 0, checks = 0, failed_refits = 0;
+  double attributed_energy_j = 0, attributed_energy_ci95_j = 0;
+  double target_half_width = 0;
+  in_context_sensor sensor;
+  in_context_between_runs between_runs;
+};
+
+struct in_context_result {
+  loop_result window;  ///< the end-to-end runs as one window (its power, latency)
+  std::vector<in_context_layer> layers;  ///< one per layer, in layer order
+  in_context_diagnostics estimator;
+  /// Set when the backend cannot time its ops one by one: nothing was measured.
+  std::optional<std::string> unsupported;
+  double sum_energy_j = 0, sum_energy_ci95_j = 0;
+  bool estimated = false;  ///< false: no figure per layer (why in estimator.unresolvable)
+};
+
+/// The end-to-end row's power over the runs alone: the mean over a window of `window_s` that held
+/// `paused_s` of pauses at `between_runs_w`, those taken out (`window_w` itself when nothing
+/// was paused or the pauses' power is unknown).
+double power_over_runs(double window_w, double window_s, double paused_s, double between_runs_w);
+
+/// The end-to-end row's flags: `paused_between_runs` (the runs paused between them: power_w and
+/// energy_j are the runs' own, the pauses taken out at their measured power, but the rails'
+/// means are the whole window's), `sensor_clock_lost` (the sensor's changes stopped following
+/// its clock: the layers' figures come from the readings placed before, and the runs stopped there).
+std::vector<std::string> in_context_flags(const in_context_result& r);
+
+/// The protocol over `be`, prepared with the whole of `net`. `idle_w` is the board's idle
+/// baseline under the point's settings (the estimator's known term). One object, one run:
+/// operator() goes through its steps (start, then runs with their pauses and checks, then the
+/// last readings, the runs' power, each layer's figures).
+class in_context_protocol {
+ public:
+  in_context_protocol(const point_context& ctx, workloads::layer_backend& be, const models::network& net,
+                      const std::vector<models::layer>& layers, std::optional<double> idle_w, const in_context_plan& plan);
+  in_context_result operator()();
+
+ private:
+  enum class check { decide, locked, refit_failed };
+  enum class ran { ok, unsupported, span_limit };
+
+  void start();
+  void pause_before(std::size_t run);
+  ran run_network(std::size_t run);
+  bool go_on_after_check(std::int64_t now, double elapsed_s);
+  void log_check(std::int64_t now, double elapsed_s) const;
+  check solve(std::int64_t until_ns, double elapsed_s, double horizon_s, bool may_lock);
+  bool settled_except_hopeless() const;
+  bool edge_limited(double seconds) const;
+  const std::vector<std::pair<std::int64_t, double>>& read_series(std::int64_t to_ns);
+  void finish();
+  void measure_runs_power();
+  void figure_layers();
+  void report_diagnostics();
+
+  const point_context& ctx_;
+  workloads::layer_backend& be_;
+  const models::network& net_;
+  const std::vector<models::layer>& layers_;
+  std::optional<double> idle_w_;
+  in_context_plan plan_;
+  clock& clock_;
+
+  const telemetry::sample_source* source_;
+  std::optional<int> total_;
+  double nominal_s_ = 0;
+  std::int64_t window_ns_ = 0;
+  std::map<int, std::string> kernels_;
+  std::vector<int> parts_;  ///< the layer of each op when a layer has several (empty: layers are the parts)
+  std::optional<layer_power_estimator> est_;
+  /// The total power channel's samples, read a slice at a time as the runs go on.
+  std::vector<std::pair<std::int64_t, double>> series_;
+  std::int64_t series_next_ns_ = 0;
+  std::vector<std::vector<double>> times_;  ///< each layer's time in each run
+  std::mt19937_64 rng_;
+  run_offsets offsets_;
+  std::vector<edge_target> targets_;  ///< where the next runs' updates should fall
+  sensor_update_fit fit_;
+  layer_power_result res_;
+  std::string unresolvable_;
+  stop_reason stop_ = stop_reason::max_time;
+  bool jitter_ = false;
+  std::size_t spans_kept_ = 0, checks_ = 0, merges_ = 0, targeted_runs_ = 0, failed_refits_ = 0;
+  std::int64_t next_check_ = 0;
+  std::int64_t run_seen_ns_ = 0;  ///< when the last run's ops were seen to end (its checks' "now")
+  /// The pauses between runs and the runs themselves, for the end-to-end row's power over the runs alone.
+  std::vector<std::pair<std::int64_t, std::int64_t>> pauses_, run_spans_;
+  in_context_result out_;
+};
+
+}  // namespace jetperf::measure

@@ -1,0 +1,484 @@
+#include <jetperf/measure/protocols/in_context.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include <spdlog/spdlog.h>
+
+#include <jetperf/measure/network_runs.hpp>
+#include <jetperf/measure/power_window.hpp>
+
+namespace jetperf::measure {
+
+namespace {
+
+// Polls before the window the sensor's clock is fitted from as well.
+constexpr std::int64_t k_sensor_fit_lead_ns = 3'000'000'000;
+// A layer shorter than this share of the sensor's window (0.73 ms of an Orin's 4.9 ms) is told
+// from its neighbours only by the window edges that fall inside it: where those are placed, to
+// within tens of microseconds, moves its figure, and its interval does not count that (its row
+// is flagged edge_limited, and the runs do not wait for its interval to narrow). On the
+// simulated Orin the stem's 0.4-0.5 ms layers came out up to 0.65 W off their power run alone;
+// conv1, 1.4 ms, within its interval.
+constexpr double k_edge_limited_windows = 0.15;
+// How far either side of a layer a targeted update may fall (the runs' own spread).
+constexpr double k_edge_margin_ns = 250'000;
+// The longest wait between two checks, however long a check takes.
+constexpr std::int64_t k_max_check_spacing_ns = 2'000'000'000;
+
+// The layer each op belongs to (-1: none), when some layer has several ops: the estimate then
+// models each op (or run of short ops) on its own and adds them up per layer. Empty: one op per
+// layer, the layers are the parts.
+std::vector<int> layer_of_op(const models::network& net, const std::vector<models::layer>& layers) {
+  std::vector<int> out(net.ops.size(), -1);
+  bool several = false;
+  for (std::size_t l = 0; l < layers.size(); ++l) {
+    several = several || layers[l].last - layers[l].first > 1;
+    for (int o = layers[l].first; o < layers[l].last; ++o)
+      if (o >= 0 && static_cast<std::size_t>(o) < out.size()) out[static_cast<std::size_t>(o)] = static_cast<int>(l);
+  }
+  if (!several) out.clear();
+  return out;
+}
+
+// A run's ops that belong to a layer, as the estimator's parts, in time order.
+std::vector<layer_span> part_spans(const std::vector<workloads::op_span>& ops, const std::vector<int>& layer_of) {
+  std::vector<layer_span> out;
+  for (const auto& o : ops)
+    if (o.op >= 0 && static_cast<std::size_t>(o.op) < layer_of.size() && layer_of[static_cast<std::size_t>(o.op)] >= 0)
+      out.push_back({o.op, o.start_ns, o.end_ns});
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.start_ns < b.start_ns; });
+  return out;
+}
+
+// The time `spans` take of [from_ns, to_ns].
+double time_within(const std::vector<std::pair<std::int64_t, std::int64_t>>& spans, std::int64_t from_ns,
+                   std::int64_t to_ns) {
+  std::int64_t sum = 0;
+  for (const auto& [a, b] : spans) sum += std::max<std::int64_t>(0, std::min(b, to_ns) - std::max(a, from_ns));
+  return static_cast<double>(sum) * 1e-9;
+}
+
+}  // namespace
+
+const char* to_string(layer_resolution r) {
+  switch (r) {
+    case layer_resolution::resolved: return "resolved";
+    case layer_resolution::not_converged: return "not_converged";
+    case layer_resolution::merged: return "merged";
+    case layer_resolution::unresolvable: return "unresolvable";
+    case layer_resolution::runs_nothing: return "runs_nothing";
+  }
+  return "unresolvable";
+}
+
+double power_over_runs(double window_w, double window_s, double paused_s, double between_runs_w) {
+  if (!(paused_s > 0) || !std::isfinite(between_runs_w) || !(window_s > paused_s)) return window_w;
+  return (window_w * window_s - between_runs_w * paused_s) / (window_s - paused_s);
+}
+
+std::vector<std::string> in_context_flags(const in_context_result& r) {
+  std::vector<std::string> flags;
+  const auto& e = r.estimator;
+  if (e.between_runs.pauses > 0 || e.jitter || e.targeted_runs > 0) flags.push_back("paused_between_runs");
+  if (r.window.decision.reason == stop_reason::sensor_clock_lost) flags.push_back("sensor_clock_lost");
+  return flags;
+}
+
+in_context_protocol::in_context_protocol(const point_context& ctx, workloads::layer_backend& be,
+                                         const models::network& net, const std::vector<models::layer>& layers,
+                                         std::optional<double> idle_w, const in_context_plan& plan)
+    : ctx_(ctx), be_(be), net_(net), layers_(layers), idle_w_(idle_w), plan_(plan), clock_(ctx.clock()),
+      source_(ctx.telemetry), times_(layers.size()), rng_(static_cast<std::uint64_t>(ctx.clock().now_ns())),
+      offsets_(layers.size()) {}
+
+in_context_result in_context_protocol::operator()() {
+  start();
+  for (std::size_t run = 0;; ++run) {
+    if (ctx_.cancelled()) {
+      out_.window.cancelled = true;
+      stop_ = stop_reason::cancelled;
+      break;
+    }
+    pause_before(run);
+    const auto outcome = run_network(run);
+    if (outcome == ran::unsupported) return std::move(out_);
+    if (outcome == ran::span_limit) break;
+    const auto now = run_seen_ns_;
+    const double elapsed_s = static_cast<double>(now - out_.window.t_start_ns) * 1e-9;
+    if (elapsed_s >= plan_.max_time_s) break;
+    if (est_ && now >= next_check_ && elapsed_s >= plan_.min_time_s && !go_on_after_check(now, elapsed_s)) break;
+    if (!est_ && elapsed_s >= plan_.min_time_s) {
+      stop_ = stop_reason::no_power;
+      break;
+    }
+  }
+  finish();
+  if (out_.window.cancelled) return std::move(out_);
+  measure_runs_power();
+  figure_layers();
+  report_diagnostics();
+  return std::move(out_);
+}
+
+// What the estimate needs (a power sensor, the idle baseline, the sensor's period), and the
+// sensor's clock fitted from the polls before the window too (the idle baseline and the
+// warm-up, read anyway): a fit over the first half second alone is often a poll spacing off, and
+// the first check decides merges on it. Readings over that time are not in the system: the
+// warm-up's runs are not modelled, so a reading that straddles the window's start would count
+// them as idle.
+void in_context_protocol::start() {
+  kernels_ = be_.op_kernels();
+  total_ = source_ ? source_->total_power_channel() : std::nullopt;
+  nominal_s_ = plan_.sensor_period_s > 0 ? plan_.sensor_period_s : source_ ? source_->update_period_s() : 0.0;
+  if (!source_ || !total_) unresolvable_ = "no power sensor";
+  else if (!idle_w_) unresolvable_ = "no idle baseline to subtract";
+  else if (!(nominal_s_ > 0)) unresolvable_ = "the sensor's update period is unknown";
+  window_ns_ = static_cast<std::int64_t>(nominal_s_ * 1e9);
+  // A layer of several ops (a block) is modelled by its ops, grouped to min_part_windows.
+  parts_ = layer_of_op(net_, layers_);
+  if (unresolvable_.empty()) {
+    layer_estimate_options o{window_ns_, *idle_w_, plan_.target_rel};
+    o.min_part_ns = static_cast<std::int64_t>(plan_.min_part_windows * static_cast<double>(window_ns_));
+    // The runs pause between them, and what the board draws there is measured, not assumed.
+    o.between_runs_column = plan_.pause_windows > 0;
+    est_.emplace(layers_.size(), o, parts_);
+  }
+  auto& r = out_.window;
+  r.t_start_ns = clock_.now_ns();
+  if (est_) {
+    const auto fit_from =
+        std::max({r.t_start_ns - k_sensor_fit_lead_ns, source_->complete_since_ns(), plan_.sensor_since_ns});
+    series_next_ns_ = fit_from;
+    est_->exclude(fit_from, r.t_start_ns);
+  }
+  next_check_ = r.t_start_ns + static_cast<std::int64_t>(plan_.check_period_s * 1e9);
+}
+
+const std::vector<std::pair<std::int64_t, double>>& in_context_protocol::read_series(std::int64_t to_ns) {
+  if (to_ns < series_next_ns_) return series_;
+  for (const auto& s : source_->window(series_next_ns_, to_ns))
+    if (s.channel == *total_ && (series_.empty() || s.t_ns > series_.back().first)) series_.emplace_back(s.t_ns, s.value);
+  series_next_ns_ = to_ns + 1;
+  return series_;
+}
+
+// Before each run after the first: a pause, or (aim_updates) a delay that puts an update inside a
+// layer still short of its target.
+void in_context_protocol::pause_before(std::size_t run) {
+  const auto& r = out_.window;
+  // The last run's length: an update aimed past it would fall after the run.
+  const double run_ns = r.times_s.empty() ? 0.0 : r.times_s.back() * 1e9;
+  if (!targets_.empty() && run % 2 == 1) {
+    // An update at a random point of the next layer short of its target. (Every other run
+    // only: the runs in between keep their own phases, so the edges still fall everywhere and
+    // the other layers stay as separable as they were.)
+    const auto& t = targets_[(run / 2) % targets_.size()];
+    double at = std::uniform_real_distribution<double>(t.from_ns, t.to_ns)(rng_);
+    // The readings whose window holds the pause are left out: a board need not fall to idle
+    // the moment its work pauses (the simulated Orin does not), so the pause's power is not
+    // known. A window that ends `at` into the run reaches back one period; where that crosses
+    // the run's start, the window's other edge is aimed there instead (its end then falls one
+    // period later, still inside the run), so the aimed reading is kept.
+    const double period_ns = fit_.period_s * 1e9;
+    if (at < period_ns + k_edge_margin_ns) at += period_ns;
+    if (at < run_ns) {
+      // Asleep, not spinning. (A sleep wakes some tens of microseconds late, within the margin.)
+      const auto now = clock_.now_ns();
+      clock_.sleep_for(delay_for_update_at(now, at, fit_.update_ns, period_ns));
+      est_->exclude(now, clock_.now_ns());
+      ++targeted_runs_;
+    }
+  } else if (run > 0 && (plan_.pause_windows > 0 || jitter_)) {
+    // A pause before each run, one and a half sensor windows long: the readings over a run's
+    // last layers then end before the next run's first ones begin, and those wholly inside a
+    // pause measure the board there (the estimator's column for the time between runs). Back
+    // to back, a run's tail and the next run's head (avgpool, fc; conv1, bn1, relu, maxpool:
+    // five short layers within one 4.9 ms window) are told apart only by the few window edges
+    // that fall between them. When the runs lock in phase with the sensor, a random pause of
+    // up to one window more.
+    const double period_ns = fit_.period_s > 0 ? fit_.period_s * 1e9 : static_cast<double>(window_ns_);
+    auto pause_ns = static_cast<std::int64_t>(plan_.pause_windows * period_ns);
+    if (jitter_) pause_ns += std::uniform_int_distribution<std::int64_t>(0, window_ns_)(rng_);
+    const auto from = clock_.now_ns();
+    clock_.sleep_for(pause_ns);
+    if (pauses_.size() < plan_.max_spans) pauses_.emplace_back(from, clock_.now_ns());
+  }
+}
+
+// One end-to-end run, op by op: its layers' times, the first runs on the timeline, its spans
+// into the estimate.
+in_context_protocol::ran in_context_protocol::run_network(std::size_t run) {
+  auto& r = out_.window;
+  const auto ops = be_.timed_run_ops();
+  if (ops.empty()) {
+    out_.unsupported = be_.name() + " cannot time its ops one by one (in_context runs on the CPU backends)";
+    return ran::unsupported;
+  }
+  const auto spans = layer_spans_of_run(ops, layers_);
+  const auto now = run_seen_ns_ = clock_.now_ns();
+  r.times_s.push_back(static_cast<double>(ops.back().end_ns - ops.front().start_ns) * 1e-9);
+  if (run_spans_.size() < plan_.max_spans) run_spans_.emplace_back(ops.front().start_ns, ops.back().end_ns);
+  if (r.ends_ns.size() < k_timed_runs) r.ends_ns.push_back(now);
+  for (const auto& s : spans) times_[static_cast<std::size_t>(s.layer)].push_back(static_cast<double>(s.end_ns - s.start_ns) * 1e-9);
+  if (run < k_in_context_traced_runs) {
+    record_run_ops(ctx_, net_, kernels_, ops, run);
+    for (const auto& s : spans)
+      ctx_.record("layers", layers_[static_cast<std::size_t>(s.layer)].name, s.start_ns, s.end_ns,
+                  {{"layer_index", s.layer}, {"run", run}});
+  }
+  if (est_) {
+    if (spans_kept_ + spans.size() > plan_.max_spans) {
+      stop_ = stop_reason::span_limit;
+      return ran::span_limit;
+    }
+    est_->add_run(parts_.empty() ? spans : part_spans(ops, parts_));
+    offsets_.add_run(spans);
+    spans_kept_ += spans.size();
+  }
+  return ran::ok;
+}
+
+// A check of the estimate while the runs go on: false when they should stop (stop_ says why).
+bool in_context_protocol::go_on_after_check(std::int64_t now, double elapsed_s) {
+  // Runs that start at one phase of the sensor add readings but no information: from then on
+  // each starts after a random pause, and nothing is decided on the locked ones. (Targeted runs
+  // start at chosen phases: locked by design, and spread over the layers they target.)
+  const auto outcome = solve(now, elapsed_s, plan_.max_time_s, targeted_runs_ == 0);
+  if (spdlog::should_log(spdlog::level::debug)) log_check(now, elapsed_s);
+  // The solve ran on the runner's own core: the board was not idle meanwhile.
+  const auto checked = clock_.now_ns();
+  est_->exclude(now, checked);
+  // The checks take at most a fifth of the time (at op granularity, 175 units, a solve takes
+  // about 100 ms; at block granularity 10-20 ms), but are never more than 2 s apart and a few
+  // are always left before max_time_s: a slow host's first check (its sensor fit from scratch:
+  // 3 s under valgrind) would otherwise leave none, and the runs would go on to max_time_s
+  // whatever the estimate, or long after a sensor lost its clock.
+  const auto check_ns = static_cast<std::int64_t>(plan_.check_period_s * 1e9);
+  const auto left_ns = static_cast<std::int64_t>(plan_.max_time_s * 1e9) - (checked - out_.window.t_start_ns);
+  next_check_ = checked + std::max(check_ns, std::min({4 * (checked - now), left_ns / 3, k_max_check_spacing_ns}));
+  // A sensor read no faster than it updates gives readings that cannot be placed: no layer will
+  // ever get a number, however long the runs go on. (A fit that explains too few changes may be
+  // an early alias: the next check fits afresh.)
+  if (fit_.poll_too_slow) {
+    stop_ = stop_reason::no_power;
+    return false;
+  }
+  if (outcome == check::locked) {
+    jitter_ = true;
+    return true;
+  }
+  // The sensor's changes no longer follow the clock its earlier ones did: no later reading can
+  // be placed, so more runs add nothing. The estimate keeps the readings placed before.
+  if (outcome == check::refit_failed) {
+    stop_ = stop_reason::sensor_clock_lost;
+    return false;
+  }
+  // From a fit that places the updates, the next runs start where they help the layers still
+  // short of their target.
+  targets_.clear();
+  if (plan_.aim_updates && fit_.unusable.empty() && fit_.period_s > 0)
+    targets_ = edge_targets(res_, offsets_, plan_.target_rel, k_edge_margin_ns);
+  if (res_.converged) {
+    stop_ = stop_reason::converged;
+    return false;
+  }
+  // Every layer within the target, or one that the readings still to come would not bring there
+  // by max_time_s either: running on would not change the answer.
+  if (settled_except_hopeless()) {
+    stop_ = stop_reason::projected_max_time;
+    return false;
+  }
+  return true;
+}
+
+// Why the runs go on: each unit short of the target, its interval now and at max_time_s.
+void in_context_protocol::log_check(std::int64_t now, double elapsed_s) const {
+  std::string open;
+  for (const auto& u : res_.units)
+    if (u.rel_half_width() > plan_.target_rel)
+      open += fmt::format(" {}{}:{:.3f}/{:.3f}", layers_[static_cast<std::size_t>(u.layers.front())].name,
+                          u.layers.size() > 1 ? "+" : "", u.rel_half_width(), u.projected_rel);
+  spdlog::debug("in_context check at {:.2f} s: {} runs, {} readings, {} units, {:.1f} ms; short of the target:{}",
+                elapsed_s, est_->runs(), res_.readings, res_.units.size(),
+                static_cast<double>(clock_.now_ns() - now) / 1e6, open.empty() ? " none" : open);
+}
+
+// Refits the sensor's update times over everything read so far, then solves (merging first what
+// cannot be resolved in the time left), and says whether the check may decide anything: not
+// when the runs are locked in phase with the sensor's updates (against the fitted period; with
+// `may_lock`, locked runs are not merged: they make neighbours inseparable only until the pauses
+// that unlock them), nor when the refit placed no updates. `horizon_s`: how long the runs may
+// still go on (merges judge what the readings by then can separate; at the end, none are to come).
+in_context_protocol::check in_context_protocol::solve(std::int64_t until_ns, double elapsed_s, double horizon_s,
+                                                      bool may_lock) {
+  ++checks_;
+  // A fit that placed a few hundred updates is a reliable start for the next, which is then
+  // searched near it (cheap, and right over a long stream, where a search from scratch has to
+  // find the period to within a few microseconds); an early one (a few dozen updates) may be an
+  // alias, and is redone from scratch. (Extra changes, a value seen changing twice within one
+  // update as when a poll falls between the writes of a rail's voltage and current, do not make
+  // it less reliable.)
+  const bool reliable = fit_.unusable.empty() && fit_.readings.size() >= 200;
+  auto next = fit_sensor_updates(read_series(until_ns), nominal_s_, reliable ? &fit_ : nullptr);
+  if (!next.unusable.empty() && !next.poll_too_slow && reliable) {
+    // A refit that places nothing keeps the last placement: its readings stay in the system.
+    // (With none, every layer would look inseparable from its neighbours, and be merged.)
+    ++failed_refits_;
+    res_ = est_->solve();
+    return check::refit_failed;
+  }
+  fit_ = std::move(next);
+  est_->set_readings(fit_.readings, static_cast<std::int64_t>(fit_.period_s * 1e9));
+  if (may_lock && est_->phase_locked()) {
+    res_ = est_->solve();
+    return check::locked;
+  }
+  merges_ += est_->merge_unresolvable(elapsed_s, horizon_s, &res_);
+  return check::decide;
+}
+
+// Too short for the sensor (edge_limited): see k_edge_limited_windows.
+bool in_context_protocol::edge_limited(double seconds) const { return seconds < k_edge_limited_windows * fit_.period_s; }
+
+bool in_context_protocol::settled_except_hopeless() const {
+  // Intervals from a handful of spare readings are themselves too uncertain to act on.
+  if (!res_.unresolvable.empty() || res_.residual_dof < k_min_residual_dof) return false;
+  // Every layer short of the target would still be short of it at max_time_s, from what the
+  // readings to come can add (a NaN projection: not known yet, so not hopeless). Layers too
+  // short for the sensor (edge_limited) are not waited for: their intervals leave out where the
+  // window edges inside them fall, so more runs narrow a figure without making it right.
+  return std::all_of(res_.units.begin(), res_.units.end(), [&](const layer_unit& u) {
+    return u.rel_half_width() <= plan_.target_rel || u.projected_rel > plan_.target_rel || edge_limited(u.duration_s);
+  });
+}
+
+// The window's end: its latency and power, and the last solve over every reading, those whose
+// windows hold the last runs too (they arrive up to one sensor period later).
+void in_context_protocol::finish() {
+  auto& r = out_.window;
+  r.t_end_ns = clock_.now_ns();
+  r.latency = compute_latency_stats(r.times_s);
+  if (r.cancelled) return;
+  if (source_) {
+    auto w = read_window_power(*source_, r.t_start_ns, r.t_end_ns, plan_.boundary_s);
+    r.power = std::move(w.summary);
+    r.power_window_s = w.window_s;
+    r.power_covered_s = w.covered_s;
+    r.samples = std::move(w.samples);
+  }
+  r.decision.stop = true;
+  r.decision.reason = stop_;
+  if (!est_) return;
+  clock_.sleep_for(window_ns_ + window_ns_ / 2 + 2'000'000);
+  const double ran_s = static_cast<double>(r.t_end_ns - r.t_start_ns) * 1e-9;
+  solve(clock_.now_ns(), ran_s, ran_s, false);
+  if (!res_.converged) r.decision.unmet.push_back("layer_energy_interval");
+  if (!res_.unresolvable.empty()) unresolvable_ = res_.unresolvable;
+  if (!fit_.unusable.empty()) unresolvable_ = fit_.unusable;
+}
+
+// The end-to-end row is the runs' power: the window holds the time between them too (the pauses,
+// and the checks' solves, 1-3% of it), which is taken out at the power the readings measured
+// between runs (the estimator's own unknown, mostly from the readings wholly inside a pause;
+// exact for the solves on a board whose power follows its work, a little high on one whose
+// solving core draws more). The window's energy comes from the placed readings wholly inside it,
+// each the mean over its own window, whose runs' share is known to the nanosecond (the samples'
+// mean lags by half an update and a poll). Its rails stay the samples' (flagged).
+void in_context_protocol::measure_runs_power() {
+  auto& r = out_.window;
+  auto& between = out_.estimator.between_runs;
+  between.pauses = pauses_.size();
+  between.paused_s = time_within(pauses_, r.t_start_ns, r.t_end_ns);
+  between.power_w = res_.between_runs_power_w;
+  between.power_ci95_w = res_.between_runs_ci95_w;
+  between.readings = res_.between_runs_readings;
+  if (!(r.power && r.power->total_power_w)) return;
+  between.window_power_w = *r.power->total_power_w;
+  const auto w_ns = static_cast<std::int64_t>(fit_.period_s * 1e9);
+  double watts = 0, run_s = 0;
+  std::size_t n = 0;
+  for (const auto& k : fit_.readings) {
+    if (w_ns <= 0 || k.end_ns - w_ns < r.t_start_ns || k.end_ns > r.t_end_ns) continue;
+    watts += k.watts;
+    run_s += time_within(run_spans_, k.end_ns - w_ns, k.end_ns);
+    ++n;
+  }
+  if (!pauses_.empty() && n > 0) {
+    const double covered_s = static_cast<double>(n) * fit_.period_s;
+    r.power->total_power_w =
+        power_over_runs(watts / static_cast<double>(n), covered_s, covered_s - run_s, res_.between_runs_power_w);
+  }
+}
+
+// Each layer's latency in the runs and the figure of the unit it ended in.
+void in_context_protocol::figure_layers() {
+  std::vector<const layer_unit*> unit_of(layers_.size(), nullptr);
+  for (const auto& u : res_.units)
+    for (int l : u.layers) unit_of[static_cast<std::size_t>(l)] = &u;
+  double sum_var = 0;
+  for (std::size_t li = 0; li < layers_.size(); ++li) {
+    in_context_layer item;
+    item.index = li;
+    item.name = layers_[li].name;
+    item.type = layers_[li].type;
+    item.latency = compute_latency_stats(times_[li]);
+    const auto* u = unit_of[li];
+    const double mean_s = item.latency.mean_s;
+    if (!item.latency.count) {
+      item.resolution = layer_resolution::runs_nothing;
+    } else if (!u || !unresolvable_.empty() || !std::isfinite(u->power_ci95_w)) {
+      item.resolution = layer_resolution::unresolvable;
+    } else {
+      item.power_w = u->power_w;
+      item.power_ci95_w = u->power_ci95_w;
+      item.energy_j = u->power_w * mean_s;
+      item.energy_ci95_j = u->power_ci95_w * mean_s;
+      item.dynamic_power_w = u->power_w - *idle_w_;
+      item.dynamic_energy_j = (u->power_w - *idle_w_) * mean_s;
+      item.readings = u->readings;
+      item.edge_limited = edge_limited(mean_s);
+      if (u->layers.size() > 1) {
+        // Never a figure of its own: the unit's power, and which layers it was measured with.
+        for (int o : u->layers)
+          if (o != static_cast<int>(li))
+            item.merged_with += (item.merged_with.empty() ? "" : ", ") + layers_[static_cast<std::size_t>(o)].name;
+        item.resolution = layer_resolution::merged;
+      } else {
+        item.resolution = u->rel_half_width() <= plan_.target_rel ? layer_resolution::resolved : layer_resolution::not_converged;
+      }
+      out_.sum_energy_j += u->power_w * mean_s;
+      const double half = u->power_ci95_w * mean_s;
+      sum_var += half * half;
+    }
+    out_.layers.push_back(std::move(item));
+  }
+  out_.estimated = unresolvable_.empty() && est_.has_value();
+  // The units' intervals are nearly independent once resolved; the estimator's own sum (with the
+  // covariances, over the gap-free attributed time) is in the diagnostics beside it.
+  out_.sum_energy_ci95_j = std::sqrt(sum_var);
+}
+
+void in_context_protocol::report_diagnostics() {
+  auto& e = out_.estimator;
+  e.unresolvable = unresolvable_;
+  e.runs = out_.window.times_s.size();
+  e.readings = res_.readings;
+  e.units = res_.units.size();
+  e.columns = res_.columns;
+  e.merges = merges_;
+  e.condition_number = res_.condition_number;
+  e.residual_rms_w = res_.residual_rms_w;
+  e.phase_lock = res_.phase_lock;
+  e.jitter = jitter_;
+  e.targeted_runs = targeted_runs_;
+  e.checks = checks_;
+  e.failed_refits = failed_refits_;
+  e.attributed_energy_j = res_.sum_energy_j;
+  e.attributed_energy_ci95_j = res_.sum_energy_ci95_j;
+  e.target_half_width = plan_.target_rel;
+  e.sensor = {fit_.nominal_period_s, plan_.poll_period_s, fit_.period_s, fit_.lateness_median_s, fit_.lateness_iqr_s,
+              fit_.phase_uncertainty_s, fit_.changes, fit_.readings.size()};
+}
+
+}  // namespace jetperf::measure
