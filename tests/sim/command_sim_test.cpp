@@ -37,17 +37,12 @@ namespace {
 // 0750 on Ubuntu >= 21.04), which the account cannot traverse.
 const std::string& programs_dir() {
   static const temp_dir dir;
-  static const bool copied = [] {
+  static const std::string path = [] {
     ::chmod(dir.path().c_str(), 0755);
-    const auto to = dir.file("marked_phases");
-    std::ifstream in(test_programs_dir() + "/marked_phases", std::ios::binary);
-    std::ofstream out(to, std::ios::binary);
-    out << in.rdbuf();
-    out.close();
-    return in.good() && out.good() && ::chmod(to.c_str(), 0755) == 0;
+    copy_file(test_programs_dir() + "/marked_phases", dir.file("marked_phases"), 0755);
+    return dir.path();
   }();
-  if (!copied) throw std::runtime_error("cannot copy the test programs into " + dir.path());
-  return dir.path();
+  return path;
 }
 
 std::string program() { return programs_dir() + "/marked_phases"; }
@@ -340,12 +335,7 @@ TEST_F(command_jobs, a_program_its_account_cannot_reach_is_refused_at_submission
   http_client http(daemon_->port(), std::chrono::seconds(30));
   temp_dir home;  // made 0700 by mkdtemp, owned by root: nobody cannot traverse it
   const auto copy = home.file("marked_phases");
-  {
-    std::ifstream in(program(), std::ios::binary);
-    std::ofstream out(copy, std::ios::binary);
-    out << in.rdbuf();
-  }
-  ASSERT_EQ(::chmod(copy.c_str(), 0755), 0);
+  copy_file(program(), copy, 0755);
   struct stat st {};
   ASSERT_EQ(::stat(home.path().c_str(), &st), 0);
   ASSERT_EQ(st.st_mode & 0777, 0700u);

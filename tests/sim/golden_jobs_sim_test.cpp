@@ -29,22 +29,9 @@ constexpr const char* k_programs = "/tmp/jetperf-golden-programs";
 
 std::string golden(const std::string& name) { return fixtures_dir() + "/golden/" + name; }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-void copy_file(const std::string& from, const std::string& to, mode_t mode) {
-  std::ofstream(to, std::ios::binary | std::ios::trunc) << slurp(from);
-  if (::chmod(to.c_str(), mode) != 0) throw std::runtime_error("cannot chmod " + to);
-}
-
 std::vector<std::vector<std::string>> tsv(const std::string& path) {
   std::vector<std::vector<std::string>> rows;
-  std::istringstream in(slurp(path));
+  std::istringstream in(read_file(path));
   for (std::string line; std::getline(in, line);) {
     if (line.empty() || line[0] == '#') continue;
     std::vector<std::string> cells;
@@ -123,7 +110,7 @@ TEST_F(golden_jobs, every_view_of_every_stored_job_reads_as_recorded) {
       ASSERT_EQ(r.exit_code, 0) << "jetperf " << target << ": " << r.err;
       now = r.out;
     }
-    const auto recorded = slurp(golden(name));
+    const auto recorded = read_file(golden(name));
     EXPECT_TRUE(now == recorded) << name << " (" << how << " " << target << ") differs at "
                                  << first_difference(recorded, now);
   }

@@ -1,6 +1,7 @@
 #include <support/temp_dir.hpp>
 
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -33,6 +34,15 @@ std::string read_file(const std::string& path) {
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+void copy_file(const std::string& from, const std::string& to, unsigned mode) {
+  {
+    std::ofstream out(to, std::ios::binary | std::ios::trunc);
+    out << read_file(from);
+    if (!out) throw std::runtime_error("cannot write " + to);
+  }
+  if (::chmod(to.c_str(), static_cast<mode_t>(mode)) != 0) throw std::runtime_error("cannot chmod " + to);
 }
 
 }  // namespace jetperf::test

@@ -21,5 +21,7 @@ class temp_dir {
 /// Writes text to a file, creating parent directories.
 void write_file(const std::string& path, const std::string& text);
 std::string read_file(const std::string& path);
+/// Copies a file's bytes to `to` (replacing it) and gives the copy `mode`.
+void copy_file(const std::string& from, const std::string& to, unsigned mode);
 
 }  // namespace jetperf::test
