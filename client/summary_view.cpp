@@ -132,7 +132,12 @@ std::string points_line(const nlohmann::json& summary) {
   const auto p = field(summary, "points");
   if (!p.is_object()) return {};
   std::string out = "points: " + format_cell(field(p, "ok")) + " ok, " + format_cell(field(p, "skipped")) +
-                    " skipped, " + format_cell(field(p, "failed")) + " failed\n";
+                    " skipped, " + format_cell(field(p, "failed")) + " failed";
+  // The states of points that ran without their main metrics, where there are any.
+  for (const char* state : {"no_power", "unresolvable", "incomplete"})
+    if (field(p, state).is_number() && field(p, state).get<double>() > 0)
+      out += ", " + format_cell(field(p, state)) + " " + state;
+  out += "\n";
   for (const char* key : {"fail_reasons", "skip_reasons"}) {
     const auto reasons = field(p, key);
     if (!reasons.is_object()) continue;

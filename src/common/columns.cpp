@@ -24,7 +24,9 @@ const char* to_string(column_role r) { return r == column_role::parameter ? "par
 const std::vector<column>& leading_columns() {
   static const std::vector<column> cols = {
       {"index", column_type::integer, column_role::parameter, "", "position of the point in the job, from 0", false},
-      {"status", column_type::text, column_role::metric, "", "ok, skipped (see reason) or failed (see error)", true},
+      {"status", column_type::text, column_role::metric, "",
+       "ok; skipped (see reason) or failed (see error); or no_power, unresolvable or incomplete: it ran but lacks a "
+       "main metric (its power, an in_context layer's own power, its time)", true},
   };
   return cols;
 }

@@ -12,6 +12,7 @@
 #include <jetperf/common/thread_name.hpp>
 #include <jetperf/measure/allow_reboot.hpp>
 #include <jetperf/jobs/job_state.hpp>
+#include <jetperf/jobs/point_outcome.hpp>
 #include <jetperf/jobs/point_tally.hpp>
 #include <jetperf/platform/reboot_plan.hpp>
 #include <jetperf/platform/reboot_required.hpp>
@@ -353,11 +354,12 @@ void job_service::run_job(store::job_record job) {
         auto r = w.run_point(ctx, job.spec, points[i]);
         // A point cut short by cancellation or shutdown is not a result.
         if (abort_) break;
-        p.status = r.status;
         p.metrics = std::move(r.metrics);
+        // A point that ran without its main metrics says why, never ok.
+        p.status = r.status == "ok" ? settle_status(w.columns(), p.metrics) : r.status;
         p.t_start_ns = r.t_start_ns;
         p.t_end_ns = r.t_end_ns;
-        if (r.status == "ok" && r.cost) model_.record_run(job.kind, *r.cost, r.run_s, r.run_cv);
+        if (p.status == "ok" && r.cost) model_.record_run(job.kind, *r.cost, r.run_s, r.run_cv);
       } catch (const platform::reboot_required& e) {
         if (abort_) break;
         if (board_ && measure::allows_reboot(job.spec)) {
@@ -448,8 +450,9 @@ void job_service::run_job(store::job_record job) {
   // Counted over every point of the job, those of earlier runs of a resumed job included.
   const auto stored = jobs_.points(id);
   const auto tally = tally_points(stored);
+  // Succeeded only when every point has its main metrics: partial when some have, failed when none.
   if (final_state == job_state::succeeded && !tally.shortfall().empty()) {
-    final_state = job_state::partial;
+    final_state = tally.ok > 0 ? job_state::partial : job_state::failed;
     error = tally.shortfall();
   }
   try {

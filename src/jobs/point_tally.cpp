@@ -3,6 +3,9 @@
 namespace jetperf::jobs {
 namespace {
 
+// The states of a point that ran without its main metrics (jobs/point_outcome.hpp).
+constexpr const char* k_lacking_states[] = {"no_power", "unresolvable", "incomplete"};
+
 std::string text_of(const nlohmann::json& metrics, const char* key) {
   if (metrics.is_object() && metrics.contains(key) && metrics[key].is_string()) return metrics[key].get<std::string>();
   return "(no reason given)";
@@ -30,6 +33,8 @@ point_tally tally_points(const std::vector<store::point_record>& points) {
     } else if (p.status == "skipped") {
       ++t.skipped;
       ++t.skip_reasons[text_of(p.metrics, "reason")];
+    } else if (p.status != "ok") {
+      ++t.lacking[p.status];
     } else {
       ++t.ok;
       const auto f = p.metrics.is_object() ? p.metrics.value("flags", nlohmann::json::array()) : nlohmann::json();
@@ -42,8 +47,10 @@ point_tally tally_points(const std::vector<store::point_record>& points) {
 }
 
 nlohmann::json point_tally::to_json() const {
-  return {{"ok", ok}, {"skipped", skipped}, {"failed", failed},
-          {"skip_reasons", skip_reasons}, {"fail_reasons", fail_reasons}, {"flags", flags}};
+  nlohmann::json j = {{"ok", ok}, {"skipped", skipped}, {"failed", failed},
+                      {"skip_reasons", skip_reasons}, {"fail_reasons", fail_reasons}, {"flags", flags}};
+  for (const char* state : k_lacking_states) j[state] = lacking.count(state) ? lacking.at(state) : 0;
+  return j;
 }
 
 std::vector<std::string> point_tally::caveats() const {
@@ -63,14 +70,29 @@ std::vector<std::string> point_tally::caveats() const {
 }
 
 std::string point_tally::shortfall() const {
-  const auto total = ok + skipped + failed;
-  if (failed > 0)
+  std::int64_t short_of = failed + skipped;
+  for (const auto& l : lacking) short_of += l.second;
+  if (short_of == 0) return {};
+  const auto total = ok + short_of;
+  // One kind of shortfall: said as before.
+  if (short_of == failed)
     return std::to_string(failed) + " of " + std::to_string(total) + " points failed (most often: " +
            most_common(fail_reasons) + ")";
-  if (ok == 0 && skipped > 0)
+  if (short_of == skipped && ok == 0)
     return "no point was measured: all " + std::to_string(skipped) + " were skipped (most often: " +
            most_common(skip_reasons) + ")";
-  return {};
+  std::string counts;
+  const auto add = [&](std::int64_t n, const std::string& state) {
+    if (n > 0) counts += (counts.empty() ? "" : ", ") + std::to_string(n) + " " + state;
+  };
+  add(failed, "failed");
+  add(skipped, "skipped");
+  for (const auto& l : lacking) add(l.second, l.first);
+  std::string why;
+  if (failed > 0) why = " (most often failed: " + most_common(fail_reasons) + ")";
+  else if (skipped > 0) why = " (most often skipped: " + most_common(skip_reasons) + ")";
+  return std::to_string(short_of) + " of " + std::to_string(total) +
+         " points lack their main metrics or did not run: " + counts + why;
 }
 
 }  // namespace jetperf::jobs

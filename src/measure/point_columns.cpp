@@ -24,7 +24,7 @@ std::vector<column> setting_detail_columns() {
 
 std::vector<column> power_columns() {
   return {
-      {"power_w", column_type::number, column_role::metric, "W", "mean total board power over the window", true},
+      {"power_w", column_type::number, column_role::metric, "W", "mean total board power over the window", true, /*main=*/true},
       {"power_rse", column_type::number, column_role::metric, "", "relative standard error of power_w", false},
       {"power_samples", column_type::integer, column_role::metric, "", "total-power samples in the window", false},
       {"window_energy_j", column_type::number, column_role::metric, "J", "energy over the whole window", false},

@@ -96,10 +96,32 @@ TEST_F(client_gemm, allow_reboot_flag_lets_a_sweep_over_gated_modes_through) {
       << r.out;
 }
 
-TEST_F(client_gemm, small_cpu_sweep_end_to_end) {
-  auto r = cli({"submit", "gemm", "--device", "cpu", "--dtype", "float", "--sizes", "32,48", "--cpu-freq", "min,max",
-                "--threads", "1", "--warmup-s", "0.01", "--min-time-s", "0.05", "--max-time-s", "0.2",
+// A window shorter than what the boundaries cut holds no power reading: its point is no_power,
+// not ok; the job says so in its state (none measured: failed), in watch's last line with the
+// count, and watch exits non-zero. (The job used to succeed with every power empty.)
+TEST_F(client_gemm, a_sweep_whose_windows_hold_no_power_reading_is_not_a_success) {
+  auto r = cli({"submit", "gemm", "--device", "cpu", "--dtype", "float", "--sizes", "32,48", "--threads", "1",
+                "--warmup-s", "0.01", "--min-time-s", "0.05", "--max-time-s", "0.15", "--boundary-s", "0.1",
                 "--target-rse", "0.1", "--min-samples", "3", "--watch"},
+               120);
+  EXPECT_NE(r.exit_code, 0) << r.out << r.err;
+  const auto id = id_in(r.out);
+  ASSERT_GT(id, 0) << r.out;
+  EXPECT_NE(r.out.find("job " + std::to_string(id) + ": failed: 2 of 2 points lack their main metrics or did not run: 2 "
+                       "no_power\n"),
+            std::string::npos)
+      << r.out;
+  r = cli({"results", std::to_string(id)});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\nno_power\s+float\s+32\s+32\s+32\s+false)"))) << r.out;
+  EXPECT_NE(r.out.find("points: 0 ok, 0 skipped, 0 failed, 2 no_power\n"), std::string::npos) << r.out;
+}
+
+TEST_F(client_gemm, small_cpu_sweep_end_to_end) {
+  // Windows of 0.1-0.3 s with 10 ms cut from each end: every point holds power readings.
+  auto r = cli({"submit", "gemm", "--device", "cpu", "--dtype", "float", "--sizes", "32,48", "--cpu-freq", "min,max",
+                "--threads", "1", "--warmup-s", "0.01", "--min-time-s", "0.1", "--max-time-s", "0.3",
+                "--boundary-s", "0.01", "--target-rse", "0.1", "--min-samples", "3", "--watch"},
                120);
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto id = id_in(r.out);

@@ -199,7 +199,10 @@ TEST(layers_in_context_sim, a_fast_sampler_gets_a_shorter_sensor_window_put_back
   EXPECT_TRUE(est["unresolvable"].is_null()) << est.dump();
   EXPECT_EQ(est["sensor"]["nominal_period_s"], 0.005) << est.dump();
   EXPECT_NEAR(est["sensor"]["period_s"].get<double>(), 0.004896, 0.00005) << est.dump();
-  EXPECT_GE(est["readings"].get<int>(), 5 * est["units"].get<int>()) << est.dump();
+  // The protocol's rule before it acts on the intervals: 20 readings beyond the unknowns. (Five
+  // per unit, asked here before, is not its rule: a run that converged at its first check with
+  // 4.6 per unit failed it, 1 run in 25 on the code before and after in_context became a class.)
+  EXPECT_GE(est["readings"].get<int>(), est["units"].get<int>() + 20) << est.dump();
   // The residual blocks are resolved on their own.
   int own = 0;
   for (std::size_t i = 1; i < rows.size(); ++i) own += rows[i]["layer_resolution"] != "merged";

@@ -18,6 +18,9 @@ struct column {
   std::string unit;  ///< "s", "W", "J", "Hz", "kHz", "GFLOP/s", ... ("" = none)
   std::string description;
   bool shown = false;  ///< in the client's default table (identity and headline metrics)
+  /// A main metric (a kind's time and power): a row that ran without it is not ok, its status
+  /// says why (jobs/point_outcome.hpp).
+  bool main = false;
 };
 
 struct column_table {

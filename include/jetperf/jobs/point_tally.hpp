@@ -1,6 +1,7 @@
 #pragma once
 // How a job's points ended, counted: what the job's final state and its summary's "points" say,
-// so that a job with failed or only skipped points never reads as a success.
+// so that a job with a failed or skipped point, or one that ran without its main metrics
+// (no_power, unresolvable, incomplete: jobs/point_outcome.hpp), never reads as a success.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -14,17 +15,21 @@ namespace jetperf::jobs {
 
 struct point_tally {
   std::int64_t ok = 0, skipped = 0, failed = 0;
+  /// Points that ran without their main metrics, by status: no_power, unresolvable, incomplete.
+  std::map<std::string, std::int64_t> lacking;
   std::map<std::string, std::int64_t> skip_reasons;  ///< reason -> points
   std::map<std::string, std::int64_t> fail_reasons;  ///< error -> points
   std::map<std::string, std::int64_t> flags;         ///< measured points' flags -> points
 
-  /// {"ok","skipped","failed","skip_reasons":{..},"fail_reasons":{..},"flags":{..}}
+  /// {"ok","skipped","failed","no_power","unresolvable","incomplete","skip_reasons":{..},
+  ///  "fail_reasons":{..},"flags":{..}}
   nlohmann::json to_json() const;
   /// What a reader must know before comparing these points, one sentence each (e.g. that the
   /// simulated clock did not change speed, so comparisons across clocks cover power only).
   std::vector<std::string> caveats() const;
-  /// "" when every point was measured or skipped with at least one measured; otherwise why the
-  /// job is partial: "2 of 4 points failed (first: ...)", "no point was measured: ...".
+  /// "" when every point is ok; otherwise why the job is partial (some ok) or failed (none), with
+  /// the count of each state: "2 of 6 points lack their main metrics or did not run: 1 failed, 1
+  /// no_power (most often failed: ...)".
   std::string shortfall() const;
 };
 

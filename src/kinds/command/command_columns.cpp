@@ -19,7 +19,7 @@ const column_table& command_columns() {
               {"exit_code", column_type::integer, metric, "", "the program's exit status (null when a signal ended it)", true},
               {"signal", column_type::integer, metric, "", "the signal that ended it (0: none)", false},
               {"timed_out", column_type::boolean, metric, "", "killed (with its process group) after spec.timeout_s", false},
-              {"wall_s", column_type::number, metric, "s", "from its start to its exit", true},
+              {"wall_s", column_type::number, metric, "s", "from its start to its exit", true, /*main=*/true},
           },
           measure::power_columns(),
           {

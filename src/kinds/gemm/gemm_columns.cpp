@@ -23,7 +23,7 @@ const column_table& gemm_columns() {
           },
           measure::setting_columns(true),
           {
-              {"time_mean_s", column_type::number, metric, "s", "mean time of one GEMM", true},
+              {"time_mean_s", column_type::number, metric, "s", "mean time of one GEMM", true, /*main=*/true},
               {"gflops", column_type::number, metric, "GFLOP/s", "2mnk / time_mean_s", true},
           },
           measure::power_columns(),

@@ -86,7 +86,7 @@ const column_table& idle_columns() {
       {
           {"repeat", column_type::integer, column_role::parameter, "", "which repeat, from 0", true},
           {"duration_s", column_type::number, column_role::metric, "s", "length of the window measured", true},
-          {"power_w", column_type::number, column_role::metric, "W", "mean total board power over the window", true},
+          {"power_w", column_type::number, column_role::metric, "W", "mean total board power over the window", true, /*main=*/true},
           {"samples", column_type::integer, column_role::metric, "", "telemetry samples in the window", true},
       },
       true,

@@ -18,7 +18,7 @@ const column_table& layers_columns() {
               {"layer_index", column_type::integer, param, "", "layer position; -1 = the whole network end to end", false},
               {"layer_name", column_type::text, param, "", "layer (torchvision module path at block granularity)", true},
               {"layer_type", column_type::text, param, "", "conv, linear, pool, block, network, ...", true},
-              {"latency_mean_s", column_type::number, metric, "s", "mean latency of one run", true},
+              {"latency_mean_s", column_type::number, metric, "s", "mean latency of one run", true, /*main=*/true},
           },
           measure::power_columns(),
           measure::setting_columns(false),

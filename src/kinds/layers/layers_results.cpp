@@ -32,6 +32,29 @@ constexpr const char* k_variant_keys[] = {"dtype", "batch", "input_size", "repea
 
 std::string value_text(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
+// The layer rows of an in_context point (after the first, the network's own), or nullptr.
+const json* in_context_layers(const json& row) {
+  const auto& m = row.at("metrics");
+  if (!m.is_object() || m.value("protocol", std::string()) != "in_context") return nullptr;
+  const auto it = m.find("layer_rows");
+  if (it == m.end() || !it->is_array() || it->size() < 2 || !m.contains("latency_mean_s") ||
+      !m["latency_mean_s"].is_number())
+    return nullptr;
+  return &*it;
+}
+
+// Its layers: each one that ran counts, and is measured when it has a power figure.
+void count_in_context_layers(const json& items, std::size_t& layers, std::size_t& measured, double& latency_sum) {
+  for (std::size_t i = 1; i < items.size(); ++i) {
+    const auto& item = items[i];
+    if (item.value("layer_resolution", std::string()) == "runs_nothing") continue;
+    ++layers;
+    if (!item.contains("power_w") || !item["power_w"].is_number()) continue;
+    ++measured;
+    latency_sum += number_or(item, "latency_mean_s", 0);
+  }
+}
+
 // The standard error of a row's mean latency (its runs' spread), 0 when unknown.
 double latency_se(const json& m) {
   const double n = number_or(m, "latency_count", 0), sd = number_or(m, "latency_std_s", 0);
@@ -72,7 +95,10 @@ nlohmann::json summarize_layers(const std::vector<nlohmann::json>& rows) {
     }
     auto& g = it->second;
     if (p.value("layer_index", 0) < 0) {
-      if (ok(row)) g.e2e = &row;
+      // An in_context point is the network's run and its layers' rows at once: it stands as the
+      // end-to-end row when the network itself was measured, even where some layer was not.
+      if (ok(row) || in_context_layers(row)) g.e2e = &row;
+      if (const auto* items = in_context_layers(row)) count_in_context_layers(*items, g.layers, g.measured, g.latency_sum);
       continue;
     }
     ++g.layers;
@@ -106,6 +132,9 @@ nlohmann::json summarize_layers(const std::vector<nlohmann::json>& rows) {
               {"layers_measured", g.measured},
               {"layer_latency_sum_s", g.measured ? json(g.latency_sum) : json()},
               {"layer_energy_sum_j", g.measured && g.energy_known ? json(g.energy_sum) : json()}};
+    // In context the layers' energies come from the end-to-end runs themselves (the point's sum).
+    if (g.e2e && in_context_layers(*g.e2e))
+      n["layer_energy_sum_j"] = g.e2e->at("metrics").value("layer_energy_sum_j", json());
     for (const char* k : k_variant_keys) n[k] = fp.value(k, json());
     for (const auto& k : board_setting_keys()) n[k] = fp.value(k, json());
     const bool complete = g.measured == g.layers && g.measured > 0;

@@ -31,7 +31,7 @@ const column_table& multi_dnn_columns() {
               {"network_inferences", column_type::integer, metric, "", "the network's whole inferences in the window", false},
               {"network_throughput_rse", column_type::number, metric, "",
                "relative standard error of the network's throughput (batch means of its inference times)", false},
-              {"throughput_ips", column_type::number, metric, "1/s", "every network's inferences per second together", true},
+              {"throughput_ips", column_type::number, metric, "1/s", "every network's inferences per second together", true, /*main=*/true},
               {"inferences", column_type::integer, metric, "", "every network's inferences in the window", false},
           },
           measure::power_columns(),

@@ -1,6 +1,7 @@
 #pragma once
-// A real job_service over an in-memory store with the idle workload, behind a router with a
-// known token. The runner is not started unless a test calls service.start().
+// A real job_service over an in-memory store with the idle workload and a power source (a
+// constant 7.5 W: an idle point without a power reading is no_power, not ok), behind a router
+// with a known token. The runner is not started unless a test calls service.start().
 #include <memory>
 #include <string>
 
@@ -15,6 +16,7 @@
 #include <jetperf/jobs/workload_registry.hpp>
 #include <jetperf/store/database.hpp>
 #include <jetperf/store/job_store.hpp>
+#include <support/fake_sources.hpp>
 
 namespace jetperf::test {
 
@@ -24,7 +26,7 @@ class api_fixture : public ::testing::Test {
  protected:
   api_fixture() {
     registry_.add(kinds::make_idle_kind());
-    service_ = std::make_unique<jobs::job_service>(db_, registry_, hub_, nullptr, nullptr);
+    service_ = std::make_unique<jobs::job_service>(db_, registry_, hub_, nullptr, &power_);
   }
 
   /// What every route needs: the job service, the event hub and the token.
@@ -94,6 +96,7 @@ class api_fixture : public ::testing::Test {
 
   static nlohmann::json contract() { return nlohmann::json::parse(api::openapi_json()); }
 
+  fake_source power_;
   store::database db_{":memory:"};
   jobs::workload_registry registry_;
   event_hub hub_;

@@ -24,15 +24,24 @@ class scripted_workload final : public jobs::workload {
  public:
   std::string kind() const override { return "scripted"; }
   json normalize(const json& spec, const platform::board_offer&) const override {
-    jetperf::reject_unknown_fields(spec, {"points", "sleep_ms", "estimate_ms", "expand_ms", "fail", "skip"});
+    jetperf::reject_unknown_fields(spec, {"points", "sleep_ms", "estimate_ms", "expand_ms", "fail", "skip", "no_power"});
     const auto sleep_ms = jetperf::integer_field(spec, "sleep_ms", 0, 100000, 0);
     json out = {{"points", jetperf::integer_field(spec, "points", 0, 200000, 3)},
                 {"sleep_ms", sleep_ms},
                 {"estimate_ms", jetperf::integer_field(spec, "estimate_ms", 0, 100000, sleep_ms)},
                 {"expand_ms", jetperf::integer_field(spec, "expand_ms", 0, 100000, 0)},
                 {"fail", spec.value("fail", json::array())},
-                {"skip", spec.value("skip", json::array())}};
+                {"skip", spec.value("skip", json::array())},
+                {"no_power", spec.value("no_power", json::array())}};
     return out;
+  }
+  // Its main metrics: a value, and a power its points leave empty where the spec says so.
+  const column_table& columns() const override {
+    static const column_table table{{{"value", column_type::integer, column_role::metric, "", "", true, true},
+                                     {"watts", column_type::number, column_role::metric, "W", "", true, true}},
+                                    false,
+                                    {}};
+    return table;
   }
   std::vector<json> expand(const json& spec) const override {
     // A slow expansion (a big sweep) is where the runner stands between taking a job from the
@@ -58,7 +67,9 @@ class scripted_workload final : public jobs::workload {
         r.metrics = {{"reason", "not on this board"}};
         return r;
       }
-    r.metrics = {{"value", point["i"].get<int>() * 10}};
+    r.metrics = {{"value", point["i"].get<int>() * 10}, {"watts", 5.0}};
+    for (const auto& k : spec.value("no_power", json::array()))
+      if (k == point["i"]) r.metrics["watts"] = nullptr;
     return r;
   }
   json summarize(const json&, const std::vector<store::point_record>& points) const override {
@@ -190,18 +201,43 @@ TEST(job_service, a_failing_point_is_recorded_and_the_job_goes_on) {
   EXPECT_EQ(all.error, "point 1 exploded");
 }
 
-TEST(job_service, skipped_points_are_counted_and_a_job_with_only_skips_is_partial) {
+TEST(job_service, a_skipped_point_makes_the_job_partial_and_only_skips_fail_it) {
   fixture f;
   f.service->start();
   auto one = f.wait_terminal(f.service->submit("scripted", {{"points", 3}, {"skip", {2}}}, {}).id);
-  // A deliberate skip with its reason does not spoil a job that measured the rest.
-  EXPECT_EQ(one.state, jobs::job_state::succeeded);
+  // A planned point that has no result is a shortfall, whatever its reason: the dry run lists
+  // the skips to come, so a spec can leave them out.
+  EXPECT_EQ(one.state, jobs::job_state::partial);
+  EXPECT_EQ(one.error,
+            "1 of 3 points lack their main metrics or did not run: 1 skipped (most often skipped: not on this board)");
   EXPECT_EQ(one.summary["points"]["skipped"], 1);
   EXPECT_EQ(one.summary["points"]["skip_reasons"]["not on this board"], 1);
   auto none = f.wait_terminal(f.service->submit("scripted", {{"points", 2}, {"skip", {0, 1}}}, {}).id);
-  EXPECT_EQ(none.state, jobs::job_state::partial);
+  EXPECT_EQ(none.state, jobs::job_state::failed);
   EXPECT_EQ(none.error, "no point was measured: all 2 were skipped (most often: not on this board)");
   EXPECT_EQ(none.summary["points"]["ok"], 0);
+}
+
+// The example of a job that "succeeded" with empty power: a point that ran without its main
+// metric is no_power, not ok, and the job says so in its state, its error and its summary.
+TEST(job_service, a_point_without_its_main_metrics_is_not_ok_and_the_job_is_partial) {
+  fixture f;
+  f.service->start();
+  auto job = f.wait_terminal(f.service->submit("scripted", {{"points", 4}, {"no_power", {1}}, {"skip", {3}}}, {}).id);
+  EXPECT_EQ(job.state, jobs::job_state::partial);
+  EXPECT_EQ(job.error, "2 of 4 points lack their main metrics or did not run: 1 skipped, 1 no_power (most often "
+                       "skipped: not on this board)");
+  EXPECT_EQ(job.summary["points"]["ok"], 2);
+  EXPECT_EQ(job.summary["points"]["no_power"], 1);
+  EXPECT_EQ(job.summary["points"]["unresolvable"], 0);
+  const auto points = f.service->points(job.id);
+  ASSERT_EQ(points.size(), 4u);
+  EXPECT_EQ(points[0].status, "ok");
+  EXPECT_EQ(points[1].status, "no_power");
+  // Every point without its power: the job measured nothing it was asked for.
+  auto none = f.wait_terminal(f.service->submit("scripted", {{"points", 2}, {"no_power", {0, 1}}}, {}).id);
+  EXPECT_EQ(none.state, jobs::job_state::failed);
+  EXPECT_EQ(none.error, "2 of 2 points lack their main metrics or did not run: 2 no_power");
 }
 
 TEST(job_service, stores_the_provenance_when_the_job_starts_and_when_it_ends) {

@@ -390,3 +390,35 @@ TEST(layers_results, repeats_that_disagree_beyond_their_noise_are_flagged_and_th
   // One repeat alone has nothing to compare.
   EXPECT_FALSE(summarize_layers(run_rows(0, 1e-3, 2e-3, 1e-5)).contains("repeats"));
 }
+
+// The summary of an in_context job counts its layers from the point's own layer rows (it said
+// "layers 0/0" with 14 layers resolved), a layer without a figure as not measured, and the
+// network's row stands even where a layer made the point unresolvable.
+TEST(layers_results, an_in_context_point_counts_its_layers_and_their_energy) {
+  const json params = {{"network", "net"}, {"device", "cpu"}, {"layer_index", -1}, {"cpu_freq_khz", 2201600}};
+  const json row = {
+      {"params", params},
+      {"status", "unresolvable"},
+      {"metrics",
+       {{"protocol", "in_context"},
+        {"latency_mean_s", 0.010},
+        {"power_w", 8.0},
+        {"energy_j", 0.08},
+        {"layer_energy_sum_j", 0.07},
+        {"layer_rows",
+         {json::object(),
+          {{"layer_index", 0}, {"latency_mean_s", 0.004}, {"power_w", 8.5}, {"layer_resolution", "resolved"}},
+          {{"layer_index", 1}, {"latency_mean_s", 0.005}, {"power_w", 7.9}, {"layer_resolution", "merged"}},
+          {{"layer_index", 2}, {"latency_mean_s", 0.001}, {"power_w", nullptr}, {"layer_resolution", "unresolvable"}},
+          {{"layer_index", 3}, {"latency_mean_s", nullptr}, {"layer_resolution", "runs_nothing"}}}}}}};
+  const auto summary = jetperf::kinds::summarize_layers({row});
+  ASSERT_EQ(summary["networks"].size(), 1u);
+  const auto& n = summary["networks"][0];
+  EXPECT_EQ(n["layers"], 3);
+  EXPECT_EQ(n["layers_measured"], 2);
+  EXPECT_NEAR(n["layer_latency_sum_s"].get<double>(), 0.009, 1e-15);
+  EXPECT_DOUBLE_EQ(n["layer_energy_sum_j"].get<double>(), 0.07);
+  EXPECT_DOUBLE_EQ(n["end_to_end_latency_s"].get<double>(), 0.010);
+  // Not every layer measured: no layers/end-to-end ratio.
+  EXPECT_TRUE(n["layers_over_end_to_end"].is_null()) << n.dump();
+}

@@ -1,0 +1,56 @@
+// A point's status from its rows: ok only with every main metric, else the state that says why.
+#include <gtest/gtest.h>
+
+#include <jetperf/jobs/point_outcome.hpp>
+
+using namespace jetperf;
+using nlohmann::json;
+
+namespace {
+
+column_table table(std::string row_list = {}) {
+  return {{{"latency_mean_s", column_type::number, column_role::metric, "s", "", true, true},
+           {"power_w", column_type::number, column_role::metric, "W", "", true, true},
+           {"note", column_type::text, column_role::metric, "", "", false, false}},
+          true,
+          std::move(row_list)};
+}
+
+}  // namespace
+
+TEST(point_outcome, a_row_with_every_main_metric_is_ok_and_one_without_says_why) {
+  json full = {{"latency_mean_s", 0.1}, {"power_w", 7.0}, {"note", nullptr}};
+  EXPECT_EQ(jobs::settle_status(table(), full), "ok");
+  json no_power = {{"latency_mean_s", 0.1}, {"power_w", nullptr}};
+  EXPECT_EQ(jobs::settle_status(table(), no_power), "no_power");
+  json absent = {{"latency_mean_s", 0.1}};
+  EXPECT_EQ(jobs::settle_status(table(), absent), "no_power");
+  json no_time = {{"power_w", 7.0}};
+  EXPECT_EQ(jobs::settle_status(table(), no_time), "incomplete");
+}
+
+// The in_context example: the network's row has its power, a layer's does not: the layer's row
+// is unresolvable, the network's says ok, and the point is unresolvable.
+TEST(point_outcome, each_item_of_a_row_list_is_judged_over_the_points_values) {
+  json m = {{"latency_mean_s", 0.03},
+            {"power_w", 7.9},
+            {"layer_rows",
+             {json::object(),
+              {{"latency_mean_s", 0.002}, {"power_w", 8.1}, {"layer_resolution", "resolved"}},
+              {{"latency_mean_s", 0.001}, {"power_w", nullptr}, {"layer_resolution", "unresolvable"}},
+              {{"latency_mean_s", nullptr}, {"power_w", nullptr}, {"layer_resolution", "runs_nothing"}}}}};
+  EXPECT_EQ(jobs::settle_status(table("layer_rows"), m), "unresolvable");
+  const auto& rows = m["layer_rows"];
+  EXPECT_EQ(rows[0]["status"], "ok");
+  EXPECT_EQ(rows[1]["status"], "ok");
+  EXPECT_EQ(rows[2]["status"], "unresolvable");
+  EXPECT_EQ(rows[3]["status"], "ok");  // an alias runs nothing by design
+  // Every row whole: the items are left as they were.
+  json whole = {{"latency_mean_s", 0.03}, {"power_w", 7.9}, {"layer_rows", {json::object(), {{"power_w", 8.0}}}}};
+  EXPECT_EQ(jobs::settle_status(table("layer_rows"), whole), "ok");
+  EXPECT_FALSE(whole["layer_rows"][1].contains("status"));
+  // A point whose own power is missing: every item, inheriting it, lacks it too.
+  json stages = {{"latency_mean_s", 0.03}, {"power_w", nullptr}, {"layer_rows", {{{"note", "a"}}, {{"note", "b"}}}}};
+  EXPECT_EQ(jobs::settle_status(table("layer_rows"), stages), "no_power");
+  EXPECT_EQ(stages["layer_rows"][1]["status"], "no_power");
+}
