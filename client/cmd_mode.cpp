@@ -45,7 +45,9 @@ class mode_command final : public command {
     set_ = app_->add_subcommand("set", "Switch the power mode (nvpmodel -m); the board is snapshotted first");
     set_->fallthrough();
     set_->add_option("mode", mode_, "Mode id or name")->required();
-    set_->add_flag("--force", force_, "Switch even when the mode needs a reboot");
+    set_->add_flag("--force", force_,
+                   "Accepted for older scripts: a mode that needs a reboot is refused all the same (measure it with a "
+                   "job's --allow-reboot)");
   }
   CLI::App* app() const override { return app_; }
 

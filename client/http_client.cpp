@@ -45,6 +45,10 @@ struct http_client::impl {
 
 namespace {
 
+// jetperfd writes a keep-alive comment into every event stream this often (daemon/http's
+// sse_keepalive).
+constexpr std::chrono::seconds k_stream_keepalive{15};
+
 std::string reason(const beast::error_code& ec) {
   if (ec == beast::error::timeout) return "timed out";
   return ec.message();
@@ -174,20 +178,22 @@ http_reply http_client::upload(const std::string& target, const std::string& pat
 http_reply http_client::stream(const std::string& target, const sse_reader::handler& on_event) {
   sse_reader reader(k_max_event_line_bytes);
   bool complete = false;
-  // Progress may be slow: reads wait without a deadline.
-  return get_body(target, "text/event-stream", /*read_deadline=*/false,
+  // Progress may be slow, but jetperfd writes a keep-alive comment every 15 s into every stream:
+  // one silent for that plus the timeout is a board gone quiet (a watch waited on it for ever).
+  return get_body(target, "text/event-stream", timeout_ + k_stream_keepalive,
                   [&](const char* data, std::size_t size) { return reader.feed(data, size, on_event); }, "event stream",
                   &complete);
 }
 
 http_reply http_client::download(const std::string& target, const body_sink& sink) {
   bool complete = false;
-  auto reply = get_body(target, "application/json", /*read_deadline=*/true, sink, "download", &complete);
+  auto reply = get_body(target, "application/json", timeout_, sink, "download", &complete);
   if (!complete) throw cli_error(exit_connect, "download from " + target_.text() + " failed: the body ended early");
   return reply;
 }
 
-http_reply http_client::get_body(const std::string& target, const std::string& accept, bool read_deadline,
+http_reply http_client::get_body(const std::string& target, const std::string& accept,
+                                 std::chrono::milliseconds read_deadline,
                                  const body_sink& sink, const std::string& what, bool* complete) {
   if (impl_->connected) impl_->close();
   open();
@@ -216,12 +222,11 @@ http_reply http_client::get_body(const std::string& target, const std::string& a
   const bool ok = reply.status >= 200 && reply.status < 300;
   bool go_on = true;
   char chunk[8192];
-  impl_->stream.expires_never();
   while (go_on && !parser.is_done()) {
     parser.get().body().data = chunk;
     parser.get().body().size = sizeof(chunk);
-    // An error body is short: keep the deadline for it.
-    if (read_deadline || !ok) impl_->stream.expires_after(timeout_);
+    // An error body is short: the timeout for it.
+    impl_->stream.expires_after(ok ? read_deadline : timeout_);
     ec = impl_->run([&](auto handler) { http::async_read_some(impl_->stream, impl_->buffer, parser, handler); });
     const std::size_t got = sizeof(chunk) - parser.get().body().size;
     try {

@@ -66,10 +66,10 @@ class http_client {
   void open();
   /// GET on a connection of its own, closed after: a 2xx answer's body goes to `sink` as it
   /// arrives, until the sink returns false or the body ends (an error body, short, comes back
-  /// whole). `read_deadline`: whether every read keeps the timeout. `complete` says whether the
+  /// whole). `read_deadline`: how long each read may wait for bytes. `complete` says whether the
   /// body was read to its end. `what` names the transfer in errors.
-  http_reply get_body(const std::string& target, const std::string& accept, bool read_deadline, const body_sink& sink,
-                      const std::string& what, bool* complete);
+  http_reply get_body(const std::string& target, const std::string& accept, std::chrono::milliseconds read_deadline,
+                      const body_sink& sink, const std::string& what, bool* complete);
   endpoint target_;
   std::string token_;
   std::chrono::milliseconds timeout_;

@@ -178,6 +178,9 @@ void session::start_upload() {
     auto res = api::error_body(500, "internal", "the upload cannot be stored");
     return do_write(res, version, false);
   }
+  // An empty body (Content-Length: 0) is complete with the header: answered now (the route says
+  // what is wrong with it), not after a read that would wait out the timeout.
+  if (upload_parser_->is_done()) return on_read_upload({}, 0);
   if (!send_continue) return do_read_upload();
   stream_.expires_after(context_->limits.write_timeout);
   net::async_write(stream_, net::buffer(k_continue), [self = shared_from_this()](beast::error_code ec, std::size_t) {

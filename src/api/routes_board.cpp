@@ -4,6 +4,7 @@
 #include <jetperf/api/routes.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/platform/board_controller.hpp>
+#include <jetperf/platform/reboot_plan.hpp>
 
 namespace jetperf::api {
 
@@ -95,6 +96,19 @@ http_response put_power_mode(const route_request& r) {
     if (id < 0)
       throw validation_error("name", "power mode '" + v.get<std::string>() + "' is not offered; valid: " + valid_modes_text(b));
   }
+  // A reboot-needing mode is not switched through the API, forced or not: the API's changes are
+  // put back when jetperfd starts again, so the boot would undo it (the board rebooted for
+  // nothing). Forced, it is refused naming force (without force the controller's 409 says so).
+  if (force)
+    for (const auto& step : platform::reboot_steps(b.offered(), {id}))
+      if (!step.restore && step.to == id)
+        throw validation_error("force",
+                               "power mode " + std::to_string(id) + " changes GPU power gating and takes effect only "
+                               "after a reboot, and the API's changes are put back when jetperfd starts again, so the "
+                               "boot would undo it: measure in that mode with a job that allows the reboot "
+                               "(jetperf submit ... --power-mode " + std::to_string(id) + " --allow-reboot), or set "
+                               "the board's own default with nvpmodel",
+                               "reboot_required");
   // A reboot-needing mode without force is a conflict (409) and an NVPM ERROR a platform_error
   // (502); on either the controller has already put the previous settings back.
   // The controller names its own setting (power_mode); the client sent id or name.

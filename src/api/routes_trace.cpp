@@ -58,6 +58,9 @@ http_response trace(const route_request& r) {
   // follows is streamed from the store and can no longer become a 4xx.
   auto first_page = r.svc.timeline->spans_page(q, std::nullopt, k_first_page_spans);
   const auto outline = first_page.next_after ? r.svc.timeline->outline(q) : store::outline_of(first_page.spans);
+  // Every finished point has its span on the "points" track: none is no such point (as /samples says).
+  if (q.point_index && outline.spans == 0)
+    throw not_found("job " + std::to_string(id) + " has no finished point " + std::to_string(*q.point_index), "point");
   if (outline.spans > static_cast<std::int64_t>(k_max_spans))
     throw validation_error(q.point_index ? "point" : "to",
                            "the trace would hold more than " + std::to_string(k_max_spans) +

@@ -13,6 +13,8 @@ const char* to_string(stop_reason r) {
     case stop_reason::sensor_clock_lost: return "sensor_clock_lost";
     case stop_reason::no_power: return "no_power";
     case stop_reason::span_limit: return "span_limit";
+    case stop_reason::program_exit: return "exit";
+    case stop_reason::timeout: return "timeout";
   }
   return "";
 }

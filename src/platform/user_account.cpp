@@ -49,10 +49,21 @@ user_account lookup_unprivileged_account(const std::string& name) {
                             : ::getpwnam_r(name.c_str(), &pw, buf.data(), buf.size(), &found);
   if (rc != 0) throw platform_error("cannot look up account '" + name + "': " + std::strerror(rc));
   if (!found) throw platform_error("no account '" + name + "' on this machine");
-  if (found->pw_uid == 0) {
-    throw platform_error("account '" + name + "' is root: a command job never runs with root's privileges");
-  }
-  return of_passwd(*found);
+  auto account = of_passwd(*found);
+  require_unprivileged(account);
+  return account;
+}
+
+void require_unprivileged(const user_account& a) {
+  if (a.uid == 0) throw platform_error("account '" + a.name + "' is root: a command job never runs with root's privileges");
+  // Group root opens what is group-writable by root (much of /etc, /var, a board's sysfs nodes).
+  if (a.gid == 0)
+    throw platform_error("account '" + a.name + "' has root's group (gid 0) as its primary group: a command job never "
+                         "runs with group root");
+  for (const auto g : a.groups)
+    if (g == 0)
+      throw platform_error("account '" + a.name + "' is a member of root's group (gid 0): a command job never runs "
+                           "with group root");
 }
 
 user_account current_account() {

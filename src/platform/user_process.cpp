@@ -32,7 +32,7 @@ struct child_failure {
   int error = 0;
 };
 const char* const k_steps[] = {"setpgid", "open /dev/null", "dup2", "chdir", "setgroups", "setgid", "setuid",
-                               "execve"};
+                               "execve", "prctl(PR_SET_PDEATHSIG)"};
 
 [[noreturn]] void child_fail(int fd, int step) {
   child_failure f{step, errno};
@@ -43,10 +43,8 @@ const char* const k_steps[] = {"setpgid", "open /dev/null", "dup2", "chdir", "se
 
 // Between fork and execve: async-signal-safe calls only (the daemon has threads).
 [[noreturn]] void run_child(const user_process_spec& spec, char* const* argv, char* const* envp, int out_fd,
-                            int err_fd, int status_fd, const gid_t* groups, std::size_t group_count) {
+                            int err_fd, int status_fd, const gid_t* groups, std::size_t group_count, pid_t daemon_pid) {
   if (::setpgid(0, 0) != 0) child_fail(status_fd, 0);
-  // Dies with the daemon even if the daemon is killed before it can kill the group.
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   const int devnull = ::open("/dev/null", O_RDONLY);
   if (devnull < 0) child_fail(status_fd, 1);
   if (::dup2(devnull, 0) < 0 || ::dup2(out_fd, 1) < 0 || ::dup2(err_fd, 2) < 0) child_fail(status_fd, 2);
@@ -59,6 +57,11 @@ const char* const k_steps[] = {"setpgid", "open /dev/null", "dup2", "chdir", "se
     if (::setgid(spec.run_as->gid) != 0) child_fail(status_fd, 5);
     if (::setuid(spec.run_as->uid) != 0) child_fail(status_fd, 6);
   }
+  // Dies with the daemon even if the daemon is killed before it can kill the group. After the
+  // switch: changing the credentials clears the parent-death signal. A daemon already gone by
+  // now (the signal was not yet armed) is seen as a new parent.
+  if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) child_fail(status_fd, 8);
+  if (::getppid() != daemon_pid) ::_exit(127);
   // After the switch, so that a directory the account cannot enter is refused as it would be.
   if (::chdir(spec.cwd.c_str()) != 0) child_fail(status_fd, 3);
   // Every other descriptor the daemon holds (database, sockets) is close-on-exec; those without
@@ -100,9 +103,12 @@ user_process_result run_user_process(const user_process_spec& spec, const std::f
   auto out = make_pipe(), err = make_pipe(), status = make_pipe();
   user_process_result r;
   r.t_start_ns = monotonic_ns();
+  const pid_t daemon_pid = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) throw platform_error("fork failed for " + spec.program + ": " + std::strerror(errno));
-  if (pid == 0) run_child(spec, argv.data(), envp.data(), out.w.get(), err.w.get(), status.w.get(), groups.data(), groups.size());
+  if (pid == 0)
+    run_child(spec, argv.data(), envp.data(), out.w.get(), err.w.get(), status.w.get(), groups.data(), groups.size(),
+              daemon_pid);
   // Also from the parent, so that a kill of the group cannot race the child's own setpgid.
   ::setpgid(pid, pid);
   r.pid = pid;

@@ -4,6 +4,7 @@
 
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
+#include <jetperf/store/detail/json_text.hpp>
 
 namespace jetperf::store {
 
@@ -91,7 +92,7 @@ std::int64_t job_store::insert(const std::string& kind, const nlohmann::json& sp
     statement st(db_.handle(),
                  "INSERT INTO jobs (kind, state, spec_json, created_ns, points_total, estimate_s) "
                  "VALUES (?, ?, ?, ?, ?, ?)");
-    st.bind(1, kind).bind(2, state_text(job_state::queued)).bind(3, spec.dump()).bind(4, wall_ns());
+    st.bind(1, kind).bind(2, state_text(job_state::queued)).bind(3, detail::json_text(spec)).bind(4, wall_ns());
     st.bind(5, points_total).bind(6, estimate_s);
     st.run();
     id = db_.last_insert_id();
@@ -213,7 +214,7 @@ void job_store::set_progress(std::int64_t id, std::int64_t done, std::int64_t to
 void job_store::set_summary(std::int64_t id, const nlohmann::json& summary) {
   lock_t lock(db_.mutex());
   statement st(db_.handle(), "UPDATE jobs SET summary_json = ? WHERE id = ?");
-  st.bind(1, summary.dump()).bind(2, id);
+  st.bind(1, detail::json_text(summary)).bind(2, id);
   st.run();
   require_changed(db_, id);
 }
@@ -221,7 +222,7 @@ void job_store::set_summary(std::int64_t id, const nlohmann::json& summary) {
 void job_store::set_provenance(std::int64_t id, const nlohmann::json& provenance) {
   lock_t lock(db_.mutex());
   statement st(db_.handle(), "UPDATE jobs SET provenance_json = ? WHERE id = ?");
-  st.bind(1, provenance.dump()).bind(2, id);
+  st.bind(1, detail::json_text(provenance)).bind(2, id);
   st.run();
   require_changed(db_, id);
 }
@@ -253,7 +254,7 @@ void job_store::add_point(const point_record& p) {
   statement st(db_.handle(),
                "INSERT OR REPLACE INTO points (job_id, idx, status, params_json, metrics_json, t_start_ns, t_end_ns) "
                "VALUES (?, ?, ?, ?, ?, ?, ?)");
-  st.bind(1, p.job_id).bind(2, p.index).bind(3, p.status).bind(4, p.params.dump()).bind(5, p.metrics.dump());
+  st.bind(1, p.job_id).bind(2, p.index).bind(3, p.status).bind(4, detail::json_text(p.params)).bind(5, detail::json_text(p.metrics));
   st.bind(6, p.t_start_ns).bind(7, p.t_end_ns);
   st.run();
 }
@@ -289,7 +290,7 @@ std::int64_t job_store::count_points(std::int64_t job_id) const {
 void job_store::add_event(std::int64_t job_id, const std::string& type, const nlohmann::json& data) {
   lock_t lock(db_.mutex());
   statement st(db_.handle(), "INSERT INTO events (job_id, t_ns, type, data_json) VALUES (?, ?, ?, ?)");
-  st.bind(1, job_id).bind(2, monotonic_ns()).bind(3, type).bind(4, data.dump());
+  st.bind(1, job_id).bind(2, monotonic_ns()).bind(3, type).bind(4, detail::json_text(data));
   st.run();
 }
 

@@ -2,6 +2,7 @@
 
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
+#include <jetperf/store/detail/json_text.hpp>
 
 namespace jetperf::store {
 
@@ -30,7 +31,7 @@ std::int64_t snapshot_store::open(std::int64_t job_id, const std::string& reason
   lock_t lock(db_.mutex());
   statement st(db_.handle(),
                "INSERT INTO snapshots (job_id, created_ns, restored_ns, reason, state_json) VALUES (?, ?, 0, ?, ?)");
-  st.bind(1, job_id).bind(2, wall_ns()).bind(3, reason).bind(4, state.dump());
+  st.bind(1, job_id).bind(2, wall_ns()).bind(3, reason).bind(4, detail::json_text(state));
   st.run();
   return db_.last_insert_id();
 }

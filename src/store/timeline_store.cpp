@@ -4,6 +4,8 @@
 #include <limits>
 #include <tuple>
 
+#include <jetperf/store/detail/json_text.hpp>
+
 namespace jetperf::store {
 
 namespace {
@@ -64,7 +66,7 @@ void timeline_store::add(const std::vector<timeline_span>& spans) {
       st.bind(1, s.job_id);
       if (s.point_index) st.bind(2, *s.point_index);
       else st.bind_null(2);
-      st.bind(3, s.track).bind(4, s.name).bind(5, s.t_start_ns).bind(6, s.t_end_ns).bind(7, s.args.dump());
+      st.bind(3, s.track).bind(4, s.name).bind(5, s.t_start_ns).bind(6, s.t_end_ns).bind(7, detail::json_text(s.args));
       st.run();
     }
   });

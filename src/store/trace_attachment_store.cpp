@@ -1,6 +1,7 @@
 #include <jetperf/store/trace_attachment_store.hpp>
 
 #include <jetperf/common/errors.hpp>
+#include <jetperf/store/detail/json_text.hpp>
 
 namespace jetperf::store {
 
@@ -46,7 +47,7 @@ std::int64_t trace_attachment_store::add(const trace_attachment& a, const attach
                  "INSERT INTO trace_attachments (job_id, n, file, bytes, uploaded_ns, alignment_json, energy_json) "
                  "VALUES (?, ?, ?, ?, ?, ?, ?)");
     st.bind(1, a.job_id).bind(2, n).bind(3, a.file).bind(4, a.bytes).bind(5, a.uploaded_ns);
-    st.bind(6, a.alignment.dump()).bind(7, a.energy.dump());
+    st.bind(6, detail::json_text(a.alignment)).bind(7, detail::json_text(a.energy));
     st.run();
   });
   return n;

@@ -131,12 +131,14 @@ std::string render_prometheus(const std::vector<channel_info>& channels,
         health.full_rate ? 1 : 0);
   w.add("jetperf_sampler_rate_hz", "Achieved rate at the full period (this stretch, or the last one while idle).",
         "gauge", "", health.achieved_rate_hz);
-  w.add("jetperf_sampler_jitter_seconds", "Wake-up lateness of recent ticks.", "gauge", label("stat", "mean"),
-        health.jitter_mean_s);
-  w.add("jetperf_sampler_jitter_seconds", "Wake-up lateness of recent ticks.", "gauge", label("quantile", "0.5"),
-        health.jitter_p50_s);
-  w.add("jetperf_sampler_jitter_seconds", "Wake-up lateness of recent ticks.", "gauge", label("quantile", "0.99"),
-        health.jitter_p99_s);
+  // One label for the three figures: `quantile` is a summary's own label, which a gauge may not
+  // carry (promtool check metrics refuses it).
+  w.add("jetperf_sampler_jitter_seconds", "Wake-up lateness of recent ticks: mean, median (p50), 99th percentile (p99).",
+        "gauge", label("stat", "mean"), health.jitter_mean_s);
+  w.add("jetperf_sampler_jitter_seconds", "Wake-up lateness of recent ticks: mean, median (p50), 99th percentile (p99).",
+        "gauge", label("stat", "p50"), health.jitter_p50_s);
+  w.add("jetperf_sampler_jitter_seconds", "Wake-up lateness of recent ticks: mean, median (p50), 99th percentile (p99).",
+        "gauge", label("stat", "p99"), health.jitter_p99_s);
   w.add("jetperf_sampler_ticks_total", "Ticks taken.", "counter", "", static_cast<double>(health.ticks));
   w.add("jetperf_sampler_missed_ticks_total", "Deadlines skipped because a tick overran.", "counter", "",
         static_cast<double>(health.missed_ticks));

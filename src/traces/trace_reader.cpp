@@ -1,5 +1,9 @@
 #include <jetperf/traces/trace_reader.hpp>
 
+#include <sys/stat.h>
+
+#include <cerrno>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -442,6 +446,14 @@ trace read_trace_file(const std::string& path, const trace_limits& limits) {
   // The parser reads the file through the stream's buffer, a character at a time: the text is
   // never held, so memory goes to the events kept alone (a 100 MB trace took 146 MB as a string).
   // The buffer outlives the stream that uses it.
+  // A regular file only: a device (/dev/zero, /dev/urandom) never ends, a FIFO blocks the open,
+  // and a directory has no size to read (it was reported as 9223372036854775807 bytes).
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw validation_error("file", "cannot read " + path + ": " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode))
+    throw validation_error("file", path + " is not a regular file (" +
+                                       (S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" : "a device or socket") +
+                                       "): give the trace's file");
   std::vector<char> buffer(k_read_buffer_bytes);
   std::ifstream in;
   in.rdbuf()->pubsetbuf(buffer.data(), static_cast<std::streamsize>(buffer.size()));

@@ -3,6 +3,8 @@
  *   marked_phases --hang                               sleeps until killed (timeouts, cancel)
  *   marked_phases --orphan PIDFILE                     leaves a child running, writes its pid, exits 0
  *   marked_phases --env                                prints its environment and its uid, exits 0
+ *   marked_phases --bytes                              writes 3000 x "é" then bytes that are not UTF-8
+ *       to stdout and stderr, and marks with such bytes in an attribute and in a name
  *   marked_phases --trace FILE CYCLES BUSY_MS SLEEP_MS the cycles, also written as a Chrome trace as
  *       torch.profiler would with record_function("busy") around the marked phase: events named
  *       like the phases (and a "spin" op inside each busy one), ts in CLOCK_MONOTONIC us */
@@ -75,6 +77,14 @@ int main(int argc, char **argv) {
   }
   if (argc >= 6 && strcmp(argv[1], "--trace") == 0)
     return traced_cycles(argv[2], atoi(argv[3]), atof(argv[4]) / 1000, atof(argv[5]) / 1000);
+  if (argc >= 2 && strcmp(argv[1], "--bytes") == 0) {
+    for (int i = 0; i < 3000; ++i) fputs("\xC3\xA9", stdout);
+    fputs(" \xFF\xFE\xC3 end\n", stdout);
+    fputs("err \x80\x81\n", stderr);
+    jp_mark("step", "k=\xFF\xFE");
+    jp_mark("bad\xFFname", NULL);
+    return 0;
+  }
   if (argc >= 2 && strcmp(argv[1], "--env") == 0) {
     for (char **e = environ; *e; ++e) printf("%s\n", *e);
     printf("uid=%d\n", (int)getuid());

@@ -396,9 +396,20 @@ TEST_P(sim_board_api, rejects_bad_input_and_busy_or_failing_changes) {
   EXPECT_EQ(http.request("PUT", "/v1/clocks", R"({"gpu": )", auth).status, 400);
   EXPECT_EQ(http.request("PUT", "/v1/power-mode", "[1,2", auth).status, 400);
 
+  // nvpmodel fails: 502 for a mode switched without a reboot. A mode that needs one is refused
+  // before nvpmodel runs: 409, and forced 400 naming force (the API never reboots for a switch
+  // that jetperfd's next start would undo).
+  if (const auto* live = live_mode(p)) {
+    const auto r = http.request("PUT", "/v1/power-mode", json{{"id", live->id}}.dump(), auth);
+    EXPECT_EQ(r.status, 502) << r.body;
+  } else {
+    const auto r = http.request("PUT", "/v1/power-mode", json{{"id", other_mode(p).id}}.dump(), auth);
+    EXPECT_EQ(r.status, 409) << r.body;
+    const auto forced = http.request("PUT", "/v1/power-mode", json{{"id", other_mode(p).id}, {"force", true}}.dump(), auth);
+    EXPECT_EQ(forced.status, 400) << forced.body;
+    EXPECT_EQ(json_of(forced)["error"]["field"], "force") << forced.body;
+  }
   const auto& m = other_mode(p);
-  const auto r = http.request("PUT", "/v1/power-mode", json{{"id", m.id}, {"force", true}}.dump(), auth);
-  EXPECT_EQ(r.status, 502) << r.body;
   EXPECT_EQ(join(differences(before, settings_files(root(), p))), "");
 
   // A change while a job runs would fight the job's own settings.

@@ -3,6 +3,8 @@
 // real profile, in each output format; and its errors.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <nlohmann/json.hpp>
 
 #include <map>
@@ -97,6 +99,17 @@ TEST(client_trace, a_malformed_trace_names_the_event_and_field) {
   const auto missing = run_client({"trace", "analyze", tmp.file("none.json")});
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_TRUE(has(missing.err, "cannot read")) << missing.err;
+
+  // What is not a regular file is refused before it is opened: /dev/zero and a FIFO hung the
+  // client, a directory was "9223372036854775807 bytes".
+  const auto fifo = tmp.file("pipe");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const auto& [file, what] : {std::pair<std::string, std::string>{"/dev/zero", "a device or socket"},
+                                   {fifo, "a FIFO"}, {tmp.path(), "a directory"}}) {
+    const auto refused = run_client({"trace", "analyze", file}, {}, 20);
+    EXPECT_EQ(refused.exit_code, 2) << file << ": " << refused.err;
+    EXPECT_TRUE(has(refused.err, file + " is not a regular file (" + what + ")")) << refused.err;
+  }
 
   const auto no_sub = run_client({"trace"});
   EXPECT_EQ(no_sub.exit_code, 2);

@@ -289,6 +289,44 @@ TEST_F(command_jobs, the_program_runs_as_the_configured_account_with_only_its_ow
   EXPECT_EQ(out.find("JETPERF_DAEMON_ONLY_SECRET"), std::string::npos) << out;
 }
 
+// Four finished runs were lost to bytes that are not UTF-8 (the row could not be written as
+// JSON): a tail cut inside a character, bytes that are no text, a marker attribute and a marker
+// name holding such bytes. The run is kept, its text made valid.
+TEST_F(command_jobs, a_run_whose_output_and_markers_are_not_utf8_is_kept) {
+  http_client http(daemon_->port(), std::chrono::seconds(30));
+  const auto id = submit(http, {{"argv", {program(), "--bytes"}}, {"idle_s", 0}});
+  ASSERT_EQ(wait_state(http, id, {"succeeded", "partial", "failed"}, std::chrono::seconds(60)), "succeeded");
+  const auto rows = rows_of(http, id);
+  ASSERT_EQ(rows.size(), 1u);
+  const auto& row = rows[0];
+  EXPECT_EQ(row["status"], "ok") << row.dump();
+  const auto out = row["stdout_tail"].get<std::string>();
+  // The last 4096 bytes started inside an é: the tail starts at the next whole one.
+  EXPECT_EQ(out.substr(0, 2), "\xC3\xA9") << out.substr(0, 8);
+  const std::string r = "\xEF\xBF\xBD";
+  const std::string end = " " + r + r + r + " end\n";
+  ASSERT_GT(out.size(), end.size());
+  EXPECT_EQ(out.substr(out.size() - end.size()), end);
+  EXPECT_EQ(row["stderr_tail"], "err " + r + r + "\n");
+  EXPECT_EQ(row["stdout_bytes"], 6000 + 9);
+  EXPECT_EQ(row["marks"]["step"], 1) << row.dump();
+  const auto errors = row["marker_errors"].dump();
+  EXPECT_NE(errors.find("bad name 'bad" + r + "name'"), std::string::npos) << errors;
+}
+
+// An empty trace upload (Content-Length: 0) got no answer and was closed after 30 s: its body is
+// complete with its header, and the route answers at once, naming what is wrong.
+TEST_F(command_jobs, an_empty_trace_upload_is_answered_at_once) {
+  http_client http(daemon_->port(), std::chrono::seconds(30));
+  const auto id = submit(http, {{"argv", {program(), "1", "10", "10"}}, {"idle_s", 0}});
+  ASSERT_EQ(wait_state(http, id, {"succeeded", "partial", "failed"}, std::chrono::seconds(60)), "succeeded");
+  http_client quick(daemon_->port(), std::chrono::seconds(10));
+  const auto r = quick.send_raw("POST /v1/jobs/" + std::to_string(id) + "/traces HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " +
+                                daemon_->token() + "\r\nContent-Type: application/json\r\nContent-Length: 0\r\n\r\n");
+  EXPECT_EQ(r.status, 400) << r.body;
+  EXPECT_FALSE(json_of(r)["error"]["message"].get<std::string>().empty()) << r.body;
+}
+
 TEST_F(command_jobs, what_a_program_leaves_running_is_killed_with_its_group) {
   http_client http(daemon_->port(), std::chrono::seconds(30));
   const auto pid_file = shared_->file("orphan.pid");

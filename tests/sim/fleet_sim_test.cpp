@@ -12,6 +12,8 @@
 
 #include "board_csv_merge.hpp"
 
+#include <support/silent_board.hpp>
+
 #include "backbone_helpers.hpp"
 
 namespace jetperf::test {
@@ -149,6 +151,15 @@ TEST_F(fleet_sim, a_refusal_is_reported_and_fails_the_command) {
   EXPECT_NE(r.err.find("spec.duration_s"), std::string::npos) << r.err;
   EXPECT_EQ(r.out.find("submitted"), std::string::npos) << r.out;
   EXPECT_EQ(fleet({"submit", "idle", "--on", "orin,nosuch"}).exit_code, 2);
+}
+
+// A board whose event stream goes silent (no events, no keep-alive) held `watch` for ever: its
+// reads now wait the daemon's keep-alive period (15 s) plus --timeout, then it ends naming why.
+TEST(watch_sim, a_silent_event_stream_ends_the_watch_with_an_error) {
+  silent_board board;
+  const auto r = run_client({"--host", board.address(), "--timeout", "1", "watch", "1"}, {}, 60);
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_NE(r.err.find("event stream from " + board.address() + " failed: timed out"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -130,6 +130,23 @@ TEST(prometheus_sim, the_deploy_scrape_config_and_recording_rules_pass_promtool)
   EXPECT_NE((rules.out + rules.err).find("SUCCESS"), std::string::npos) << rules.out << rules.err;
 }
 
+// The daemon's own /metrics pass promtool's lint (a gauge carried a summary's `quantile` label).
+TEST(prometheus_sim, the_daemons_metrics_pass_promtool_check_metrics) {
+  const auto promtool = find_program("promtool");
+  ASSERT_FALSE(promtool.empty()) << "no promtool on PATH: install Debian's `prometheus` package";
+  temp_dir sim;
+  daemon_process d({"--board", "sim:orin-agx", "--sim-dir", sim.path()});
+  http_client http(d.port(), std::chrono::seconds(30));
+  const auto metrics = http.request("GET", "/metrics");
+  ASSERT_EQ(metrics.status, 200) << metrics.body;
+  ASSERT_NE(metrics.body.find("jetperf_sampler_jitter_seconds{"), std::string::npos) << metrics.body;
+  const auto file = sim.file("metrics.txt");
+  write_file(file, metrics.body);
+  const auto lint = run_program({promtool, "check", "metrics"}, {}, 60, file);
+  EXPECT_EQ(lint.exit_code, 0) << lint.out << lint.err;
+  EXPECT_EQ(lint.out + lint.err, "") << "promtool's findings";
+}
+
 TEST(prometheus_sim, rates_and_job_energy_through_a_real_prometheus) {
   const auto program = find_program("prometheus");
   ASSERT_FALSE(program.empty()) << "no prometheus program on PATH: install Debian's `prometheus` package "

@@ -321,11 +321,15 @@ TEST_F(web_page, data_logic_gives_the_known_answers) {
       { index: 2, layer_index: 2, latency_median_s: 0.001 },
       { index: 3, layer_index: null, latency_median_s: 0.0065, in_context: { 0: { median_s: 0.0025 }, 2: { median_s: 0.0011 } } }]);
     const bars = bar_data(layer_rows, 'layer_index', ['latency_median_s', 'in_context_median_s'], []);
+    // The page's own CSV keeps a formula as text, as the server's does; numbers stay numbers.
+    const { to_csv } = await import('/web/js/csv.js');
+    const csv = to_csv(['name', 'v', 'tags'], [{ name: '=2+3', v: -5, tags: ['@x', 'y'] }, { name: 'a,"b"', v: 1.5, tags: [] }]);
     const mappings = p.per_mapping([{ mapping_id: 1, stage_index: 0, throughput_ips: 10 }, { mapping_id: 1, stage_index: 1, throughput_ips: 10 },
                                     { mapping_id: 2, stage_index: 0, throughput_ips: 7 }]);
     return {
       bar_labels: bars.labels, bar_sets: bars.datasets.map((b) => [b.label, b.data]),
       mapping_throughputs: mappings.map((x) => x.throughput_ips),
+      csv,
       half128: half128.map((x) => x.index),
       any_dtype: m.filter_rows(rows, { dtype: '' }).length,
       distinct_m: m.distinct_values(rows, 'm'),
@@ -374,6 +378,7 @@ TEST_F(web_page, data_logic_gives_the_known_answers) {
   EXPECT_EQ(r["bar_sets"], nlohmann::json::parse(R"([["latency_median_s", [0.002, 0.003, 0.001]],
                                                       ["in_context_median_s", [0.0025, null, 0.0011]]])"));
   EXPECT_EQ(r["mapping_throughputs"], nlohmann::json({10, 7}));
+  EXPECT_EQ(r["csv"], "name,v,tags\r\n'=2+3,-5,'@x;y\r\n\"a,\"\"b\"\"\",1.5,\r\n");
 }
 
 TEST_F(web_page, live_plot_draws_100k_points_from_its_ring) {

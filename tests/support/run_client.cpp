@@ -27,7 +27,7 @@ client_result run_client(const std::vector<std::string>& args, const std::map<st
 }
 
 client_result run_program(const std::vector<std::string>& args, const std::map<std::string, std::string>& env,
-                          int timeout_s) {
+                          int timeout_s, const std::string& stdin_file) {
   std::map<std::string, std::string> vars;
   for (char** e = environ; *e; ++e) {
     const std::string kv(*e);
@@ -56,11 +56,13 @@ client_result run_program(const std::vector<std::string>& args, const std::map<s
   int out_pipe[2], err_pipe[2];
   if (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0)
     throw std::runtime_error("run_client: pipe: " + std::string(std::strerror(errno)));
+  const std::string input = stdin_file.empty() ? std::string("/dev/null") : stdin_file;
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error("run_client: fork: " + std::string(std::strerror(errno)));
   if (pid == 0) {
-    const int devnull = ::open("/dev/null", O_RDONLY);
-    if (devnull >= 0) ::dup2(devnull, 0);
+    const int in = ::open(input.c_str(), O_RDONLY);
+    if (in < 0) ::_exit(126);
+    ::dup2(in, 0);
     ::dup2(out_pipe[1], 1);
     ::dup2(err_pipe[1], 2);
     ::execve(argv[0], argv.data(), envp.data());

@@ -15,9 +15,10 @@ struct client_result {
 /// The environment is this process's, without JETPERF_* and with XDG_CONFIG_HOME pointing to an
 /// empty place (so a developer's config cannot leak in), then `env` on top (an empty value
 /// unsets). Killed after `timeout_s`.
-/// Runs `argv` (argv[0] is the program path) with the environment described above.
+/// Runs `argv` (argv[0] is the program path) with the environment described above; its stdin is
+/// `stdin_file` (empty: /dev/null).
 client_result run_program(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env = {},
-                          int timeout_s = 60);
+                          int timeout_s = 60, const std::string& stdin_file = {});
 
 client_result run_client(const std::vector<std::string>& args, const std::map<std::string, std::string>& env = {},
                          int timeout_s = 60);

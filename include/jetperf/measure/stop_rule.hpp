@@ -31,6 +31,8 @@ enum class stop_reason {
   sensor_clock_lost,   ///< in_context: the sensor's changes stopped following its fitted clock
   no_power,            ///< in_context: no reading can ever be placed (no sensor, or read too slowly)
   span_limit,          ///< in_context: the layer spans it keeps reached their bound
+  program_exit,        ///< command: the program exited ("exit")
+  timeout,             ///< command: the program ran past timeout_s and was killed
 };
 const char* to_string(stop_reason r);
 

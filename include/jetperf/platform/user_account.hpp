@@ -17,9 +17,14 @@ struct user_account {
   std::string shell;
 };
 
-/// Looks up `name` (or a numeric uid). Throws platform_error for an unknown account and for root
-/// (uid 0): a program the daemon runs for a client never runs with the daemon's privileges.
+/// Looks up `name` (or a numeric uid). Throws platform_error for an unknown account, for root
+/// (uid 0) and for an account in root's group (primary or supplementary gid 0): a program the
+/// daemon runs for a client never runs with the daemon's privileges.
 user_account lookup_unprivileged_account(const std::string& name);
+
+/// Throws platform_error for root (uid 0) and for a member of root's group (primary or
+/// supplementary gid 0).
+void require_unprivileged(const user_account& a);
 
 /// The account this process runs as (effective uid).
 user_account current_account();

@@ -5,6 +5,7 @@
 #include <map>
 
 #include <jetperf/common/clock.hpp>
+#include <jetperf/common/utf8.hpp>
 #include <jetperf/kinds/command/command_columns.hpp>
 #include <jetperf/kinds/command/command_spec.hpp>
 #include <jetperf/kinds/command/marker_socket.hpp>
@@ -186,8 +187,9 @@ measure::point_result command_workload::run_point(measure::point_context& ctx, c
                                       std::to_string(k_max_markers_per_run) + " per run");
   mt["marker_errors"] = errors;
   mt["warmup_exit_codes"] = warmup_codes;
-  mt["stdout_tail"] = run.out_tail;
-  mt["stderr_tail"] = run.err_tail;
+  // The tails are bytes, cut anywhere: text from their first whole character.
+  mt["stdout_tail"] = utf8_tail(run.out_tail);
+  mt["stderr_tail"] = utf8_tail(run.err_tail);
   mt["stdout_bytes"] = run.out_bytes;
   mt["stderr_bytes"] = run.err_bytes;
 
@@ -196,7 +198,7 @@ measure::point_result command_workload::run_point(measure::point_context& ctx, c
   // cannot slow it to the simulated clock.
   if (ctx.fidelity) flags.emplace_back("speed_not_simulated");
   measure::put_window_flags(mt, std::move(flags), ctx, res, applied, power_w.has_value(), "cpu", 0);
-  mt["stop_reason"] = run.timed_out ? "timeout" : "exit";
+  mt["stop_reason"] = to_string(run.timed_out ? measure::stop_reason::timeout : measure::stop_reason::program_exit);
   mt["unmet"] = json::array();
   r.run_s = wall_s;
 

@@ -3,6 +3,7 @@
 #include <sstream>
 #include <vector>
 
+#include <jetperf/common/utf8.hpp>
 #include <jetperf/measure/sweep_axes.hpp>
 
 namespace jetperf::kinds {
@@ -19,8 +20,9 @@ bool is_name(const std::string& s) {
   return true;
 }
 
-std::optional<marker> fail(std::string* why, std::string text) {
-  if (why) *why = std::move(text);
+// The reason quotes the program's bytes: made text, so the row that lists it can be stored.
+std::optional<marker> fail(std::string* why, const std::string& text) {
+  if (why) *why = valid_utf8(text);
   return std::nullopt;
 }
 
@@ -63,7 +65,7 @@ std::optional<marker> parse_marker_line(const std::string& line, std::int64_t t_
     }
     if (m.what != marker::type::mark) return fail(why, "only 'mark' takes key=value attributes (besides ts)");
     if (m.attrs.size() >= k_max_marker_attrs) return fail(why, "more than " + std::to_string(k_max_marker_attrs) + " attributes");
-    m.attrs[key] = value;
+    m.attrs[key] = valid_utf8(value);
   }
   return m;
 }

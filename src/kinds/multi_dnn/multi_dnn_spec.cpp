@@ -180,6 +180,13 @@ multi_dnn_spec multi_dnn_spec::parse(const json& spec, const platform::board_off
                              "too_large");
     for (std::size_t i = 0; i < spec["mappings"].size(); ++i)
       s.mappings.push_back(parse_mapping(spec["mappings"][i], rules, "spec.mappings[" + std::to_string(i) + "]"));
+    // An empty list asks for nothing: it must not quietly become the generator's default draw (a
+    // stored generated spec names its samples, and stays valid).
+    if (s.mappings.empty() && !given(spec, "samples"))
+      throw validation_error(field("mappings"),
+                             "mappings is empty: give at least one mapping, or leave mappings out and set samples for "
+                             "the generator",
+                             "empty");
   }
 
   auto& g = s.generator;

@@ -98,14 +98,20 @@ TEST_F(board_routes_test, unknown_mode_is_400_listing_valid_modes) {
   EXPECT_EQ(tree(), before);
 }
 
-TEST_F(board_routes_test, reboot_mode_is_409_unless_forced) {
+// A forced switch rebooted the board and jetperfd's start then put the old mode back: the API
+// refuses a reboot-needing mode, forced or not, pointing at jobs that allow the reboot.
+TEST_F(board_routes_test, a_reboot_mode_is_refused_forced_or_not) {
+  const auto before = tree();
   expect_error(call("PUT", "/v1/power-mode", R"({"id":1})"), 409, "conflict", "id", "TPC_PG_MASK 240 -> 248");
   expect_error(call("PUT", "/v1/power-mode", R"({"name":"MAXN"})"), 409, "conflict", "name", "reboot");
+  expect_error(call("PUT", "/v1/power-mode", R"({"id":1,"force":true})"), 400, "reboot_required", "force", "--allow-reboot");
   EXPECT_EQ(nvpmodel_mode(), "2\n");
-  auto res = call("PUT", "/v1/power-mode", R"({"id":1,"force":true})");
+  EXPECT_EQ(tree(), before);
+  // A mode that needs no reboot switches, force or not.
+  auto res = call("PUT", "/v1/power-mode", R"({"id":3,"force":true})");
   ASSERT_EQ(res.status, 200) << res.body;
-  EXPECT_EQ(json_of(res)["id"], 1);
-  EXPECT_EQ(nvpmodel_mode(), "1\n");
+  EXPECT_EQ(json_of(res)["id"], 3);
+  EXPECT_EQ(nvpmodel_mode(), "3\n");
 }
 
 TEST_F(board_routes_test, nvpm_error_is_502_and_leaves_the_board_as_it_was) {

@@ -106,6 +106,8 @@ TEST_F(trace_routes, refusals_are_plain_answers_naming_the_field) {
   check(router_->handle(request("GET", "/v1/jobs/999/trace")), 404, "id");
   check(get("?from=5&to=4"), 400, "to");
   check(get("?point=1&from=4"), 400, "point");
+  // A point the job does not have is no such thing, not an empty trace (as /samples answers).
+  check(get("?point=999"), 404, "point");
   check(get("?counters=some"), 400, "counters");
   // 1 ms buckets over the 50 s of samples are too many; over the spans' 3 s they are not.
   check(get("?counter_ms=1&from=0&to=100000000000"), 400, "bucket_ms");

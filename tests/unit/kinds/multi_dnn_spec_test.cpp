@@ -155,6 +155,12 @@ TEST(multi_dnn_spec, generator_fields_are_checked) {
   EXPECT_EQ(field_only({{"device_priorities", "cpu=0.5,cuda=0.5"}}, board(false)), "spec.device_priorities");
   EXPECT_EQ(field_only({{"gpu_only_maps", true}}, board(false)), "spec.gpu_only_maps");
   EXPECT_EQ(field_only({{"samples", 0}}), "spec.mappings");  // nothing to run
+  // An empty list of mappings is no request for the generator's default draw (it became 100).
+  EXPECT_EQ(field_only({{"mappings", json::array()}}), "spec.mappings");
+  // A stored generated spec names its samples beside its empty list: accepted again as it stands.
+  const auto generated = multi_dnn_spec::parse({{"samples", 2}, {"device_priorities", "cpu=1"}}, board()).to_json();
+  EXPECT_EQ(generated["mappings"], json::array());
+  EXPECT_EQ(multi_dnn_spec::parse(generated, board()).to_json(), generated);
   EXPECT_EQ(field_only({{"samples", 20000}, {"sets", 10}}), "spec.samples");  // too many points
   EXPECT_EQ(field_only({{"protocol", "fixed"}, {"window_s", 1}, {"boundary_s", 0.5}}), "spec.window_s");
   EXPECT_EQ(field_only({{"min_time_s", 5}, {"max_time_s", 1}}), "spec.max_time_s");

@@ -5,6 +5,7 @@
 
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -136,6 +137,56 @@ TEST(user_process, runs_as_the_unprivileged_account_when_root_and_is_refused_the
   } else {
     EXPECT_THROW(run_user_process(s, {}), platform_error);
   }
+}
+
+// An account in root's group ran its programs with group root (accepted as command_user).
+TEST(user_account, an_account_in_roots_group_is_refused) {
+  const user_account primary{"ops", 1001, 0, {0}, "/home/ops", "/bin/sh"};
+  const user_account supplementary{"ops", 1001, 1001, {1001, 0}, "/home/ops", "/bin/sh"};
+  for (const auto& a : {primary, supplementary}) {
+    try {
+      require_unprivileged(a);
+      ADD_FAILURE() << "gid 0 accepted";
+    } catch (const platform_error& e) {
+      EXPECT_NE(std::string(e.what()).find("group root"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_NO_THROW(require_unprivileged(user_account{"ops", 1001, 1001, {1001, 27}, "/home/ops", "/bin/sh"}));
+  EXPECT_NO_THROW(require_unprivileged(lookup_unprivileged_account("nobody")));
+}
+
+// The parent-death signal was set before the switch to the account, which clears it: a program
+// outlived a kill -9 of the daemon. A stand-in daemon (a child of the test) starts a program,
+// is killed with SIGKILL, and the program dies with it.
+TEST(user_process, a_program_dies_with_a_killed_daemon_after_switching_account) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const pid_t daemon = ::fork();
+  ASSERT_GE(daemon, 0);
+  if (daemon == 0) {
+    ::close(fds[0]);
+    auto s = spec_of({"/bin/sleep", "60"});
+    if (::geteuid() == 0) s.run_as = lookup_unprivileged_account("nobody");
+    try {
+      run_user_process(s, {}, [&](int pid) {
+        ssize_t ignored = ::write(fds[1], &pid, sizeof pid);
+        (void)ignored;
+      });
+    } catch (...) {
+    }
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  int program = 0;
+  ASSERT_EQ(::read(fds[0], &program, sizeof program), static_cast<ssize_t>(sizeof program));
+  ::close(fds[0]);
+  ASSERT_GT(program, 0);
+  ASSERT_TRUE(alive(program));
+  ::kill(daemon, SIGKILL);
+  ::waitpid(daemon, nullptr, 0);
+  EXPECT_TRUE(jetperf::test::eventually([&] { return !alive(program); }, std::chrono::seconds(5)))
+      << "program " << program << " outlived its daemon";
+  if (alive(program)) ::kill(program, SIGKILL);
 }
 
 TEST(user_account, root_is_refused_by_name_and_by_number) {

@@ -296,5 +296,23 @@ TEST_F(job_store_test, stores_can_be_used_inside_a_callers_transaction) {
   EXPECT_TRUE(jobs_.events(id).empty());
 }
 
+// A command run whose output tail was not valid UTF-8 was never stored (the JSON write threw):
+// the store keeps every point, with the odd bytes as U+FFFD, and its JSON reads back.
+TEST_F(job_store_test, a_point_with_bytes_that_are_not_utf8_is_kept_with_replacement_characters) {
+  const auto id = jobs_.insert("command", json::object(), {}, 1, 1.0);
+  point_record p;
+  p.job_id = id;
+  p.index = 0;
+  p.status = "ok";
+  p.params = {{"repeat", 0}};
+  p.metrics = {{"stdout_tail", std::string("caf\xC3\xA9 \xFF\xFE end")}, {"marks", {{"k\x80", 1}}}};
+  jobs_.add_point(p);
+  const auto back = jobs_.points(id);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].metrics["stdout_tail"], "caf\xC3\xA9 \xEF\xBF\xBD\xEF\xBF\xBD end");
+  EXPECT_EQ(back[0].metrics["marks"]["k\xEF\xBF\xBD"], 1);
+  EXPECT_NO_THROW(back[0].metrics.dump());
+}
+
 }  // namespace
 }  // namespace jetperf::store

@@ -37,7 +37,7 @@ TEST(prometheus, renders_channels_health_and_job) {
   EXPECT_TRUE(has_line(text, "jetperf_utilisation_ratio{domain=\"gpu\"} 0.567"));
   EXPECT_EQ(text.find("zone=\"CV0\""), std::string::npos);
   EXPECT_TRUE(has_line(text, "jetperf_sampler_rate_hz 999.5"));
-  EXPECT_TRUE(has_line(text, "jetperf_sampler_jitter_seconds{quantile=\"0.99\"} 0.00012"));
+  EXPECT_TRUE(has_line(text, "jetperf_sampler_jitter_seconds{stat=\"p99\"} 0.00012"));
   EXPECT_TRUE(has_line(text, "jetperf_sampler_missed_ticks_total 3"));
   EXPECT_TRUE(has_line(text, "jetperf_job_running{job_id=\"42\",kind=\"gemm\"} 1"));
   // One HELP/TYPE per family even with several series.
