@@ -4,7 +4,7 @@
 import { get_json, events } from './api.js';
 import { el, select, format_duration } from './dom.js';
 
-export const states = ['', 'queued', 'running', 'succeeded', 'failed', 'cancelled', 'interrupted'];
+export const states = ['', 'queued', 'running', 'succeeded', 'partial', 'failed', 'cancelled', 'interrupted'];
 
 // The query string of the list for the filters {state, kind, tag} (empty ones left out).
 export function jobs_query(filters) {
