@@ -132,7 +132,12 @@ void sampler::set_job(std::int64_t job_id) {
   wake_.notify_all();
 }
 
-void sampler::clear_job() { job_id_ = 0; }
+void sampler::clear_job() {
+  job_id_ = 0;
+  // A tick that read the job before the store above enqueues its samples before it lets go.
+  { std::lock_guard<std::mutex> wait_for_tick(tick_mutex_); }
+  flush();
+}
 
 std::optional<std::int64_t> sampler::job() const {
   std::int64_t j = job_id_.load();
@@ -141,6 +146,7 @@ std::optional<std::int64_t> sampler::job() const {
 }
 
 void sampler::tick(std::int64_t t_ns) {
+  std::lock_guard<std::mutex> ticking(tick_mutex_);
   tick_samples_.clear();
   // At a point's faster period only the power sensors are read every tick; the others keep the
   // configured period (less half a fast tick, so a late tick does not skip one of theirs).

@@ -60,7 +60,9 @@ class sampler : public sample_source {
   /// From now on every sample also goes to the sink under `job_id` (> 0); the sampling thread
   /// wakes and ticks at the full period from now.
   void set_job(std::int64_t job_id);
-  /// Back to decimated history.
+  /// Back to decimated history. Returns when every sample of the job has gone to the sink: the
+  /// tick in progress is waited for and what is pending flushed, so that a job marked finished
+  /// after it has all its samples stored (its trace read then is the trace read later).
   void clear_job();
   std::optional<std::int64_t> job() const;
 
@@ -123,6 +125,7 @@ class sampler : public sample_source {
   std::vector<double> values_;
   std::vector<sample> tick_samples_;
   std::unique_ptr<energy_meter> energy_;
+  std::mutex tick_mutex_;  ///< held through a tick: clear_job() waits out the one in progress
 
   mutable std::mutex ring_mutex_;
   std::vector<sample> ring_;

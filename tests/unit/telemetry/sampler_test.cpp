@@ -189,6 +189,38 @@ TEST(sampler, idles_slowly_and_wakes_to_full_rate_for_a_job) {
   s.stop();
 }
 
+// A job's end is its samples' end: when clear_job() returns every sample the thread took for the
+// job is in the sink, not waiting for the writer's next flush (the runner marks the job finished
+// right after, and a trace read then must be the trace read later).
+TEST(sampler, clearing_the_job_hands_its_samples_to_the_sink_before_it_returns) {
+  sampler_config cfg;
+  cfg.period_ns = 1'000'000;
+  cfg.flush_interval_ns = 60'000'000'000;  // the writer alone would wait a minute
+  cfg.history_period_ns = 0;
+  auto counter = std::make_unique<counting_sensor>();
+  auto* raw = counter.get();
+  sampler s(sensors(std::move(counter)), cfg);
+  std::mutex m;
+  std::size_t sunk = 0;
+  s.set_sink([&](std::int64_t job, const std::vector<sample>& b) {
+    std::lock_guard<std::mutex> lock(m);
+    if (job == 4) sunk += b.size();
+  });
+  s.set_job(4);
+  s.start();
+  for (int i = 0; i < 1000 && raw->reads.load() < 30; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  s.clear_job();
+  std::size_t at_clear = 0;
+  {
+    std::lock_guard<std::mutex> lock(m);
+    at_clear = sunk;
+  }
+  s.stop();
+  EXPECT_GE(at_clear, 60u);  // two power channels a tick, 30 ticks or more
+  std::lock_guard<std::mutex> lock(m);
+  EXPECT_EQ(sunk, at_clear);  // nothing of job 4 was left for stop()'s flush
+}
+
 // A sensor with no power channel (a clock): read at the configured period whatever a point asks.
 class clock_like_sensor : public sensor {
  public:
