@@ -5,12 +5,42 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
+
 #include <jetperf/common/errors.hpp>
 #include <jetperf/platform/user_account.hpp>
 
 #include "atomic_file.hpp"
 
 namespace jetperf::daemon {
+
+namespace {
+
+// Each run's marker socket is made in the runtime directory by root and handed to the program's
+// account: only jetperfd's account may write there, or another (the program's own, say) could
+// put a symbolic link where the socket goes, fill the directory, or remove a run's socket.
+void check_runtime_dir(const std::string& dir) {
+  if (dir.empty() || dir.front() != '/') throw config_error("runtime_dir: '" + dir + "' is not an absolute path");
+  try {
+    ensure_directory(dir, 0755);
+  } catch (const std::exception& e) {
+    throw config_error(std::string("runtime_dir: ") + e.what());
+  }
+  struct stat st {};
+  if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw config_error("runtime_dir: '" + dir + "' is not a directory (a symbolic link to one is not accepted either)");
+  if (st.st_uid != ::geteuid())
+    throw config_error("runtime_dir: '" + dir + "' belongs to uid " + std::to_string(st.st_uid) + ", not to jetperfd's (uid " +
+                       std::to_string(::geteuid()) + ")");
+  if ((st.st_mode & 022) != 0) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+    throw config_error("runtime_dir: '" + dir + "' is writable by others (mode " + mode +
+                       "): only jetperfd's account may write in it");
+  }
+}
+
+}  // namespace
 
 kinds::command_policy command_policy_of(const daemon_config& config) {
   kinds::command_policy policy;
@@ -36,7 +66,7 @@ kinds::command_policy command_policy_of(const daemon_config& config) {
   }
   policy.runtime_dir = config.runtime_dir;
   // Traversable by the program's account (its marker socket is inside), writable by root only.
-  ensure_directory(policy.runtime_dir, 0755);
+  check_runtime_dir(policy.runtime_dir);
   policy.enabled = true;
   return policy;
 }

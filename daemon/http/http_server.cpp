@@ -22,6 +22,7 @@ http_server::http_server(http_server_options options, request_handlers handlers)
   context_->upload_dir = options_.upload_dir;
   context_->server_name = std::string("jetperfd/") + JETPERF_VERSION;
   context_->connections = std::make_shared<connection_limit>(options_.max_connections, options_.reserved_connections);
+  context_->waiting = std::make_shared<first_request_wait>();
   context_->streams = std::make_shared<stream_limit>(options_.max_streams, options_.max_streams_per_address);
   context_->channels = std::make_shared<open_channels>();
   context_->work = work_.get();

@@ -73,14 +73,58 @@ void listener::on_accept(beast::error_code ec, tcp::socket socket) {
   beast::error_code ignored;
   socket.set_option(tcp::no_delay(true), ignored);
   auto slot = connection_limit::try_acquire(context_->connections);
-  if (slot) {
-    std::make_shared<session>(std::move(socket), context_, std::move(slot))->run();
+  // Every slot taken, some by connections that have sent no request yet: the newcomer waits a
+  // little while the oldest of them is closed for it (admit_later); with none, it gets 503 now.
+  if (!slot && context_->waiting->size() > 0) {
+    admit_later(std::move(socket), k_admit_tries);
+    // As many newcomers wait as there are slots: the next ones wait in the kernel's queue (no
+    // descriptor, no memory here) until one of these is through.
+    std::lock_guard<std::mutex> lock(admit_mutex_);
+    if (++pending_admits_ >= context_->connections->max()) {
+      accept_paused_ = true;
+      return;
+    }
   } else {
-    spdlog::warn("http: connection limit {} reached; answering 503",
-                 context_->connections->max());
-    std::make_shared<session>(std::move(socket), context_, std::move(slot))->run_rejected();
+    start_session(std::move(socket), std::move(slot));
   }
   do_accept();
+}
+
+void listener::admitted() {
+  bool resume = false;
+  {
+    std::lock_guard<std::mutex> lock(admit_mutex_);
+    --pending_admits_;
+    resume = accept_paused_;
+    accept_paused_ = false;
+  }
+  if (resume) do_accept();
+}
+
+void listener::start_session(tcp::socket socket, connection_limit::slot slot) {
+  if (slot) {
+    std::make_shared<session>(std::move(socket), context_, std::move(slot))->run();
+    return;
+  }
+  spdlog::warn("http: connection limit {} reached; answering 503", context_->connections->max());
+  std::make_shared<session>(std::move(socket), context_, std::move(slot))->run_rejected();
+}
+
+void listener::admit_later(tcp::socket socket, int tries) {
+  // A silent connection old enough to be one (its request would have been read by now) is
+  // closed; its slot comes back once its strand has run.
+  context_->waiting->close_oldest(k_silent_after);
+  auto timer = std::make_shared<net::steady_timer>(acceptor_.get_executor());
+  auto held = std::make_shared<tcp::socket>(std::move(socket));
+  timer->expires_after(k_admit_retry);
+  timer->async_wait([self = shared_from_this(), timer, held, tries](beast::error_code) {
+    auto slot = connection_limit::try_acquire(self->context_->connections);
+    if (slot || tries <= 1) {
+      self->start_session(std::move(*held), std::move(slot));
+      return self->admitted();
+    }
+    self->admit_later(std::move(*held), tries - 1);
+  });
 }
 
 }  // namespace jetperf::daemon

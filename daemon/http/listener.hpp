@@ -1,6 +1,9 @@
 #pragma once
 // Accepts connections and starts a session for each, each on its own strand; answers 503 to
 // connections over the limit.
+#include <mutex>
+#include <chrono>
+#include <cstddef>
 #include <memory>
 
 #include "http/beast.hpp"
@@ -23,6 +26,24 @@ class listener : public std::enable_shared_from_this<listener> {
  private:
   void do_accept();
   void on_accept(beast::error_code ec, tcp::socket socket);
+  /// A session on `slot`, or the 503 answer without one.
+  void start_session(tcp::socket socket, connection_limit::slot slot);
+  /// Tries for a slot again shortly (`tries` more times), closing the oldest silent connection
+  /// each time, until one frees; then a session, or 503.
+  void admit_later(tcp::socket socket, int tries);
+
+  /// A connection waiting this long with no request is silent (a request on its way is read in
+  /// microseconds); a newcomer waits up to tries x retry for one to be closed.
+  static constexpr std::chrono::milliseconds k_silent_after{100};
+  static constexpr std::chrono::milliseconds k_admit_retry{5};
+  static constexpr int k_admit_tries = 100;
+  /// A newcomer is through admit_later: accepting resumes if it was paused.
+  void admitted();
+
+  /// Newcomers in admit_later; at max_connections accepting pauses until one is through.
+  std::mutex admit_mutex_;
+  std::size_t pending_admits_ = 0;
+  bool accept_paused_ = false;
 
   net::io_context& ioc_;
   tcp::acceptor acceptor_;

@@ -12,6 +12,7 @@
 #include <jetperf/api/http_types.hpp>
 
 #include "http/connection_limit.hpp"
+#include "http/first_request_wait.hpp"
 #include "http/open_channels.hpp"
 #include "http/stream_limit.hpp"
 
@@ -45,6 +46,9 @@ struct session_limits {
   /// Bytes of one file upload (request_handlers::body_to_file), written to disk as they arrive.
   std::uint64_t upload_limit = std::uint64_t{256} << 20;
   std::chrono::steady_clock::duration read_timeout = std::chrono::seconds(30);
+  /// How long a new connection may take to send its first request's header; one that has sent
+  /// none is also the first closed when every slot is taken (first_request_wait).
+  std::chrono::steady_clock::duration header_timeout = std::chrono::seconds(5);
   /// How long a keep-alive connection may sit idle between requests.
   std::chrono::steady_clock::duration idle_timeout = std::chrono::seconds(60);
   std::chrono::steady_clock::duration write_timeout = std::chrono::seconds(30);
@@ -63,6 +67,7 @@ struct server_context {
   /// or the session deletes them); empty: no route takes uploads.
   std::string upload_dir;
   std::shared_ptr<connection_limit> connections;
+  std::shared_ptr<first_request_wait> waiting;
   std::shared_ptr<stream_limit> streams;
   /// Closed by http_server::stop() before the io_context their notifiers post into goes.
   std::shared_ptr<open_channels> channels;

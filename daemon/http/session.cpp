@@ -45,7 +45,10 @@ bool expects_continue(const std::string& value) {
 
 }  // namespace
 
-session::~session() { remove_upload(); }
+session::~session() {
+  remove_upload();
+  if (wait_ticket_) context_->waiting->remove(wait_ticket_);
+}
 
 session::session(tcp::socket&& socket, std::shared_ptr<const server_context> context,
                  connection_limit::slot slot)
@@ -57,6 +60,10 @@ session::session(tcp::socket&& socket, std::shared_ptr<const server_context> con
 }
 
 void session::run() {
+  // Until its first header arrives, the connection may be closed for one that needs the slot.
+  wait_ticket_ = context_->waiting->add([weak = weak_from_this()] {
+    if (auto self = weak.lock()) self->close_unserved();
+  });
   // The socket's executor is a strand made by the listener; start on it.
   net::dispatch(stream_.get_executor(),
                 beast::bind_front_handler(&session::do_read, shared_from_this()));
@@ -67,6 +74,14 @@ void session::run_rejected() {
   net::dispatch(stream_.get_executor(), [self] {
     auto res = api::error_body(503, "unavailable", "too many connections; retry later");
     self->do_write(res, 11, false);
+  });
+}
+
+void session::close_unserved() {
+  net::post(stream_.get_executor(), [self = shared_from_this()] {
+    if (!self->first_request_ || self->wait_ticket_ == 0) return;  // its header came first
+    spdlog::debug("http: closing {}, which sent no request, for a connection that needs the slot", self->remote_);
+    self->stream_.close();
   });
 }
 
@@ -81,7 +96,7 @@ void session::do_read() {
   parser_->body_limit(takes_uploads() ? std::max<std::uint64_t>(context_->limits.body_limit, context_->limits.upload_limit)
                                       : context_->limits.body_limit);
   // A reserved slot is for a request with the token, not for a connection that sends nothing.
-  const auto wait = first_request_ ? context_->limits.read_timeout : context_->limits.idle_timeout;
+  const auto wait = first_request_ ? context_->limits.header_timeout : context_->limits.idle_timeout;
   stream_.expires_after(slot_.reserved() ? std::min<std::chrono::steady_clock::duration>(wait, reserved_read_timeout) : wait);
   http::async_read_header(stream_, buffer_, *parser_,
                           beast::bind_front_handler(&session::on_read_header, shared_from_this()));
@@ -89,6 +104,10 @@ void session::do_read() {
 
 void session::on_read_header(beast::error_code ec, std::size_t) {
   if (ec) return on_read_error(ec);
+  if (wait_ticket_) {
+    context_->waiting->remove(wait_ticket_);
+    wait_ticket_ = 0;
+  }
   const auto& req = parser_->get();
   const auto te = req[http::field::transfer_encoding];
   if (!te.empty() && !transfer_encoding_ends_in_chunked(std::string(te))) {

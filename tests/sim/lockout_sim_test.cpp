@@ -97,3 +97,36 @@ TEST(lockout, readers_cannot_lock_the_token_holder_out) {
   EXPECT_EQ(anon.status, 503) << anon.body;
   EXPECT_EQ(json_of(anon)["error"]["field"], nullptr);
 }
+
+// Issue 35, 13: 300 sockets that connect and send nothing, refilled as they are closed, kept the
+// token holder out 13 times in 15. Now the one that has waited longest for its first request is
+// closed when a connection needs its slot: the token holder gets in every time.
+TEST(lockout, sockets_that_send_nothing_cannot_keep_the_token_holder_out) {
+  temp_dir sim;
+  daemon_process d({"--board", "sim:orin-agx", "--sim-dir", sim.path(), "--max-connections", "64"});
+  const auto open_silent = [&d] {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<std::uint16_t>(d.port()));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+      ::close(fd);
+      return -1;
+    }
+    return fd;
+  };
+  std::vector<int> silent;
+  for (int i = 0; i < 300; ++i) silent.push_back(open_silent());
+  int admitted = 0;
+  for (int attempt = 0; attempt < 15; ++attempt) {
+    // Refilled before each attempt, as the attack did.
+    for (int i = 0; i < 20; ++i) silent.push_back(open_silent());
+    http_client http(d.port(), std::chrono::seconds(10));
+    const auto health = http.request("GET", "/v1/health", {}, bearer(d.token()));
+    admitted += health.status == 200;
+  }
+  EXPECT_EQ(admitted, 15);
+  for (int fd : silent)
+    if (fd >= 0) ::close(fd);
+}

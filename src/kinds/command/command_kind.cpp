@@ -74,7 +74,8 @@ class command_workload final : public jobs::workload {
 platform::user_process_result command_workload::run_once(measure::point_context& ctx, const command_spec& spec,
                                                          marker_socket& markers, std::int64_t repeat) const {
   platform::user_process_spec ps;
-  ps.program = spec.program;
+  // Checked again as it stands now, and the file checked is the file run.
+  ps.program = program_to_run(spec.program, policy_);
   ps.argv = spec.argv;
   ps.env = command_environment(spec, policy_.account,
                                {{"JETPERF_MARKERS", markers.path()},

@@ -1,5 +1,7 @@
 #include <jetperf/kinds/command/command_spec.hpp>
 
+#include <stdexcept>
+
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -85,6 +87,19 @@ std::string why_not_executable(const std::string& path, const std::string& accou
 // argv[0] as an absolute, resolved path: a name is looked up in PATH, a relative path is taken
 // from cwd. The allowed directories are checked on the resolved path, so a symbolic link cannot
 // lead out of them.
+bool inside_allowed_dirs(const std::string& resolved, const command_policy& policy) {
+  if (policy.allowed_dirs.empty()) return true;
+  for (const auto& dir : policy.allowed_dirs)
+    if (resolved.rfind(dir + "/", 0) == 0) return true;
+  return false;
+}
+
+std::string allowed_dirs_text(const command_policy& policy) {
+  std::string dirs;
+  for (const auto& d : policy.allowed_dirs) dirs += (dirs.empty() ? "" : ", ") + d;
+  return dirs;
+}
+
 std::string resolve_program(const std::string& name, const std::string& cwd, const std::string& path_list,
                             const command_policy& policy) {
   const auto& account = policy.account.name;
@@ -116,16 +131,10 @@ std::string resolve_program(const std::string& name, const std::string& cwd, con
   }
   const auto resolved = real_path(candidate);
   if (resolved.empty()) throw validation_error(field("argv"), "argv[0] '" + name + "' cannot be resolved", "not_found");
-  if (!policy.allowed_dirs.empty()) {
-    bool inside = false;
-    for (const auto& dir : policy.allowed_dirs) inside = inside || resolved.rfind(dir + "/", 0) == 0;
-    if (!inside) {
-      std::string dirs;
-      for (const auto& d : policy.allowed_dirs) dirs += (dirs.empty() ? "" : ", ") + d;
-      throw validation_error(field("argv"), "program " + resolved + " is outside the allowed directories (" + dirs + ")",
-                             "forbidden");
-    }
-  }
+  if (!inside_allowed_dirs(resolved, policy))
+    throw validation_error(field("argv"),
+                           "program " + resolved + " is outside the allowed directories (" + allowed_dirs_text(policy) + ")",
+                           "forbidden");
   return resolved;
 }
 
@@ -281,6 +290,15 @@ std::vector<std::string> command_environment(const command_spec& spec, const pla
   std::vector<std::string> out;
   for (const auto& kv : env) out.push_back(kv.first + "=" + kv.second);
   return out;
+}
+
+std::string program_to_run(const std::string& program, const command_policy& policy) {
+  const auto resolved = real_path(program);
+  if (resolved.empty()) throw std::runtime_error("program " + program + " is gone (it was there when the job was submitted)");
+  if (!inside_allowed_dirs(resolved, policy))
+    throw std::runtime_error("program " + program + " now resolves to " + resolved + ", outside the allowed directories (" +
+                             allowed_dirs_text(policy) + "): it was replaced after the job was submitted, and is not run");
+  return resolved;
 }
 
 }  // namespace jetperf::kinds

@@ -42,7 +42,8 @@ marker_socket::marker_socket(std::string path, std::optional<std::pair<uid_t, gi
     ::close(fd_);
     throw platform_error("marker socket: cannot bind " + path_ + ": " + std::strerror(bind_errno));
   }
-  if (owner && ::chown(path_.c_str(), owner->first, owner->second) != 0) {
+  // lchown: were the path replaced by a symbolic link meanwhile, its target is not given away.
+  if (owner && ::lchown(path_.c_str(), owner->first, owner->second) != 0) {
     const int e = errno;
     ::close(fd_);
     ::unlink(path_.c_str());

@@ -121,6 +121,71 @@ TEST(http_limits, the_last_connections_are_kept_for_requests_with_the_token) {
   EXPECT_EQ(holder.read_response().result_int(), 200);
 }
 
+// Sockets that send nothing (300 of them kept the token holder out 13 times in 15): when every
+// slot is taken the one that has waited longest for its first request is closed for the
+// newcomer, and none holds a slot past header_timeout.
+TEST(http_limits, sockets_that_send_nothing_make_room_for_the_token_holder) {
+  auto o = test::loopback_options(1);
+  o.max_connections = 4;
+  o.reserved_connections = 1;
+  o.limits.header_timeout = std::chrono::seconds(30);  // room is made by closing, not by the timeout
+  request_handlers h;
+  h.handle = [](const api::http_request& r) { return ok(r.target); };
+  h.authenticated = [](const api::http_request& r) { return r.header("authorization") == "Bearer good"; };
+  http_server server(o, h);
+  server.start();
+  std::vector<std::unique_ptr<raw_client>> silent;
+  for (int i = 0; i < 4; ++i) {
+    silent.push_back(std::make_unique<raw_client>(server.local_port()));
+    ASSERT_TRUE(eventually([&] { return server.open_connections() == static_cast<std::size_t>(i + 1); }));
+  }
+  // Each holder stays connected: every round finds the slots full again.
+  std::vector<std::unique_ptr<raw_client>> holders;
+  for (int round = 0; round < 3; ++round) {
+    holders.push_back(std::make_unique<raw_client>(server.local_port()));
+    auto& holder = *holders.back();
+    ASSERT_TRUE(holder.send(raw_client::request("POST", "/v1/jobs", "{}", "Authorization: Bearer good\r\n")));
+    EXPECT_EQ(holder.read_response().result_int(), 200) << "round " << round;
+    // The oldest silent socket was closed to make room (its read ends at once, not after the
+    // client's 5 s receive timeout), the others kept.
+    const auto asked = std::chrono::steady_clock::now();
+    EXPECT_EQ(silent[static_cast<std::size_t>(round)]->read_to_eof(), "");
+    EXPECT_LT(std::chrono::steady_clock::now() - asked, 2s) << "round " << round;
+  }
+  // A connection that has sent a request is never closed for another: with every slot held by
+  // served ones, a newcomer over the limit is answered 503 as before.
+  silent[3]->close();
+  holders.clear();
+  ASSERT_TRUE(eventually([&] { return server.open_connections() == 0u; }));
+  std::vector<std::unique_ptr<raw_client>> served;
+  for (int i = 0; i < 4; ++i) {
+    served.push_back(std::make_unique<raw_client>(server.local_port()));
+    ASSERT_TRUE(served.back()->send(raw_client::request("GET", "/hold", "", "Authorization: Bearer good\r\n")));
+    EXPECT_EQ(served.back()->read_response().result_int(), 200);
+  }
+  raw_client over(server.local_port());
+  ASSERT_TRUE(over.send(raw_client::request("GET", "/x", "", "Authorization: Bearer good\r\n")));
+  EXPECT_EQ(over.read_response().result_int(), 503);
+}
+
+TEST(http_limits, a_connection_that_sends_no_request_is_closed_after_the_header_timeout) {
+  auto o = test::loopback_options(1);
+  o.limits.header_timeout = std::chrono::milliseconds(300);
+  http_server server(o, [](const api::http_request& r) { return ok(r.target); });
+  server.start();
+  raw_client silent(server.local_port());
+  ASSERT_TRUE(eventually([&] { return server.open_connections() == 1u; }));
+  EXPECT_EQ(silent.read_to_eof(), "");
+  EXPECT_TRUE(eventually([&] { return server.open_connections() == 0u; }));
+  // One that asks in time is served, and then waits the keep-alive idle timeout, not this one.
+  raw_client prompt(server.local_port());
+  ASSERT_TRUE(prompt.send(raw_client::request("GET", "/a")));
+  EXPECT_EQ(prompt.read_response().result_int(), 200);
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  ASSERT_TRUE(prompt.send(raw_client::request("GET", "/b")));
+  EXPECT_EQ(prompt.read_response().result_int(), 200);
+}
+
 TEST(http_limits, a_handler_that_waits_runs_off_the_io_thread) {
   // One io thread: were /slow answered on it, /quick could not be read until /slow returned, and
   // /slow returns only once /quick was answered.

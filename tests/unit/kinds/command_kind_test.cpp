@@ -252,6 +252,40 @@ TEST(command_kind, a_run_reports_exit_status_tails_power_energy_and_phases) {
   EXPECT_NE(::access(dir.file("job-7.markers").c_str(), F_OK), 0);
 }
 
+// Issue 35, 5: a queued program replaced by a symbolic link out of command_dirs ran /usr/bin/id.
+// The program is checked again when its run starts, and the file checked is the file run.
+TEST(command_kind, a_program_replaced_after_submission_by_a_link_out_of_the_directories_is_not_run) {
+  test::temp_dir dir, outside;
+  const auto prog = write_script(dir, "prog.sh", "exit 0");
+  const auto evil = write_script(outside, "evil.sh", "touch " + outside.file("ran") + "; exit 0");
+  const auto p = policy_in(dir.path(), {dir.path()});
+  auto w = kinds::make_command_kind(p);
+  const auto spec = w->normalize({{"argv", {prog}}, {"idle_s", 0}}, {});
+  char resolved[PATH_MAX];
+  ASSERT_TRUE(::realpath(prog.c_str(), resolved));
+  EXPECT_EQ(kinds::program_to_run(spec["program"].get<std::string>(), p), resolved);
+  // Swapped while the job waited in the queue.
+  ASSERT_EQ(::unlink(prog.c_str()), 0);
+  ASSERT_EQ(::symlink(evil.c_str(), prog.c_str()), 0);
+  measure::point_context ctx;
+  try {
+    w->run_point(ctx, spec, w->expand(spec).at(0));
+    ADD_FAILURE() << "the replaced program was run";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("outside the allowed directories"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("replaced after the job was submitted"), std::string::npos) << e.what();
+  }
+  EXPECT_NE(::access(outside.file("ran").c_str(), F_OK), 0) << "the program outside ran";
+  // Gone altogether: said so.
+  ASSERT_EQ(::unlink(prog.c_str()), 0);
+  try {
+    kinds::program_to_run(spec["program"].get<std::string>(), p);
+    ADD_FAILURE() << "a missing program was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("is gone"), std::string::npos) << e.what();
+  }
+}
+
 TEST(command_kind, a_run_past_its_timeout_fails_saying_so) {
   test::temp_dir dir;
   auto w = kinds::make_command_kind(policy_in(dir.path()));

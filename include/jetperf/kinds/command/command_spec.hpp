@@ -41,6 +41,11 @@ struct command_spec {
 
 const std::vector<spec_field>& command_spec_fields();
 
+/// The stored program as it stands when a run starts, resolved (symbolic links followed): what
+/// was checked at submission may have been replaced since (a link out of command_dirs). Throws
+/// std::runtime_error when it is gone or now resolves outside policy.allowed_dirs.
+std::string program_to_run(const std::string& program, const command_policy& policy);
+
 /// The points: board setting outermost (each setting's warm-up runs once), then the repeat.
 std::vector<nlohmann::json> expand_command_spec(const nlohmann::json& normalized);
 
