@@ -12,7 +12,7 @@ namespace {
 
 const char* const k_metric_keys[] = {"gflops_on", "gflops_off", "gflops_ratio", "gflops_per_w_on", "gflops_per_w_off",
                                      "gflops_per_w_ratio", "tensor_used_on", "best_gflops_per_w", "best_gflops",
-                                     "values"};
+                                     "best_gflops_per_dynamic_w", "left_out", "values"};
 
 std::string compare_table(const nlohmann::json& j, const std::string& by) {
   std::vector<std::string> header;
@@ -20,10 +20,14 @@ std::string compare_table(const nlohmann::json& j, const std::string& by) {
     header = {"params", "gflops_on", "gflops_off", "gflops_ratio", "gflops_per_w_on", "gflops_per_w_off",
               "gflops_per_w_ratio"};
   else
-    header = {"params", "best_" + by, "best_gflops_per_w", "best_gflops", by + " values"};
+    // The winner by GFLOP/s/W drawn and by GFLOP/s/W over idle, and how many points the verdict
+    // left out (contended or short of their precision target).
+    header = {"params", "best_" + by, "best_gflops_per_w", "best_gflops", "best_" + by + "_over_idle",
+              "best_gflops_per_dynamic_w", "left_out", by + " values"};
   std::vector<std::string> skip(std::begin(k_metric_keys), std::end(k_metric_keys));
   skip.push_back(by);
   skip.push_back("best_" + by);
+  skip.push_back("best_" + by + "_over_idle");
   std::vector<std::vector<std::string>> rows;
   for (const auto& r : j.value("rows", nlohmann::json::array())) {
     if (!r.is_object()) continue;

@@ -152,6 +152,17 @@ std::string format_best_setting(const nlohmann::json& best) {
   return out + ")";
 }
 
+std::string format_best_over_idle(const nlohmann::json& best) {
+  if (!best.is_object()) return "-";
+  const auto params = best.value("params", best);
+  std::string out = format_params(params, {"device"}) + ": " +
+                    format_cell(best.value("gflops_per_dynamic_w", nlohmann::json())) + " GFLOP/s/W over idle (" +
+                    format_cell(best.value("gflops", nlohmann::json())) + " GFLOP/s";
+  const auto power = best.value("dynamic_power_w", nlohmann::json());
+  if (power.is_number()) out += " at " + format_number(power.get<double>()) + " W over idle";
+  return out + ")";
+}
+
 std::string progress_line(std::int64_t id, std::int64_t done, std::int64_t total, const nlohmann::json& eta_s) {
   return "job " + std::to_string(id) + ": " + std::to_string(done) + "/" + std::to_string(total) +
          " points, eta " + format_duration(eta_s);

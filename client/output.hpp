@@ -25,6 +25,9 @@ std::string format_params(const nlohmann::json& params, const std::vector<std::s
 /// "float 256x256x256 cpu_freq_khz=1984000: 12.3 GFLOP/s/W (45.6 GFLOP/s at 3.7 W)" from a
 /// best_gemm_settings entry ({dtype,m,n,k,params,gflops,gflops_per_w,power_w}).
 std::string format_best_setting(const nlohmann::json& best);
+/// The same for a winner over idle: "... : 40 GFLOP/s/W over idle (20 GFLOP/s at 0.5 W over idle)"
+/// from its gflops_per_dynamic_w, gflops and dynamic_power_w.
+std::string format_best_over_idle(const nlohmann::json& best);
 /// "job 3: 2/5 points, eta 4s"
 std::string progress_line(std::int64_t id, std::int64_t done, std::int64_t total, const nlohmann::json& eta_s);
 /// "job 3 [########............]  40%  2/5  eta 4s" fitted in `width` columns.

@@ -54,7 +54,7 @@ class gemm_kind final : public submit_kind {
   std::string device_v_, dtype_v_, sizes_v_, tensor_v_;
   std::int64_t threads_v_ = 0, min_samples_v_ = 0, repeats_v_ = 0;
   // Ranges are checked by the daemon (one place, one message naming spec.<field>).
-  number_flag numbers_[7] = {
+  number_flag numbers_[9] = {
       {"--warmup-s", "warmup_s", "Seconds of untimed runs before each point (spec.warmup_s)"},
       {"--min-time-s", "min_time_s", "Shortest timed window per point (spec.min_time_s)"},
       {"--max-time-s", "max_time_s", "Longest timed window per point (spec.max_time_s)"},
@@ -63,6 +63,10 @@ class gemm_kind final : public submit_kind {
       {"--duration-s", "duration_s", "Fixed window per point instead of adaptive stopping (spec.duration_s)"},
       {"--boundary-s", "boundary_s", "Seconds trimmed from each end of the power window (spec.boundary_s)"},
       {"--cooldown-s", "cooldown_s", "Idle seconds before each point (spec.cooldown_s)"},
+      {"--contention-threshold", "contention_threshold",
+       "Share of the workload's cores' time other processes may take in a window before it is measured again "
+       "(spec.contention_threshold; default 0.05)"},
+      {"--max-retries", "max_retries", "Times a contended window is measured again (spec.max_retries; default 2)"},
   };
 };
 

@@ -100,7 +100,7 @@ class layers_kind final : public submit_kind {
        "Untimed runs before each layer, or of the whole network in_context (spec.warmup_runs; default 5, in_context 1)"},
       {"--threads", "threads", "CPU backend threads, 0 = all cores (spec.threads)"},
   };
-  number_flag numbers_[9] = {
+  number_flag numbers_[11] = {
       {"--window-s", "window_s", "fixed: seconds of power sampling per layer (spec.window_s)"},
       {"--boundary-s", "boundary_s", "Seconds trimmed from each end of the power window (spec.boundary_s)"},
       {"--gap-s", "gap_s", "fixed: idle seconds between layers (spec.gap_s)"},
@@ -118,6 +118,10 @@ class layers_kind final : public submit_kind {
        "in_context: run until every layer's 95% energy interval is within this fraction of its energy (spec."
        "target_half_width; default 0.05)"},
       {"--cooldown-s", "cooldown_s", "Idle seconds before each point (spec.cooldown_s)"},
+      {"--contention-threshold", "contention_threshold",
+       "Share of the workload's cores' time other processes may take in a window before it is measured again "
+       "(spec.contention_threshold; default 0.05)"},
+      {"--max-retries", "max_retries", "Times a contended window is measured again (spec.max_retries; default 2)"},
   };
 };
 

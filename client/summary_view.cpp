@@ -34,6 +34,14 @@ bool is_layers_summary(const std::string& kind, const json& summary) {
   return kind == "layers" && field(summary, "networks").is_array();
 }
 
+// "1 contended, 2 rse_unmet": the points a verdict left out, by why ("" for none).
+std::string left_out_counts(const json& left_out) {
+  std::string out;
+  if (!left_out.is_object()) return out;
+  for (const auto& [why, n] : left_out.items()) out += (out.empty() ? "" : ", ") + format_cell(n) + " " + why;
+  return out;
+}
+
 // The exact line scripts and the quick start read; "-" with the reason when nothing qualified.
 std::string most_efficient_line(const json& summary) {
   const auto& best = summary["best_overall"];
@@ -48,8 +56,19 @@ std::string most_efficient_line(const json& summary) {
   if (approximate.is_number() && approximate.get<double>() > 0)
     return "most efficient: - (not concluded: the simulated slowdown of several threads is exaggerated; "
            "compare clocks with threads=1)\n";
-  return "most efficient: " +
-         (best.is_object() ? format_best_setting(best) : std::string("- (no point measured power)")) + "\n";
+  const auto left_out = field(summary, "left_out");
+  const std::string left = left_out_counts(left_out);
+  std::string out = "most efficient: ";
+  if (best.is_object()) out += format_best_setting(best);
+  else if (!left.empty()) out += "- (every point with power was left out: " + left + ")";
+  else out += "- (no point measured power)";
+  out += "\n";
+  const auto over_idle = field(summary, "best_overall_over_idle");
+  if (best.is_object() && over_idle.is_object()) out += "most efficient over idle: " + format_best_over_idle(over_idle) + "\n";
+  if (best.is_object() && !left.empty())
+    out += "left out of the verdict: " + left +
+           " (contended: other processes took CPU time from the window; rse_unmet: short of its precision target)\n";
+  return out;
 }
 
 // "float 256x256x256 cpu_freq_khz=...: 37.4 GFLOP/s (95% 36.1 .. 38.7, n=3) DISAGREE" per group.
@@ -71,7 +90,12 @@ std::string best_per_size_lines(const json& summary) {
   const auto rows = field(summary, "best_per_dtype_size");
   if (!rows.is_array() || rows.empty()) return {};
   std::string out = "best per dtype and size:\n";
-  for (const auto& r : rows) out += "  " + format_best_setting(r) + "\n";
+  for (const auto& r : rows) {
+    out += "  " + format_best_setting(r) + "\n";
+    const auto over_idle = field(r, "over_idle");
+    if (over_idle.is_object() && field(over_idle, "params") != field(r, "params"))
+      out += "    over idle: " + format_best_over_idle(over_idle) + "\n";
+  }
   return out;
 }
 
@@ -187,7 +211,7 @@ std::string format_show_summary(const std::string& kind, const nlohmann::json& s
   std::string body;
   if (is_gemm_summary(kind, summary))
     body = most_efficient_line(summary) + best_per_size_lines(summary) + repeat_lines(summary) +
-           key_value_lines(summary, with_runner_keys({"best_overall", "best_per_dtype_size", "repeats"}));
+           key_value_lines(summary, with_runner_keys({"best_overall", "best_overall_over_idle", "best_per_dtype_size", "left_out", "repeats"}));
   else if (is_layers_summary(kind, summary))
     body = networks_table(summary) + key_value_lines(summary, with_runner_keys({"networks"}));
   else if (is_command_summary(kind, summary))

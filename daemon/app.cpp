@@ -110,6 +110,7 @@ app::app(daemon_config config)
   if (board_.sim && board_.sim->simulator()) fidelity_ = std::make_unique<sim::sim_fidelity>(*board_.sim->simulator());
   job_options.fidelity = fidelity_.get();
   if (board_.sim) job_options.processes = board_.sim->simulator();
+  job_options.cpu_usage = &cpu_usage_;
   const platform::board_fidelity* fidelity = fidelity_.get();
   job_options.provenance = [this, sampler, fidelity] { return job_provenance(board_, sampler, fidelity); };
   // Estimates learn from the runs of this board only.

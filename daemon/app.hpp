@@ -71,6 +71,7 @@ class app {
   board_selection board_;  ///< the served board (a running simulator when simulated)
   std::unique_ptr<sample_persister> persister_;
   std::unique_ptr<platform::board_fidelity> fidelity_;  ///< simulated boards only
+  platform::proc_cpu_usage cpu_usage_;  ///< /proc/stat: each window's contention
   std::unique_ptr<telemetry::sampler> sampler_;
   std::unique_ptr<api::sampler_telemetry_view> telemetry_view_;
   std::unique_ptr<api::telemetry_feed> feed_;

@@ -297,6 +297,7 @@ void job_service::run_job(store::job_record job) {
   ctx.telemetry = telemetry_;
   ctx.fidelity = options_.fidelity;
   ctx.processes = options_.processes;
+  ctx.cpu_usage = options_.cpu_usage;
   ctx.event = [this, id](const std::string& type, const nlohmann::json& data) {
     jobs_.add_event(id, type, data);
     publish(id, type, data);

@@ -66,6 +66,16 @@ std::vector<std::string> point_tally::caveats() const {
                   " points: several threads ran under a simulated clock below its highest, and threads held to "
                   "time slices wait for each other longer than a board's cores do, so their slowdown is "
                   "exaggerated; compare clocks with threads=1");
+  it = flags.find("contended");
+  if (it != flags.end())
+    out.push_back(std::to_string(it->second) + " of " + std::to_string(ok) +
+                  " points contended: other processes took more of the workload's CPU time than allowed, "
+                  "after the retries; the verdicts (most efficient, compare) leave them out");
+  it = flags.find("rse_unmet");
+  if (it != flags.end())
+    out.push_back(std::to_string(it->second) + " of " + std::to_string(ok) +
+                  " points ended short of their precision target (rse_unmet): their figures are less certain "
+                  "than asked, and the verdicts (most efficient, compare) leave them out");
   return out;
 }
 

@@ -153,6 +153,11 @@ void put_window_flags(json& mt, std::vector<std::string> flags, const measure::p
       }
   }
   if (!has_power) flags.push_back("no_power");
+  if (res.contention) {
+    mt["others_cpu_share"] = res.contention->others_cpu_share;
+    mt["retries"] = res.contention->retries;
+    if (res.contention->contended) add_flag("contended");
+  }
   mt["flags"] = flags;
   mt["stop_reason"] = to_string(res.decision.reason);
   mt["unmet"] = res.decision.unmet;

@@ -41,12 +41,17 @@ std::vector<column> window_columns() {
       {"throttle", column_type::object, column_role::metric, "",
        "clocks that read below their request in the window or when read back, per clock", false},
       {"flags", column_type::list, column_role::metric, "",
-       "caveats: throttled, max_time_reached, rse_unmet, no_power, settings_not_applied (no board, or a clock read "
+       "caveats: throttled, max_time_reached, rse_unmet, contended, no_power, settings_not_applied (no board, or a clock read "
        "back above its request), power_window_truncated, speed_not_simulated and speed_threads_approx (simulated "
        "boards), ...", false},
       {"power_window_covered_s", column_type::number, column_role::metric, "s",
        "with power_window_truncated: the seconds at the window's end that its power figures cover", false},
       {"stop_reason", column_type::text, column_role::metric, "", "why the window ended", false},
+      {"others_cpu_share", column_type::number, column_role::metric, "",
+       "share of the workload's cores' time other processes took in the window kept (over contention_threshold: "
+       "flag contended)", false},
+      {"retries", column_type::integer, column_role::metric, "",
+       "windows measured again because other processes took more than contention_threshold", false},
       {"unmet", column_type::list, column_role::metric, "", "stop criteria not met when the window ended", false},
   };
 }

@@ -41,12 +41,16 @@ point_measurement run_point(measure::point_context& ctx, const nlohmann::json& p
   for (; !ctx.cancelled() && (warm_runs < plan.warmup_runs || clock.now_ns() < warm_end); ++warm_runs) plan.run_once();
   if (warm_runs) ctx.record("warmup", "warm-up", warm_start, clock.now_ns(), {{"runs", warm_runs}});
 
+  contention_probe probe(ctx.cpu_usage);
   if (plan.window) {
+    // The kind's own window (in_context) is long and not repeated: its contention is reported.
+    probe.start();
     m.window = plan.window(m.idle_w);
     if (m.window.cancelled || ctx.cancelled()) {
       m.skipped = "cancelled";
       return m;
     }
+    m.window.contention = probe.stop(plan.contention, 0);
     m.latency = m.window.latency;
     return m;
   }
@@ -62,10 +66,18 @@ point_measurement run_point(measure::point_context& ctx, const nlohmann::json& p
     opt.stop = plan.adaptive.stop;
   }
   const measurement_loop loop(opt, ctx.telemetry);
-  m.window = loop.run(plan.run_once);
-  if (m.window.cancelled || ctx.cancelled()) {
-    m.skipped = "cancelled";
-    return m;
+  for (std::int64_t retries = 0;; ++retries) {
+    probe.start();
+    m.window = loop.run(plan.run_once);
+    if (m.window.cancelled || ctx.cancelled()) {
+      m.skipped = "cancelled";
+      return m;
+    }
+    m.window.contention = probe.stop(plan.contention, retries);
+    if (!m.window.contention || !m.window.contention->contended || retries >= plan.contention.max_retries) break;
+    // Measured again: the window stays on the timeline, named for why it was not kept.
+    ctx.record("windows", "contended window", m.window.t_start_ns, m.window.t_end_ns,
+               {{"others_cpu_share", m.window.contention->others_cpu_share}, {"retry", retries + 1}});
   }
   m.latency = plan.fixed && plan.fixed->latency_runs > 0 ? compute_latency_stats(latency_run) : m.window.latency;
   record_runs(ctx, m.window);

@@ -20,7 +20,7 @@ TEST_F(client_gemm, flags_become_the_stored_spec) {
                 "off", "--cpu-freq", "min,max", "--gpu-freq", "1300500000", "--power-mode", "MODE_30W", "--threads",
                 "1", "--warmup-s", "0", "--min-time-s", "0.01", "--max-time-s", "0.05", "--target-rse", "0.5",
                 "--min-samples", "2", "--duration-s", "0.02", "--boundary-s", "0", "--cooldown-s", "0", "--tag",
-                "flags"});
+                "flags", "--contention-threshold", "0.25", "--max-retries", "1"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto id = id_in(r.out);
   ASSERT_GT(id, 0) << r.out;
@@ -43,6 +43,8 @@ TEST_F(client_gemm, flags_become_the_stored_spec) {
   EXPECT_EQ(spec["power_modes"], nlohmann::json({2}));
   EXPECT_EQ(spec["threads"], 1);
   EXPECT_EQ(spec["min_samples"], 2);
+  EXPECT_DOUBLE_EQ(spec["contention_threshold"].get<double>(), 0.25);
+  EXPECT_EQ(spec["max_retries"], 1);
   EXPECT_DOUBLE_EQ(spec["warmup_s"].get<double>(), 0.0);
   EXPECT_DOUBLE_EQ(spec["min_time_s"].get<double>(), 0.01);
   EXPECT_DOUBLE_EQ(spec["max_time_s"].get<double>(), 0.05);
@@ -67,6 +69,9 @@ TEST_F(client_gemm, bad_flag_values_name_the_spec_field) {
       {{"--power-mode", "NO_SUCH_MODE"}, "spec.power_modes"},
       {{"--min-time-s", "-1"}, "spec.min_time_s"},
       {{"--min-samples", "0"}, "spec.min_samples"},
+      {{"--contention-threshold", "0"}, "spec.contention_threshold"},
+      {{"--max-retries", "1.5"}, "spec.max_retries"},
+      {{"--max-retries", "11"}, "spec.max_retries"},
   };
   for (const auto& [flags, field] : cases) {
     std::vector<std::string> args{"submit", "gemm", "--device", "cpu"};
@@ -160,6 +165,9 @@ TEST_F(client_gemm, small_cpu_sweep_end_to_end) {
     EXPECT_TRUE(std::regex_search(
         r.out, std::regex(R"(\nmost efficient: float (32x32x32|48x48x48) tensor=off cpu_freq_khz=[0-9]+: [0-9.e+-]+ GFLOP/s/W \([0-9.e+-]+ GFLOP/s)")))
         << r.out;
+  else if (concluded && !results["summary"].value("left_out", nlohmann::json::object()).empty())
+    // A loaded host: every point with power was contended or short of its target, and it says so.
+    EXPECT_NE(r.out.find("\nmost efficient: - (every point with power was left out: "), std::string::npos) << r.out;
   else if (concluded)
     EXPECT_NE(r.out.find("\nmost efficient: - (no point measured power)\n"), std::string::npos) << r.out;
   else
@@ -186,7 +194,8 @@ TEST_F(client_gemm, small_cpu_sweep_end_to_end) {
   EXPECT_EQ(line_count(r.out.substr(0, r.out.find("caveat: "))), 3) << r.out;
   // A size whose points got no power reading has no best clock, only the two values it was
   // picked from; which sizes get readings in so short a window depends on the sampler's timing.
-  const std::string best = R"((?:[0-9]+\s+[0-9.e+-]+\s+[0-9.e+-]+|-\s+-\s+-))";
+  // Then the winner over idle (clock, GFLOP/s/W over idle) and how many points were left out.
+  const std::string best = R"((?:[0-9]+\s+[0-9.e+-]+\s+[0-9.e+-]+|-\s+-\s+-)\s+(?:[0-9]+\s+[0-9.e+-]+|-\s+-)\s+[0-2])";
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\ncpu float 32x32x32 tensor=off\s+)" + best + R"(\s+2\n)")))
       << r.out;
 

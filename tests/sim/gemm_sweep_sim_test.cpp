@@ -54,8 +54,13 @@ TEST(gemm_sweep_sim, two_cpu_clocks_three_sizes_on_a_simulated_orin) {
   EXPECT_GT(power_by_clock[high], power_by_clock[low] * 1.02)
       << "mean power at " << high << " kHz vs " << low << " kHz";
 
-  // The summary names the most efficient setting, and compare finds the best clock per size.
-  EXPECT_TRUE(results["summary"]["best_overall"].is_object()) << results["summary"].dump();
+  // The summary names the most efficient setting, and compare finds the best clock per size; on
+  // a host busy enough that every point was contended or short of its target, it names none and
+  // counts them.
+  const auto& summary = results["summary"];
+  int left_out = 0;
+  for (const auto& [why, n] : summary["left_out"].items()) left_out += n.get<int>();
+  EXPECT_TRUE(summary["best_overall"].is_object() || left_out == 6) << summary.dump();
   const auto cmp = json_of(http.request("GET", "/v1/jobs/" + std::to_string(id) + "/compare?by=cpu_freq_khz"));
   ASSERT_EQ(cmp["rows"].size(), 3u) << cmp.dump();
 }

@@ -93,7 +93,9 @@ TEST_F(honest_results, speed_follows_the_simulated_cpu_clock_or_every_row_says_i
   if (!flagged) {
     // 115 MHz vs 2.2 GHz on Orin's A78AE cores: the reserved share is 5%, the rate must show it.
     EXPECT_LT(slow, fast / 3) << "GFLOP/s at the lowest clock " << slow << ", at the highest " << fast;
-    EXPECT_TRUE(results["summary"]["caveats"].empty()) << results["summary"].dump();
+    // No caveat about speed (a loaded host may add its own: contended, rse_unmet).
+    for (const auto& c : results["summary"]["caveats"])
+      EXPECT_EQ(c.get<std::string>().find("speed"), std::string::npos) << results["summary"].dump();
   } else {
     ASSERT_FALSE(results["summary"]["caveats"].empty());
     EXPECT_NE(results["summary"]["caveats"][0].get<std::string>().find("power only"), std::string::npos);

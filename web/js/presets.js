@@ -40,13 +40,19 @@ export function tensor_ratio(columns, rows, metric = 'gflops') {
   return out;
 }
 
-// Per group of equal parameters (the clock and repeat aside), the row with the highest `metric`.
+// Flags that keep a row out of every verdict, as the server's: other processes took CPU time
+// from its window (contended), or the window ended short of its precision target (rse_unmet).
+const verdict_exclusions = ['contended', 'rse_unmet'];
+const left_out = (r) => Array.isArray(r.flags) && r.flags.some((f) => verdict_exclusions.includes(f));
+
+// Per group of equal parameters (the clock and repeat aside), the row with the highest `metric`,
+// from the rows no flag leaves out.
 export function most_efficient(columns, rows, clock, metric = 'gflops_per_w') {
   const keys = parameter_columns(columns, rows).map((c) => c.name).filter((n) => n !== clock && n !== 'repeat');
   const best = new Map();
   for (const r of rows) {
     const v = as_number(r[metric]);
-    if (r.status !== 'ok' || v === null) continue;
+    if (r.status !== 'ok' || v === null || left_out(r)) continue;
     const k = key_of(r, keys);
     if (!best.has(k) || v > as_number(best.get(k)[metric])) best.set(k, r);
   }

@@ -19,6 +19,7 @@
 #include <jetperf/jobs/cost_model.hpp>
 #include <jetperf/jobs/job_state.hpp>
 #include <jetperf/jobs/workload_registry.hpp>
+#include <jetperf/platform/cpu_usage.hpp>
 #include <jetperf/store/job_store.hpp>
 #include <jetperf/store/timeline_store.hpp>
 #include <jetperf/store/reboot_journal.hpp>
@@ -37,6 +38,8 @@ struct job_service_options {
   const platform::board_fidelity* fidelity = nullptr;
   /// Told of the processes a job starts (a simulated board counts their load); may be null.
   platform::workload_processes* processes = nullptr;
+  /// How busy the workload's cores were, for each window's contention; null: not measured.
+  const platform::cpu_usage* cpu_usage = nullptr;
   /// Where a job's numbers come from (board, software versions, sensor, sampling), stored with
   /// the job when it starts and again when it ends (then with the sampling it achieved).
   std::function<nlohmann::json()> provenance;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <jetperf/measure/clock.hpp>
+#include <jetperf/measure/contention.hpp>
 #include <jetperf/measure/latency_stats.hpp>
 #include <jetperf/measure/power_window.hpp>
 #include <jetperf/measure/stop_rule.hpp>
@@ -49,6 +50,9 @@ struct loop_result {
   /// held when it was read: less when the window outlasted what the source keeps.
   double power_window_s = 0;
   double power_covered_s = 0;
+  /// Other processes' share of the workload's cores in this window, and the windows measured
+  /// before it for theirs (nullopt where the point has no CPU usage source).
+  std::optional<window_contention> contention;
   bool cancelled = false;
 };
 

@@ -14,6 +14,7 @@
 #include <jetperf/measure/clock.hpp>
 #include <jetperf/platform/board_fidelity.hpp>
 #include <jetperf/platform/board_settings.hpp>
+#include <jetperf/platform/cpu_usage.hpp>
 #include <jetperf/platform/workload_processes.hpp>
 #include <jetperf/telemetry/sample_source.hpp>
 
@@ -40,6 +41,9 @@ struct point_context {
   const platform::board_fidelity* fidelity = nullptr;
   /// Told of processes the point starts (a command job's program); null when nobody asks.
   platform::workload_processes* processes = nullptr;
+  /// How busy the workload's cores were and how much of it was the daemon: a window's
+  /// contention (contention.hpp); null: not measured.
+  const platform::cpu_usage* cpu_usage = nullptr;
   /// Emits a job event (type, data), e.g. "log"; stored and streamed.
   std::function<void(const std::string&, const nlohmann::json&)> event;
   /// Keeps a span on the job's timeline (stored with the point); null: nothing is kept.

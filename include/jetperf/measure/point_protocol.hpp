@@ -11,6 +11,7 @@
 #include <string>
 
 #include <jetperf/measure/point_context.hpp>
+#include <jetperf/measure/contention.hpp>
 #include <jetperf/measure/kernel_runs.hpp>
 #include <jetperf/measure/latency_stats.hpp>
 #include <jetperf/measure/measurement_loop.hpp>
@@ -35,6 +36,8 @@ struct point_plan {
   std::size_t warmup_runs = 0;      ///< ... and/or by count (at least one run when either is set)
   std::optional<fixed_protocol> fixed;  ///< absent: adaptive
   adaptive_protocol adaptive;
+  /// A window others took more CPU time from than this allows is measured again.
+  contention_policy contention;
   /// Prepares the work (allocations, plans); returns a reason to skip the point, or nullopt.
   std::function<std::optional<std::string>()> prepare;
   /// Runs the work once and returns its duration in seconds.

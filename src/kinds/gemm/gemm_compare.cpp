@@ -19,7 +19,22 @@ const char* const k_param_keys[] = {"power_mode", "emc_freq_hz", "gpu_freq_hz", 
 struct flat_point {
   json params;   // identifying params only
   json metrics;  // everything else
+  /// Why a verdict leaves this point out ("" when it counts): a window other processes took CPU
+  /// time from, or one that ended short of its precision target, can name the wrong winner.
+  std::string left_out;
 };
+
+// The flags that keep a point out of every verdict, in the order a point is said to have one.
+const char* const k_verdict_exclusions[] = {"contended", "rse_unmet"};
+
+std::string verdict_exclusion(const json& metrics) {
+  const auto it = metrics.find("flags");
+  if (it == metrics.end() || !it->is_array()) return {};
+  for (const char* flag : k_verdict_exclusions)
+    for (const auto& f : *it)
+      if (f == flag) return flag;
+  return {};
+}
 
 std::vector<flat_point> flatten(const std::vector<json>& points) {
   std::vector<flat_point> out;
@@ -35,6 +50,7 @@ std::vector<flat_point> flatten(const std::vector<json>& points) {
       else if (metrics.is_object() && metrics.contains(k)) f.params[k] = metrics[k];
     }
     f.metrics = metrics.is_object() ? metrics : json::object();
+    f.left_out = verdict_exclusion(f.metrics);
     out.push_back(std::move(f));
   }
   return out;
@@ -51,6 +67,21 @@ json ratio(std::optional<double> a, std::optional<double> b) {
 }
 
 json opt(std::optional<double> v) { return v ? json(*v) : json(); }
+
+// GFLOP/s per watt over the board's idle: what the GEMM itself costs (null without an idle
+// baseline, or where the window drew no more than idle).
+std::optional<double> gflops_per_dynamic_w(const json& m) {
+  const auto g = metric(m, "gflops"), d = metric(m, "dynamic_power_w");
+  if (!g || !d || *d <= 0) return std::nullopt;
+  return *g / *d;
+}
+
+// Keeps the better of `best` and `p` by `score` (higher wins; a point without one never does).
+template <class Score>
+void keep_better(const flat_point*& best, const flat_point& p, Score score) {
+  const auto s = score(p.metrics);
+  if (s && (!best || *s > *score(best->metrics))) best = &p;
+}
 
 bool is_on(const json& t) { return t.is_boolean() ? t.get<bool>() : t == "on"; }
 
@@ -98,17 +129,28 @@ json compare_param(const std::vector<flat_point>& pts, const std::string& by) {
   for (const auto& k : order) {
     json row = json::parse(k);
     json values = json::array();
-    const flat_point* best = nullptr;
+    const flat_point *best = nullptr, *best_dynamic = nullptr;
+    int left_out = 0;
     for (const auto* p : groups[k]) {
-      values.push_back({{by, p->params.value(by, json())},
-                        {"gflops", opt(metric(p->metrics, "gflops"))},
-                        {"gflops_per_w", opt(metric(p->metrics, "gflops_per_w"))}});
-      const auto e = metric(p->metrics, "gflops_per_w");
-      if (e && (!best || *e > *metric(best->metrics, "gflops_per_w"))) best = p;
+      json value = {{by, p->params.value(by, json())},
+                    {"gflops", opt(metric(p->metrics, "gflops"))},
+                    {"gflops_per_w", opt(metric(p->metrics, "gflops_per_w"))},
+                    {"gflops_per_dynamic_w", opt(gflops_per_dynamic_w(p->metrics))}};
+      if (!p->left_out.empty()) value["left_out"] = p->left_out;
+      values.push_back(std::move(value));
+      if (!p->left_out.empty()) {
+        ++left_out;
+        continue;
+      }
+      keep_better(best, *p, [](const json& m) { return metric(m, "gflops_per_w"); });
+      keep_better(best_dynamic, *p, gflops_per_dynamic_w);
     }
     row["best_" + by] = best ? best->params.value(by, json()) : json();
     row["best_gflops_per_w"] = best ? opt(metric(best->metrics, "gflops_per_w")) : json();
     row["best_gflops"] = best ? opt(metric(best->metrics, "gflops")) : json();
+    row["best_" + by + "_over_idle"] = best_dynamic ? best_dynamic->params.value(by, json()) : json();
+    row["best_gflops_per_dynamic_w"] = best_dynamic ? opt(gflops_per_dynamic_w(best_dynamic->metrics)) : json();
+    row["left_out"] = left_out;
     row["values"] = std::move(values);
     rows.push_back(std::move(row));
   }
@@ -131,27 +173,33 @@ nlohmann::json compare_gemm_points(const std::vector<nlohmann::json>& points, co
 
 nlohmann::json best_gemm_settings(const std::vector<nlohmann::json>& points) {
   const auto pts = flatten(points);
-  std::map<std::string, const flat_point*> best;
-  std::vector<std::string> order;
-  const flat_point* overall = nullptr;
-  const auto better = [](const flat_point* a, const flat_point* b) {
-    const auto ea = metric(a->metrics, "gflops_per_w");
-    const auto eb = b ? metric(b->metrics, "gflops_per_w") : std::nullopt;
-    return ea && (!eb || *ea > *eb);
+  const auto per_w = [](const json& m) { return metric(m, "gflops_per_w"); };
+  struct winners {
+    const flat_point* total = nullptr;    // by GFLOP/s per watt drawn
+    const flat_point* dynamic = nullptr;  // by GFLOP/s per watt over idle
   };
+  std::map<std::string, winners> best;
+  std::vector<std::string> order;
+  winners overall;
+  json left_out = json::object();
   for (const auto& p : pts) {
-    if (!metric(p.metrics, "gflops_per_w")) continue;
+    if (!per_w(p.metrics)) continue;
+    if (!p.left_out.empty()) {
+      left_out[p.left_out] = left_out.value(p.left_out, 0) + 1;
+      continue;
+    }
     const json key = {p.params.value("dtype", json()), p.params.value("m", json()), p.params.value("n", json()),
                       p.params.value("k", json())};
     const auto k = key.dump();
-    if (!best.count(k)) {
-      order.push_back(k);
-      best[k] = nullptr;
-    }
-    if (better(&p, best[k])) best[k] = &p;
-    if (better(&p, overall)) overall = &p;
+    if (!best.count(k)) order.push_back(k);
+    auto& b = best[k];
+    keep_better(b.total, p, per_w);
+    keep_better(b.dynamic, p, gflops_per_dynamic_w);
+    keep_better(overall.total, p, per_w);
+    keep_better(overall.dynamic, p, gflops_per_dynamic_w);
   }
   const auto describe = [](const flat_point* p) {
+    if (!p) return json();
     return json{{"dtype", p->params.value("dtype", json())},
                 {"m", p->params.value("m", json())},
                 {"n", p->params.value("n", json())},
@@ -159,11 +207,20 @@ nlohmann::json best_gemm_settings(const std::vector<nlohmann::json>& points) {
                 {"params", p->params},
                 {"gflops", opt(metric(p->metrics, "gflops"))},
                 {"gflops_per_w", opt(metric(p->metrics, "gflops_per_w"))},
-                {"power_w", opt(metric(p->metrics, "power_w"))}};
+                {"power_w", opt(metric(p->metrics, "power_w"))},
+                {"gflops_per_dynamic_w", opt(gflops_per_dynamic_w(p->metrics))},
+                {"dynamic_power_w", opt(metric(p->metrics, "dynamic_power_w"))}};
   };
   json rows = json::array();
-  for (const auto& k : order) rows.push_back(describe(best[k]));
-  return {{"best_per_dtype_size", rows}, {"best_overall", overall ? describe(overall) : json()}};
+  for (const auto& k : order) {
+    auto row = describe(best[k].total);
+    row["over_idle"] = describe(best[k].dynamic);
+    rows.push_back(std::move(row));
+  }
+  return {{"best_per_dtype_size", rows},
+          {"best_overall", describe(overall.total)},
+          {"best_overall_over_idle", describe(overall.dynamic)},
+          {"left_out", left_out}};
 }
 
 nlohmann::json gemm_repeat_stats(const std::vector<nlohmann::json>& points) {

@@ -109,6 +109,7 @@ measure::point_result gemm_workload::run_point(measure::point_context& ctx, cons
   plan.cooldown_s = spec.cooldown_s;
   plan.warmup_s = spec.warmup_s;
   plan.warmup_runs = 1;
+  plan.contention = spec.contention;
   if (spec.duration_s) {
     plan.fixed = measure::fixed_protocol{*spec.duration_s, 0};
   } else {

@@ -153,7 +153,7 @@ std::vector<bool> parse_tensor(const json& v) {
 
 const std::vector<spec_field>& gemm_spec_fields() {
   using t = spec_type;
-  static const std::vector<spec_field> fields = with_board_axes({
+  static const std::vector<spec_field> fields = with_contention_fields(with_board_axes({
       {"device", t::text, nullptr, "cuda or cpu (default: cuda when the board has a CUDA device)", 0, 0, {"cuda", "cpu"}},
       {"dtypes", t::list, json::array({"float"}), "half, float, double: a list or comma-separated text", 0, 0, {}},
       {"sizes", t::list, "128:2048:128", "from:to:step, N (square), MxNxK, or a list of them", 0, 0, {}},
@@ -172,7 +172,7 @@ const std::vector<spec_field>& gemm_spec_fields() {
        "times the whole sweep runs (rows carry repeat; the summary gives each setting's mean and 95% interval "
        "across repeats, and flags repeats that disagree beyond their own noise)", 1, 1000, {}},
       {"tags", t::list, nullptr, "labels for finding the job later", 0, 0, {}},
-  });
+  }));
   return fields;
 }
 
@@ -225,6 +225,7 @@ gemm_spec gemm_spec::parse(const json& spec, const platform::board_offer& offere
   out.boundary_s = number_field(spec, declared("boundary_s"));
   out.cooldown_s = number_field(spec, declared("cooldown_s"));
   out.repeats = integer_field(spec, declared("repeats"));
+  out.contention = measure::contention_policy::parse(spec);
 
   // The sweep's size, counted before any size is built (runs stand for up to 2^20 sizes each),
   // named after its largest dimension when it is too big.
@@ -294,6 +295,7 @@ gemm_spec gemm_spec::stored(const json& j) {
   s.boundary_s = j.at("boundary_s").get<double>();
   s.cooldown_s = j.at("cooldown_s").get<double>();
   s.repeats = j.value("repeats", std::int64_t{1});  // specs stored before repeats existed ran once
+  s.contention = measure::contention_policy::stored(j);
   return s;
 }
 
@@ -315,6 +317,7 @@ json gemm_spec::to_json() const {
               {"boundary_s", boundary_s},
               {"cooldown_s", cooldown_s},
               {"repeats", repeats}});
+  contention.put(out);
   return out;
 }
 

@@ -189,6 +189,7 @@ measure::point_result layers_workload::run_point(measure::point_context& ctx, co
   plan.idle_s = spec.idle_baseline_s(update_period_s);
   plan.boundary_s = spec.boundary_s;
   plan.cooldown_s = spec.cooldown_s;
+  plan.contention = spec.contention;
   plan.warmup_runs = static_cast<std::size_t>(spec.warmup_runs);
   const auto latency_samples = static_cast<std::size_t>(spec.latency_samples);
   if (spec.fixed()) {

@@ -258,6 +258,7 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform:
   out["end_to_end"] = bool_field(spec, declared("end_to_end"));
   out["threads"] = integer_field(spec, declared("threads"));
   out["cooldown_s"] = number_field(spec, declared("cooldown_s"));
+  measure::contention_policy::parse(spec).put(out);
   normalize_board_axes(spec, offered, out);
   if (spec.contains("tags")) out["tags"] = spec["tags"];
 
@@ -359,7 +360,7 @@ std::vector<nlohmann::json> expand_layers_spec(const nlohmann::json& spec) {
 
 const std::vector<spec_field>& layers_spec_fields() {
   using t = spec_type;
-  static const std::vector<spec_field> fields = with_board_axes({
+  static const std::vector<spec_field> fields = with_contention_fields(with_board_axes({
       {"models", t::list, nullptr, "zoo network names (GET /v1/models)", 0, 0, {}},
       {"networks", t::list, nullptr, "user networks (proto/network.schema.json)", 0, 0, {}},
       {"devices", t::list, nullptr, "cuda and/or cpu (default: cuda when the board has a CUDA device)", 0, 0, {}},
@@ -408,7 +409,7 @@ const std::vector<spec_field>& layers_spec_fields() {
   }, {
       {"cooldown_s", t::number, 0.0, "seconds of rest before each point", 0, 3600, {}},
       {"tags", t::list, nullptr, "labels for finding the job later", 0, 0, {}},
-  });
+  }));
   return fields;
 }
 
@@ -443,6 +444,7 @@ layers_spec layers_spec::stored(const nlohmann::json& j) {
   // Specs stored before the field existed left the sensors as they were.
   s.sensor_samples = measure::sensor_samples_request::parse(j.value("sensor_samples", json("as_is")), nullptr);
   s.cooldown_s = j.at("cooldown_s").get<double>();
+  s.contention = measure::contention_policy::stored(j);
   s.end_to_end = j.at("end_to_end").get<bool>();
   s.board_axes = stored_board_axes(j);
   return s;

@@ -329,6 +329,31 @@ TEST(result_view, gemm_ends_with_the_most_efficient_setting) {
   EXPECT_EQ(text.substr(text.find("\n\n")), "\n\nmost efficient: - (no point measured power)\n");
 }
 
+TEST(result_view, gemm_says_the_winner_over_idle_and_what_the_verdict_left_out) {
+  auto j = json::parse(R"({
+    "job": {"id": 7, "kind": "gemm"},
+    "columns": [{"name": "dtype", "type": "text", "role": "parameter", "shown": true}],
+    "rows": [{"dtype": "float"}],
+    "summary": {"best_overall": {"params": {"dtype": "float", "m": 512, "n": 512, "k": 512, "cpu_freq_khz": 1728000},
+                                 "gflops": 50, "gflops_per_w": 8.3, "power_w": 6},
+                "best_overall_over_idle": {"params": {"dtype": "float", "m": 512, "n": 512, "k": 512,
+                                                      "cpu_freq_khz": 729600},
+                                           "gflops": 20, "gflops_per_dynamic_w": 40, "dynamic_power_w": 0.5},
+                "left_out": {"contended": 1, "rse_unmet": 2}, "best_per_dtype_size": []}})");
+  const auto text = view(j);
+  EXPECT_EQ(text.substr(text.find("\n\n")),
+            "\n\nmost efficient: float 512x512x512 cpu_freq_khz=1728000: 8.3 GFLOP/s/W (50 GFLOP/s at 6 W)\n"
+            "most efficient over idle: float 512x512x512 cpu_freq_khz=729600: 40 GFLOP/s/W over idle (20 GFLOP/s at "
+            "0.5 W over idle)\n"
+            "left out of the verdict: 1 contended, 2 rse_unmet (contended: other processes took CPU time from the "
+            "window; rse_unmet: short of its precision target)\n");
+  j["summary"]["best_overall"] = nullptr;
+  j["summary"]["best_overall_over_idle"] = nullptr;
+  const auto none = view(j);
+  EXPECT_EQ(none.substr(none.find("\n\n")),
+            "\n\nmost efficient: - (every point with power was left out: 1 contended, 2 rse_unmet)\n");
+}
+
 TEST(result_view, counts_points_states_caveats_and_where_the_numbers_come_from) {
   auto j = json::parse(R"({
     "job": {"id": 7, "kind": "gemm"},

@@ -64,6 +64,51 @@ TEST(gemm_compare, best_settings_per_dtype_size_and_overall) {
   EXPECT_TRUE(best_gemm_settings({})["best_overall"].is_null());
 }
 
+// The example: a CPU sweep where the top clock lost the CPU to other processes (or ended
+// short of its precision target) must not win, and ranking over idle names another clock.
+json cpu_point(long khz, double gflops, double power, double idle, std::vector<std::string> flags = {}) {
+  auto p = point("float", 512, false, 0, gflops, power);
+  p["params"]["gpu_freq_hz"] = nullptr;
+  p["params"]["cpu_freq_khz"] = khz;
+  p["params"]["device"] = "cpu";
+  p["metrics"]["dynamic_power_w"] = power - idle;
+  p["metrics"]["flags"] = flags;
+  return p;
+}
+
+TEST(gemm_compare, verdicts_leave_out_contended_and_imprecise_points_and_rank_over_idle_too) {
+  const std::vector<json> pts = {
+      cpu_point(729600, 20, 4.0, 3.5),                     // 5 GFLOP/s/W, 40 over idle
+      cpu_point(1497600, 40, 5.0, 3.6),                    // 8, 28.6
+      cpu_point(2201600, 66, 6.0, 3.8, {"contended"}),     // 11: would win, lost the CPU
+      cpu_point(1984000, 60, 6.5, 3.7, {"rse_unmet"}),     // 9.2: short of its target
+      cpu_point(1728000, 50, 6.0, 3.7, {"throttled"}),     // 8.3: a flag that does not leave it out
+  };
+  const auto best = best_gemm_settings(pts);
+  EXPECT_EQ(best["best_overall"]["params"]["cpu_freq_khz"], 1728000) << best.dump();
+  EXPECT_EQ(best["best_overall_over_idle"]["params"]["cpu_freq_khz"], 729600);
+  EXPECT_DOUBLE_EQ(best["best_overall_over_idle"]["gflops_per_dynamic_w"].get<double>(), 20 / 0.5);
+  EXPECT_EQ(best["left_out"], (json{{"contended", 1}, {"rse_unmet", 1}}));
+  ASSERT_EQ(best["best_per_dtype_size"].size(), 1u);
+  EXPECT_EQ(best["best_per_dtype_size"][0]["over_idle"]["params"]["cpu_freq_khz"], 729600);
+
+  const auto rows = compare_gemm_points(pts, "cpu_freq_khz");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0]["best_cpu_freq_khz"], 1728000);
+  EXPECT_EQ(rows[0]["best_cpu_freq_khz_over_idle"], 729600);
+  EXPECT_EQ(rows[0]["left_out"], 2);
+  ASSERT_EQ(rows[0]["values"].size(), 5u);  // every point listed, the left-out ones with why
+  EXPECT_EQ(rows[0]["values"][2]["left_out"], "contended");
+  EXPECT_EQ(rows[0]["values"][3]["left_out"], "rse_unmet");
+  EXPECT_FALSE(rows[0]["values"][4].contains("left_out"));
+
+  // Every point left out: no verdict, and the count says why.
+  const auto none = best_gemm_settings({cpu_point(2201600, 66, 6.0, 3.8, {"rse_unmet"})});
+  EXPECT_TRUE(none["best_overall"].is_null());
+  EXPECT_TRUE(none["best_overall_over_idle"].is_null());
+  EXPECT_EQ(none["left_out"], (json{{"rse_unmet", 1}}));
+}
+
 TEST(gemm_compare, repeats_of_one_setting_give_a_mean_an_interval_and_a_disagreement_flag) {
   std::vector<json> pts;
   for (int r = 0; r < 3; ++r) {

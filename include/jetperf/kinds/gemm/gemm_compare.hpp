@@ -14,13 +14,21 @@ namespace jetperf::kinds {
 ///   {<params except tensor>, gflops_on, gflops_off, gflops_ratio, gflops_per_w_on,
 ///    gflops_per_w_off, gflops_per_w_ratio} (ratio = on / off; null where unknown).
 /// by == any other param (e.g. "gpu_freq_hz"): one row per group of points equal in every other
-///   param: {<params except by>, "best_<by>", best_gflops_per_w, best_gflops,
-///   "values":[{<by>, gflops, gflops_per_w}, ...]} (best = highest gflops_per_w).
+///   param: {<params except by>, "best_<by>", best_gflops_per_w, best_gflops, "best_<by>_over_idle",
+///   best_gflops_per_dynamic_w, left_out, "values":[{<by>, gflops, gflops_per_w,
+///   gflops_per_dynamic_w, left_out?}, ...]} (best = highest gflops_per_w; over idle = highest
+///   GFLOP/s per watt above the board's idle power).
+/// Verdicts leave out the points flagged contended or rse_unmet (other processes took CPU time
+/// from the window, or it ended short of its precision target): they are listed with the flag
+/// as left_out, and each verdict counts them.
 /// Throws validation_error(field "by") for a param no point has.
 nlohmann::json compare_gemm_points(const std::vector<nlohmann::json>& points, const std::string& by);
 
-/// The most efficient point (max gflops_per_w) per dtype and size, and overall:
-/// {"best_per_dtype_size":[{dtype,m,n,k,params,gflops,gflops_per_w,power_w}], "best_overall":{...}|null}.
+/// The most efficient point per dtype and size, and overall, by GFLOP/s per watt drawn and by
+/// GFLOP/s per watt over idle, from the points no flag leaves out:
+/// {"best_per_dtype_size":[{dtype,m,n,k,params,gflops,gflops_per_w,power_w,gflops_per_dynamic_w,
+///   dynamic_power_w,"over_idle":{the same}|null}], "best_overall":{...}|null,
+///  "best_overall_over_idle":{...}|null, "left_out":{"contended":n,"rse_unmet":n}}.
 nlohmann::json best_gemm_settings(const std::vector<nlohmann::json>& points);
 
 /// One row per group of measured points equal in every param but `repeat`, for groups of two or

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <jetperf/common/spec_fields.hpp>
+#include <jetperf/measure/contention.hpp>
 #include <jetperf/platform/board_setting.hpp>
 
 namespace jetperf::kinds {
@@ -36,6 +37,7 @@ struct gemm_spec {
   std::optional<double> duration_s;  ///< a fixed window instead of the adaptive one
   double boundary_s = 0, cooldown_s = 0;
   std::int64_t repeats = 1;  ///< the whole sweep runs this many times
+  measure::contention_policy contention;  ///< contention_threshold, max_retries
 
   /// Validates `spec` against what the board offers ({} without a board).
   static gemm_spec parse(const nlohmann::json& spec, const platform::board_offer& offered);

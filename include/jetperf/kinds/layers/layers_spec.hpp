@@ -11,6 +11,7 @@
 
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/kinds/layers/user_networks.hpp>
+#include <jetperf/measure/contention.hpp>
 #include <jetperf/measure/sensor_averaging_scope.hpp>
 #include <jetperf/platform/board_setting.hpp>
 #include <jetperf/models/network.hpp>
@@ -38,6 +39,7 @@ struct layers_spec {
   std::optional<double> latency_target_rse;  ///< adaptive: a latency RSE criterion too, when set
   measure::sensor_samples_request sensor_samples;  ///< the sensors' averaging for each point
   bool end_to_end = true;
+  measure::contention_policy contention;  ///< contention_threshold, max_retries
   nlohmann::json board_axes = nlohmann::json::object();  ///< power_modes, emc/gpu/cpu_freqs (null = as is)
 
   /// A stored spec (the output of normalize_layers_spec): already validated at submission.

@@ -1,0 +1,97 @@
+// Contention measured, not assumed (issue 34): a CPU GEMM sweep on a simulated Orin with a CPU
+// hog on every core of the host beside it. Each window's others_cpu_share (from /proc/stat less
+// the daemon's own CPU time) is over the threshold, the window is measured again max_retries
+// times, the point is kept flagged contended, and the verdicts leave every such point out and
+// say so: no "most efficient" setting is named from contaminated windows.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <thread>
+#include <vector>
+
+#include "backbone_helpers.hpp"
+
+using namespace jetperf::test;
+using nlohmann::json;
+
+namespace {
+
+// One spinning child per core; killed and reaped when it goes out of scope.
+class cpu_hogs {
+ public:
+  cpu_hogs() {
+    const long cores = std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
+    for (long i = 0; i < cores; ++i) {
+      const pid_t pid = ::fork();
+      if (pid == 0) {
+        volatile unsigned long x = 0;
+        for (;;) x = x + 1;
+      }
+      if (pid > 0) pids_.push_back(pid);
+    }
+  }
+  ~cpu_hogs() {
+    for (pid_t p : pids_) ::kill(p, SIGKILL);
+    for (pid_t p : pids_) ::waitpid(p, nullptr, 0);
+  }
+  std::size_t count() const { return pids_.size(); }
+
+ private:
+  std::vector<pid_t> pids_;
+};
+
+}  // namespace
+
+TEST(contention_sim, windows_a_hog_took_the_cpu_from_are_retried_flagged_and_left_out_of_the_verdict) {
+  temp_dir sim;
+  daemon_process daemon({"--board", "sim:orin-agx", "--sim-dir", sim.path()});
+  http_client http(daemon.port(), std::chrono::seconds(30));
+  const json spec = {{"device", "cpu"},      {"dtypes", {"float"}}, {"sizes", {64, 96}}, {"threads", 1},
+                     {"warmup_s", 0.05},     {"duration_s", 0.3},   {"boundary_s", 0.02}, {"max_retries", 1},
+                     {"contention_threshold", 0.05}};
+  std::int64_t id = 0;
+  {
+    const cpu_hogs hogs;
+    ASSERT_GT(hogs.count(), 0u);
+    const auto submitted =
+        http.request("POST", "/v1/jobs", json{{"kind", "gemm"}, {"spec", spec}}.dump(), bearer(daemon.token()));
+    ASSERT_EQ(submitted.status, 201) << submitted.body;
+    id = json_of(submitted)["id"].get<std::int64_t>();
+    ASSERT_EQ(wait_state(http, id, {"succeeded", "partial", "failed", "cancelled"}, std::chrono::seconds(120)),
+              "succeeded")
+        << daemon.log();
+  }
+  const auto results = json_of(http.request("GET", "/v1/jobs/" + std::to_string(id) + "/results"));
+  const auto& rows = results["rows"];
+  ASSERT_EQ(rows.size(), 2u) << results.dump(1);
+  for (const auto& row : rows) {
+    // The hogs held every core: others took well over the 5% allowed, in every window.
+    EXPECT_GT(row["others_cpu_share"].get<double>(), 0.3) << row.dump();
+    EXPECT_EQ(row["retries"], 1) << row.dump();
+    const auto& flags = row["flags"];
+    EXPECT_NE(std::find(flags.begin(), flags.end(), "contended"), flags.end()) << row.dump();
+    EXPECT_EQ(row["status"], "ok");  // measured, with its power: kept, flagged
+  }
+  const auto& summary = results["summary"];
+  EXPECT_TRUE(summary["best_overall"].is_null()) << summary.dump();
+  EXPECT_EQ(summary["left_out"]["contended"], 2) << summary.dump();
+  bool said = false;
+  for (const auto& c : summary["caveats"]) said = said || c.get<std::string>().find("2 of 2 points contended") == 0;
+  EXPECT_TRUE(said) << summary.dump();
+  // The retried windows are on the job's timeline under their own name.
+  const auto trace = json_of(http.request("GET", "/v1/jobs/" + std::to_string(id) + "/trace?counters=none"));
+  int contended_windows = 0;
+  for (const auto& e : trace["traceEvents"]) contended_windows += e.value("name", "") == "contended window" ? 1 : 0;
+  EXPECT_EQ(contended_windows, 2);
+  // compare lists every point with why it was left out, and names no best.
+  const auto cmp = json_of(http.request("GET", "/v1/jobs/" + std::to_string(id) + "/compare?by=m"));
+  ASSERT_EQ(cmp["rows"].size(), 2u) << cmp.dump();  // n and k follow m: one point a row
+  for (const auto& row : cmp["rows"]) {
+    EXPECT_TRUE(row["best_m"].is_null()) << row.dump();
+    EXPECT_EQ(row["left_out"], 1);
+    EXPECT_EQ(row["values"][0]["left_out"], "contended");
+  }
+}
