@@ -12,9 +12,13 @@
 
 #include <cstring>
 
+#include <spdlog/spdlog.h>
+
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/unique_handle.hpp>
+
+#include <jetperf/platform/run_leftovers.hpp>
 
 #include "child_process.hpp"
 
@@ -102,6 +106,9 @@ user_process_result run_user_process(const user_process_spec& spec, const std::f
 
   auto out = make_pipe(), err = make_pipe(), status = make_pipe();
   user_process_result r;
+  // Orphans of the run come to the daemon, not to init: found and killed when the run ends.
+  become_subreaper();
+  const std::uint64_t since_ticks = boot_ticks_now();
   r.t_start_ns = monotonic_ns();
   const pid_t daemon_pid = ::getpid();
   const pid_t pid = ::fork();
@@ -174,8 +181,11 @@ user_process_result run_user_process(const user_process_spec& spec, const std::f
     }
   }
   fill_status(r, st);
-  // The group's stragglers (children the program left behind) end with it.
+  // The group's stragglers (children the program left behind) end with it, and so do those that
+  // left the group (setsid, a double fork): they were reparented to the daemon.
   ::kill(-pid, SIGKILL);
+  r.leftovers = kill_run_leftovers(spec.run_as ? spec.run_as->uid : ::geteuid(), since_ticks).size();
+  if (r.leftovers) spdlog::debug("command: {} left {} process(es) behind, killed and reaped", spec.program, r.leftovers);
   // What they wrote before dying; the pipes close when the last writer is gone.
   for (unique_fd* fd : {&out.r, &err.r}) {
     const std::int64_t drain_until = monotonic_ns() + 200'000'000;

@@ -338,6 +338,24 @@ TEST_F(command_jobs, what_a_program_leaves_running_is_killed_with_its_group) {
   EXPECT_TRUE(eventually([&] { return ::kill(child, 0) != 0; }, std::chrono::seconds(5))) << "orphan " << child << " lives";
 }
 
+// Issue 35, 3: a child that calls setsid() leaves the program's process group, and outlived its
+// job. The daemon is its subreaper: when the run ends it is killed and reaped (no zombie left).
+TEST_F(command_jobs, a_child_that_left_the_process_group_is_killed_when_the_run_ends) {
+  http_client http(daemon_->port(), std::chrono::seconds(30));
+  const auto pid_file = shared_->file("escaped.pid");
+  const auto script = programs_dir() + "/escape.sh";
+  write_file(script, "#!/bin/sh\nsetsid sh -c 'echo $$ > " + pid_file + "; exec sleep 300' &\nwhile [ ! -s " + pid_file +
+                         " ]; do sleep 0.01; done\n");
+  ::chmod(script.c_str(), 0755);
+  const auto id = submit(http, {{"argv", {script}}, {"idle_s", 0}});
+  ASSERT_EQ(wait_state(http, id, {"succeeded", "partial", "failed"}, std::chrono::seconds(60)), "succeeded");
+  int escaped = 0;
+  std::ifstream(pid_file) >> escaped;
+  ASSERT_GT(escaped, 0);
+  // Gone by the time the job's state says it ended: kill(pid, 0) finds neither process nor zombie.
+  EXPECT_NE(::kill(escaped, 0), 0) << "the setsid child " << escaped << " outlived its job";
+}
+
 TEST_F(command_jobs, a_timeout_fails_the_run_and_cancel_ends_the_program_at_once) {
   http_client http(daemon_->port(), std::chrono::seconds(30));
   const auto timed = submit(http, {{"argv", {program(), "--hang", "timeout-case"}}, {"timeout_s", 0.5}, {"idle_s", 0}});

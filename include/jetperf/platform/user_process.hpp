@@ -3,7 +3,8 @@
 // shell), with only the environment it is given, as an unprivileged account, in a process group
 // of its own. Cancel, timeout and the daemon's shutdown end the whole group: SIGTERM, then
 // SIGKILL after a grace period; and when the program exits, whatever it left running in its
-// group is killed too, so nothing outlives its run. Its output is kept as bounded tails.
+// group is killed too, and whatever left the group (run_leftovers.hpp), so nothing outlives its
+// run. Its output is kept as bounded tails.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -35,6 +36,9 @@ struct user_process_result {
   std::int64_t t_end_ns = 0;    ///< when the program's exit was seen
   std::string out_tail, err_tail;
   std::uint64_t out_bytes = 0, err_bytes = 0;  ///< everything it wrote, kept or not
+  /// Processes it left behind that came to the daemon (its group's, reparented as they died, and
+  /// those that left the group: setsid, a double fork), killed and reaped at its end.
+  std::size_t leftovers = 0;
   int pid = 0;
 };
 

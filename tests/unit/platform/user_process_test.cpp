@@ -89,6 +89,29 @@ TEST(user_process, a_timeout_kills_the_whole_group_including_what_the_program_le
   EXPECT_TRUE(test::eventually([&] { return !alive(child); }, std::chrono::seconds(5))) << "sleep " << child << " survived";
 }
 
+// Issue 35, 3: a program whose child calls setsid() leaves the process group, and the group
+// kill missed it: it outlived its job. Its orphan comes to this process (the subreaper) and is
+// killed and reaped when the run ends, as is a double-forked one.
+TEST(user_process, what_left_the_process_group_is_killed_when_the_run_ends) {
+  test::temp_dir dir;
+  const auto setsid_pid = dir.file("setsid.pid"), daemonized_pid = dir.file("daemonized.pid");
+  auto s = spec_of({"/bin/sh", "-c",
+                    "setsid sh -c 'echo $$ > " + setsid_pid + "; exec sleep 300' & "
+                    "(sh -c 'echo $$ > " + daemonized_pid + "; exec sleep 300' &) ; "
+                    "while [ ! -s " + setsid_pid + " ] || [ ! -s " + daemonized_pid + " ]; do sleep 0.01; done; exit 0"});
+  const auto r = run_user_process(s, {});
+  EXPECT_EQ(r.exit_code, 0);
+  int escaped = 0, daemonized = 0;
+  std::ifstream(setsid_pid) >> escaped;
+  std::ifstream(daemonized_pid) >> daemonized;
+  ASSERT_GT(escaped, 0);
+  ASSERT_GT(daemonized, 0);
+  // Gone and reaped when the call returns: no process, not even a zombie, under either pid.
+  EXPECT_FALSE(alive(escaped)) << "the setsid child " << escaped << " outlived its run";
+  EXPECT_FALSE(alive(daemonized)) << "the double-forked child " << daemonized << " outlived its run";
+  EXPECT_GE(r.leftovers, 2u);
+}
+
 TEST(user_process, a_program_that_ignores_sigterm_is_killed_after_the_grace_period) {
   auto s = spec_of({"/bin/sh", "-c", "trap '' TERM; while :; do sleep 0.05; done"});
   s.timeout_s = 0.3;
