@@ -52,9 +52,13 @@ class compare_command final : public command {
   explicit compare_command(CLI::App& parent)
       : app_(parent.add_subcommand("compare", "Compare a gemm job's points along one parameter")) {
     app_->add_option("id", id_, "Job id")->required()->check(CLI::PositiveNumber);
-    app_->add_option("--by", by_, "tensor, gpu_freq_hz, cpu_freq_khz, emc_freq_hz or power_mode")
+    // Any parameter a gemm point has, as the daemon's compare takes them.
+    app_->add_option("--by", by_,
+                     "tensor, a clock (gpu_freq_hz, cpu_freq_khz, emc_freq_hz), power_mode, dtype, device, m, n, k "
+                     "or repeat")
         ->required()
-        ->check(CLI::IsMember({"tensor", "gpu_freq_hz", "cpu_freq_khz", "emc_freq_hz", "power_mode"}));
+        ->check(CLI::IsMember({"tensor", "gpu_freq_hz", "cpu_freq_khz", "emc_freq_hz", "power_mode", "dtype", "device",
+                               "m", "n", "k", "repeat"}));
   }
   CLI::App* app() const override { return app_; }
 

@@ -9,6 +9,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <jetperf/config.hpp>
+
 #include "cli_error.hpp"
 #include "command.hpp"
 #include "settings.hpp"
@@ -22,6 +24,7 @@ int main(int argc, char** argv) {
       "Host: --host, $JETPERF_HOST, `host =` in ~/.config/jetperf/config, else 127.0.0.1:7070.\n"
       "Token: --token, $JETPERF_TOKEN, `token =` or `token_file =` in the config, /var/lib/jetperf/token (local).\n"
       "Exit codes: 0 ok, 1 server error or job not succeeded, 2 usage error, 3 cannot connect.");
+  app.set_version_flag("--version", std::string("jetperf ") + JETPERF_VERSION + " (" + JETPERF_GIT_COMMIT + ")");
   app.require_subcommand(1);
   // Global flags are accepted after the subcommand too (`jetperf jobs --json`).
   app.fallthrough();
@@ -59,6 +62,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "error: " << e.what() << " (see jetperf --help)" << std::endl;

@@ -141,26 +141,29 @@ std::string format_params(const nlohmann::json& params, const std::vector<std::s
   return out.empty() ? "-" : out;
 }
 
-std::string format_best_setting(const nlohmann::json& best) {
+namespace {
+
+// "<params>: <per watt> GFLOP/s/W<qualifier> (<gflops> GFLOP/s at <power> W<qualifier>)": a
+// winner by the watts drawn, or by the watts over idle.
+std::string format_winner(const nlohmann::json& best, const char* per_w_key, const char* power_key,
+                          const std::string& qualifier) {
   if (!best.is_object()) return "-";
   const auto params = best.value("params", best);
-  std::string out = format_params(params, {"device"}) + ": " +
-                    format_cell(best.value("gflops_per_w", nlohmann::json())) + " GFLOP/s/W (" +
-                    format_cell(best.value("gflops", nlohmann::json())) + " GFLOP/s";
-  const auto power = best.value("power_w", nlohmann::json());
-  if (power.is_number()) out += " at " + format_number(power.get<double>()) + " W";
+  std::string out = format_params(params, {"device"}) + ": " + format_cell(best.value(per_w_key, nlohmann::json())) +
+                    " GFLOP/s/W" + qualifier + " (" + format_cell(best.value("gflops", nlohmann::json())) + " GFLOP/s";
+  const auto power = best.value(power_key, nlohmann::json());
+  if (power.is_number()) out += " at " + format_number(power.get<double>()) + " W" + qualifier;
   return out + ")";
 }
 
+}  // namespace
+
+std::string format_best_setting(const nlohmann::json& best) {
+  return format_winner(best, "gflops_per_w", "power_w", "");
+}
+
 std::string format_best_over_idle(const nlohmann::json& best) {
-  if (!best.is_object()) return "-";
-  const auto params = best.value("params", best);
-  std::string out = format_params(params, {"device"}) + ": " +
-                    format_cell(best.value("gflops_per_dynamic_w", nlohmann::json())) + " GFLOP/s/W over idle (" +
-                    format_cell(best.value("gflops", nlohmann::json())) + " GFLOP/s";
-  const auto power = best.value("dynamic_power_w", nlohmann::json());
-  if (power.is_number()) out += " at " + format_number(power.get<double>()) + " W over idle";
-  return out + ")";
+  return format_winner(best, "gflops_per_dynamic_w", "dynamic_power_w", " over idle");
 }
 
 std::string progress_line(std::int64_t id, std::int64_t done, std::int64_t total, const nlohmann::json& eta_s) {

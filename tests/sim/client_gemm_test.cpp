@@ -207,6 +207,14 @@ TEST_F(client_gemm, small_cpu_sweep_end_to_end) {
 
   r = cli({"compare", std::to_string(id), "--by", "flavour"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
+  // Any parameter of the points, dtype too: one row per size and clock, the dtype it was best in.
+  r = cli({"compare", std::to_string(id), "--by", "dtype"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(^params\s+best_dtype\s+best_gflops_per_w)"))) << r.out;
+  // The client says which build it is.
+  r = cli({"--version"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(^jetperf [0-9]+\.[0-9]+\.[0-9]+ \([0-9a-f]+|unknown\)\n)"))) << r.out;
 }
 
 }  // namespace
