@@ -29,9 +29,14 @@ for check in "${checks[@]}"; do
       fi
       labels=unit
       [ "${JETPERF_ARM64_SIM:-0}" = 1 ] && labels='unit|sim'
+      # What qemu-user does not emulate, run apart and shown, not counted: its prctl refuses
+      # PR_SET_CHILD_SUBREAPER (EINVAL in 7.2), which the test asserts first; a board's kernel has it.
+      emulated_away='user_process.what_left_the_process_group_is_killed_when_the_run_ends'
       ./deploy/chroot.sh --suite bookworm --out "$debs" -- bash -euo pipefail -c "
         JETPERF_DEB_DIR=/out ./deploy/build-deb.sh arm64
-        ./deploy/run-tests.sh --arch arm64 -- -L '$labels'
+        ./deploy/run-tests.sh --arch arm64 -- -L '$labels' -E '$emulated_away'
+        (cd build-arm64 && ctest -R '$emulated_away' --output-on-failure) ||
+          echo 'check-platforms: $emulated_away fails under qemu-user (see above), as expected'
         file build-arm64/daemon/jetperfd"
       ;;
     gcc-9)

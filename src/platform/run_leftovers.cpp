@@ -33,7 +33,7 @@ std::optional<proc_entry> parse_proc_stat(const std::string& line) {
   return std::nullopt;
 }
 
-void become_subreaper() { ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
+bool become_subreaper() { return ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0; }
 
 std::uint64_t boot_ticks_now() {
   timespec ts{};

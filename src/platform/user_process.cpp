@@ -107,7 +107,14 @@ user_process_result run_user_process(const user_process_spec& spec, const std::f
   auto out = make_pipe(), err = make_pipe(), status = make_pipe();
   user_process_result r;
   // Orphans of the run come to the daemon, not to init: found and killed when the run ends.
-  become_subreaper();
+  static const bool subreaper = [] {
+    const bool ok = become_subreaper();
+    if (!ok)
+      spdlog::warn("command: this kernel refuses PR_SET_CHILD_SUBREAPER: a process a program starts outside its "
+                   "process group (setsid) can outlive its run");
+    return ok;
+  }();
+  (void)subreaper;
   const std::uint64_t since_ticks = boot_ticks_now();
   r.t_start_ns = monotonic_ns();
   const pid_t daemon_pid = ::getpid();

@@ -25,8 +25,9 @@ struct proc_entry {
 /// hold spaces and parentheses of its own: the fields after it are read from the last ')'.
 std::optional<proc_entry> parse_proc_stat(const std::string& line);
 
-/// Makes this process the subreaper of its descendants' orphans (idempotent).
-void become_subreaper();
+/// Makes this process the subreaper of its descendants' orphans (idempotent); false when the
+/// kernel refuses (Linux before 3.4; qemu-user 7.2, whose prctl answers it EINVAL).
+bool become_subreaper();
 
 /// Now, in /proc's start-time ticks (CLOCK_BOOTTIME at USER_HZ).
 std::uint64_t boot_ticks_now();

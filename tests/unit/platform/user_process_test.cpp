@@ -15,6 +15,7 @@
 
 #include <jetperf/common/errors.hpp>
 #include <jetperf/platform/user_account.hpp>
+#include <jetperf/platform/run_leftovers.hpp>
 #include <jetperf/platform/user_process.hpp>
 
 #include <support/eventually.hpp>
@@ -93,6 +94,7 @@ TEST(user_process, a_timeout_kills_the_whole_group_including_what_the_program_le
 // kill missed it: it outlived its job. Its orphan comes to this process (the subreaper) and is
 // killed and reaped when the run ends, as is a double-forked one.
 TEST(user_process, what_left_the_process_group_is_killed_when_the_run_ends) {
+  ASSERT_TRUE(become_subreaper()) << "this kernel refuses PR_SET_CHILD_SUBREAPER (qemu-user 7.2 does)";
   test::temp_dir dir;
   const auto setsid_pid = dir.file("setsid.pid"), daemonized_pid = dir.file("daemonized.pid");
   auto s = spec_of({"/bin/sh", "-c",
