@@ -1,6 +1,8 @@
 #include <jetperf/measure/memory_limit.hpp>
 
+#include <fstream>
 #include <limits>
+#include <string>
 
 #include <unistd.h>
 
@@ -9,11 +11,19 @@ namespace jetperf::measure {
 memory_limit device_memory_limit(const platform::board_offer& offered, const std::string& device) {
   const bool cuda = device == "cuda";
   if (cuda && offered.gpu_memory_bytes > 0) return {offered.gpu_memory_bytes, "gpu_memory_bytes"};
-  if (offered.memory_bytes > 0) return {offered.memory_bytes, "memory_bytes"};
+  const memory_limit board =
+      offered.memory_bytes > 0 ? memory_limit{offered.memory_bytes, "memory_bytes"} : memory_limit{};
   // A board that does not report its memory (a simulated one) runs CPU points on this host; its
   // GPU, if any, is not this host's to measure, so cuda points stay unchecked.
-  if (!cuda) return {host_memory_bytes(), "this host's memory"};
-  return {};
+  if (cuda) return board;
+  // CPU points run in the daemon, on this host (on a board, the board itself): what it has free
+  // now bounds them, not all of its memory (a point that does not fit is refused here rather
+  // than have the kernel's OOM killer choose among the daemon and the board's other work).
+  const auto available = host_available_memory_bytes();
+  if (available > 0 && (board.bytes == 0 || available < board.bytes))
+    return {available, "this host's available memory (MemAvailable)"};
+  if (board.bytes > 0) return board;
+  return {host_memory_bytes(), "this host's memory"};
 }
 
 std::int64_t host_memory_bytes() {
@@ -22,6 +32,17 @@ std::int64_t host_memory_bytes() {
   // Saturated: no host has 2^63 bytes, but a wrong sysconf answer must not wrap negative.
   if (pages > std::numeric_limits<std::int64_t>::max() / page) return std::numeric_limits<std::int64_t>::max();
   return static_cast<std::int64_t>(pages) * page;
+}
+
+std::int64_t host_available_memory_bytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string key, unit;
+  long long kb = 0;
+  while (in >> key >> kb) {
+    if (key == "MemAvailable:") return kb > 0 ? static_cast<std::int64_t>(kb) * 1024 : 0;
+    std::getline(in, unit);  // the rest of the line ("kB", or nothing)
+  }
+  return 0;
 }
 
 }  // namespace jetperf::measure

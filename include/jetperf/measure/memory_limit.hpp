@@ -1,7 +1,7 @@
 #pragma once
 // The memory one point of a job may use on a device, for the kinds' "does it fit" checks: what
-// the board reports, else (a simulated board, which reports none) this host's memory for CPU
-// points, since those run here.
+// the board reports, and for CPU points no more than this host has available now, since those
+// run here (a simulated board reports none).
 #include <cstdint>
 #include <string>
 
@@ -15,10 +15,13 @@ struct memory_limit {
 };
 
 /// The limit for points on `device` ("cuda" or "cpu"): gpu_memory_bytes (cuda), else the board's
-/// memory_bytes (a Jetson's GPU shares it), else for cpu this host's physical memory.
+/// memory_bytes (a Jetson's GPU shares it); for cpu, this host's available memory (MemAvailable)
+/// where that is less (the points run here), else the board's, else this host's physical memory.
 memory_limit device_memory_limit(const platform::board_offer& offered, const std::string& device);
 
 /// This host's physical memory in bytes, 0 when the system does not say.
 std::int64_t host_memory_bytes();
+/// This host's available memory (/proc/meminfo MemAvailable) in bytes, 0 when it does not say.
+std::int64_t host_available_memory_bytes();
 
 }  // namespace jetperf::measure
