@@ -6,6 +6,8 @@
 
 #include <unistd.h>
 
+#include <jetperf/platform/sysfs_paths.hpp>
+
 namespace jetperf::measure {
 
 memory_limit device_memory_limit(const platform::board_offer& offered, const std::string& device) {
@@ -35,7 +37,7 @@ std::int64_t host_memory_bytes() {
 }
 
 std::int64_t host_available_memory_bytes() {
-  std::ifstream in("/proc/meminfo");
+  std::ifstream in(platform::paths::meminfo);
   std::string key, unit;
   long long kb = 0;
   while (in >> key >> kb) {

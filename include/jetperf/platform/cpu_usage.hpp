@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <jetperf/platform/sysfs_paths.hpp>
+
 namespace jetperf::platform {
 
 struct cpu_usage_snapshot {
@@ -26,7 +28,7 @@ class cpu_usage {
 /// process's own CPU clock. Throws std::runtime_error when the file cannot be read or lacks a core.
 class proc_cpu_usage final : public cpu_usage {
  public:
-  explicit proc_cpu_usage(std::string stat_path = "/proc/stat");
+  explicit proc_cpu_usage(std::string stat_path = paths::proc_stat);
   cpu_usage_snapshot now() const override;
 
  private:
