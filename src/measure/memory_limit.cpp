@@ -2,10 +2,11 @@
 
 #include <fstream>
 #include <limits>
-#include <string>
+#include <sstream>
 
 #include <unistd.h>
 
+#include <jetperf/platform/meminfo.hpp>
 #include <jetperf/platform/sysfs_paths.hpp>
 
 namespace jetperf::measure {
@@ -38,13 +39,10 @@ std::int64_t host_memory_bytes() {
 
 std::int64_t host_available_memory_bytes() {
   std::ifstream in(platform::paths::meminfo);
-  std::string key, unit;
-  long long kb = 0;
-  while (in >> key >> kb) {
-    if (key == "MemAvailable:") return kb > 0 ? static_cast<std::int64_t>(kb) * 1024 : 0;
-    std::getline(in, unit);  // the rest of the line ("kB", or nothing)
-  }
-  return 0;
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto bytes = platform::meminfo_bytes(text.str(), "MemAvailable");
+  return bytes && *bytes > 0 ? *bytes : 0;
 }
 
 }  // namespace jetperf::measure

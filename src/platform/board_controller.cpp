@@ -1,10 +1,9 @@
 #include <jetperf/platform/board_controller.hpp>
 
-#include <sstream>
-
 #include <spdlog/spdlog.h>
 
 #include <jetperf/common/errors.hpp>
+#include <jetperf/platform/meminfo.hpp>
 #include <jetperf/platform/reboot_required.hpp>
 #include <jetperf/platform/sysfs_paths.hpp>
 
@@ -15,15 +14,8 @@ namespace {
 nlohmann::json opt_json(const std::optional<long long>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
 
 std::optional<std::int64_t> mem_total_bytes(const sysfs_root& root) {
-  auto text = root.try_read(paths::meminfo);
-  if (!text) return std::nullopt;
-  std::istringstream in(*text);
-  std::string key;
-  long long kb = 0;
-  std::string unit;
-  while (in >> key >> kb >> unit)
-    if (key == "MemTotal:") return static_cast<std::int64_t>(kb) * 1024;
-  return std::nullopt;
+  const auto text = root.try_read(paths::meminfo);
+  return text ? meminfo_bytes(*text, "MemTotal") : std::nullopt;
 }
 
 }  // namespace

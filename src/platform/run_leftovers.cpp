@@ -20,11 +20,12 @@ std::optional<proc_entry> parse_proc_stat(const std::string& line) {
   if (open == std::string::npos || close == std::string::npos || close < open) return std::nullopt;
   proc_entry e;
   e.pid = static_cast<pid_t>(std::atol(line.substr(0, open).c_str()));
-  // After the command: state (3), ppid (4), ... starttime (22).
+  // After the command: state (3), ppid (4), pgrp (5), ... starttime (22).
   std::istringstream rest(line.substr(close + 1));
   std::string field;
   for (int n = 3; n <= 22 && rest >> field; ++n) {
     if (n == 4) e.ppid = static_cast<pid_t>(std::atol(field.c_str()));
+    if (n == 5) e.pgrp = static_cast<pid_t>(std::atol(field.c_str()));
     if (n == 22) {
       e.start_ticks = std::strtoull(field.c_str(), nullptr, 10);
       return e.pid > 0 ? std::optional<proc_entry>(e) : std::nullopt;
@@ -54,10 +55,11 @@ uid_t real_uid(const std::string& base) {
   return static_cast<uid_t>(-1);
 }
 
-// This process's children that run as `uid` and started at or after `since` (the run's).
+// This process's children that run as `uid`, started at or after `since` (the run's) and are
+// outside its own process group (its own tools are inside).
 std::vector<pid_t> leftovers(uid_t uid, std::uint64_t since) {
   std::vector<pid_t> out;
-  const pid_t self = ::getpid();
+  const pid_t self = ::getpid(), own_group = ::getpgrp();
   DIR* dir = ::opendir("/proc");
   if (!dir) return out;
   while (const dirent* d = ::readdir(dir)) {
@@ -68,7 +70,7 @@ std::vector<pid_t> leftovers(uid_t uid, std::uint64_t since) {
     std::string line;
     if (!std::getline(in, line)) continue;
     const auto e = parse_proc_stat(line);
-    if (!e || e->ppid != self || e->start_ticks < since) continue;
+    if (!e || e->ppid != self || e->pgrp == own_group || e->start_ticks < since) continue;
     if (real_uid(base) != uid) continue;
     out.push_back(pid);
   }

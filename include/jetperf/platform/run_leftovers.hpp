@@ -18,6 +18,7 @@ namespace jetperf::platform {
 struct proc_entry {
   pid_t pid = 0;
   pid_t ppid = 0;
+  pid_t pgrp = 0;                 ///< its process group (field 5)
   std::uint64_t start_ticks = 0;  ///< clock ticks after boot (field 22)
 };
 
@@ -32,8 +33,9 @@ bool become_subreaper();
 /// Now, in /proc's start-time ticks (CLOCK_BOOTTIME at USER_HZ).
 std::uint64_t boot_ticks_now();
 
-/// Kills (SIGKILL) and reaps this process's children that run as `uid` and started at or after
-/// `since_ticks`, until three rounds 5 ms apart find none or `rounds` have passed. Returns the
+/// Kills (SIGKILL) and reaps this process's children that run as `uid`, started at or after
+/// `since_ticks` and are not in this process's own group (where the daemon's own tools run:
+/// nvpmodel, tegrastats; a run's processes never are, its program has a group of its own), until three rounds 5 ms apart find none or `rounds` have passed. Returns the
 /// pids killed or reaped (the group's members reparented here as they died count too).
 std::vector<pid_t> kill_run_leftovers(uid_t uid, std::uint64_t since_ticks, int rounds = 50);
 

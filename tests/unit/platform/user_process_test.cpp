@@ -114,6 +114,25 @@ TEST(user_process, what_left_the_process_group_is_killed_when_the_run_ends) {
   EXPECT_GE(r.leftovers, 2u);
 }
 
+// The sweep takes only what the run left: a child the daemon itself starts during the run (a
+// tool such as nvpmodel, in the daemon's own process group) is not killed.
+TEST(user_process, the_daemons_own_children_started_during_a_run_are_left_alone) {
+  pid_t own = 0;
+  auto s = spec_of({"/bin/sh", "-c", "sleep 0.2"});
+  const auto r = run_user_process(s, {}, [&own](int) {
+    own = ::fork();
+    if (own == 0) {
+      ::execl("/bin/sleep", "sleep", "30", static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+  });
+  ASSERT_GT(own, 0);
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(alive(own)) << "the daemon's own child was killed with the run's leftovers";
+  ::kill(own, SIGKILL);
+  ::waitpid(own, nullptr, 0);
+}
+
 TEST(user_process, a_program_that_ignores_sigterm_is_killed_after_the_grace_period) {
   auto s = spec_of({"/bin/sh", "-c", "trap '' TERM; while :; do sleep 0.05; done"});
   s.timeout_s = 0.3;
