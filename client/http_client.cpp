@@ -65,7 +65,32 @@ std::map<std::string, std::string> lower_headers(const Message& m) {
   return out;
 }
 
+// Room kept free in a body of unknown length before each read (a read adds at most 64 KiB).
+constexpr std::size_t k_read_headroom = 1u << 20;
+// A body of unknown length doubles up to here, then takes room for the most it may be at once.
+constexpr std::size_t k_doubling_bytes = 16u << 20;
+
 }  // namespace
+
+// Reads an answer whole into parser's string. With a Content-Length the parser refuses one over
+// its limit on the header and reserves the rest at once. Without one (chunked), a string left to
+// grow by itself doubled from 512 to 1024 MiB, copying, on its way to the limit (1 GB resident for
+// an answer it then refused): past 16 MiB it reserves the limit, address space whose pages are
+// only taken as bytes arrive, so what is resident stays what was received.
+beast::error_code http_client::read_whole(impl& io, http::response_parser<http::string_body>& parser) {
+  beast::error_code ec = io.run([&](auto handler) { http::async_read_header(io.stream, io.buffer, parser, handler); });
+  const bool unknown_length = !ec && !parser.content_length();
+  while (!ec && !parser.is_done()) {
+    if (unknown_length) {
+      auto& body = parser.get().body();
+      if (body.capacity() - body.size() < k_read_headroom)
+        body.reserve(body.size() < k_doubling_bytes ? 2 * body.capacity() + k_read_headroom
+                                                    : static_cast<std::size_t>(k_max_reply_bytes) + k_read_headroom);
+    }
+    ec = io.run([&](auto handler) { http::async_read_some(io.stream, io.buffer, parser, handler); });
+  }
+  return ec;
+}
 
 http_client::http_client(endpoint target, std::string token, std::chrono::milliseconds timeout)
     : target_(std::move(target)), token_(std::move(token)), timeout_(timeout), impl_(std::make_unique<impl>()) {}
@@ -116,7 +141,7 @@ http_reply http_client::request(const std::string& method, const std::string& ta
     parser.body_limit(k_max_reply_bytes);
     if (!ec) {
       impl_->stream.expires_after(timeout_);
-      ec = impl_->run([&](auto handler) { http::async_read(impl_->stream, impl_->buffer, parser, handler); });
+      ec = read_whole(*impl_, parser);
     }
     if (ec == http::error::body_limit) {
       impl_->close();

@@ -8,6 +8,10 @@
 #include <memory>
 #include <string>
 
+#include <boost/beast/core/error.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/string_body.hpp>
+
 #include "settings.hpp"
 #include "sse_reader.hpp"
 
@@ -62,6 +66,9 @@ class http_client {
 
  private:
   struct impl;
+  /// Reads the answer to a request just written; see the definition for its memory.
+  static boost::beast::error_code read_whole(impl& io,
+                                             boost::beast::http::response_parser<boost::beast::http::string_body>& parser);
   /// Connects unless a connection is open; throws cli_error(exit_connect).
   void open();
   /// GET on a connection of its own, closed after: a 2xx answer's body goes to `sink` as it

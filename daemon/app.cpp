@@ -157,6 +157,10 @@ app::app(daemon_config config)
   handlers.admit = [router](const api::http_request& request) { return router->admit(request); };
   auto options = server_options(config_);
   options.upload_dir = upload_dir;
+  const store::trace_attachment_store* attachments = attachments_.get();
+  options.uploads = std::make_shared<upload_space>(
+      config_.max_trace_disk_mb << 20,
+      [attachments] { return static_cast<std::uint64_t>(attachments->total_bytes()); }, upload_dir);
   server_ = std::make_unique<http_server>(std::move(options), std::move(handlers));
 }
 
@@ -197,6 +201,9 @@ void app::on_reboot(std::int64_t power_mode) {
 }
 
 int app::run() {
+  // A file size limit (ulimit -f) makes writes past it fail with EFBIG, answered as such; its
+  // signal's default action would end the daemon instead.
+  std::signal(SIGXFSZ, SIG_IGN);
   // The signal set exists before any thread starts, so no thread sees SIGTERM's default action.
   net::signal_set signals(signals_ioc_, SIGINT, SIGTERM);
   int received = 0;

@@ -20,6 +20,7 @@ http_server::http_server(http_server_options options, request_handlers handlers)
   context_->handlers = std::move(handlers);
   context_->limits = options_.limits;
   context_->upload_dir = options_.upload_dir;
+  context_->uploads = options_.uploads;
   context_->server_name = std::string("jetperfd/") + JETPERF_VERSION;
   context_->connections = std::make_shared<connection_limit>(options_.max_connections, options_.reserved_connections);
   context_->waiting = std::make_shared<first_request_wait>();

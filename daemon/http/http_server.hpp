@@ -31,8 +31,9 @@ struct http_server_options {
   /// Added to the io and work threads' nice value so the API never competes with a measurement.
   int nice_increment = 5;
   session_limits limits;
-  /// See server_context::upload_dir.
+  /// See server_context::upload_dir and server_context::uploads.
   std::string upload_dir;
+  std::shared_ptr<upload_space> uploads;
 };
 
 class http_server {

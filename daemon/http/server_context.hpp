@@ -15,6 +15,7 @@
 #include "http/first_request_wait.hpp"
 #include "http/open_channels.hpp"
 #include "http/stream_limit.hpp"
+#include "http/upload_space.hpp"
 
 namespace jetperf::daemon {
 
@@ -66,6 +67,8 @@ struct server_context {
   /// Where uploads are written while they arrive (the daemon names the files; the handler moves
   /// or the session deletes them); empty: no route takes uploads.
   std::string upload_dir;
+  /// The disk budget uploads reserve from on their header; null: none beyond upload_limit.
+  std::shared_ptr<upload_space> uploads;
   std::shared_ptr<connection_limit> connections;
   std::shared_ptr<first_request_wait> waiting;
   std::shared_ptr<stream_limit> streams;

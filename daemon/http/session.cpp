@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <exception>
 #include <utility>
@@ -36,6 +37,14 @@ bool transfer_encoding_ends_in_chunked(const std::string& value) {
 }
 
 const std::string k_continue = "HTTP/1.1 100 Continue\r\n\r\n";
+
+// What writing an upload's file fails with, as against its connection failing.
+bool is_storage_error(const beast::error_code& ec) {
+  if (ec.category() != boost::system::system_category() && ec.category() != boost::system::generic_category())
+    return false;
+  const int e = ec.value();
+  return e == ENOSPC || e == EDQUOT || e == EFBIG || e == EIO || e == EROFS;
+}
 
 bool expects_continue(const std::string& value) {
   std::string v = value;
@@ -184,6 +193,14 @@ void session::start_upload() {
   if (context_->handlers.admit) {
     if (auto refused = context_->handlers.admit(request_)) return do_write(*refused, version, false);
   }
+  // Its disk, reserved before a byte of it is read: its declared length, else the most it may be.
+  const auto length = parser_->content_length();
+  if (length && *length > context_->limits.upload_limit) return on_read_error(http::error::body_limit);
+  if (context_->uploads) {
+    api::http_response refusal;
+    upload_lease_ = context_->uploads->reserve(length ? *length : context_->limits.upload_limit, &refusal);
+    if (!upload_lease_) return do_write(refusal, version, false);
+  }
   static std::atomic<std::uint64_t> counter{0};
   upload_path_ = context_->upload_dir + "/upload-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1)) + ".part";
   const bool send_continue = expects_continue(request_.header("expect"));
@@ -218,6 +235,14 @@ void session::do_read_upload() {
 void session::on_read_upload(beast::error_code ec, std::size_t) {
   if (ec) {
     remove_upload();
+    if (is_storage_error(ec)) {
+      // The file could not be written (a full disk, a file size limit): the client is still
+      // there to be told, and the daemon's log says it too.
+      spdlog::error("http: {}: an upload could not be written under {}: {}", remote_, context_->upload_dir,
+                    ec.message());
+      auto res = api::error_body(507, "insufficient_storage", "the upload could not be stored: " + ec.message(), "body");
+      return do_write(res, 11, false);
+    }
     return on_read_error(ec);
   }
   if (!upload_parser_->is_done()) return do_read_upload();
@@ -241,6 +266,7 @@ bool session::is_upload() {
 }
 
 void session::remove_upload() {
+  upload_lease_.reset();
   if (upload_path_.empty()) return;
   std::remove(upload_path_.c_str());  // gone already when the handler kept it
   upload_path_.clear();

@@ -68,6 +68,7 @@ class session : public std::enable_shared_from_this<session> {
   std::optional<http::request_parser<http::string_body>> parser_;
   std::optional<http::request_parser<http::file_body>> upload_parser_;
   std::string upload_path_;  ///< the upload's file until the handler has answered
+  std::unique_ptr<upload_space::lease> upload_lease_;  ///< its disk, held until then too
   http::response<http::string_body> response_;
   api::http_request request_;
   bool first_request_ = true;

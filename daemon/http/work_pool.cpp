@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <jetperf/common/free_memory.hpp>
 #include <jetperf/common/thread_name.hpp>
 
 #include "http/thread_priority.hpp"
@@ -64,6 +65,8 @@ void work_pool::run(std::size_t index, int nice_increment) {
     } catch (const std::exception& e) {
       spdlog::error("http: a worker task failed: {}", e.what());
     }
+    // The requests served here are the large ones (uploads, exports, result tables).
+    return_free_memory();
     std::lock_guard<std::mutex> lock(mutex_);
     --running_;
   }

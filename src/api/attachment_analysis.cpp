@@ -88,7 +88,7 @@ json opt(const std::optional<double>& v) { return v ? json(*v) : json(); }
 
 json rows_json(const std::vector<traces::energy_row>& rows) {
   json out = json::array();
-  for (const auto& r : rows)
+  for (const auto& r : rows) {
     out.push_back({{"name", r.name},
                    {"count", r.count},
                    {"time_s", r.time_s},
@@ -98,6 +98,8 @@ json rows_json(const std::vector<traces::energy_row>& rows) {
                    {"rail_energy_j", r.rail_energy_j},
                    {"short_intervals", r.short_intervals},
                    {"outside_samples", r.outside_samples}});
+    if (r.folded_names > 0) out.back()["folded_names"] = r.folded_names;
+  }
   return out;
 }
 

@@ -7,6 +7,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <jetperf/common/free_memory.hpp>
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/thread_name.hpp>
@@ -25,6 +26,8 @@ namespace {
 constexpr std::size_t k_max_points = 100000;
 // How long DELETE waits for a running job to reach its next safe point.
 constexpr std::chrono::seconds k_cancel_wait{10};
+// Spans a point holds before it stores them (a few MB at most).
+constexpr std::size_t k_spans_held = 4096;
 // How often the idle runner retries storing a final state the database refused.
 constexpr std::chrono::seconds k_state_retry{5};
 std::string store_failure(const std::exception& e) {
@@ -271,6 +274,7 @@ void job_service::run_loop() {
       running_.reset();
     }
     finished_.notify_all();
+    return_free_memory();  // a job's networks, buffers and rows
   }
 }
 
@@ -302,10 +306,15 @@ void job_service::run_job(store::job_record job) {
     jobs_.add_event(id, type, data);
     publish(id, type, data);
   };
-  // A point's spans are kept with the point (one transaction after it), never while it measures.
+  // A point's spans are kept with the point (one transaction after it), never while it measures;
+  // past k_spans_held they are stored in parts as they come (a command run's 100 000 markers,
+  // recorded after the run, held 300 MB), and a resumed job first drops what an interrupted
+  // point stored of them.
+  timeline_.remove_from_point(id, first);
   std::vector<store::timeline_span> spans;
-  ctx.timeline = [&spans, id](measure::timeline_span s) {
+  ctx.timeline = [this, &spans, id](measure::timeline_span s) {
     spans.push_back({id, s.point_index, std::move(s.track), std::move(s.name), s.t_start_ns, s.t_end_ns, std::move(s.args)});
+    if (spans.size() >= k_spans_held) store_spans(id, spans);
   };
 
   std::int64_t ok = 0, failed = 0;
@@ -484,13 +493,18 @@ void job_service::record_point_spans(std::int64_t id, const store::point_record&
   if (p.t_end_ns > p.t_start_ns)
     spans.push_back({id, p.index, "windows", "window " + std::to_string(p.index), p.t_start_ns, p.t_end_ns,
                      nlohmann::json::object()});
+  store_spans(id, spans);
+}
+
+void job_service::store_spans(std::int64_t id, std::vector<store::timeline_span>& spans) {
   try {
     timeline_.add(spans);
   } catch (const std::exception& e) {
     // The timeline is a view of the job; losing it must not fail the measurement it shows.
-    spdlog::warn("job {} point {}: its timeline was not stored: {}", id, p.index, e.what());
+    spdlog::warn("job {}: {} timeline spans were not stored: {}", id, spans.size(), e.what());
   }
   spans.clear();
+  spans.shrink_to_fit();
 }
 
 std::vector<double> job_service::estimate_points(const workload& w, const nlohmann::json& spec,

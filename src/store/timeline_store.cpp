@@ -72,6 +72,17 @@ void timeline_store::add(const std::vector<timeline_span>& spans) {
   });
 }
 
+std::int64_t timeline_store::remove_from_point(std::int64_t job_id, std::int64_t first_point) {
+  std::int64_t removed = 0;
+  db_.transaction([&] {
+    statement st(db_.handle(), "DELETE FROM timeline WHERE job_id = ? AND point_index >= ?");
+    st.bind(1, job_id).bind(2, first_point);
+    st.run();
+    removed = db_.changes();
+  });
+  return removed;
+}
+
 std::vector<timeline_span> timeline_store::spans(const timeline_query& q) const {
   return spans_page(q, std::nullopt, q.limit).spans;
 }

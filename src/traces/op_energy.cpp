@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <unordered_map>
+#include <limits>
 
 #include <jetperf/traces/op_totals.hpp>
 
@@ -34,11 +34,108 @@ std::int64_t median_spacing(const time_series& s) {
   return gaps[gaps.size() / 2];
 }
 
-// Sums of one row while intervals arrive.
+// A rail no interval of the row had samples of: it stays out of the row's rail_energy_j.
+const double k_no_energy = std::numeric_limits<double>::quiet_NaN();
+constexpr std::uint32_t k_no_slot = std::numeric_limits<std::uint32_t>::max();
+
+void add_energy(double& sum, double v) {
+  if (std::isnan(v)) return;
+  sum = std::isnan(sum) ? v : sum + v;
+}
+
+// Sums of one row while intervals arrive, without its name (the key says it) and with its rails
+// in the table's flat array: a trace of 120 000 distinct names costs about 100 bytes per name
+// and table until the table is cut.
 struct accumulator {
-  energy_row row;
-  double energy = 0, sampling_var = 0, slope_sum = 0;
+  std::uint32_t key = 0;  // a name index of the trace (kernels), or an op key (rows_by_key)
+  std::uint32_t count = 0, short_intervals = 0, outside_samples = 0, folded_names = 0;
   bool has_energy = false;
+  double time_s = 0, energy = 0, sampling_var = 0, slope_sum = 0;
+
+  double weight() const { return has_energy ? energy : time_s; }
+};
+
+// Op keys by name index: names are their own keys but for ProfilerStep#N, which all share the
+// first one's (op_key), so no table of names is built.
+struct op_keys {
+  std::vector<std::uint32_t> of_name;
+  std::uint32_t step = k_no_slot;  // the shared key of the ProfilerStep#N names
+  explicit op_keys(const trace& t) : of_name(t.names.size()) {
+    for (std::uint32_t i = 0; i < t.names.size(); ++i) {
+      const bool is_step = op_key(t.names[i]) != t.names[i];
+      if (is_step && step == k_no_slot) step = i;
+      of_name[i] = is_step ? step : i;
+    }
+  }
+  const std::string& name(const trace& t, std::uint32_t key) const {
+    static const std::string k_steps = op_key("ProfilerStep#0");
+    return key == step ? k_steps : t.names[key];
+  }
+};
+
+// One table's rows while intervals arrive.
+class table {
+ public:
+  table(std::size_t keys, std::size_t rails) : slot_of_key_(keys, k_no_slot), rails_(rails) {}
+
+  accumulator& row(std::uint32_t key) {
+    auto& slot = slot_of_key_[key];
+    if (slot == k_no_slot) {
+      slot = static_cast<std::uint32_t>(rows_.size());
+      rows_.push_back({});
+      rows_.back().key = key;
+      rail_energy_.resize(rail_energy_.size() + rails_, k_no_energy);
+    }
+    return rows_[slot];
+  }
+  double& rail_energy(const accumulator& row, std::size_t rail) {
+    return rail_energy_[static_cast<std::size_t>(&row - rows_.data()) * rails_ + rail];
+  }
+
+  // The largest max_rows rows as they are, then the rest summed into one.
+  template <class Name, class Finish>
+  std::vector<energy_row> finish(std::size_t max_rows, const Name& name_of, const Finish& finish_row) {
+    slot_of_key_ = {};
+    std::vector<std::uint32_t> order(rows_.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+      const double ex = rows_[x].weight(), ey = rows_[y].weight();
+      return ex != ey ? ex > ey : name_of(rows_[x].key) < name_of(rows_[y].key);
+    });
+    const std::size_t kept = order.size() > max_rows + 1 ? max_rows : order.size();
+    std::vector<energy_row> out;
+    out.reserve(kept + 1);
+    for (std::size_t i = 0; i < kept; ++i) out.push_back(finish_row(rows_[order[i]], name_of(rows_[order[i]].key), rails_of(order[i])));
+    if (kept < order.size()) {
+      accumulator rest;
+      std::vector<double> rest_rails(rails_, k_no_energy);
+      for (std::size_t i = kept; i < order.size(); ++i) {
+        const auto& r = rows_[order[i]];
+        rest.count += r.count;
+        rest.short_intervals += r.short_intervals;
+        rest.outside_samples += r.outside_samples;
+        ++rest.folded_names;
+        rest.time_s += r.time_s;
+        rest.energy += r.energy;
+        // The folded row's sampling part is the sum of its rows' (a bound), not their quadrature.
+        rest.sampling_var = std::pow(std::sqrt(rest.sampling_var) + std::sqrt(r.sampling_var), 2);
+        rest.slope_sum += std::fabs(r.slope_sum);
+        rest.has_energy = rest.has_energy || r.has_energy;
+        const auto rails = rails_of(order[i]);
+        for (std::size_t k = 0; k < rails_; ++k) add_energy(rest_rails[k], rails[k]);
+      }
+      out.push_back(finish_row(rest, "(" + std::to_string(rest.folded_names) + " other names)", rest_rails.data()));
+    }
+    return out;
+  }
+
+ private:
+  const double* rails_of(std::uint32_t slot) const { return rail_energy_.data() + static_cast<std::size_t>(slot) * rails_; }
+
+  std::vector<std::uint32_t> slot_of_key_;
+  std::vector<accumulator> rows_;
+  std::vector<double> rail_energy_;  // rows x rails
+  std::size_t rails_;
 };
 
 class attributor {
@@ -47,22 +144,21 @@ class attributor {
     period_ = p.sensor_period_ns > 0 ? p.sensor_period_ns : (p.total ? median_spacing(*p.total) : 0);
   }
 
-  void add(std::unordered_map<std::string, std::size_t>& index, std::vector<accumulator>& rows, const std::string& name,
-           const trace_event& e) const {
-    auto [it, inserted] = index.emplace(name, rows.size());
-    if (inserted) rows.push_back({});
-    auto& acc = rows[it->second];
-    acc.row.name = name;
-    ++acc.row.count;
+  void add(table& rows, std::uint32_t key, const trace_event& e) const {
+    auto& acc = rows.row(key);
+    ++acc.count;
     const std::int64_t from = e.ts_ns + a_.offset_ns, to = e.end_ns() + a_.offset_ns;
     const double dt = static_cast<double>(e.dur_ns) * 1e-9;
-    acc.row.time_s += dt;
-    if (period_ > 0 && e.dur_ns < period_) ++acc.row.short_intervals;
-    for (const auto& [rail, s] : p_.rails)
-      if (auto mean = interval_mean(s, from, to)) acc.row.rail_energy_j[rail] += *mean * dt;
+    acc.time_s += dt;
+    if (period_ > 0 && e.dur_ns < period_) ++acc.short_intervals;
+    std::size_t rail = 0;
+    for (const auto& kv : p_.rails) {
+      if (auto mean = interval_mean(kv.second, from, to)) add_energy(rows.rail_energy(acc, rail), *mean * dt);
+      ++rail;
+    }
     if (!p_.total || p_.total->empty()) return;
     const auto& s = *p_.total;
-    if (from < s.front().first || to > s.back().first) ++acc.row.outside_samples;
+    if (from < s.front().first || to > s.back().first) ++acc.outside_samples;
     acc.has_energy = true;
     acc.energy += *interval_mean(s, from, to) * dt;
     const double overlap_s = static_cast<double>(std::min<std::int64_t>(e.dur_ns, period_)) * 1e-9;
@@ -72,23 +168,26 @@ class attributor {
     acc.slope_sum += value_at(s, to) - value_at(s, from);
   }
 
-  std::vector<energy_row> finish(std::vector<accumulator>& rows) const {
-    std::vector<energy_row> out;
-    for (auto& acc : rows) {
-      auto& r = acc.row;
-      if (acc.has_energy) {
-        r.energy_j = acc.energy;
-        if (r.time_s > 0) r.power_w = acc.energy / r.time_s;
-        r.uncertainty_j = std::sqrt(acc.sampling_var) +
-                          std::fabs(acc.slope_sum) * static_cast<double>(a_.uncertainty_ns) * 1e-9;
-      }
-      out.push_back(std::move(r));
+  energy_row row_of(const accumulator& acc, std::string name, const double* rails) const {
+    energy_row r;
+    r.name = std::move(name);
+    r.count = acc.count;
+    r.time_s = acc.time_s;
+    r.short_intervals = acc.short_intervals;
+    r.outside_samples = acc.outside_samples;
+    r.folded_names = acc.folded_names;
+    std::size_t rail = 0;
+    for (const auto& kv : p_.rails) {
+      if (!std::isnan(rails[rail])) r.rail_energy_j[kv.first] = rails[rail];
+      ++rail;
     }
-    std::sort(out.begin(), out.end(), [](const energy_row& x, const energy_row& y) {
-      const double ex = x.energy_j.value_or(x.time_s), ey = y.energy_j.value_or(y.time_s);
-      return ex != ey ? ex > ey : x.name < y.name;
-    });
-    return out;
+    if (acc.has_energy) {
+      r.energy_j = acc.energy;
+      if (r.time_s > 0) r.power_w = acc.energy / r.time_s;
+      r.uncertainty_j =
+          std::sqrt(acc.sampling_var) + std::fabs(acc.slope_sum) * static_cast<double>(a_.uncertainty_ns) * 1e-9;
+    }
+    return r;
   }
 
   std::int64_t period() const { return period_; }
@@ -101,24 +200,31 @@ class attributor {
 
 }  // namespace
 
-energy_table attribute_energy(const trace& t, const op_tree& tree, const alignment& a, const power_inputs& power) {
+energy_table attribute_energy(const trace& t, const op_tree& tree, const alignment& a, const power_inputs& power,
+                              std::size_t max_rows) {
   const attributor at(a, power);
-  std::unordered_map<std::string, std::size_t> op_index, top_index, kernel_index;
-  std::vector<accumulator> ops, top, kernels;
+  const op_keys keys(t);
+  const auto rails = power.rails.size();
+  table ops(t.names.size(), rails), top(t.names.size(), rails), kernels(t.names.size(), rails);
   for (const auto& node : tree.nodes) {
     const auto& e = t.events[node.event];
-    at.add(op_index, ops, op_key(t.name_of(e)), e);
+    at.add(ops, keys.of_name[e.name], e);
   }
   for (auto root : tree.roots) {
     const auto& e = t.events[tree.nodes[root].event];
-    at.add(top_index, top, op_key(t.name_of(e)), e);
+    at.add(top, keys.of_name[e.name], e);
   }
   for (const auto& e : t.events)
-    if (is_device(e.category)) at.add(kernel_index, kernels, t.name_of(e), e);
+    if (is_device(e.category)) at.add(kernels, e.name, e);
+  const auto op_name = [&](std::uint32_t key) -> const std::string& { return keys.name(t, key); };
+  const auto kernel_name = [&](std::uint32_t key) -> const std::string& { return t.names[key]; };
+  const auto finish = [&](const accumulator& acc, std::string name, const double* r) {
+    return at.row_of(acc, std::move(name), r);
+  };
   energy_table out;
-  out.ops = at.finish(ops);
-  out.top_level = at.finish(top);
-  out.kernels = at.finish(kernels);
+  out.ops = ops.finish(max_rows, op_name, finish);
+  out.top_level = top.finish(max_rows, op_name, finish);
+  out.kernels = kernels.finish(max_rows, kernel_name, finish);
   out.sensor_period_ns = at.period();
   return out;
 }

@@ -3,6 +3,7 @@
  *   marked_phases --hang                               sleeps until killed (timeouts, cancel)
  *   marked_phases --orphan PIDFILE                     leaves a child running, writes its pid, exits 0
  *   marked_phases --env                                prints its environment and its uid, exits 0
+ *   marked_phases --marks N                            N `mark step` markers of 8 attributes each, exits 0
  *   marked_phases --bytes                              writes 3000 x "é" then bytes that are not UTF-8
  *       to stdout and stderr, and marks with such bytes in an attribute and in a name
  *   marked_phases --trace FILE CYCLES BUSY_MS SLEEP_MS the cycles, also written as a Chrome trace as
@@ -77,6 +78,17 @@ int main(int argc, char **argv) {
   }
   if (argc >= 6 && strcmp(argv[1], "--trace") == 0)
     return traced_cycles(argv[2], atoi(argv[3]), atof(argv[4]) / 1000, atof(argv[5]) / 1000);
+  if (argc >= 3 && strcmp(argv[1], "--marks") == 0) {
+    const long n = atol(argv[2]);
+    char attrs[256];
+    for (long i = 0; i < n; ++i) {
+      snprintf(attrs, sizeof attrs, "i=%ld epoch=%ld batch=128 loss=%.6f lr=0.001 acc=%.4f device=cpu:0 run=seed-001",
+               i, i / 1000, 1.0 / (double)(i + 1), (double)(i % 10000) / 10000.0);
+      jp_mark("step", attrs);
+    }
+    printf("sent %ld marks\n", n);
+    return 0;
+  }
   if (argc >= 2 && strcmp(argv[1], "--bytes") == 0) {
     for (int i = 0; i < 3000; ++i) fputs("\xC3\xA9", stdout);
     fputs(" \xFF\xFE\xC3 end\n", stdout);

@@ -114,6 +114,8 @@ class job_service {
   /// Seconds each point will take (the kind's estimate over the cost model's run times).
   /// Stores a finished point's spans: its own (points), its measurement window (windows) and
   /// what the workload recorded (`spans`, emptied).
+  /// Stores the spans and empties the vector; a failure is logged, not thrown.
+  void store_spans(std::int64_t id, std::vector<store::timeline_span>& spans);
   void record_point_spans(std::int64_t id, const store::point_record& p, std::int64_t started_ns,
                           std::int64_t ended_ns, std::vector<store::timeline_span>& spans);
   std::vector<double> estimate_points(const workload& w, const nlohmann::json& spec,

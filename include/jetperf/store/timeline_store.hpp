@@ -60,6 +60,10 @@ class timeline_store {
   explicit timeline_store(database& db) : db_(db) {}
   /// Appends spans in one transaction (store_error when a job does not exist).
   void add(const std::vector<timeline_span>& spans);
+  /// Removes a job's spans of points `first_point` and after (a resumed job measures them again;
+  /// a point with many spans stores them in parts, so a crash can leave some); the job's own
+  /// spans (no point) stay. Returns how many went.
+  std::int64_t remove_from_point(std::int64_t job_id, std::int64_t first_point);
   /// Spans matching `q` by start time, at most q.limit of them.
   std::vector<timeline_span> spans(const timeline_query& q) const;
   /// At most `limit` of the spans matching `q` (its limit ignored), those after `after` in

@@ -17,6 +17,11 @@
 // Per row: u = sqrt(sum u_s^2) (independent between intervals) + |sum d| x u_off (one offset
 // for all). An interval shorter than tau is counted in `short_intervals` (its energy rests on
 // interpolation only), and one outside the samples' span in `outside_samples` (power held flat).
+//
+// Each table keeps its `max_rows` largest rows; the rest are summed into one last row named
+// "(N other names)" with `folded_names` = N (a trace of 100 000 distinct names answered one row
+// per name: 9 KB of the daemon's memory each, a 100 MB answer). Their uncertainties add up as
+// the worst case (the sum), the bound of a row that mixes names.
 #include <cstddef>
 #include <map>
 #include <optional>
@@ -46,6 +51,7 @@ struct energy_row {
   std::map<std::string, double> rail_energy_j;
   std::size_t short_intervals = 0;      ///< shorter than the sensor period
   std::size_t outside_samples = 0;      ///< not within the samples' span
+  std::size_t folded_names = 0;         ///< the names summed into this row; 0: a row of one name
 };
 
 struct energy_table {
@@ -55,7 +61,12 @@ struct energy_table {
   std::int64_t sensor_period_ns = 0;  ///< the period the uncertainties used
 };
 
-/// Rows of each table by energy (time without power), largest first, ties by name.
-energy_table attribute_energy(const trace& t, const op_tree& tree, const alignment& a, const power_inputs& power);
+/// Rows one table keeps before it folds the rest (a real model's trace has a few hundred names).
+constexpr std::size_t k_energy_rows_kept = 1000;
+
+/// Rows of each table by energy (time without power), largest first, ties by name; at most
+/// max_rows + 1 of them (the last the folded rest).
+energy_table attribute_energy(const trace& t, const op_tree& tree, const alignment& a, const power_inputs& power,
+                              std::size_t max_rows = k_energy_rows_kept);
 
 }  // namespace jetperf::traces

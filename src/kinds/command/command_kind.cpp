@@ -105,7 +105,7 @@ void record_timeline(const measure::point_context& ctx, const platform::user_pro
   for (const auto& iv : pairs.intervals)
     ctx.record("phases", iv.name, iv.t_start_ns, iv.t_end_ns, iv.closed ? json::object() : json{{"unclosed", true}});
   for (const auto& m : batch.markers) {
-    json args = m.attrs;
+    json args(m.attributes());
     args["type"] = to_string(m.what);
     if (m.client_t_ns) args["client_t_ns"] = *m.client_t_ns;
     ctx.record("markers", m.name, m.t_ns, m.t_ns, std::move(args));
@@ -184,8 +184,10 @@ measure::point_result command_workload::run_point(measure::point_context& ctx, c
     errors.push_back(std::to_string(batch.malformed - batch.errors.size()) + " more malformed lines");
   for (const auto& p : pairs.problems)
     if (errors.size() < k_kept_marker_errors) errors.push_back(p);
-  if (batch.dropped) errors.push_back(std::to_string(batch.dropped) + " markers dropped past the limit of " +
-                                      std::to_string(k_max_markers_per_run) + " per run");
+  if (batch.dropped)
+    errors.push_back(std::to_string(batch.dropped) + " markers dropped past the limits of " +
+                     std::to_string(k_max_markers_per_run) + " markers and " +
+                     std::to_string(k_max_marker_bytes_per_run >> 20) + " MiB of names and attributes per run");
   mt["marker_errors"] = errors;
   mt["warmup_exit_codes"] = warmup_codes;
   // The tails are bytes, cut anywhere: text from their first whole character.

@@ -51,6 +51,7 @@ std::optional<marker> parse_marker_line(const std::string& line, std::int64_t t_
   else return fail(why, "unknown marker '" + words[0] + "' (begin, end or mark)");
   if (!is_name(words[1])) return fail(why, "bad name '" + words[1].substr(0, k_max_marker_name) + "' ([A-Za-z0-9_.:/-], 1-128 characters)");
   m.name = words[1];
+  std::map<std::string, std::string> attrs;
   for (std::size_t i = 2; i < words.size(); ++i) {
     const auto eq = words[i].find('=');
     if (eq == std::string::npos || eq == 0) return fail(why, "expected key=value, got '" + words[i] + "'");
@@ -64,10 +65,26 @@ std::optional<marker> parse_marker_line(const std::string& line, std::int64_t t_
       continue;
     }
     if (m.what != marker::type::mark) return fail(why, "only 'mark' takes key=value attributes (besides ts)");
-    if (m.attrs.size() >= k_max_marker_attrs) return fail(why, "more than " + std::to_string(k_max_marker_attrs) + " attributes");
-    m.attrs[key] = valid_utf8(value);
+    if (attrs.size() >= k_max_marker_attrs && !attrs.count(key))
+      return fail(why, "more than " + std::to_string(k_max_marker_attrs) + " attributes");
+    attrs[key] = valid_utf8(value);
   }
+  for (const auto& [key, value] : attrs) m.attrs += (m.attrs.empty() ? "" : " ") + key + "=" + value;
   return m;
+}
+
+std::map<std::string, std::string> marker::attributes() const {
+  // Keys hold no '=' and values no blank (parse_marker_line): the text splits back exactly.
+  std::map<std::string, std::string> out;
+  std::size_t start = 0;
+  while (start < attrs.size()) {
+    auto end = attrs.find(' ', start);
+    if (end == std::string::npos) end = attrs.size();
+    const auto eq = attrs.find('=', start);
+    if (eq != std::string::npos && eq < end) out[attrs.substr(start, eq - start)] = attrs.substr(eq + 1, end - eq - 1);
+    start = end + 1;
+  }
+  return out;
 }
 
 }  // namespace jetperf::kinds

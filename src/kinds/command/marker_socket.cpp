@@ -138,8 +138,18 @@ void marker_socket::on_datagram_locked(const char* data, std::size_t n, bool tru
       continue;
     }
     std::string why;
-    if (auto m = parse_marker_line(line, t, &why)) pending_.markers.push_back(std::move(*m));
-    else bad(why);
+    auto m = parse_marker_line(line, t, &why);
+    if (!m) {
+      bad(why);
+      continue;
+    }
+    const auto bytes = m->name.size() + m->attrs.size();
+    if (pending_.bytes + bytes > k_max_marker_bytes_per_run) {
+      ++pending_.dropped;
+      continue;
+    }
+    pending_.bytes += bytes;
+    pending_.markers.push_back(std::move(*m));
   }
 }
 

@@ -11,6 +11,7 @@
 #include <jetperf/jobs/job_service.hpp>
 #include <jetperf/jobs/job_state.hpp>
 #include <jetperf/common/spec_fields.hpp>
+#include <jetperf/store/timeline_store.hpp>
 #include <support/temp_dir.hpp>
 
 using namespace jetperf;
@@ -24,7 +25,7 @@ class scripted_workload final : public jobs::workload {
  public:
   std::string kind() const override { return "scripted"; }
   json normalize(const json& spec, const platform::board_offer&) const override {
-    jetperf::reject_unknown_fields(spec, {"points", "sleep_ms", "estimate_ms", "expand_ms", "fail", "skip", "no_power"});
+    jetperf::reject_unknown_fields(spec, {"points", "sleep_ms", "estimate_ms", "expand_ms", "fail", "skip", "no_power", "spans"});
     const auto sleep_ms = jetperf::integer_field(spec, "sleep_ms", 0, 100000, 0);
     json out = {{"points", jetperf::integer_field(spec, "points", 0, 200000, 3)},
                 {"sleep_ms", sleep_ms},
@@ -32,7 +33,8 @@ class scripted_workload final : public jobs::workload {
                 {"expand_ms", jetperf::integer_field(spec, "expand_ms", 0, 100000, 0)},
                 {"fail", spec.value("fail", json::array())},
                 {"skip", spec.value("skip", json::array())},
-                {"no_power", spec.value("no_power", json::array())}};
+                {"no_power", spec.value("no_power", json::array())},
+                {"spans", jetperf::integer_field(spec, "spans", 0, 100000, 0)}};
     return out;
   }
   // Its main metrics: a value, and a power its points leave empty where the spec says so.
@@ -56,6 +58,8 @@ class scripted_workload final : public jobs::workload {
     return std::vector<double>(points.size(), spec["estimate_ms"].get<double>() / 1000.0);
   }
   measure::point_result run_point(measure::point_context& ctx, const json& spec, const json& point) override {
+    // Spans first (a command run's markers, recorded before the point ends), then the sleep.
+    for (int i = 0; i < spec.value("spans", 0); ++i) ctx.record("marks", "m", i, i, {{"i", i}});
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(spec["sleep_ms"].get<int>());
     while (std::chrono::steady_clock::now() < deadline && !ctx.cancelled()) std::this_thread::sleep_for(1ms);
     for (const auto& f : spec["fail"])
@@ -268,6 +272,49 @@ TEST(job_service, cancels_queued_and_running_jobs_and_refuses_finished_ones) {
   EXPECT_THROW(f.service->cancel(999), not_found);
   EXPECT_EQ(f.service->points(running.id).size(), 0u);
   EXPECT_EQ(f.board.restores, 1);
+}
+
+TEST(job_service, a_point_with_more_spans_than_it_holds_stores_them_all_once_even_after_a_resume) {
+  fixture f;
+  f.service->start();
+  // 10 000 spans, then a long sleep: the spans past 4096 are stored before the point ends.
+  auto job = f.service->submit("scripted", {{"points", 1}, {"sleep_ms", 60000}, {"spans", 10000}}, {});
+  store::timeline_store timeline(*f.db);
+  store::timeline_query marks;  // point 0's spans: its marks alone until it ends
+  marks.job_id = job.id;
+  marks.point_index = 0;
+  const auto until = std::chrono::steady_clock::now() + 20s;
+  while (timeline.count(marks) < 8192 && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(2ms);
+  EXPECT_EQ(timeline.count(marks), 8192);
+  f.service->stop();
+  EXPECT_EQ(f.service->get(job.id).state, jobs::job_state::interrupted);
+
+  f.open();
+  f.service->start();
+  f.service->resume(job.id);
+  // The point measures again; what it stored of its spans the first time is gone.
+  store::timeline_store reopened(*f.db);
+  const auto again = std::chrono::steady_clock::now() + 20s;
+  while (f.service->get(job.id).state != jobs::job_state::running && std::chrono::steady_clock::now() < again)
+    std::this_thread::sleep_for(2ms);
+  while (reopened.count(marks) < 8192 && std::chrono::steady_clock::now() < again) std::this_thread::sleep_for(2ms);
+  std::this_thread::sleep_for(50ms);  // the spans it holds stay held: nothing more comes
+  EXPECT_EQ(reopened.count(marks), 8192);
+  f.service->cancel(job.id);
+}
+
+TEST(job_service, all_the_spans_of_a_point_are_stored_once) {
+  fixture f;
+  f.service->start();
+  auto job = f.service->submit("scripted", {{"points", 2}, {"spans", 5000}}, {});
+  EXPECT_EQ(f.wait_terminal(job.id).state, jobs::job_state::succeeded);
+  store::timeline_query q;
+  q.job_id = job.id;
+  std::map<std::int64_t, int> marks;
+  for (const auto& s : store::timeline_store(*f.db).spans(q))
+    if (s.track == "marks") ++marks[s.args["i"].get<std::int64_t>() + 5000 * s.point_index.value_or(-100)];
+  EXPECT_EQ(marks.size(), 10000u);
+  for (const auto& [key, n] : marks) EXPECT_EQ(n, 1) << key;
 }
 
 TEST(job_service, shutdown_interrupts_and_resume_continues_after_the_last_point) {

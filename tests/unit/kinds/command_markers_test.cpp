@@ -61,7 +61,8 @@ TEST(command_markers, parse_the_three_forms_with_attributes_and_the_client_stamp
   const auto m = parse_marker_line("mark step  i=3 loss=0.25 ts=7", 44, nullptr);
   ASSERT_TRUE(m);
   EXPECT_EQ(m->what, marker::type::mark);
-  EXPECT_EQ(m->attrs, (std::map<std::string, std::string>{{"i", "3"}, {"loss", "0.25"}}));
+  EXPECT_EQ(m->attributes(), (std::map<std::string, std::string>{{"i", "3"}, {"loss", "0.25"}}));
+  EXPECT_EQ(m->attrs, "i=3 loss=0.25");
   EXPECT_EQ(*m->client_t_ns, 7);
 }
 
@@ -157,6 +158,22 @@ TEST(command_markers, the_socket_keeps_at_most_its_limit_and_counts_the_rest) {
   const auto batch = sock.take();
   EXPECT_EQ(batch.markers.size(), 10u);
   EXPECT_EQ(batch.dropped, 15u);
+}
+
+TEST(command_markers, the_socket_keeps_at_most_its_bytes_of_names_and_attributes_and_counts_the_rest) {
+  test::temp_dir dir;
+  marker_socket sock(dir.file("job.markers"), std::nullopt, 100000);
+  // 16 attributes of 56 bytes each: a line of about 950 bytes, four to a datagram.
+  std::string line = "mark step";
+  for (int k = 0; k < 16; ++k) line += " k" + std::to_string(10 + k) + "=" + std::string(52, 'v');
+  const std::size_t lines = 22000;  // about 20 MB: past the 16 MiB a run keeps
+  for (std::size_t i = 0; i < lines; i += 4) send_to(sock.path(), line + "\n" + line + "\n" + line + "\n" + line);
+  const auto batch = sock.take();
+  EXPECT_LE(batch.bytes, k_max_marker_bytes_per_run);
+  EXPECT_GT(batch.bytes, k_max_marker_bytes_per_run - line.size());
+  EXPECT_EQ(batch.markers.size() + batch.dropped, lines);
+  EXPECT_GT(batch.dropped, 3000u);
+  EXPECT_EQ(batch.markers.back().attributes().size(), 16u);
 }
 
 TEST(command_markers, the_socket_file_is_private_and_removed_with_the_socket) {

@@ -62,6 +62,16 @@ TEST_F(timeline_store_test, pages_of_any_size_give_the_spans_in_order_once) {
   EXPECT_TRUE(timeline_.spans_page(q, std::nullopt, 0).spans.empty());
 }
 
+TEST_F(timeline_store_test, removing_from_a_point_keeps_earlier_points_the_jobs_own_spans_and_other_jobs) {
+  EXPECT_EQ(timeline_.remove_from_point(job_, 1), 3);
+  timeline_query q;
+  q.job_id = job_;
+  EXPECT_EQ(names(timeline_.spans(q)), (std::vector<std::string>{"a", "b", "e"}));
+  q.job_id = other_;
+  EXPECT_EQ(names(timeline_.spans(q)), (std::vector<std::string>{"x"}));
+  EXPECT_EQ(timeline_.remove_from_point(job_, 5), 0);
+}
+
 TEST_F(timeline_store_test, a_page_keeps_the_query_and_reads_the_span_whole) {
   timeline_query q;
   q.job_id = job_;

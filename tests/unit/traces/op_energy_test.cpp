@@ -105,5 +105,39 @@ TEST(op_energy, without_power_rows_keep_their_times_and_no_energy) {
   EXPECT_FALSE(table.ops[0].uncertainty_j);
 }
 
+TEST(op_energy, past_max_rows_the_smallest_names_fold_into_one_row_whose_sums_are_theirs) {
+  // Five ops of 100..500 us at 10 W (the step comes later): each a name of its own.
+  json events = json::array();
+  for (int i = 1; i <= 5; ++i) events.push_back(event("op" + std::to_string(i), 1000.0 * i, 100.0 * i, "cpu_op"));
+  const auto t = parse_trace(json{{"traceEvents", events}}.dump());
+  alignment a;
+  a.uncertainty_ns = 0;
+  const auto table = attribute_energy(t, build_op_tree(t), a, step_power(), 2);
+  ASSERT_EQ(table.ops.size(), 3u);
+  EXPECT_EQ(table.ops[0].name, "op5");
+  EXPECT_EQ(table.ops[1].name, "op4");
+  EXPECT_EQ(table.ops[0].folded_names, 0u);
+  const auto& rest = table.ops[2];
+  EXPECT_EQ(rest.name, "(3 other names)");
+  EXPECT_EQ(rest.folded_names, 3u);
+  EXPECT_EQ(rest.count, 3u);
+  EXPECT_NEAR(rest.time_s, 600e-6, 1e-12);
+  EXPECT_NEAR(*rest.energy_j, 10 * 600e-6, 1e-12);
+  EXPECT_NEAR(rest.rail_energy_j.at("VDD_GPU"), 3 * 600e-6, 1e-12);
+  // One name more than max_rows is kept as it is: a folded row of one name says less.
+  EXPECT_EQ(attribute_energy(t, build_op_tree(t), a, step_power(), 4).ops.back().folded_names, 0u);
+  EXPECT_EQ(attribute_energy(t, build_op_tree(t), a, step_power(), 4).ops.size(), 5u);
+}
+
+TEST(op_energy, a_rail_without_samples_stays_out_of_the_rows_rail_energies) {
+  auto power = step_power();
+  power.rails["VDD_CPU"] = {};
+  const auto t = parse_trace(json{{"traceEvents", {event("op", 1000, 100, "cpu_op")}}}.dump());
+  const auto table = attribute_energy(t, build_op_tree(t), alignment{}, power);
+  ASSERT_EQ(table.ops.size(), 1u);
+  EXPECT_EQ(table.ops[0].rail_energy_j.count("VDD_CPU"), 0u);
+  EXPECT_EQ(table.ops[0].rail_energy_j.count("VDD_GPU"), 1u);
+}
+
 }  // namespace
 }  // namespace jetperf::traces

@@ -21,7 +21,8 @@ namespace jetperf::kinds {
 
 struct marker_batch {
   std::vector<marker> markers;
-  std::size_t dropped = 0;    ///< beyond the per-run limit
+  std::size_t dropped = 0;    ///< beyond the per-run limits (count, k_max_marker_bytes_per_run)
+  std::size_t bytes = 0;      ///< names and attributes kept
   std::size_t malformed = 0;  ///< lines that did not parse
   std::vector<std::string> errors;  ///< the first few malformed lines' reasons
 };
