@@ -7,7 +7,10 @@
 
 #include <cstdio>
 
+#include <spdlog/spdlog.h>
+
 #include <jetperf/common/errors.hpp>
+#include <jetperf/platform/run_cgroup.hpp>
 #include <jetperf/platform/user_account.hpp>
 
 #include "atomic_file.hpp"
@@ -67,6 +70,14 @@ kinds::command_policy command_policy_of(const daemon_config& config) {
   policy.runtime_dir = config.runtime_dir;
   // Traversable by the program's account (its marker socket is inside), writable by root only.
   check_runtime_dir(policy.runtime_dir);
+  std::string why;
+  if (const auto parent = platform::find_run_cgroup_parent(&why)) {
+    policy.cgroup_parent = *parent;
+    spdlog::info("command: each run gets a cgroup of its own under {}", *parent);
+  } else {
+    spdlog::warn("command: runs get no cgroup of their own ({}): a program's processes that leave its process "
+                 "group are still killed at its end, while the daemon lives", why);
+  }
   policy.enabled = true;
   return policy;
 }

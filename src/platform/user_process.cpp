@@ -10,7 +10,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include <spdlog/spdlog.h>
 
@@ -18,6 +20,7 @@
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/unique_handle.hpp>
 
+#include <jetperf/platform/run_cgroup.hpp>
 #include <jetperf/platform/run_leftovers.hpp>
 
 #include "child_process.hpp"
@@ -36,7 +39,7 @@ struct child_failure {
   int error = 0;
 };
 const char* const k_steps[] = {"setpgid", "open /dev/null", "dup2", "chdir", "setgroups", "setgid", "setuid",
-                               "execve", "prctl(PR_SET_PDEATHSIG)"};
+                               "execve", "prctl(PR_SET_PDEATHSIG)", "joining its cgroup"};
 
 [[noreturn]] void child_fail(int fd, int step) {
   child_failure f{step, errno};
@@ -47,7 +50,10 @@ const char* const k_steps[] = {"setpgid", "open /dev/null", "dup2", "chdir", "se
 
 // Between fork and execve: async-signal-safe calls only (the daemon has threads).
 [[noreturn]] void run_child(const user_process_spec& spec, char* const* argv, char* const* envp, int out_fd,
-                            int err_fd, int status_fd, const gid_t* groups, std::size_t group_count, pid_t daemon_pid) {
+                            int err_fd, int status_fd, const gid_t* groups, std::size_t group_count, pid_t daemon_pid,
+                            int cgroup_fd) {
+  // First, while still root: whatever it starts from here on is born in the run's cgroup.
+  if (cgroup_fd >= 0 && ::write(cgroup_fd, "0", 1) != 1) child_fail(status_fd, 9);
   if (::setpgid(0, 0) != 0) child_fail(status_fd, 0);
   const int devnull = ::open("/dev/null", O_RDONLY);
   if (devnull < 0) child_fail(status_fd, 1);
@@ -115,6 +121,8 @@ user_process_result run_user_process(const user_process_spec& spec, const std::f
     return ok;
   }();
   (void)subreaper;
+  std::optional<run_cgroup> cgroup;
+  if (!spec.cgroup_parent.empty()) cgroup.emplace(spec.cgroup_parent, spec.cgroup_name);
   const std::uint64_t since_ticks = boot_ticks_now();
   r.t_start_ns = monotonic_ns();
   const pid_t daemon_pid = ::getpid();
@@ -122,7 +130,7 @@ user_process_result run_user_process(const user_process_spec& spec, const std::f
   if (pid < 0) throw platform_error("fork failed for " + spec.program + ": " + std::strerror(errno));
   if (pid == 0)
     run_child(spec, argv.data(), envp.data(), out.w.get(), err.w.get(), status.w.get(), groups.data(), groups.size(),
-              daemon_pid);
+              daemon_pid, cgroup ? cgroup->procs_fd() : -1);
   // Also from the parent, so that a kill of the group cannot race the child's own setpgid.
   ::setpgid(pid, pid);
   r.pid = pid;
@@ -191,7 +199,8 @@ user_process_result run_user_process(const user_process_spec& spec, const std::f
   // The group's stragglers (children the program left behind) end with it, and so do those that
   // left the group (setsid, a double fork): they were reparented to the daemon.
   ::kill(-pid, SIGKILL);
-  r.leftovers = kill_run_leftovers(spec.run_as ? spec.run_as->uid : ::geteuid(), since_ticks).size();
+  const std::size_t in_cgroup = cgroup ? cgroup->kill() : 0;
+  r.leftovers = std::max(in_cgroup, kill_run_leftovers(spec.run_as ? spec.run_as->uid : ::geteuid(), since_ticks).size());
   if (r.leftovers) spdlog::debug("command: {} left {} process(es) behind, killed and reaped", spec.program, r.leftovers);
   // What they wrote before dying; the pipes close when the last writer is gone.
   for (unique_fd* fd : {&out.r, &err.r}) {

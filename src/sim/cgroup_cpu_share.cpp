@@ -14,39 +14,15 @@
 #include <sstream>
 #include <vector>
 
+#include <jetperf/platform/cgroup_paths.hpp>
+#include <jetperf/platform/sysfs_paths.hpp>
+
 #include "file_io.hpp"
 
 namespace jetperf::sim {
 namespace {
 
 constexpr const char* k_group_prefix = "jetperf-sim-";
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::string item;
-  std::istringstream in(s);
-  while (std::getline(in, item, sep)) out.push_back(item);
-  return out;
-}
-
-// mountinfo escapes space, tab, newline and backslash as \ooo.
-std::string unescape(const std::string& s) {
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '\\' && i + 3 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1]))) {
-      out += static_cast<char>(std::stoi(s.substr(i + 1, 3), nullptr, 8));
-      i += 3;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
-
-bool has_item(const std::string& list, const std::string& item) {
-  const auto items = split(list, ',');
-  return std::find(items.begin(), items.end(), item) != items.end();
-}
 
 // Writes `text` to a kernel file; 0 or the errno of the failure.
 int write_kernel_file(const std::string& path, const std::string& text) {
@@ -92,39 +68,23 @@ void remove_stale_groups(const std::string& own) {
 
 std::optional<cpu_cgroup_location> find_cpu_cgroup(const std::string& mountinfo, const std::string& self_cgroup,
                                                    std::string* why) {
-  // The process's path in each hierarchy: "ID:controllers:path" (v2: "0::path").
+  // The process's path in each hierarchy.
   std::string v1_path, v2_path;
   bool v1_listed = false, v2_listed = false;
-  for (const auto& line : split(self_cgroup, '\n')) {
-    const auto a = line.find(':'), b = a == std::string::npos ? a : line.find(':', a + 1);
-    if (b == std::string::npos) continue;
-    const auto controllers = line.substr(a + 1, b - a - 1);
-    if (has_item(controllers, "cpu")) {
-      v1_path = line.substr(b + 1);
+  for (const auto& c : platform::parse_cgroup_memberships(self_cgroup)) {
+    if (platform::has_list_item(c.controllers, "cpu")) {
+      v1_path = c.path;
       v1_listed = true;
-    } else if (line.compare(0, a, "0") == 0 && controllers.empty()) {
-      v2_path = line.substr(b + 1);
+    } else if (c.id == "0" && c.controllers.empty()) {
+      v2_path = c.path;
       v2_listed = true;
     }
   }
   std::optional<cpu_cgroup_location> v2;
-  for (const auto& line : split(mountinfo, '\n')) {
-    // "ID PARENT MAJ:MIN ROOT MOUNT_POINT OPTIONS [OPTIONAL...] - FSTYPE SOURCE SUPER_OPTIONS"
-    std::istringstream in(line);
-    std::vector<std::string> f;
-    for (std::string w; in >> w;) f.push_back(w);
-    const auto dash = std::find(f.begin(), f.end(), "-");
-    if (f.size() < 5 || dash == f.end() || f.end() - dash < 4) continue;
-    const std::string fstype = *(dash + 1), super = *(dash + 3);
-    const std::string root = unescape(f[3]), mount_point = unescape(f[4]);
-    const auto inside = [&](const std::string& path) {
-      // The process's path is relative to the hierarchy's root; the mount shows `root` of it.
-      std::string rel = path;
-      if (root != "/" && rel.rfind(root, 0) == 0) rel = rel.substr(root.size());
-      return mount_point + (rel == "/" ? "" : rel);
-    };
-    if (fstype == "cgroup" && v1_listed && has_item(super, "cpu")) return cpu_cgroup_location{1, inside(v1_path)};
-    if (fstype == "cgroup2" && v2_listed && !v2) v2 = cpu_cgroup_location{2, inside(v2_path)};
+  for (const auto& m : platform::parse_cgroup_mounts(mountinfo)) {
+    if (m.version == 1 && v1_listed && platform::has_list_item(m.super_options, "cpu"))
+      return cpu_cgroup_location{1, platform::cgroup_dir(m, v1_path)};
+    if (m.version == 2 && v2_listed && !v2) v2 = cpu_cgroup_location{2, platform::cgroup_dir(m, v2_path)};
   }
   if (v2) {
     // cgroup v2 has the cpu controller only where cgroup.controllers lists it.
@@ -168,8 +128,8 @@ std::unique_ptr<cgroup_cpu_share> cgroup_cpu_share::open(const cpu_cgroup_locati
 }
 
 std::unique_ptr<cgroup_cpu_share> cgroup_cpu_share::open_for_this_process(std::string* why) {
-  const auto mountinfo = detail::read_text("/proc/self/mountinfo").value_or("");
-  const auto self = detail::read_text("/proc/self/cgroup").value_or("");
+  const auto mountinfo = detail::read_text(platform::paths::self_mountinfo).value_or("");
+  const auto self = detail::read_text(platform::paths::self_cgroup).value_or("");
   const auto where = find_cpu_cgroup(mountinfo, self, why);
   if (!where) return nullptr;
   return open(*where, why);

@@ -18,6 +18,10 @@ inline constexpr const char* devfreq_class = "/sys/class/devfreq";
 inline constexpr const char* cpu_dir = "/sys/devices/system/cpu";
 /// Per-CPU jiffies (the first line sums all CPUs).
 inline constexpr const char* proc_stat = "/proc/stat";
+
+// Control groups: where they are mounted and which this process is in.
+inline constexpr const char* self_mountinfo = "/proc/self/mountinfo";
+inline constexpr const char* self_cgroup = "/proc/self/cgroup";
 inline constexpr const char* cpu_online = "/sys/devices/system/cpu/online";
 inline constexpr const char* cpu_present = "/sys/devices/system/cpu/present";
 inline constexpr const char* cpufreq_dir = "/sys/devices/system/cpu/cpufreq";

@@ -3,8 +3,9 @@
 // shell), with only the environment it is given, as an unprivileged account, in a process group
 // of its own. Cancel, timeout and the daemon's shutdown end the whole group: SIGTERM, then
 // SIGKILL after a grace period; and when the program exits, whatever it left running in its
-// group is killed too, and whatever left the group (run_leftovers.hpp), so nothing outlives its
-// run. Its output is kept as bounded tails.
+// group is killed too, and whatever left the group: everything in the run's cgroup
+// (run_cgroup.hpp), and the daemon's orphans of the run (run_leftovers.hpp, where there is no
+// cgroup), so nothing outlives its run. Its output is kept as bounded tails.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -25,6 +26,10 @@ struct user_process_spec {
   std::size_t tail_bytes = 4096;  ///< the last this many bytes of stdout and of stderr are kept
   double timeout_s = 3600;
   double kill_grace_s = 2;        ///< SIGTERM to SIGKILL
+  /// Where its cgroup is made (run_cgroup.hpp: find_run_cgroup_parent); empty: no cgroup.
+  std::string cgroup_parent;
+  /// Its cgroup's name under cgroup_parent ("run-<job>").
+  std::string cgroup_name = "run";
 };
 
 struct user_process_result {

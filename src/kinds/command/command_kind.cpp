@@ -85,6 +85,8 @@ platform::user_process_result command_workload::run_once(measure::point_context&
   if (policy_.switch_user) ps.run_as = policy_.account;
   ps.tail_bytes = policy_.tail_bytes;
   ps.timeout_s = spec.timeout_s;
+  ps.cgroup_parent = policy_.cgroup_parent;
+  ps.cgroup_name = "run-" + std::to_string(ctx.job_id);
   int started = 0;
   auto result = platform::run_user_process(
       ps, [&ctx] { return ctx.cancelled(); },

@@ -21,6 +21,9 @@ struct command_policy {
   std::vector<std::string> allowed_dirs;
   /// Where each job's marker socket is made (one per job, removed when it ends).
   std::string runtime_dir = "/run/jetperf";
+  /// Where each run's cgroup is made (platform::find_run_cgroup_parent); empty: runs are
+  /// contained by their process group and the daemon's orphan sweep only.
+  std::string cgroup_parent;
   /// Bytes of stdout and of stderr kept per run (the tail).
   std::size_t tail_bytes = 4096;
 };

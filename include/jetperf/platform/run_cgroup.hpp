@@ -1,0 +1,52 @@
+#pragma once
+// A command run's own cgroup (cgroup v2), so that nothing the program starts outlives its run,
+// whatever it does (setsid, a double fork, a daemon of its own): the program joins it between
+// fork and execve, everything it starts is born in it, and the run's end kills the whole cgroup
+// (cgroup.kill, Linux >= 5.14; before that: freeze, SIGKILL each member, thaw) and removes it.
+//   Where: run-<job> under the daemon's own cgroup when that is its systemd unit's (the unit has
+//   Delegate=yes; systemd kills what is left there when the daemon dies), else under
+//   <cgroup2 mount>/jetperf.slice/jetperfd-<pid>, whose groups of daemons that are gone (kill -9)
+//   are killed and removed when a daemon starts.
+// Where the host has no writable cgroup v2 (cgroup v1 only, no permission), runs are contained by
+// their process group and the subreaper sweep alone (user_process.hpp), and the daemon says so.
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace jetperf::platform {
+
+/// Where runs' cgroups go, from the mountinfo and /proc/self/cgroup texts (nothing is checked
+/// on disk); nullopt with `why` without a cgroup v2 hierarchy or membership.
+std::optional<std::string> run_cgroup_parent_of(const std::string& mountinfo, const std::string& proc_cgroup,
+                                                std::string* why);
+/// This process's: the texts read from /proc/self, the directory made when missing (jetperf.slice)
+/// and its runs' files checked writable. nullopt with `why` where runs cannot be contained.
+std::optional<std::string> find_run_cgroup_parent(std::string* why);
+
+class run_cgroup {
+ public:
+  /// Makes <parent>/<name>, or <parent>/<name>.<pid of this process> when that is in use (an
+  /// empty one left behind is taken). Throws platform_error when it cannot.
+  run_cgroup(const std::string& parent, const std::string& name);
+  /// kill(), then removes the directory.
+  ~run_cgroup();
+  run_cgroup(const run_cgroup&) = delete;
+  run_cgroup& operator=(const run_cgroup&) = delete;
+
+  const std::string& path() const { return path_; }
+  /// Its cgroup.procs, open for writing: a child writes "0" into it to join (async-signal-safe).
+  int procs_fd() const { return procs_fd_; }
+  /// Kills every process in it and waits (up to 2 s) until none is left; returns how many there
+  /// were.
+  std::size_t kill();
+
+ private:
+  std::string path_;
+  int procs_fd_ = -1;
+};
+
+/// Kills and removes the run cgroups ("run-*") under `parent`: what a previous daemon left.
+/// Returns how many there were.
+std::size_t remove_run_cgroups(const std::string& parent);
+
+}  // namespace jetperf::platform
