@@ -1,9 +1,12 @@
-// jetperf trace attach JOB FILE [--offset-ns N] [--format table|csv|json] [-o OUT]
+// jetperf trace attach JOB FILE [--offset-ns N] [--force] [--format table|csv|json] [-o OUT]
 // Uploads a trace the job's program wrote (torch.profiler's export_chrome_trace) to the daemon,
 // streamed from disk, and prints how the daemon aligned its clock with the job's (method,
 // offset, uncertainty, matches) and the energy per top-level op, per op and per kernel that the
-// job's power samples give over their intervals. Exit codes: 0 attached, 1 refused by the
-// daemon (no way to align, a malformed trace, too large), 2 usage, 3 no connection.
+// job's power samples give over their intervals, with the share of the run the trace covers. A
+// trace that does not belong to the job (outside its run, phases its markers did not see) is
+// refused unless --force, which keeps it marked unverified. Exit codes: 0 attached, 1 refused by
+// the daemon (not the job's, no way to align, a malformed trace, too large), 2 usage, 3 no
+// connection.
 #include <iostream>
 #include <sstream>
 
@@ -31,13 +34,15 @@ void print_table(std::ostream& out, const std::string& title, const json& rows, 
   for (const auto& r : rows) {
     if (cells.size() == limit) break;
     std::string flags;
-    if (r.value("short_intervals", 0) > 0) flags += "short:" + std::to_string(r["short_intervals"].get<long>());
-    if (r.value("outside_samples", 0) > 0)
-      flags += std::string(flags.empty() ? "" : " ") + "outside:" + std::to_string(r["outside_samples"].get<long>());
+    const auto flag = [&flags](const std::string& f) { flags += (flags.empty() ? "" : " ") + f; };
+    if (r.value("label", false)) flag("label");
+    if (r.value("unverified", false)) flag("unverified");
+    if (r.value("short_intervals", 0) > 0) flag("short:" + std::to_string(r["short_intervals"].get<long>()));
+    if (r.value("outside_samples", 0) > 0) flag("outside:" + std::to_string(r["outside_samples"].get<long>()));
     cells.push_back({format_cell(r["name"]), format_cell(r["count"]), format_cell(r["time_s"]), energy_cell(r),
-                     format_cell(r["power_w"]), flags});
+                     format_cell(r.value("self_energy_j", json())), format_cell(r["power_w"]), flags});
   }
-  out << format_table({"name", "count", "time_s", "energy_j", "power_w", "flags"}, cells);
+  out << format_table({"name", "count", "time_s", "energy_j", "self_energy_j", "power_w", "flags"}, cells);
   if (rows.size() > limit) out << "(" << rows.size() - limit << " more rows: --format csv or json for all)\n";
 }
 
@@ -50,9 +55,23 @@ std::string as_table(const json& answer) {
       << a["uncertainty_ns"] << " ns";
   if (a["method"] == "markers") out << ", " << a["matched"] << " of " << a["phases"] << " phases matched";
   out << " (" << a.value("detail", "") << ")\n";
+  if (!a.value("verified", true)) {
+    out << "UNVERIFIED (attached with --force): ";
+    for (const auto& r : a.value("unverified_reasons", json::array())) out << r.get<std::string>() << "; ";
+    out << "\n";
+  }
   const auto& e = answer["energy"];
   out << "power: " << (e["channel"].is_string() ? e["channel"].get<std::string>() : std::string("none stored"))
       << ", sensor period " << format_number(e.value("sensor_period_s", 0.0)) << " s\n";
+  const auto c = e.value("coverage", json());
+  if (c.is_object()) {
+    out << "coverage of the run: " << format_number(100 * c["time_share"].get<double>()) << "% of its "
+        << format_number(c["run_s"].get<double>()) << " s";
+    if (c["energy_share"].is_number())
+      out << ", " << format_number(100 * c["energy_share"].get<double>()) << "% of its "
+          << format_number(c["run_energy_j"].get<double>()) << " J";
+    out << " (the rest is outside the trace's top-level ops: start-up, imports, what it did not record)\n";
+  }
   print_table(out, "top-level ops", e["top_level"], 20);
   print_table(out, "ops", e["ops"], 30);
   print_table(out, "kernels", e["kernels"], 30);
@@ -66,6 +85,9 @@ class trace_attach_command final : public command {
     app_->add_option("JOB", job_, "The finished job whose program wrote the trace")->required()->check(CLI::PositiveNumber);
     app_->add_option("FILE", file_, "Chrome trace JSON (torch.profiler's export_chrome_trace)")->required();
     app_->add_option("--offset-ns", offset_ns_, "daemon_t = trace_t + offset, in ns (overrides the daemon's alignment)");
+    app_->add_flag("--force", force_,
+                   "Attach a trace that does not belong to the job (outside its run, phases its markers did not see), "
+                   "its figures marked unverified");
     app_->add_option("--format", format_, "table (default), csv or json")->check(CLI::IsMember({"table", "csv", "json"}));
     app_->add_option("-o,--output", output_, "Write to this file instead of stdout");
   }
@@ -73,7 +95,10 @@ class trace_attach_command final : public command {
 
   int run(context& ctx) override {
     std::string target = "/v1/jobs/" + std::to_string(job_) + "/traces";
-    if (app_->count("--offset-ns")) target += "?offset_ns=" + std::to_string(offset_ns_);
+    std::string query;
+    if (app_->count("--offset-ns")) query += "&offset_ns=" + std::to_string(offset_ns_);
+    if (force_) query += "&force=true";
+    if (!query.empty()) target += "?" + query.substr(1);
     const auto reply = ctx.http().upload(target, file_, "application/json");
     throw_if_error(reply);
     const auto answer = json::parse(reply.body);
@@ -100,6 +125,7 @@ class trace_attach_command final : public command {
   long job_ = 0;
   std::string file_;
   long long offset_ns_ = 0;
+  bool force_ = false;
   std::string format_ = "table";
   std::string output_;
 };

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <limits>
+#include <cstdio>
+#include <map>
 #include <set>
 
 #include <jetperf/api/csv_writer.hpp>
+#include <jetperf/common/errors.hpp>
 #include <jetperf/traces/op_energy.hpp>
 #include <jetperf/traces/op_tree.hpp>
 #include <jetperf/traces/trace_alignment.hpp>
@@ -18,19 +21,34 @@ using nlohmann::json;
 // Samples this far beyond the trace's ends are read too, for the interpolation at its edges.
 constexpr std::int64_t k_margin_ns = 1'000'000'000;
 
+// What a trace is checked against: the job's runs (a command's program runs; other kinds'
+// measured runs, else their windows, else their points), each on the daemon's clock.
+struct job_run {
+  std::optional<std::int64_t> point;
+  std::int64_t start_ns = 0, end_ns = 0;
+};
+
 traces::alignment_input alignment_input_of(const store::job_record& job, const store::timeline_store& timeline,
-                                           std::optional<std::int64_t> offset_ns) {
+                                           std::optional<std::int64_t> offset_ns, std::vector<job_run>* runs) {
   traces::alignment_input in;
   in.offset_ns = offset_ns;
   store::timeline_query q;
   q.job_id = job.id;
   std::vector<store::timeline_span> clocks;
+  std::map<std::string, std::vector<job_run>> by_track;
   for (auto& s : timeline.spans(q)) {
     if (s.track == "phases" && !s.args.value("unclosed", false) && s.t_end_ns >= s.t_start_ns)
       in.phases.push_back({s.name, s.t_start_ns, s.t_end_ns});
     else if (s.track == "clocks" && s.args.contains("realtime_ns"))
       clocks.push_back(std::move(s));
+    else if ((s.track == "runs" || s.track == "windows" || s.track == "points") && s.t_end_ns > s.t_start_ns)
+      by_track[s.track].push_back({s.point_index, s.t_start_ns, s.t_end_ns});
   }
+  for (const char* track : {"runs", "windows", "points"})
+    if (!by_track[track].empty()) {
+      *runs = std::move(by_track[track]);
+      break;
+    }
   if (!clocks.empty()) {
     const auto diff = [](const store::timeline_span& s) { return s.args["realtime_ns"].get<std::int64_t>() - s.t_start_ns; };
     const auto width = [](const store::timeline_span& s) { return s.args.value("read_ns", std::int64_t{0}); };
@@ -40,15 +58,15 @@ traces::alignment_input alignment_input_of(const store::job_record& job, const s
   return in;
 }
 
-// The trace's span on the daemon's timeline.
-std::pair<std::int64_t, std::int64_t> span_of(const traces::trace& t, std::int64_t offset_ns) {
+// The trace's span on the daemon's timeline, widened by `margin_ns` at both ends.
+std::pair<std::int64_t, std::int64_t> span_of(const traces::trace& t, std::int64_t offset_ns, std::int64_t margin_ns) {
   std::int64_t from = std::numeric_limits<std::int64_t>::max(), to = std::numeric_limits<std::int64_t>::min();
   for (const auto& e : t.events) {
     from = std::min(from, e.ts_ns);
     to = std::max(to, e.end_ns());
   }
   if (from > to) return {0, -1};
-  return {from + offset_ns - k_margin_ns, to + offset_ns + k_margin_ns};
+  return {from + offset_ns - margin_ns, to + offset_ns + margin_ns};
 }
 
 bool is_input_rail(const std::string& rail) { return rail == "VDD_IN" || rail == "POM_5V_IN"; }
@@ -86,7 +104,125 @@ traces::power_inputs power_of(const store::job_record& job, const store::sample_
 
 json opt(const std::optional<double>& v) { return v ? json(*v) : json(); }
 
-json rows_json(const std::vector<traces::energy_row>& rows) {
+// A span [from, to] on the daemon's clock.
+using span_ns = std::pair<std::int64_t, std::int64_t>;
+
+std::int64_t overlap(span_ns a, span_ns b) { return std::max<std::int64_t>(0, std::min(a.second, b.second) - std::max(a.first, b.first)); }
+
+std::string ms(std::int64_t ns) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f ms", static_cast<double>(ns) / 1e6);
+  return buf;
+}
+
+// Where a trace's markers may lie off the run's and still be its own (a datagram's latency is
+// 0.1 ms; a foreign trace's phases scatter by whole steps).
+constexpr std::int64_t k_max_marker_spread_ns = 10'000'000;
+// Beyond the alignment's own uncertainty, how far past a run's ends a trace may reach.
+constexpr std::int64_t k_run_margin_ns = 1'000'000;
+
+// Whether the trace belongs to the job: which run it lies in, and every reason it does not.
+struct verdict {
+  std::optional<job_run> run;
+  std::vector<std::string> reasons;
+};
+
+verdict verify(const traces::trace& t, const traces::alignment& a, const std::vector<job_run>& runs, span_ns trace_span) {
+  verdict v;
+  if (a.method == traces::alignment_method::markers) {
+    if (a.trace_events > a.matched)
+      v.reasons.push_back(std::to_string(a.trace_events - a.matched) + " of the trace's " + std::to_string(a.trace_events) +
+                          " events named like the job's phases match none of the phases its markers saw");
+    if (a.uncertainty_ns > k_max_marker_spread_ns)
+      v.reasons.push_back("the trace's phases line up with the job's markers only within " + ms(a.uncertainty_ns) +
+                          " (its own would within " + ms(k_max_marker_spread_ns) + ")");
+  }
+  if (runs.empty()) {
+    v.reasons.push_back("the job has no runs on its timeline to check the trace against");
+    return v;
+  }
+  const job_run* best = &runs.front();
+  for (const auto& r : runs)
+    if (overlap(trace_span, {r.start_ns, r.end_ns}) > overlap(trace_span, {best->start_ns, best->end_ns})) best = &r;
+  if (overlap(trace_span, {best->start_ns, best->end_ns}) == 0) {
+    // None overlaps: the nearest.
+    const auto distance = [&](const job_run& r) {
+      return std::max(r.start_ns - trace_span.second, trace_span.first - r.end_ns);
+    };
+    for (const auto& r : runs)
+      if (distance(r) < distance(*best)) best = &r;
+  }
+  v.run = *best;
+  const std::int64_t slack = a.uncertainty_ns + k_run_margin_ns;
+  const std::int64_t before = best->start_ns - trace_span.first, after = trace_span.second - best->end_ns;
+  if (before > slack || after > slack)
+    v.reasons.push_back("the trace (" + ms(trace_span.second - trace_span.first) + " aligned by " +
+                        traces::to_string(a.method) + ") reaches " + ms(std::max(before, after)) + " " +
+                        (before > after ? "before the start" : "past the end") + " of the job's run" +
+                        (best->point ? " (point " + std::to_string(*best->point) + ")" : std::string()) +
+                        ": it was not recorded during it");
+  (void)t;
+  return v;
+}
+
+// The intervals of the trace's top-level ops on the daemon's clock, merged.
+std::vector<span_ns> covered_spans(const traces::trace& t, const traces::op_tree& tree, std::int64_t offset_ns) {
+  std::vector<span_ns> spans;
+  for (auto root : tree.roots) {
+    const auto& e = t.events[tree.nodes[root].event];
+    spans.emplace_back(e.ts_ns + offset_ns, e.end_ns() + offset_ns);
+  }
+  std::sort(spans.begin(), spans.end());
+  std::vector<span_ns> merged;
+  for (const auto& s : spans) {
+    if (!merged.empty() && s.first <= merged.back().second) merged.back().second = std::max(merged.back().second, s.second);
+    else merged.push_back(s);
+  }
+  return merged;
+}
+
+// How much of the run the trace's top-level ops cover, in time and in energy.
+json coverage_of(const std::vector<span_ns>& covered, const job_run& run, const std::optional<time_series>& total) {
+  const span_ns r{run.start_ns, run.end_ns};
+  std::int64_t covered_ns = 0;
+  double covered_j = 0;
+  for (const auto& s : covered) {
+    const span_ns in{std::max(s.first, r.first), std::min(s.second, r.second)};
+    if (in.second <= in.first) continue;
+    covered_ns += in.second - in.first;
+    if (total && !total->empty()) covered_j += *interval_mean(*total, in.first, in.second) * static_cast<double>(in.second - in.first) * 1e-9;
+  }
+  const double run_s = static_cast<double>(r.second - r.first) * 1e-9;
+  json out = {{"run_s", run_s},
+              {"covered_s", static_cast<double>(covered_ns) * 1e-9},
+              {"time_share", run_s > 0 ? static_cast<double>(covered_ns) * 1e-9 / run_s : 0.0},
+              {"run_energy_j", nullptr},
+              {"covered_energy_j", nullptr},
+              {"energy_share", nullptr}};
+  if (run.point) out["point"] = *run.point;
+  if (total && !total->empty()) {
+    const double run_j = *interval_mean(*total, r.first, r.second) * run_s;
+    out["run_energy_j"] = run_j;
+    out["covered_energy_j"] = covered_j;
+    out["energy_share"] = run_j > 0 ? json(covered_j / run_j) : json();
+  }
+  return out;
+}
+
+// torch's legacy profiler writes record_function ranges with no "cat", like its ops: those named
+// like the job's phases (the program wraps its marked phases in them) or ProfilerStep#N are labels.
+void mark_legacy_labels(traces::trace& t, const std::vector<traces::reference_phase>& phases) {
+  if (t.has_envelope) return;
+  std::set<std::string> names;
+  for (const auto& p : phases) names.insert(p.name);
+  std::vector<bool> is_label(t.names.size());
+  for (std::size_t i = 0; i < t.names.size(); ++i)
+    is_label[i] = names.count(t.names[i]) > 0 || t.names[i].rfind("ProfilerStep#", 0) == 0;
+  for (auto& e : t.events)
+    if (e.category == traces::event_category::cpu_op && is_label[e.name]) e.category = traces::event_category::user_annotation;
+}
+
+json rows_json(const std::vector<traces::energy_row>& rows, bool unverified) {
   json out = json::array();
   for (const auto& r : rows) {
     out.push_back({{"name", r.name},
@@ -98,17 +234,38 @@ json rows_json(const std::vector<traces::energy_row>& rows) {
                    {"rail_energy_j", r.rail_energy_j},
                    {"short_intervals", r.short_intervals},
                    {"outside_samples", r.outside_samples}});
-    if (r.folded_names > 0) out.back()["folded_names"] = r.folded_names;
+    auto& row = out.back();
+    if (r.self_time_s) {
+      row["self_time_s"] = *r.self_time_s;
+      row["self_energy_j"] = opt(r.self_energy_j);
+    }
+    if (r.label) row["label"] = true;
+    if (r.folded_names > 0) row["folded_names"] = r.folded_names;
+    if (unverified) row["unverified"] = true;
   }
   return out;
 }
 
 }  // namespace
 
-attachment_result analyze_attachment(const traces::trace& t, const store::job_record& job,
+attachment_result analyze_attachment(traces::trace& t, const store::job_record& job,
                                      const store::timeline_store& timeline, const store::sample_store* samples,
-                                     std::optional<std::int64_t> offset_ns) {
-  const auto a = traces::align_trace(t, alignment_input_of(job, timeline, offset_ns));
+                                     std::optional<std::int64_t> offset_ns, bool force) {
+  std::vector<job_run> runs;
+  const auto input = alignment_input_of(job, timeline, offset_ns, &runs);
+  mark_legacy_labels(t, input.phases);
+  const auto a = traces::align_trace(t, input);
+  const auto trace_span = span_of(t, a.offset_ns, 0);
+  const auto v = verify(t, a, runs, trace_span);
+  if (!v.reasons.empty() && !force) {
+    std::string why;
+    for (const auto& r : v.reasons) why += (why.empty() ? "" : "; ") + r;
+    throw validation_error("body",
+                           "the trace does not belong to job " + std::to_string(job.id) + ": " + why +
+                               " (force=true, jetperf trace attach --force, attaches it anyway, every figure marked "
+                               "unverified)",
+                           "foreign_trace");
+  }
   attachment_result out;
   out.alignment = {{"method", traces::to_string(a.method)},
                    {"offset_ns", a.offset_ns},
@@ -116,15 +273,23 @@ attachment_result analyze_attachment(const traces::trace& t, const store::job_re
                    {"matched", a.matched},
                    {"trace_events", a.trace_events},
                    {"phases", a.phases},
-                   {"detail", a.detail}};
+                   {"detail", a.detail},
+                   {"verified", v.reasons.empty()},
+                   {"unverified_reasons", v.reasons}};
   std::string total_name;
-  const auto power = samples ? power_of(job, *samples, span_of(t, a.offset_ns), &total_name) : traces::power_inputs{};
-  const auto table = traces::attribute_energy(t, traces::build_op_tree(t), a, power);
+  // The samples over the trace and over its run: coverage reads the run's energy.
+  auto window = span_of(t, a.offset_ns, k_margin_ns);
+  if (v.run) window = {std::min(window.first, v.run->start_ns - k_margin_ns), std::max(window.second, v.run->end_ns + k_margin_ns)};
+  const auto power = samples ? power_of(job, *samples, window, &total_name) : traces::power_inputs{};
+  const auto tree = traces::build_op_tree(t);
+  const auto table = traces::attribute_energy(t, tree, a, power);
+  const bool unverified = !v.reasons.empty();
   out.energy = {{"sensor_period_s", static_cast<double>(table.sensor_period_ns) * 1e-9},
                 {"channel", total_name.empty() ? json() : json(total_name)},
-                {"ops", rows_json(table.ops)},
-                {"top_level", rows_json(table.top_level)},
-                {"kernels", rows_json(table.kernels)}};
+                {"coverage", v.run ? coverage_of(covered_spans(t, tree, a.offset_ns), *v.run, power.total) : json()},
+                {"ops", rows_json(table.ops, unverified)},
+                {"top_level", rows_json(table.top_level, unverified)},
+                {"kernels", rows_json(table.kernels, unverified)}};
   return out;
 }
 
@@ -137,14 +302,19 @@ std::string attachment_energy_csv(const json& energy) {
       const auto rail_j = r.value("rail_energy_j", json::object());
       for (const auto& kv : rail_j.items()) rails.insert(kv.key());
     }
-  std::string out = "table,name,count,time_s,energy_j,power_w,uncertainty_j,short_intervals,outside_samples";
+  std::string out =
+      "table,name,count,time_s,energy_j,power_w,uncertainty_j,short_intervals,outside_samples,self_time_s,self_energy_j,"
+      "label,unverified";
   for (const auto& rail : rails) out += "," + csv_quote("rail_" + rail + "_j");
   out += "\r\n";
   for (const char* name : k_tables) {
     for (const auto& r : energy.value(name, json::array())) {
       out += std::string(name) + "," + csv_field(r["name"]);
-      for (const char* k : {"count", "time_s", "energy_j", "power_w", "uncertainty_j", "short_intervals", "outside_samples"})
+      for (const char* k : {"count", "time_s", "energy_j", "power_w", "uncertainty_j", "short_intervals", "outside_samples",
+                            "self_time_s", "self_energy_j"})
         out += "," + csv_field(r.value(k, json()));
+      out += std::string(",") + (r.value("label", false) ? "true" : "false") + "," +
+             (r.value("unverified", false) ? "true" : "false");
       const auto rail_j = r.value("rail_energy_j", json::object());
       for (const auto& rail : rails) out += "," + (rail_j.contains(rail) ? csv_field(rail_j[rail]) : std::string());
       out += "\r\n";

@@ -49,6 +49,14 @@ store::job_record admissible_job(const route_request& r) {
   return job;
 }
 
+// force=true attaches a trace that does not belong to the job, its figures marked unverified.
+bool force_param(const route_request& r) {
+  const auto v = r.query.get("force");
+  if (!v || *v == "false" || *v == "0") return false;
+  if (*v == "true" || *v == "1") return true;
+  throw validation_error("force", "force must be true or false, got '" + *v + "'");
+}
+
 std::optional<std::int64_t> offset_param(const route_request& r) {
   if (!r.query.get("offset_ns")) return std::nullopt;
   return r.query.integer("offset_ns", std::numeric_limits<std::int64_t>::min() / 2,
@@ -103,9 +111,10 @@ std::string body_on_disk(const route_request& r, std::int64_t job_id) {
 }
 
 http_response attach(const route_request& r) {
-  r.query.reject_unknown({"offset_ns"});
+  r.query.reject_unknown({"offset_ns", "force"});
   const auto job = admissible_job(r);
   const auto offset = offset_param(r);
+  const bool force = force_param(r);
   file_guard file(body_on_disk(r, job.id));
   traces::trace_limits limits;
   limits.max_bytes = static_cast<std::size_t>(r.svc.attachment_max_bytes);
@@ -114,9 +123,9 @@ http_response attach(const route_request& r) {
   // once would multiply it on a small board.
   static std::mutex one_at_a_time;
   std::lock_guard<std::mutex> analysing(one_at_a_time);
-  const auto t = traces::read_trace_file(file.path(), limits);
+  auto t = traces::read_trace_file(file.path(), limits);
   if (t.events.empty()) throw validation_error("body", "the trace has no complete (\"ph\": \"X\") events");
-  const auto result = analyze_attachment(t, job, *r.svc.timeline, r.svc.samples, offset);
+  const auto result = analyze_attachment(t, job, *r.svc.timeline, r.svc.samples, offset, force);
 
   store::trace_attachment a;
   a.job_id = job.id;
@@ -177,8 +186,9 @@ void register_trace_attachment_routes(route_table& table) {
   upload.may_wait = true;  // reads and analyses a file of up to the upload limit
   upload.body_to_file = true;
   upload.admit = [](const route_request& r) {
-    r.query.reject_unknown({"offset_ns"});
+    r.query.reject_unknown({"offset_ns", "force"});
     offset_param(r);
+    force_param(r);
     admissible_job(r);
   };
   table.add("POST", "/v1/jobs/{id}/traces", attach, upload);

@@ -49,8 +49,9 @@ void add_energy(double& sum, double v) {
 struct accumulator {
   std::uint32_t key = 0;  // a name index of the trace (kernels), or an op key (rows_by_key)
   std::uint32_t count = 0, short_intervals = 0, outside_samples = 0, folded_names = 0;
-  bool has_energy = false;
+  bool has_energy = false, host = false, label = false;
   double time_s = 0, energy = 0, sampling_var = 0, slope_sum = 0;
+  double self_time_s = 0, self_energy = 0;
 
   double weight() const { return has_energy ? energy : time_s; }
 };
@@ -117,6 +118,9 @@ class table {
         ++rest.folded_names;
         rest.time_s += r.time_s;
         rest.energy += r.energy;
+        rest.self_time_s += r.self_time_s;
+        rest.self_energy += r.self_energy;
+        rest.host = rest.host || r.host;
         // The folded row's sampling part is the sum of its rows' (a bound), not their quadrature.
         rest.sampling_var = std::pow(std::sqrt(rest.sampling_var) + std::sqrt(r.sampling_var), 2);
         rest.slope_sum += std::fabs(r.slope_sum);
@@ -144,9 +148,11 @@ class attributor {
     period_ = p.sensor_period_ns > 0 ? p.sensor_period_ns : (p.total ? median_spacing(*p.total) : 0);
   }
 
-  void add(table& rows, std::uint32_t key, const trace_event& e) const {
+  // Adds the event's interval to its row; returns the energy over it (0 without power).
+  double add(table& rows, std::uint32_t key, const trace_event& e) const {
     auto& acc = rows.row(key);
     ++acc.count;
+    acc.label = acc.label || e.category == event_category::user_annotation;
     const std::int64_t from = e.ts_ns + a_.offset_ns, to = e.end_ns() + a_.offset_ns;
     const double dt = static_cast<double>(e.dur_ns) * 1e-9;
     acc.time_s += dt;
@@ -156,16 +162,26 @@ class attributor {
       if (auto mean = interval_mean(kv.second, from, to)) add_energy(rows.rail_energy(acc, rail), *mean * dt);
       ++rail;
     }
-    if (!p_.total || p_.total->empty()) return;
+    if (!p_.total || p_.total->empty()) return 0;
     const auto& s = *p_.total;
     if (from < s.front().first || to > s.back().first) ++acc.outside_samples;
     acc.has_energy = true;
-    acc.energy += *interval_mean(s, from, to) * dt;
+    const double energy = *interval_mean(s, from, to) * dt;
+    acc.energy += energy;
     const double overlap_s = static_cast<double>(std::min<std::int64_t>(e.dur_ns, period_)) * 1e-9;
     const double u_s = (range_within(s, from - period_, from + period_) + range_within(s, to - period_, to + period_)) *
                        overlap_s / 2;
     acc.sampling_var += u_s * u_s;
     acc.slope_sum += value_at(s, to) - value_at(s, from);
+    return energy;
+  }
+
+  // A host interval's own part: its time and energy less its children's.
+  static void add_self(table& rows, std::uint32_t key, double self_time_s, double self_energy) {
+    auto& acc = rows.row(key);
+    acc.host = true;
+    acc.self_time_s += self_time_s;
+    acc.self_energy += self_energy;
   }
 
   energy_row row_of(const accumulator& acc, std::string name, const double* rails) const {
@@ -176,6 +192,11 @@ class attributor {
     r.short_intervals = acc.short_intervals;
     r.outside_samples = acc.outside_samples;
     r.folded_names = acc.folded_names;
+    r.label = acc.label;
+    if (acc.host) {
+      r.self_time_s = acc.self_time_s;
+      if (acc.has_energy) r.self_energy_j = acc.self_energy;
+    }
     std::size_t rail = 0;
     for (const auto& kv : p_.rails) {
       if (!std::isnan(rails[rail])) r.rail_energy_j[kv.first] = rails[rail];
@@ -206,9 +227,23 @@ energy_table attribute_energy(const trace& t, const op_tree& tree, const alignme
   const op_keys keys(t);
   const auto rails = power.rails.size();
   table ops(t.names.size(), rails), top(t.names.size(), rails), kernels(t.names.size(), rails);
-  for (const auto& node : tree.nodes) {
-    const auto& e = t.events[node.event];
-    at.add(ops, keys.of_name[e.name], e);
+  // Each node's energy, then its self part (children come after their parent in `nodes`).
+  std::vector<double> node_energy(tree.nodes.size());
+  for (std::size_t n = 0; n < tree.nodes.size(); ++n) {
+    const auto& e = t.events[tree.nodes[n].event];
+    node_energy[n] = at.add(ops, keys.of_name[e.name], e);
+  }
+  const auto self_of = [&](std::size_t n) {
+    double time = static_cast<double>(t.events[tree.nodes[n].event].dur_ns) * 1e-9, energy = node_energy[n];
+    for (auto c : tree.nodes[n].children) {
+      time -= static_cast<double>(t.events[tree.nodes[c].event].dur_ns) * 1e-9;
+      energy -= node_energy[c];
+    }
+    return std::make_pair(time, energy);
+  };
+  for (std::size_t n = 0; n < tree.nodes.size(); ++n) {
+    const auto [time, energy] = self_of(n);
+    attributor::add_self(ops, keys.of_name[t.events[tree.nodes[n].event].name], time, energy);
   }
   for (auto root : tree.roots) {
     const auto& e = t.events[tree.nodes[root].event];

@@ -16,14 +16,24 @@
 namespace jetperf::api {
 
 struct attachment_result {
-  nlohmann::json alignment;  ///< {method, offset_ns, uncertainty_ns, matched, trace_events, phases, detail}
-  nlohmann::json energy;     ///< {sensor_period_s, channel, ops, top_level, kernels}
+  /// {method, offset_ns, uncertainty_ns, matched, trace_events, phases, detail, verified, unverified_reasons}
+  nlohmann::json alignment;
+  nlohmann::json energy;  ///< {sensor_period_s, channel, coverage, ops, top_level, kernels}
 };
 
-/// Throws validation_error ("offset_ns", "no_alignment") when the trace cannot be aligned.
-attachment_result analyze_attachment(const traces::trace& t, const store::job_record& job,
+/// Throws validation_error ("offset_ns", "no_alignment") when the trace cannot be aligned, and
+/// ("body", "foreign_trace") when it does not belong to the job, unless `force`:
+///  - aligned, it must lie within one of the job's runs (its command runs; else its measured runs,
+///    windows or points), up to the alignment's uncertainty and 1 ms;
+///  - aligned by markers, each of its events named like a phase must match one the markers saw,
+///    within 10 ms.
+/// Forced, alignment.verified is false with its unverified_reasons, and every row is marked
+/// unverified. energy.coverage gives the share of the run (time and energy) the trace's top-level
+/// ops cover. A legacy trace's (no "cat") events named like the job's phases, or ProfilerStep#N,
+/// are taken as the record_function labels they are (`t` is changed so).
+attachment_result analyze_attachment(traces::trace& t, const store::job_record& job,
                                      const store::timeline_store& timeline, const store::sample_store* samples,
-                                     std::optional<std::int64_t> offset_ns);
+                                     std::optional<std::int64_t> offset_ns, bool force = false);
 
 /// The energy tables as CSV: table, name, count, time_s, energy_j, power_w, uncertainty_j,
 /// short_intervals, outside_samples, then one rail_<NAME>_j column per rail.

@@ -5,7 +5,8 @@
 // per op key as key_averages() groups them (an op's interval holds its children, so nested
 // rows overlap and do not add up), per top-level op (the roots of each thread's op tree), and
 // per device event name (kernels, copies, sets; overlapping kernels on several streams each get
-// the whole board's power over their interval).
+// the whole board's power over their interval). Op rows also carry their self time and self
+// energy (each interval less its children's), which add up where inclusive figures overlap.
 //
 // Uncertainty of one interval [a, b] (T = b - a, tau = the sensor's update period, P the total
 // power series, u_off the alignment's uncertainty):
@@ -52,6 +53,11 @@ struct energy_row {
   std::size_t short_intervals = 0;      ///< shorter than the sensor period
   std::size_t outside_samples = 0;      ///< not within the samples' span
   std::size_t folded_names = 0;         ///< the names summed into this row; 0: a row of one name
+  /// Op rows: the time and energy of the op's intervals less its children's; over one thread
+  /// the self energies of all rows add up to the energy of the top-level ops' intervals. Absent
+  /// in the top-level and kernel tables; self_energy_j absent without power.
+  std::optional<double> self_time_s, self_energy_j;
+  bool label = false;  ///< a record_function label (user_annotation), not an op
 };
 
 struct energy_table {

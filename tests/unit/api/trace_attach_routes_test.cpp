@@ -39,7 +39,9 @@ class trace_attach_routes : public api_fixture {
     store::job_store raw(db_);
     running_ = raw.insert("idle", json::object(), {}, 1, 1.0);
     raw.set_state(running_, store::job_state::running);
-    timeline_.add({{job_, 0, "phases", "busy", 1 * k_s, 2 * k_s, json::object()},
+    // The program's run [0.4 s, 3.5 s] holds the two phases.
+    timeline_.add({{job_, 0, "runs", "run", 4 * k_s / 10, 35 * k_s / 10, json::object()},
+                   {job_, 0, "phases", "busy", 1 * k_s, 2 * k_s, json::object()},
                    {job_, 0, "phases", "sleep", 2 * k_s, 3 * k_s, json::object()}});
     // The total steps from 2 W to 6 W between the samples at 2.00 s and 2.01 s.
     const auto total = samples_.channel_id("power.total", "W", "test");
@@ -119,6 +121,23 @@ TEST_F(trace_attach_routes, markers_align_the_trace_and_the_power_step_gives_exa
   EXPECT_GT(busy["uncertainty_j"].get<double>(), 0.01);
   EXPECT_NEAR(row(e["ops"], "aten::mm")["uncertainty_j"].get<double>(), 0.0, 1e-12);
   EXPECT_EQ(e["top_level"].size(), 2u);  // busy (holding aten::mm) and sleep
+  // Self figures: busy less the aten::mm it holds; the labels are marked as such.
+  EXPECT_NEAR(busy["self_energy_j"].get<double>(), 2.0 - 0.2, 1e-9);
+  EXPECT_NEAR(busy["self_time_s"].get<double>(), 0.9, 1e-9);
+  EXPECT_EQ(busy["label"], true);
+  EXPECT_FALSE(row(e["ops"], "aten::mm").contains("label"));
+  // It belongs: verified, and it covers busy and sleep, 2 s of the 3.1 s run; of the run's
+  // 3.2 + 0.04 + 8.94 J, busy's 2 J and sleep's 5.98 J.
+  EXPECT_EQ(a["verified"], true);
+  EXPECT_TRUE(a["unverified_reasons"].empty());
+  const auto& c = e["coverage"];
+  EXPECT_NEAR(c["run_s"].get<double>(), 3.1, 1e-9);
+  EXPECT_NEAR(c["covered_s"].get<double>(), 2.0, 1e-9);
+  EXPECT_NEAR(c["time_share"].get<double>(), 2.0 / 3.1, 1e-9);
+  EXPECT_NEAR(c["run_energy_j"].get<double>(), 12.18, 1e-9);
+  EXPECT_NEAR(c["covered_energy_j"].get<double>(), 7.98, 1e-9);
+  EXPECT_NEAR(c["energy_share"].get<double>(), 7.98 / 12.18, 1e-9);
+  EXPECT_EQ(c["point"], 0);
 
   expect_conforms("/v1/jobs/{id}/traces", "get", "200", call("GET", "/v1/jobs/" + std::to_string(job_) + "/traces"));
   expect_conforms("/v1/jobs/{id}/traces/{n}", "get", "200", call("GET", "/v1/jobs/" + std::to_string(job_) + "/traces/1"));
@@ -131,8 +150,9 @@ TEST_F(trace_attach_routes, markers_align_the_trace_and_the_power_step_gives_exa
   const auto csv = call("GET", "/v1/jobs/" + std::to_string(job_) + "/traces/1?format=csv");
   ASSERT_EQ(csv.status, 200) << csv.body;
   EXPECT_EQ(csv.body.substr(0, csv.body.find('\r')),
-            "table,name,count,time_s,energy_j,power_w,uncertainty_j,short_intervals,outside_samples,rail_VDD_CPU_j");
-  EXPECT_NE(csv.body.find("\nops,busy,1,1.0,2.0,2.0,0.02,0,0,1.0\r\n"), std::string::npos) << csv.body;
+            "table,name,count,time_s,energy_j,power_w,uncertainty_j,short_intervals,outside_samples,self_time_s,"
+            "self_energy_j,label,unverified,rail_VDD_CPU_j");
+  EXPECT_NE(csv.body.find("\nops,busy,1,1.0,2.0,2.0,0.02,0,0,0.9,1.8,true,false,1.0\r\n"), std::string::npos) << csv.body;
   EXPECT_EQ(call("GET", "/v1/jobs/" + std::to_string(job_) + "/traces/2").status, 404);
   // The file is kept under a name of the daemon's.
   const auto stored = attachments_.get(job_, 1);
@@ -161,6 +181,64 @@ TEST_F(trace_attach_routes, an_explicit_offset_overrides_and_no_method_is_refuse
   const auto malformed = upload(job_, R"({"traceEvents":[{"ph":"X","name":"x","ts":5}]})");
   EXPECT_EQ(malformed.status, 400);
   EXPECT_EQ(attachments_.count(job_), 2);
+}
+
+TEST_F(trace_attach_routes, a_trace_outside_the_jobs_run_is_refused_unless_forced_and_then_marked_unverified) {
+  make();
+  // Placed 66 ms past the run's end: the trace ends at 3.566 s, the run at 3.5 s.
+  const auto late = upload(job_, phase_trace(), "?offset_ns=" + std::to_string(k_s + 66'000'000));
+  EXPECT_EQ(late.status, 400) << late.body;
+  const auto error = json_of(late)["error"];
+  EXPECT_EQ(error["code"], "foreign_trace");
+  EXPECT_EQ(error["field"], "body");
+  EXPECT_NE(error["message"].get<std::string>().find("66.0 ms past the end of the job's run (point 0)"), std::string::npos)
+      << error["message"];
+  EXPECT_EQ(attachments_.count(job_), 0);
+  EXPECT_EQ(upload(job_, phase_trace(), "?offset_ns=1&force=maybe").status, 400);
+
+  const auto forced = upload(job_, phase_trace(), "?offset_ns=" + std::to_string(k_s + 66'000'000) + "&force=true");
+  ASSERT_EQ(forced.status, 201) << forced.body;
+  expect_conforms("/v1/jobs/{id}/traces", "post", "201", forced);
+  const auto body = json_of(forced);
+  EXPECT_EQ(body["alignment"]["verified"], false);
+  ASSERT_EQ(body["alignment"]["unverified_reasons"].size(), 1u);
+  for (const char* table : {"ops", "top_level"})
+    for (const auto& r : body["energy"][table]) EXPECT_EQ(r["unverified"], true) << table << " " << r.dump();
+  EXPECT_EQ(json_of(call("GET", "/v1/jobs/" + std::to_string(job_) + "/traces"))["traces"][0]["alignment"]["verified"], false);
+}
+
+TEST_F(trace_attach_routes, a_trace_with_more_marked_steps_than_the_run_is_refused) {
+  make();
+  // Three "busy" ranges where the job's markers saw one: another run's, or another program's.
+  const auto trace =
+      json{{"traceEvents",
+            {{{"ph", "X"}, {"cat", "user_annotation"}, {"name", "busy"}, {"pid", 1}, {"tid", 1}, {"ts", 500000}, {"dur", 1000000}},
+             {{"ph", "X"}, {"cat", "user_annotation"}, {"name", "busy"}, {"pid", 1}, {"tid", 1}, {"ts", 1600000}, {"dur", 10000}},
+             {{"ph", "X"}, {"cat", "user_annotation"}, {"name", "busy"}, {"pid", 1}, {"tid", 1}, {"ts", 1700000}, {"dur", 10000}}}}}
+          .dump();
+  const auto res = upload(job_, trace);
+  EXPECT_EQ(res.status, 400) << res.body;
+  EXPECT_EQ(json_of(res)["error"]["code"], "foreign_trace");
+  EXPECT_NE(json_of(res)["error"]["message"].get<std::string>().find("2 of the trace's 3 events named like the job's phases"),
+            std::string::npos)
+      << res.body;
+}
+
+TEST_F(trace_attach_routes, a_legacy_traces_ranges_named_like_the_phases_are_labels_not_ops) {
+  make();
+  // torch's legacy profiler: a bare array, no "cat" on any event.
+  const auto legacy = json{{{"ph", "X"}, {"name", "busy"}, {"pid", 1}, {"tid", 1}, {"ts", 500000}, {"dur", 1000000}},
+                           {{"ph", "X"}, {"name", "aten::mm"}, {"pid", 1}, {"tid", 1}, {"ts", 600000}, {"dur", 100000}},
+                           {{"ph", "X"}, {"name", "sleep"}, {"pid", 1}, {"tid", 1}, {"ts", 1500000}, {"dur", 1000000}}}
+                          .dump();
+  const auto res = upload(job_, legacy);
+  ASSERT_EQ(res.status, 201) << res.body;
+  const auto body = json_of(res);
+  const auto& ops = body["energy"]["ops"];
+  ASSERT_EQ(ops.size(), 3u) << res.body;
+  EXPECT_EQ(row(ops, "busy")["label"], true);
+  EXPECT_EQ(row(ops, "sleep")["label"], true);
+  EXPECT_FALSE(row(ops, "aten::mm").contains("label"));
 }
 
 TEST_F(trace_attach_routes, token_unknown_job_running_job_size_and_count_limits) {

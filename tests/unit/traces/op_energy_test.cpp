@@ -96,6 +96,40 @@ TEST(op_energy, the_uncertainty_follows_the_step_near_an_end_and_the_alignment) 
   EXPECT_NEAR(*row(shifted.ops, "op").uncertainty_j, 0.05 + 5.0 * 0.001, 1e-9);
 }
 
+TEST(op_energy, self_energies_are_inclusive_less_children_and_add_up_to_the_top_level_energy) {
+  // forward [100, 400] ms holds aten::mm [200, 300] and aten::relu [320, 340]; a second
+  // forward [700, 900] holds nothing; a kernel has no self figures.
+  const auto t = parse_trace(json{{"traceEvents",
+                                   {event("forward", 100000, 300000, "cpu_op"), event("aten::mm", 200000, 100000, "cpu_op"),
+                                    event("aten::relu", 320000, 20000, "cpu_op"), event("forward", 700000, 200000, "cpu_op"),
+                                    event("gemm_kernel", 250000, 10000, "kernel")}}}
+                                     .dump());
+  alignment a;
+  a.uncertainty_ns = 0;
+  const auto table = attribute_energy(t, build_op_tree(t), a, step_power());
+  const auto& fwd = row(table.ops, "forward");
+  EXPECT_NEAR(*fwd.self_time_s, 0.3 - 0.1 - 0.02 + 0.2, 1e-12);
+  // 10 W until 500 ms, then 20 W: the first forward's own 0.18 s at 10 W, the second's 0.2 s at 20 W.
+  EXPECT_NEAR(*fwd.self_energy_j, 0.18 * 10 + 0.2 * 20, 1e-9);
+  EXPECT_NEAR(*row(table.ops, "aten::mm").self_energy_j, 1.0, 1e-9);
+  double self_sum = 0, top_sum = 0;
+  for (const auto& r : table.ops) self_sum += r.self_energy_j.value_or(0);
+  for (const auto& r : table.top_level) top_sum += *r.energy_j;
+  EXPECT_NEAR(self_sum, top_sum, 1e-9);
+  EXPECT_NEAR(top_sum, 0.3 * 10 + 0.2 * 20, 1e-9);
+  EXPECT_FALSE(table.top_level[0].self_energy_j);
+  EXPECT_FALSE(table.kernels[0].self_time_s);
+}
+
+TEST(op_energy, record_function_labels_are_rows_marked_as_labels) {
+  const auto t = parse_trace(json{{"traceEvents",
+                                   {event("train_step", 0, 1000, "user_annotation"), event("aten::mm", 100, 100, "cpu_op")}}}
+                                     .dump());
+  const auto table = attribute_energy(t, build_op_tree(t), alignment{}, power_inputs{});
+  EXPECT_TRUE(row(table.ops, "train_step").label);
+  EXPECT_FALSE(row(table.ops, "aten::mm").label);
+}
+
 TEST(op_energy, without_power_rows_keep_their_times_and_no_energy) {
   const auto t = parse_trace(json{{"traceEvents", {event("op", 0, 1000, "cpu_op")}}}.dump());
   const auto table = attribute_energy(t, build_op_tree(t), alignment{}, power_inputs{});
