@@ -6,6 +6,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <jetperf/common/free_memory.hpp>
 #include <jetperf/common/thread_name.hpp>
 
 #include "app.hpp"
@@ -20,6 +21,7 @@ int main(int argc, char** argv) {
   // Every thread the daemon starts from here is one of its service threads (thread_name.hpp);
   // library pools started while loading keep the program's name and count as workload.
   jetperf::name_this_thread("jp-main");
+  jetperf::return_freed_memory_promptly();
   command_line cl;
   try {
     cl = parse_command_line(std::vector<std::string>(argv + 1, argv + argc));

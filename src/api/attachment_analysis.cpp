@@ -281,12 +281,19 @@ attachment_result analyze_attachment(traces::trace& t, const store::job_record& 
   auto window = span_of(t, a.offset_ns, k_margin_ns);
   if (v.run) window = {std::min(window.first, v.run->start_ns - k_margin_ns), std::max(window.second, v.run->end_ns + k_margin_ns)};
   const auto power = samples ? power_of(job, *samples, window, &total_name) : traces::power_inputs{};
-  const auto tree = traces::build_op_tree(t);
-  const auto table = traces::attribute_energy(t, tree, a, power);
+  traces::energy_table table;
+  json coverage;
+  {
+    // The tree goes before the rows are written: for a trace of many names it is a good part of
+    // the memory the request takes.
+    const auto tree = traces::build_op_tree(t);
+    table = traces::attribute_energy(t, tree, a, power);
+    if (v.run) coverage = coverage_of(covered_spans(t, tree, a.offset_ns), *v.run, power.total);
+  }
   const bool unverified = !v.reasons.empty();
   out.energy = {{"sensor_period_s", static_cast<double>(table.sensor_period_ns) * 1e-9},
                 {"channel", total_name.empty() ? json() : json(total_name)},
-                {"coverage", v.run ? coverage_of(covered_spans(t, tree, a.offset_ns), *v.run, power.total) : json()},
+                {"coverage", coverage},
                 {"ops", rows_json(table.ops, unverified)},
                 {"top_level", rows_json(table.top_level, unverified)},
                 {"kernels", rows_json(table.kernels, unverified)}};
