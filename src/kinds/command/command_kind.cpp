@@ -1,5 +1,8 @@
 #include <jetperf/kinds/command/command_kind.hpp>
 
+#include <cstdio>
+#include <functional>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -30,6 +33,21 @@ constexpr std::int64_t k_margin_ns = 1'000'000'000;
 constexpr double k_idle_boundary_s = 0.1;
 constexpr std::size_t k_kept_marker_errors = 10;
 
+// The cost model's class of a program's runs: the program and its arguments (runs of the same
+// command take the same time, whatever the setting: a board setting's effect is not modelled).
+measure::run_cost run_cost_of(const command_spec& spec) {
+  std::string command = spec.program;
+  for (std::size_t i = 1; i < spec.argv.size(); ++i) command += '\x1f' + spec.argv[i];
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016zx", std::hash<std::string>{}(command));
+  const auto slash = spec.program.rfind('/');
+  measure::run_cost c;
+  c.cls = "command/" + spec.program.substr(slash == std::string::npos ? 0 : slash + 1) + "/" + hash;
+  c.work = 1;
+  c.prior_s = 0;
+  return c;
+}
+
 class command_workload final : public jobs::workload {
  public:
   explicit command_workload(command_policy policy) : policy_(std::move(policy)) {}
@@ -48,13 +66,16 @@ class command_workload final : public jobs::workload {
   std::vector<json> expand(const json& spec) const override { return expand_command_spec(spec); }
 
   std::vector<double> estimate_points_s(const json& spec_json, const std::vector<json>& points,
-                                        const measure::estimate_context&) const override {
-    // The program's own time is unknown until it has run; the protocol around it is known.
+                                        const measure::estimate_context& ctx) const override {
+    // The protocol around the program is known; the program's own time is what its runs took
+    // on this board before (this job's first run on: the estimate is refreshed as points end),
+    // nothing before it has run once.
     const auto spec = command_spec::stored(spec_json);
+    const double run_s = ctx.run ? ctx.run(run_cost_of(spec)).mean_s : 0.0;
     std::vector<double> out;
     for (const auto& p : points) {
       const bool first = p.value("repeat", std::int64_t{0}) == 0;
-      out.push_back(spec.cooldown_s + (first ? spec.idle_s : 0.0));
+      out.push_back(spec.cooldown_s + (first ? spec.idle_s + spec.warmup_runs * run_s : 0.0) + run_s);
     }
     return out;
   }
@@ -73,6 +94,10 @@ class command_workload final : public jobs::workload {
 
 platform::user_process_result command_workload::run_once(measure::point_context& ctx, const command_spec& spec,
                                                          marker_socket& markers, std::int64_t repeat) const {
+  // Unique within the job, across settings and repeats (a program that names its output after it
+  // overwrote the last setting's): the point's index; a warm-up run's "warmup-<point>-<n>".
+  const std::string run_id = repeat >= 0 ? std::to_string(ctx.index)
+                                         : "warmup-" + std::to_string(ctx.index) + "-" + std::to_string(-repeat);
   platform::user_process_spec ps;
   // Checked again as it stands now, and the file checked is the file run.
   ps.program = program_to_run(spec.program, policy_);
@@ -80,7 +105,8 @@ platform::user_process_result command_workload::run_once(measure::point_context&
   ps.env = command_environment(spec, policy_.account,
                                {{"JETPERF_MARKERS", markers.path()},
                                 {"JETPERF_JOB_ID", std::to_string(ctx.job_id)},
-                                {"JETPERF_RUN", std::to_string(repeat)}});
+                                {"JETPERF_RUN", run_id},
+                                {"JETPERF_REPEAT", std::to_string(repeat)}});
   ps.cwd = spec.cwd;
   if (policy_.switch_user) ps.run_as = policy_.account;
   ps.tail_bytes = policy_.tail_bytes;
@@ -206,6 +232,7 @@ measure::point_result command_workload::run_point(measure::point_context& ctx, c
   mt["stop_reason"] = to_string(run.timed_out ? measure::stop_reason::timeout : measure::stop_reason::program_exit);
   mt["unmet"] = json::array();
   r.run_s = wall_s;
+  r.cost = run_cost_of(spec);
 
   if (run.timed_out || run.term_signal || run.exit_code != 0) {
     r.status = "failed";

@@ -314,6 +314,50 @@ TEST(command_kind, warmup_runs_come_before_the_first_run_of_a_setting_only) {
   EXPECT_EQ(test::read_file(log), "run\nrun\nrun\nrun\n");
 }
 
+TEST(command_kind, jetperf_run_is_unique_within_the_job_across_repeats_and_warmups) {
+  test::temp_dir dir;
+  const auto log = dir.file("runs.log");
+  const auto prog = write_script(dir, "ids.sh", "echo $JETPERF_RUN/$JETPERF_REPEAT >> " + log);
+  auto w = kinds::make_command_kind(policy_in(dir.path()));
+  const auto spec = w->normalize({{"argv", {prog}}, {"warmup_runs", 1}, {"repeats", 2}, {"idle_s", 0}}, {});
+  const auto points = w->expand(spec);
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    measure::point_context ctx;
+    ctx.index = static_cast<std::int64_t>(i) + 5;  // as the runner numbers them: the job's point index
+    w->run_point(ctx, spec, points[i]);
+  }
+  EXPECT_EQ(test::read_file(log), "warmup-5-1/-1\n5/0\n6/1\n");
+}
+
+TEST(command_kind, estimates_take_the_programs_time_from_its_earlier_runs) {
+  test::temp_dir dir;
+  const auto prog = write_script(dir, "prog.sh", "exit 0");
+  auto w = kinds::make_command_kind(policy_in(dir.path()));
+  const auto spec = w->normalize({{"argv", {prog, "a"}}, {"warmup_runs", 1}, {"repeats", 2}, {"idle_s", 0.5}}, {});
+  const auto points = w->expand(spec);
+  // Before any run: the protocol alone (the first repeat's idle).
+  measure::estimate_context none;
+  EXPECT_EQ(w->estimate_points_s(spec, points, none), (std::vector<double>{0.5, 0.0}));
+  // A run of this command took 2 s: the first repeat has its warm-up, its idle and its run.
+  measure::run_cost asked;
+  measure::estimate_context learned;
+  learned.run = [&](const measure::run_cost& c) {
+    asked = c;
+    return measure::run_time{2.0, 0.0};
+  };
+  EXPECT_EQ(w->estimate_points_s(spec, points, learned), (std::vector<double>{0.5 + 2.0 + 2.0, 2.0}));
+  // The class it asks for is the class its runs are recorded under; another argument, another class.
+  measure::point_context ctx;
+  const auto r = w->run_point(ctx, spec, points.at(1));
+  ASSERT_TRUE(r.cost);
+  EXPECT_EQ(r.cost->cls, asked.cls);
+  EXPECT_EQ(r.cost->cls.rfind("command/prog.sh/", 0), 0u) << r.cost->cls;
+  EXPECT_GT(r.run_s, 0.0);
+  const auto other = w->normalize({{"argv", {prog, "b"}}, {"idle_s", 0}}, {});
+  w->estimate_points_s(other, w->expand(other), learned);
+  EXPECT_NE(asked.cls, r.cost->cls);
+}
+
 TEST(command_kind, the_summary_gives_medians_per_setting_and_phase_means_over_the_runs_that_have_them) {
   test::temp_dir dir;
   auto w = kinds::make_command_kind(policy_in(dir.path()));
