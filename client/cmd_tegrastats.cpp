@@ -1,4 +1,4 @@
-// jetperf tegrastats parse FILE [--format jsonl|csv]: converts a tegrastats log offline, with the
+// jetperf tegrastats parse FILE [--format jsonl|csv] [-o OUT]: converts a tegrastats log offline, with the
 // daemon's own parser (the client links jetperf::tegrastats, src/tegrastats/). Needs no
 // daemon. A field the parser does not know (a newer tegrastats) is kept in the record's "unparsed"
 // and the line still converts; stderr gets a summary per file:
@@ -27,6 +27,7 @@ class tegrastats_command final : public command {
     parse_ = app_->add_subcommand("parse", "Convert a tegrastats log to JSON lines or CSV");
     parse_->add_option("FILE", file_, "tegrastats output, one sample per line ('-' for stdin)")->required();
     parse_->add_option("--format", format_, "jsonl (default) or csv")->check(CLI::IsMember({"jsonl", "csv"}));
+    parse_->add_option("-o,--output", output_, "Write to this file instead of stdout");
   }
   CLI::App* app() const override { return app_; }
 
@@ -58,12 +59,19 @@ class tegrastats_command final : public command {
       if (!in) throw cli_error(exit_usage, "cannot read " + file_);
       result = telemetry::parse_tegrastats_stream(in);
     }
-    if (format_ == "csv") {
-      telemetry::write_tegrastats_csv(result.records, std::cout);
-    } else {
-      telemetry::write_tegrastats_jsonl(result.records, std::cout);
+    std::ofstream file;
+    if (!output_.empty()) {
+      file.open(output_, std::ios::binary | std::ios::trunc);
+      if (!file) throw cli_error(exit_usage, "cannot write '" + output_ + "'");
     }
-    std::cout.flush();
+    std::ostream& out = output_.empty() ? std::cout : file;
+    if (format_ == "csv") {
+      telemetry::write_tegrastats_csv(result.records, out);
+    } else {
+      telemetry::write_tegrastats_jsonl(result.records, out);
+    }
+    out.flush();
+    if (!out) throw cli_error(exit_usage, "cannot write '" + (output_.empty() ? std::string("stdout") : output_) + "'");
     report(file_ == "-" ? "<stdin>" : file_, result);
     return result.errors.empty() ? exit_ok : exit_failure;
   }
@@ -73,6 +81,7 @@ class tegrastats_command final : public command {
   CLI::App* parse_ = nullptr;
   std::string file_;
   std::string format_ = "jsonl";
+  std::string output_;
 };
 
 }  // namespace

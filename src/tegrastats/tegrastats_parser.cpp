@@ -775,6 +775,26 @@ nlohmann::json to_json(const tegrastats_record& r) {
   nlohmann::json j = nlohmann::json::object();
   if (r.timestamp) j["timestamp"] = *r.timestamp;
   j["ram"] = {{"used_mb", opt(r.ram_used_mb)}, {"total_mb", opt(r.ram_total_mb)}};
+  // Every field the parser read is written: SWAP, lfb, IRAM and the engines (APE, VIC, NVENC, ...)
+  // were parsed and then left out, with "0 fields unparsed" said.
+  if (r.lfb_blocks) j["ram"]["lfb_blocks"] = *r.lfb_blocks;
+  if (r.lfb_block_mb) j["ram"]["lfb_block_mb"] = *r.lfb_block_mb;
+  if (r.swap_used_mb || r.swap_total_mb)
+    j["swap"] = {{"used_mb", opt(r.swap_used_mb)}, {"total_mb", opt(r.swap_total_mb)}, {"cached_mb", opt(r.swap_cached_mb)}};
+  if (r.iram_used_kb || r.iram_total_kb)
+    j["iram"] = {{"used_kb", opt(r.iram_used_kb)}, {"total_kb", opt(r.iram_total_kb)}, {"lfb_kb", opt(r.iram_lfb_kb)}};
+  if (!r.engines.empty()) {
+    nlohmann::json engines = nlohmann::json::object();
+    for (const auto& e : r.engines) {
+      nlohmann::json v = {{"freq_mhz", opt(e.freq_mhz)}};
+      if (e.util_pct) v["util_pct"] = *e.util_pct;
+      if (e.fg_pct) v["fg_pct"] = *e.fg_pct;
+      if (e.bg_pct) v["bg_pct"] = *e.bg_pct;
+      if (!e.freqs_mhz.empty()) v["freqs_mhz"] = e.freqs_mhz;
+      engines[e.name] = std::move(v);
+    }
+    j["engines"] = std::move(engines);
+  }
   nlohmann::json cpus = nlohmann::json::array();
   for (const auto& c : r.cpus) cpus.push_back({{"util_pct", opt(c.util_pct)}, {"freq_mhz", opt(c.freq_mhz)}});
   j["cpus"] = std::move(cpus);
@@ -810,6 +830,18 @@ std::vector<std::pair<std::string, std::string>> flatten_tegrastats(const tegras
   if (r.timestamp) out.emplace_back("timestamp", *r.timestamp);
   out.emplace_back("ram.used_mb", num(r.ram_used_mb));
   out.emplace_back("ram.total_mb", num(r.ram_total_mb));
+  if (r.lfb_blocks) out.emplace_back("ram.lfb_blocks", num(r.lfb_blocks));
+  if (r.lfb_block_mb) out.emplace_back("ram.lfb_block_mb", num(r.lfb_block_mb));
+  if (r.swap_used_mb || r.swap_total_mb) {
+    out.emplace_back("swap.used_mb", num(r.swap_used_mb));
+    out.emplace_back("swap.total_mb", num(r.swap_total_mb));
+    out.emplace_back("swap.cached_mb", num(r.swap_cached_mb));
+  }
+  if (r.iram_used_kb || r.iram_total_kb) {
+    out.emplace_back("iram.used_kb", num(r.iram_used_kb));
+    out.emplace_back("iram.total_kb", num(r.iram_total_kb));
+    out.emplace_back("iram.lfb_kb", num(r.iram_lfb_kb));
+  }
   for (std::size_t i = 0; i < r.cpus.size(); ++i) {
     std::string p = "cpus." + std::to_string(i) + ".";
     out.emplace_back(p + "util_pct", num(r.cpus[i].util_pct));
@@ -824,6 +856,13 @@ std::vector<std::pair<std::string, std::string>> flatten_tegrastats(const tegras
     }
   } else {
     out.emplace_back("gpu.freq_mhz", r.gpu_freq_mhz.empty() ? std::string() : format_number(r.gpu_freq_mhz[0]));
+  }
+  for (const auto& e : r.engines) {
+    const std::string p = "engines." + e.name + ".";
+    out.emplace_back(p + "freq_mhz", num(e.freq_mhz));
+    if (e.util_pct) out.emplace_back(p + "util_pct", num(e.util_pct));
+    if (e.fg_pct) out.emplace_back(p + "fg_pct", num(e.fg_pct));
+    if (e.bg_pct) out.emplace_back(p + "bg_pct", num(e.bg_pct));
   }
   for (const auto& t : r.temps) out.emplace_back("temps." + t.name, num(t.celsius));
   std::unordered_map<std::string, int> seen;

@@ -62,5 +62,32 @@ TEST(client_tegrastats, every_real_board_line_converts_cleanly) {
   }
 }
 
+// The fields the parser reads are all written: SWAP, lfb, APE and VIC_FREQ were parsed and then
+// left out of both forms while the summary said "0 fields unparsed".
+TEST(client_tegrastats, swap_lfb_and_engines_are_written_and_o_writes_the_file) {
+  temp_dir tmp;
+  const std::string path = fixtures_dir() + "/tegrastats_orin-agx-64gb_r36.txt";
+  const auto out = tmp.file("orin.jsonl");
+  const auto r = run_client({"tegrastats", "parse", path, "-o", out});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  const auto records = json_lines(read_file(out));
+  ASSERT_EQ(records.size(), 1u);
+  const auto& j = records[0];
+  EXPECT_EQ(j["swap"]["used_mb"], 19);
+  EXPECT_EQ(j["swap"]["total_mb"], 31400);
+  EXPECT_EQ(j["swap"]["cached_mb"], 0);
+  EXPECT_EQ(j["ram"]["lfb_blocks"], 1759);
+  EXPECT_EQ(j["ram"]["lfb_block_mb"], 4);
+  EXPECT_EQ(j["engines"]["APE"]["freq_mhz"], 174);
+  EXPECT_EQ(j["engines"]["VIC_FREQ"]["freq_mhz"], 729);
+  const auto csv = run_client({"tegrastats", "parse", path, "--format", "csv", "-o", tmp.file("orin.csv")});
+  EXPECT_EQ(csv.exit_code, 0) << csv.err;
+  const auto text = read_file(tmp.file("orin.csv"));
+  for (const char* column : {"swap.used_mb", "swap.total_mb", "ram.lfb_blocks", "engines.APE.freq_mhz", "engines.VIC_FREQ.freq_mhz"})
+    EXPECT_NE(text.find(column), std::string::npos) << column << "\n" << text;
+  EXPECT_EQ(run_client({"tegrastats", "parse", path, "-o", tmp.file("no/such/dir/x")}).exit_code, 2);
+}
+
 }  // namespace
 }  // namespace jetperf::test
