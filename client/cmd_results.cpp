@@ -6,6 +6,7 @@
 
 #include "cli_error.hpp"
 #include "command.hpp"
+#include "dnnstats_export.hpp"
 #include "multinet_export.hpp"
 #include "flag_lists.hpp"
 #include "result_view.hpp"
@@ -48,6 +49,10 @@ class results_command final : public command {
   }
   CLI::App* app() const override { return app_; }
 
+  nlohmann::json job_provenance(context& ctx) const {
+    return ctx.call("GET", "/v1/jobs/" + std::to_string(id_)).value("provenance", nlohmann::json::object());
+  }
+
   int run(context& ctx) override {
     std::string format = format_.empty() ? (ctx.config().json ? "json" : "table") : format_;
     view_.columns = split_list(columns_);
@@ -80,8 +85,30 @@ class results_command final : public command {
       }
       text = docs.dump(2) + "\n";
     } else if (format == "dnnstats") {
-      // The kind's own layout: printed as the daemon builds it (400 naming format for other kinds).
-      text = ctx.call("GET", base + "?format=dnnstats").dump(2) + "\n";
+      // The kind's own layout, in the daemon's key order (layers 0, 1, 2, ... 10, not as text);
+      // 400 naming format for other kinds. A job that sweeps settings nests the layout under
+      // each setting's label: to a directory, one file per setting, each the seed's own layout.
+      const auto doc = nlohmann::ordered_json::parse(ctx.call_text(base + "?format=dnnstats"));
+      namespace fs = std::filesystem;
+      if (!output_.empty() && (output_.back() == '/' || fs::is_directory(output_)) && dnnstats_by_setting(doc)) {
+        std::error_code ec;
+        fs::create_directories(output_, ec);
+        const auto files = dnnstats_files(doc, "job-" + std::to_string(id_));
+        for (const auto& [name, content] : files) write_text_file((fs::path(output_) / name).string(), content);
+        write_text_file((fs::path(output_) / "provenance.json").string(), job_provenance(ctx).dump(2) + "\n");
+        std::cerr << "wrote " << files.size() << " dnnstats files (one per setting) and provenance.json to " << output_
+                  << "\n";
+        return 0;
+      }
+      text = doc.dump(2) + "\n";
+      if (!output_.empty() && !(output_.back() == '/' || fs::is_directory(output_))) {
+        // Beside the file: the layout has no key of its own for it.
+        write_text_file(output_, text);
+        const auto beside = output_ + ".provenance.json";
+        write_text_file(beside, job_provenance(ctx).dump(2) + "\n");
+        std::cerr << "wrote " << output_ << " and " << beside << "\n";
+        return 0;
+      }
     } else {
       const auto j = ctx.call("GET", base + sep + "format=json");
       // Only a terminal gets its columns limited; a file or a pipe gets the default ones in full.

@@ -63,8 +63,9 @@ http_response results(const route_request& r) {
       if (std::find(own.begin(), own.end(), format) != own.end()) {
         http_response res;
         auto exported = w.export_results(format, job.spec, r.svc.jobs->points(id));
-        // Where the numbers come from travels with them, as the last key of the layout.
-        if (exported.is_object()) exported["provenance"] = job.provenance;
+        // Where the numbers come from travels with them, as the last key of the layout, unless
+        // the layout's readers would take it for one of theirs (GET /v1/jobs/{id} has it too).
+        if (exported.is_object() && w.export_has_provenance(format)) exported["provenance"] = job.provenance;
         res.body = exported.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         return res;
       }

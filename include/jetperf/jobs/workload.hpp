@@ -70,6 +70,9 @@ class workload {
   /// The kind's own result layouts besides json and csv (GET /v1/jobs/{id}/results?format=NAME),
   /// e.g. "dnnstats" for layer-wise jobs: the processed layout existing analysis code reads.
   virtual std::vector<std::string> export_formats() const { return {}; }
+  /// Whether the job's provenance joins the export as its last key ("provenance"); false for a
+  /// layout whose readers take every key for one of theirs (dnnstats: each key a network).
+  virtual bool export_has_provenance(const std::string& format) const { return true; }
   /// The results in `format` (one of export_formats()), keys in the layout's own order.
   virtual nlohmann::ordered_json export_results(const std::string& format, const nlohmann::json& spec,
                                         const std::vector<store::point_record>& points) const;

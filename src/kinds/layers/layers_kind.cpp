@@ -113,6 +113,8 @@ class layers_workload final : public jobs::workload {
     return summarize_layers(jobs::point_rows(points));
   }
   std::vector<std::string> export_formats() const override { return {"dnnstats"}; }
+  // The seed's loops take every top-level key for a network: provenance travels beside the file.
+  bool export_has_provenance(const std::string& format) const override { return format != "dnnstats"; }
   nlohmann::ordered_json export_results(const std::string& format, const json& spec,
                       const std::vector<store::point_record>& points) const override {
     if (format != "dnnstats") return jobs::workload::export_results(format, spec, points);
