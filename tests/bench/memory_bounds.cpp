@@ -34,6 +34,7 @@
 #include <support/daemon_process.hpp>
 #include <support/finished_job.hpp>
 #include <support/http_client.hpp>
+#include <support/loopback_listener.hpp>
 #include <support/process_memory.hpp>
 #include <support/temp_dir.hpp>
 #include <support/test_paths.hpp>
@@ -127,15 +128,7 @@ json markers(const std::string& daemon_program) {
 class oversized_server {
  public:
   oversized_server(std::uint64_t bytes, bool chunked) : bytes_(bytes), chunked_(chunked) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    if (fd_ < 0 || ::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(fd_, 4) != 0 ||
-        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len) != 0)
-      throw std::runtime_error("cannot listen on loopback");
-    port_ = ntohs(a.sin_port);
+    fd_ = listen_on_loopback(&port_, 4);
     thread_ = std::thread([this] { serve(); });
   }
   ~oversized_server() {

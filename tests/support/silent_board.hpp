@@ -12,20 +12,14 @@
 #include <thread>
 #include <vector>
 
+#include <support/loopback_listener.hpp>
+
 namespace jetperf::test {
 
 class silent_board {
  public:
   silent_board() {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    if (fd_ < 0 || ::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(fd_, 8) != 0 ||
-        ::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len) != 0)
-      throw std::runtime_error("silent_board: cannot listen on loopback");
-    port_ = ntohs(a.sin_port);
+    fd_ = listen_on_loopback(&port_);
     thread_ = std::thread([this] { serve(); });
   }
   ~silent_board() {
