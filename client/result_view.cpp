@@ -78,6 +78,68 @@ std::size_t columns_that_fit(const std::vector<std::size_t>& widths, int max_wid
   return widths.size();
 }
 
+bool has_flag(const json& row, const char* flag) {
+  const auto flags = row.find("flags");
+  return flags != row.end() && flags->is_array() && std::find(flags->begin(), flags->end(), flag) != flags->end();
+}
+
+json number_or_null(const json& row, const char* key) {
+  const auto it = row.find(key);
+  return it != row.end() && it->is_number() ? *it : json();
+}
+
+// A gemm row as the summary names a winner: its parameter columns, its GFLOP/s per watt drawn and
+// over idle.
+json winner_of(const json& row, const std::vector<result_column>& columns) {
+  json params = json::object();
+  for (const auto& c : columns)
+    if (c.role == "parameter" && c.type != "object" && c.name != "index" && row.contains(c.name))
+      params[c.name] = row.at(c.name);
+  json w = {{"params", params},
+            {"gflops", number_or_null(row, "gflops")},
+            {"gflops_per_w", number_or_null(row, "gflops_per_w")},
+            {"power_w", number_or_null(row, "power_w")},
+            {"dynamic_power_w", number_or_null(row, "dynamic_power_w")},
+            {"gflops_per_dynamic_w", json()}};
+  if (w["gflops"].is_number() && w["dynamic_power_w"].is_number() && w["dynamic_power_w"].get<double>() > 0)
+    w["gflops_per_dynamic_w"] = w["gflops"].get<double>() / w["dynamic_power_w"].get<double>();
+  return w;
+}
+
+// The gemm summary's verdicts over the rows --where kept, by the daemon's rule (gemm_compare.cpp:
+// points with GFLOP/s per watt, contended and rse_unmet ones left out and counted): the footer
+// must not name a winner from rows the table does not show.
+json gemm_verdicts_over(const std::vector<const json*>& rows, const std::vector<result_column>& columns, json summary) {
+  const json* best = nullptr;
+  const json* best_dynamic = nullptr;
+  json left_out = json::object();
+  const auto better = [](const json* current, const json& row, const char* key) {
+    const auto v = number_or_null(row, key);
+    return v.is_number() && (!current || v.get<double>() > number_or_null(*current, key).get<double>());
+  };
+  std::vector<json> winners;
+  for (const json* row : rows) {
+    if (!number_or_null(*row, "gflops_per_w").is_number()) continue;
+    const char* why = has_flag(*row, "contended") ? "contended" : has_flag(*row, "rse_unmet") ? "rse_unmet" : nullptr;
+    if (why) {
+      left_out[why] = left_out.value(why, 0) + 1;
+      continue;
+    }
+    if (better(best, *row, "gflops_per_w")) best = row;
+    winners.push_back(winner_of(*row, columns));
+    if (winners.back()["gflops_per_dynamic_w"].is_number() &&
+        (!best_dynamic || winners.back()["gflops_per_dynamic_w"].get<double>() >
+                              winner_of(*best_dynamic, columns)["gflops_per_dynamic_w"].get<double>()))
+      best_dynamic = row;
+  }
+  summary["best_overall"] = best ? winner_of(*best, columns) : json();
+  summary["best_overall_over_idle"] = best_dynamic ? winner_of(*best_dynamic, columns) : json();
+  summary["left_out"] = left_out;
+  summary.erase("best_per_dtype_size");
+  summary.erase("repeats");
+  return summary;
+}
+
 }  // namespace
 
 std::string format_results_view(const nlohmann::json& results, const result_view_options& options) {
@@ -94,13 +156,14 @@ std::string format_results_view(const nlohmann::json& results, const result_view
   // Skipped points are rarely news: one counted line, unless the person asked about them.
   const bool fold_skipped = !filter.constrains("status") && !is_selected("reason");
   const auto all_rows = rows_of(results, columns);
-  std::vector<const json*> shown_rows;
+  std::vector<const json*> shown_rows, matched_rows;
   std::size_t matched = 0, skipped = 0, skipped_rows = 0, failed = 0;
   bool speed_not_simulated = false;
   tally skip_reasons("with no reason"), errors("with no message");
   for (const auto& row : all_rows) {
     if (!filter.matches(row)) continue;
     ++matched;
+    matched_rows.push_back(&row);
     const auto flags = row.find("flags");
     if (flags != row.end() && flags->is_array())
       speed_not_simulated = speed_not_simulated || std::find(flags->begin(), flags->end(), "speed_not_simulated") != flags->end();
@@ -165,7 +228,12 @@ std::string format_results_view(const nlohmann::json& results, const result_view
   }
   const auto job = results.value("job", json::object());
   const auto kind = job.is_object() ? job.value("kind", std::string()) : std::string();
-  return out + format_results_summary(kind, results.value("summary", json::object())) +
+  auto summary = results.value("summary", json::object());
+  if (!filter.empty() && kind == "gemm" && summary.is_object() && summary.contains("best_overall")) {
+    summary = gemm_verdicts_over(matched_rows, columns, std::move(summary));
+    out += "(the verdicts below are over the " + points(matched) + " matching --where)\n";
+  }
+  return out + format_results_summary(kind, summary) +
          provenance_board_line(results.value("provenance", json::object()), speed_not_simulated);
 }
 

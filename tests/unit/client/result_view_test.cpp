@@ -354,6 +354,48 @@ TEST(result_view, gemm_says_the_winner_over_idle_and_what_the_verdict_left_out) 
             "\n\nmost efficient: - (every point with power was left out: 1 contended, 2 rse_unmet)\n");
 }
 
+// The issue's sweep: the job-wide winner is the 2.2 GHz point of size 256; asked for size 512
+// only, the footer names 512's own winner and what it left out, never a row the table hides.
+TEST(result_view, where_takes_the_verdicts_over_the_rows_it_keeps) {
+  const auto j = json::parse(R"({
+    "job": {"id": 7, "kind": "gemm"},
+    "columns": [
+      {"name": "index", "type": "integer", "role": "parameter", "shown": false},
+      {"name": "dtype", "type": "text", "role": "parameter", "shown": true},
+      {"name": "m", "type": "integer", "role": "parameter", "shown": true},
+      {"name": "n", "type": "integer", "role": "parameter", "shown": false},
+      {"name": "k", "type": "integer", "role": "parameter", "shown": false},
+      {"name": "cpu_freq_khz", "type": "integer", "role": "parameter", "shown": true},
+      {"name": "requested", "type": "object", "role": "parameter", "shown": false},
+      {"name": "gflops", "type": "number", "role": "metric", "shown": true},
+      {"name": "gflops_per_w", "type": "number", "role": "metric", "shown": true},
+      {"name": "power_w", "type": "number", "role": "metric", "shown": false},
+      {"name": "dynamic_power_w", "type": "number", "role": "metric", "shown": false},
+      {"name": "flags", "type": "list", "role": "metric", "shown": false}],
+    "rows": [
+      {"index": 0, "dtype": "float", "m": 256, "n": 256, "k": 256, "cpu_freq_khz": 2201600, "requested": {}, "gflops": 60, "gflops_per_w": 20, "power_w": 3, "dynamic_power_w": 1, "flags": []},
+      {"index": 1, "dtype": "float", "m": 512, "n": 512, "k": 512, "cpu_freq_khz": 2201600, "requested": {}, "gflops": 27, "gflops_per_w": 9, "power_w": 3, "dynamic_power_w": 1.5, "flags": ["contended"]},
+      {"index": 2, "dtype": "float", "m": 512, "n": 512, "k": 512, "cpu_freq_khz": 729600, "requested": {}, "gflops": 24, "gflops_per_w": 8, "power_w": 3, "dynamic_power_w": 0.4, "flags": []},
+      {"index": 3, "dtype": "float", "m": 512, "n": 512, "k": 512, "cpu_freq_khz": 1497600, "requested": {}, "gflops": 42, "gflops_per_w": 10.5, "power_w": 4, "dynamic_power_w": 2, "flags": []}],
+    "summary": {"best_overall": {"params": {"dtype": "float", "m": 256, "n": 256, "k": 256, "cpu_freq_khz": 2201600}, "gflops": 60,
+                                 "gflops_per_w": 20, "power_w": 3},
+                "left_out": {"contended": 1}, "best_per_dtype_size": []}})");
+  result_view_options o;
+  o.where = {"m=512"};
+  const auto text = view(j, o);
+  EXPECT_NE(text.find("(the verdicts below are over the 3 points matching --where)\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("most efficient: float 512x512x512 cpu_freq_khz=1497600: 10.5 GFLOP/s/W (42 GFLOP/s at 4 W)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("most efficient over idle: float 512x512x512 cpu_freq_khz=729600: 60 GFLOP/s/W over idle"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("left out of the verdict: 1 contended"), std::string::npos) << text;
+  EXPECT_EQ(text.find("256x256x256"), std::string::npos) << text;
+  // Without --where: the job's own summary, as the daemon gave it.
+  EXPECT_NE(view(j).find("most efficient: float 256x256x256 cpu_freq_khz=2201600: 20 GFLOP/s/W"), std::string::npos) << view(j);
+}
+
 TEST(result_view, counts_points_states_caveats_and_where_the_numbers_come_from) {
   auto j = json::parse(R"({
     "job": {"id": 7, "kind": "gemm"},
