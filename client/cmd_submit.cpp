@@ -1,6 +1,7 @@
 // jetperf submit KIND: builds the spec from --spec FILE, then the kind's flags, then --set
 // key=value (later wins), and POSTs it. --watch follows the job; --dry-run only validates.
 #include <iostream>
+#include <set>
 
 #include "cli_error.hpp"
 #include "command.hpp"
@@ -21,6 +22,21 @@ class submit_command final : public command {
     app_->add_flag("--dry-run", dry_run_, "Validate and estimate only; submit nothing");
   }
   CLI::App* app() const override { return app_; }
+
+  // The mappings a multi_dnn job will run, each once (the points repeat them per setting and
+  // repeat): "mapping 3 (gpu_only): resnet50 -> cuda, alexnet -> cuda@21+cpu".
+  static void print_mappings(const nlohmann::json& dry_run) {
+    std::set<std::int64_t> seen;
+    for (const auto& p : dry_run.value("planned", nlohmann::json::array())) {
+      const auto id = p.value("mapping_id", std::int64_t{-1});
+      if (!seen.insert(id).second) continue;
+      std::cout << "mapping " << id;
+      if (p.contains("mapping_class")) std::cout << " (" << format_cell(p["mapping_class"]) << ")";
+      std::cout << ": " << p.value("mapping", nlohmann::json()).dump() << '\n';
+    }
+    const auto more = dry_run.value("planned_more", std::int64_t{0});
+    if (more > 0) std::cout << "(" << more << " more points not listed: --json for the first 200)\n";
+  }
 
   int run(context& ctx) override {
     const auto built = request_flags_.build();
@@ -45,6 +61,7 @@ class submit_command final : public command {
           reboots += (reboots.empty() ? "" : ", ") + r.value("from", nlohmann::json()).dump() + " -> " +
                      r.value("to", nlohmann::json()).dump() + (r.value("restore", false) ? " (restore)" : "");
         if (!reboots.empty()) std::cout << "reboots (power mode switches): " << reboots << '\n';
+        if (kind == "multi_dnn") print_mappings(j);
       }
       return exit_ok;
     }

@@ -135,12 +135,18 @@ nlohmann::json job_service::dry_run(const std::string& kind, const nlohmann::jso
   nlohmann::json reboots = nlohmann::json::array();
   for (const auto& step : platform::reboot_steps(offered, modes))
     reboots.push_back({{"from", step.from}, {"to", step.to}, {"restore", step.restore}});
+  // What will run, in order: the first points of it (a multi_dnn job's mappings are its points).
+  constexpr std::size_t k_planned = 200;
+  nlohmann::json planned = nlohmann::json::array();
+  for (std::size_t i = 0; i < points.size() && i < k_planned; ++i) planned.push_back(points[i]);
   return {{"kind", kind},
           {"spec", normalized},
           {"points", points.size()},
           {"estimate_s", estimate_job(w, normalized, points)},
           {"would_skip", skips},
-          {"reboots", reboots}};
+          {"reboots", reboots},
+          {"planned", planned},
+          {"planned_more", points.size() > k_planned ? points.size() - k_planned : 0}};
 }
 
 store::job_record job_service::cancel(std::int64_t id) {

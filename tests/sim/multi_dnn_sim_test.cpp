@@ -111,6 +111,14 @@ TEST_F(multi_dnn_sim, two_networks_at_once_with_a_split_give_stage_rows_throughp
 }
 
 TEST_F(multi_dnn_sim, the_generator_runs_the_seeds_mappings_and_bad_ones_are_refused) {
+  // The dry run lists the mappings it will run, each once.
+  const auto dry = cli({"submit", "multinet", "--networks", "squeezenet1_0,shufflenet_v2_x0_5,mobilenet_v3_small",
+                        "--num-networks", "2", "--samples", "2", "--device-priorities", "cpu=1", "--seed", "5",
+                        "--cpu-freq", "max", "--dry-run"});
+  ASSERT_EQ(dry.exit_code, 0) << dry.out << dry.err;
+  EXPECT_NE(dry.out.find("\nmapping 0 ("), std::string::npos) << dry.out;
+  EXPECT_NE(dry.out.find("\nmapping 1 ("), std::string::npos) << dry.out;
+  EXPECT_EQ(dry.out.find("\nmapping 2 "), std::string::npos) << dry.out;
   const auto sub = cli({"submit", "multinet", "--networks", "squeezenet1_0,shufflenet_v2_x0_5,mobilenet_v3_small",
                         "--num-networks", "2", "--samples", "2", "--device-priorities", "cpu=1", "--seed", "5",
                         "--min-time-s", "0.5", "--max-time-s", "2", "--target-rse", "0.1", "--cpu-freq", "max", "--watch"},

@@ -92,7 +92,7 @@ void put_layer_rows(json& mt, const measure::in_context_result& ic, const std::v
 
 class layers_workload final : public jobs::workload {
  public:
-  explicit layers_workload(layer_backend_factory factory) : backends_(std::move(factory)) {}
+  explicit layers_workload(layer_backend_factory factory) : make_backend_(factory), backends_(std::move(factory)) {}
 
   std::string kind() const override { return "layers"; }
   std::string description() const override {
@@ -112,6 +112,47 @@ class layers_workload final : public jobs::workload {
   json summarize(const json&, const std::vector<store::point_record>& points) const override {
     return summarize_layers(jobs::point_rows(points));
   }
+  // What the dry run says will be skipped: a device with no backend, and the layers whose ops its
+  // backend cannot run in the point's dtype (half on a CPU without it), each asked once per
+  // network, size, layer and dtype however many settings and repeats share it.
+  std::map<std::string, std::size_t> foreseen_skips(const json& spec, const std::vector<json>& points) const override {
+    std::map<std::string, std::size_t> out;
+    std::map<std::string, std::pair<std::unique_ptr<layer_backend>, std::string>> backends;
+    std::map<std::pair<std::string, std::int64_t>, network_entry> networks;
+    std::map<std::string, std::optional<std::string>> answers;
+    for (const auto& point : points) {
+      const auto device = point.at("device").get<std::string>();
+      auto& be = backends[device];
+      if (!be.first && be.second.empty()) {
+        be.first = make_backend_(device, &be.second);
+        if (!be.first && be.second.empty()) be.second = "no backend for device " + device;
+      }
+      if (!be.first) {
+        ++out[be.second];
+        continue;
+      }
+      const auto name = point.at("network").get<std::string>();
+      const auto size = point_input_size(spec, point, name);
+      const auto gran = point.at("granularity").get<std::string>();
+      const auto index = point.at("layer_index").get<int>();
+      const auto dtype_name = point.at("dtype").get<std::string>();
+      const auto key = device + "/" + name + "/" + std::to_string(size.value_or(0)) + "/" + gran + "/" +
+                       std::to_string(index) + "/" + dtype_name;
+      auto answer = answers.find(key);
+      if (answer == answers.end()) {
+        auto& entry = networks.try_emplace(std::make_pair(name, size.value_or(0)),
+                                           network_entry{network_of_spec(spec, name, size), {}})
+                          .first->second;
+        auto& layers = entry.layers[gran];
+        if (layers.empty()) layers = models::layers_of(entry.net, models::parse_granularity(gran));
+        const models::layer layer = index < 0 ? models::whole_network(entry.net) : layers.at(static_cast<std::size_t>(index));
+        answer = answers.emplace(key, be.first->supports(entry.net, layer, *parse_gemm_dtype(dtype_name))).first;
+      }
+      if (answer->second) ++out[*answer->second];
+    }
+    return out;
+  }
+
   std::vector<std::string> export_formats() const override { return {"dnnstats"}; }
   // The seed's loops take every top-level key for a network: provenance travels beside the file.
   bool export_has_provenance(const std::string& format) const override { return format != "dnnstats"; }
@@ -144,6 +185,15 @@ class layers_workload final : public jobs::workload {
 
   layer_backend* backend(const std::string& device, std::string* why) { return backends_.get(device, why); }
 
+  // Points of specs stored before input_size existed ran every zoo network at 224 pixels.
+  static std::optional<std::int64_t> point_input_size(const json& spec, const json& point, const std::string& name) {
+    if (!point.contains("input_size"))
+      return published_input_size(spec, name) ? std::optional<std::int64_t>(224) : std::nullopt;
+    if (point["input_size"].is_number_integer()) return point["input_size"].get<std::int64_t>();
+    return std::nullopt;
+  }
+
+  layer_backend_factory make_backend_;  ///< for the dry run's own backends (the cache is the runner's)
   measure::backend_cache<layer_backend> backends_;
   std::map<std::pair<std::string, std::int64_t>, network_entry> networks_;  ///< by name and input size
   std::int64_t job_ = -1;
@@ -165,10 +215,7 @@ measure::point_result layers_workload::run_point(measure::point_context& ctx, co
   const auto batch = point.at("batch").get<std::int64_t>();
   const auto dtype = *parse_gemm_dtype(point.at("dtype").get<std::string>());
   const auto gran_name = point.at("granularity").get<std::string>();
-  // Points of specs stored before input_size existed ran every zoo network at 224 pixels.
-  std::optional<std::int64_t> size;
-  if (!point.contains("input_size")) size = published_input_size(spec_json, name) ? std::optional<std::int64_t>(224) : std::nullopt;
-  else if (point["input_size"].is_number_integer()) size = point["input_size"].get<std::int64_t>();
+  const auto size = point_input_size(spec_json, point, name);
   const auto repeat = point.value("repeat", std::int64_t{0});
 
   auto& entry = network(spec_json, name, size, ctx.job_id);

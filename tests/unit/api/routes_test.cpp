@@ -107,6 +107,10 @@ TEST_F(routes_test, dry_run_stores_nothing) {
   EXPECT_EQ(j["points"], 4);
   EXPECT_DOUBLE_EQ(j["estimate_s"].get<double>(), 8.0);
   EXPECT_EQ(j["spec"]["repeats"], 4);
+  // What will run, in order.
+  ASSERT_EQ(j["planned"].size(), 4u);
+  EXPECT_EQ(j["planned"][3]["repeat"], 3);
+  EXPECT_EQ(j["planned_more"], 0);
   EXPECT_EQ(job_count(), 0);
   EXPECT_TRUE(header_of(res, "Location").empty());
 }

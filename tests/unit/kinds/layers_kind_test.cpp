@@ -293,6 +293,39 @@ TEST_F(layers_workload_test, a_layer_the_backend_cannot_prepare_is_skipped_with_
   EXPECT_EQ(rows[2]["metrics"]["layer_name"], "fc");
 }
 
+// The dry run says what will be skipped before anything runs: a device with no backend, and the
+// layers whose ops the backend cannot run in the point's dtype, counted per reason.
+TEST_F(layers_workload_test, the_dry_run_foresees_the_skips_the_run_would_make) {
+  class no_half_fc final : public layer_backend {
+   public:
+    std::string name() const override { return "no_half_fc"; }
+    std::optional<std::string> supports(const jetperf::models::network&, const jetperf::models::layer& l,
+                                        gemm_dtype d) const override {
+      if (d == gemm_dtype::half && l.name == "fc") return std::string("no half linear here");
+      return std::nullopt;
+    }
+    void prepare(const jetperf::models::network&, const jetperf::models::layer&, std::int64_t, gemm_dtype) override {}
+    void run_once() override {}
+    void sync() override {}
+    void set_input(std::size_t, const std::vector<float>&) override {}
+    std::vector<float> output() override { return {}; }
+  };
+  workload_ = make_layers_kind([](const std::string& device, std::string* why) -> std::unique_ptr<layer_backend> {
+    if (device == "cpu") return std::make_unique<no_half_fc>();
+    *why = "no CUDA device (test)";
+    return nullptr;
+  });
+  const auto spec = workload_->normalize(
+      quick({{"dtype", {"float", "half"}}, {"gpu_freqs", "min,max"}, {"devices", {"cpu", "cuda"}}, {"end_to_end", false}}),
+      board_.offered());
+  const auto points = workload_->expand(spec);
+  ASSERT_EQ(points.size(), 2u * 2u * 2u * 3u);  // devices x dtypes x clocks x layers
+  const auto skips = workload_->foreseen_skips(spec, points);
+  ASSERT_EQ(skips.size(), 2u);
+  EXPECT_EQ(skips.at("no CUDA device (test)"), 12u);
+  EXPECT_EQ(skips.at("no half linear here"), 2u);  // fc in half, at both clocks
+}
+
 TEST_F(layers_workload_test, board_settings_are_applied_and_reported) {
   const auto rows = run_all(quick({{"gpu_freqs", "min,max"}, {"end_to_end", false}}));
   ASSERT_EQ(rows.size(), 6u);
