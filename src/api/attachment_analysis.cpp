@@ -127,9 +127,33 @@ struct verdict {
   std::vector<std::string> reasons;
 };
 
-verdict verify(const traces::trace& t, const traces::alignment& a, const std::vector<job_run>& runs, span_ns trace_span) {
+// Where the trace's own wall clock (Kineto's CLOCK_REALTIME stamps) puts it, beside its markers'
+// match: a run of the same program at another time matches the markers' shape as well.
+std::optional<traces::alignment> wall_clock_alignment(const traces::trace& t, traces::alignment_input in) {
+  in.phases.clear();
+  in.offset_ns.reset();
+  try {
+    auto wall = traces::align_trace(t, in);
+    if (wall.method == traces::alignment_method::base_time) return wall;
+  } catch (const validation_error&) {
+  }
+  return std::nullopt;
+}
+
+// How far the markers' and the wall clock's offsets may differ for one run: the job's clock
+// readings and torch's own conversion of its fast clock to realtime.
+constexpr std::int64_t k_max_clock_disagreement_ns = 50'000'000;
+
+verdict verify(const traces::trace& t, const traces::alignment& a, const std::vector<job_run>& runs, span_ns trace_span,
+               const traces::alignment_input& input) {
   verdict v;
   if (a.method == traces::alignment_method::markers) {
+    if (const auto wall = wall_clock_alignment(t, input)) {
+      const auto apart = std::llabs(wall->offset_ns - a.offset_ns);
+      if (apart > k_max_clock_disagreement_ns + a.uncertainty_ns + wall->uncertainty_ns)
+        v.reasons.push_back("the trace's own wall clock puts it " + ms(apart) +
+                            " from where its phases match the job's markers: it is another run's");
+    }
     if (a.trace_events > a.matched)
       v.reasons.push_back(std::to_string(a.trace_events - a.matched) + " of the trace's " + std::to_string(a.trace_events) +
                           " events named like the job's phases match none of the phases its markers saw");
@@ -256,7 +280,7 @@ attachment_result analyze_attachment(traces::trace& t, const store::job_record& 
   mark_legacy_labels(t, input.phases);
   const auto a = traces::align_trace(t, input);
   const auto trace_span = span_of(t, a.offset_ns, 0);
-  const auto v = verify(t, a, runs, trace_span);
+  const auto v = verify(t, a, runs, trace_span, input);
   if (!v.reasons.empty() && !force) {
     std::string why;
     for (const auto& r : v.reasons) why += (why.empty() ? "" : "; ") + r;

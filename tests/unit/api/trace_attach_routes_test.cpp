@@ -224,6 +224,31 @@ TEST_F(trace_attach_routes, a_trace_with_more_marked_steps_than_the_run_is_refus
       << res.body;
 }
 
+// Kineto stamps CLOCK_REALTIME: a trace whose phases match the markers' shape but whose own
+// clock puts it 1.7 s away is another run's (the same program run again), and is refused.
+TEST_F(trace_attach_routes, a_trace_whose_wall_clock_disagrees_with_its_markers_is_another_runs) {
+  // The job's realtime - monotonic: 1.7e18 ns at its start.
+  constexpr std::int64_t k_realtime = 1'700'000'000'000'000'000;
+  timeline_.add({{job_, std::nullopt, "clocks", "realtime", 0, 0, {{"realtime_ns", k_realtime}, {"read_ns", 1000}}}});
+  make();
+  const auto stamped = [&](std::int64_t base_ns) {
+    auto j = json::parse(phase_trace());
+    j["baseTimeNanoseconds"] = base_ns;
+    return j.dump();
+  };
+  // Its own clock agrees with the markers (offset 0.5 s): attached, verified.
+  const auto own = upload(job_, stamped(k_realtime + k_s / 2));
+  ASSERT_EQ(own.status, 201) << own.body;
+  EXPECT_EQ(json_of(own)["alignment"]["method"], "markers");
+  EXPECT_EQ(json_of(own)["alignment"]["verified"], true);
+  // Recorded 1.7 s later: refused, saying by how much.
+  const auto other = upload(job_, stamped(k_realtime + k_s / 2 + 1'700'000'000));
+  EXPECT_EQ(other.status, 400) << other.body;
+  EXPECT_NE(json_of(other)["error"]["message"].get<std::string>().find("own wall clock puts it 1700.0 ms from"),
+            std::string::npos)
+      << other.body;
+}
+
 TEST_F(trace_attach_routes, a_legacy_traces_ranges_named_like_the_phases_are_labels_not_ops) {
   make();
   // torch's legacy profiler: a bare array, no "cat" on any event.
