@@ -110,14 +110,11 @@ json winner_of(const json& row, const std::vector<result_column>& columns) {
 // points with GFLOP/s per watt, contended and rse_unmet ones left out and counted): the footer
 // must not name a winner from rows the table does not show.
 json gemm_verdicts_over(const std::vector<const json*>& rows, const std::vector<result_column>& columns, json summary) {
-  const json* best = nullptr;
-  const json* best_dynamic = nullptr;
+  json best, best_dynamic;  // winner_of() of the best rows so far
   json left_out = json::object();
-  const auto better = [](const json* current, const json& row, const char* key) {
-    const auto v = number_or_null(row, key);
-    return v.is_number() && (!current || v.get<double>() > number_or_null(*current, key).get<double>());
+  const auto beats = [](const json& w, const json& current, const char* key) {
+    return w[key].is_number() && (current.is_null() || w[key].get<double>() > current[key].get<double>());
   };
-  std::vector<json> winners;
   for (const json* row : rows) {
     if (!number_or_null(*row, "gflops_per_w").is_number()) continue;
     const char* why = has_flag(*row, "contended") ? "contended" : has_flag(*row, "rse_unmet") ? "rse_unmet" : nullptr;
@@ -125,15 +122,12 @@ json gemm_verdicts_over(const std::vector<const json*>& rows, const std::vector<
       left_out[why] = left_out.value(why, 0) + 1;
       continue;
     }
-    if (better(best, *row, "gflops_per_w")) best = row;
-    winners.push_back(winner_of(*row, columns));
-    if (winners.back()["gflops_per_dynamic_w"].is_number() &&
-        (!best_dynamic || winners.back()["gflops_per_dynamic_w"].get<double>() >
-                              winner_of(*best_dynamic, columns)["gflops_per_dynamic_w"].get<double>()))
-      best_dynamic = row;
+    auto w = winner_of(*row, columns);
+    if (beats(w, best_dynamic, "gflops_per_dynamic_w")) best_dynamic = w;
+    if (beats(w, best, "gflops_per_w")) best = std::move(w);
   }
-  summary["best_overall"] = best ? winner_of(*best, columns) : json();
-  summary["best_overall_over_idle"] = best_dynamic ? winner_of(*best_dynamic, columns) : json();
+  summary["best_overall"] = best;
+  summary["best_overall_over_idle"] = best_dynamic;
   summary["left_out"] = left_out;
   summary.erase("best_per_dtype_size");
   summary.erase("repeats");

@@ -185,7 +185,6 @@ verdict verify(const traces::trace& t, const traces::alignment& a, const std::ve
                         (before > after ? "before the start" : "past the end") + " of the job's run" +
                         (best->point ? " (point " + std::to_string(*best->point) + ")" : std::string()) +
                         ": it was not recorded during it");
-  (void)t;
   return v;
 }
 
