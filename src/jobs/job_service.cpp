@@ -290,6 +290,8 @@ void job_service::run_job(store::job_record job) {
   const auto points = w.expand(job.spec);
   // A resumed job goes on after its last finished point.
   const auto first = jobs_.count_points(id);
+  // What an interrupted point stored of its spans goes before the job reads as running again.
+  timeline_.remove_from_point(id, first);
   try {
     jobs_.set_state(id, job_state::running);
   } catch (const conflict& e) {
@@ -315,8 +317,7 @@ void job_service::run_job(store::job_record job) {
   // A point's spans are kept with the point (one transaction after it), never while it measures;
   // past k_spans_held they are stored in parts as they come (a command run's 100 000 markers,
   // recorded after the run, held 300 MB), and a resumed job first drops what an interrupted
-  // point stored of them.
-  timeline_.remove_from_point(id, first);
+  // point stored of them (above, before it reads as running).
   std::vector<store::timeline_span> spans;
   ctx.timeline = [this, &spans, id](measure::timeline_span s) {
     spans.push_back({id, s.point_index, std::move(s.track), std::move(s.name), s.t_start_ns, s.t_end_ns, std::move(s.args)});
