@@ -1,6 +1,7 @@
 // GET /v1/jobs/{id}/samples: a job's stored telemetry, in pages (limit, after) so that an hour of
 // samples at 1 kHz never has to fit one response, or summarised per bucket (bucket_ms: min, max,
-// mean, count per channel) for an overview of any length.
+// mean, count per channel) for an overview of any length. A page streams from the store
+// (sample_page_stream), so its memory does not grow with its limit.
 #include <limits>
 #include <map>
 #include <optional>
@@ -10,6 +11,7 @@
 #include <jetperf/api/json_body.hpp>
 #include <jetperf/api/router.hpp>
 #include <jetperf/api/routes.hpp>
+#include <jetperf/api/sample_page_stream.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/store/sample_store.hpp>
 
@@ -17,8 +19,9 @@ namespace jetperf::api {
 
 namespace {
 
-constexpr std::int64_t k_default_limit = 10000;
 constexpr std::int64_t k_max_limit = 100000;
+// Without a limit a page ends once its samples' text reaches this (about 13 000 samples).
+constexpr std::size_t k_default_page_bytes = 1 << 20;
 // Buckets of one answer: as many as a page of samples.
 constexpr std::size_t k_max_buckets = 100000;
 
@@ -48,8 +51,6 @@ std::optional<store::sample_key> cursor_param(const route_request& r) {
     throw validation_error("after", "after must be the next_after of an earlier page (T_NS:CHANNEL), got '" + *text + "'");
   }
 }
-
-std::string cursor_text(const store::sample_key& k) { return std::to_string(k.t_ns) + ":" + std::to_string(k.channel_id); }
 
 std::pair<std::int64_t, std::int64_t> point_window(const route_request& r, std::int64_t id) {
   const auto text = *r.query.get("point");
@@ -86,7 +87,7 @@ http_response samples(const route_request& r) {
   auto from = time_param(r, "from");
   auto to = time_param(r, "to");
   if (from && to && *from > *to) throw validation_error("to", "to must not be before from");
-  const auto limit = r.query.integer("limit", 1, k_max_limit, k_default_limit);
+  const auto limit = r.query.integer("limit", 1, k_max_limit, k_max_limit);
   const auto after = cursor_param(r);
   std::optional<std::int64_t> bucket_ms;
   if (r.query.get("bucket_ms")) bucket_ms = r.query.integer("bucket_ms", 1, 86'400'000, 1000);
@@ -149,23 +150,32 @@ http_response samples(const route_request& r) {
                                {"buckets", list}});
   }
 
-  const auto page = store.query_page(id, channel_id, from, to, after, static_cast<std::size_t>(limit));
-  const nlohmann::json next = page.next_after ? nlohmann::json(cursor_text(*page.next_after)) : nlohmann::json();
+  // The page streams from the store: its memory is a part of it, whatever its limit.
+  sample_page_request page;
+  page.job_id = id;
+  page.channel_id = channel_id;
+  page.from_ns = from;
+  page.to_ns = to;
+  page.after = after;
+  page.limit = static_cast<std::size_t>(limit);
+  page.max_bytes = r.query.get("limit") ? 0 : k_default_page_bytes;
+  page.csv = format == "csv";
+  auto stream = std::make_shared<sample_page_stream>(store, all, page);
   if (format == "csv") {
-    std::string out = "channel,t_ns,value\r\n";
-    for (const auto& row : page.rows)
-      out += csv_quote(name_of(row.channel_id)) + "," + std::to_string(row.t_ns) + "," + number_text(row.value) + "\r\n";
+    // CSV has no room for the next page's cursor but a header, known once the page is read.
+    std::string out, piece;
+    for (bool more = true; more;) {
+      piece.clear();
+      more = stream->next(piece);
+      out += piece;
+    }
     auto res = csv_answer(std::move(out), id);
-    // The next page's cursor, where CSV has no room for it.
-    if (page.next_after) res.headers.emplace_back("X-Next-After", cursor_text(*page.next_after));
+    if (stream->next_after()) res.headers.emplace_back("X-Next-After", sample_page_stream::cursor_text(*stream->next_after()));
     return res;
   }
-  nlohmann::json list = nlohmann::json::array();
-  for (const auto& row : page.rows) {
-    used[row.channel_id] = true;
-    list.push_back({{"channel", name_of(row.channel_id)}, {"t_ns", row.t_ns}, {"value", row.value}});
-  }
-  return json_response(200, {{"job_id", job.id}, {"channels", channels_json()}, {"samples", list}, {"next_after", next}});
+  http_response res;
+  res.chunks = std::move(stream);
+  return res;
 }
 
 }  // namespace

@@ -1,10 +1,11 @@
 // Wall time of a 24-point CPU GEMM sweep on a simulated Orin, with adaptive stopping versus the
 // seed's fixed per-point duration, and the relative standard errors each reports.
-// Usage: bench_gemm_sweep_time [fixed_duration_s=3] [target_rse=0.01]. Prints one JSON object.
+// Usage: bench_gemm_sweep_time [fixed_duration_s=3] [target_rse=0.01] [adaptive]. Prints one JSON object.
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <string>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -39,7 +40,17 @@ json run_sweep(daemon_process& d, http_client& http, json spec) {
   const auto results = json::parse(http.request("GET", "/v1/jobs/" + std::to_string(id) + "/results").body);
   double rse_sum = 0, rse_max = 0;
   int n = 0;
+  json stops = json::object();
+  json points = json::array();
   for (const auto& row : results["rows"]) {
+    const auto reason = row.value("stop_reason", json()).is_string() ? row["stop_reason"].get<std::string>() : "";
+    stops[reason] = stops.value(reason, 0) + 1;
+    // Each point in brief, for reading where the time went.
+    json brief = json::object();
+    for (const char* k : {"m", "dtype", "cpu_freq_khz", "stop_reason", "unmet", "iterations", "window_s",
+                          "time_mean_s", "time_rse", "power_rse"})
+      if (row.contains(k)) brief[k] = row[k];
+    points.push_back(brief);
     if (!row.contains("time_rse") || !row["time_rse"].is_number()) continue;
     const double r = row["time_rse"].get<double>();
     rse_sum += r;
@@ -49,7 +60,9 @@ json run_sweep(daemon_process& d, http_client& http, json spec) {
   return {{"state", state},
           {"points", results["rows"].size()},
           {"wall_s", wall},
+          {"stop_reasons", stops},
           {"time_rse_mean", n ? rse_sum / n : 0.0},
+          {"each", points},
           {"time_rse_max", rse_max}};
 }
 
@@ -64,7 +77,10 @@ int main(int argc, char** argv) {
   const auto adaptive = run_sweep(d, http,
                                   {{"target_rse", target}, {"min_time_s", 0.2}, {"max_time_s", 5.0},
                                    {"warmup_s", 0.1}, {"boundary_s", 0.05}});
-  const auto fixed = run_sweep(d, http, {{"duration_s", fixed_s}, {"warmup_s", 0.1}, {"boundary_s", 0.05}});
+  // A third argument "adaptive" leaves the fixed sweep out (for reading the adaptive points alone).
+  const bool adaptive_only = argc > 3 && std::string(argv[3]) == "adaptive";
+  const auto fixed = adaptive_only ? json{{"wall_s", 0.0}}
+                                   : run_sweep(d, http, {{"duration_s", fixed_s}, {"warmup_s", 0.1}, {"boundary_s", 0.05}});
   std::cout << json{{"benchmark", "gemm_sweep_time"},
                     {"sweep", "24 points: sizes 128..448 x float,double x cpu min,max (CPU backend, sim:orin-agx)"},
                     {"adaptive", adaptive},

@@ -66,7 +66,20 @@ class api_fixture : public ::testing::Test {
     return router().handle(request(method, target, body));
   }
 
-  static nlohmann::json json_of(const api::http_response& res) { return nlohmann::json::parse(res.body); }
+  /// A streamed body's text (it can be read once).
+  static std::string drain_body(api::body_source& source) {
+    std::string text, piece;
+    for (bool more = true; more;) {
+      piece.clear();
+      more = source.next(piece);
+      text += piece;
+    }
+    return text;
+  }
+  /// The answer's JSON, streamed or not (a streamed one is read up by this).
+  static nlohmann::json json_of(const api::http_response& res) {
+    return nlohmann::json::parse(res.chunks ? drain_body(*res.chunks) : res.body);
+  }
 
   static std::string header_of(const api::http_response& res, const std::string& name) {
     for (const auto& h : res.headers)

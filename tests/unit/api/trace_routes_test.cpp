@@ -42,15 +42,6 @@ class trace_routes : public api_fixture {
     return router_->handle(request("GET", "/v1/jobs/" + std::to_string(job_) + "/trace" + query));
   }
 
-  static std::string drain(api::body_source& source) {
-    std::string all, piece;
-    for (bool more = true; more; piece.clear()) {
-      more = source.next(piece);
-      all += piece;
-    }
-    return all;
-  }
-
   store::sample_store samples_{db_};
   store::timeline_store timeline_{db_};
   std::int64_t job_ = 0, power_ = 0, clock_ = 0;
@@ -63,7 +54,7 @@ TEST_F(trace_routes, the_answer_streams_the_whole_document) {
   EXPECT_TRUE(res.body.empty());
   EXPECT_EQ(res.content_type, "application/json");
   EXPECT_EQ(header_of(res, "Content-Disposition"), "attachment; filename=\"job-" + std::to_string(job_) + "-trace.json\"");
-  const auto text = drain(*res.chunks);
+  const auto text = drain_body(*res.chunks);
 
   // The same document read whole: every span, the power channel over the spans' extent.
   api::trace_document doc;
@@ -86,7 +77,7 @@ TEST_F(trace_routes, a_small_export_is_streamed_too) {
   ASSERT_EQ(res.status, 200) << res.body;
   ASSERT_TRUE(res.chunks);
   int spans = 0;
-  const auto j = json::parse(drain(*res.chunks));
+  const auto j = json::parse(drain_body(*res.chunks));
   for (const auto& e : j["traceEvents"]) {
     if (e["ph"] == "C") ADD_FAILURE() << "counters=none gave a counter";
     if (e["ph"] == "X" || e["ph"] == "i") {
