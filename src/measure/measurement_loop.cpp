@@ -4,6 +4,7 @@
 #include <chrono>
 #include <limits>
 
+#include <jetperf/measure/rse_projection.hpp>
 #include <jetperf/measure/running_stats.hpp>
 
 namespace jetperf::measure {
@@ -29,6 +30,28 @@ std::optional<power_summary> measurement_loop::read_power(std::int64_t from_ns, 
   return std::move(w.summary);
 }
 
+namespace {
+
+bool lists(const std::vector<std::string>& unmet, const char* what) {
+  return std::find(unmet.begin(), unmet.end(), what) != unmet.end();
+}
+
+// Stops `d` when the latency's RSE is what holds the window (its time and sample minimums met)
+// and its trend says the target is out of reach by max_time_s; `projected` gets the projection.
+void stop_when_out_of_reach(const stop_criteria& c, rse_projection& trend, double elapsed_s, double time_rse,
+                            stop_decision& d, std::optional<double>& projected) {
+  if (d.stop || !c.target_rse_time || c.fixed_duration_s || elapsed_s >= c.max_time_s) return;
+  if (lists(d.unmet, "min_time") || lists(d.unmet, "min_samples") || !lists(d.unmet, "time_rse")) return;
+  trend.add(elapsed_s, time_rse);
+  const auto at_max = trend.at(c.max_time_s);
+  if (!at_max || !(*at_max > *c.target_rse_time * k_projection_margin)) return;
+  d.stop = true;
+  d.reason = stop_reason::projected_max_time;
+  projected = at_max;
+}
+
+}  // namespace
+
 loop_result measurement_loop::run(const timed_iteration& iteration) const {
   const stop_rule rule(options_.stop);
   const bool power_applies = source_ && source_->total_power_channel().has_value() && !options_.stop.fixed_duration_s;
@@ -39,6 +62,8 @@ loop_result measurement_loop::run(const timed_iteration& iteration) const {
 
   loop_result r;
   running_stats stats;
+  rse_projection trend;
+  std::int64_t last_trend_ns = std::numeric_limits<std::int64_t>::min() / 2;
   r.ends_ns.reserve(k_timed_runs);
   auto& clock = options_.time ? *options_.time : monotonic_clock();
   r.t_start_ns = clock.now_ns();
@@ -68,6 +93,10 @@ loop_result measurement_loop::run(const timed_iteration& iteration) const {
       }
     }
     auto d = rule.evaluate(elapsed_s, stats.count(), stats.rse(), power_rse);
+    if (now - last_trend_ns >= check_period_ns) {
+      stop_when_out_of_reach(options_.stop, trend, elapsed_s, stats.rse(), d, r.projected_rse);
+      last_trend_ns = now;
+    }
     if (d.stop) {
       r.decision = std::move(d);
       break;

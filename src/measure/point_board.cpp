@@ -144,8 +144,12 @@ void put_window_flags(json& mt, std::vector<std::string> flags, const measure::p
     add_flag("power_window_truncated");
     mt["power_window_covered_s"] = res.power_covered_s;
   }
-  if (res.decision.reason == stop_reason::max_time) {
-    flags.push_back("max_time_reached");
+  // Stopped at max_time_s, or before it when the RSE's trend said the target was out of reach
+  // (its projection at max_time_s in projected_rse): either way short of the target.
+  const bool projected = res.decision.reason == stop_reason::projected_max_time;
+  if (projected && res.projected_rse) mt["projected_rse"] = *res.projected_rse;
+  if (res.decision.reason == stop_reason::max_time || projected) {
+    if (!projected) flags.push_back("max_time_reached");
     for (const auto& u : res.decision.unmet)
       if (u == "time_rse" || u == "power_rse" || u == "throughput_rse") {
         flags.push_back("rse_unmet");

@@ -47,6 +47,9 @@ std::vector<column> window_columns() {
       {"power_window_covered_s", column_type::number, column_role::metric, "s",
        "with power_window_truncated: the seconds at the window's end that its power figures cover", false},
       {"stop_reason", column_type::text, column_role::metric, "", "why the window ended", false},
+      {"projected_rse", column_type::number, column_role::metric, "",
+       "with stop_reason projected_max_time: the latency's RSE projected at max_time_s from its trend (over "
+       "target_rse: the window stopped early)", false},
       {"others_cpu_share", column_type::number, column_role::metric, "",
        "share of the workload's cores' time other processes took in the window kept (over contention_threshold: "
        "flag contended)", false},

@@ -37,6 +37,12 @@ database::database(const std::string& path) : path_(path) {
     sqlite3_extended_result_codes(db_, 1);
     // Before anything else touches the file, so that a locked database waits rather than fails.
     sqlite3_busy_timeout(db_, 5000);
+    {
+      // A new database gives the pages retention frees back to the file system a few at a time
+      // (retention_pass); this can only be chosen before its first table.
+      statement tables(db_, "SELECT count(*) FROM sqlite_master");
+      if (tables.step() && tables.column_int(0) == 0) exec("PRAGMA auto_vacuum=INCREMENTAL");
+    }
     if (!is_memory(path_)) {
       statement wal(db_, "PRAGMA journal_mode=WAL");
       const std::string mode = wal.step() ? wal.column_text(0) : std::string();

@@ -9,6 +9,7 @@
 
 #include <jetperf/common/errors.hpp>
 #include <jetperf/store/detail/sample_chunk.hpp>
+#include <jetperf/store/detail/sample_seconds.hpp>
 
 namespace jetperf::store {
 
@@ -26,6 +27,26 @@ const unsigned char* chunk_data(const statement& st, int col, std::int64_t count
     throw store_error("corrupt sample chunk " + std::to_string(chunk_id) + ": " + std::to_string(bytes) +
                       " bytes for " + std::to_string(count) + " samples");
   return data;
+}
+
+// A record's minimum, maximum and sample count: its own value once for a full-rate sample.
+struct second_extent {
+  double min = 0, max = 0;
+  std::int64_t count = 1;
+};
+
+// The seconds' extents of a downsampled chunk into `out`; empty for a full-rate chunk.
+void read_extents(statement& seconds_of, std::int64_t chunk_id, std::int64_t count, std::vector<second_extent>& out) {
+  out.clear();
+  seconds_of.bind(1, chunk_id);
+  if (seconds_of.step()) {
+    const unsigned char* data = seconds_of.column_blob(0);
+    if (!data || seconds_of.column_bytes(0) != static_cast<std::size_t>(count) * detail::k_second_bytes)
+      throw store_error("corrupt seconds of sample chunk " + std::to_string(chunk_id));
+    detail::for_each_second(data, static_cast<std::size_t>(count),
+                            [&](double min, double max, std::int64_t n) { out.push_back({min, max, n}); });
+  }
+  seconds_of.reset();
 }
 
 channel_record read_channel(const statement& st) {
@@ -343,23 +364,30 @@ std::vector<sample_bucket> sample_store::buckets(std::int64_t job_id, std::optio
   std::map<std::pair<std::int64_t, std::int64_t>, sample_bucket> by_key;  // (bucket start, channel)
   statement st(db_.handle(), "SELECT id, channel_id, count, data" + f.where);
   f.bind(st);
+  // A downsampled chunk's records are seconds' means: their minimums, maximums and counts are here.
+  statement seconds_of(db_.handle(), "SELECT data FROM sample_chunk_seconds WHERE chunk_id = ?");
+  std::vector<second_extent> extents;
   const std::int64_t lo = from_ns.value_or(INT64_MIN), hi = to_ns.value_or(INT64_MAX);
   while (st.step()) {
     const std::int64_t channel = st.column_int(1);
     const std::int64_t count = st.column_int(2);
+    read_extents(seconds_of, st.column_int(0), count, extents);
+    std::size_t i = 0;
     detail::for_each_sample(chunk_data(st, 3, count, st.column_int(0)), static_cast<std::size_t>(count),
                             [&](std::int64_t t, double v) {
+                              const second_extent e = extents.empty() ? second_extent{v, v, 1} : extents[i];
+                              ++i;
                               if (t < lo || t > hi) return;
                               // Floor division: buckets stay aligned for negative times too.
                               std::int64_t start = (t / bucket_ns) * bucket_ns;
                               if (start > t) start -= bucket_ns;
                               auto [it, fresh] = by_key.try_emplace({start, channel});
                               auto& b = it->second;
-                              if (fresh) b = sample_bucket{channel, start, v, v, 0, 0};
-                              b.min = std::min(b.min, v);
-                              b.max = std::max(b.max, v);
-                              b.mean += v;  // the sum until the end
-                              ++b.count;
+                              if (fresh) b = sample_bucket{channel, start, e.min, e.max, 0, 0};
+                              b.min = std::min(b.min, e.min);
+                              b.max = std::max(b.max, e.max);
+                              b.mean += v * static_cast<double>(e.count);  // the sum until the end
+                              b.count += e.count;
                             });
   }
   out.reserve(by_key.size());

@@ -44,6 +44,8 @@ struct loop_result {
   std::int64_t t_start_ns = 0;        ///< monotonic, start of the first iteration
   std::int64_t t_end_ns = 0;          ///< monotonic, end of the last iteration
   stop_decision decision;
+  /// With stop_reason projected_max_time: the latency's RSE projected at max_time_s.
+  std::optional<double> projected_rse;
   std::optional<power_summary> power; ///< trimmed window; nullopt without telemetry
   std::vector<telemetry::sample> samples;  ///< the trimmed window's samples (for throttle checks)
   /// Seconds of the trimmed power window, and how many of them (its end) the telemetry still

@@ -27,7 +27,9 @@ enum class stop_reason {
   max_time,            ///< max_time_s reached with criteria unmet
   fixed_duration,      ///< the fixed window ran its length
   cancelled,           ///< the job was cancelled or the daemon shut down
-  projected_max_time,  ///< in_context: the layers short of the target would still be at max_time_s
+  /// in_context: the layers short of the target would still be at max_time_s; adaptive: the
+  /// latency's RSE, projected from its trend, would still miss target_rse at max_time_s
+  projected_max_time,
   sensor_clock_lost,   ///< in_context: the sensor's changes stopped following its fitted clock
   no_power,            ///< in_context: no reading can ever be placed (no sensor, or read too slowly)
   span_limit,          ///< in_context: the layer spans it keeps reached their bound

@@ -36,6 +36,7 @@ struct sample_page {
 };
 
 /// One channel's samples within [t_ns, t_ns + bucket) summarised.
+/// (Of a downsampled job: from its seconds' minimums, maximums and counts.)
 struct sample_bucket {
   std::int64_t channel_id = 0;
   std::int64_t t_ns = 0;  ///< the bucket's start, a multiple of its length
@@ -86,6 +87,18 @@ class sample_store {
   /// Deletes history samples (job_id 0) older than `before_ns` (a chunk cut by it keeps its newer
   /// samples); returns how many samples were deleted.
   std::int64_t prune_history(std::int64_t before_ns);
+
+  /// Rewrites a job's full-rate samples as one record per channel and second (the second's start
+  /// and its mean; minimum, maximum and count beside it), one transaction per channel, so that
+  /// readers see either form whole. Chunks already downsampled are left as they are (a pass cut
+  /// short resumes). Returns how many full-rate samples became how many records.
+  struct downsampled {
+    std::int64_t samples = 0, seconds = 0;
+  };
+  downsampled downsample_job(std::int64_t job_id, std::int64_t second_ns = 1'000'000'000);
+  /// Deletes a job's samples, at most `chunks_per_transaction` chunks per transaction; returns
+  /// how many samples (or downsampled records) went.
+  std::int64_t drop_job(std::int64_t job_id, std::size_t chunks_per_transaction = 256);
 
  private:
   database& db_;

@@ -1,4 +1,5 @@
 #include <jetperf/measure/measurement_loop.hpp>
+#include <jetperf/measure/rse_projection.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -107,4 +108,40 @@ TEST(measurement_loop, steady_clock_iteration_times_the_call) {
   const double t = it();
   EXPECT_GE(t, 0.005);
   EXPECT_LT(t, 0.5);
+}
+
+TEST(measurement_loop, a_window_whose_rse_cannot_reach_its_target_stops_early_with_the_projection) {
+  // Heavy-tailed runs (one in ten takes 100x as long): the RSE at 0.1 s is about 0.1, and even
+  // falling as 1/sqrt(t) it would be about 0.02 at max_time_s, twice the target.
+  int calls = 0;
+  auto o = options();
+  o.stop.max_time_s = 2.0;
+  const auto r = measurement_loop(o, nullptr).run([&calls] {
+    g_clock.sleep_for(200'000);
+    return ++calls % 10 ? 0.001 : 0.1;
+  });
+  EXPECT_EQ(r.decision.reason, stop_reason::projected_max_time);
+  EXPECT_EQ(r.decision.unmet, std::vector<std::string>{"time_rse"});
+  ASSERT_TRUE(r.projected_rse);
+  EXPECT_GT(*r.projected_rse, 0.01 * k_projection_margin);
+  const double window_s = static_cast<double>(r.t_end_ns - r.t_start_ns) * 1e-9;
+  EXPECT_LT(window_s, 0.2) << "stopped once its checkpoints spanned 2x (0.05 s -> 0.1 s), not at 2 s";
+}
+
+TEST(measurement_loop, a_window_that_would_converge_before_max_time_is_not_stopped_on_its_projection) {
+  // Runs of 1.0 and 1.2 ms in turn (CV about 0.09): the RSE reaches 0.002 after about 2000 runs,
+  // 0.4 s of the window's 0.6 s; early on it is well above that, but falling as it should.
+  int calls = 0;
+  auto o = options();
+  o.stop.max_time_s = 0.6;
+  o.stop.target_rse_time = 0.002;
+  const auto r = measurement_loop(o, nullptr).run([&calls] {
+    g_clock.sleep_for(200'000);
+    return ++calls % 2 ? 0.001 : 0.0012;
+  });
+  EXPECT_EQ(r.decision.reason, stop_reason::converged);
+  EXPECT_FALSE(r.projected_rse);
+  const double window_s = static_cast<double>(r.t_end_ns - r.t_start_ns) * 1e-9;
+  EXPECT_GT(window_s, 0.1);
+  EXPECT_LT(window_s, 0.6);
 }

@@ -103,3 +103,21 @@ TEST(point_board, emc_read_back_and_gpu_telemetry_are_reported_together) {
   EXPECT_DOUBLE_EQ(mt.at("throttle").at("clock.gpu").at("min_ratio").get<double>(), 0.5);
   EXPECT_EQ(mt.at("throttle").at("clock.emc").at("read_back"), 1600000000);
 }
+
+TEST(point_board, a_window_stopped_on_its_projection_is_rse_unmet_with_the_projection_and_not_max_time) {
+  stubborn_emc_board board(1600000000);
+  measure::point_context ctx;
+  ctx.board = &board;
+  const auto applied = measure::apply_point_settings(ctx, json::object());
+  measure::loop_result res;
+  res.decision.reason = measure::stop_reason::projected_max_time;
+  res.decision.unmet = {"time_rse"};
+  res.projected_rse = 0.042;
+  json mt = json::object();
+  measure::put_window_flags(mt, applied.flags, ctx, res, applied, true, "cpu", 1);
+  EXPECT_TRUE(has_flag(mt, "rse_unmet")) << mt.dump();
+  EXPECT_FALSE(has_flag(mt, "max_time_reached")) << mt.dump();
+  EXPECT_EQ(mt.at("stop_reason"), "projected_max_time");
+  EXPECT_DOUBLE_EQ(mt.at("projected_rse").get<double>(), 0.042);
+  EXPECT_EQ(mt.at("unmet"), json::array({"time_rse"}));
+}
