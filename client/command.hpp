@@ -59,6 +59,8 @@ std::unique_ptr<command> make_submit_command(CLI::App& parent);
 std::unique_ptr<command> make_show_command(CLI::App& parent);
 std::unique_ptr<command> make_watch_command(CLI::App& parent);
 std::unique_ptr<command> make_cancel_command(CLI::App& parent);
+std::unique_ptr<command> make_pin_command(CLI::App& parent);
+std::unique_ptr<command> make_unpin_command(CLI::App& parent);
 std::unique_ptr<command> make_rerun_command(CLI::App& parent);
 std::unique_ptr<command> make_resume_command(CLI::App& parent);
 std::unique_ptr<command> make_samples_command(CLI::App& parent);

@@ -43,6 +43,8 @@ int main(int argc, char** argv) {
   commands.push_back(make_show_command(app));
   commands.push_back(make_watch_command(app));
   commands.push_back(make_cancel_command(app));
+  commands.push_back(make_pin_command(app));
+  commands.push_back(make_unpin_command(app));
   commands.push_back(make_rerun_command(app));
   commands.push_back(make_resume_command(app));
   commands.push_back(make_samples_command(app));

@@ -16,6 +16,8 @@
 #include "http/net.hpp"
 #include "kinds.hpp"
 #include "provenance.hpp"
+#include "retention_worker.hpp"
+#include "storage_report.hpp"
 #include "token_file.hpp"
 #include "trace_uploads.hpp"
 
@@ -80,6 +82,7 @@ app::app(daemon_config config)
   samples_ = std::make_unique<store::sample_store>(*db_);
   timeline_ = std::make_unique<store::timeline_store>(*db_);
   attachments_ = std::make_unique<store::trace_attachment_store>(*db_);
+  retention_ = std::make_unique<store::retention_store>(*db_);
   board_ = select_board(config_, journal_.get(), [this](std::int64_t mode) { on_reboot(mode); });
   if (auto resume = store::reboot_journal(*db_).pending()) {
     // The boot a job asked for: its snapshot stays open and armed until the job ends.
@@ -143,10 +146,17 @@ app::app(daemon_config config)
   services.attachment_max_per_job = config_.max_trace_attachments;
   services.attachment_max_total_bytes = static_cast<std::int64_t>(config_.max_trace_disk_mb << 20);
   services.attachment_max_bytes = static_cast<std::int64_t>(config_.max_trace_upload_mb << 20);
+  services.retention = retention_.get();
+  services.storage = storage_status_of(config_, *retention_);
   services.web_root = config_.web_root;
   services.javascript_dir = config_.javascript_dir;
   const auto upload_dir = services.attachment_dir;
   router_ = std::make_unique<api::router>(std::move(services));
+  const store::retention_policy policy{config_.retention_full_days, config_.retention_days};
+  const jobs::job_service* service = jobs_.get();
+  retention_worker_ = std::make_unique<retention_worker>(
+      store::retention_pass(*db_, *samples_, *retention_, policy), retention_worker::period_for(policy),
+      [service] { return service->running().has_value() || service->queued_count() > 0; });
 
   const api::router* router = router_.get();
   request_handlers handlers;
@@ -216,6 +226,7 @@ int app::run() {
     server_->start();
     spdlog::info("listening on {}", server_->local_address());
     jobs_->start();
+    retention_worker_->start();
     write_ready_file();
     notifier_.notify("READY=1\nSTATUS=listening on " + server_->local_address());
     signals_ioc_.run();
@@ -238,12 +249,14 @@ void app::shutdown() {
   // persister and reads the board.
   if (server_) server_->stop_accepting();
   // The running job stops at its next safe point and is stored as interrupted.
+  if (retention_worker_) retention_worker_->stop();
   if (jobs_) jobs_->stop();
   if (feed_) feed_->stop();
   // Closes the remaining sessions and SSE streams, then joins the io threads.
   if (server_) server_->stop();
   server_.reset();
   router_.reset();
+  retention_worker_.reset();
   jobs_.reset();
   feed_.reset();
   telemetry_view_.reset();
@@ -264,6 +277,7 @@ void app::shutdown() {
   journal_.reset();
   snapshots_.reset();
   samples_.reset();
+  retention_.reset();
   db_.reset();
 }
 

@@ -17,6 +17,7 @@
 #include <jetperf/store/sample_store.hpp>
 #include <jetperf/store/snapshot_store.hpp>
 #include <jetperf/store/timeline_store.hpp>
+#include <jetperf/store/retention_store.hpp>
 #include <jetperf/store/trace_attachment_store.hpp>
 #include <jetperf/telemetry/sampler.hpp>
 
@@ -30,6 +31,8 @@
 #include "telemetry_setup.hpp"
 
 namespace jetperf::daemon {
+
+class retention_worker;
 
 class app {
  public:
@@ -68,6 +71,8 @@ class app {
   std::unique_ptr<store::sample_store> samples_;
   std::unique_ptr<store::timeline_store> timeline_;
   std::unique_ptr<store::trace_attachment_store> attachments_;
+  std::unique_ptr<store::retention_store> retention_;
+  std::unique_ptr<retention_worker> retention_worker_;  ///< after jobs_, which it asks
   board_selection board_;  ///< the served board (a running simulator when simulated)
   std::unique_ptr<sample_persister> persister_;
   std::unique_ptr<platform::board_fidelity> fidelity_;  ///< simulated boards only

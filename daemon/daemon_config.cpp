@@ -42,6 +42,21 @@ std::uint64_t parse_unsigned(const std::string& where, const std::string& key,
   return n;
 }
 
+// Days as a decimal number (a fraction of a day for tests), within [min, max]; min is 0.00001.
+double parse_days(const std::string& where, const std::string& key, const std::string& value, double min, double max) {
+  std::size_t used = 0;
+  double d = 0;
+  try {
+    d = std::stod(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (value.empty() || used != value.size() || !(d >= min && d <= max))
+    fail(where, key, "'" + value + "' is not a number of days from 0.00001 (about a second) to " +
+                         std::to_string(static_cast<long long>(max)));
+  return d;
+}
+
 bool parse_bool(const std::string& where, const std::string& key, const std::string& value) {
   if (value == "true" || value == "yes" || value == "on" || value == "1") return true;
   if (value == "false" || value == "no" || value == "off" || value == "0") return false;
@@ -184,6 +199,14 @@ const std::map<std::string, setter>& file_keys() {
       {"history_retention_h",
        [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
          c.history_retention_h = static_cast<std::uint32_t>(parse_unsigned(w, k, v, 1, 24 * 366));
+       }},
+      {"retention_full_days",
+       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+         c.retention_full_days = parse_days(w, k, v, 0.00001, 3660);
+       }},
+      {"retention_days",
+       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+         c.retention_days = parse_days(w, k, v, 0.00001, 36600);
        }},
       {"thermal_limit_c",
        [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
@@ -385,6 +408,10 @@ command_line parse_command_line(const std::vector<std::string>& args) {
     throw config_error("history_period_ms: " + std::to_string(c.history_period_ms) +
                        " is shorter than sample_period_ms " + std::to_string(c.sample_period_ms));
   }
+  if (c.retention_days < c.retention_full_days) {
+    throw config_error("retention_days: " + std::to_string(c.retention_days) + " is shorter than retention_full_days " +
+                       std::to_string(c.retention_full_days) + " (samples are downsampled before they are dropped)");
+  }
   if (c.fast_sample_period_ms > c.sample_period_ms) {
     throw config_error("fast_sample_period_ms: " + std::to_string(c.fast_sample_period_ms) +
                        " is longer than sample_period_ms " + std::to_string(c.sample_period_ms));
@@ -431,6 +458,10 @@ std::string usage_text() {
          "                             (default 100, or the sample period when longer)\n"
          "  --history-period-ms N      period of stored history samples (default 1000)\n"
          "  --history-retention-h N    hours of history kept (default 24)\n"
+         "  --retention-full-days D    days a finished job's samples stay at full rate, then\n"
+         "                             1 s min/mean/max per channel (default 7)\n"
+         "  --retention-days D         days until they are dropped; `jetperf pin ID` keeps a\n"
+         "                             job's whole (default 90)\n"
          "  --thermal-limit-c N        fail a job above this temperature, 0 = off (default 95)\n"
          "  --max-connections N        open connections served at once (default 256)\n"
          "  --threads N                HTTP io threads (default 2)\n"

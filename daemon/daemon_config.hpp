@@ -52,6 +52,11 @@ struct daemon_config {
   std::uint32_t history_period_ms = 1000;
   /// History samples older than this many hours are deleted.
   std::uint32_t history_retention_h = 24;
+  /// A finished job's samples stay at full rate this many days, then are downsampled to one
+  /// record per channel and second (min, mean, max) until retention_days, then dropped; pinned
+  /// jobs are kept whole. Results, timelines and provenance are never dropped.
+  double retention_full_days = 7;
+  double retention_days = 90;
   /// A job fails when a temperature channel reads above this (degrees Celsius; 0 = no guard).
   std::uint32_t thermal_limit_c = 95;
   std::size_t max_connections = 256;

@@ -11,6 +11,7 @@ void register_all_routes(route_table& table) {
   register_board_routes(table);
   register_telemetry_routes(table);
   register_samples_routes(table);
+  register_retention_routes(table);
   register_trace_routes(table);
   register_trace_attachment_routes(table);
   register_model_routes(table);

@@ -3,6 +3,7 @@
 #include <jetperf/api/job_view.hpp>
 #include <jetperf/api/router.hpp>
 #include <jetperf/api/routes.hpp>
+#include <jetperf/store/retention_store.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/jobs/job_state.hpp>
 
@@ -104,7 +105,12 @@ http_response list(const route_request& r) {
 
 http_response get(const route_request& r) {
   r.query.reject_unknown({});
-  return json_response(200, job_json(r.svc.jobs->get(r.id_param())));
+  auto body = job_json(r.svc.jobs->get(r.id_param()));
+  // Only a job retention has touched (pinned, or its samples downsampled or dropped) says so.
+  if (r.svc.retention)
+    if (const auto kept = r.svc.retention->find(r.id_param()); kept && (kept->pinned || kept->samples != "full"))
+      body["retention"] = {{"pinned", kept->pinned}, {"samples", kept->samples}};
+  return json_response(200, body);
 }
 
 http_response cancel(const route_request& r) {

@@ -13,6 +13,7 @@
 #include <jetperf/api/routes.hpp>
 #include <jetperf/api/sample_page_stream.hpp>
 #include <jetperf/common/errors.hpp>
+#include <jetperf/store/retention_store.hpp>
 #include <jetperf/store/sample_store.hpp>
 
 namespace jetperf::api {
@@ -160,6 +161,8 @@ http_response samples(const route_request& r) {
   page.limit = static_cast<std::size_t>(limit);
   page.max_bytes = r.query.get("limit") ? 0 : k_default_page_bytes;
   page.csv = format == "csv";
+  if (r.svc.retention)
+    if (const auto kept = r.svc.retention->find(id); kept && kept->samples != "full") page.retention = kept->samples;
   auto stream = std::make_shared<sample_page_stream>(store, all, page);
   if (format == "csv") {
     // CSV has no room for the next page's cursor but a header, known once the page is read.

@@ -18,6 +18,14 @@ http_response health(const route_request& r) {
       {"queue",
        {{"queued", r.svc.jobs->queued_count()},
         {"running", running ? nlohmann::json(*running) : nlohmann::json(nullptr)}}}};
+  if (r.svc.storage) {
+    const auto st = r.svc.storage();
+    body["storage"] = {{"database_bytes", st.database_bytes},
+                       {"disk_free_bytes", st.disk_free_bytes},
+                       {"full_rate_days", st.full_rate_days ? nlohmann::json(*st.full_rate_days) : nlohmann::json()},
+                       {"retention_full_days", st.retention_full_days},
+                       {"retention_days", st.retention_days}};
+  }
   if (r.svc.health_extra) {
     // The core fields win over extras of the same name: clients rely on them.
     const auto extra = r.svc.health_extra();

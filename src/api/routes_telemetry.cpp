@@ -126,6 +126,20 @@ std::vector<telemetry::prometheus_job_energy> job_energy_series(const route_requ
   return out;
 }
 
+// The store's footprint, for alerting before a board's eMMC fills.
+std::string storage_metrics(const storage_status& st) {
+  std::string out;
+  const auto gauge = [&out](const char* name, const char* help, const std::string& value) {
+    out += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " gauge\n" + name + " " + value + "\n";
+  };
+  gauge("jetperf_database_bytes", "Size of the daemon's SQLite database with its WAL.", std::to_string(st.database_bytes));
+  gauge("jetperf_disk_free_bytes", "Free space on the database's file system.", std::to_string(st.disk_free_bytes));
+  if (st.full_rate_days)
+    gauge("jetperf_full_rate_days", "Age in days of the oldest job samples kept at full rate.",
+          nlohmann::json(*st.full_rate_days).dump());
+  return out;
+}
+
 http_response metrics(const route_request& r) {
   r.query.reject_unknown({});
   telemetry::prometheus_job_state job;
@@ -171,6 +185,7 @@ http_response metrics(const route_request& r) {
   http_response res;
   res.content_type = "text/plain; version=0.0.4; charset=utf-8";
   res.body = telemetry::render_prometheus(channels, values, total, health, job, energy, r.svc.build_info, floors);
+  if (r.svc.storage) res.body += storage_metrics(r.svc.storage());
   return res;
 }
 

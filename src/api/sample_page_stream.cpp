@@ -41,7 +41,14 @@ bool sample_page_stream::next(std::string& out) {
   while (stage_ != stage::done && out.size() < sizes_.piece_bytes) {
     switch (stage_) {
       case stage::opening:
-        out += req_.csv ? "channel,t_ns,value\r\n" : "{\"job_id\":" + std::to_string(req_.job_id) + ",\"samples\":[";
+        if (req_.csv) {
+          out += "channel,t_ns,value\r\n";
+        } else {
+          out += "{\"job_id\":" + std::to_string(req_.job_id) + ",";
+          // A downsampled job's samples are each second's mean at the second's start: say so.
+          if (!req_.retention.empty()) out += "\"retention\":" + nlohmann::json(req_.retention).dump() + ",";
+          out += "\"samples\":[";
+        }
         stage_ = stage::samples;
         break;
       case stage::samples: write_samples(out); break;

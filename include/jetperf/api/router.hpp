@@ -15,6 +15,7 @@
 #include <jetperf/api/http_types.hpp>
 #include <jetperf/api/route_table.hpp>
 #include <jetperf/api/sse_subscriptions.hpp>
+#include <jetperf/api/storage_status.hpp>
 #include <jetperf/common/event_hub.hpp>
 #include <jetperf/jobs/job_service.hpp>
 #include <jetperf/telemetry/prometheus.hpp>
@@ -24,6 +25,7 @@ class board_controller;
 }
 namespace jetperf::store {
 class sample_store;
+class retention_store;
 class trace_attachment_store;
 struct attachment_limits;
 }
@@ -70,6 +72,11 @@ struct services {
   std::string web_root;
   /// Debian's /usr/share/javascript (the libjs-* plotting libraries) for GET /javascript/...
   std::string javascript_dir;
+  /// Pins and the state of each job's samples (POST/DELETE /v1/jobs/{id}/pin, the job's
+  /// `retention`); null: the pin routes answer 503.
+  store::retention_store* retention = nullptr;
+  /// The store's size, free disk and retention, for /v1/health and /metrics; empty: left out.
+  std::function<storage_status()> storage;
   /// jetperf_build_info's labels at /metrics; nullopt: the series is left out.
   std::optional<telemetry::prometheus_build_info> build_info;
 };

@@ -22,6 +22,8 @@ void register_board_routes(route_table& table);
 /// GET /v1/telemetry, GET /v1/telemetry/stream (SSE), GET /v1/jobs/{id}/samples, GET /metrics.
 void register_telemetry_routes(route_table& table);
 void register_samples_routes(route_table& table);
+/// POST and DELETE /v1/jobs/{id}/pin (routes_retention.cpp).
+void register_retention_routes(route_table& table);
 /// GET /v1/jobs/{id}/trace (routes_trace.cpp).
 void register_trace_routes(route_table& table);
 /// POST/GET /v1/jobs/{id}/traces, GET /v1/jobs/{id}/traces/{n} (routes_trace_attach.cpp).

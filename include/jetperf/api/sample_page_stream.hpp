@@ -25,6 +25,9 @@ struct sample_page_request {
   std::size_t limit = 0;      ///< at most this many samples
   std::size_t max_bytes = 0;  ///< 0: no bound but `limit`; else the page ends once its samples' text reaches this
   bool csv = false;           ///< CSV rows (channel,t_ns,value) instead of the JSON document
+  /// "downsampled" or "dropped" when retention changed the job's samples (JSON's "retention"),
+  /// "" at full rate.
+  std::string retention;
 };
 
 /// How much the stream reads and writes at a time.
@@ -33,7 +36,7 @@ struct sample_page_sizes {
   std::size_t piece_bytes = 64 * 1024;  ///< a piece ends once it is at least this long
 };
 
-/// The page's text, in pieces. JSON: {"job_id", "samples": [{"channel", "t_ns", "value"}, ...],
+/// The page's text, in pieces. JSON: {"job_id", ["retention",] "samples": [{"channel", "t_ns", "value"}, ...],
 /// "channels": [{"name", "unit", "source"}] (those the page's samples name, or the one asked
 /// for), "next_after": "T_NS:CHANNEL" or null}. CSV: the header line and one line per sample; its
 /// cursor goes in a header, so a CSV page is drained whole before it is answered (next_after()).

@@ -7,6 +7,7 @@
 #include <support/temp_dir.hpp>
 
 #include "daemon_config.hpp"
+#include "retention_worker.hpp"
 #include "telemetry_setup.hpp"
 
 namespace jetperf::daemon {
@@ -102,6 +103,45 @@ TEST(telemetry_setup, sampler_config_follows_the_periods) {
   EXPECT_DOUBLE_EQ(sampler_config_of(c).update_period_s, 0.0);
   EXPECT_DOUBLE_EQ(sampler_config_of(c, 0.14).update_period_s, 0.14);
   EXPECT_DOUBLE_EQ(sampler_config_of(c, 0.001).update_period_s, 0.003);
+}
+
+}  // namespace
+}  // namespace jetperf::daemon
+
+namespace jetperf::daemon {
+namespace {
+
+TEST(daemon_config_retention_keys, defaults_file_flags_and_refusals) {
+  auto cl = parse_command_line({"--config", "/dev/null"});
+  EXPECT_DOUBLE_EQ(cl.config.retention_full_days, 7);
+  EXPECT_DOUBLE_EQ(cl.config.retention_days, 90);
+  jetperf::test::temp_dir dir;
+  const std::string conf = dir.file("j.conf");
+  std::ofstream(conf) << "retention_full_days = 2.5\nretention_days = 30\n";
+  cl = parse_command_line({"--config", conf, "--retention-full-days", "0.0005"});
+  EXPECT_DOUBLE_EQ(cl.config.retention_full_days, 0.0005);  // a fraction of a day, as the sim test uses
+  EXPECT_DOUBLE_EQ(cl.config.retention_days, 30);
+  for (const auto& bad : std::vector<std::vector<std::string>>{{"--retention-full-days", "0"},
+                                                               {"--retention-full-days", "week"},
+                                                               {"--retention-days", "-1"},
+                                                               {"--retention-days", "5x"},
+                                                               {"--retention-full-days", "10", "--retention-days", "5"}}) {
+    auto args = bad;
+    args.insert(args.begin(), {"--config", "/dev/null"});
+    EXPECT_THROW(parse_command_line(args), config_error) << bad[0] << " " << bad[1];
+  }
+  try {
+    parse_command_line({"--config", "/dev/null", "--retention-full-days", "10", "--retention-days", "5"});
+    ADD_FAILURE();
+  } catch (const config_error& e) {
+    EXPECT_NE(std::string(e.what()).find("retention_days"), std::string::npos) << e.what();
+  }
+}
+
+TEST(retention_worker_period, a_tenth_of_the_full_rate_days_within_a_second_and_an_hour) {
+  EXPECT_EQ(retention_worker::period_for({7, 90}), 3600LL * 1'000'000'000);
+  EXPECT_EQ(retention_worker::period_for({0.0001, 1}), 1'000'000'000);
+  EXPECT_EQ(retention_worker::period_for({0.01, 1}), static_cast<std::int64_t>(86.4 * 1e9));
 }
 
 }  // namespace
