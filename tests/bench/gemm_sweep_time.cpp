@@ -48,7 +48,7 @@ json run_sweep(daemon_process& d, http_client& http, json spec) {
     // Each point in brief, for reading where the time went.
     json brief = json::object();
     for (const char* k : {"m", "dtype", "cpu_freq_khz", "stop_reason", "unmet", "iterations", "window_s",
-                          "time_mean_s", "time_rse", "power_rse"})
+                          "time_mean_s", "time_rse", "projected_rse", "power_rse", "retries", "others_cpu_share"})
       if (row.contains(k)) brief[k] = row[k];
     points.push_back(brief);
     if (!row.contains("time_rse") || !row["time_rse"].is_number()) continue;
