@@ -34,8 +34,9 @@ for check in "${checks[@]}"; do
       # /proc/self/stat itself, with 0 for the process group the second reads (other processes'
       # stat files, which the daemon's sweep reads, are the kernel's). A board's kernel has both.
       emulated_away='user_process.what_left_the_process_group_is_killed_when_the_run_ends|run_leftovers.this_process_reads_as_itself'
+      # In place: this is the fresh chroot that build-deb.sh would otherwise make for itself.
       ./deploy/chroot.sh --suite bookworm --out "$debs" -- bash -euo pipefail -c "
-        JETPERF_DEB_DIR=/out ./deploy/build-deb.sh arm64
+        JETPERF_CROSS_IN_PLACE=1 JETPERF_DEB_DIR=/out ./deploy/build-deb.sh arm64
         ./deploy/run-tests.sh --arch arm64 -- -L '$labels' -E '$emulated_away'
         (cd build-arm64 && ctest -R '$emulated_away' --output-on-failure) ||
           echo 'check-platforms: $emulated_away fails under qemu-user (see above), as expected'

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite: installs dependencies, builds, runs every test with ctest.
+# The whole test suite: installs dependencies (with --tests), builds, runs every test with ctest.
 # GPU tests (label gpu) skip themselves with the reason on a machine without a GPU.
 #
 #   deploy/run-tests.sh                      # native, in ${JETPERF_BUILD_DIR:-build}
@@ -22,7 +22,9 @@ while [ $# -gt 0 ]; do
 done
 [ "$arch" = "$(dpkg --print-architecture)" ] && arch=""
 
-deps=()
+# The test-only packages too (prometheus, chromium; qemu's binfmt_misc registration for --arch),
+# which the quick start and build-deb.sh leave out.
+deps=(--tests)
 cmake_args=()
 build=${JETPERF_BUILD_DIR:-build}
 labels=()
