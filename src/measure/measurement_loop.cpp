@@ -40,7 +40,8 @@ bool lists(const std::vector<std::string>& unmet, const char* what) {
 // and its trend says the target is out of reach by max_time_s; `projected` gets the projection.
 void stop_when_out_of_reach(const stop_criteria& c, rse_projection& trend, double elapsed_s, double time_rse,
                             stop_decision& d, std::optional<double>& projected) {
-  if (d.stop || !c.target_rse_time || c.fixed_duration_s || elapsed_s >= c.max_time_s) return;
+  if (d.stop || !c.stop_when_out_of_reach || !c.target_rse_time || c.fixed_duration_s || elapsed_s >= c.max_time_s)
+    return;
   if (lists(d.unmet, "min_time") || lists(d.unmet, "min_samples") || !lists(d.unmet, "time_rse")) return;
   trend.add(elapsed_s, time_rse);
   const auto at_max = trend.at(c.max_time_s);

@@ -117,6 +117,7 @@ measure::point_result gemm_workload::run_point(measure::point_context& ctx, cons
     plan.adaptive.stop.max_time_s = spec.max_time_s;
     plan.adaptive.stop.min_samples = static_cast<std::size_t>(spec.min_samples);
     plan.adaptive.stop.target_rse_time = spec.target_rse;
+    plan.adaptive.stop.stop_when_out_of_reach = true;
     plan.adaptive.stop.target_rse_power = spec.target_rse;
   }
   plan.prepare = [&]() -> std::optional<std::string> {

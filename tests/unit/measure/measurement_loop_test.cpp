@@ -116,16 +116,23 @@ TEST(measurement_loop, a_window_whose_rse_cannot_reach_its_target_stops_early_wi
   int calls = 0;
   auto o = options();
   o.stop.max_time_s = 2.0;
-  const auto r = measurement_loop(o, nullptr).run([&calls] {
+  o.stop.stop_when_out_of_reach = true;
+  const auto heavy_tails = [&calls] {
     g_clock.sleep_for(200'000);
     return ++calls % 10 ? 0.001 : 0.1;
-  });
+  };
+  const auto r = measurement_loop(o, nullptr).run(heavy_tails);
   EXPECT_EQ(r.decision.reason, stop_reason::projected_max_time);
   EXPECT_EQ(r.decision.unmet, std::vector<std::string>{"time_rse"});
   ASSERT_TRUE(r.projected_rse);
   EXPECT_GT(*r.projected_rse, 0.01 * k_projection_margin);
   const double window_s = static_cast<double>(r.t_end_ns - r.t_start_ns) * 1e-9;
   EXPECT_LT(window_s, 0.2) << "stopped once its checkpoints spanned 2x (0.05 s -> 0.1 s), not at 2 s";
+  // Without the option (a layer's isolated window) it runs to max_time_s as before.
+  o.stop.stop_when_out_of_reach = false;
+  const auto whole = measurement_loop(o, nullptr).run(heavy_tails);
+  EXPECT_EQ(whole.decision.reason, stop_reason::max_time);
+  EXPECT_FALSE(whole.projected_rse);
 }
 
 TEST(measurement_loop, a_window_that_would_converge_before_max_time_is_not_stopped_on_its_projection) {
@@ -135,6 +142,7 @@ TEST(measurement_loop, a_window_that_would_converge_before_max_time_is_not_stopp
   auto o = options();
   o.stop.max_time_s = 0.6;
   o.stop.target_rse_time = 0.002;
+  o.stop.stop_when_out_of_reach = true;
   const auto r = measurement_loop(o, nullptr).run([&calls] {
     g_clock.sleep_for(200'000);
     return ++calls % 2 ? 0.001 : 0.0012;
