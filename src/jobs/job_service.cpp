@@ -94,13 +94,14 @@ store::job_record job_service::submit(const std::string& kind, const nlohmann::j
   auto& w = registry_.get(kind);
   const auto offered = board_ ? board_->offered() : platform::board_offer{};
   auto normalized = w.normalize(spec, offered);
-  const auto points = w.expand(normalized);
+  const auto plan = w.plan(normalized);
+  const auto& points = plan->points();
   if (points.empty()) throw validation_error("spec", "the spec expands to an empty sweep", "empty_sweep");
   if (points.size() > k_max_points)
     throw validation_error("spec", "the sweep has " + std::to_string(points.size()) + " points; at most " +
                                        std::to_string(k_max_points) + " are allowed",
                            "too_many_points");
-  const double estimate = estimate_job(w, normalized, points);
+  const double estimate = estimate_job(w, *plan);
   std::optional<store::job_record> job;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -124,10 +125,11 @@ nlohmann::json job_service::dry_run(const std::string& kind, const nlohmann::jso
   auto& w = registry_.get(kind);
   const auto offered = board_ ? board_->offered() : platform::board_offer{};
   auto normalized = w.normalize(spec, offered);
-  const auto points = w.expand(normalized);
+  const auto plan = w.plan(normalized);
+  const auto& points = plan->points();
   if (points.empty()) throw validation_error("spec", "the spec expands to an empty sweep", "empty_sweep");
   nlohmann::json skips = nlohmann::json::array();
-  for (const auto& s : w.foreseen_skips(normalized, points)) skips.push_back({{"reason", s.first}, {"points", s.second}});
+  for (const auto& s : plan->foreseen_skips()) skips.push_back({{"reason", s.first}, {"points", s.second}});
   // The power-mode switches that reboot the board (allowed by the spec, or it was refused above).
   std::vector<std::int64_t> modes;
   for (const auto& p : points)
@@ -142,7 +144,7 @@ nlohmann::json job_service::dry_run(const std::string& kind, const nlohmann::jso
   return {{"kind", kind},
           {"spec", normalized},
           {"points", points.size()},
-          {"estimate_s", estimate_job(w, normalized, points)},
+          {"estimate_s", estimate_job(w, *plan)},
           {"would_skip", skips},
           {"reboots", reboots},
           {"planned", planned},
@@ -287,7 +289,9 @@ void job_service::run_loop() {
 void job_service::run_job(store::job_record job) {
   const auto id = job.id;
   auto& w = registry_.get(job.kind);
-  const auto points = w.expand(job.spec);
+  // The stored spec, parsed and expanded once for the whole job.
+  const auto plan = w.plan(job.spec);
+  const auto& points = plan->points();
   // A resumed job goes on after its last finished point.
   const auto first = jobs_.count_points(id);
   // What an interrupted point stored of its spans goes before the job reads as running again.
@@ -340,7 +344,7 @@ void job_service::run_job(store::job_record job) {
   // O(points)), and the job's own pace so far against those estimates scales what is left.
   std::vector<double> left_after;  // seconds estimated from point j to the end
   const auto estimate_again = [&] {
-    const auto predicted = estimate_points(w, job.spec, points);
+    const auto predicted = estimate_points(w, *plan);
     left_after.assign(predicted.size() + 1, 0.0);
     for (auto j = predicted.size(); j-- > 0;) left_after[j] = left_after[j + 1] + predicted[j];
   };
@@ -368,7 +372,7 @@ void job_service::run_job(store::job_record job) {
       p.index = i;
       p.params = points[i];
       try {
-        auto r = w.run_point(ctx, job.spec, points[i]);
+        auto r = plan->run_point(ctx, static_cast<std::size_t>(i));
         // A point cut short by cancellation or shutdown is not a result.
         if (abort_) break;
         p.metrics = std::move(r.metrics);
@@ -514,15 +518,13 @@ void job_service::store_spans(std::int64_t id, std::vector<store::timeline_span>
   spans.shrink_to_fit();
 }
 
-std::vector<double> job_service::estimate_points(const workload& w, const nlohmann::json& spec,
-                                                 const std::vector<nlohmann::json>& points) const {
-  return w.estimate_points_s(spec, points, model_.context(w.kind(), telemetry_ ? telemetry_->update_period_s() : 0.0));
+std::vector<double> job_service::estimate_points(const workload& w, const job_plan& plan) const {
+  return plan.estimate_points_s(model_.context(w.kind(), telemetry_ ? telemetry_->update_period_s() : 0.0));
 }
 
-double job_service::estimate_job(const workload& w, const nlohmann::json& spec,
-                                 const std::vector<nlohmann::json>& points) const {
+double job_service::estimate_job(const workload& w, const job_plan& plan) const {
   double sum = 0;
-  for (double t : estimate_points(w, spec, points)) sum += t;
+  for (double t : estimate_points(w, plan)) sum += t;
   return sum * model_.calibration(w.kind());
 }
 

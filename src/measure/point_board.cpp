@@ -57,8 +57,12 @@ json set_values(const platform::board_setting& s) {
 }  // namespace
 
 applied_settings apply_point_settings(measure::point_context& ctx, const json& point) {
+  return apply_point_settings(ctx, setting_of_point(point));
+}
+
+applied_settings apply_point_settings(measure::point_context& ctx, const platform::board_setting& setting) {
   applied_settings a;
-  a.requested = setting_of_point(point);
+  a.requested = setting;
   auto& clock = ctx.clock();
   const auto t0 = clock.now_ns();
   if (ctx.board && !a.requested.empty())

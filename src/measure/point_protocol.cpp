@@ -19,9 +19,14 @@ void record_runs(const measure::point_context& ctx, const loop_result& w) {
 
 point_measurement run_point(measure::point_context& ctx, const nlohmann::json& point, const point_plan& plan,
                             idle_power_cache& idle) {
+  return run_point(ctx, setting_of_point(point), plan, idle);
+}
+
+point_measurement run_point(measure::point_context& ctx, const platform::board_setting& setting, const point_plan& plan,
+                            idle_power_cache& idle) {
   point_measurement m;
   // Board settings first: everything after runs under them, idle baseline included.
-  m.applied = apply_point_settings(ctx, point);
+  m.applied = apply_point_settings(ctx, setting);
   m.idle_w = idle.get(ctx, m.applied.requested, plan.idle_s, plan.boundary_s);
   if (ctx.cancelled() || !sleep_polling(ctx, plan.cooldown_s)) {
     m.skipped = "cancelled";

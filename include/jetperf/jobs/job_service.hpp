@@ -118,10 +118,9 @@ class job_service {
   void store_spans(std::int64_t id, std::vector<store::timeline_span>& spans);
   void record_point_spans(std::int64_t id, const store::point_record& p, std::int64_t started_ns,
                           std::int64_t ended_ns, std::vector<store::timeline_span>& spans);
-  std::vector<double> estimate_points(const workload& w, const nlohmann::json& spec,
-                                      const std::vector<nlohmann::json>& points) const;
+  std::vector<double> estimate_points(const workload& w, const job_plan& plan) const;
   /// The whole job's estimate: its points' sum, scaled by how past jobs of the kind compared.
-  double estimate_job(const workload& w, const nlohmann::json& spec, const std::vector<nlohmann::json>& points) const;
+  double estimate_job(const workload& w, const job_plan& plan) const;
 
   store::database& db_;
   store::job_store jobs_;

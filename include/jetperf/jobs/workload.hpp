@@ -1,9 +1,10 @@
 #pragma once
-// The job-kind contract: one workload per kind (src/kinds/<kind>/, registered by the daemon)
-// validates its spec, expands it into points, measures one point at a time and declares the
-// columns its points fill. The job runner owns ordering, progress, persistence and
-// cancellation; a workload only measures.
+// The job runner's view of a kind: JSON in and out, as specs and rows are stored and served.
+// Kinds do not implement it by hand: each is a typed jobs::kind<Spec, Point> (jobs/kind.hpp)
+// that jobs::make_workload turns into one. The job runner owns ordering, progress, persistence
+// and cancellation; a workload only measures.
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/common/columns.hpp>
+#include <jetperf/jobs/job_plan.hpp>
 #include <jetperf/measure/point_context.hpp>
 #include <jetperf/measure/point_result.hpp>
 #include <jetperf/measure/run_cost.hpp>
@@ -55,6 +57,10 @@ class workload {
                                                 const measure::estimate_context& ctx) const {
     return std::vector<double>(points.size(), 0.0);
   }
+
+  /// The normalized (stored) spec parsed and expanded once, for the runner to hold while the job
+  /// runs. Throws validation_error when the stored spec is no longer valid.
+  virtual std::unique_ptr<job_plan> plan(const nlohmann::json& spec) = 0;
 
   /// Measures one point. Throws on failure of the point (the runner records it and goes on).
   virtual measure::point_result run_point(measure::point_context& ctx, const nlohmann::json& spec, const nlohmann::json& point) = 0;

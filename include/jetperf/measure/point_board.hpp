@@ -33,6 +33,7 @@ nlohmann::json setting_json(const platform::board_setting& s);
 
 /// Applies the point's board settings through ctx.board (throws what the board throws).
 applied_settings apply_point_settings(point_context& ctx, const nlohmann::json& point);
+applied_settings apply_point_settings(point_context& ctx, const platform::board_setting& setting);
 
 /// Sleeps `seconds`, polling cancellation every 10 ms; false when cancelled.
 bool sleep_polling(const point_context& ctx, double seconds);

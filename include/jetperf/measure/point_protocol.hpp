@@ -62,5 +62,8 @@ struct point_measurement {
 /// Runs the skeleton for one point. Throws what the board or the callbacks throw.
 point_measurement run_point(point_context& ctx, const nlohmann::json& point, const point_plan& plan,
                             idle_power_cache& idle);
+/// The same for a point's board setting.
+point_measurement run_point(point_context& ctx, const platform::board_setting& setting, const point_plan& plan,
+                            idle_power_cache& idle);
 
 }  // namespace jetperf::measure

@@ -9,6 +9,7 @@
 
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/utf8.hpp>
+#include <jetperf/jobs/kind.hpp>
 #include <jetperf/kinds/command/command_columns.hpp>
 #include <jetperf/kinds/command/command_spec.hpp>
 #include <jetperf/kinds/command/marker_socket.hpp>
@@ -48,41 +49,44 @@ measure::run_cost run_cost_of(const command_spec& spec) {
   return c;
 }
 
-class command_workload final : public jobs::workload {
+class command_kind final : public jobs::kind<command_spec, command_point> {
  public:
-  explicit command_workload(command_policy policy) : policy_(std::move(policy)) {}
+  explicit command_kind(command_policy policy) : policy_(std::move(policy)) {}
 
-  std::string kind() const override { return "command"; }
-  std::string description() const override {
+  std::string kind() const { return "command"; }
+  std::string description() const {
     return "The researcher's own program under each board setting: wall time, exit status, power and energy per "
            "run and per phase it marks (JETPERF_MARKERS). Off unless jetperfd.conf enables it.";
   }
-  const std::vector<spec_field>& spec_fields() const override { return command_spec_fields(); }
-  const column_table& columns() const override { return command_columns(); }
+  const std::vector<spec_field>& spec_fields() const { return command_spec_fields(); }
+  const column_table& columns() const { return command_columns(); }
 
-  json normalize(const json& spec, const platform::board_offer& offered) const override {
-    return command_spec::parse(spec, offered, policy_).to_json();
+  command_spec parse(const json& spec, const platform::board_offer& offered) const {
+    return command_spec::parse(spec, offered, policy_);
   }
-  std::vector<json> expand(const json& spec) const override { return expand_command_spec(spec); }
+  command_spec stored(const json& spec) const { return command_spec::stored(spec); }
+  json to_json(const command_spec& spec) const { return spec.to_json(); }
+  std::vector<command_point> expand(const command_spec& spec) const { return kinds::expand(spec); }
+  json point_json(const command_point& p) const { return p.to_json(); }
+  command_point point_of(const json& p) const { return command_point::of(p); }
 
-  std::vector<double> estimate_points_s(const json& spec_json, const std::vector<json>& points,
-                                        const measure::estimate_context& ctx) const override {
+  std::vector<double> estimate_points_s(const command_spec& spec, const std::vector<command_point>& points,
+                                        const measure::estimate_context& ctx) const {
     // The protocol around the program is known; the program's own time is what its runs took
     // on this board before (this job's first run on: the estimate is refreshed as points end),
     // nothing before it has run once.
-    const auto spec = command_spec::stored(spec_json);
     const double run_s = ctx.run ? ctx.run(run_cost_of(spec)).mean_s : 0.0;
     std::vector<double> out;
     for (const auto& p : points) {
-      const bool first = p.value("repeat", std::int64_t{0}) == 0;
+      const bool first = p.repeat == 0;
       out.push_back(spec.cooldown_s + (first ? spec.idle_s + spec.warmup_runs * run_s : 0.0) + run_s);
     }
     return out;
   }
 
-  measure::point_result run_point(measure::point_context& ctx, const json& spec, const json& point) override;
+  measure::point_result run_point(measure::point_context& ctx, const command_spec& spec, const command_point& point);
 
-  json summarize(const json&, const std::vector<store::point_record>& points) const override;
+  json summarize(const std::vector<json>& rows) const;
 
  private:
   platform::user_process_result run_once(measure::point_context& ctx, const command_spec& spec, marker_socket& markers,
@@ -92,7 +96,7 @@ class command_workload final : public jobs::workload {
   measure::idle_power_cache idle_;
 };
 
-platform::user_process_result command_workload::run_once(measure::point_context& ctx, const command_spec& spec,
+platform::user_process_result command_kind::run_once(measure::point_context& ctx, const command_spec& spec,
                                                          marker_socket& markers, std::int64_t repeat) const {
   // Unique within the job, across settings and repeats (a program that names its output after it
   // overwrote the last setting's): the point's index; a warm-up run's "warmup-<point>-<n>".
@@ -140,10 +144,10 @@ void record_timeline(const measure::point_context& ctx, const platform::user_pro
   }
 }
 
-measure::point_result command_workload::run_point(measure::point_context& ctx, const json& spec_json, const json& point) {
-  const auto spec = command_spec::stored(spec_json);
-  const auto repeat = point.value("repeat", std::int64_t{0});
-  const auto applied = measure::apply_point_settings(ctx, point);
+measure::point_result command_kind::run_point(measure::point_context& ctx, const command_spec& spec,
+                                              const command_point& point) {
+  const auto repeat = point.repeat;
+  const auto applied = measure::apply_point_settings(ctx, point.setting);
   const auto idle_w = spec.idle_s > 0 ? idle_.get(ctx, applied.requested, spec.idle_s, k_idle_boundary_s)
                                       : std::optional<double>();
   json identity = measure::setting_json(applied.requested);
@@ -243,7 +247,7 @@ measure::point_result command_workload::run_point(measure::point_context& ctx, c
   return r;
 }
 
-json command_workload::summarize(const json&, const std::vector<store::point_record>& points) const {
+json command_kind::summarize(const std::vector<json>& rows) const {
   // Per board setting: the runs' median wall time and energy, and each phase's mean time and
   // energy per run (the energy over the runs that have one; null when none had a power reading).
   struct phase_acc {
@@ -256,14 +260,15 @@ json command_workload::summarize(const json&, const std::vector<store::point_rec
     std::map<std::string, phase_acc> phases;
   };
   std::map<std::string, setting_acc> by_setting;
-  for (const auto& p : points) {
-    if (p.status != "ok") continue;
-    auto setting = measure::setting_json(measure::setting_of_point(p.params));
+  for (const auto& row : rows) {
+    if (row.value("status", std::string()) != "ok") continue;
+    const auto& metrics = row.at("metrics");
+    auto setting = measure::setting_json(measure::setting_of_point(row.at("params")));
     auto& acc = by_setting[setting.dump()];
     acc.setting = std::move(setting);
-    acc.walls.push_back(p.metrics.value("wall_s", 0.0));
-    if (p.metrics.contains("energy_j") && p.metrics["energy_j"].is_number()) acc.energies.push_back(p.metrics["energy_j"]);
-    const auto phases = p.metrics.value("phases", json::object());
+    acc.walls.push_back(metrics.value("wall_s", 0.0));
+    if (metrics.contains("energy_j") && metrics["energy_j"].is_number()) acc.energies.push_back(metrics["energy_j"]);
+    const auto phases = metrics.value("phases", json::object());
     for (const auto& [name, ph] : phases.items()) {
       auto& f = acc.phases[name];
       ++f.runs;
@@ -296,7 +301,7 @@ json command_workload::summarize(const json&, const std::vector<store::point_rec
 }  // namespace
 
 std::unique_ptr<jobs::workload> make_command_kind(command_policy policy) {
-  return std::make_unique<command_workload>(std::move(policy));
+  return jobs::make_workload(command_kind(std::move(policy)));
 }
 
 }  // namespace jetperf::kinds

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include <jetperf/common/errors.hpp>
+#include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/sweep_axes.hpp>
 #include <jetperf/platform/account_access.hpp>
 
@@ -266,16 +267,26 @@ json command_spec::to_json() const {
   return j;
 }
 
+json command_point::to_json() const {
+  json p = setting_json(setting);
+  p["repeat"] = repeat;
+  return p;
+}
+
+command_point command_point::of(const json& point) {
+  return {setting_of_point(point), point.value("repeat", std::int64_t{0})};
+}
+
+std::vector<command_point> expand(const command_spec& spec) {
+  std::vector<command_point> points;
+  for (const auto& setting : board_setting_points(spec.board_axes))
+    for (std::int64_t r = 0; r < spec.repeats; ++r) points.push_back({setting_of_point(setting), r});
+  return points;
+}
+
 std::vector<json> expand_command_spec(const json& normalized) {
-  const auto s = command_spec::stored(normalized);
   std::vector<json> points;
-  for (const auto& setting : board_setting_points(normalized)) {
-    for (std::int64_t r = 0; r < s.repeats; ++r) {
-      json p = setting;
-      p["repeat"] = r;
-      points.push_back(std::move(p));
-    }
-  }
+  for (const auto& p : expand(command_spec::stored(normalized))) points.push_back(p.to_json());
   return points;
 }
 

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include <jetperf/common/clock.hpp>
+#include <jetperf/jobs/kind.hpp>
 #include <jetperf/kinds/gemm/gemm_columns.hpp>
 #include <jetperf/kinds/gemm/gemm_compare.hpp>
 #include <jetperf/kinds/gemm/gemm_estimate.hpp>
@@ -37,54 +38,53 @@ measure::point_result skipped(const gemm_point& p, const std::string& reason) {
                                          {"tensor", p.tensor}});
 }
 
-class gemm_workload final : public jobs::workload {
+class gemm_kind final : public jobs::kind<gemm_spec, gemm_point> {
  public:
-  explicit gemm_workload(gemm_backend_factory factory) : backends_(std::move(factory)) {}
+  explicit gemm_kind(gemm_backend_factory factory) : backends_(std::move(factory)) {}
 
-  std::string kind() const override { return "gemm"; }
-  std::string description() const override {
+  std::string kind() const { return "gemm"; }
+  std::string description() const {
     return "A sweep of GEMMs over dtype x size x tensor cores x board settings: time, GFLOP/s, power and "
            "GFLOP/s/W per point.";
   }
-  const std::vector<spec_field>& spec_fields() const override { return gemm_spec_fields(); }
-  const column_table& columns() const override { return gemm_columns(); }
+  const std::vector<spec_field>& spec_fields() const { return gemm_spec_fields(); }
+  const column_table& columns() const { return gemm_columns(); }
 
-  json normalize(const json& spec, const platform::board_offer& offered) const override { return normalize_gemm_spec(spec, offered); }
-  std::vector<json> expand(const json& spec) const override { return expand_gemm_spec(spec); }
-  std::vector<double> estimate_points_s(const json& spec, const std::vector<json>& points,
-                                        const measure::estimate_context& ctx) const override {
-    std::vector<gemm_point> typed;
-    typed.reserve(points.size());
-    for (const auto& p : points) typed.push_back(gemm_point::of(p));
-    return estimate_gemm_points_s(gemm_spec::stored(spec), typed, ctx);
+  gemm_spec parse(const json& spec, const platform::board_offer& offered) const { return gemm_spec::parse(spec, offered); }
+  gemm_spec stored(const json& spec) const { return gemm_spec::stored(spec); }
+  json to_json(const gemm_spec& spec) const { return spec.to_json(); }
+  std::vector<gemm_point> expand(const gemm_spec& spec) const { return kinds::expand(spec); }
+  json point_json(const gemm_point& p) const { return p.to_json(); }
+  gemm_point point_of(const json& p) const { return gemm_point::of(p); }
+
+  std::vector<double> estimate_points_s(const gemm_spec& spec, const std::vector<gemm_point>& points,
+                                        const measure::estimate_context& ctx) const {
+    return estimate_gemm_points_s(spec, points, ctx);
   }
 
-  std::map<std::string, std::size_t> foreseen_skips(const json& spec, const std::vector<json>& points) const override {
+  std::map<std::string, std::size_t> foreseen_skips(const gemm_spec& spec, const std::vector<gemm_point>& points) const {
     // The device's backend, made anew (the runner's cache belongs to the runner thread).
-    const auto device = spec.at("device").get<std::string>();
     std::string why;
-    const auto be = device == "cuda" ? workloads::make_cuda_gemm_backend(&why) : workloads::make_cpu_gemm_backend(&why);
+    const auto be = spec.device == "cuda" ? workloads::make_cuda_gemm_backend(&why) : workloads::make_cpu_gemm_backend(&why);
     std::map<std::string, std::size_t> out;
-    for (const auto& pj : points) {
-      const auto p = gemm_point::of(pj);
+    for (const auto& p : points) {
       if (!be) ++out[why];
       else if (auto reason = be->supports(*parse_gemm_dtype(p.dtype), p.tensor)) ++out[*reason];
     }
     return out;
   }
 
-  measure::point_result run_point(measure::point_context& ctx, const json& spec, const json& point) override;
+  measure::point_result run_point(measure::point_context& ctx, const gemm_spec& spec, const gemm_point& p);
 
-  json summarize(const json&, const std::vector<store::point_record>& points) const override {
-    const auto rows = jobs::point_rows(points);
+  json summarize(const std::vector<json>& rows) const {
     auto summary = best_gemm_settings(rows);
     const auto repeats = gemm_repeat_stats(rows);
     if (!repeats.empty()) summary["repeats"] = repeats;
     return summary;
   }
 
-  json compare(const json&, const std::vector<store::point_record>& points, const std::string& by) const override {
-    return compare_gemm_points(jobs::point_rows(points), by);
+  json compare(const std::vector<json>& rows, const std::string& by) const {
+    return compare_gemm_points(rows, by);
   }
 
  private:
@@ -92,9 +92,7 @@ class gemm_workload final : public jobs::workload {
   measure::idle_power_cache idle_;
 };
 
-measure::point_result gemm_workload::run_point(measure::point_context& ctx, const json& spec_json, const json& point_json) {
-  const auto spec = gemm_spec::stored(spec_json);
-  const auto p = gemm_point::of(point_json);
+measure::point_result gemm_kind::run_point(measure::point_context& ctx, const gemm_spec& spec, const gemm_point& p) {
   const auto dtype = parse_gemm_dtype(p.dtype);
   if (!dtype) throw std::invalid_argument("unknown dtype " + p.dtype);
 
@@ -127,7 +125,7 @@ measure::point_result gemm_workload::run_point(measure::point_context& ctx, cons
   };
   plan.run_once = [be] { return be->timed_run_s(); };
   plan.tracer = be->tracer();  // GPU kernels of a few runs after the window, on the timeline
-  const auto m = measure::run_point(ctx, point_json, plan, idle_);
+  const auto m = measure::run_point(ctx, measure::setting_of_point(p.setting), plan, idle_);
   if (m.skipped) return skipped(p, *m.skipped);
   const auto& res = m.window;
   const auto& latency = m.latency;
@@ -186,7 +184,7 @@ measure::point_result gemm_workload::run_point(measure::point_context& ctx, cons
 std::unique_ptr<jobs::workload> make_gemm_kind() { return make_gemm_kind(default_factory); }
 
 std::unique_ptr<jobs::workload> make_gemm_kind(gemm_backend_factory factory) {
-  return std::make_unique<gemm_workload>(std::move(factory));
+  return jobs::make_workload(gemm_kind(std::move(factory)));
 }
 
 }  // namespace jetperf::kinds

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include <jetperf/common/clock.hpp>
+#include <jetperf/jobs/kind.hpp>
 #include <jetperf/measure/point_power.hpp>
 #include <jetperf/measure/power_window.hpp>
 
@@ -17,33 +18,28 @@ constexpr std::chrono::milliseconds k_poll{10};
 
 const spec_field& field(const char* name) { return find_spec_field(idle_spec_fields(), name); }
 
-class idle_workload final : public jobs::workload {
+class idle_kind final : public jobs::kind<idle_spec, idle_point> {
  public:
-  std::string kind() const override { return "idle"; }
-  std::string description() const override {
+  std::string kind() const { return "idle"; }
+  std::string description() const {
     return "The board at rest for duration_s, repeated: the baseline every power figure is compared with.";
   }
-  const std::vector<spec_field>& spec_fields() const override { return idle_spec_fields(); }
-  const column_table& columns() const override { return idle_columns(); }
+  const std::vector<spec_field>& spec_fields() const { return idle_spec_fields(); }
+  const column_table& columns() const { return idle_columns(); }
 
-  nlohmann::json normalize(const nlohmann::json& spec, const platform::board_offer&) const override {
-    return idle_spec::parse(spec).to_json();
+  idle_spec parse(const nlohmann::json& spec, const platform::board_offer&) const { return idle_spec::parse(spec); }
+  idle_spec stored(const nlohmann::json& spec) const { return idle_spec::parse(spec); }
+  nlohmann::json to_json(const idle_spec& spec) const { return spec.to_json(); }
+  std::vector<idle_point> expand(const idle_spec& spec) const { return kinds::expand(spec); }
+  nlohmann::json point_json(const idle_point& p) const { return {{"repeat", p.repeat}}; }
+  idle_point point_of(const nlohmann::json& p) const { return {p.value("repeat", std::int64_t{0})}; }
+
+  std::vector<double> estimate_points_s(const idle_spec& spec, const std::vector<idle_point>& points,
+                                        const measure::estimate_context&) const {
+    return std::vector<double>(points.size(), spec.duration_s);
   }
 
-  std::vector<nlohmann::json> expand(const nlohmann::json& spec) const override {
-    std::vector<nlohmann::json> points;
-    for (const auto& p : kinds::expand(idle_spec::parse(spec))) points.push_back({{"repeat", p.repeat}});
-    return points;
-  }
-
-  std::vector<double> estimate_points_s(const nlohmann::json& spec, const std::vector<nlohmann::json>& points,
-                                        const measure::estimate_context&) const override {
-    return std::vector<double>(points.size(), idle_spec::parse(spec).duration_s);
-  }
-
-  measure::point_result run_point(measure::point_context& ctx, const nlohmann::json& spec_json,
-                               const nlohmann::json& point) override {
-    const auto spec = idle_spec::parse(spec_json);
+  measure::point_result run_point(measure::point_context& ctx, const idle_spec& spec, const idle_point& point) {
     const auto duration_ns = static_cast<std::int64_t>(spec.duration_s * 1e9);
     measure::point_result r;
     r.t_start_ns = monotonic_ns();
@@ -51,7 +47,7 @@ class idle_workload final : public jobs::workload {
     for (auto now = r.t_start_ns; now < deadline && !ctx.cancelled(); now = monotonic_ns())
       std::this_thread::sleep_for(std::min<std::chrono::nanoseconds>(k_poll, std::chrono::nanoseconds(deadline - now)));
     r.t_end_ns = monotonic_ns();
-    r.metrics["repeat"] = point.value("repeat", 0);
+    r.metrics["repeat"] = point.repeat;
     r.metrics["duration_s"] = static_cast<double>(r.t_end_ns - r.t_start_ns) / 1e9;
     r.metrics["power_w"] = nullptr;
     r.metrics["samples"] = 0;
@@ -113,6 +109,6 @@ std::vector<idle_point> expand(const idle_spec& spec) {
   return points;
 }
 
-std::unique_ptr<jobs::workload> make_idle_kind() { return std::make_unique<idle_workload>(); }
+std::unique_ptr<jobs::workload> make_idle_kind() { return jobs::make_workload(idle_kind{}); }
 
 }  // namespace jetperf::kinds

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include <jetperf/common/clock.hpp>
+#include <jetperf/jobs/kind.hpp>
 #include <jetperf/measure/backend_cache.hpp>
 #include <jetperf/kinds/layers/layers_columns.hpp>
 #include <jetperf/kinds/layers/layers_estimate.hpp>
@@ -90,32 +91,37 @@ void put_layer_rows(json& mt, const measure::in_context_result& ic, const std::v
   mt["layer_rows"] = std::move(rows);
 }
 
-class layers_workload final : public jobs::workload {
+class layers_kind final : public jobs::kind<layers_spec, json> {
  public:
-  explicit layers_workload(layer_backend_factory factory) : make_backend_(factory), backends_(std::move(factory)) {}
+  explicit layers_kind(layer_backend_factory factory) : make_backend_(factory), backends_(std::move(factory)) {}
 
-  std::string kind() const override { return "layers"; }
-  std::string description() const override {
+  std::string kind() const { return "layers"; }
+  std::string description() const {
     return "Every layer of a network run in isolation on its real input shape (latency, power, energy), then "
            "the network end to end.";
   }
-  const std::vector<spec_field>& spec_fields() const override { return layers_spec_fields(); }
-  const column_table& columns() const override { return layers_columns(); }
-  json normalize(const json& spec, const platform::board_offer& offered) const override { return normalize_layers_spec(spec, offered); }
-  std::vector<json> expand(const json& spec) const override { return expand_layers_spec(spec); }
-  std::vector<double> estimate_points_s(const json& spec, const std::vector<json>& points,
-                                        const measure::estimate_context& ctx) const override {
-    return estimate_layers_points_s(spec, points, ctx);
+  const std::vector<spec_field>& spec_fields() const { return layers_spec_fields(); }
+  const column_table& columns() const { return layers_columns(); }
+  layers_spec parse(const json& spec, const platform::board_offer& offered) const {
+    return layers_spec::stored(normalize_layers_spec(spec, offered));
   }
-  measure::point_result run_point(measure::point_context& ctx, const json& spec, const json& point) override;
+  layers_spec stored(const json& spec) const { return layers_spec::stored(spec); }
+  json to_json(const layers_spec& spec) const { return spec.normalized; }
+  std::vector<json> expand(const layers_spec& spec) const { return expand_layers_spec(spec.normalized); }
+  json point_json(const json& p) const { return p; }
+  json point_of(const json& p) const { return p; }
+  std::vector<double> estimate_points_s(const layers_spec& spec, const std::vector<json>& points,
+                                        const measure::estimate_context& ctx) const {
+    return estimate_layers_points_s(spec.normalized, points, ctx);
+  }
+  measure::point_result run_point(measure::point_context& ctx, const layers_spec& spec, const json& point);
 
-  json summarize(const json&, const std::vector<store::point_record>& points) const override {
-    return summarize_layers(jobs::point_rows(points));
-  }
+  json summarize(const std::vector<json>& rows) const { return summarize_layers(rows); }
   // What the dry run says will be skipped: a device with no backend, and the layers whose ops its
   // backend cannot run in the point's dtype (half on a CPU without it), each asked once per
   // network, size, layer and dtype however many settings and repeats share it.
-  std::map<std::string, std::size_t> foreseen_skips(const json& spec, const std::vector<json>& points) const override {
+  std::map<std::string, std::size_t> foreseen_skips(const layers_spec& typed, const std::vector<json>& points) const {
+    const auto& spec = typed.normalized;
     std::map<std::string, std::size_t> out;
     std::map<std::string, std::pair<std::unique_ptr<layer_backend>, std::string>> backends;
     std::map<std::pair<std::string, std::int64_t>, network_entry> networks;
@@ -153,13 +159,11 @@ class layers_workload final : public jobs::workload {
     return out;
   }
 
-  std::vector<std::string> export_formats() const override { return {"dnnstats"}; }
+  std::vector<std::string> export_formats() const { return {"dnnstats"}; }
   // The seed's loops take every top-level key for a network: provenance travels beside the file.
-  bool export_has_provenance(const std::string& format) const override { return format != "dnnstats"; }
-  nlohmann::ordered_json export_results(const std::string& format, const json& spec,
-                      const std::vector<store::point_record>& points) const override {
-    if (format != "dnnstats") return jobs::workload::export_results(format, spec, points);
-    return layers_dnnstats(jobs::point_rows(points));
+  bool export_has_provenance(const std::string& format) const { return format != "dnnstats"; }
+  nlohmann::ordered_json export_results(const std::string&, const std::vector<json>& rows) const {
+    return layers_dnnstats(rows);
   }
 
  private:
@@ -207,8 +211,8 @@ class layers_workload final : public jobs::workload {
   std::map<std::string, latency_sum> sums_;
 };
 
-measure::point_result layers_workload::run_point(measure::point_context& ctx, const json& spec_json, const json& point) {
-  const auto spec = layers_spec::stored(spec_json);
+measure::point_result layers_kind::run_point(measure::point_context& ctx, const layers_spec& spec, const json& point) {
+  const auto& spec_json = spec.normalized;
   const auto name = point.at("network").get<std::string>();
   const auto device = point.at("device").get<std::string>();
   const auto index = point.at("layer_index").get<int>();
@@ -374,7 +378,7 @@ std::unique_ptr<jobs::workload> make_layers_kind() {
 }
 
 std::unique_ptr<jobs::workload> make_layers_kind(layer_backend_factory factory) {
-  return std::make_unique<layers_workload>(std::move(factory));
+  return jobs::make_workload(layers_kind(std::move(factory)));
 }
 
 }  // namespace jetperf::kinds

@@ -447,6 +447,7 @@ layers_spec layers_spec::stored(const nlohmann::json& j) {
   s.contention = measure::contention_policy::stored(j);
   s.end_to_end = j.at("end_to_end").get<bool>();
   s.board_axes = stored_board_axes(j);
+  s.normalized = j;
   return s;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include <jetperf/jobs/kind.hpp>
 #include <jetperf/kinds/multi_dnn/concurrent_window.hpp>
 #include <jetperf/kinds/multi_dnn/multi_dnn_columns.hpp>
 #include <jetperf/kinds/multi_dnn/multi_dnn_results.hpp>
@@ -44,43 +45,48 @@ std::pair<double, double> median_p99(std::vector<float> v) {
   return {at(0.5), at(0.99)};
 }
 
-class multi_dnn_workload final : public jobs::workload {
+class multi_dnn_kind final : public jobs::kind<multi_dnn_spec, multi_dnn_point> {
  public:
-  explicit multi_dnn_workload(stage_backend_factory factory) : factory_(std::move(factory)) {}
+  explicit multi_dnn_kind(stage_backend_factory factory) : factory_(std::move(factory)) {}
 
-  std::string kind() const override { return "multi_dnn"; }
-  std::string description() const override {
+  std::string kind() const { return "multi_dnn"; }
+  std::string description() const {
     return "Several zoo networks at once, each split at block boundaries into stages on the CPU or the GPU "
            "(seed 001's multi-DNN mappings): throughput, stage and transfer times, power, tegrastats aggregates.";
   }
-  const std::vector<spec_field>& spec_fields() const override { return multi_dnn_spec_fields(); }
-  const column_table& columns() const override { return multi_dnn_columns(); }
-  json normalize(const json& spec, const platform::board_offer& offered) const override {
-    return multi_dnn_spec::parse(spec, offered).to_json();
+  const std::vector<spec_field>& spec_fields() const { return multi_dnn_spec_fields(); }
+  const column_table& columns() const { return multi_dnn_columns(); }
+
+  multi_dnn_spec parse(const json& spec, const platform::board_offer& offered) const {
+    return multi_dnn_spec::parse(spec, offered);
   }
-  std::vector<json> expand(const json& spec) const override { return expand_multi_dnn_spec(spec); }
-  std::map<std::string, std::size_t> foreseen_skips(const json&, const std::vector<json>& points) const override {
+  multi_dnn_spec stored(const json& spec) const { return multi_dnn_spec::stored(spec); }
+  json to_json(const multi_dnn_spec& spec) const { return spec.to_json(); }
+  std::vector<multi_dnn_point> expand(const multi_dnn_spec& spec) const { return kinds::expand(spec); }
+  json point_json(const multi_dnn_point& p) const { return p.to_json(); }
+  multi_dnn_point point_of(const json& p) const { return multi_dnn_point::of(p); }
+
+  std::map<std::string, std::size_t> foreseen_skips(const multi_dnn_spec&, const std::vector<multi_dnn_point>& points) const {
     std::map<std::string, std::size_t> out;
     if (workloads::cuda_device_available()) return out;
     for (const auto& p : points)
-      if (p.at("mapping").dump().find("\"cuda\"") != std::string::npos) ++out["no CUDA device: mappings with GPU stages"];
+      for (const auto& n : p.mapping.m.networks)
+        if (std::any_of(n.stages.begin(), n.stages.end(), [](const auto& st) { return st.device == "cuda"; })) {
+          ++out["no CUDA device: mappings with GPU stages"];
+          break;
+        }
     return out;
   }
-  std::vector<double> estimate_points_s(const json& spec, const std::vector<json>& points,
-                                        const measure::estimate_context&) const override {
-    const auto s = multi_dnn_spec::stored(spec);
+  std::vector<double> estimate_points_s(const multi_dnn_spec& s, const std::vector<multi_dnn_point>& points,
+                                        const measure::estimate_context&) const {
     const double each = s.cooldown_s + (s.fixed() ? s.window_s : std::max(s.min_time_s, std::min(s.max_time_s, 3.0)));
     return std::vector<double>(points.size(), each);
   }
-  measure::point_result run_point(measure::point_context& ctx, const json& spec, const json& point) override;
-  json summarize(const json&, const std::vector<store::point_record>& points) const override {
-    return summarize_multi_dnn(jobs::point_rows(points));
-  }
-  std::vector<std::string> export_formats() const override { return {"multinet"}; }
-  nlohmann::ordered_json export_results(const std::string& format, const json& spec,
-                                        const std::vector<store::point_record>& points) const override {
-    if (format != "multinet") return jobs::workload::export_results(format, spec, points);
-    return multinet_export(jobs::point_rows(points));
+  measure::point_result run_point(measure::point_context& ctx, const multi_dnn_spec& spec, const multi_dnn_point& p);
+  json summarize(const std::vector<json>& rows) const { return summarize_multi_dnn(rows); }
+  std::vector<std::string> export_formats() const { return {"multinet"}; }
+  nlohmann::ordered_json export_results(const std::string&, const std::vector<json>& rows) const {
+    return multinet_export(rows);
   }
 
  private:
@@ -102,12 +108,13 @@ class multi_dnn_workload final : public jobs::workload {
   measure::idle_power_cache idle_;
 };
 
-measure::point_result multi_dnn_workload::run_point(measure::point_context& ctx, const json& spec_json, const json& point) {
-  const auto spec = multi_dnn_spec::stored(spec_json);
-  const auto m = mapping_of_point(point);
+measure::point_result multi_dnn_kind::run_point(measure::point_context& ctx, const multi_dnn_spec& spec,
+                                                const multi_dnn_point& p) {
+  const auto point = p.to_json();  // the row's identity, in the stored form
+  const auto& m = p.mapping.m;
   for (const auto& n : m.networks) network(n.network, ctx.job_id);
 
-  const auto applied = measure::apply_point_settings(ctx, point);
+  const auto applied = measure::apply_point_settings(ctx, p.setting);
   const double update_s = ctx.telemetry ? ctx.telemetry->update_period_s() : 0.0;
   const auto idle_w = idle_.get(ctx, applied.requested, std::max(0.5, spec.min_time_s), spec.boundary_s);
   if (ctx.cancelled() || !measure::sleep_polling(ctx, spec.cooldown_s))
@@ -239,7 +246,7 @@ std::unique_ptr<jobs::workload> make_multi_dnn_kind() {
 }
 
 std::unique_ptr<jobs::workload> make_multi_dnn_kind(stage_backend_factory factory) {
-  return std::make_unique<multi_dnn_workload>(std::move(factory));
+  return jobs::make_workload(multi_dnn_kind(std::move(factory)));
 }
 
 }  // namespace jetperf::kinds

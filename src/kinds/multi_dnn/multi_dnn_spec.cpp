@@ -6,6 +6,7 @@
 
 #include <jetperf/common/errors.hpp>
 #include <jetperf/config.hpp>
+#include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/sweep_axes.hpp>
 #include <jetperf/models/zoo.hpp>
 
@@ -337,24 +338,43 @@ multi_dnn_spec multi_dnn_spec::stored(const json& j) {
 
 mapping mapping_of_point(const json& point) { return trusted_mapping(point.at("mapping")); }
 
+json multi_dnn_point::to_json() const {
+  json p = setting_json(setting);
+  json nets = json::array();
+  for (const auto& n : mapping.m.networks) nets.push_back(n.network);
+  p.update({{"repeat", repeat},
+            {"mapping_id", mapping_id},
+            {"mapping_class", mapping.mapping_class},
+            {"set", mapping.set},
+            {"mapping", json::parse(mapping_json(mapping.m).dump())},
+            {"networks", nets}});
+  return p;
+}
+
+multi_dnn_point multi_dnn_point::of(const json& point) {
+  multi_dnn_point p;
+  p.setting = setting_of_point(point);
+  p.repeat = point.value("repeat", std::int64_t{0});
+  p.mapping_id = point.value("mapping_id", std::int64_t{0});
+  p.mapping.m = mapping_of_point(point);
+  p.mapping.mapping_class = point.value("mapping_class", std::string());
+  p.mapping.set = point.value("set", std::int64_t{-1});
+  return p;
+}
+
+std::vector<multi_dnn_point> expand(const multi_dnn_spec& spec) {
+  const auto maps = spec.all_mappings();
+  std::vector<multi_dnn_point> points;
+  for (std::int64_t r = 0; r < spec.repeats; ++r)
+    for (const auto& setting : board_setting_points(spec.board_axes))
+      for (std::size_t i = 0; i < maps.size(); ++i)
+        points.push_back({setting_of_point(setting), r, static_cast<std::int64_t>(i), maps[i]});
+  return points;
+}
+
 std::vector<json> expand_multi_dnn_spec(const json& normalized) {
-  const auto s = multi_dnn_spec::stored(normalized);
-  const auto maps = s.all_mappings();
   std::vector<json> points;
-  for (std::int64_t r = 0; r < s.repeats; ++r)
-    for (const auto& setting : board_setting_points(normalized))
-      for (std::size_t i = 0; i < maps.size(); ++i) {
-        json p = setting;
-        json nets = json::array();
-        for (const auto& n : maps[i].m.networks) nets.push_back(n.network);
-        p.update({{"repeat", r},
-                  {"mapping_id", i},
-                  {"mapping_class", maps[i].mapping_class},
-                  {"set", maps[i].set},
-                  {"mapping", json::parse(mapping_json(maps[i].m).dump())},
-                  {"networks", nets}});
-        points.push_back(std::move(p));
-      }
+  for (const auto& p : expand(multi_dnn_spec::stored(normalized))) points.push_back(p.to_json());
   return points;
 }
 

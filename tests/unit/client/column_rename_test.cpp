@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/json_kind.hpp"
 #include <jetperf/api/router.hpp>
 #include <jetperf/common/event_hub.hpp>
 #include <jetperf/jobs/job_service.hpp>
@@ -22,16 +23,16 @@ using nlohmann::json;
 namespace {
 
 // One point, one measured value, written under the name its table gives it.
-class probe_kind final : public jobs::workload {
+class probe_kind final : public test::json_kind {
  public:
   explicit probe_kind(const std::string& column)
       : table_{{{column, column_type::integer, column_role::metric, "", "the probe's value", true}},
                false} {}
-  std::string kind() const override { return "probe"; }
-  const column_table& columns() const override { return table_; }
-  json normalize(const json&, const platform::board_offer&) const override { return json::object(); }
-  std::vector<json> expand(const json&) const override { return {json::object()}; }
-  measure::point_result run_point(measure::point_context&, const json&, const json&) override {
+  std::string kind() const { return "probe"; }
+  const column_table& columns() const { return table_; }
+  json parse(const json&, const platform::board_offer&) const { return json::object(); }
+  std::vector<json> expand(const json&) const { return {json::object()}; }
+  measure::point_result run_point(measure::point_context&, const json&, const json&) {
     measure::point_result r;
     r.metrics[table_.columns.front().name] = 42;
     return r;
@@ -49,7 +50,7 @@ struct outputs {
 outputs run_probe(const std::string& column) {
   store::database db(":memory:");
   jobs::workload_registry registry;
-  registry.add(std::make_unique<probe_kind>(column));
+  registry.add(jobs::make_workload(probe_kind(column)));
   event_hub hub;
   jobs::job_service service(db, registry, hub, nullptr, nullptr);
   service.start();

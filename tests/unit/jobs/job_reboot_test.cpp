@@ -8,6 +8,7 @@
 #include <map>
 #include <thread>
 
+#include "support/json_kind.hpp"
 #include <jetperf/common/errors.hpp>
 #include <jetperf/measure/allow_reboot.hpp>
 #include <jetperf/jobs/job_service.hpp>
@@ -23,18 +24,18 @@ using namespace std::chrono_literals;
 namespace {
 
 // One point per listed power mode; the point records the mode the board read back.
-class modes_workload final : public jobs::workload {
+class modes_workload final : public test::json_kind {
  public:
-  std::string kind() const override { return "modes"; }
-  json normalize(const json& spec, const platform::board_offer&) const override {
+  std::string kind() const { return "modes"; }
+  json parse(const json& spec, const platform::board_offer&) const {
     return {{"modes", spec.at("modes")}, {"allow_reboot", bool_field(spec, measure::allow_reboot_field())}};
   }
-  std::vector<json> expand(const json& spec) const override {
+  std::vector<json> expand(const json& spec) const {
     std::vector<json> p;
     for (const auto& m : spec["modes"]) p.push_back({{"power_mode", m}});
     return p;
   }
-  measure::point_result run_point(measure::point_context& ctx, const json&, const json& point) override {
+  measure::point_result run_point(measure::point_context& ctx, const json&, const json& point) {
     platform::board_setting s;
     s.power_mode = point["power_mode"].get<std::int64_t>();
     measure::point_result r;
@@ -84,7 +85,7 @@ struct fixture {
   std::unique_ptr<jobs::job_service> service;
 
   fixture() {
-    registry.add(std::make_unique<modes_workload>());
+    registry.add(jobs::make_workload(modes_workload{}));
     open();
   }
   // A daemon start on the same database (the process after the boot).

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <thread>
 
+#include "support/json_kind.hpp"
 #include <jetperf/common/errors.hpp>
 #include <jetperf/jobs/job_service.hpp>
 #include <jetperf/jobs/job_state.hpp>
@@ -21,10 +22,10 @@ using namespace std::chrono_literals;
 namespace {
 
 // A workload whose points take `sleep_ms` and fail where the spec says so.
-class scripted_workload final : public jobs::workload {
+class scripted_workload final : public test::json_kind {
  public:
-  std::string kind() const override { return "scripted"; }
-  json normalize(const json& spec, const platform::board_offer&) const override {
+  std::string kind() const { return "scripted"; }
+  json parse(const json& spec, const platform::board_offer&) const {
     jetperf::reject_unknown_fields(spec, {"points", "sleep_ms", "estimate_ms", "expand_ms", "fail", "skip", "no_power", "spans"});
     const auto sleep_ms = jetperf::integer_field(spec, "sleep_ms", 0, 100000, 0);
     json out = {{"points", jetperf::integer_field(spec, "points", 0, 200000, 3)},
@@ -38,14 +39,14 @@ class scripted_workload final : public jobs::workload {
     return out;
   }
   // Its main metrics: a value, and a power its points leave empty where the spec says so.
-  const column_table& columns() const override {
+  const column_table& columns() const {
     static const column_table table{{{"value", column_type::integer, column_role::metric, "", "", true, true},
                                      {"watts", column_type::number, column_role::metric, "W", "", true, true}},
                                     false,
                                     {}};
     return table;
   }
-  std::vector<json> expand(const json& spec) const override {
+  std::vector<json> expand(const json& spec) const {
     // A slow expansion (a big sweep) is where the runner stands between taking a job from the
     // queue and starting it.
     std::this_thread::sleep_for(std::chrono::milliseconds(spec.value("expand_ms", 0)));
@@ -54,10 +55,10 @@ class scripted_workload final : public jobs::workload {
     return p;
   }
   std::vector<double> estimate_points_s(const json& spec, const std::vector<json>& points,
-                                        const measure::estimate_context&) const override {
+                                        const measure::estimate_context&) const {
     return std::vector<double>(points.size(), spec["estimate_ms"].get<double>() / 1000.0);
   }
-  measure::point_result run_point(measure::point_context& ctx, const json& spec, const json& point) override {
+  measure::point_result run_point(measure::point_context& ctx, const json& spec, const json& point) {
     // Spans first (a command run's markers, recorded before the point ends), then the sleep.
     for (int i = 0; i < spec.value("spans", 0); ++i) ctx.record("marks", "m", i, i, {{"i", i}});
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(spec["sleep_ms"].get<int>());
@@ -76,7 +77,7 @@ class scripted_workload final : public jobs::workload {
       if (k == point["i"]) r.metrics["watts"] = nullptr;
     return r;
   }
-  json summarize(const json&, const std::vector<store::point_record>& points) const override {
+  json summarize(const std::vector<json>& points) const {
     return {{"points_seen", points.size()}};
   }
 };
@@ -100,7 +101,7 @@ struct fixture {
   std::unique_ptr<jobs::job_service> service;
 
   explicit fixture(jobs::job_service_options opts = {}) {
-    registry.add(std::make_unique<scripted_workload>());
+    registry.add(jobs::make_workload(scripted_workload{}));
     open(opts);
   }
   void open(jobs::job_service_options opts = {}) {
@@ -391,7 +392,7 @@ TEST(job_service, thermal_guard_stops_a_hot_board_and_says_why) {
   test::temp_dir dir;
   store::database db(dir.file("jetperf.db"));
   jobs::workload_registry registry;
-  registry.add(std::make_unique<scripted_workload>());
+  registry.add(jobs::make_workload(scripted_workload{}));
   event_hub hub;
   std::vector<std::optional<std::int64_t>> running;
   for (double temp : {95.0, 60.0}) {

@@ -10,6 +10,7 @@
 #include <thread>
 #include <utility>
 
+#include "support/json_kind.hpp"
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/jobs/job_service.hpp>
@@ -26,34 +27,35 @@ namespace {
 
 // Points whose metrics carry `pad` bytes (so that storing one needs new pages); before running
 // point `break_at` it calls the test's hook once, which takes the database's space away.
-class padded_workload final : public jobs::workload {
+class padded_workload final : public test::json_kind {
  public:
-  std::function<void()> hook;
+  /// Shared with the test, which sets it after the kind went into the registry.
+  std::shared_ptr<std::function<void()>> hook = std::make_shared<std::function<void()>>();
 
-  std::string kind() const override { return "padded"; }
-  json normalize(const json& spec, const platform::board_offer&) const override {
+  std::string kind() const { return "padded"; }
+  json parse(const json& spec, const platform::board_offer&) const {
     reject_unknown_fields(spec, {"points", "pad", "break_at"});
     return {{"points", integer_field(spec, "points", 1, 100, 5)},
             {"pad", integer_field(spec, "pad", 0, 1 << 20, 0)},
             {"break_at", integer_field(spec, "break_at", -1, 100, -1)}};
   }
-  std::vector<json> expand(const json& spec) const override {
+  std::vector<json> expand(const json& spec) const {
     std::vector<json> p;
     for (int i = 0; i < spec["points"].get<int>(); ++i) p.push_back({{"i", i}});
     return p;
   }
   std::vector<double> estimate_points_s(const json&, const std::vector<json>& points,
-                                        const measure::estimate_context&) const override {
+                                        const measure::estimate_context&) const {
     return std::vector<double>(points.size(), 0.001);
   }
-  measure::point_result run_point(measure::point_context&, const json& spec, const json& point) override {
-    if (point["i"] == spec["break_at"] && hook) std::exchange(hook, nullptr)();
+  measure::point_result run_point(measure::point_context&, const json& spec, const json& point) {
+    if (point["i"] == spec["break_at"] && *hook) std::exchange(*hook, nullptr)();
     measure::point_result r;
     r.metrics = {{"value", point["i"].get<int>() * 10},
                  {"pad", std::string(static_cast<std::size_t>(spec["pad"].get<int>()), 'x')}};
     return r;
   }
-  json summarize(const json&, const std::vector<store::point_record>& points) const override {
+  json summarize(const std::vector<json>& points) const {
     return {{"points_seen", points.size()}};
   }
 };
@@ -62,14 +64,14 @@ struct fixture {
   test::temp_dir dir;
   std::unique_ptr<store::database> db;
   jobs::workload_registry registry;
-  padded_workload* workload = nullptr;
+  std::shared_ptr<std::function<void()>> hook;
   event_hub hub;
   std::unique_ptr<jobs::job_service> service;
 
   fixture() {
-    auto w = std::make_unique<padded_workload>();
-    workload = w.get();
-    registry.add(std::move(w));
+    padded_workload w;
+    hook = w.hook;
+    registry.add(jobs::make_workload(std::move(w)));
     open();
   }
   void open() {
@@ -109,7 +111,7 @@ std::string conflict_of(const std::function<void()>& f) {
 TEST(job_store_failure, a_full_disk_fails_the_job_with_the_reason_and_it_resumes_once_there_is_space) {
   fixture f;
   // Before point 2 the database may not grow any more: storing point 2 fails with SQLITE_FULL.
-  f.workload->hook = [&f] { f.db->exec("PRAGMA max_page_count = " + std::to_string(f.pages())); };
+  *f.hook = [&f] { f.db->exec("PRAGMA max_page_count = " + std::to_string(f.pages())); };
   const auto id = f.service->submit("padded", {{"points", 5}, {"pad", 20000}, {"break_at", 2}}, {}).id;
   const auto job = f.wait_terminal(id);
   ASSERT_EQ(job.state, jobs::job_state::failed) << job.error;
@@ -148,7 +150,7 @@ TEST(job_store_failure, a_full_disk_fails_the_job_with_the_reason_and_it_resumes
 TEST(job_store_failure, a_final_state_the_database_refuses_is_kept_and_stored_once_it_can_be) {
   fixture f;
   // From point 1 on, every write fails: the point, the summary and the final state itself.
-  f.workload->hook = [&f] { f.db->exec("PRAGMA query_only = 1"); };
+  *f.hook = [&f] { f.db->exec("PRAGMA query_only = 1"); };
   const auto id = f.service->submit("padded", {{"points", 3}, {"break_at", 1}}, {}).id;
   const auto job = f.wait_terminal(id);
   ASSERT_EQ(job.state, jobs::job_state::failed) << job.error;
@@ -179,7 +181,7 @@ TEST(job_store_failure, a_final_state_the_database_refuses_is_kept_and_stored_on
 
 TEST(job_store_failure, a_final_state_never_stored_becomes_interrupted_at_the_next_start) {
   fixture f;
-  f.workload->hook = [&f] { f.db->exec("PRAGMA query_only = 1"); };
+  *f.hook = [&f] { f.db->exec("PRAGMA query_only = 1"); };
   const auto id = f.service->submit("padded", {{"points", 3}, {"break_at", 1}}, {}).id;
   ASSERT_EQ(f.wait_terminal(id).state, jobs::job_state::failed);
   ASSERT_EQ(f.stored(id).state, jobs::job_state::running);
@@ -194,7 +196,7 @@ TEST(job_store_failure, a_final_state_never_stored_becomes_interrupted_at_the_ne
 TEST(job_store_failure, only_jobs_failed_by_the_store_are_resumable_among_failed_ones) {
   fixture f;
   // A job that failed on its own (its only point failing) stays finished.
-  f.workload->hook = [] { throw std::runtime_error("the board broke"); };
+  *f.hook = [] { throw std::runtime_error("the board broke"); };
   const auto id = f.service->submit("padded", {{"points", 1}, {"break_at", 0}}, {}).id;
   const auto job = f.wait_terminal(id);
   ASSERT_EQ(job.state, jobs::job_state::failed);

@@ -46,7 +46,17 @@ const std::vector<spec_field>& command_spec_fields();
 /// std::runtime_error when it is gone or now resolves outside policy.allowed_dirs.
 std::string program_to_run(const std::string& program, const command_policy& policy);
 
+/// One run of the program: under a board setting (unset values: as the board is), the repeat-th.
+struct command_point {
+  platform::board_setting setting;
+  std::int64_t repeat = 0;
+  /// {power_mode, emc_freq_hz, gpu_freq_hz, cpu_freq_khz, repeat} (null where unset): as stored.
+  nlohmann::json to_json() const;
+  static command_point of(const nlohmann::json& point);
+};
+
 /// The points: board setting outermost (each setting's warm-up runs once), then the repeat.
+std::vector<command_point> expand(const command_spec& spec);
 std::vector<nlohmann::json> expand_command_spec(const nlohmann::json& normalized);
 
 /// The environment the program gets: PATH (unless env sets it), HOME, USER, LOGNAME of the

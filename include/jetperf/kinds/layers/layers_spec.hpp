@@ -41,6 +41,9 @@ struct layers_spec {
   bool end_to_end = true;
   measure::contention_policy contention;  ///< contention_threshold, max_retries
   nlohmann::json board_axes = nlohmann::json::object();  ///< power_modes, emc/gpu/cpu_freqs (null = as is)
+  /// The normalized spec as stored: what the points, the network lookups and the estimate read
+  /// until they take this struct's members.
+  nlohmann::json normalized;
 
   /// A stored spec (the output of normalize_layers_spec): already validated at submission.
   static layers_spec stored(const nlohmann::json& normalized);

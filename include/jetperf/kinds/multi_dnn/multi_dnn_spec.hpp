@@ -50,8 +50,21 @@ const std::vector<spec_field>& multi_dnn_spec_fields();
 /// splittable boundaries, and the devices.
 mapping_rules multi_dnn_rules(const platform::board_offer& offered);
 
-/// The points: repeat outermost, then board setting, then mapping. Each carries mapping_id,
-/// mapping_class, set, mapping (the seed's form) and networks.
+/// One mapping measured under one board setting, in one repeat of the job.
+struct multi_dnn_point {
+  platform::board_setting setting;
+  std::int64_t repeat = 0;
+  std::int64_t mapping_id = 0;  ///< its index among the spec's mappings
+  generated_mapping mapping;
+  /// The board setting's keys (null where unset), repeat, mapping_id, mapping_class, set,
+  /// mapping (the seed's form) and networks: as stored.
+  nlohmann::json to_json() const;
+  /// A stored point read back (trusted: it was validated at submission).
+  static multi_dnn_point of(const nlohmann::json& point);
+};
+
+/// The points: repeat outermost, then board setting, then mapping.
+std::vector<multi_dnn_point> expand(const multi_dnn_spec& spec);
 std::vector<nlohmann::json> expand_multi_dnn_spec(const nlohmann::json& normalized);
 
 /// A point's mapping, read back from its seed form (trusted: it was validated at submission).

@@ -1,0 +1,182 @@
+#pragma once
+// The typed kind contract. A kind (src/kinds/<kind>/) is a class over its own Spec and Point
+// types, derived from kind<Spec, Point>, that writes:
+//   std::string kind() const;                        its name in requests
+//   std::string description() const;                 one sentence for GET /v1/kinds
+//   const std::vector<spec_field>& spec_fields() const;
+//   const column_table& columns() const;
+//   Spec parse(const nlohmann::json&, const platform::board_offer&) const;   a request's spec
+//   Spec stored(const nlohmann::json&) const;        a stored spec (to_json's output)
+//   nlohmann::json to_json(const Spec&) const;       the spec as stored, every default filled
+//   std::vector<Point> expand(const Spec&) const;    the points, in the order they run
+//   nlohmann::json point_json(const Point&) const;   a point as its params are stored
+//   Point point_of(const nlohmann::json&) const;     and read back
+//   measure::point_result run_point(measure::point_context&, const Spec&, const Point&);
+// and, where it has them, the views below (their defaults say "none"). make_workload() turns it
+// into the runner's workload: the spec is parsed and expanded once per job (workload::plan),
+// and summaries, comparisons and exports get the finished rows, never store types, and not the
+// spec (they read what the rows say: a job stored by an older version still has its views).
+#include <algorithm>
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <jetperf/jobs/workload.hpp>
+
+namespace jetperf::jobs {
+
+/// The views a kind may leave out, and the types it names. Finished rows are
+/// {"params", "metrics", "status"} objects, one per stored point, in point order.
+template <class Spec, class Point>
+class kind {
+ public:
+  using spec_type = Spec;
+  using point_type = Point;
+
+  std::string description() const { return {}; }
+  const std::vector<spec_field>& spec_fields() const {
+    static const std::vector<spec_field> none;
+    return none;
+  }
+  const column_table& columns() const {
+    static const column_table none;
+    return none;
+  }
+
+  std::map<std::string, std::size_t> foreseen_skips(const Spec&, const std::vector<Point>&) const { return {}; }
+  /// Default: nothing known (0 s each).
+  std::vector<double> estimate_points_s(const Spec&, const std::vector<Point>& points,
+                                        const measure::estimate_context&) const {
+    return std::vector<double>(points.size(), 0.0);
+  }
+  nlohmann::json summarize(const std::vector<nlohmann::json>& rows) const {
+    return nlohmann::json::object();
+  }
+  // compare(rows, const std::string& by) and export_results(format, rows) have no default: a kind without them has no comparisons and no layouts of its own.
+  std::vector<std::string> export_formats() const { return {}; }
+  bool export_has_provenance(const std::string&) const { return true; }
+};
+
+namespace detail {
+
+template <class K, class = void>
+struct has_compare : std::false_type {};
+template <class K>
+struct has_compare<K, std::void_t<decltype(&K::compare)>> : std::true_type {};
+template <class K, class = void>
+struct has_export : std::false_type {};
+template <class K>
+struct has_export<K, std::void_t<decltype(&K::export_results)>> : std::true_type {};
+
+template <class K>
+class typed_plan final : public job_plan {
+ public:
+  using Spec = typename K::spec_type;
+  using Point = typename K::point_type;
+
+  typed_plan(K& k, Spec spec) : kind_(k), spec_(std::move(spec)), typed_(kind_.expand(spec_)) {
+    json_.reserve(typed_.size());
+    for (const auto& p : typed_) json_.push_back(kind_.point_json(p));
+  }
+  const std::vector<nlohmann::json>& points() const override { return json_; }
+  measure::point_result run_point(measure::point_context& ctx, std::size_t index) override {
+    return kind_.run_point(ctx, spec_, typed_.at(index));
+  }
+  std::vector<double> estimate_points_s(const measure::estimate_context& ctx) const override {
+    return kind_.estimate_points_s(spec_, typed_, ctx);
+  }
+  std::map<std::string, std::size_t> foreseen_skips() const override { return kind_.foreseen_skips(spec_, typed_); }
+
+ private:
+  K& kind_;
+  const Spec spec_;
+  const std::vector<Point> typed_;
+  std::vector<nlohmann::json> json_;
+};
+
+/// The runner's workload over a typed kind: JSON only here, at the contract's edge.
+template <class K>
+class typed_workload final : public workload {
+ public:
+  using Spec = typename K::spec_type;
+  using Point = typename K::point_type;
+
+  explicit typed_workload(K k) : kind_(std::move(k)) {}
+
+  std::string kind() const override { return kind_.kind(); }
+  std::string description() const override { return kind_.description(); }
+  const std::vector<spec_field>& spec_fields() const override { return kind_.spec_fields(); }
+  const column_table& columns() const override { return kind_.columns(); }
+
+  nlohmann::json normalize(const nlohmann::json& spec, const platform::board_offer& offered) const override {
+    return kind_.to_json(kind_.parse(spec, offered));
+  }
+  std::vector<nlohmann::json> expand(const nlohmann::json& spec) const override {
+    std::vector<nlohmann::json> out;
+    for (const auto& p : kind_.expand(kind_.stored(spec))) out.push_back(kind_.point_json(p));
+    return out;
+  }
+  std::unique_ptr<job_plan> plan(const nlohmann::json& spec) override {
+    return std::make_unique<typed_plan<K>>(kind_, kind_.stored(spec));
+  }
+  std::map<std::string, std::size_t> foreseen_skips(const nlohmann::json& spec,
+                                                    const std::vector<nlohmann::json>& points) const override {
+    return kind_.foreseen_skips(kind_.stored(spec), typed_points(points));
+  }
+  std::vector<double> estimate_points_s(const nlohmann::json& spec, const std::vector<nlohmann::json>& points,
+                                        const measure::estimate_context& ctx) const override {
+    return kind_.estimate_points_s(kind_.stored(spec), typed_points(points), ctx);
+  }
+  measure::point_result run_point(measure::point_context& ctx, const nlohmann::json& spec,
+                                  const nlohmann::json& point) override {
+    return kind_.run_point(ctx, kind_.stored(spec), kind_.point_of(point));
+  }
+  nlohmann::json summarize(const nlohmann::json& spec, const std::vector<store::point_record>& points) const override {
+    return kind_.summarize(point_rows(points));
+  }
+  nlohmann::json compare(const nlohmann::json& spec, const std::vector<store::point_record>& points,
+                         const std::string& by) const override {
+    if constexpr (has_compare<K>::value) return kind_.compare(point_rows(points), by);
+    else return workload::compare(spec, points, by);
+  }
+  std::vector<std::string> export_formats() const override { return kind_.export_formats(); }
+  bool export_has_provenance(const std::string& format) const override { return kind_.export_has_provenance(format); }
+  nlohmann::ordered_json export_results(const std::string& format, const nlohmann::json& spec,
+                                        const std::vector<store::point_record>& points) const override {
+    if constexpr (has_export<K>::value) {
+      const auto formats = kind_.export_formats();
+      if (std::find(formats.begin(), formats.end(), format) != formats.end())
+        return kind_.export_results(format, point_rows(points));
+    }
+    return workload::export_results(format, spec, points);  // the message names the kind
+  }
+
+  /// The kind itself (tests reach its typed methods through it).
+  K& typed() { return kind_; }
+
+ private:
+  std::vector<Point> typed_points(const std::vector<nlohmann::json>& points) const {
+    std::vector<Point> out;
+    out.reserve(points.size());
+    for (const auto& p : points) out.push_back(kind_.point_of(p));
+    return out;
+  }
+
+  mutable K kind_;
+};
+
+}  // namespace detail
+
+/// The runner's workload for a typed kind.
+template <class K>
+std::unique_ptr<workload> make_workload(K k) {
+  return std::make_unique<detail::typed_workload<K>>(std::move(k));
+}
+
+}  // namespace jetperf::jobs
