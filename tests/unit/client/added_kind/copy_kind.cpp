@@ -1,0 +1,136 @@
+#include "copy_kind.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <jetperf/common/spec_fields.hpp>
+#include <jetperf/jobs/kind.hpp>
+#include <jetperf/measure/point_board.hpp>
+#include <jetperf/measure/point_columns.hpp>
+#include <jetperf/measure/point_power.hpp>
+#include <jetperf/measure/point_protocol.hpp>
+
+namespace jetperf::test {
+
+namespace {
+
+using nlohmann::json;
+
+struct copy_spec {
+  std::vector<std::int64_t> sizes;  ///< bytes per copy, one point each
+  std::int64_t repeats = 1;
+  double window_s = 0.05;
+};
+
+struct copy_point {
+  std::int64_t bytes = 0;
+  std::int64_t repeat = 0;
+};
+
+const std::vector<spec_field>& copy_spec_fields() {
+  static const std::vector<spec_field> fields = {
+      {"sizes", spec_type::list, json::array({65536}), "bytes per copy, one point each", 64, 1 << 24, {}},
+      {"repeats", spec_type::integer, 1, "how many times the sizes run", 1, 100, {}},
+      {"window_s", spec_type::number, 0.05, "seconds each point copies for", 0.01, 60, {}},
+  };
+  return fields;
+}
+
+const spec_field& field(const char* name) { return find_spec_field(copy_spec_fields(), name); }
+
+std::vector<std::int64_t> parse_sizes(const json& spec) {
+  const auto& f = field("sizes");
+  const json sizes = spec.value("sizes", f.default_value);
+  if (!sizes.is_array() || sizes.empty())
+    throw validation_error("spec.sizes", "sizes must be a non-empty list of integers");
+  std::vector<std::int64_t> out;
+  for (const auto& s : sizes) out.push_back(integer_field(json{{"sizes", s}}, f));
+  return out;
+}
+
+const column_table& copy_columns() {
+  static const column_table table{
+      measure::join_columns({
+          {
+              {"repeat", column_type::integer, column_role::parameter, "", "which run of the sizes, from 0", false},
+              {"bytes", column_type::integer, column_role::parameter, "", "bytes per copy", true},
+              {"time_mean_s", column_type::number, column_role::metric, "s", "mean time of one copy", true,
+               /*main=*/true},
+              {"gb_per_s", column_type::number, column_role::metric, "GB/s", "bytes / time_mean_s", true},
+          },
+          measure::power_columns(),
+      }),
+      true,
+      {}};
+  return table;
+}
+
+class copy_kind final : public jobs::kind<copy_spec, copy_point> {
+ public:
+  std::string kind() const { return "copy"; }
+  std::string description() const { return "A buffer copied over and over: time, GB/s and power per size."; }
+  const std::vector<spec_field>& spec_fields() const { return copy_spec_fields(); }
+  const column_table& columns() const { return copy_columns(); }
+
+  copy_spec parse(const json& spec, const platform::board_offer&) const {
+    if (!spec.is_object()) throw validation_error("spec", "the copy spec must be a JSON object");
+    reject_unknown_fields(spec, copy_spec_fields());
+    copy_spec s;
+    s.sizes = parse_sizes(spec);
+    s.repeats = integer_field(spec, field("repeats"));
+    s.window_s = number_field(spec, field("window_s"));
+    return s;
+  }
+  copy_spec stored(const json& spec) const { return parse(spec, {}); }
+  json to_json(const copy_spec& s) const { return {{"sizes", s.sizes}, {"repeats", s.repeats}, {"window_s", s.window_s}}; }
+
+  std::vector<copy_point> expand(const copy_spec& s) const {
+    std::vector<copy_point> points;
+    for (std::int64_t r = 0; r < s.repeats; ++r)
+      for (auto bytes : s.sizes) points.push_back({bytes, r});
+    return points;
+  }
+  json point_json(const copy_point& p) const { return {{"bytes", p.bytes}, {"repeat", p.repeat}}; }
+  copy_point point_of(const json& p) const { return {p.at("bytes").get<std::int64_t>(), p.at("repeat").get<std::int64_t>()}; }
+
+  measure::point_result run_point(measure::point_context& ctx, const copy_spec& spec, const copy_point& p) {
+    std::vector<char> from(static_cast<std::size_t>(p.bytes), 'x'), to(from.size());
+    measure::point_plan plan;
+    plan.idle_s = 0.02;
+    plan.boundary_s = 0;
+    plan.fixed = measure::fixed_protocol{spec.window_s, 0};
+    plan.run_once = [&] {
+      const auto t0 = std::chrono::steady_clock::now();
+      std::memcpy(to.data(), from.data(), from.size());
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    };
+    const auto m = measure::run_point(ctx, platform::board_setting{}, plan, idle_);
+    measure::point_result r;
+    if (m.skipped) return measure::skipped_point(*m.skipped, point_json(p));
+    r.t_start_ns = m.window.t_start_ns;
+    r.t_end_ns = m.window.t_end_ns;
+    r.metrics = point_json(p);
+    r.metrics["time_mean_s"] = m.latency.mean_s;
+    r.metrics["gb_per_s"] = m.latency.mean_s > 0 ? static_cast<double>(p.bytes) / m.latency.mean_s / 1e9 : 0.0;
+    measure::put_power_metrics(r.metrics, m.window, m.idle_w, m.latency.mean_s);
+    return r;
+  }
+
+  json summarize(const std::vector<json>& rows) const {
+    double best = 0;
+    for (const auto& row : rows)
+      if (row.value("status", "") == "ok") best = std::max(best, row.at("metrics").value("gb_per_s", 0.0));
+    return {{"best_gb_per_s", best}};
+  }
+
+ private:
+  measure::idle_power_cache idle_;
+};
+
+}  // namespace
+
+std::unique_ptr<jobs::workload> make_copy_kind() { return jobs::make_workload(copy_kind{}); }
+
+}  // namespace jetperf::test
