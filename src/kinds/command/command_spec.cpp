@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include <jetperf/common/errors.hpp>
+#include <jetperf/common/spec_table.hpp>
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/sweep_axes.hpp>
 #include <jetperf/platform/account_access.hpp>
@@ -156,31 +157,47 @@ void check_cwd(const std::string& cwd, const std::string& account) {
 
 }  // namespace
 
-const std::vector<spec_field>& command_spec_fields() {
+namespace {
+
+// The fields before the board axes and after them; the bound ones are parsed, stored and served
+// from here, argv, program, cwd and env by parse() (checked as the command's account sees them).
+const spec_table<command_spec>& command_table() {
   using t = spec_type;
-  static const std::vector<spec_field> fields = with_board_axes(
-      {
-          {"argv", t::list, nullptr,
-           "the program and its arguments (executed with execve, never a shell; a bare name is looked up in PATH)", 1,
-           static_cast<double>(k_max_command_args), {}},
-          {"program", t::text, nullptr,
-           "argv[0] as resolved at submission (absolute, links followed); the daemon fills it in, and a value "
-           "given is not used: argv[0] is resolved again, so a stored spec can be submitted as it stands (rerun)",
-           0, 0, {}},
-          {"cwd", t::text, nullptr, "working directory (an absolute path; default: the account's home, else /)", 0, 0, {}},
-          {"env", t::object, json::object(),
-           "environment variables {NAME: value}; the daemon's own environment is not passed on (PATH, HOME, USER, "
-           "LOGNAME and JETPERF_MARKERS are set)", 0, static_cast<double>(k_max_command_env), {}},
-          {"timeout_s", t::number, 3600.0, "each run is killed (its whole process group) after this many seconds",
-           0.01, 7 * 86400, {}},
-          {"repeats", t::integer, 1, "measured runs per board setting (one row each)", 1, 10000, {}},
-          {"warmup_runs", t::integer, 0, "unmeasured runs before the first measured one of each setting", 0, 100, {}},
-          {"idle_s", t::number, 1.0, "seconds of idle baseline per setting (dynamic energy is measured over it; 0: none)",
-           0, 60, {}},
-      },
-      {
-          {"cooldown_s", t::number, 0.0, "seconds of rest before each run", 0, 3600, {}},
-      });
+  static const spec_table<command_spec> table({
+      {{"argv", t::list, nullptr,
+        "the program and its arguments (executed with execve, never a shell; a bare name is looked up in PATH)", 1,
+        static_cast<double>(k_max_command_args), {}}, {}},
+      {{"program", t::text, nullptr,
+        "argv[0] as resolved at submission (absolute, links followed); the daemon fills it in, and a value "
+        "given is not used: argv[0] is resolved again, so a stored spec can be submitted as it stands (rerun)",
+        0, 0, {}}, {}},
+      {{"cwd", t::text, nullptr, "working directory (an absolute path; default: the account's home, else /)", 0, 0, {}}, {}},
+      {{"env", t::object, json::object(),
+        "environment variables {NAME: value}; the daemon's own environment is not passed on (PATH, HOME, USER, "
+        "LOGNAME and JETPERF_MARKERS are set)", 0, static_cast<double>(k_max_command_env), {}}, {}},
+      {{"timeout_s", t::number, 3600.0, "each run is killed (its whole process group) after this many seconds",
+        0.01, 7 * 86400, {}}, &command_spec::timeout_s},
+      {{"repeats", t::integer, 1, "measured runs per board setting (one row each)", 1, 10000, {}}, &command_spec::repeats},
+      {{"warmup_runs", t::integer, 0, "unmeasured runs before the first measured one of each setting", 0, 100, {}},
+       &command_spec::warmup_runs},
+      {{"idle_s", t::number, 1.0, "seconds of idle baseline per setting (dynamic energy is measured over it; 0: none)",
+        0, 60, {}}, &command_spec::idle_s},
+  });
+  return table;
+}
+
+const spec_table<command_spec>& command_table_after_axes() {
+  static const spec_table<command_spec> table({
+      {{"cooldown_s", spec_type::number, 0.0, "seconds of rest before each run", 0, 3600, {}}, &command_spec::cooldown_s},
+  });
+  return table;
+}
+
+}  // namespace
+
+const std::vector<spec_field>& command_spec_fields() {
+  static const std::vector<spec_field> fields =
+      with_board_axes(command_table().declarations(), command_table_after_axes().declarations());
   return fields;
 }
 
@@ -225,11 +242,8 @@ command_spec command_spec::parse(const json& spec, const platform::board_offer& 
     check_cwd(s.cwd, policy.account.name);
     s.program = resolve_program(s.argv[0], s.cwd, path, policy);
   });
-  s.timeout_s = number_field(spec, declared("timeout_s"));
-  s.repeats = integer_field(spec, declared("repeats"));
-  s.warmup_runs = integer_field(spec, declared("warmup_runs"));
-  s.idle_s = number_field(spec, declared("idle_s"));
-  s.cooldown_s = number_field(spec, declared("cooldown_s"));
+  command_table().parse(spec, s);
+  command_table_after_axes().parse(spec, s);
   normalize_board_axes(spec, offered, s.board_axes);
   const auto points = static_cast<double>(board_setting_count(s.board_axes)) * static_cast<double>(s.repeats);
   if (points > static_cast<double>(k_max_command_points))
@@ -244,26 +258,17 @@ command_spec command_spec::stored(const json& j) {
   s.program = j.at("program").get<std::string>();
   s.cwd = j.at("cwd").get<std::string>();
   s.env = j.at("env").get<std::map<std::string, std::string>>();
-  s.timeout_s = j.at("timeout_s").get<double>();
-  s.repeats = j.at("repeats").get<std::int64_t>();
-  s.warmup_runs = j.at("warmup_runs").get<std::int64_t>();
-  s.idle_s = j.at("idle_s").get<double>();
-  s.cooldown_s = j.at("cooldown_s").get<double>();
+  command_table().stored(j, s);
+  command_table_after_axes().stored(j, s);
   s.board_axes = stored_board_axes(j);
   return s;
 }
 
 json command_spec::to_json() const {
   json j = board_axes;
-  j.update({{"argv", argv},
-            {"program", program},
-            {"cwd", cwd},
-            {"env", env},
-            {"timeout_s", timeout_s},
-            {"repeats", repeats},
-            {"warmup_runs", warmup_runs},
-            {"idle_s", idle_s},
-            {"cooldown_s", cooldown_s}});
+  j.update({{"argv", argv}, {"program", program}, {"cwd", cwd}, {"env", env}});
+  command_table().put(*this, j);
+  command_table_after_axes().put(*this, j);
   return j;
 }
 

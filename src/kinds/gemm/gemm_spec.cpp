@@ -7,6 +7,7 @@
 #include <string>
 
 #include <jetperf/common/errors.hpp>
+#include <jetperf/common/spec_table.hpp>
 #include <jetperf/common/saturating.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
@@ -151,6 +152,34 @@ std::vector<bool> parse_tensor(const json& v) {
 
 }  // namespace
 
+namespace {
+
+// The fields after the board axes, each bound to its member: parsed, stored and served from here.
+const spec_table<gemm_spec>& gemm_table() {
+  using t = spec_type;
+  static const spec_table<gemm_spec> table({
+      {{"threads", t::integer, 0, "CPU backend threads (0 = the library's default)", 0, 1024, {}}, &gemm_spec::threads},
+      {{"warmup_s", t::number, 0.5, "seconds of discarded runs before each window", 0, 600, {}}, &gemm_spec::warmup_s},
+      {{"min_time_s", t::number, 0.5, "shortest adaptive window", 0, 3600, {}}, &gemm_spec::min_time_s},
+      {{"max_time_s", t::number, 10.0, "longest adaptive window", 0.001, 3600, {}}, &gemm_spec::max_time_s},
+      {{"target_rse", t::number, 0.01, "relative standard error of time and power that ends the window", 1e-6, 1, {}},
+       &gemm_spec::target_rse},
+      {{"min_samples", t::integer, 10, "fewest timed runs per window", 1, 10000000, {}}, &gemm_spec::min_samples},
+      {{"duration_s", t::number, nullptr, "a fixed window in seconds instead of the adaptive one", 0.001, 3600, {}},
+       &gemm_spec::duration_s},
+      {{"boundary_s", t::number, 0.1, "seconds cut from each end of the power window", 0, 60, {}}, &gemm_spec::boundary_s},
+      {{"cooldown_s", t::number, 0.0, "seconds of rest before each point", 0, 3600, {}}, &gemm_spec::cooldown_s},
+      {{"repeats", t::integer, 1,
+        "times the whole sweep runs (rows carry repeat; the summary gives each setting's mean and 95% interval "
+        "across repeats, and flags repeats that disagree beyond their own noise)", 1, 1000, {}},
+       &gemm_spec::repeats},
+      {{"tags", t::list, nullptr, "labels for finding the job later", 0, 0, {}}, {}},
+  });
+  return table;
+}
+
+}  // namespace
+
 const std::vector<spec_field>& gemm_spec_fields() {
   using t = spec_type;
   static const std::vector<spec_field> fields = with_contention_fields(with_board_axes({
@@ -158,21 +187,7 @@ const std::vector<spec_field>& gemm_spec_fields() {
       {"dtypes", t::list, json::array({"float"}), "half, float, double: a list or comma-separated text", 0, 0, {}},
       {"sizes", t::list, "128:2048:128", "from:to:step, N (square), MxNxK, or a list of them", 0, 0, {}},
       {"tensor", t::list, nullptr, "on, off, both or a list (default: both on cuda, off on cpu)", 0, 0, {}},
-  }, {
-      {"threads", t::integer, 0, "CPU backend threads (0 = the library's default)", 0, 1024, {}},
-      {"warmup_s", t::number, 0.5, "seconds of discarded runs before each window", 0, 600, {}},
-      {"min_time_s", t::number, 0.5, "shortest adaptive window", 0, 3600, {}},
-      {"max_time_s", t::number, 10.0, "longest adaptive window", 0.001, 3600, {}},
-      {"target_rse", t::number, 0.01, "relative standard error of time and power that ends the window", 1e-6, 1, {}},
-      {"min_samples", t::integer, 10, "fewest timed runs per window", 1, 10000000, {}},
-      {"duration_s", t::number, nullptr, "a fixed window in seconds instead of the adaptive one", 0.001, 3600, {}},
-      {"boundary_s", t::number, 0.1, "seconds cut from each end of the power window", 0, 60, {}},
-      {"cooldown_s", t::number, 0.0, "seconds of rest before each point", 0, 3600, {}},
-      {"repeats", t::integer, 1,
-       "times the whole sweep runs (rows carry repeat; the summary gives each setting's mean and 95% interval "
-       "across repeats, and flags repeats that disagree beyond their own noise)", 1, 1000, {}},
-      {"tags", t::list, nullptr, "labels for finding the job later", 0, 0, {}},
-  }));
+  }, gemm_table().declarations()));
   return fields;
 }
 
@@ -213,18 +228,9 @@ gemm_spec gemm_spec::parse(const json& spec, const platform::board_offer& offere
   if (out.device == "cpu") refuse_what_the_cpu_lacks(out);
   normalize_board_axes(spec, offered, out.board_axes);
 
-  out.threads = integer_field(spec, declared("threads"));
-  out.warmup_s = number_field(spec, declared("warmup_s"));
-  out.min_time_s = number_field(spec, declared("min_time_s"));
-  out.max_time_s = number_field(spec, declared("max_time_s"));
+  gemm_table().parse(spec, out);
   if (out.max_time_s < out.min_time_s)
     throw validation_error(field("max_time_s"), "max_time_s must be at least min_time_s", "out_of_range");
-  out.target_rse = number_field(spec, declared("target_rse"));
-  out.min_samples = integer_field(spec, declared("min_samples"));
-  if (spec.contains("duration_s") && !spec["duration_s"].is_null()) out.duration_s = number_field(spec, declared("duration_s"));
-  out.boundary_s = number_field(spec, declared("boundary_s"));
-  out.cooldown_s = number_field(spec, declared("cooldown_s"));
-  out.repeats = integer_field(spec, declared("repeats"));
   out.contention = measure::contention_policy::parse(spec);
 
   // The sweep's size, counted before any size is built (runs stand for up to 2^20 sizes each),
@@ -285,16 +291,7 @@ gemm_spec gemm_spec::stored(const json& j) {
     s.sizes.push_back({size.at("m").get<std::int64_t>(), size.at("n").get<std::int64_t>(), size.at("k").get<std::int64_t>()});
   s.tensor = j.at("tensor").get<std::vector<bool>>();
   s.board_axes = stored_board_axes(j);
-  s.threads = j.at("threads").get<std::int64_t>();
-  s.warmup_s = j.at("warmup_s").get<double>();
-  s.min_time_s = j.at("min_time_s").get<double>();
-  s.max_time_s = j.at("max_time_s").get<double>();
-  s.target_rse = j.at("target_rse").get<double>();
-  s.min_samples = j.at("min_samples").get<std::int64_t>();
-  if (j.contains("duration_s") && j["duration_s"].is_number()) s.duration_s = j["duration_s"].get<double>();
-  s.boundary_s = j.at("boundary_s").get<double>();
-  s.cooldown_s = j.at("cooldown_s").get<double>();
-  s.repeats = j.value("repeats", std::int64_t{1});  // specs stored before repeats existed ran once
+  gemm_table().stored(j, s);  // a spec stored before repeats existed ran once: its default
   s.contention = measure::contention_policy::stored(j);
   return s;
 }
@@ -303,20 +300,8 @@ json gemm_spec::to_json() const {
   json out = board_axes;
   json size_list = json::array();
   for (const auto& s : sizes) size_list.push_back({{"m", s.m}, {"n", s.n}, {"k", s.k}});
-  out.update({{"device", device},
-              {"dtypes", dtypes},
-              {"sizes", size_list},
-              {"tensor", tensor},
-              {"threads", threads},
-              {"warmup_s", warmup_s},
-              {"min_time_s", min_time_s},
-              {"max_time_s", max_time_s},
-              {"target_rse", target_rse},
-              {"min_samples", min_samples},
-              {"duration_s", duration_s ? json(*duration_s) : json()},
-              {"boundary_s", boundary_s},
-              {"cooldown_s", cooldown_s},
-              {"repeats", repeats}});
+  out.update({{"device", device}, {"dtypes", dtypes}, {"sizes", size_list}, {"tensor", tensor}});
+  gemm_table().put(*this, out);
   contention.put(out);
   return out;
 }

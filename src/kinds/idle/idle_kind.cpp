@@ -4,6 +4,7 @@
 #include <thread>
 
 #include <jetperf/common/clock.hpp>
+#include <jetperf/common/spec_table.hpp>
 #include <jetperf/jobs/kind.hpp>
 #include <jetperf/measure/point_power.hpp>
 #include <jetperf/measure/power_window.hpp>
@@ -16,7 +17,6 @@ namespace {
 // Cancellation is polled at this period while idling, so a DELETE ends a point quickly.
 constexpr std::chrono::milliseconds k_poll{10};
 
-const spec_field& field(const char* name) { return find_spec_field(idle_spec_fields(), name); }
 
 class idle_kind final : public jobs::kind<idle_spec, idle_point> {
  public:
@@ -69,13 +69,21 @@ class idle_kind final : public jobs::kind<idle_spec, idle_point> {
 
 }  // namespace
 
-const std::vector<spec_field>& idle_spec_fields() {
-  static const std::vector<spec_field> fields = {
-      {"duration_s", spec_type::number, 1.0, "seconds each repeat measures the board at rest", 0.001, 3600, {}},
-      {"repeats", spec_type::integer, 1, "how many times (one point each)", 1, 10000, {}},
-  };
-  return fields;
+namespace {
+
+const spec_table<idle_spec>& idle_table() {
+  static const spec_table<idle_spec> table({
+      // A zero-length window measures nothing: the range starts above 0.
+      {{"duration_s", spec_type::number, 1.0, "seconds each repeat measures the board at rest", 0.001, 3600, {}},
+       &idle_spec::duration_s},
+      {{"repeats", spec_type::integer, 1, "how many times (one point each)", 1, 10000, {}}, &idle_spec::repeats},
+  });
+  return table;
 }
+
+}  // namespace
+
+const std::vector<spec_field>& idle_spec_fields() { return idle_table().declarations(); }
 
 const column_table& idle_columns() {
   static const column_table table{
@@ -95,13 +103,15 @@ idle_spec idle_spec::parse(const nlohmann::json& spec) {
   if (!spec.is_object()) throw validation_error("spec", "the idle spec must be a JSON object");
   reject_unknown_fields(spec, idle_spec_fields());
   idle_spec s;
-  // A zero-length window measures nothing: the range starts above 0.
-  s.duration_s = number_field(spec, field("duration_s"));
-  s.repeats = integer_field(spec, field("repeats"));
+  idle_table().parse(spec, s);
   return s;
 }
 
-nlohmann::json idle_spec::to_json() const { return {{"duration_s", duration_s}, {"repeats", repeats}}; }
+nlohmann::json idle_spec::to_json() const {
+  nlohmann::json out = nlohmann::json::object();
+  idle_table().put(*this, out);
+  return out;
+}
 
 std::vector<idle_point> expand(const idle_spec& spec) {
   std::vector<idle_point> points;

@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include <jetperf/common/errors.hpp>
+#include <jetperf/common/spec_table.hpp>
 #include <jetperf/config.hpp>
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/sweep_axes.hpp>
@@ -167,6 +168,11 @@ mapping_rules multi_dnn_rules(const platform::board_offer& offered) {
   return r;
 }
 
+namespace {
+const spec_table<multi_dnn_spec>& multi_dnn_table();
+const spec_table<multi_dnn_spec>& multi_dnn_table_after_axes();
+}  // namespace
+
 multi_dnn_spec multi_dnn_spec::parse(const json& spec, const platform::board_offer& offered) {
   if (!spec.is_object()) throw validation_error("spec", "the multi_dnn spec must be a JSON object");
   reject_unknown_fields(spec, multi_dnn_spec_fields());
@@ -219,24 +225,13 @@ multi_dnn_spec multi_dnn_spec::parse(const json& spec, const platform::board_off
     throw validation_error(field("mappings"), "give mappings, or samples > 0 for the generator: the job would have no points",
                            "empty");
 
-  s.batch = integer_field(spec, declared("batch"));
-  s.dtype = string_field(spec, declared("dtype"));
-  s.threads = integer_field(spec, declared("threads"));
-  s.pin = bool_field(spec, declared("pin"));
-  s.protocol = string_field(spec, declared("protocol"));
-  s.window_s = number_field(spec, declared("window_s"));
-  s.boundary_s = number_field(spec, declared("boundary_s"), s.fixed() ? 2.0 : 0.05);
-  s.target_rse = number_field(spec, declared("target_rse"));
-  s.min_time_s = number_field(spec, declared("min_time_s"));
-  s.max_time_s = number_field(spec, declared("max_time_s"));
+  multi_dnn_table().parse(spec, s);
+  multi_dnn_table_after_axes().parse(spec, s);
   if (s.max_time_s < s.min_time_s)
     throw validation_error(field("max_time_s"), "max_time_s must be at least min_time_s", "out_of_range");
   if (s.fixed() && s.window_s <= 2 * s.boundary_s)
     throw validation_error(field("window_s"), "window_s must be longer than its two boundaries (2 x boundary_s)",
                            "out_of_range");
-  s.warmup_runs = integer_field(spec, declared("warmup_runs"));
-  s.cooldown_s = number_field(spec, declared("cooldown_s"));
-  s.repeats = integer_field(spec, declared("repeats"));
   normalize_board_axes(spec, offered, s.board_axes);
   if (spec.contains("tags")) s.tags = spec["tags"];
 
@@ -283,20 +278,9 @@ json multi_dnn_spec::to_json() const {
               {"max_split_networks", generator.max_split_networks},
               {"single_networks", generator.single_networks},
               {"gpu_only_maps", generator.gpu_only_maps},
-              {"seed", static_cast<std::int64_t>(generator.seed)},
-              {"batch", batch},
-              {"dtype", dtype},
-              {"threads", threads},
-              {"pin", pin},
-              {"protocol", protocol},
-              {"window_s", window_s},
-              {"boundary_s", boundary_s},
-              {"target_rse", target_rse},
-              {"min_time_s", min_time_s},
-              {"max_time_s", max_time_s},
-              {"warmup_runs", warmup_runs},
-              {"cooldown_s", cooldown_s},
-              {"repeats", repeats}});
+              {"seed", static_cast<std::int64_t>(generator.seed)}});
+  multi_dnn_table().put(*this, out);
+  multi_dnn_table_after_axes().put(*this, out);
   if (!tags.is_null()) out["tags"] = tags;
   return out;
 }
@@ -318,19 +302,8 @@ multi_dnn_spec multi_dnn_spec::stored(const json& j) {
   g.gpu_only_maps = j.at("gpu_only_maps").get<bool>();
   g.seed = static_cast<std::uint64_t>(j.at("seed").get<std::int64_t>());
   s.generate = g.samples > 0 || g.single_networks || g.gpu_only_maps;
-  s.batch = j.at("batch").get<std::int64_t>();
-  s.dtype = j.at("dtype").get<std::string>();
-  s.threads = j.at("threads").get<std::int64_t>();
-  s.pin = j.at("pin").get<bool>();
-  s.protocol = j.at("protocol").get<std::string>();
-  s.window_s = j.at("window_s").get<double>();
-  s.boundary_s = j.at("boundary_s").get<double>();
-  s.target_rse = j.at("target_rse").get<double>();
-  s.min_time_s = j.at("min_time_s").get<double>();
-  s.max_time_s = j.at("max_time_s").get<double>();
-  s.warmup_runs = j.at("warmup_runs").get<std::int64_t>();
-  s.cooldown_s = j.at("cooldown_s").get<double>();
-  s.repeats = j.at("repeats").get<std::int64_t>();
+  multi_dnn_table().stored(j, s);
+  multi_dnn_table_after_axes().stored(j, s);
   s.board_axes = stored_board_axes(j);
   s.tags = j.value("tags", json());
   return s;
@@ -378,47 +351,70 @@ std::vector<json> expand_multi_dnn_spec(const json& normalized) {
   return points;
 }
 
-const std::vector<spec_field>& multi_dnn_spec_fields() {
+namespace {
+
+json boundary_by_protocol(const multi_dnn_spec& s) { return s.fixed() ? 2.0 : 0.05; }
+
+// The mapping and generator fields (read by parse()), then the protocol's, each bound to its member.
+const spec_table<multi_dnn_spec>& multi_dnn_table() {
   using t = spec_type;
-  static const std::vector<spec_field> fields = with_board_axes({
-      {"mappings", t::list, nullptr,
-       "explicit mappings in the seed's form, e.g. [{\"resnet50\": {\"8\": \"cpu\", \"22\": \"cuda\"}}]: a stage "
-       "covers the blocks after the previous split up to and including its index", 0, 0, {}},
-      {"networks", t::list, nullptr, "the generator's zoo networks (default: the whole zoo)", 0, 0, {}},
-      {"num_networks", t::text, "2:6", "networks per generated mapping: N, \"LO:HI\" or [LO, HI]", 1,
-       static_cast<double>(k_max_mapping_networks), {}},
-      {"samples", t::integer, nullptr, "generated mappings per set of networks (default 20 without mappings, else 0)",
-       0, static_cast<double>(k_max_multi_dnn_points), {}},
-      {"sets", t::integer, 1, "sets of networks drawn per network count", 1, 1000, {}},
-      {"device_priorities", t::object, nullptr,
-       "odds of each device for a whole network or a split network's first stage: {\"cpu\": 0.4, \"cuda\": 0.6}, "
-       "\"cpu=0.4,cuda=0.6\" or the seed's [0.4, 0.6] (default: equal odds for every device offered)", 0, 0, {}},
-      {"max_split_networks", t::integer, -1, "networks a generated mapping may split (-1: all)", -1,
-       static_cast<double>(k_max_mapping_networks), {}},
-      {"single_networks", t::boolean, false, "also generate each network alone on each device (class A)", 0, 0, {}},
-      {"gpu_only_maps", t::boolean, false, "also generate each set whole on the GPU (class B)", 0, 0, {}},
-      {"seed", t::integer, 0, "generator seed: the same seed gives the same mappings on every board and mode", 0,
-       9007199254740991.0, {}},
-      {"batch", t::integer, 1, "images per inference", 1, 64, {}},
-      {"dtype", t::text, "float", "float or half", 0, 0, {"float", "half"}},
-      {"threads", t::integer, 1, "CPU threads each network's CPU stages use", 1, 256, {}},
-      {"pin", t::boolean, false, "pin each network's CPU threads to cores of its own (round robin)", 0, 0, {}},
-      {"protocol", t::text, "adaptive",
-       "adaptive (stop once every network's throughput and the power meet target_rse) or fixed (the seed's "
-       "window_s windows)", 0, 0, {"adaptive", "fixed"}},
-      {"window_s", t::number, 30.0, "fixed protocol: the window per mapping, boundaries included", 0.01, 3600, {}},
-      {"boundary_s", t::number, nullptr, "seconds cut from each end of the power window (2 fixed, 0.05 adaptive)", 0,
-       60, {}},
-      {"target_rse", t::number, 0.01,
-       "adaptive: relative standard error every network's throughput and the mean power must reach", 1e-6, 1, {}},
-      {"min_time_s", t::number, 1.0, "adaptive: shortest window", 0, 3600, {}},
-      {"max_time_s", t::number, 30.0, "adaptive: longest window", 0.001, 3600, {}},
-      {"warmup_runs", t::integer, 3, "discarded inferences of each network before the window", 0, 100000, {}},
-      {"repeats", t::integer, 1, "times the whole job runs", 1, 1000, {}},
-  }, {
-      {"cooldown_s", t::number, 0.0, "seconds of rest before each mapping", 0, 3600, {}},
-      {"tags", t::list, nullptr, "labels for finding the job later", 0, 0, {}},
+  static const spec_table<multi_dnn_spec> table({
+      {{"mappings", t::list, nullptr,
+        "explicit mappings in the seed's form, e.g. [{\"resnet50\": {\"8\": \"cpu\", \"22\": \"cuda\"}}]: a stage "
+        "covers the blocks after the previous split up to and including its index", 0, 0, {}}, {}},
+      {{"networks", t::list, nullptr, "the generator's zoo networks (default: the whole zoo)", 0, 0, {}}, {}},
+      {{"num_networks", t::text, "2:6", "networks per generated mapping: N, \"LO:HI\" or [LO, HI]", 1,
+        static_cast<double>(k_max_mapping_networks), {}}, {}},
+      {{"samples", t::integer, nullptr, "generated mappings per set of networks (default 20 without mappings, else 0)",
+        0, static_cast<double>(k_max_multi_dnn_points), {}}, {}},
+      {{"sets", t::integer, 1, "sets of networks drawn per network count", 1, 1000, {}}, {}},
+      {{"device_priorities", t::object, nullptr,
+        "odds of each device for a whole network or a split network's first stage: {\"cpu\": 0.4, \"cuda\": 0.6}, "
+        "\"cpu=0.4,cuda=0.6\" or the seed's [0.4, 0.6] (default: equal odds for every device offered)", 0, 0, {}}, {}},
+      {{"max_split_networks", t::integer, -1, "networks a generated mapping may split (-1: all)", -1,
+        static_cast<double>(k_max_mapping_networks), {}}, {}},
+      {{"single_networks", t::boolean, false, "also generate each network alone on each device (class A)", 0, 0, {}}, {}},
+      {{"gpu_only_maps", t::boolean, false, "also generate each set whole on the GPU (class B)", 0, 0, {}}, {}},
+      {{"seed", t::integer, 0, "generator seed: the same seed gives the same mappings on every board and mode", 0,
+        9007199254740991.0, {}}, {}},
+      {{"batch", t::integer, 1, "images per inference", 1, 64, {}}, &multi_dnn_spec::batch},
+      {{"dtype", t::text, "float", "float or half", 0, 0, {"float", "half"}}, &multi_dnn_spec::dtype},
+      {{"threads", t::integer, 1, "CPU threads each network's CPU stages use", 1, 256, {}}, &multi_dnn_spec::threads},
+      {{"pin", t::boolean, false, "pin each network's CPU threads to cores of its own (round robin)", 0, 0, {}},
+       &multi_dnn_spec::pin},
+      {{"protocol", t::text, "adaptive",
+        "adaptive (stop once every network's throughput and the power meet target_rse) or fixed (the seed's "
+        "window_s windows)", 0, 0, {"adaptive", "fixed"}}, &multi_dnn_spec::protocol},
+      {{"window_s", t::number, 30.0, "fixed protocol: the window per mapping, boundaries included", 0.01, 3600, {}},
+       &multi_dnn_spec::window_s},
+      {{"boundary_s", t::number, nullptr, "seconds cut from each end of the power window (2 fixed, 0.05 adaptive)", 0,
+        60, {}}, &multi_dnn_spec::boundary_s, boundary_by_protocol},
+      {{"target_rse", t::number, 0.01,
+        "adaptive: relative standard error every network's throughput and the mean power must reach", 1e-6, 1, {}},
+       &multi_dnn_spec::target_rse},
+      {{"min_time_s", t::number, 1.0, "adaptive: shortest window", 0, 3600, {}}, &multi_dnn_spec::min_time_s},
+      {{"max_time_s", t::number, 30.0, "adaptive: longest window", 0.001, 3600, {}}, &multi_dnn_spec::max_time_s},
+      {{"warmup_runs", t::integer, 3, "discarded inferences of each network before the window", 0, 100000, {}},
+       &multi_dnn_spec::warmup_runs},
+      {{"repeats", t::integer, 1, "times the whole job runs", 1, 1000, {}}, &multi_dnn_spec::repeats},
   });
+  return table;
+}
+
+const spec_table<multi_dnn_spec>& multi_dnn_table_after_axes() {
+  using t = spec_type;
+  static const spec_table<multi_dnn_spec> table({
+      {{"cooldown_s", t::number, 0.0, "seconds of rest before each mapping", 0, 3600, {}}, &multi_dnn_spec::cooldown_s},
+      {{"tags", t::list, nullptr, "labels for finding the job later", 0, 0, {}}, {}},
+  });
+  return table;
+}
+
+}  // namespace
+
+const std::vector<spec_field>& multi_dnn_spec_fields() {
+  static const std::vector<spec_field> fields =
+      with_board_axes(multi_dnn_table().declarations(), multi_dnn_table_after_axes().declarations());
   return fields;
 }
 
