@@ -1,5 +1,7 @@
 #include <jetperf/jobs/job_service.hpp>
 
+#include <jetperf/jobs/job_progress.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -286,26 +288,82 @@ void job_service::run_loop() {
   }
 }
 
+// One run of a job on the runner thread: its plan, the per-point context and what its points
+// came to, shared by the steps of run_job.
+struct job_service::job_run {
+  job_run(store::job_record j, workload& k) : job(std::move(j)), kind(k) {}
+
+  store::job_record job;
+  workload& kind;
+  std::unique_ptr<job_plan> plan;
+  std::int64_t first = 0;  ///< a resumed job goes on after its last finished point
+  measure::point_context ctx;
+  /// A point's spans are kept with the point (one transaction after it), never while it
+  /// measures; past k_spans_held they are stored in parts as they come (a command run's 100 000
+  /// markers, recorded after the run, held 300 MB).
+  std::vector<store::timeline_span> spans;
+  std::int64_t ok = 0, failed = 0;  ///< failed < 0: the job could not go on
+  std::string last_error, guard_reason;
+  /// Set when a point's power mode needs a reboot that the spec allows: {point index, mode}.
+  std::optional<std::pair<std::int64_t, std::int64_t>> reboot;
+  std::optional<job_progress> progress;
+  std::int64_t point_started_ns = 0;  ///< where the next point's span starts: the last one's end
+
+  std::int64_t id() const { return job.id; }
+  std::int64_t size() const { return static_cast<std::int64_t>(plan->points().size()); }
+};
+
 void job_service::run_job(store::job_record job) {
-  const auto id = job.id;
   auto& w = registry_.get(job.kind);
+  job_run run(std::move(job), w);
   // The stored spec, parsed and expanded once for the whole job.
-  const auto plan = w.plan(job.spec);
-  const auto& points = plan->points();
-  // A resumed job goes on after its last finished point.
-  const auto first = jobs_.count_points(id);
+  run.plan = w.plan(run.job.spec);
+  if (!begin_run(run)) return;
+  run.ctx = point_context_for(run);
+  run.point_started_ns = monotonic_ns();
+  run.progress.emplace([this, &run] { return estimate_points(run.kind, *run.plan); },
+                       model_.calibration(run.job.kind), static_cast<std::size_t>(run.first), run.point_started_ns);
+  if (options_.on_running) options_.on_running(run.id());
+  if (options_.provenance) record_provenance(run.id());
+  record_clocks(run.id());
+  try {
+    if (board_) board_->arm(run.id());
+    for (auto i = run.first; i < run.size() && !abort_; ++i)
+      if (!run_point_of(run, i)) break;
+  } catch (const std::exception& e) {
+    // Outside a point (arming the board, storing a point or the progress): the job cannot go on.
+    run.last_error = store_failure(e);
+    run.failed = -1;
+  }
+  if (options_.on_running) options_.on_running(std::nullopt);
+  learn_from(run);
+  if (run.reboot) {
+    if (reboot_for(run.job, run.reboot->first, run.reboot->second)) return;
+    run.failed = -1;
+    run.last_error = "rebooting into power mode " + std::to_string(run.reboot->second) + " failed";
+  }
+  end_run(run);
+}
+
+bool job_service::begin_run(job_run& run) {
+  const auto id = run.id();
+  run.first = jobs_.count_points(id);
   // What an interrupted point stored of its spans goes before the job reads as running again.
-  timeline_.remove_from_point(id, first);
+  timeline_.remove_from_point(id, run.first);
   try {
     jobs_.set_state(id, job_state::running);
   } catch (const conflict& e) {
     // Cancelled between leaving the queue and starting: it does not run.
     spdlog::info("job {} not started: {}", id, e.what());
-    return;
+    return false;
   }
   publish(id, "state", {{"id", id}, {"state", "running"}});
-  spdlog::info("job {} ({}) running: {} points, starting at {}", id, job.kind, points.size(), first);
+  spdlog::info("job {} ({}) running: {} points, starting at {}", id, run.job.kind, run.size(), run.first);
+  return true;
+}
 
+measure::point_context job_service::point_context_for(job_run& run) {
+  const auto id = run.id();
   measure::point_context ctx;
   ctx.job_id = id;
   ctx.cancel = &abort_;
@@ -318,125 +376,86 @@ void job_service::run_job(store::job_record job) {
     jobs_.add_event(id, type, data);
     publish(id, type, data);
   };
-  // A point's spans are kept with the point (one transaction after it), never while it measures;
-  // past k_spans_held they are stored in parts as they come (a command run's 100 000 markers,
-  // recorded after the run, held 300 MB), and a resumed job first drops what an interrupted
-  // point stored of them (above, before it reads as running).
-  std::vector<store::timeline_span> spans;
-  ctx.timeline = [this, &spans, id](measure::timeline_span s) {
-    spans.push_back({id, s.point_index, std::move(s.track), std::move(s.name), s.t_start_ns, s.t_end_ns, std::move(s.args)});
-    if (spans.size() >= k_spans_held) store_spans(id, spans);
+  ctx.timeline = [this, &run, id](measure::timeline_span s) {
+    run.spans.push_back(
+        {id, s.point_index, std::move(s.track), std::move(s.name), s.t_start_ns, s.t_end_ns, std::move(s.args)});
+    if (run.spans.size() >= k_spans_held) store_spans(id, run.spans);
   };
+  return ctx;
+}
 
-  std::int64_t ok = 0, failed = 0;
-  std::string last_error;
-  std::string guard_reason;
-  // Set when a point's power mode needs a reboot that the spec allows: {point index, mode}.
-  std::optional<std::pair<std::int64_t, std::int64_t>> reboot;
-  const auto record_failure = [&](store::point_record& p, const std::string& what) {
+bool job_service::run_point_of(job_run& run, std::int64_t i) {
+  const auto id = run.id();
+  run.guard_reason = thermal_violation();
+  if (!run.guard_reason.empty()) {
+    spdlog::warn("job {}: {}", id, run.guard_reason);
+    jobs_.add_event(id, "thermal_guard", {{"reason", run.guard_reason}});
+    return false;
+  }
+  run.ctx.index = i;
+  store::point_record p;
+  p.job_id = id;
+  p.index = i;
+  p.params = run.plan->points()[static_cast<std::size_t>(i)];
+  const auto record_failure = [&](const std::string& what) {
     p.status = "failed";
     p.metrics = {{"error", what}};
-    last_error = what;
+    run.last_error = what;
     spdlog::warn("job {} point {} failed: {}", id, p.index, what);
   };
-  // The estimate, refreshed as points finish: the cost model learns each point's runs, every
-  // point is estimated again with what it learned (at most every few seconds: that is
-  // O(points)), and the job's own pace so far against those estimates scales what is left.
-  std::vector<double> left_after;  // seconds estimated from point j to the end
-  const auto estimate_again = [&] {
-    const auto predicted = estimate_points(w, *plan);
-    left_after.assign(predicted.size() + 1, 0.0);
-    for (auto j = predicted.size(); j-- > 0;) left_after[j] = left_after[j + 1] + predicted[j];
-  };
-  estimate_again();
-  const double prior_factor = model_.calibration(job.kind);
-  double actual_done = 0;
-  auto last_estimate_ns = monotonic_ns();
-  const auto started = monotonic_ns();
-  auto point_started = started;
-  if (options_.on_running) options_.on_running(id);
-  if (options_.provenance) record_provenance(id);
-  record_clocks(id);
   try {
-    if (board_) board_->arm(id);
-    for (auto i = first; i < static_cast<std::int64_t>(points.size()) && !abort_; ++i) {
-      guard_reason = thermal_violation();
-      if (!guard_reason.empty()) {
-        spdlog::warn("job {}: {}", id, guard_reason);
-        jobs_.add_event(id, "thermal_guard", {{"reason", guard_reason}});
-        break;
-      }
-      ctx.index = i;
-      store::point_record p;
-      p.job_id = id;
-      p.index = i;
-      p.params = points[i];
-      try {
-        auto r = plan->run_point(ctx, static_cast<std::size_t>(i));
-        // A point cut short by cancellation or shutdown is not a result.
-        if (abort_) break;
-        p.metrics = std::move(r.metrics);
-        // A point that ran without its main metrics says why, never ok.
-        p.status = r.status == "ok" ? settle_status(w.columns(), p.metrics) : r.status;
-        p.t_start_ns = r.t_start_ns;
-        p.t_end_ns = r.t_end_ns;
-        if (p.status == "ok" && r.cost) model_.record_run(job.kind, *r.cost, r.run_s, r.run_cv);
-      } catch (const platform::reboot_required& e) {
-        if (abort_) break;
-        if (board_ && measure::allows_reboot(job.spec)) {
-          reboot.emplace(i, e.power_mode());
-          break;
-        }
-        record_failure(p, e.what());
-      } catch (const std::exception& e) {
-        if (abort_) break;
-        record_failure(p, e.what());
-      }
-      (p.status == "failed" ? failed : ok)++;
-      jobs_.add_point(p);
-      record_point_spans(id, p, point_started, monotonic_ns(), spans);
-      const auto done = i + 1;
-      const auto now = monotonic_ns();
-      actual_done += static_cast<double>(now - point_started) / 1e9;
-      point_started = now;
-      if (now - last_estimate_ns > 2'000'000'000LL) {
-        estimate_again();
-        last_estimate_ns = now;
-      }
-      const double left = left_after[static_cast<std::size_t>(done)];
-      const double predicted_done = left_after[static_cast<std::size_t>(first)] - left;
-      // This job's own pace, weighted in as its finished points add up to a tenth of it (at most
-      // 5 s): past jobs' calibration until then.
-      const double prior_weight_s = std::min(5.0, 0.1 * left_after[0]) + 1e-9;
-      const double pace = (actual_done + prior_factor * prior_weight_s) / (predicted_done + prior_weight_s);
-      const double eta = left * pace;
-      jobs_.set_progress(id, done, static_cast<std::int64_t>(points.size()), static_cast<double>(now - started) / 1e9 + eta);
-      publish(id, "point", {{"id", id}, {"index", i}, {"status", p.status}});
-      publish(id, "progress", {{"id", id}, {"done", done}, {"total", points.size()}, {"eta_s", eta}});
+    auto r = run.plan->run_point(run.ctx, static_cast<std::size_t>(i));
+    // A point cut short by cancellation or shutdown is not a result.
+    if (abort_) return false;
+    p.metrics = std::move(r.metrics);
+    // A point that ran without its main metrics says why, never ok.
+    p.status = r.status == "ok" ? settle_status(run.kind.columns(), p.metrics) : r.status;
+    p.t_start_ns = r.t_start_ns;
+    p.t_end_ns = r.t_end_ns;
+    if (p.status == "ok" && r.cost) model_.record_run(run.job.kind, *r.cost, r.run_s, r.run_cv);
+  } catch (const platform::reboot_required& e) {
+    if (abort_) return false;
+    if (board_ && measure::allows_reboot(run.job.spec)) {
+      run.reboot.emplace(i, e.power_mode());
+      return false;
     }
+    record_failure(e.what());
   } catch (const std::exception& e) {
-    // Outside a point (arming the board, storing a point or the progress): the job cannot go on.
-    last_error = store_failure(e);
-    failed = -1;
+    if (abort_) return false;
+    record_failure(e.what());
   }
-  if (options_.on_running) options_.on_running(std::nullopt);
+  (p.status == "failed" ? run.failed : run.ok)++;
+  jobs_.add_point(p);
+  record_point_spans(id, p, run.point_started_ns, monotonic_ns(), run.spans);
+  run.point_started_ns = monotonic_ns();
+  report_progress(run, i, p.status, run.point_started_ns);
+  return true;
+}
+
+void job_service::report_progress(job_run& run, std::int64_t i, const std::string& status, std::int64_t now_ns) {
+  const auto id = run.id();
+  const double eta = run.progress->point_done(static_cast<std::size_t>(i), now_ns);
+  const auto done = i + 1;
+  jobs_.set_progress(id, done, run.size(), run.progress->actual_s() + eta);
+  publish(id, "point", {{"id", id}, {"index", i}, {"status", status}});
+  publish(id, "progress", {{"id", id}, {"done", done}, {"total", run.size()}, {"eta_s", eta}});
+}
+
+void job_service::learn_from(job_run& run) {
   // The kind's estimate against the time its points took, both with what this job taught the
   // model about its runs: what is left is the protocol's own error, which later jobs scale by.
-  if (actual_done > 0) {
-    estimate_again();
-    const auto ran = std::min<std::size_t>(left_after.size() - 1, static_cast<std::size_t>(jobs_.count_points(id)));
-    // What the model learns is not worth the job's ending: a store that refuses it is logged.
-    try {
-      model_.record_job(job.kind, left_after[static_cast<std::size_t>(first)] - left_after[ran], actual_done);
-    } catch (const std::exception& e) {
-      spdlog::warn("job {}: the cost model did not learn from it: {}", id, e.what());
-    }
+  if (run.progress->actual_s() <= 0) return;
+  // What the model learns is not worth the job's ending: a store that refuses it is logged.
+  try {
+    const auto ran = static_cast<std::size_t>(jobs_.count_points(run.id()));
+    model_.record_job(run.job.kind, run.progress->estimated_s(ran), run.progress->actual_s());
+  } catch (const std::exception& e) {
+    spdlog::warn("job {}: the cost model did not learn from it: {}", run.id(), e.what());
   }
-  if (reboot) {
-    if (reboot_for(job, reboot->first, reboot->second)) return;
-    failed = -1;
-    last_error = "rebooting into power mode " + std::to_string(reboot->second) + " failed";
-  }
+}
+
+void job_service::end_run(job_run& run) {
+  const auto id = run.id();
   // Read before restoring: putting the power mode back may reboot the board, and the shutdown
   // that follows must not turn a finished job into an interrupted one.
   abort_reason reason;
@@ -449,42 +468,14 @@ void job_service::run_job(store::job_record job) {
       board_->restore();
     } catch (const std::exception& e) {
       spdlog::error("job {}: restoring the board failed: {}", id, e.what());
-      last_error = "restoring the board failed: " + std::string(e.what());
+      run.last_error = "restoring the board failed: " + std::string(e.what());
     }
-  }
-
-  job_state final_state = job_state::succeeded;
-  std::string error;
-  if (reason == abort_reason::cancel) {
-    final_state = job_state::cancelled;
-    error = "cancelled while running";
-  } else if (reason == abort_reason::shutdown) {
-    final_state = job_state::interrupted;
-    error = "the daemon shut down while this job was running";
-  } else if (!guard_reason.empty()) {
-    final_state = job_state::failed;
-    error = guard_reason;
-  } else if (failed < 0 || (ok == 0 && failed > 0)) {
-    final_state = job_state::failed;
-    error = last_error;
   }
   // Counted over every point of the job, those of earlier runs of a resumed job included.
   const auto stored = jobs_.points(id);
   const auto tally = tally_points(stored);
-  // Succeeded only when every point has its main metrics: partial when some have, failed when none.
-  if (final_state == job_state::succeeded && !tally.shortfall().empty()) {
-    final_state = tally.ok > 0 ? job_state::partial : job_state::failed;
-    error = tally.shortfall();
-  }
-  try {
-    auto summary = w.summarize(job.spec, stored);
-    if (!summary.is_object()) summary = nlohmann::json::object();
-    summary["points"] = tally.to_json();
-    summary["caveats"] = tally.caveats();
-    jobs_.set_summary(id, summary);
-  } catch (const std::exception& e) {
-    spdlog::warn("job {}: summary failed: {}", id, e.what());
-  }
+  const auto [final_state, error] = final_state_of(run, reason, tally);
+  store_summary(run, stored, tally);
   if (options_.provenance) record_provenance(id);
   record_clocks(id);
   save_final_state(id, final_state, error);
@@ -493,6 +484,31 @@ void job_service::run_job(store::job_record job) {
   if (!error.empty()) state["error"] = error;
   publish(id, "state", state);
   publish(id, "end", {{"id", id}, {"state", to_string(final_state)}});
+}
+
+std::pair<job_state, std::string> job_service::final_state_of(const job_run& run, abort_reason reason,
+                                                              const point_tally& tally) const {
+  if (reason == abort_reason::cancel) return {job_state::cancelled, "cancelled while running"};
+  if (reason == abort_reason::shutdown)
+    return {job_state::interrupted, "the daemon shut down while this job was running"};
+  if (!run.guard_reason.empty()) return {job_state::failed, run.guard_reason};
+  if (run.failed < 0 || (run.ok == 0 && run.failed > 0)) return {job_state::failed, run.last_error};
+  // Succeeded only when every point has its main metrics: partial when some have, failed when none.
+  if (!tally.shortfall().empty()) return {tally.ok > 0 ? job_state::partial : job_state::failed, tally.shortfall()};
+  return {job_state::succeeded, ""};
+}
+
+void job_service::store_summary(const job_run& run, const std::vector<store::point_record>& stored,
+                                const point_tally& tally) {
+  try {
+    auto summary = run.kind.summarize(run.job.spec, stored);
+    if (!summary.is_object()) summary = nlohmann::json::object();
+    summary["points"] = tally.to_json();
+    summary["caveats"] = tally.caveats();
+    jobs_.set_summary(run.id(), summary);
+  } catch (const std::exception& e) {
+    spdlog::warn("job {}: summary failed: {}", run.id(), e.what());
+  }
 }
 
 void job_service::record_point_spans(std::int64_t id, const store::point_record& p, std::int64_t started_ns,

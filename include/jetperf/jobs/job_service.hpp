@@ -18,6 +18,7 @@
 #include <jetperf/common/event_hub.hpp>
 #include <jetperf/jobs/cost_model.hpp>
 #include <jetperf/jobs/job_state.hpp>
+#include <jetperf/jobs/point_tally.hpp>
 #include <jetperf/jobs/workload_registry.hpp>
 #include <jetperf/platform/cpu_usage.hpp>
 #include <jetperf/store/job_store.hpp>
@@ -88,8 +89,26 @@ class job_service {
 
 
  private:
+  struct job_run;
+  enum class abort_reason { none, cancel, shutdown };
+
   void run_loop();
+  /// Runs a job taken from the queue: its points from the first not yet stored, then its end.
   void run_job(store::job_record job);
+  /// Marks the job running; false when it was cancelled meanwhile (it does not run).
+  bool begin_run(job_run& run);
+  /// What each of the job's points gets: cancellation, board, telemetry, events, timeline.
+  measure::point_context point_context_for(job_run& run);
+  /// Measures and stores point `i`; false when the job stops there (cancelled, too hot, a reboot).
+  bool run_point_of(job_run& run, std::int64_t i);
+  void report_progress(job_run& run, std::int64_t i, const std::string& status, std::int64_t now_ns);
+  /// Teaches the cost model how the kind's estimate compared with the time the points took.
+  void learn_from(job_run& run);
+  /// Puts the board back, settles the job's state and summary, and says so.
+  void end_run(job_run& run);
+  std::pair<job_state, std::string> final_state_of(const job_run& run, abort_reason reason,
+                                                   const point_tally& tally) const;
+  void store_summary(const job_run& run, const std::vector<store::point_record>& stored, const point_tally& tally);
   void publish(std::int64_t id, const std::string& event, const nlohmann::json& data);
   /// A point needs `power_mode`, which only a reboot applies, and the spec allows it: journals the
   /// job's point, marks it interrupted ("waiting for the board to reboot") and tells the board to
@@ -140,7 +159,6 @@ class job_service {
   std::optional<std::int64_t> running_;
   // Set to end the running job at its next safe point; abort_reason_ says why.
   std::atomic<bool> abort_{false};
-  enum class abort_reason { none, cancel, shutdown };
   abort_reason abort_reason_ = abort_reason::none;  // guarded by mutex_
   std::condition_variable finished_;                 // a job left the running slot
   bool stopping_ = false;
