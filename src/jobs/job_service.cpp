@@ -110,7 +110,8 @@ store::job_record job_service::submit(const std::string& kind, const nlohmann::j
     if (stopping_) throw unavailable("the daemon is shutting down");
     if (queue_.size() >= options_.max_queued)
       throw unavailable("the queue is full (" + std::to_string(options_.max_queued) + " jobs)");
-    const auto id = jobs_.insert(kind, normalized, tags, static_cast<std::int64_t>(points.size()), estimate);
+    const auto id =
+        jobs_.insert(kind, normalized, tags, static_cast<std::int64_t>(points.size()), estimate, w.spec_version());
     queue_.push_back(id);
     // The answer is the job as queued: read after the wake-up, the runner may have taken it.
     job = jobs_.get(id);
@@ -316,8 +317,8 @@ struct job_service::job_run {
 void job_service::run_job(store::job_record job) {
   auto& w = registry_.get(job.kind);
   job_run run(std::move(job), w);
-  // The stored spec, parsed and expanded once for the whole job.
-  run.plan = w.plan(run.job.spec);
+  // The stored spec, in its kind's current form, parsed and expanded once for the whole job.
+  run.plan = w.plan(w.upgrade(run.job.spec, run.job.spec_version));
   if (!begin_run(run)) return;
   run.ctx = point_context_for(run);
   run.point_started_ns = monotonic_ns();

@@ -38,11 +38,11 @@ void read_object_column(const statement& st, int column, const char* name, nlohm
 
 const char* const k_job_columns =
     "id, kind, state, spec_json, created_ns, started_ns, finished_ns, points_total, points_done, estimate_s, "
-    "error, summary_json, provenance_json, estimate_now_s";
+    "error, summary_json, provenance_json, estimate_now_s, spec_version";
 // The same without the documents (spec, summary, provenance): empty objects in their place.
 const char* const k_job_list_columns =
     "id, kind, state, '{}', created_ns, started_ns, finished_ns, points_total, points_done, estimate_s, "
-    "error, '{}', '{}', estimate_now_s";
+    "error, '{}', '{}', estimate_now_s, spec_version";
 
 // Every column it can read; what it cannot is named in `unreadable` (the numbers and texts
 // always read: SQLite converts whatever a column holds).
@@ -68,6 +68,7 @@ job_record read_job(const statement& st) {
   read_object_column(st, 11, "summary_json", r.summary, r.unreadable);
   read_object_column(st, 12, "provenance_json", r.provenance, r.unreadable);
   r.estimate_now_s = st.column_double(13);
+  r.spec_version = st.column_int(14);
   return r;
 }
 
@@ -85,15 +86,16 @@ void require_changed(database& db, std::int64_t id) {
 }  // namespace
 
 std::int64_t job_store::insert(const std::string& kind, const nlohmann::json& spec,
-                               const std::vector<std::string>& tags, std::int64_t points_total, double estimate_s) {
+                               const std::vector<std::string>& tags, std::int64_t points_total, double estimate_s,
+                               std::int64_t spec_version) {
   if (kind.empty()) throw validation_error("kind", "job kind is empty");
   std::int64_t id = 0;
   db_.transaction([&] {
     statement st(db_.handle(),
-                 "INSERT INTO jobs (kind, state, spec_json, created_ns, points_total, estimate_s) "
-                 "VALUES (?, ?, ?, ?, ?, ?)");
+                 "INSERT INTO jobs (kind, state, spec_json, created_ns, points_total, estimate_s, spec_version) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?)");
     st.bind(1, kind).bind(2, state_text(job_state::queued)).bind(3, detail::json_text(spec)).bind(4, wall_ns());
-    st.bind(5, points_total).bind(6, estimate_s);
+    st.bind(5, points_total).bind(6, estimate_s).bind(7, spec_version);
     st.run();
     id = db_.last_insert_id();
     // OR IGNORE: a tag given twice is stored once.

@@ -12,7 +12,8 @@
 //   nlohmann::json point_json(const Point&) const;   a point as its params are stored
 //   Point point_of(const nlohmann::json&) const;     and read back
 //   measure::point_result run_point(measure::point_context&, const Spec&, const Point&);
-// and, where it has them, the views below (their defaults say "none"). make_workload() turns it
+// and, where it has them, spec_version() and upgrade(stored, from_version) for specs stored in an
+// older form, and, the views below (their defaults say "none"). make_workload() turns it
 // into the runner's workload: the spec is parsed and expanded once per job (workload::plan),
 // and summaries, comparisons and exports get the finished rows, never store types, and not the
 // spec (they read what the rows say: a job stored by an older version still has its views).
@@ -49,6 +50,11 @@ class kind {
     return none;
   }
 
+  /// The version of the spec's stored form that to_json writes; raise it when that form changes
+  /// and teach upgrade() the old one.
+  std::int64_t spec_version() const { return 1; }
+  /// A stored spec of an older version as the current one writes it (0: before versions).
+  nlohmann::json upgrade(const nlohmann::json& spec, std::int64_t /*from_version*/) const { return spec; }
   std::map<std::string, std::size_t> foreseen_skips(const Spec&, const std::vector<Point>&) const { return {}; }
   /// Default: nothing known (0 s each).
   std::vector<double> estimate_points_s(const Spec&, const std::vector<Point>& points,
@@ -114,6 +120,10 @@ class typed_workload final : public workload {
   const std::vector<spec_field>& spec_fields() const override { return kind_.spec_fields(); }
   const column_table& columns() const override { return kind_.columns(); }
 
+  std::int64_t spec_version() const override { return kind_.spec_version(); }
+  nlohmann::json upgrade(const nlohmann::json& spec, std::int64_t from_version) const override {
+    return from_version < kind_.spec_version() ? kind_.upgrade(spec, from_version) : spec;
+  }
   nlohmann::json normalize(const nlohmann::json& spec, const platform::board_offer& offered) const override {
     return kind_.to_json(kind_.parse(spec, offered));
   }

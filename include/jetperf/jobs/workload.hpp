@@ -58,6 +58,11 @@ class workload {
     return std::vector<double>(points.size(), 0.0);
   }
 
+  /// The version of this kind's stored spec that to_json writes now; stored with each job.
+  virtual std::int64_t spec_version() const { return 1; }
+  /// A stored spec of an older version (0: stored before versions existed) as the current
+  /// version writes it: the one place a kind reads its old forms.
+  virtual nlohmann::json upgrade(const nlohmann::json& spec, std::int64_t from_version) const { return spec; }
   /// The normalized (stored) spec parsed and expanded once, for the runner to hold while the job
   /// runs. Throws validation_error when the stored spec is no longer valid.
   virtual std::unique_ptr<job_plan> plan(const nlohmann::json& spec) = 0;

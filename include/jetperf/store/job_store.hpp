@@ -18,6 +18,8 @@ struct job_record {
   std::string kind;
   job_state state = job_state::queued;
   nlohmann::json spec;              ///< normalized spec (defaults filled in)
+  /// The version of its kind's spec it was stored in (0: before versions; the kind upgrades it).
+  std::int64_t spec_version = 0;
   std::vector<std::string> tags;
   std::int64_t created_ns = 0;      ///< wall clock
   std::int64_t started_ns = 0;      ///< wall clock, 0 when not started
@@ -72,7 +74,8 @@ class job_store {
 
   /// Inserts a queued job (created_ns = wall clock; duplicate tags stored once); returns its id.
   std::int64_t insert(const std::string& kind, const nlohmann::json& spec,
-                      const std::vector<std::string>& tags, std::int64_t points_total, double estimate_s);
+                      const std::vector<std::string>& tags, std::int64_t points_total, double estimate_s,
+                      std::int64_t spec_version = 0);
   /// Throws corrupt_record (code "corrupt_job", field "id") when the job's row cannot be read.
   std::optional<job_record> get(std::int64_t id) const;
   /// Newest first. `total` receives the count matching the filter without limit/offset.
