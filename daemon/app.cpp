@@ -76,14 +76,28 @@ app::app(daemon_config config)
   spdlog::info("database: {} (schema version {})", config_.db_path, db_->schema_version());
 
   register_kinds(registry_, command_policy_of(config_));
+  open_stores();
+  board_ = select_board(config_, journal_.get(), [this](std::int64_t mode) { on_reboot(mode); });
+  resume_or_restore_board();
+  start_telemetry();
+  make_job_service();
+  api::services services = services_of();
+  const auto upload_dir = services.attachment_dir;
+  router_ = std::make_unique<api::router>(std::move(services));
+  make_retention_worker();
+  make_server(upload_dir);
+}
 
+void app::open_stores() {
   snapshots_ = std::make_unique<store::snapshot_store>(*db_);
   journal_ = std::make_unique<store_snapshot_journal>(*snapshots_);
   samples_ = std::make_unique<store::sample_store>(*db_);
   timeline_ = std::make_unique<store::timeline_store>(*db_);
   attachments_ = std::make_unique<store::trace_attachment_store>(*db_);
   retention_ = std::make_unique<store::retention_store>(*db_);
-  board_ = select_board(config_, journal_.get(), [this](std::int64_t mode) { on_reboot(mode); });
+}
+
+void app::resume_or_restore_board() {
   if (auto resume = store::reboot_journal(*db_).pending()) {
     // The boot a job asked for: its snapshot stays open and armed until the job ends.
     spdlog::info("board: job {} rebooted the board for power mode {}; it goes on at point {} and restores "
@@ -98,8 +112,9 @@ app::app(daemon_config config)
                     e.what());
     }
   }
-  start_telemetry();
+}
 
+void app::make_job_service() {
   jobs::job_service_options job_options;
   job_options.thermal_limit_c = config_.thermal_limit_c;
   telemetry::sampler* sampler = sampler_.get();
@@ -120,7 +135,9 @@ app::app(daemon_config config)
   job_options.cost_scope = board_.name;
   jobs_ = std::make_unique<jobs::job_service>(*db_, registry_, hub_, board_.controller.get(), sampler_.get(),
                                               std::move(job_options));
+}
 
+api::services app::services_of() {
   api::services services;
   services.jobs = jobs_.get();
   services.hub = &hub_;
@@ -150,14 +167,18 @@ app::app(daemon_config config)
   services.storage = storage_status_of(config_, *retention_);
   services.web_root = config_.web_root;
   services.javascript_dir = config_.javascript_dir;
-  const auto upload_dir = services.attachment_dir;
-  router_ = std::make_unique<api::router>(std::move(services));
+  return services;
+}
+
+void app::make_retention_worker() {
   const store::retention_policy policy{config_.retention_full_days, config_.retention_days};
   const jobs::job_service* service = jobs_.get();
   retention_worker_ = std::make_unique<retention_worker>(
       store::retention_pass(*db_, *samples_, *retention_, policy), retention_worker::period_for(policy),
       [service] { return service->running().has_value() || service->queued_count() > 0; });
+}
 
+void app::make_server(const std::string& upload_dir) {
   const api::router* router = router_.get();
   request_handlers handlers;
   handlers.handle = [router](const api::http_request& request) { return router->handle(request); };

@@ -53,7 +53,18 @@ class app {
   static int restore_only(const daemon_config& config);
 
  private:
+  // The constructor's steps, in order: each builds what the next ones use.
+  void open_stores();
+  /// After a job's reboot the board stays as the job left it; otherwise a dead run's open
+  /// snapshot is restored.
+  void resume_or_restore_board();
   void start_telemetry();
+  void make_job_service();
+  /// What the router serves from; logs the configuration's warnings and prepares the trace
+  /// upload directory.
+  api::services services_of();
+  void make_retention_worker();
+  void make_server(const std::string& upload_dir);
   void write_ready_file() const;
   void shutdown();
   /// board_controller_options::on_reboot: a real board is going down by itself; a simulated one

@@ -141,131 +141,108 @@ void parse_log_level(daemon_config& c, const std::string& where, const std::stri
 using setter = std::function<void(daemon_config&, const std::string& where, const std::string& key,
                                   const std::string& value)>;
 
+// Setters for the common kinds of value, each writing one member of daemon_config.
+setter path_key(std::string daemon_config::*field) {
+  return [field](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+    c.*field = parse_path(w, k, v);
+  };
+}
+
+setter absolute_path_key(std::string daemon_config::*field) {
+  return [field](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+    c.*field = parse_absolute_path(w, k, v);
+  };
+}
+
+setter bool_key(bool daemon_config::*field) {
+  return [field](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+    c.*field = parse_bool(w, k, v);
+  };
+}
+
+template <typename T>
+setter whole_number_key(T daemon_config::*field, std::uint64_t min, std::uint64_t max) {
+  return [field, min, max](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+    c.*field = static_cast<T>(parse_unsigned(w, k, v, min, max));
+  };
+}
+
+setter days_key(double daemon_config::*field, double min, double max) {
+  return [field, min, max](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+    c.*field = parse_days(w, k, v, min, max);
+  };
+}
+
+void parse_sim_profile(daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+  if (v.empty() || v.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-") != std::string::npos) {
+    fail(w, k, "'" + v + "' is not a profile name (e.g. orin-agx)");
+  }
+  c.sim_profile = v;
+}
+
+void parse_board_name(daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+  if (v.empty() || v.size() > 64 ||
+      v.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != std::string::npos)
+    fail(w, k, "'" + v + "' is not a board name (1 to 64 letters, digits, '.', '_' or '-')");
+  c.board_name = v;
+}
+
+void parse_allowed_hosts(daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+  c.allowed_hosts.clear();
+  for (const auto& item : list_items(v)) {
+    if (item.find_first_of(" /@?#") != std::string::npos) fail(w, k, "'" + item + "' is not a host name or address");
+    c.allowed_hosts.push_back(item);
+  }
+}
+
+void parse_command_user(daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+  if (v.empty() || v.find_first_of(" \t/:") != std::string::npos) fail(w, k, "'" + v + "' is not an account name");
+  c.command_user = v;
+}
+
+void parse_command_dirs(daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
+  c.command_dirs.clear();
+  for (const auto& item : list_items(v)) c.command_dirs.push_back(parse_path(w, k, item));
+}
+
 // Keys allowed in the config file, in their file spelling; flags use '-' for '_'.
 const std::map<std::string, setter>& file_keys() {
+  using cfg = daemon_config;
   static const std::map<std::string, setter> keys = {
       {"listen", parse_listen},
-      {"db", [](daemon_config& c, const std::string& w, const std::string& k,
-                const std::string& v) { c.db_path = parse_path(w, k, v); }},
-      {"token_file", [](daemon_config& c, const std::string& w, const std::string& k,
-                        const std::string& v) { c.token_file = parse_path(w, k, v); }},
+      {"db", path_key(&cfg::db_path)},
+      {"token_file", path_key(&cfg::token_file)},
       {"board", parse_board},
       {"log_level", parse_log_level},
-      {"require_token_for_reads",
-       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
-         c.require_token_for_reads = parse_bool(w, k, v);
-       }},
-      {"sysfs_root",
-       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
-         c.sysfs_root = parse_absolute_path(w, k, v);
-       }},
-      {"nvpmodel", [](daemon_config& c, const std::string& w, const std::string& k,
-                      const std::string& v) { c.nvpmodel_path = parse_path(w, k, v); }},
-      {"tegrastats", [](daemon_config& c, const std::string& w, const std::string& k,
-                        const std::string& v) { c.tegrastats_path = parse_path(w, k, v); }},
-      {"sim_dir", [](daemon_config& c, const std::string& w, const std::string& k,
-                     const std::string& v) { c.sim_dir = parse_path(w, k, v); }},
-      {"sim_profile",
-       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
-         if (v.empty() || v.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-") != std::string::npos) {
-           fail(w, k, "'" + v + "' is not a profile name (e.g. orin-agx)");
-         }
-         c.sim_profile = v;
-       }},
-      {"board_name",
-       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
-         if (v.empty() || v.size() > 64 ||
-             v.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
-                 std::string::npos)
-           fail(w, k, "'" + v + "' is not a board name (1 to 64 letters, digits, '.', '_' or '-')");
-         c.board_name = v;
-       }},
-      {"sample_period_ms",
-       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
-         c.sample_period_ms = static_cast<std::uint32_t>(parse_unsigned(w, k, v, 1, 1000));
-       }},
-      {"fast_sample_period_ms",
-       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
-         c.fast_sample_period_ms = static_cast<std::uint32_t>(parse_unsigned(w, k, v, 1, 1000));
-       }},
-      {"idle_sample_period_ms",
-       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
-         c.idle_sample_period_ms = static_cast<std::uint32_t>(parse_unsigned(w, k, v, 1, 3600000));
-       }},
-      {"history_period_ms",
-       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
-         c.history_period_ms = static_cast<std::uint32_t>(parse_unsigned(w, k, v, 10, 3600000));
-       }},
-      {"history_retention_h",
-       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
-         c.history_retention_h = static_cast<std::uint32_t>(parse_unsigned(w, k, v, 1, 24 * 366));
-       }},
-      {"retention_full_days",
-       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
-         c.retention_full_days = parse_days(w, k, v, 0.00001, 3660);
-       }},
-      {"retention_days",
-       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
-         c.retention_days = parse_days(w, k, v, 0.00001, 36600);
-       }},
-      {"thermal_limit_c",
-       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
-         c.thermal_limit_c = static_cast<std::uint32_t>(parse_unsigned(w, k, v, 0, 150));
-       }},
-      {"max_connections",
-       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
-         c.max_connections = parse_unsigned(w, k, v, 1, 100000);
-       }},
-      {"threads", [](daemon_config& c, const std::string& w, const std::string& k,
-                     const std::string& v) { c.threads = parse_unsigned(w, k, v, 1, 64); }},
-      {"allowed_hosts",
-       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
-         c.allowed_hosts.clear();
-         for (const auto& item : list_items(v)) {
-           if (item.find_first_of(" /@?#") != std::string::npos) fail(w, k, "'" + item + "' is not a host name or address");
-           c.allowed_hosts.push_back(item);
-         }
-       }},
-      {"command_jobs",
-       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
-         c.command_jobs = parse_bool(w, k, v);
-       }},
-      {"command_user",
-       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
-         if (v.empty() || v.find_first_of(" \t/:") != std::string::npos) fail(w, k, "'" + v + "' is not an account name");
-         c.command_user = v;
-       }},
-      {"command_dirs",
-       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
-         c.command_dirs.clear();
-         for (const auto& item : list_items(v)) c.command_dirs.push_back(parse_path(w, k, item));
-       }},
-      {"web_root", [](daemon_config& c, const std::string& w, const std::string& k,
-                      const std::string& v) { c.web_root = parse_absolute_path(w, k, v); }},
-      {"javascript_dir", [](daemon_config& c, const std::string& w, const std::string& k,
-                            const std::string& v) { c.javascript_dir = parse_absolute_path(w, k, v); }},
-      {"runtime_dir", [](daemon_config& c, const std::string& w, const std::string& k,
-                         const std::string& v) { c.runtime_dir = parse_path(w, k, v); }},
-      {"max_trace_upload_mb",
-       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
-         c.max_trace_upload_mb = parse_unsigned(w, k, v, 1, 65536);
-       }},
-      {"max_trace_attachments",
-       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
-         c.max_trace_attachments = static_cast<std::int64_t>(parse_unsigned(w, k, v, 1, 10000));
-       }},
-      {"max_trace_disk_mb",
-       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
-         c.max_trace_disk_mb = parse_unsigned(w, k, v, 1, 16u << 20);
-       }},
-      {"max_streams",
-       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
-         c.max_streams = parse_unsigned(w, k, v, 1, 100000);
-       }},
-      {"max_streams_per_address",
-       [](daemon_config& c, const std::string& w, const std::string& k, const std::string& v) {
-         c.max_streams_per_address = parse_unsigned(w, k, v, 1, 100000);
-       }},
+      {"require_token_for_reads", bool_key(&cfg::require_token_for_reads)},
+      {"sysfs_root", absolute_path_key(&cfg::sysfs_root)},
+      {"nvpmodel", path_key(&cfg::nvpmodel_path)},
+      {"tegrastats", path_key(&cfg::tegrastats_path)},
+      {"sim_dir", path_key(&cfg::sim_dir)},
+      {"sim_profile", parse_sim_profile},
+      {"board_name", parse_board_name},
+      {"sample_period_ms", whole_number_key(&cfg::sample_period_ms, 1, 1000)},
+      {"fast_sample_period_ms", whole_number_key(&cfg::fast_sample_period_ms, 1, 1000)},
+      {"idle_sample_period_ms", whole_number_key(&cfg::idle_sample_period_ms, 1, 3600000)},
+      {"history_period_ms", whole_number_key(&cfg::history_period_ms, 10, 3600000)},
+      {"history_retention_h", whole_number_key(&cfg::history_retention_h, 1, 24 * 366)},
+      {"retention_full_days", days_key(&cfg::retention_full_days, 0.00001, 3660)},
+      {"retention_days", days_key(&cfg::retention_days, 0.00001, 36600)},
+      {"thermal_limit_c", whole_number_key(&cfg::thermal_limit_c, 0, 150)},
+      {"max_connections", whole_number_key(&cfg::max_connections, 1, 100000)},
+      {"threads", whole_number_key(&cfg::threads, 1, 64)},
+      {"allowed_hosts", parse_allowed_hosts},
+      {"command_jobs", bool_key(&cfg::command_jobs)},
+      {"command_user", parse_command_user},
+      {"command_dirs", parse_command_dirs},
+      {"web_root", absolute_path_key(&cfg::web_root)},
+      {"javascript_dir", absolute_path_key(&cfg::javascript_dir)},
+      {"runtime_dir", path_key(&cfg::runtime_dir)},
+      {"max_trace_upload_mb", whole_number_key(&cfg::max_trace_upload_mb, 1, 65536)},
+      {"max_trace_attachments", whole_number_key(&cfg::max_trace_attachments, 1, 10000)},
+      {"max_trace_disk_mb", whole_number_key(&cfg::max_trace_disk_mb, 1, 16u << 20)},
+      {"max_streams", whole_number_key(&cfg::max_streams, 1, 100000)},
+      {"max_streams_per_address", whole_number_key(&cfg::max_streams_per_address, 1, 100000)},
   };
   return keys;
 }

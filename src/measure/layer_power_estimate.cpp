@@ -93,6 +93,8 @@ struct layer_power_estimator::system {
   /// E[a a'] (n x n) of one reading at a random phase of the runs' mean cycle (empty: not
   /// computed, as when no readings are to come, or no runs).
   std::vector<double> expected;
+  /// Adds unknown `v` to unknown `u` (u < v) and removes `v`, as merging their columns of A does.
+  void merge_unknowns(std::size_t u, std::size_t v);
 };
 
 namespace {
@@ -440,49 +442,121 @@ void layer_power_estimator::merge_units(std::size_t c) {
   std::replace(unit_of_column_.begin(), unit_of_column_.end(), unit_of_column_[next], keep);
 }
 
+namespace {
+
+// Merging two columns of A adds them: A'A gains the sum of their rows and columns, A'b the sum
+// of their entries (and E[a a'] as A'A). So each merge updates the system in O(n^2) instead of
+// rebuilding it.
+void merge_columns(std::vector<double>& m, std::size_t n, std::size_t u, std::size_t v) {
+  std::vector<double> out((n - 1) * (n - 1));
+  const auto src = [&](std::size_t i) { return i < v ? i : i + 1; };
+  for (std::size_t i = 0; i + 1 < n; ++i)
+    for (std::size_t j = 0; j + 1 < n; ++j) {
+      const std::size_t a = src(i), b = src(j);
+      double val = m[a * n + b];
+      if (a == u) val += m[v * n + b];
+      if (b == u) val += m[a * n + v];
+      if (a == u && b == u) val += m[v * n + v];
+      out[i * (n - 1) + j] = val;
+    }
+  m = std::move(out);
+}
+
+// The readings still to come by the horizon, at the rate they came so far.
+double readings_to_come(std::size_t rows, double elapsed_s, double horizon_s) {
+  return elapsed_s > 0 && horizon_s > elapsed_s ? static_cast<double>(rows) * (horizon_s - elapsed_s) / elapsed_s : 0.0;
+}
+
+// The information by the horizon: the readings so far and those to come. Each unit's share of
+// the readings to come is scaled by the share it got of those so far against what random phases
+// give it (A'A's diagonal against rows x E[a a']'s): readings left out fall where the runs
+// pause, after a run's last layers, and those keep missing them.
+std::vector<double> horizon_information(const normal_equations& ne, const std::vector<double>& expected_aa,
+                                        double to_come) {
+  const std::size_t n = ne.n;
+  auto information = ne.ata;
+  if (to_come > 0 && !expected_aa.empty()) {
+    std::vector<double> got(n, 1.0);
+    for (std::size_t u = 0; u < n; ++u) {
+      const double expected = static_cast<double>(ne.rows) * expected_aa[u * n + u];
+      if (expected > 0 && ne.ata[u * n + u] > 0) got[u] = std::min(1.0, ne.ata[u * n + u] / expected);
+    }
+    for (std::size_t u = 0; u < n; ++u)
+      for (std::size_t v = 0; v < n; ++v)
+        information[u * n + v] += to_come * expected_aa[u * n + v] * std::sqrt(got[u] * got[v]);
+  }
+  return information;
+}
+
+// The unit whose relative half-width at the horizon is the widest beyond resolvable_rel (k when
+// none is), and each unit's into `projected`.
+std::size_t least_resolvable(const unit_figures& f, std::size_t k, double factor, const layer_estimate_options& o,
+                             std::vector<double>& projected) {
+  projected.assign(k, k_nan);
+  std::size_t worst = k;
+  double worst_rel = 0;
+  for (std::size_t u = 0; u < k; ++u) {
+    const double power = o.idle_w + f.power_w[u];
+    const double rel = power > 0 ? factor * std::sqrt(std::max(f.covariance[u * k + u], 0.0)) / power : k_inf;
+    projected[u] = rel;
+    if (rel > o.resolvable_rel && rel > worst_rel) worst_rel = rel, worst = u;
+  }
+  return worst;
+}
+
+// The neighbour `worst` is most confounded with: the most negative correlation of the two powers.
+std::size_t confounded_neighbour(const std::vector<double>& c, std::size_t k, std::size_t worst) {
+  std::size_t partner = worst == 0 ? 1 : worst - 1;
+  if (worst > 0 && worst + 1 < k) {
+    const auto corr = [&](std::size_t v) { return c[worst * k + v] / std::sqrt(c[worst * k + worst] * c[v * k + v]); };
+    partner = corr(worst + 1) < corr(worst - 1) ? worst + 1 : worst - 1;
+  }
+  return partner;
+}
+
+}  // namespace
+
+void layer_power_estimator::system::merge_unknowns(std::size_t u, std::size_t v) {
+  const std::size_t n = ne.n;
+  merge_columns(ne.ata, n, u, v);
+  if (!expected.empty()) merge_columns(expected, n, u, v);
+  ne.atb[u] += ne.atb[v];
+  ne.atb.erase(ne.atb.begin() + static_cast<std::ptrdiff_t>(v));
+  coverage[u] = std::max(coverage[u], coverage[v]);
+  coverage.erase(coverage.begin() + static_cast<std::ptrdiff_t>(v));
+  // Mean durations add: both units run once per run.
+  duration_s[u] += duration_s[v];
+  duration_s.erase(duration_s.begin() + static_cast<std::ptrdiff_t>(v));
+  ne.n = n - 1;
+}
+
+void layer_power_estimator::record_projections(layer_power_result& result, const std::vector<double>& projected,
+                                               std::size_t rows, double to_come) {
+  for (std::size_t u = 0; u < result.units.size(); ++u) {
+    auto& unit = result.units[u];
+    unit.projected_rel = u < projected.size() ? projected[u] : to_come > 0 ? k_nan : unit.rel_half_width();
+    if (to_come > 0) unit.projected_rel = std::max(unit.projected_rel, trend_projection(unit, rows, to_come));
+    // Kept a quarter more readings apart: at most a few dozen points per unit however long the
+    // runs go on (a trend needs one about half as many readings back).
+    auto& h = history_[unit.layers];
+    if (std::isfinite(unit.rel_half_width()) && (h.empty() || 4 * rows >= 5 * h.back().first))
+      h.emplace_back(rows, unit.rel_half_width());
+  }
+}
+
 std::size_t layer_power_estimator::merge_unresolvable(double elapsed_s, double horizon_s, layer_power_result* result) {
   std::size_t merges = 0, column_merges = 0;  // of units (the reported ones), of columns
   system s = build();
-  // Merging two columns of A adds them: A'A gains the sum of their rows and columns, A'b the sum
-  // of their entries (and E[a a'] as A'A). So each merge updates the system in O(n^2) instead of
-  // rebuilding it.
-  const auto merge_columns = [](std::vector<double>& m, std::size_t n, std::size_t u, std::size_t v) {
-    std::vector<double> out((n - 1) * (n - 1));
-    const auto src = [&](std::size_t i) { return i < v ? i : i + 1; };
-    for (std::size_t i = 0; i + 1 < n; ++i)
-      for (std::size_t j = 0; j + 1 < n; ++j) {
-        const std::size_t a = src(i), b = src(j);
-        double val = m[a * n + b];
-        if (a == u) val += m[v * n + b];
-        if (b == u) val += m[a * n + v];
-        if (a == u && b == u) val += m[v * n + v];
-        out[i * (n - 1) + j] = val;
-      }
-    m = std::move(out);
-  };
   const auto merge_system = [&](std::size_t u, std::size_t v) {
     if (u > v) std::swap(u, v);
-    auto& ne = s.ne;
-    const std::size_t n = ne.n;
-    merge_columns(ne.ata, n, u, v);
-    if (!s.expected.empty()) merge_columns(s.expected, n, u, v);
-    ne.atb[u] += ne.atb[v];
-    ne.atb.erase(ne.atb.begin() + static_cast<std::ptrdiff_t>(v));
-    s.coverage[u] = std::max(s.coverage[u], s.coverage[v]);
-    s.coverage.erase(s.coverage.begin() + static_cast<std::ptrdiff_t>(v));
-    // Mean durations add: both units run once per run.
-    s.duration_s[u] += s.duration_s[v];
-    s.duration_s.erase(s.duration_s.begin() + static_cast<std::ptrdiff_t>(v));
-    ne.n = n - 1;
+    s.merge_unknowns(u, v);
     merges += unit_of_column_[u] != unit_of_column_[v];
     merge(u, v);
     ++column_merges;
   };
-  // The readings still to come by the horizon, at the rate they came so far, and what each adds
-  // on average (only where some are to come: the solves at the end need none of it).
-  const double to_come = elapsed_s > 0 && horizon_s > elapsed_s
-                             ? static_cast<double>(s.ne.rows) * (horizon_s - elapsed_s) / elapsed_s
-                             : 0.0;
+  const double to_come = readings_to_come(s.ne.rows, elapsed_s, horizon_s);
+  // What each reading to come adds on average (only where some are to come: the solves at the
+  // end need none of it).
   if (to_come > 0) s.expected = expected_information();
   std::vector<double> projected;  // per unit, at the horizon, once no more merges are made
   while (columns_.size() > 1) {
@@ -494,21 +568,7 @@ std::size_t layer_power_estimator::merge_unresolvable(double elapsed_s, double h
     // readings at all, as after a refit that placed none, every column is "dependent", and all
     // would be merged into one.)
     if (s.ne.rows < n + k_min_residual_dof) break;
-    // The information by the horizon: the readings so far and those to come. Each unit's share
-    // of the readings to come is scaled by the share it got of those so far against what random
-    // phases give it (A'A's diagonal against rows x E[a a']'s): readings left out fall where
-    // the runs pause, after a run's last layers, and those keep missing them.
-    auto information = s.ne.ata;
-    if (to_come > 0 && !s.expected.empty()) {
-      std::vector<double> got(n, 1.0);
-      for (std::size_t u = 0; u < n; ++u) {
-        const double expected = static_cast<double>(s.ne.rows) * s.expected[u * n + u];
-        if (expected > 0 && s.ne.ata[u * n + u] > 0) got[u] = std::min(1.0, s.ne.ata[u * n + u] / expected);
-      }
-      for (std::size_t u = 0; u < n; ++u)
-        for (std::size_t v = 0; v < n; ++v)
-          information[u * n + v] += to_come * s.expected[u * n + v] * std::sqrt(got[u] * got[v]);
-    }
+    const auto information = horizon_information(s.ne, s.expected, to_come);
     // A column the others explain even then: merged with the one before it (the failing pivot
     // depends on earlier columns only), or the one after for the first.
     if (const auto dep = dependent_column(information, n)) {
@@ -526,24 +586,10 @@ std::size_t layer_power_estimator::merge_unresolvable(double elapsed_s, double h
     const auto bounds = unit_bounds();
     const std::size_t k = bounds.size() - 1;
     const auto f = unit_powers(bounds, sol.x, cov, s.duration_s);
-    projected.assign(k, k_nan);
-    std::size_t worst = k;
-    double worst_rel = 0;
-    for (std::size_t u = 0; u < k; ++u) {
-      const double power = options_.idle_w + f.power_w[u];
-      const double rel = power > 0 ? factor * std::sqrt(std::max(f.covariance[u * k + u], 0.0)) / power : k_inf;
-      projected[u] = rel;
-      if (rel > options_.resolvable_rel && rel > worst_rel) worst_rel = rel, worst = u;
-    }
+    const std::size_t worst = least_resolvable(f, k, factor, options_, projected);
     if (worst == k || k < 2) break;
     projected.clear();
-    // The neighbour it is most confounded with: the most negative correlation of the two powers.
-    std::size_t partner = worst == 0 ? 1 : worst - 1;
-    if (worst > 0 && worst + 1 < k) {
-      const auto& c = f.covariance;
-      const auto corr = [&](std::size_t v) { return c[worst * k + v] / std::sqrt(c[worst * k + worst] * c[v * k + v]); };
-      partner = corr(worst + 1) < corr(worst - 1) ? worst + 1 : worst - 1;
-    }
+    const std::size_t partner = confounded_neighbour(f.covariance, k, worst);
     if (!by_parts_) {
       // Given by layers, a unit is a column: the two are fitted as one.
       merge_system(bounds[worst], bounds[partner]);
@@ -556,16 +602,7 @@ std::size_t layer_power_estimator::merge_unresolvable(double elapsed_s, double h
   // Without a merge the system is the one solve() would build; after one, its coverage counts
   // are bounds, so the result is built afresh.
   *result = column_merges ? solve() : solve(s);
-  for (std::size_t u = 0; u < result->units.size(); ++u) {
-    auto& unit = result->units[u];
-    unit.projected_rel = u < projected.size() ? projected[u] : to_come > 0 ? k_nan : unit.rel_half_width();
-    if (to_come > 0) unit.projected_rel = std::max(unit.projected_rel, trend_projection(unit, s.ne.rows, to_come));
-    // Kept a quarter more readings apart: at most a few dozen points per unit however long the
-    // runs go on (a trend needs one about half as many readings back).
-    auto& h = history_[unit.layers];
-    if (std::isfinite(unit.rel_half_width()) && (h.empty() || 4 * s.ne.rows >= 5 * h.back().first))
-      h.emplace_back(s.ne.rows, unit.rel_half_width());
-  }
+  record_projections(*result, projected, s.ne.rows, to_come);
   return merges;
 }
 

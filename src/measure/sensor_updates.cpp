@@ -112,63 +112,64 @@ candidate search(const poll_pairs& p, candidate c, double period_span, int n, do
   return best;
 }
 
-}  // namespace
+// A poll's time relative to the stream's first, in ns.
+double since_start(std::int64_t t, std::int64_t t0) { return static_cast<double>(t - t0); }
 
-sensor_update_fit fit_sensor_updates(const std::vector<std::pair<std::int64_t, double>>& samples, double nominal_period_s,
-                                     const sensor_update_fit* previous) {
-  sensor_update_fit out;
-  out.nominal_period_s = nominal_period_s;
+// The polls split into pairs, and the spacing of consecutive changes (the fallback nominal
+// period when the configuration gives none).
+struct split_polls {
   poll_pairs pairs;
-  if (samples.empty()) return out;
-  const std::int64_t t0 = samples.front().first;
-  const auto rel = [t0](std::int64_t t) { return static_cast<double>(t - t0); };
   std::vector<double> change_gaps;
+};
+
+split_polls split_by_change(const std::vector<std::pair<std::int64_t, double>>& samples, std::int64_t t0) {
+  split_polls out;
   double last_change = -1;
   for (std::size_t i = 1; i < samples.size(); ++i) {
-    const std::pair<double, double> q{rel(samples[i - 1].first), rel(samples[i].first)};
+    const std::pair<double, double> q{since_start(samples[i - 1].first, t0), since_start(samples[i].first, t0)};
     if (samples[i].second != samples[i - 1].second) {
-      pairs.changed.push_back(q);
-      if (last_change >= 0) change_gaps.push_back(q.second - last_change);
+      out.pairs.changed.push_back(q);
+      if (last_change >= 0) out.change_gaps.push_back(q.second - last_change);
       last_change = q.second;
     } else {
-      pairs.unchanged.push_back(q);
+      out.pairs.unchanged.push_back(q);
     }
   }
-  out.changes = pairs.changed.size();
-  if (pairs.changed.size() < 3) return out;
+  return out;
+}
 
-  // The updates' clock, found as the one that best explains which polls changed: the period
-  // near the configured one (the sensor's oscillator is not the CPU's, and hwmon rounds to a
-  // millisecond), the phase anywhere in a period. Coarse on the newest polls, then finer on all.
-  double nominal_ns = nominal_period_s * 1e9;
-  double span = 0.05;
-  if (!(nominal_ns > 0)) {
-    nominal_ns = quantile(change_gaps, 0.5);
-    span = 0.3;
-  }
-  if (!(nominal_ns > 0)) return out;
-  // An update is located between the last poll that did not see it and the first that did: with
-  // no poll in between two updates there is no such pair, and no phase explains better than another.
+// An update is located between the last poll that did not see it and the first that did: with
+// no poll in between two updates there is no such pair, and no phase explains better than another.
+bool poll_too_slow(const std::vector<std::pair<std::int64_t, double>>& samples, std::int64_t t0, double nominal_ns,
+                   sensor_update_fit& out) {
   std::vector<double> spacing;
   spacing.reserve(samples.size());
-  for (std::size_t i = 1; i < samples.size(); ++i) spacing.push_back(rel(samples[i].first) - rel(samples[i - 1].first));
+  for (std::size_t i = 1; i < samples.size(); ++i)
+    spacing.push_back(since_start(samples[i].first, t0) - since_start(samples[i - 1].first, t0));
   const double poll_ns = quantile(std::move(spacing), 0.5);
-  if (poll_ns >= 0.9 * nominal_ns) {
-    char why[160];
-    std::snprintf(why, sizeof why, "the sensor updates every %.3g ms but is read every %.3g ms: its updates cannot be placed",
-                  nominal_ns * 1e-6, poll_ns * 1e-6);
-    out.unusable = why;
-    out.poll_too_slow = true;
-    return out;
-  }
-  // Coarse to fine, on more polls as the grid tightens: a period off by one coarse step drifts
-  // a whole poll spacing over a hundred updates, so the coarse grid sees only the newest ones.
-  const auto newest = [&](std::size_t changed) {
-    const double since = pairs.changed.size() > changed ? pairs.changed[pairs.changed.size() - changed].first : 0.0;
-    std::size_t u = 0;
-    while (u < pairs.unchanged.size() && pairs.unchanged[u].first < since) ++u;
-    return std::make_pair(pairs.changed.size() > changed ? pairs.changed.size() - changed : 0, u);
-  };
+  if (poll_ns < 0.9 * nominal_ns) return false;
+  char why[160];
+  std::snprintf(why, sizeof why, "the sensor updates every %.3g ms but is read every %.3g ms: its updates cannot be placed",
+                nominal_ns * 1e-6, poll_ns * 1e-6);
+  out.unusable = why;
+  out.poll_too_slow = true;
+  return true;
+}
+
+// Where the pairs of the newest `changed` changes start: the coarse grids see only those, since
+// a period off by one coarse step drifts a whole poll spacing over a hundred updates.
+std::pair<std::size_t, std::size_t> newest(const poll_pairs& pairs, std::size_t changed) {
+  const double since = pairs.changed.size() > changed ? pairs.changed[pairs.changed.size() - changed].first : 0.0;
+  std::size_t u = 0;
+  while (u < pairs.unchanged.size() && pairs.unchanged[u].first < since) ++u;
+  return std::make_pair(pairs.changed.size() > changed ? pairs.changed.size() - changed : 0, u);
+}
+
+// The updates' clock, found as the one that best explains which polls changed: the period near
+// the nominal one (the sensor's oscillator is not the CPU's, and hwmon rounds to a millisecond),
+// the phase anywhere in a period. Coarse to fine, on more polls as the grid tightens.
+candidate fit_clock(const poll_pairs& pairs, double nominal_ns, double span, const sensor_update_fit* previous,
+                    std::int64_t t0) {
   candidate c{nominal_ns, nominal_ns / 2, 0};
   // Each finer grid spans `reach` steps of the one before either side: from scratch, ties and
   // poll jitter leave a coarse fit a step or two from the best, never exactly on it; a previous
@@ -181,30 +182,35 @@ sensor_update_fit fit_sensor_updates(const std::vector<std::pair<std::int64_t, d
     c.phase = std::fmod(static_cast<double>(previous->update_ns - t0), c.period);
     if (c.phase < 0) c.phase += c.period;
   } else {
-    const auto a = newest(100), b = newest(600);
+    const auto a = newest(pairs, 100), b = newest(pairs, 600);
     c = search(pairs, c, nominal_ns * span, 100, nominal_ns / 2, 50, a.first, a.second);
     // A's period is relative to the stream's start but fitted to its end: every phase again.
     c = search(pairs, c, nominal_ns * span * reach / 100, 20 * reach, nominal_ns / 2, 40, b.first, b.second);
   }
   c = search(pairs, c, nominal_ns * span * reach / 2000, 20 * reach, nominal_ns / 40, 20, 0, 0);
   c = search(pairs, c, nominal_ns * span * reach / 40000, 10 * reach, nominal_ns / 800, 20, 0, 0);
-  // Every phase between the latest poll before an update and the earliest one after it explains
-  // the polls equally: the update is placed in the middle of that range, not at its edge.
-  {
-    const double step = nominal_ns / 4000;
-    double lo = c.phase, hi = c.phase;
-    while (hi - c.phase < nominal_ns / 4 && score(pairs, c.period, hi + step, 0, 0) == c.score) hi += step;
-    while (c.phase - lo < nominal_ns / 4 && score(pairs, c.period, lo - step, 0, 0) == c.score) lo -= step;
-    c.phase = (lo + hi) / 2;
-    out.phase_uncertainty_s = (hi - lo) / 2 * 1e-9;
-  }
-  out.period_s = c.period * 1e-9;
-  out.update_ns = t0 + static_cast<std::int64_t>(std::llround(c.phase));
+  return c;
+}
 
-  // One reading per update with a poll after it: placed at the update, with the value of the
-  // last poll in the first three quarters of its period (the settled value: the first poll
-  // after an update may read a total summed from rail files half written; a poll close to the
-  // next update may already read that one).
+// Every phase between the latest poll before an update and the earliest one after it explains
+// the polls equally: the update is placed in the middle of that range, not at its edge. Returns
+// half the range, in ns.
+double center_phase(const poll_pairs& pairs, double nominal_ns, candidate& c) {
+  const double step = nominal_ns / 4000;
+  double lo = c.phase, hi = c.phase;
+  while (hi - c.phase < nominal_ns / 4 && score(pairs, c.period, hi + step, 0, 0) == c.score) hi += step;
+  while (c.phase - lo < nominal_ns / 4 && score(pairs, c.period, lo - step, 0, 0) == c.score) lo -= step;
+  c.phase = (lo + hi) / 2;
+  return (hi - lo) / 2;
+}
+
+// One reading per update with a poll after it: placed at the update, with the value of the
+// last poll in the first three quarters of its period (the settled value: the first poll after
+// an update may read a total summed from rail files half written; a poll close to the next
+// update may already read that one). Returns how late the first poll saw each update, in s.
+std::vector<double> place_readings(const std::vector<std::pair<std::int64_t, double>>& samples, std::int64_t t0,
+                                   const candidate& c, std::vector<power_reading>& readings) {
+  const auto rel = [t0](std::int64_t t) { return since_start(t, t0); };
   std::vector<double> lateness;
   const double first_k = std::ceil((rel(samples.front().first) - c.phase) / c.period);
   std::size_t i = 0;
@@ -216,10 +222,14 @@ sensor_update_fit fit_sensor_updates(const std::vector<std::pair<std::int64_t, d
     std::size_t last = i;
     while (last + 1 < samples.size() && rel(samples[last + 1].first) <= u + 0.75 * c.period) ++last;
     if (rel(samples.back().first) <= next) break;  // the next update is not seen yet: the value may not have settled
-    out.readings.push_back({t0 + static_cast<std::int64_t>(std::llround(u)), samples[last].second});
+    readings.push_back({t0 + static_cast<std::int64_t>(std::llround(u)), samples[last].second});
     lateness.push_back((rel(samples[i].first) - u) * 1e-9);
   }
-  // The score counts explained changes less updates where the value stayed: below zero, none.
+  return lateness;
+}
+
+// The score counts explained changes less updates where the value stayed: below zero, none.
+void count_unexplained(const poll_pairs& pairs, const candidate& c, sensor_update_fit& out) {
   const auto explained = static_cast<std::size_t>(std::max(c.score, 0L));
   out.extra_changes = pairs.changed.size() - std::min(explained, pairs.changed.size());
   if (out.extra_changes * 2 > pairs.changed.size()) {
@@ -228,6 +238,37 @@ sensor_update_fit fit_sensor_updates(const std::vector<std::pair<std::int64_t, d
                    std::to_string(pairs.changed.size()) + " changes unexplained";
     out.readings.clear();
   }
+}
+
+}  // namespace
+
+sensor_update_fit fit_sensor_updates(const std::vector<std::pair<std::int64_t, double>>& samples, double nominal_period_s,
+                                     const sensor_update_fit* previous) {
+  sensor_update_fit out;
+  out.nominal_period_s = nominal_period_s;
+  if (samples.empty()) return out;
+  const std::int64_t t0 = samples.front().first;
+  const split_polls polls = split_by_change(samples, t0);
+  const poll_pairs& pairs = polls.pairs;
+  out.changes = pairs.changed.size();
+  if (pairs.changed.size() < 3) return out;
+
+  // Without a configured period, the changes' median spacing, searched more widely.
+  double nominal_ns = nominal_period_s * 1e9;
+  double span = 0.05;
+  if (!(nominal_ns > 0)) {
+    nominal_ns = quantile(polls.change_gaps, 0.5);
+    span = 0.3;
+  }
+  if (!(nominal_ns > 0)) return out;
+  if (poll_too_slow(samples, t0, nominal_ns, out)) return out;
+  candidate c = fit_clock(pairs, nominal_ns, span, previous, t0);
+  out.phase_uncertainty_s = center_phase(pairs, nominal_ns, c) * 1e-9;
+  out.period_s = c.period * 1e-9;
+  out.update_ns = t0 + static_cast<std::int64_t>(std::llround(c.phase));
+
+  const std::vector<double> lateness = place_readings(samples, t0, c, out.readings);
+  count_unexplained(pairs, c, out);
   out.lateness_median_s = quantile(lateness, 0.5);
   out.lateness_iqr_s = quantile(lateness, 0.75) - quantile(lateness, 0.25);
   return out;

@@ -202,15 +202,14 @@ void read_attributes(op& o, const layer_reader& r) {
   }
 }
 
-}  // namespace
-
-network network_from_json(const json& j, const std::string& field_prefix) {
+// The network object's own fields; returns its input shape.
+shape read_network_fields(const json& j, const std::string& field_prefix) {
   if (!j.is_object()) throw validation_error(field_prefix, "a network must be a JSON object");
   if (!j.contains("name") || !j.at("name").is_string() || j.at("name").get<std::string>().empty()) {
     throw validation_error(field_prefix + ".name", "the network needs a non-empty string name");
   }
   if (!j.contains("input")) throw validation_error(field_prefix + ".input", "the network needs an input shape");
-  const shape input = read_shape(j.at("input"), field_prefix + ".input", "input");
+  shape input = read_shape(j.at("input"), field_prefix + ".input", "input");
   if (!j.contains("layers") || !j.at("layers").is_array() || j.at("layers").empty()) {
     throw validation_error(field_prefix + ".layers", "the network needs a non-empty array of layers");
   }
@@ -223,64 +222,67 @@ network network_from_json(const json& j, const std::string& field_prefix) {
       throw validation_error(field_prefix + "." + item.key(), "unknown field \"" + item.key() + "\"");
     }
   }
+  return input;
+}
 
-  network_builder b(j.at("name").get<std::string>(), input);
-  std::map<std::string, int> produced;  // layer name -> op index
-  std::set<std::string> closed_blocks;
-  std::string open_block;
-  const json& layers = j.at("layers");
-  for (std::size_t i = 0; i < layers.size(); ++i) {
-    const std::string field = field_prefix + ".layers[" + std::to_string(i) + "]";
-    const json& l = layers[i];
-    if (!l.is_object()) throw validation_error(field, "layer " + std::to_string(i) + " must be a JSON object");
-    if (!l.contains("name") || !l.at("name").is_string() || l.at("name").get<std::string>().empty()) {
-      throw validation_error(field, "layer " + std::to_string(i) + " needs a non-empty string name");
+// The layer's name, checked before anything else so that later errors can name the layer.
+std::string layer_name(const json& l, const std::string& field, std::size_t i) {
+  if (!l.is_object()) throw validation_error(field, "layer " + std::to_string(i) + " must be a JSON object");
+  if (!l.contains("name") || !l.at("name").is_string() || l.at("name").get<std::string>().empty()) {
+    throw validation_error(field, "layer " + std::to_string(i) + " needs a non-empty string name");
+  }
+  return l.at("name").get<std::string>();
+}
+
+// The layer's type, and no attribute that the type does not take.
+op_type layer_type(const json& l, const layer_reader& r) {
+  if (!l.contains("type") || !l.at("type").is_string()) r.fail("missing type; valid types: " + type_list());
+  const std::string type_name = l.at("type").get<std::string>();
+  const auto type = parse_op_type(type_name);
+  if (!type) r.fail("unknown type \"" + type_name + "\"; valid types: " + type_list());
+
+  const auto& allowed = allowed_attributes().at(*type);
+  for (const auto& item : l.items()) {
+    const std::string& key = item.key();
+    if (key == "name" || key == "type" || key == "inputs" || key == "block" || key == "output_shape") continue;
+    if (!allowed.count(key)) {
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      r.fail("attribute \"" + key + "\" does not apply to " + type_name +
+             (list.empty() ? " (it takes none)" : " (it takes " + list + ")"));
     }
-    const std::string name = l.at("name").get<std::string>();
-    const layer_reader r(l, field, name);
-    if (name == "input") r.fail("the name \"input\" is reserved for the network input");
-    if (produced.count(name)) r.fail("the name is used by an earlier layer");
+  }
+  return *type;
+}
 
-    if (!l.contains("type") || !l.at("type").is_string()) r.fail("missing type; valid types: " + type_list());
-    const std::string type_name = l.at("type").get<std::string>();
-    const auto type = parse_op_type(type_name);
-    if (!type) r.fail("unknown type \"" + type_name + "\"; valid types: " + type_list());
-
-    const auto& allowed = allowed_attributes().at(*type);
-    for (const auto& item : l.items()) {
-      const std::string& key = item.key();
-      if (key == "name" || key == "type" || key == "inputs" || key == "block" || key == "output_shape") continue;
-      if (!allowed.count(key)) {
-        std::string list;
-        for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-        r.fail("attribute \"" + key + "\" does not apply to " + type_name +
-               (list.empty() ? " (it takes none)" : " (it takes " + list + ")"));
-      }
-    }
-
-    op o;
-    o.name = name;
-    o.type = *type;
-    if (l.contains("inputs")) {
-      const json& ins = l.at("inputs");
-      if (!ins.is_array() || ins.empty()) r.fail("inputs must be a non-empty array of layer names");
-      for (const auto& in : ins) {
-        if (!in.is_string()) r.fail("inputs must be layer names, got " + in.dump());
-        const std::string src = in.get<std::string>();
-        if (src == "input") {
-          o.inputs.push_back(k_network_input);
-        } else if (produced.count(src)) {
-          o.inputs.push_back(produced.at(src));
-        } else {
-          r.fail("unknown input \"" + src + "\" (inputs name \"input\" or an earlier layer)");
-        }
-      }
+// The ops the layer reads: those it names, else the layer before it (the network input for the first).
+std::vector<int> layer_inputs(const json& l, const layer_reader& r, const std::map<std::string, int>& produced,
+                              std::size_t i) {
+  std::vector<int> inputs;
+  if (!l.contains("inputs")) {
+    inputs.push_back(i == 0 ? k_network_input : static_cast<int>(i) - 1);
+    return inputs;
+  }
+  const json& ins = l.at("inputs");
+  if (!ins.is_array() || ins.empty()) r.fail("inputs must be a non-empty array of layer names");
+  for (const auto& in : ins) {
+    if (!in.is_string()) r.fail("inputs must be layer names, got " + in.dump());
+    const std::string src = in.get<std::string>();
+    if (src == "input") {
+      inputs.push_back(k_network_input);
+    } else if (produced.count(src)) {
+      inputs.push_back(produced.at(src));
     } else {
-      o.inputs.push_back(i == 0 ? k_network_input : static_cast<int>(i) - 1);
+      r.fail("unknown input \"" + src + "\" (inputs name \"input\" or an earlier layer)");
     }
-    read_attributes(o, r);
+  }
+  return inputs;
+}
 
-    // Consecutive layers with the same "block" form one block.
+// Consecutive layers with the same "block" form one block; a block may not open twice.
+class block_tracker {
+ public:
+  void enter(const json& l, const layer_reader& r, network_builder& b) {
     std::string block_name;
     if (l.contains("block")) {
       if (!l.at("block").is_string() || l.at("block").get<std::string>().empty()) {
@@ -288,35 +290,75 @@ network network_from_json(const json& j, const std::string& field_prefix) {
       }
       block_name = l.at("block").get<std::string>();
     }
-    if (block_name != open_block) {
-      if (!open_block.empty()) {
-        b.end_block();
-        closed_blocks.insert(open_block);
-      }
-      if (!block_name.empty()) {
-        if (closed_blocks.count(block_name)) r.fail("block \"" + block_name + "\" is not contiguous");
-        b.begin_block(block_name, "Sequential");
-      }
-      open_block = block_name;
+    if (block_name == open_block_) return;
+    if (!open_block_.empty()) {
+      b.end_block();
+      closed_blocks_.insert(open_block_);
     }
-
-    int index = 0;
-    try {
-      index = b.append(o, is_functional(o.type) ? std::string() : name);
-    } catch (const shape_error& e) {
-      r.fail(e.detail());
+    if (!block_name.empty()) {
+      if (closed_blocks_.count(block_name)) r.fail("block \"" + block_name + "\" is not contiguous");
+      b.begin_block(block_name, "Sequential");
     }
-    produced[name] = index;
-
-    if (l.contains("output_shape")) {
-      const shape declared = read_shape(l.at("output_shape"), field, "layer \"" + name + "\": output_shape");
-      const shape& computed = b.shape_of(index);
-      if (declared != computed) {
-        r.fail("inconsistent shapes: declared " + format_shape(declared) + ", computed " + format_shape(computed));
-      }
-    }
+    open_block_ = block_name;
   }
-  if (!open_block.empty()) b.end_block();
+
+  void finish(network_builder& b) const {
+    if (!open_block_.empty()) b.end_block();
+  }
+
+ private:
+  std::set<std::string> closed_blocks_;
+  std::string open_block_;
+};
+
+// Returns the op's index; a shape the op cannot take names the layer.
+int append_layer(network_builder& b, const op& o, const layer_reader& r) {
+  int index = 0;
+  try {
+    index = b.append(o, is_functional(o.type) ? std::string() : o.name);
+  } catch (const shape_error& e) {
+    r.fail(e.detail());
+  }
+  return index;
+}
+
+void check_output_shape(const network_builder& b, int index, const json& l, const layer_reader& r,
+                        const std::string& field, const std::string& name) {
+  if (!l.contains("output_shape")) return;
+  const shape declared = read_shape(l.at("output_shape"), field, "layer \"" + name + "\": output_shape");
+  const shape& computed = b.shape_of(index);
+  if (declared != computed) {
+    r.fail("inconsistent shapes: declared " + format_shape(declared) + ", computed " + format_shape(computed));
+  }
+}
+
+}  // namespace
+
+network network_from_json(const json& j, const std::string& field_prefix) {
+  const shape input = read_network_fields(j, field_prefix);
+  network_builder b(j.at("name").get<std::string>(), input);
+  std::map<std::string, int> produced;  // layer name -> op index
+  block_tracker blocks;
+  const json& layers = j.at("layers");
+  for (std::size_t i = 0; i < layers.size(); ++i) {
+    const std::string field = field_prefix + ".layers[" + std::to_string(i) + "]";
+    const json& l = layers[i];
+    const std::string name = layer_name(l, field, i);
+    const layer_reader r(l, field, name);
+    if (name == "input") r.fail("the name \"input\" is reserved for the network input");
+    if (produced.count(name)) r.fail("the name is used by an earlier layer");
+
+    op o;
+    o.type = layer_type(l, r);
+    o.name = name;
+    o.inputs = layer_inputs(l, r, produced, i);
+    read_attributes(o, r);
+    blocks.enter(l, r, b);
+    const int index = append_layer(b, o, r);
+    produced[name] = index;
+    check_output_shape(b, index, l, r, field, name);
+  }
+  blocks.finish(b);
   return b.build();
 }
 

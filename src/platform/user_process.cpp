@@ -94,25 +94,25 @@ void append_tail(std::string& tail, const char* data, std::size_t n, std::size_t
   if (tail.size() > limit) tail.erase(0, tail.size() - limit);
 }
 
-
-}  // namespace
-
-user_process_result run_user_process(const user_process_spec& spec, const std::function<bool()>& cancelled,
-                                     const std::function<void(int pid)>& on_start) {
-  if (spec.argv.empty()) throw platform_error("cannot start a program: empty argument vector");
-  if (spec.program.empty() || spec.program.front() != '/')
-    throw platform_error("cannot start '" + spec.program + "': not an absolute path");
+// What the child needs between fork and execve, made before the fork: the child may not allocate.
+struct exec_args {
   std::vector<char*> argv, envp;
-  for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  for (const auto& e : spec.env) envp.push_back(const_cast<char*>(e.c_str()));
-  envp.push_back(nullptr);
-  std::vector<gid_t> groups = spec.run_as ? spec.run_as->groups : std::vector<gid_t>{};
-  if (spec.run_as && groups.empty()) groups.push_back(spec.run_as->gid);
+  std::vector<gid_t> groups;
+};
 
-  auto out = make_pipe(), err = make_pipe(), status = make_pipe();
-  user_process_result r;
-  // Orphans of the run come to the daemon, not to init: found and killed when the run ends.
+exec_args exec_args_of(const user_process_spec& spec) {
+  exec_args a;
+  for (const auto& arg : spec.argv) a.argv.push_back(const_cast<char*>(arg.c_str()));
+  a.argv.push_back(nullptr);
+  for (const auto& e : spec.env) a.envp.push_back(const_cast<char*>(e.c_str()));
+  a.envp.push_back(nullptr);
+  a.groups = spec.run_as ? spec.run_as->groups : std::vector<gid_t>{};
+  if (spec.run_as && a.groups.empty()) a.groups.push_back(spec.run_as->gid);
+  return a;
+}
+
+// Orphans of the run come to the daemon, not to init: found and killed when the run ends.
+void become_subreaper_once() {
   static const bool subreaper = [] {
     const bool ok = become_subreaper();
     if (!ok)
@@ -121,67 +121,89 @@ user_process_result run_user_process(const user_process_spec& spec, const std::f
     return ok;
   }();
   (void)subreaper;
-  std::optional<run_cgroup> cgroup;
-  if (!spec.cgroup_parent.empty()) cgroup.emplace(spec.cgroup_parent, spec.cgroup_name);
-  const std::uint64_t since_ticks = boot_ticks_now();
-  r.t_start_ns = monotonic_ns();
-  const pid_t daemon_pid = ::getpid();
-  const pid_t pid = ::fork();
-  if (pid < 0) throw platform_error("fork failed for " + spec.program + ": " + std::strerror(errno));
-  if (pid == 0)
-    run_child(spec, argv.data(), envp.data(), out.w.get(), err.w.get(), status.w.get(), groups.data(), groups.size(),
-              daemon_pid, cgroup ? cgroup->procs_fd() : -1);
-  // Also from the parent, so that a kill of the group cannot race the child's own setpgid.
-  ::setpgid(pid, pid);
-  r.pid = pid;
-  out.w.reset();
-  err.w.reset();
-  status.w.reset();
+}
+
+// Waits for the child's execve: the status pipe closes on it (close-on-exec), or brings back the
+// step that failed, reported after the child is reaped.
+void wait_for_exec(unique_fd& status_r, pid_t pid, const std::string& program) {
   child_failure failure{};
   ssize_t n;
   do {
-    n = ::read(status.r.get(), &failure, sizeof failure);
+    n = ::read(status_r.get(), &failure, sizeof failure);
   } while (n < 0 && errno == EINTR);
-  status.r.reset();
+  status_r.reset();
   if (n == static_cast<ssize_t>(sizeof failure)) {
     int st = 0;
     ::waitpid(pid, &st, 0);
-    throw platform_error("cannot start " + spec.program + ": " + k_steps[failure.step] + " failed: " +
+    throw platform_error("cannot start " + program + ": " + k_steps[failure.step] + " failed: " +
                          std::strerror(failure.error));
   }
-  if (on_start) on_start(pid);
+}
 
-  for (int fd : {out.r.get(), err.r.get()}) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
-  const std::int64_t deadline = r.t_start_ns + static_cast<std::int64_t>(spec.timeout_s * 1e9);
-  std::int64_t kill_at = 0;  // when SIGTERM was sent, SIGKILL follows at kill_at + grace
-  int st = 0;
-  char buf[8192];
-  // One read from the program's stdout or stderr into its tail; the pipe closes at its end.
-  const auto read_from = [&](unique_fd& fd) {
-    const bool is_out = &fd == &out.r;
-    const ssize_t got = ::read(fd.get(), buf, sizeof buf);
+// The program's stdout and stderr, read into the result's tails (and byte counts) as they come.
+class output_reader {
+ public:
+  output_reader(unique_fd& out, unique_fd& err, user_process_result& r, std::size_t tail_bytes)
+      : out_(out), err_(err), r_(r), tail_bytes_(tail_bytes) {}
+
+  // One read from `fd` (out or err) into its tail; the pipe closes at its end.
+  void read_from(unique_fd& fd) {
+    const bool is_out = &fd == &out_;
+    const ssize_t got = ::read(fd.get(), buf_, sizeof buf_);
     if (got > 0) {
-      append_tail(is_out ? r.out_tail : r.err_tail, buf, static_cast<std::size_t>(got), spec.tail_bytes);
-      (is_out ? r.out_bytes : r.err_bytes) += static_cast<std::uint64_t>(got);
+      append_tail(is_out ? r_.out_tail : r_.err_tail, buf_, static_cast<std::size_t>(got), tail_bytes_);
+      (is_out ? r_.out_bytes : r_.err_bytes) += static_cast<std::uint64_t>(got);
     } else if (got == 0 || (errno != EAGAIN && errno != EINTR)) {
       fd.reset();
     }
-  };
-  for (;;) {
+  }
+
+  // Waits up to `timeout_ms` for output and reads what came.
+  void poll_once(int timeout_ms) {
     pollfd fds[2];
     nfds_t nfds = 0;
-    if (out.r) fds[nfds++] = {out.r.get(), POLLIN, 0};
-    if (err.r) fds[nfds++] = {err.r.get(), POLLIN, 0};
-    // 10 ms: the period at which cancellation and the program's exit are noticed.
-    if (::poll(fds, nfds, 10) > 0) {
+    if (out_) fds[nfds++] = {out_.get(), POLLIN, 0};
+    if (err_) fds[nfds++] = {err_.get(), POLLIN, 0};
+    if (::poll(fds, nfds, timeout_ms) > 0) {
       for (nfds_t i = 0; i < nfds; ++i) {
-        if (fds[i].revents) read_from(fds[i].fd == out.r.get() ? out.r : err.r);
+        if (fds[i].revents) read_from(fds[i].fd == out_.get() ? out_ : err_);
       }
     }
+  }
+
+  // What the group's last processes wrote before dying; the pipes close when the last writer is gone.
+  void drain() {
+    for (unique_fd* fd : {&out_, &err_}) {
+      const std::int64_t drain_until = monotonic_ns() + 200'000'000;
+      while (*fd && monotonic_ns() < drain_until) {
+        pollfd p{fd->get(), POLLIN, 0};
+        if (::poll(&p, 1, 20) > 0) read_from(*fd);
+      }
+    }
+  }
+
+ private:
+  unique_fd& out_;
+  unique_fd& err_;
+  user_process_result& r_;
+  std::size_t tail_bytes_;
+  char buf_[8192];
+};
+
+// Reads the program's output until it exits, ending its group with SIGTERM when the timeout
+// passes or `cancelled` says so, and SIGKILL kill_grace_s later. Returns its wait status.
+int supervise(pid_t pid, const user_process_spec& spec, const std::function<bool()>& cancelled, output_reader& output,
+              user_process_result& r) {
+  const std::int64_t deadline = r.t_start_ns + static_cast<std::int64_t>(spec.timeout_s * 1e9);
+  std::int64_t kill_at = 0;  // when SIGTERM was sent, SIGKILL follows at kill_at + grace
+  int st = 0;
+  for (;;) {
+    // 10 ms: the period at which cancellation and the program's exit are noticed.
+    output.poll_once(10);
     const pid_t w = ::waitpid(pid, &st, WNOHANG);
     if (w == pid) {
       r.t_end_ns = monotonic_ns();
-      break;
+      return st;
     }
     const std::int64_t now = monotonic_ns();
     if (!kill_at) {
@@ -195,21 +217,53 @@ user_process_result run_user_process(const user_process_spec& spec, const std::f
       ::kill(-pid, SIGKILL);
     }
   }
-  fill_status(r, st);
-  // The group's stragglers (children the program left behind) end with it, and so do those that
-  // left the group (setsid, a double fork): they were reparented to the daemon.
+}
+
+// The group's stragglers (children the program left behind) end with it, and so do those that
+// left the group (setsid, a double fork): they were reparented to the daemon.
+void end_leftovers(pid_t pid, const user_process_spec& spec, std::optional<run_cgroup>& cgroup,
+                   std::uint64_t since_ticks, user_process_result& r) {
   ::kill(-pid, SIGKILL);
   const std::size_t in_cgroup = cgroup ? cgroup->kill() : 0;
   r.leftovers = std::max(in_cgroup, kill_run_leftovers(spec.run_as ? spec.run_as->uid : ::geteuid(), since_ticks).size());
   if (r.leftovers) spdlog::debug("command: {} left {} process(es) behind, killed and reaped", spec.program, r.leftovers);
-  // What they wrote before dying; the pipes close when the last writer is gone.
-  for (unique_fd* fd : {&out.r, &err.r}) {
-    const std::int64_t drain_until = monotonic_ns() + 200'000'000;
-    while (*fd && monotonic_ns() < drain_until) {
-      pollfd p{fd->get(), POLLIN, 0};
-      if (::poll(&p, 1, 20) > 0) read_from(*fd);
-    }
-  }
+}
+}  // namespace
+
+user_process_result run_user_process(const user_process_spec& spec, const std::function<bool()>& cancelled,
+                                     const std::function<void(int pid)>& on_start) {
+  if (spec.argv.empty()) throw platform_error("cannot start a program: empty argument vector");
+  if (spec.program.empty() || spec.program.front() != '/')
+    throw platform_error("cannot start '" + spec.program + "': not an absolute path");
+  exec_args args = exec_args_of(spec);
+
+  auto out = make_pipe(), err = make_pipe(), status = make_pipe();
+  user_process_result r;
+  become_subreaper_once();
+  std::optional<run_cgroup> cgroup;
+  if (!spec.cgroup_parent.empty()) cgroup.emplace(spec.cgroup_parent, spec.cgroup_name);
+  const std::uint64_t since_ticks = boot_ticks_now();
+  r.t_start_ns = monotonic_ns();
+  const pid_t daemon_pid = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid < 0) throw platform_error("fork failed for " + spec.program + ": " + std::strerror(errno));
+  if (pid == 0)
+    run_child(spec, args.argv.data(), args.envp.data(), out.w.get(), err.w.get(), status.w.get(), args.groups.data(),
+              args.groups.size(), daemon_pid, cgroup ? cgroup->procs_fd() : -1);
+  // Also from the parent, so that a kill of the group cannot race the child's own setpgid.
+  ::setpgid(pid, pid);
+  r.pid = pid;
+  out.w.reset();
+  err.w.reset();
+  status.w.reset();
+  wait_for_exec(status.r, pid, spec.program);
+  if (on_start) on_start(pid);
+
+  for (int fd : {out.r.get(), err.r.get()}) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+  output_reader output(out.r, err.r, r, spec.tail_bytes);
+  fill_status(r, supervise(pid, spec, cancelled, output, r));
+  end_leftovers(pid, spec, cgroup, since_ticks, r);
+  output.drain();
   return r;
 }
 

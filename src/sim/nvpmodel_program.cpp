@@ -2,7 +2,9 @@
 
 #include <filesystem>
 #include <istream>
+#include <optional>
 #include <ostream>
+#include <string>
 
 #include <jetperf/common/errors.hpp>
 #include <jetperf/sim/kernel_write.hpp>
@@ -159,6 +161,116 @@ bool needs_reboot(const board_layout& layout, const board_profile& p, const plat
   return false;
 }
 
+// The config file -f names, else the board's /etc/nvpmodel.conf, and that path as nvpmodel shows it.
+struct loaded_conf {
+  platform::nvpmodel_conf conf;
+  std::string shown;
+};
+
+// Reads and parses the config file; prints nvpmodel's error and returns nothing when it cannot.
+std::optional<loaded_conf> load_conf(const board_layout& layout, const options& o, std::ostream& out) {
+  const std::string conf_host = o.conf.empty() ? layout.root() + "/etc/nvpmodel.conf" : o.conf;
+  loaded_conf loaded;
+  loaded.shown = o.conf.empty() ? "/etc/nvpmodel.conf" : o.conf;
+  auto text = detail::read_text(conf_host);
+  if (!text) {
+    out << "NVPM ERROR: failed to open config file " << loaded.shown << "\n";
+    return std::nullopt;
+  }
+  try {
+    loaded.conf = platform::parse_nvpmodel_conf(*text);
+  } catch (const error& e) {
+    out << "NVPM ERROR: failed to parse " << loaded.shown << ": " << e.what() << "\n";
+    return std::nullopt;
+  }
+  if (o.verbose) {
+    out << "NVPM VERB: Config file: " << loaded.shown << "\n"
+        << "NVPM VERB: parsing done for " << loaded.shown << "\n";
+  }
+  return loaded;
+}
+
+// The mode needs a reboot: asked as the real tool asks. Returns the exit status.
+int confirm_reboot(const board_layout& layout, int mode_id, nvpmodel_status& status, std::istream& in,
+                   std::ostream& out) {
+  out << "NVPM WARN: Golden image context is already created for this GPU\n"
+      << "NVPM WARN: Reboot required for changing to this power mode: " << mode_id << "\n"
+      << "NVPM WARN: DO YOU WANT TO REBOOT NOW? enter YES/yes to confirm:\n"
+      << std::flush;
+  std::string answer;
+  std::getline(in, answer);
+  answer = trim(answer);
+  if (answer != "YES" && answer != "yes") {
+    out << "NVPM WARN: power mode change not confirmed; the current mode is kept\n";
+    return 1;
+  }
+  // The real tool stores the mode and reboots the machine; the simulated board cannot, so
+  // the mode waits for its next boot (sim_board::create when jetperfd starts again).
+  status.pending = mode_id;
+  write_nvpmodel_status(layout, status);
+  out << "NVPM WARN: power mode " << mode_id << " is applied when the board reboots\n";
+  return 0;
+}
+
+// -m (or --boot's mode): applied, and `status` read again. An exit status when the run ends here.
+std::optional<int> set_mode(const board_layout& layout, const platform::nvpmodel_conf& conf, const options& o,
+                            nvpmodel_status& status, std::istream& in, std::ostream& out) {
+  const auto* mode = conf.find_mode(o.mode);
+  if (!mode) {
+    out << "NVPM ERROR: Invalid mode id: " << o.mode << "\n";
+    return 1;
+  }
+  if (!o.boot && needs_reboot(layout, layout.profile(), conf, *mode)) return confirm_reboot(layout, o.mode, status, in, out);
+  try {
+    apply_nvpmodel_mode(layout, conf, o.mode);
+  } catch (const error& e) {
+    out << "NVPM ERROR: " << e.what() << "\n";
+    return 1;
+  }
+  status = read_nvpmodel_status(layout);
+  return std::nullopt;
+}
+
+// -d: false (the error printed) when the board has no such fan mode.
+bool set_fan(const board_layout& layout, const platform::nvpmodel_conf& conf, const std::string& fan,
+             nvpmodel_status& status, std::ostream& out) {
+  const board_profile& p = layout.profile();
+  bool known = false;
+  for (const auto& f : p.fan_modes) known = known || f == fan;
+  if (p.fan_modes.empty()) {
+    out << "NVPM ERROR: fan mode is not supported on this platform\n";
+    return false;
+  }
+  if (!known) {
+    out << "NVPM ERROR: Invalid fan mode: " << fan << "\n";
+    return false;
+  }
+  if (status.mode < 0) status.mode = conf.default_mode;
+  status.fan_mode = fan;
+  write_nvpmodel_status(layout, status);
+  return true;
+}
+
+// -q: the current mode (and fan mode, where the board has one). Returns the exit status.
+int query(const board_layout& layout, const platform::nvpmodel_conf& conf, const nvpmodel_status& status, bool verbose,
+          std::ostream& out) {
+  const board_profile& p = layout.profile();
+  const int id = status.mode >= 0 ? status.mode : conf.default_mode;
+  const auto* mode = conf.find_mode(id);
+  if (!mode) {
+    out << "NVPM ERROR: Invalid mode id: " << id << "\n";
+    return 1;
+  }
+  if (verbose) query_verbose(layout, p, conf, *mode, out);
+  if (!p.fan_modes.empty()) {
+    const std::string fan = status.fan_mode.empty() ? conf.default_fan_mode : status.fan_mode;
+    if (fan.empty()) out << "NVPM WARN: fan mode is not set!\n";
+    else out << "NV Fan Mode:" << fan << "\n";
+  }
+  out << "NV Power Mode: " << mode->name << "\n" << mode->id << "\n";
+  return 0;
+}
+
 }  // namespace
 
 std::string nvpmodel_arg_path(const board_profile& p, const platform::nvpmodel_param& param, const std::string& arg) {
@@ -207,29 +319,13 @@ int nvpmodel_main(const board_layout& layout, const std::vector<std::string>& ar
     return 0;
   }
   try {
-    const board_profile& p = layout.profile();
-    const std::string conf_host = o.conf.empty() ? layout.root() + "/etc/nvpmodel.conf" : o.conf;
-    const std::string conf_shown = o.conf.empty() ? "/etc/nvpmodel.conf" : o.conf;
-    auto text = detail::read_text(conf_host);
-    if (!text) {
-      out << "NVPM ERROR: failed to open config file " << conf_shown << "\n";
-      return 1;
-    }
-    platform::nvpmodel_conf conf;
-    try {
-      conf = platform::parse_nvpmodel_conf(*text);
-    } catch (const error& e) {
-      out << "NVPM ERROR: failed to parse " << conf_shown << ": " << e.what() << "\n";
-      return 1;
-    }
-    if (o.verbose) {
-      out << "NVPM VERB: Config file: " << conf_shown << "\n"
-          << "NVPM VERB: parsing done for " << conf_shown << "\n";
-    }
+    const auto loaded = load_conf(layout, o, out);
+    if (!loaded) return 1;
+    const platform::nvpmodel_conf& conf = loaded->conf;
     if (o.parse) {
       if (o.verbose) {
-        out << "succeed to parse file " << conf_shown << ".\n";
-        dump_conf(p, conf, out);
+        out << "succeed to parse file " << loaded->shown << ".\n";
+        dump_conf(layout.profile(), conf, out);
       }
       return 0;
     }
@@ -240,68 +336,10 @@ int nvpmodel_main(const board_layout& layout, const std::vector<std::string>& ar
       o.have_mode = true;
     }
     if (o.have_mode) {
-      const auto* mode = conf.find_mode(o.mode);
-      if (!mode) {
-        out << "NVPM ERROR: Invalid mode id: " << o.mode << "\n";
-        return 1;
-      }
-      if (!o.boot && needs_reboot(layout, p, conf, *mode)) {
-        out << "NVPM WARN: Golden image context is already created for this GPU\n"
-            << "NVPM WARN: Reboot required for changing to this power mode: " << o.mode << "\n"
-            << "NVPM WARN: DO YOU WANT TO REBOOT NOW? enter YES/yes to confirm:\n"
-            << std::flush;
-        std::string answer;
-        std::getline(in, answer);
-        answer = trim(answer);
-        if (answer != "YES" && answer != "yes") {
-          out << "NVPM WARN: power mode change not confirmed; the current mode is kept\n";
-          return 1;
-        }
-        // The real tool stores the mode and reboots the machine; the simulated board cannot, so
-        // the mode waits for its next boot (sim_board::create when jetperfd starts again).
-        status.pending = o.mode;
-        write_nvpmodel_status(layout, status);
-        out << "NVPM WARN: power mode " << o.mode << " is applied when the board reboots\n";
-        return 0;
-      }
-      try {
-        apply_nvpmodel_mode(layout, conf, o.mode);
-      } catch (const error& e) {
-        out << "NVPM ERROR: " << e.what() << "\n";
-        return 1;
-      }
-      status = read_nvpmodel_status(layout);
+      if (const auto exit_status = set_mode(layout, conf, o, status, in, out)) return *exit_status;
     }
-    if (!o.fan.empty()) {
-      bool known = false;
-      for (const auto& f : p.fan_modes) known = known || f == o.fan;
-      if (p.fan_modes.empty()) {
-        out << "NVPM ERROR: fan mode is not supported on this platform\n";
-        return 1;
-      }
-      if (!known) {
-        out << "NVPM ERROR: Invalid fan mode: " << o.fan << "\n";
-        return 1;
-      }
-      if (status.mode < 0) status.mode = conf.default_mode;
-      status.fan_mode = o.fan;
-      write_nvpmodel_status(layout, status);
-    }
-    if (o.query) {
-      const int id = status.mode >= 0 ? status.mode : conf.default_mode;
-      const auto* mode = conf.find_mode(id);
-      if (!mode) {
-        out << "NVPM ERROR: Invalid mode id: " << id << "\n";
-        return 1;
-      }
-      if (o.verbose) query_verbose(layout, p, conf, *mode, out);
-      if (!p.fan_modes.empty()) {
-        const std::string fan = status.fan_mode.empty() ? conf.default_fan_mode : status.fan_mode;
-        if (fan.empty()) out << "NVPM WARN: fan mode is not set!\n";
-        else out << "NV Fan Mode:" << fan << "\n";
-      }
-      out << "NV Power Mode: " << mode->name << "\n" << mode->id << "\n";
-    }
+    if (!o.fan.empty() && !set_fan(layout, conf, o.fan, status, out)) return 1;
+    if (o.query) return query(layout, conf, status, o.verbose, out);
     return 0;
   } catch (const error& e) {
     out << "NVPM ERROR: " << e.what() << "\n";

@@ -201,6 +201,10 @@ class layer_power_estimator {
   /// interval since it had half the `rows` or fewer (NaN: no such history, or a trend no slower
   /// than the model's 1/sqrt(readings)).
   double trend_projection(const layer_unit& unit, std::size_t rows, double to_come) const;
+  /// Each unit's projected_rel (`projected` from the last merge pass, else its trend), and its
+  /// interval into history_.
+  void record_projections(layer_power_result& result, const std::vector<double>& projected, std::size_t rows,
+                          double to_come);
 
   std::size_t layer_count_;
   std::vector<int> layer_of_part_;  ///< identity when the runs are given by layers
