@@ -144,6 +144,15 @@ void record_timeline(const measure::point_context& ctx, const platform::user_pro
   }
 }
 
+// Each marked phase's figures from the samples read around the run (`wide`); without telemetry,
+// their counts and times alone.
+measure::phases_result phase_power(const measure::point_context& ctx, const std::vector<telemetry::sample>& wide,
+                                   const paired_markers& pairs, std::optional<double> idle_w) {
+  if (!ctx.telemetry) return measure::phases_protocol({}, {}, std::nullopt, idle_w)(pairs.intervals);
+  return measure::phases_protocol(ctx.telemetry->channels(), wide, ctx.telemetry->total_power_channel(),
+                                  idle_w)(pairs.intervals);
+}
+
 measure::point_result command_kind::run_point(measure::point_context& ctx, const command_spec& spec,
                                               const command_point& point) {
   const auto repeat = point.repeat;
@@ -205,9 +214,7 @@ measure::point_result command_kind::run_point(measure::point_context& ctx, const
 
   const auto pairs = pair_markers(batch.markers, run.t_end_ns);
   record_timeline(ctx, run, pairs, batch);
-  mt["phases"] = ctx.telemetry ? phases_json(phase_energy(pairs, ctx.telemetry->channels(), wide,
-                                                          ctx.telemetry->total_power_channel(), idle_w))
-                               : phases_json(phase_energy(pairs, {}, {}, std::nullopt, idle_w));
+  mt["phases"] = phases_json(phase_power(ctx, wide, pairs, idle_w));
   mt["marks"] = pairs.marks;
   mt["markers"] = batch.markers.size();
   json errors = json::array();

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include <jetperf/measure/interval_power.hpp>
-
 namespace jetperf::kinds {
 
 paired_markers pair_markers(const std::vector<marker>& markers, std::int64_t run_end_ns) {
@@ -32,54 +30,14 @@ paired_markers pair_markers(const std::vector<marker>& markers, std::int64_t run
     }
   }
   std::sort(out.intervals.begin(), out.intervals.end(),
-            [](const phase_interval& a, const phase_interval& b) { return a.t_start_ns < b.t_start_ns; });
+            [](const measure::phase_interval& a, const measure::phase_interval& b) { return a.t_start_ns < b.t_start_ns; });
   return out;
 }
 
-std::map<std::string, phase_figures> phase_energy(const paired_markers& pairs,
-                                                  const std::vector<telemetry::channel_info>& channels,
-                                                  const std::vector<telemetry::sample>& samples,
-                                                  std::optional<int> total_channel, std::optional<double> idle_w) {
-  const auto series = measure::series_by_channel(samples);
-  const measure::time_series* total = nullptr;
-  if (total_channel) {
-    auto it = series.find(*total_channel);
-    if (it != series.end()) total = &it->second;
-  }
-  std::map<std::string, phase_figures> out;
-  for (const auto& iv : pairs.intervals) {
-    auto& f = out[iv.name];
-    ++f.count;
-    if (!iv.closed) ++f.unclosed;
-    const double dt = static_cast<double>(iv.t_end_ns - iv.t_start_ns) * 1e-9;
-    f.time_s += dt;
-    if (total) {
-      if (auto mean = measure::interval_mean(*total, iv.t_start_ns, iv.t_end_ns)) {
-        f.energy_j = f.energy_j.value_or(0) + *mean * dt;
-        if (idle_w) f.dynamic_energy_j = f.dynamic_energy_j.value_or(0) + (*mean - *idle_w) * dt;
-      }
-      f.samples += measure::points_within(*total, iv.t_start_ns, iv.t_end_ns);
-    }
-    for (const auto& kv : series) {
-      const auto& c = channels.at(static_cast<std::size_t>(kv.first));
-      if (c.name.rfind("rail.", 0) != 0) continue;
-      if (auto mean = measure::interval_mean(kv.second, iv.t_start_ns, iv.t_end_ns))
-        f.rail_energy_j[c.name.substr(5)] += *mean * dt;
-    }
-  }
-  for (auto& kv : out) {
-    auto& f = kv.second;
-    if (f.time_s <= 0) continue;
-    if (f.energy_j) f.power_w = *f.energy_j / f.time_s;
-    for (const auto& r : f.rail_energy_j) f.rail_power_w[r.first] = r.second / f.time_s;
-  }
-  return out;
-}
-
-nlohmann::json phases_json(const std::map<std::string, phase_figures>& phases) {
+nlohmann::json phases_json(const measure::phases_result& phases) {
   auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
   nlohmann::json out = nlohmann::json::object();
-  for (const auto& kv : phases) {
+  for (const auto& kv : phases.phases) {
     const auto& f = kv.second;
     out[kv.first] = {{"count", f.count},
                      {"time_s", f.time_s},

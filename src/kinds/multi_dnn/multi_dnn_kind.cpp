@@ -5,16 +5,15 @@
 #include <map>
 
 #include <jetperf/jobs/kind.hpp>
-#include <jetperf/kinds/multi_dnn/concurrent_window.hpp>
 #include <jetperf/kinds/multi_dnn/multi_dnn_columns.hpp>
 #include <jetperf/kinds/multi_dnn/multi_dnn_results.hpp>
 #include <jetperf/kinds/multi_dnn/multi_dnn_spec.hpp>
 #include <jetperf/kinds/multi_dnn/tegrastats_aggregates.hpp>
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/point_power.hpp>
+#include <jetperf/measure/protocols/concurrent.hpp>
 #include <jetperf/models/zoo.hpp>
 #include <jetperf/platform/sysfs_paths.hpp>
-#include <jetperf/common/clock.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
 #include <jetperf/workloads/layer_backends.hpp>
 
@@ -139,7 +138,7 @@ measure::point_result multi_dnn_kind::run_point(measure::point_context& ctx, con
       return measure::skipped_point(*why, identity_of(point));
   }
 
-  window_plan plan;
+  measure::concurrent_plan plan;
   plan.warmup_runs = static_cast<std::size_t>(spec.warmup_runs);
   if (spec.fixed()) plan.fixed_s = spec.window_s;
   plan.min_time_s = std::max(spec.min_time_s, 2 * spec.boundary_s + k_min_sensor_updates * update_s);
@@ -148,24 +147,24 @@ measure::point_result multi_dnn_kind::run_point(measure::point_context& ctx, con
   plan.boundary_s = spec.boundary_s;
   plan.threads = static_cast<int>(spec.threads);
   plan.pin = spec.pin;
-  plan.cancel = ctx.cancel;
-  plan.source = ctx.telemetry;
-  const auto warm_start = monotonic_ns();
-  auto w = run_concurrent_window(pipelines, plan);
-  if (w.cancelled || ctx.cancelled()) return measure::skipped_point("cancelled", identity_of(point));
+  std::vector<measure::concurrent_pipeline*> running;
+  for (auto& p : pipelines) running.push_back(&p);
+  const auto w = measure::concurrent_protocol(ctx, running, plan)();
+  const auto& window = w.window;
+  if (window.cancelled || ctx.cancelled()) return measure::skipped_point("cancelled", identity_of(point));
   if (!w.error.empty()) throw std::runtime_error(w.error);
-  ctx.record("warmup", "warm-up", warm_start, w.t_start_ns);
-  ctx.record("window", "mapping " + std::to_string(point.value("mapping_id", 0)), w.t_start_ns, w.t_end_ns,
+  ctx.record("warmup", "warm-up", w.t_warmup_ns, window.t_start_ns);
+  ctx.record("window", "mapping " + std::to_string(point.value("mapping_id", 0)), window.t_start_ns, window.t_end_ns,
              {{"mapping", point.at("mapping")}});
 
   measure::point_result r;
-  r.t_start_ns = w.t_start_ns;
-  r.t_end_ns = w.t_end_ns;
+  r.t_start_ns = window.t_start_ns;
+  r.t_end_ns = window.t_end_ns;
   json& mt = r.metrics;
   mt = identity_of(point);
   const double window_s = w.seconds();
   std::size_t inferences = 0, warmup = 0;
-  for (const auto& n : w.networks) inferences += n.inferences, warmup += n.warmup;
+  for (const auto& n : w.pipelines) inferences += n.inferences, warmup += n.warmup;
   mt["throughput_ips"] = window_s > 0 ? static_cast<double>(inferences) / window_s : 0.0;
   mt["inferences"] = inferences;
   mt["warmup_inferences"] = warmup;
@@ -182,25 +181,18 @@ measure::point_result multi_dnn_kind::run_point(measure::point_context& ctx, con
 
   // The power columns through the one writer every kind uses; one "run" is one inference of any
   // network, so energy_j is the mapping's energy per inference.
-  measure::loop_result as_loop;
-  as_loop.t_start_ns = w.t_start_ns;
-  as_loop.t_end_ns = w.t_end_ns;
-  as_loop.decision = w.decision;
-  as_loop.power = w.power;
-  as_loop.samples = w.samples;
-  as_loop.power_window_s = w.power_window_s;
-  as_loop.power_covered_s = w.power_covered_s;
   const double per_inference_s = inferences ? window_s / static_cast<double>(inferences) : 0.0;
-  const auto power_w = measure::put_power_metrics(mt, as_loop, idle_w, per_inference_s);
-  mt["tegrastats"] = w.power ? json::parse(tegrastats_aggregates(*w.power, read_memory_use(platform::paths::meminfo)).dump())
-                            : json::object();
+  const auto power_w = measure::put_power_metrics(mt, window, idle_w, per_inference_s);
+  mt["tegrastats"] = window.power
+                         ? json::parse(tegrastats_aggregates(*window.power, read_memory_use(platform::paths::meminfo)).dump())
+                         : json::object();
 
   bool cpu = false;
   int cpu_networks = 0;
   json stages = json::array();
   for (std::size_t i = 0; i < m.networks.size(); ++i) {
     const auto& n = m.networks[i];
-    const auto& nw = w.networks[i];
+    const auto& nw = w.pipelines[i];
     const auto& net = network(n.network, ctx.job_id);
     bool network_on_cpu = false;
     for (std::size_t k = 0; k < pipelines[i].stages().size(); ++k) {
@@ -232,7 +224,7 @@ measure::point_result multi_dnn_kind::run_point(measure::point_context& ctx, con
     cpu_networks += network_on_cpu ? 1 : 0;
   }
   mt["stages"] = std::move(stages);
-  measure::put_window_flags(mt, applied.flags, ctx, as_loop, applied, power_w.has_value(), cpu ? "cpu" : "cuda",
+  measure::put_window_flags(mt, applied.flags, ctx, window, applied, power_w.has_value(), cpu ? "cpu" : "cuda",
                             cpu_networks * static_cast<int>(spec.threads));
   r.run_s = per_inference_s;
   return r;

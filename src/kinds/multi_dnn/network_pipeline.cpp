@@ -62,7 +62,7 @@ void network_pipeline::set_threads(int threads) {
   for (auto& st : stages_) st.backend->set_threads(threads);
 }
 
-void network_pipeline::run_once(std::vector<stage_timing>& out) {
+void network_pipeline::run_once(std::vector<measure::stage_timing>& out) {
   out.resize(stages_.size());
   for (std::size_t i = 0; i < stages_.size(); ++i) {
     auto& st = stages_[i];

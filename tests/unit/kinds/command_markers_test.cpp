@@ -1,5 +1,6 @@
 // Phase markers: the line format, the socket that receives them (stamped on receipt, bounded),
-// and each phase's time and energy from the samples over exactly its intervals.
+// their pairing into phases, and the phases' column. (Each phase's time and energy from the
+// samples over its intervals is the protocol's: tests/unit/measure/phases_protocol_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <sys/socket.h>
@@ -99,37 +100,31 @@ TEST(command_markers, pairs_nested_begins_by_name_and_names_the_unpaired_ones) {
                                                       "begin without end: c (closed at the end of the run)"}));
 }
 
-TEST(command_markers, phase_energy_integrates_each_rail_over_its_intervals) {
-  // Total power steps from 4 W to 10 W at t = 1 s; rail CPU is 1 W then 6 W; samples every
-  // 100 ms. Phase "idle" covers 0.2..0.6 s twice over, "busy" 1.2..1.7 s.
-  const std::vector<telemetry::channel_info> channels{{"rail.CPU", "W", telemetry::channel_kind::power, "t"},
-                                                      {"power.total", "W", telemetry::channel_kind::power, "t"}};
-  std::vector<telemetry::sample> samples;
-  for (std::int64_t t = 0; t <= 2'000'000'000; t += 100'000'000) {
-    const bool busy = t >= 1'000'000'000;
-    samples.push_back({0, t, busy ? 6.0 : 1.0});
-    samples.push_back({1, t, busy ? 10.0 : 4.0});
-  }
-  paired_markers pairs;
-  pairs.intervals = {{"idle", 200'000'000, 600'000'000, true},
-                     {"idle", 200'000'000, 600'000'000, true},
-                     {"busy", 1'200'000'000, 1'700'000'000, true}};
-  const auto figures = phase_energy(pairs, channels, samples, 1, 4.0);
-  const auto& idle = figures.at("idle");
-  EXPECT_EQ(idle.count, 2u);
-  EXPECT_NEAR(idle.time_s, 0.8, 1e-12);
-  EXPECT_NEAR(*idle.energy_j, 3.2, 1e-9);
-  EXPECT_NEAR(*idle.power_w, 4.0, 1e-9);
-  EXPECT_NEAR(*idle.dynamic_energy_j, 0.0, 1e-9);
-  EXPECT_NEAR(idle.rail_energy_j.at("CPU"), 0.8, 1e-9);
-  const auto& busy = figures.at("busy");
-  EXPECT_NEAR(*busy.energy_j, 5.0, 1e-9);
-  EXPECT_NEAR(*busy.dynamic_energy_j, 3.0, 1e-9);
-  EXPECT_NEAR(busy.rail_power_w.at("CPU"), 6.0, 1e-9);
-  EXPECT_EQ(busy.samples, 6u);
-  const auto j = phases_json(figures);
-  EXPECT_NEAR(j["busy"]["energy_j"].get<double>(), 5.0, 1e-9);
-  EXPECT_EQ(j["idle"]["count"], 2);
+TEST(command_markers, the_phases_column_holds_each_phases_figures) {
+  measure::phases_result r;
+  auto& busy = r.phases["busy"];
+  busy.count = 2;
+  busy.time_s = 0.5;
+  busy.power_w = 10.0;
+  busy.energy_j = 5.0;
+  busy.rail_power_w["CPU"] = 6.0;
+  busy.rail_energy_j["CPU"] = 3.0;
+  busy.samples = 6;
+  busy.unclosed = 1;
+  r.phases["load"].count = 1;  // no power figures: nulls
+  const auto j = phases_json(r);
+  EXPECT_EQ(j["busy"], (nlohmann::json{{"count", 2},
+                                       {"time_s", 0.5},
+                                       {"power_w", 10.0},
+                                       {"energy_j", 5.0},
+                                       {"dynamic_energy_j", nullptr},
+                                       {"rail_power_w", {{"CPU", 6.0}}},
+                                       {"rail_energy_j", {{"CPU", 3.0}}},
+                                       {"samples", 6},
+                                       {"unclosed", 1}}));
+  EXPECT_TRUE(j["load"]["power_w"].is_null());
+  EXPECT_TRUE(j["load"]["energy_j"].is_null());
+  EXPECT_EQ(j["load"]["rail_energy_j"], nlohmann::json::object());
 }
 
 TEST(command_markers, the_socket_stamps_each_marker_on_receipt_and_take_returns_everything_sent_before) {

@@ -3,7 +3,8 @@
 // stage's blocks as one layer, and the host buffers its data crosses a split through. One
 // inference runs the stages in order; the data crossing into a stage is copied for real (the
 // stage before's output read back, written into this stage's input: pinned memory and
-// cudaMemcpyAsync on a GPU backend) and that copy is the stage's transfer time.
+// cudaMemcpyAsync on a GPU backend) and that copy is the stage's transfer time. The mapping's
+// networks run together under the protocol measure/protocols/concurrent.hpp.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -14,6 +15,7 @@
 #include <jetperf/backend/gemm_dtype.hpp>
 #include <jetperf/backend/layer_backend.hpp>
 #include <jetperf/kinds/multi_dnn/mapping.hpp>
+#include <jetperf/measure/protocols/concurrent.hpp>
 #include <jetperf/models/network.hpp>
 
 namespace jetperf::kinds {
@@ -22,13 +24,7 @@ namespace jetperf::kinds {
 using stage_backend_factory =
     std::function<std::unique_ptr<workloads::layer_backend>(const std::string& device, std::string* why)>;
 
-/// One stage's part of one inference, in seconds.
-struct stage_timing {
-  double inference_s = 0;
-  double transfer_s = -1;  ///< -1: nothing crossed into the stage (a first stage on the CPU)
-};
-
-class network_pipeline {
+class network_pipeline final : public measure::concurrent_pipeline {
  public:
   struct stage {
     std::string device;
@@ -45,12 +41,14 @@ class network_pipeline {
   std::optional<std::string> prepare(const models::network& net, const network_mapping& n, std::int64_t batch,
                                      workloads::gemm_dtype dtype, const stage_backend_factory& backends);
   /// CPU threads of the stages' backends (call on the thread that runs the pipeline).
-  void set_threads(int threads);
+  void set_threads(int threads) override;
   /// Runs one inference through every stage; `out` gets one timing per stage.
-  void run_once(std::vector<stage_timing>& out);
+  void run_once(std::vector<measure::stage_timing>& out) override;
 
   const std::vector<stage>& stages() const { return stages_; }
   const std::string& network() const { return network_; }
+  const std::string& name() const override { return network_; }
+  std::size_t stage_count() const override { return stages_.size(); }
 
  private:
   std::string network_;
