@@ -40,10 +40,9 @@ std::string shapes_text(const std::vector<models::shape>& shapes, std::int64_t b
   return s;
 }
 
-measure::point_result skipped(const json& point, const std::string& reason) {
-  json identity = json::object();
-  for (const char* key : {"network", "device", "layer_index", "layer_name"}) identity[key] = point.value(key, json());
-  return measure::skipped_point(reason, std::move(identity));
+measure::point_result skipped(const layers_point& p, const std::string& reason) {
+  return measure::skipped_point(
+      reason, {{"network", p.network}, {"device", p.device}, {"layer_index", p.layer_index}, {"layer_name", p.layer_name}});
 }
 
 // The in_context point's rows: the end-to-end row first (the point's own values), then one per
@@ -91,7 +90,188 @@ void put_layer_rows(json& mt, const measure::in_context_result& ic, const std::v
   mt["layer_rows"] = std::move(rows);
 }
 
-class layers_kind final : public jobs::kind<layers_spec, json> {
+// A network and its layer lists, built once per job (the zoo builds in microseconds, a user
+// network is re-validated from the stored spec).
+struct network_entry {
+  models::network net;
+  std::map<std::string, std::vector<models::layer>> layers;  ///< by granularity
+
+  const std::vector<models::layer>& layers_at(const std::string& granularity) {
+    auto& at = layers[granularity];
+    if (at.empty()) at = models::layers_of(net, models::parse_granularity(granularity));
+    return at;
+  }
+  /// The point's layer: one of `layers_at` its granularity, or the whole network.
+  models::layer layer_of(const layers_point& p) {
+    const auto& at = layers_at(p.granularity);
+    return p.end_to_end() ? models::whole_network(net) : at.at(static_cast<std::size_t>(p.layer_index));
+  }
+};
+
+// The dry run's answers: a device with no backend, and the layers whose ops its backend cannot
+// run in the point's dtype (half on a CPU without it), each asked once per network, size, layer
+// and dtype however many settings and repeats share it.
+class dry_run_answers {
+ public:
+  dry_run_answers(const layers_spec& spec, const layer_backend_factory& make_backend)
+      : spec_(spec), make_backend_(make_backend) {}
+
+  /// Why the point would be skipped; nullopt when it would run.
+  std::optional<std::string> skip_reason(const layers_point& p) {
+    auto& be = backend(p.device);
+    if (!be.first) return be.second;
+    const auto key = p.device + "/" + p.network + "/" + std::to_string(p.input_size.value_or(0)) + "/" + p.granularity +
+                     "/" + std::to_string(p.layer_index) + "/" + p.dtype;
+    auto answer = answers_.find(key);
+    if (answer == answers_.end()) {
+      auto& entry = networks_.try_emplace(std::make_pair(p.network, p.input_size.value_or(0)),
+                                          network_entry{network_of_spec(spec_.networks, p.network, p.input_size), {}})
+                        .first->second;
+      answer = answers_.emplace(key, be.first->supports(entry.net, entry.layer_of(p), *parse_gemm_dtype(p.dtype))).first;
+    }
+    return answer->second;
+  }
+
+ private:
+  // The device's backend, made once; without one, why.
+  std::pair<std::unique_ptr<layer_backend>, std::string>& backend(const std::string& device) {
+    auto& be = backends_[device];
+    if (!be.first && be.second.empty()) {
+      be.first = make_backend_(device, &be.second);
+      if (!be.first && be.second.empty()) be.second = "no backend for device " + device;
+    }
+    return be;
+  }
+
+  const layers_spec& spec_;
+  const layer_backend_factory& make_backend_;
+  std::map<std::string, std::pair<std::unique_ptr<layer_backend>, std::string>> backends_;
+  std::map<std::pair<std::string, std::int64_t>, network_entry> networks_;
+  std::map<std::string, std::optional<std::string>> answers_;
+};
+
+// The sensors' update period the point's windows are sized by: the averaging it set, else what
+// the telemetry says (0: unknown).
+double sensor_update_period_s(const measure::sensor_averaging_scope& sensors, const measure::point_context& ctx) {
+  if (sensors.changed() && sensors.update_interval_s()) return *sensors.update_interval_s();
+  return ctx.telemetry ? ctx.telemetry->update_period_s() : 0.0;
+}
+
+// The protocol's part of a point's plan: idle baseline, boundaries, cool-down, contention, warm-up
+// and the window (fixed, or adaptive with its stop rule).
+measure::point_plan protocol_plan(const layers_spec& spec, double update_period_s) {
+  measure::point_plan plan;
+  plan.idle_s = spec.idle_baseline_s(update_period_s);
+  plan.boundary_s = spec.boundary_s;
+  plan.cooldown_s = spec.cooldown_s;
+  plan.contention = spec.contention;
+  plan.warmup_runs = static_cast<std::size_t>(spec.warmup_runs);
+  const auto latency_samples = static_cast<std::size_t>(spec.latency_samples);
+  if (spec.fixed()) {
+    // The seed's protocol: a latency run, then the layer repeated over boundary + window + boundary.
+    plan.fixed = measure::fixed_protocol{spec.window_s + 2 * spec.boundary_s, latency_samples};
+    return plan;
+  }
+  // One window serves both: latency_samples runs at least, and a power window that spans enough
+  // real sensor updates and whose mean has converged (RSE rule), trimmed at both ends.
+  auto& stop = plan.adaptive.stop;
+  stop.min_samples = latency_samples;
+  stop.min_time_s = std::max(spec.min_time_s, 2 * spec.boundary_s + k_min_sensor_updates * update_period_s);
+  stop.max_time_s = std::max(spec.max_time_s, stop.min_time_s);
+  // Latency is a count (latency_samples runs, as the seed's users expect) unless the spec names
+  // latency_target_rse; target_rse sizes the power window. (A time-RSE target by default would
+  // keep noisy sub-millisecond layers running.) "converged" means every criterion named was met.
+  stop.target_rse_time = spec.latency_target_rse;
+  stop.target_rse_power = spec.target_rse;
+  return plan;
+}
+
+// The work itself: the backend prepared with the layer, one timed run at a time.
+void bind_layer(measure::point_plan& plan, layer_backend& be, const layers_spec& spec, const models::network& net,
+                const models::layer& layer, std::int64_t batch, gemm_dtype dtype) {
+  plan.prepare = [&be, &spec, &net, &layer, batch, dtype]() -> std::optional<std::string> {
+    be.set_threads(static_cast<int>(spec.threads));
+    try {
+      be.prepare(net, layer, batch, dtype);
+    } catch (const layer_unsupported& e) {
+      return std::string(e.what());
+    }
+    return std::nullopt;
+  };
+  plan.run_once = [&be] { return be.timed_run_s(); };
+  plan.tracer = be.tracer();  // GPU kernels of a few runs after the window, on the timeline
+}
+
+// in_context's own window: the whole network's runs until every layer's energy converges.
+measure::in_context_plan in_context_plan_of(const layers_spec& spec, const measure::sensor_averaging_scope& sensors,
+                                            double update_period_s) {
+  measure::in_context_plan ip;
+  ip.min_time_s = spec.min_time_s;
+  ip.max_time_s = spec.max_time_s;
+  ip.target_rel = spec.target_half_width;
+  ip.boundary_s = spec.boundary_s;
+  ip.poll_period_s = sensors.tick_period_s();
+  if (sensors.changed()) {
+    ip.sensor_period_s = update_period_s;
+    ip.sensor_since_ns = sensors.since_ns();
+  }
+  return ip;
+}
+
+// What ran: the point's network, layer (its shapes and work at the batch), variant and setting.
+void put_layer_identity(json& mt, const layers_point& p, const std::string& backend, const models::network& net,
+                        const models::layer& layer, gemm_dtype dtype, const measure::applied_settings& applied) {
+  mt["network"] = p.network;
+  mt["device"] = p.device;
+  mt["backend"] = backend;
+  mt["granularity"] = p.granularity;
+  mt["layer_index"] = p.layer_index;
+  mt["layer_name"] = layer.name;
+  mt["layer_type"] = layer.type;
+  mt["input_shapes"] = shapes_text(layer.input_shapes, p.batch);
+  mt["output_shape"] = models::format_shape(layer.output_shape, p.batch);
+  mt["params"] = layer.params;
+  mt["macs"] = layer.macs * p.batch;
+  mt["flops"] = layer.flops * p.batch;
+  if (p.end_to_end()) {
+    mt["functional_layer_count"] = net.functional_layer_count();
+    mt["ops"] = net.ops.size();
+  } else {
+    mt["ops"] = layer.last - layer.first;
+  }
+  mt["batch"] = p.batch;
+  mt["dtype"] = to_string(dtype);
+  mt["input_size"] = p.input_size ? json(*p.input_size) : json();
+  mt["repeat"] = p.repeat;
+  measure::put_settings(mt, applied);
+}
+
+// The window: its latency, length and runs, and the sensors' averaging it ran under.
+void put_window(json& mt, const layers_spec& spec, const measure::point_measurement& m, double update_period_s,
+                const measure::sensor_averaging_scope& sensors) {
+  const auto& latency = m.latency;
+  mt["protocol"] = spec.protocol;
+  mt["latency_count"] = latency.count;
+  mt["latency_mean_s"] = latency.mean_s;
+  mt["latency_median_s"] = latency.median_s;
+  mt["latency_std_s"] = latency.std_s;
+  mt["latency_min_s"] = latency.min_s;
+  mt["latency_max_s"] = latency.max_s;
+  mt["latency_rse"] = std::isfinite(latency.rse) ? json(latency.rse) : json();
+  mt["window_s"] = static_cast<double>(m.window.t_end_ns - m.window.t_start_ns) * 1e-9;
+  mt["window_runs"] = m.window.latency.count;
+  mt["sensor_update_period_s"] = update_period_s;
+  mt["sensor_samples"] = sensors.samples() ? json(*sensors.samples()) : json();
+}
+
+// What ran each op: the kernel oneDNN chose (its impl_info_str), one entry per op.
+json kernels_of(layer_backend& be, const models::network& net) {
+  json kernels = json::array();
+  for (const auto& [op, kernel] : be.op_kernels()) kernels.push_back(net.ops.at(static_cast<std::size_t>(op)).name + ": " + kernel);
+  return kernels;
+}
+
+class layers_kind final : public jobs::kind<layers_spec, layers_point> {
  public:
   explicit layers_kind(layer_backend_factory factory) : make_backend_(factory), backends_(std::move(factory)) {}
 
@@ -103,59 +283,26 @@ class layers_kind final : public jobs::kind<layers_spec, json> {
   const std::vector<spec_field>& spec_fields() const { return layers_spec_fields(); }
   const column_table& columns() const { return layers_columns(); }
   layers_spec parse(const json& spec, const platform::board_offer& offered) const {
-    return layers_spec::stored(normalize_layers_spec(spec, offered));
+    return layers_spec::parse(spec, offered);
   }
   layers_spec stored(const json& spec) const { return layers_spec::stored(spec); }
-  json to_json(const layers_spec& spec) const { return spec.normalized; }
-  std::vector<json> expand(const layers_spec& spec) const { return expand_layers_spec(spec.normalized); }
-  json point_json(const json& p) const { return p; }
-  json point_of(const json& p) const { return p; }
-  std::vector<double> estimate_points_s(const layers_spec& spec, const std::vector<json>& points,
+  json to_json(const layers_spec& spec) const { return spec.to_json(); }
+  std::vector<layers_point> expand(const layers_spec& spec) const { return kinds::expand(spec); }
+  json point_json(const layers_point& p) const { return p.to_json(); }
+  layers_point point_of(const json& p) const { return layers_point::of(p); }
+  std::vector<double> estimate_points_s(const layers_spec& spec, const std::vector<layers_point>& points,
                                         const measure::estimate_context& ctx) const {
-    return estimate_layers_points_s(spec.normalized, points, ctx);
+    return estimate_layers_points_s(spec, points, ctx);
   }
-  measure::point_result run_point(measure::point_context& ctx, const layers_spec& spec, const json& point);
+  measure::point_result run_point(measure::point_context& ctx, const layers_spec& spec, const layers_point& p);
 
   json summarize(const std::vector<json>& rows) const { return summarize_layers(rows); }
-  // What the dry run says will be skipped: a device with no backend, and the layers whose ops its
-  // backend cannot run in the point's dtype (half on a CPU without it), each asked once per
-  // network, size, layer and dtype however many settings and repeats share it.
-  std::map<std::string, std::size_t> foreseen_skips(const layers_spec& typed, const std::vector<json>& points) const {
-    const auto& spec = typed.normalized;
+  // What the dry run says will be skipped (dry_run_answers), counted by reason.
+  std::map<std::string, std::size_t> foreseen_skips(const layers_spec& spec, const std::vector<layers_point>& points) const {
     std::map<std::string, std::size_t> out;
-    std::map<std::string, std::pair<std::unique_ptr<layer_backend>, std::string>> backends;
-    std::map<std::pair<std::string, std::int64_t>, network_entry> networks;
-    std::map<std::string, std::optional<std::string>> answers;
-    for (const auto& point : points) {
-      const auto device = point.at("device").get<std::string>();
-      auto& be = backends[device];
-      if (!be.first && be.second.empty()) {
-        be.first = make_backend_(device, &be.second);
-        if (!be.first && be.second.empty()) be.second = "no backend for device " + device;
-      }
-      if (!be.first) {
-        ++out[be.second];
-        continue;
-      }
-      const auto name = point.at("network").get<std::string>();
-      const auto size = point_input_size(spec, point, name);
-      const auto gran = point.at("granularity").get<std::string>();
-      const auto index = point.at("layer_index").get<int>();
-      const auto dtype_name = point.at("dtype").get<std::string>();
-      const auto key = device + "/" + name + "/" + std::to_string(size.value_or(0)) + "/" + gran + "/" +
-                       std::to_string(index) + "/" + dtype_name;
-      auto answer = answers.find(key);
-      if (answer == answers.end()) {
-        auto& entry = networks.try_emplace(std::make_pair(name, size.value_or(0)),
-                                           network_entry{network_of_spec(spec, name, size), {}})
-                          .first->second;
-        auto& layers = entry.layers[gran];
-        if (layers.empty()) layers = models::layers_of(entry.net, models::parse_granularity(gran));
-        const models::layer layer = index < 0 ? models::whole_network(entry.net) : layers.at(static_cast<std::size_t>(index));
-        answer = answers.emplace(key, be.first->supports(entry.net, layer, *parse_gemm_dtype(dtype_name))).first;
-      }
-      if (answer->second) ++out[*answer->second];
-    }
+    dry_run_answers answers(spec, make_backend_);
+    for (const auto& p : points)
+      if (const auto reason = answers.skip_reason(p)) ++out[*reason];
     return out;
   }
 
@@ -167,13 +314,7 @@ class layers_kind final : public jobs::kind<layers_spec, json> {
   }
 
  private:
-  // Networks and their layer lists, built once per job (the zoo builds in microseconds, a user
-  // network is re-validated from the stored spec).
-  struct network_entry {
-    models::network net;
-    std::map<std::string, std::vector<models::layer>> layers;  ///< by granularity
-  };
-  network_entry& network(const json& spec, const std::string& name, std::optional<std::int64_t> size, std::int64_t job) {
+  network_entry& network(const layers_spec& spec, const layers_point& p, std::int64_t job) {
     // Everything cached here belongs to one job: a new job starts clean (a cancelled or
     // failed one leaves nothing behind).
     if (job_ != job) {
@@ -181,20 +322,29 @@ class layers_kind final : public jobs::kind<layers_spec, json> {
       sums_.clear();
       job_ = job;
     }
-    const auto key = std::make_pair(name, size.value_or(0));
+    const auto key = std::make_pair(p.network, p.input_size.value_or(0));
     auto it = networks_.find(key);
-    if (it == networks_.end()) it = networks_.emplace(key, network_entry{network_of_spec(spec, name, size), {}}).first;
+    if (it == networks_.end())
+      it = networks_.emplace(key, network_entry{network_of_spec(spec.networks, p.network, p.input_size), {}}).first;
     return it->second;
   }
 
   layer_backend* backend(const std::string& device, std::string* why) { return backends_.get(device, why); }
 
-  // Points of specs stored before input_size existed ran every zoo network at 224 pixels.
-  static std::optional<std::int64_t> point_input_size(const json& spec, const json& point, const std::string& name) {
-    if (!point.contains("input_size"))
-      return published_input_size(spec, name) ? std::optional<std::int64_t>(224) : std::nullopt;
-    if (point["input_size"].is_number_integer()) return point["input_size"].get<std::int64_t>();
-    return std::nullopt;
+  // The end-to-end row states how the isolated layers add up against it (seed 002's check): each
+  // layer row's latency joins its network's sum, which the end-to-end row takes when every layer
+  // of `layers_count` is in it.
+  void put_layer_sum(json& mt, const layers_point& p, double latency_mean_s, std::size_t layers_count) {
+    const auto sum_key = variant_label(p) + "|" + p.network + "|" + p.device;
+    if (!p.end_to_end()) {
+      auto& acc = sums_[sum_key];
+      acc.sum_s += latency_mean_s;
+      ++acc.layers;
+    } else if (auto it = sums_.find(sum_key); it != sums_.end() && it->second.layers == layers_count) {
+      mt["layer_latency_sum_s"] = it->second.sum_s;
+      mt["layers_over_end_to_end"] = latency_mean_s > 0 ? json(it->second.sum_s / latency_mean_s) : json();
+      sums_.erase(it);
+    }
   }
 
   layer_backend_factory make_backend_;  ///< for the dry run's own backends (the cache is the runner's)
@@ -211,161 +361,54 @@ class layers_kind final : public jobs::kind<layers_spec, json> {
   std::map<std::string, latency_sum> sums_;
 };
 
-measure::point_result layers_kind::run_point(measure::point_context& ctx, const layers_spec& spec, const json& point) {
-  const auto& spec_json = spec.normalized;
-  const auto name = point.at("network").get<std::string>();
-  const auto device = point.at("device").get<std::string>();
-  const auto index = point.at("layer_index").get<int>();
-  const auto batch = point.at("batch").get<std::int64_t>();
-  const auto dtype = *parse_gemm_dtype(point.at("dtype").get<std::string>());
-  const auto gran_name = point.at("granularity").get<std::string>();
-  const auto size = point_input_size(spec_json, point, name);
-  const auto repeat = point.value("repeat", std::int64_t{0});
-
-  auto& entry = network(spec_json, name, size, ctx.job_id);
-  auto& layers = entry.layers[gran_name];
-  if (layers.empty()) layers = models::layers_of(entry.net, models::parse_granularity(gran_name));
-  if (index >= static_cast<int>(layers.size())) throw std::invalid_argument("layer index out of range");
-  const models::layer layer = index < 0 ? models::whole_network(entry.net) : layers[static_cast<std::size_t>(index)];
+measure::point_result layers_kind::run_point(measure::point_context& ctx, const layers_spec& spec, const layers_point& p) {
+  const auto dtype = *parse_gemm_dtype(p.dtype);
+  auto& entry = network(spec, p, ctx.job_id);
+  const auto& layers = entry.layers_at(p.granularity);
+  if (p.layer_index >= static_cast<int>(layers.size())) throw std::invalid_argument("layer index out of range");
+  const models::layer layer = entry.layer_of(p);
 
   std::string why;
-  layer_backend* be = backend(device, &why);
-  if (!be) return skipped(point, why);
+  layer_backend* be = backend(p.device, &why);
+  if (!be) return skipped(p, why);
 
   // The sensors' averaging for this point, before its idle baseline and warm-up (the sensor's
   // clock is fitted from their polls too); put back as it was when the point ends.
   const measure::sensor_averaging_scope sensors(ctx.board, spec.sensor_samples, ctx.telemetry);
-  const double update_period_s = sensors.changed() && sensors.update_interval_s()
-                                     ? *sensors.update_interval_s()
-                                     : ctx.telemetry ? ctx.telemetry->update_period_s() : 0.0;
-  measure::point_plan plan;
-  plan.idle_s = spec.idle_baseline_s(update_period_s);
-  plan.boundary_s = spec.boundary_s;
-  plan.cooldown_s = spec.cooldown_s;
-  plan.contention = spec.contention;
-  plan.warmup_runs = static_cast<std::size_t>(spec.warmup_runs);
-  const auto latency_samples = static_cast<std::size_t>(spec.latency_samples);
-  if (spec.fixed()) {
-    // The seed's protocol: a latency run, then the layer repeated over boundary + window + boundary.
-    plan.fixed = measure::fixed_protocol{spec.window_s + 2 * spec.boundary_s, latency_samples};
-  } else {
-    // One window serves both: latency_samples runs at least, and a power window that spans enough
-    // real sensor updates and whose mean has converged (RSE rule), trimmed at both ends.
-    auto& stop = plan.adaptive.stop;
-    stop.min_samples = latency_samples;
-    stop.min_time_s = std::max(spec.min_time_s, 2 * spec.boundary_s + k_min_sensor_updates * update_period_s);
-    stop.max_time_s = std::max(spec.max_time_s, stop.min_time_s);
-    // Latency is a count (latency_samples runs, as the seed's users expect) unless the spec names
-    // latency_target_rse; target_rse sizes the power window. (A time-RSE target by default would
-    // keep noisy sub-millisecond layers running.) "converged" means every criterion named was met.
-    stop.target_rse_time = spec.latency_target_rse;
-    stop.target_rse_power = spec.target_rse;
-  }
-  plan.prepare = [&]() -> std::optional<std::string> {
-    be->set_threads(static_cast<int>(spec.threads));
-    try {
-      be->prepare(entry.net, layer, batch, dtype);
-    } catch (const layer_unsupported& e) {
-      return std::string(e.what());
-    }
-    return std::nullopt;
-  };
-  plan.run_once = [be] { return be->timed_run_s(); };
-  plan.tracer = be->tracer();  // GPU kernels of a few runs after the window, on the timeline
+  const double update_period_s = sensor_update_period_s(sensors, ctx);
+  auto plan = protocol_plan(spec, update_period_s);
+  bind_layer(plan, *be, spec, entry.net, layer, p.batch, dtype);
   std::optional<measure::in_context_result> in_context;
-  measure::in_context_plan ip;
-  if (spec.in_context()) {
-    ip.min_time_s = spec.min_time_s;
-    ip.max_time_s = spec.max_time_s;
-    ip.target_rel = spec.target_half_width;
-    ip.boundary_s = spec.boundary_s;
-    ip.poll_period_s = sensors.tick_period_s();
-    if (sensors.changed()) {
-      ip.sensor_period_s = update_period_s;
-      ip.sensor_since_ns = sensors.since_ns();
-    }
-    plan.window = [&](std::optional<double> idle_w) {
+  if (spec.in_context())
+    plan.window = [&, ip = in_context_plan_of(spec, sensors, update_period_s)](std::optional<double> idle_w) {
       in_context = measure::in_context_protocol(ctx, *be, entry.net, layers, idle_w, ip)();
       return in_context->window;
     };
-  }
-  const auto m = measure::run_point(ctx, point, plan, idle_);
-  if (m.skipped) return skipped(point, *m.skipped);
-  if (in_context && in_context->unsupported) return skipped(point, *in_context->unsupported);
-  const auto& res = m.window;
-  const auto& latency = m.latency;
+  const auto m = measure::run_point(ctx, p.setting, plan, idle_);
+  if (m.skipped) return skipped(p, *m.skipped);
+  if (in_context && in_context->unsupported) return skipped(p, *in_context->unsupported);
 
   measure::point_result r;
-  r.t_start_ns = res.t_start_ns;
-  r.t_end_ns = res.t_end_ns;
+  r.t_start_ns = m.window.t_start_ns;
+  r.t_end_ns = m.window.t_end_ns;
   json& mt = r.metrics;
-  mt["network"] = name;
-  mt["device"] = device;
-  mt["backend"] = be->name();
-  mt["granularity"] = gran_name;
-  mt["layer_index"] = index;
-  mt["layer_name"] = layer.name;
-  mt["layer_type"] = layer.type;
-  mt["input_shapes"] = shapes_text(layer.input_shapes, batch);
-  mt["output_shape"] = models::format_shape(layer.output_shape, batch);
-  mt["params"] = layer.params;
-  mt["macs"] = layer.macs * batch;
-  mt["flops"] = layer.flops * batch;
-  if (index < 0) {
-    mt["functional_layer_count"] = entry.net.functional_layer_count();
-    mt["ops"] = entry.net.ops.size();
-  } else {
-    mt["ops"] = layer.last - layer.first;
-  }
-  mt["batch"] = batch;
-  mt["dtype"] = to_string(dtype);
-  mt["input_size"] = size ? json(*size) : json();
-  mt["repeat"] = repeat;
-  measure::put_settings(mt, m.applied);
-  mt["protocol"] = spec.protocol;
-  mt["latency_count"] = latency.count;
-  mt["latency_mean_s"] = latency.mean_s;
-  mt["latency_median_s"] = latency.median_s;
-  mt["latency_std_s"] = latency.std_s;
-  mt["latency_min_s"] = latency.min_s;
-  mt["latency_max_s"] = latency.max_s;
-  mt["latency_rse"] = std::isfinite(latency.rse) ? json(latency.rse) : json();
-  mt["window_s"] = static_cast<double>(res.t_end_ns - res.t_start_ns) * 1e-9;
-  mt["window_runs"] = res.latency.count;
-  mt["sensor_update_period_s"] = update_period_s;
-  mt["sensor_samples"] = sensors.samples() ? json(*sensors.samples()) : json();
-  const auto power_w = measure::put_power_metrics(mt, res, m.idle_w, latency.mean_s);
-  mt["gflops"] = latency.mean_s > 0 ? json(static_cast<double>(layer.flops * batch) / latency.mean_s / 1e9) : json();
-
-  measure::put_window_flags(mt, m.applied.flags, ctx, res, m.applied, power_w.has_value(), device,
+  put_layer_identity(mt, p, be->name(), entry.net, layer, dtype, m.applied);
+  put_window(mt, spec, m, update_period_s, sensors);
+  const auto power_w = measure::put_power_metrics(mt, m.window, m.idle_w, m.latency.mean_s);
+  mt["gflops"] = m.latency.mean_s > 0 ? json(static_cast<double>(layer.flops * p.batch) / m.latency.mean_s / 1e9) : json();
+  measure::put_window_flags(mt, m.applied.flags, ctx, m.window, m.applied, power_w.has_value(), p.device,
                             static_cast<int>(spec.threads));
   if (in_context)
     for (auto& f : measure::in_context_flags(*in_context)) mt["flags"].push_back(std::move(f));
-  // What ran each op: the kernel oneDNN chose (its impl_info_str), one entry per op.
-  json kernels = json::array();
-  for (const auto& [op, kernel] : be->op_kernels())
-    kernels.push_back(entry.net.ops.at(static_cast<std::size_t>(op)).name + ": " + kernel);
-  mt["kernels"] = kernels;
+  mt["kernels"] = kernels_of(*be, entry.net);
   // The whole network again, op by op: every layer's latency in context (in_context has them).
-  if (index < 0 && !in_context) mt["in_context"] = measure_in_context(ctx, *be, entry.net, layers);
-  if (in_context) put_layer_rows(mt, *in_context, layers, batch);
+  if (p.end_to_end() && !in_context) mt["in_context"] = measure_in_context(ctx, *be, entry.net, layers);
+  if (in_context) put_layer_rows(mt, *in_context, layers, p.batch);
+  put_layer_sum(mt, p, m.latency.mean_s, layers.size());
 
-  // The end-to-end row states how the isolated layers add up against it (seed 002's check).
-  const auto sum_key = variant_label(point) + "|" + name + "|" + device;
-  if (index >= 0) {
-    auto& acc = sums_[sum_key];
-    acc.sum_s += latency.mean_s;
-    ++acc.layers;
-  } else if (auto it = sums_.find(sum_key); it != sums_.end() && it->second.layers == layers.size()) {
-    mt["layer_latency_sum_s"] = it->second.sum_s;
-    mt["layers_over_end_to_end"] = latency.mean_s > 0 ? json(it->second.sum_s / latency.mean_s) : json();
-    sums_.erase(it);
-  }
-
-  r.cost = layer_run_cost(layer, point);
-  r.run_s = latency.mean_s;
-  r.run_cv = latency.mean_s > 0 ? latency.std_s / latency.mean_s : 0.0;
-
+  r.cost = layer_run_cost(layer, p);
+  r.run_s = m.latency.mean_s;
+  r.run_cv = m.latency.mean_s > 0 ? m.latency.std_s / m.latency.mean_s : 0.0;
   // The seed's gap: the board settles before the next layer (fixed protocol only).
   if (spec.fixed()) measure::sleep_polling(ctx, spec.gap_s);
   return r;

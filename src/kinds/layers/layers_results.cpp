@@ -1,5 +1,6 @@
 #include <jetperf/kinds/layers/layers_results.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -61,6 +62,164 @@ double latency_se(const json& m) {
   return n > 0 ? sd / std::sqrt(n) : 0.0;
 }
 
+// The rows of one network on one device under one setting and variant: its layers (counted,
+// and summed where measured) and its end-to-end row.
+struct network_group {
+  json first_params;
+  std::size_t layers = 0, measured = 0;
+  double latency_sum = 0, latency_se2 = 0, energy_sum = 0;
+  bool energy_known = true;
+  const json* e2e = nullptr;
+  std::vector<json> isolated;  ///< the measured layer rows' metrics
+};
+using group_key = std::tuple<std::string, std::string, std::string>;  ///< variant label, network, device
+
+// The groups keyed and ordered by first appearance (the job's own order).
+struct network_groups {
+  std::vector<group_key> order;
+  std::map<group_key, network_group> by_key;
+};
+
+void add_layer_row(network_group& g, const json& row) {
+  ++g.layers;
+  if (!ok(row)) return;
+  const auto& m = row.at("metrics");
+  g.isolated.push_back(m);
+  ++g.measured;
+  g.latency_sum += number_or(m, "latency_mean_s", 0);
+  g.latency_se2 += latency_se(m) * latency_se(m);
+  if (m.contains("energy_j") && m["energy_j"].is_number())
+    g.energy_sum += m["energy_j"].get<double>();
+  else
+    g.energy_known = false;
+}
+
+network_groups group_rows(const std::vector<json>& rows) {
+  network_groups groups;
+  for (const auto& row : rows) {
+    const auto& p = row.at("params");
+    const group_key key{variant_label(p), p.value("network", std::string()), p.value("device", std::string())};
+    auto [it, fresh] = groups.by_key.try_emplace(key);
+    if (fresh) {
+      groups.order.push_back(key);
+      it->second.first_params = p;
+    }
+    auto& g = it->second;
+    if (p.value("layer_index", 0) >= 0) {
+      add_layer_row(g, row);
+      continue;
+    }
+    // An in_context point is the network's run and its layers' rows at once: it stands as the
+    // end-to-end row when the network itself was measured, even where some layer was not.
+    if (ok(row) || in_context_layers(row)) g.e2e = &row;
+    if (const auto* items = in_context_layers(row)) count_in_context_layers(*items, g.layers, g.measured, g.latency_sum);
+  }
+  return groups;
+}
+
+bool complete(const network_group& g) { return g.measured == g.layers && g.measured > 0; }
+
+// A network's summary row before its end-to-end columns: what it is, and its layers' sums.
+json network_row(const group_key& key, const network_group& g) {
+  const auto& fp = g.first_params;
+  json n = {{"network", std::get<1>(key)},
+            {"device", std::get<2>(key)},
+            {"setting", setting_label(fp)},
+            {"granularity", fp.value("granularity", json())},
+            {"layers", g.layers},
+            {"layers_measured", g.measured},
+            {"layer_latency_sum_s", g.measured ? json(g.latency_sum) : json()},
+            {"layer_energy_sum_j", g.measured && g.energy_known ? json(g.energy_sum) : json()}};
+  // In context the layers' energies come from the end-to-end runs themselves (the point's sum).
+  if (g.e2e && in_context_layers(*g.e2e)) n["layer_energy_sum_j"] = g.e2e->at("metrics").value("layer_energy_sum_j", json());
+  for (const char* k : k_variant_keys) n[k] = fp.value(k, json());
+  for (const auto& k : board_setting_keys()) n[k] = fp.value(k, json());
+  return n;
+}
+
+// The end-to-end row's columns against the layers' sum (null without one).
+void put_end_to_end(json& n, const network_group& g) {
+  if (!g.e2e) {
+    n["end_to_end_latency_s"] = nullptr;
+    n["layers_over_end_to_end"] = nullptr;
+    return;
+  }
+  const auto& m = g.e2e->at("metrics");
+  const double e2e = number_or(m, "latency_mean_s", 0);
+  n["end_to_end_latency_s"] = e2e;
+  n["end_to_end_power_w"] = m.value("power_w", json());
+  n["end_to_end_energy_j"] = m.value("energy_j", json());
+  // Isolated layers run with warm caches and no inter-layer overheads; a ratio far from 1
+  // says the layer-wise data do not add up to the network (seed 002's check).
+  n["layers_over_end_to_end"] = e2e > 0 && complete(g) ? json(g.latency_sum / e2e) : json();
+  for (const char* k : {"params", "macs", "flops", "functional_layer_count"}) n[k] = m.value(k, json());
+  // Each layer isolated beside in context (seed 002's check per layer).
+  if (m.contains("in_context") && m["in_context"].is_object() && !m["in_context"].empty()) {
+    auto per_layer = compare_in_context(m["in_context"], g.isolated);
+    n["layers_disagreeing"] = std::count_if(per_layer.begin(), per_layer.end(),
+                                            [](const json& l) { return l.value("disagrees", false); });
+    n["layers_in_context"] = std::move(per_layer);
+  }
+}
+
+// Across repeats: the same network, device, setting and variant but for the repeat, in order of
+// first appearance.
+struct repeat_series {
+  json identity;
+  std::vector<double> e2e, e2e_se, sum, sum_se, ratio, ratio_se, energy;
+};
+struct repeat_groups {
+  std::vector<std::string> order;
+  std::map<std::string, repeat_series> by_id;
+};
+
+// A network's row (`n`, with its end-to-end columns) joins its series across repeats.
+void add_to_repeats(repeat_groups& repeats, const json& n, const network_group& g) {
+  const auto& m = g.e2e->at("metrics");
+  const double e2e = number_or(m, "latency_mean_s", 0);
+  const auto id =
+      json{n.at("network"), n.at("device"), n.at("setting"), n.at("dtype"), n.at("batch"), n.at("input_size")}.dump();
+  auto [it, fresh] = repeats.by_id.try_emplace(id);
+  if (fresh) {
+    repeats.order.push_back(id);
+    for (const char* k : {"network", "device", "setting", "granularity", "dtype", "batch", "input_size"})
+      it->second.identity[k] = n.at(k);
+  }
+  auto& a = it->second;
+  const double e2e_se = latency_se(m);
+  a.e2e.push_back(e2e);
+  a.e2e_se.push_back(e2e_se);
+  if (complete(g) && e2e > 0) {
+    const double sum_se = std::sqrt(g.latency_se2), r = g.latency_sum / e2e;
+    a.sum.push_back(g.latency_sum);
+    a.sum_se.push_back(sum_se);
+    a.ratio.push_back(r);
+    // The ratio's error from both of its parts' (first order).
+    a.ratio_se.push_back(r * std::hypot(g.latency_sum > 0 ? sum_se / g.latency_sum : 0.0, e2e_se / e2e));
+  }
+  if (m.contains("energy_j") && m["energy_j"].is_number()) a.energy.push_back(m["energy_j"].get<double>());
+}
+
+// One row per series of at least two repeats: each quantity's mean and interval across them.
+json repeat_rows(const repeat_groups& repeats) {
+  json rows = json::array();
+  for (const auto& id : repeats.order) {
+    const auto& a = repeats.by_id.at(id);
+    if (a.e2e.size() < 2) continue;
+    json row = a.identity;
+    const auto e2e = measure::summarize_repeats(a.e2e, a.e2e_se);
+    const auto sum = measure::summarize_repeats(a.sum, a.sum.size() == a.sum_se.size() ? a.sum_se : std::vector<double>{});
+    const auto ratio = measure::summarize_repeats(a.ratio, a.ratio_se);
+    row["end_to_end_latency_s"] = e2e.to_json();
+    row["layer_latency_sum_s"] = a.sum.empty() ? json() : sum.to_json();
+    row["layers_over_end_to_end"] = a.ratio.empty() ? json() : ratio.to_json();
+    row["end_to_end_energy_j"] = a.energy.empty() ? json() : measure::summarize_repeats(a.energy, {}).to_json();
+    row["repeats_disagree"] = e2e.disagree || sum.disagree || ratio.disagree;
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 }  // namespace
 
 std::string setting_label(const nlohmann::json& params) { return measure::setting_of_point(params).label(); }
@@ -72,136 +231,25 @@ std::string variant_label(const nlohmann::json& params) {
   return label;
 }
 
-nlohmann::json summarize_layers(const std::vector<nlohmann::json>& rows) {
-  struct group {
-    json first_params;
-    std::size_t layers = 0, measured = 0;
-    double latency_sum = 0, latency_se2 = 0, energy_sum = 0;
-    bool energy_known = true;
-    const json* e2e = nullptr;
-    std::vector<json> isolated;  ///< the measured layer rows' metrics
-  };
-  // Keyed and ordered by first appearance (the job's own order).
-  using key_t = std::tuple<std::string, std::string, std::string>;
-  std::vector<key_t> order;
-  std::map<key_t, group> groups;
-  for (const auto& row : rows) {
-    const auto& p = row.at("params");
-    const key_t key{variant_label(p), p.value("network", std::string()), p.value("device", std::string())};
-    auto [it, fresh] = groups.try_emplace(key);
-    if (fresh) {
-      order.push_back(key);
-      it->second.first_params = p;
-    }
-    auto& g = it->second;
-    if (p.value("layer_index", 0) < 0) {
-      // An in_context point is the network's run and its layers' rows at once: it stands as the
-      // end-to-end row when the network itself was measured, even where some layer was not.
-      if (ok(row) || in_context_layers(row)) g.e2e = &row;
-      if (const auto* items = in_context_layers(row)) count_in_context_layers(*items, g.layers, g.measured, g.latency_sum);
-      continue;
-    }
-    ++g.layers;
-    if (!ok(row)) continue;
-    const auto& m = row.at("metrics");
-    g.isolated.push_back(m);
-    ++g.measured;
-    g.latency_sum += number_or(m, "latency_mean_s", 0);
-    g.latency_se2 += latency_se(m) * latency_se(m);
-    if (m.contains("energy_j") && m["energy_j"].is_number())
-      g.energy_sum += m["energy_j"].get<double>();
-    else
-      g.energy_known = false;
-  }
-  json nets = json::array();
-  // Across repeats: the same network, device, setting and variant but for the repeat.
-  struct across {
-    json identity;
-    std::vector<double> e2e, e2e_se, sum, sum_se, ratio, ratio_se, energy;
-  };
-  std::vector<std::string> across_order;
-  std::map<std::string, across> repeats;
-  for (const auto& key : order) {
-    const auto& g = groups.at(key);
-    const auto& fp = g.first_params;
-    json n = {{"network", std::get<1>(key)},
-              {"device", std::get<2>(key)},
-              {"setting", setting_label(fp)},
-              {"granularity", fp.value("granularity", json())},
-              {"layers", g.layers},
-              {"layers_measured", g.measured},
-              {"layer_latency_sum_s", g.measured ? json(g.latency_sum) : json()},
-              {"layer_energy_sum_j", g.measured && g.energy_known ? json(g.energy_sum) : json()}};
-    // In context the layers' energies come from the end-to-end runs themselves (the point's sum).
-    if (g.e2e && in_context_layers(*g.e2e))
-      n["layer_energy_sum_j"] = g.e2e->at("metrics").value("layer_energy_sum_j", json());
-    for (const char* k : k_variant_keys) n[k] = fp.value(k, json());
-    for (const auto& k : board_setting_keys()) n[k] = fp.value(k, json());
-    const bool complete = g.measured == g.layers && g.measured > 0;
-    if (g.e2e) {
-      const auto& m = g.e2e->at("metrics");
-      const double e2e = number_or(m, "latency_mean_s", 0);
-      n["end_to_end_latency_s"] = e2e;
-      n["end_to_end_power_w"] = m.value("power_w", json());
-      n["end_to_end_energy_j"] = m.value("energy_j", json());
-      // Isolated layers run with warm caches and no inter-layer overheads; a ratio far from 1
-      // says the layer-wise data do not add up to the network (seed 002's check).
-      n["layers_over_end_to_end"] = e2e > 0 && complete ? json(g.latency_sum / e2e) : json();
-      for (const char* k : {"params", "macs", "flops", "functional_layer_count"}) n[k] = m.value(k, json());
-      // Each layer isolated beside in context (seed 002's check per layer).
-      if (m.contains("in_context") && m["in_context"].is_object() && !m["in_context"].empty()) {
-        auto per_layer = compare_in_context(m["in_context"], g.isolated);
-        n["layers_disagreeing"] = std::count_if(per_layer.begin(), per_layer.end(),
-                                                [](const json& l) { return l.value("disagrees", false); });
-        n["layers_in_context"] = std::move(per_layer);
-      }
+std::string variant_label(const layers_point& p) {
+  return p.setting.label() + ",dtype=" + p.dtype + ",batch=" + std::to_string(p.batch) +
+         ",input_size=" + (p.input_size ? std::to_string(*p.input_size) : "null") + ",repeat=" + std::to_string(p.repeat);
+}
 
-      json identity = n;
-      identity.erase("repeat");
-      const auto id = json{identity["network"], identity["device"], identity["setting"], identity["dtype"],
-                           identity["batch"], identity["input_size"]}.dump();
-      auto [rit, fresh] = repeats.try_emplace(id);
-      if (fresh) {
-        across_order.push_back(id);
-        for (const char* k : {"network", "device", "setting", "granularity", "dtype", "batch", "input_size"})
-          rit->second.identity[k] = n[k];
-      }
-      auto& a = rit->second;
-      const double e2e_se = latency_se(m);
-      a.e2e.push_back(e2e);
-      a.e2e_se.push_back(e2e_se);
-      if (complete && e2e > 0) {
-        const double sum_se = std::sqrt(g.latency_se2), r = g.latency_sum / e2e;
-        a.sum.push_back(g.latency_sum);
-        a.sum_se.push_back(sum_se);
-        a.ratio.push_back(r);
-        // The ratio's error from both of its parts' (first order).
-        a.ratio_se.push_back(r * std::hypot(g.latency_sum > 0 ? sum_se / g.latency_sum : 0.0, e2e_se / e2e));
-      }
-      if (m.contains("energy_j") && m["energy_j"].is_number()) a.energy.push_back(m["energy_j"].get<double>());
-    } else {
-      n["end_to_end_latency_s"] = nullptr;
-      n["layers_over_end_to_end"] = nullptr;
-    }
+nlohmann::json summarize_layers(const std::vector<nlohmann::json>& rows) {
+  const auto groups = group_rows(rows);
+  json nets = json::array();
+  repeat_groups repeats;
+  for (const auto& key : groups.order) {
+    const auto& g = groups.by_key.at(key);
+    json n = network_row(key, g);
+    put_end_to_end(n, g);
+    if (g.e2e) add_to_repeats(repeats, n, g);
     nets.push_back(std::move(n));
   }
   json summary = {{"networks", nets}};
-  json across_rows = json::array();
-  for (const auto& id : across_order) {
-    const auto& a = repeats.at(id);
-    if (a.e2e.size() < 2) continue;
-    json row = a.identity;
-    const auto e2e = measure::summarize_repeats(a.e2e, a.e2e_se);
-    const auto sum = measure::summarize_repeats(a.sum, a.sum.size() == a.sum_se.size() ? a.sum_se : std::vector<double>{});
-    const auto ratio = measure::summarize_repeats(a.ratio, a.ratio_se);
-    row["end_to_end_latency_s"] = e2e.to_json();
-    row["layer_latency_sum_s"] = a.sum.empty() ? json() : sum.to_json();
-    row["layers_over_end_to_end"] = a.ratio.empty() ? json() : ratio.to_json();
-    row["end_to_end_energy_j"] = a.energy.empty() ? json() : measure::summarize_repeats(a.energy, {}).to_json();
-    row["repeats_disagree"] = e2e.disagree || sum.disagree || ratio.disagree;
-    across_rows.push_back(std::move(row));
-  }
-  if (!across_rows.empty()) summary["repeats"] = across_rows;
+  auto across_rows = repeat_rows(repeats);
+  if (!across_rows.empty()) summary["repeats"] = std::move(across_rows);
   return summary;
 }
 

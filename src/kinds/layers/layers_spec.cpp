@@ -10,6 +10,7 @@
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/measure/memory_limit.hpp>
+#include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/sweep_axes.hpp>
 #include <jetperf/models/network_builder.hpp>
 #include <jetperf/models/network_json.hpp>
@@ -138,18 +139,176 @@ std::vector<std::int64_t> stored_integers(const json& j, const char* key, std::i
   return {it->get<std::int64_t>()};
 }
 
+// Networks: zoo names and user networks, each name once. A stored spec lists its user networks'
+// names in models too (after the zoo's): those refer to spec.networks, so that a stored spec
+// parses to itself and can be submitted again as it is (jetperf rerun).
+void parse_networks(const json& spec, layers_spec& s) {
+  // Indexed as given: a valid list is stored as it came (the checks below refuse any other).
+  s.networks = user_networks::of_spec(spec);
+  for (const auto& n : string_list(spec, "models")) {
+    if (s.networks.contains(n)) continue;
+    if (!models::find_model(n))
+      throw validation_error(field("models"), "unknown model '" + n + "' (known: " + models::zoo_names() + ")", "unknown_model");
+    s.models.push_back(n);
+  }
+  const auto it = spec.find("networks");
+  if (it != spec.end() && !it->is_null()) {
+    if (!it->is_array())
+      throw validation_error(field("networks"), "networks must be a list of network objects (proto/network.schema.json)");
+    // Names taken so far, in a set: a scan of the names per network was quadratic in their number.
+    std::unordered_set<std::string> taken(s.models.begin(), s.models.end());
+    for (std::size_t i = 0; i < it->size(); ++i) {
+      const auto prefix = "spec.networks[" + std::to_string(i) + "]";
+      const auto net = models::network_from_json((*it)[i], prefix);
+      if (models::find_model(net.name) || !taken.insert(net.name).second)
+        throw validation_error(prefix + ".name", "network name '" + net.name + "' is already used (by the zoo or another network)");
+      s.models.push_back(net.name);
+    }
+  }
+  if (s.models.empty())
+    throw validation_error(field("models"), "give at least one network: models (known: " + models::zoo_names() +
+                                                ") or networks (proto/network.schema.json)", "empty");
+}
+
+// Devices: the GPU when the board has one, else the CPU.
+std::vector<std::string> parse_devices(const json& spec, const platform::board_offer& offered) {
+  const bool has_cuda = offered.has_cuda_device ? *offered.has_cuda_device : cuda_device_available();
+  const char* device_field = spec.contains("devices") ? "devices" : "device";
+  auto devices = string_list(spec, device_field);
+  if (devices.empty()) devices.push_back(has_cuda ? "cuda" : "cpu");
+  for (const auto& d : devices)
+    if (d != "cpu" && d != "cuda")
+      throw validation_error(field(device_field), "device must be \"cuda\" or \"cpu\", got \"" + d + "\"");
+  return devices;
+}
+
+// What every layer runs at: granularity, dtype, batch, input size, and how often the job runs.
+void parse_variants(const json& spec, layers_spec& s) {
+  s.granularity = string_field(spec, declared("granularity"));
+  s.dtypes = parse_dtypes(spec);
+  s.batches = parse_integers(spec, "batch");
+  s.input_sizes = parse_integers(spec, "input_size");
+  s.repeats = integer_field(spec, declared("repeats"));
+}
+
+// The protocol and its windows; each default is the protocol's own.
+void parse_protocol(const json& spec, layers_spec& s) {
+  s.protocol = string_field(spec, declared("protocol"));
+  s.latency_samples = integer_field(spec, declared("latency_samples"));
+  // A layer alone warms its own caches over a few runs; a whole network does not keep them from
+  // one run to the next. On the simulated Orin resnet50's first run took 112-115 ms and the
+  // second 70-71 ms, as fast as every later one (3 jobs with no warm-up, the runs' own times):
+  // the first run is the cold one (page faults, caches), so one run, not five.
+  s.warmup_runs = integer_field(spec, declared("warmup_runs"), s.in_context() ? 1 : 5);
+  // The seed's protocol: 5 s of tegrastats per layer between 1 s boundaries, 2 s gaps.
+  s.window_s = number_field(spec, declared("window_s"));
+  s.boundary_s = number_field(spec, declared("boundary_s"), s.fixed() ? 1.0 : 0.05);
+  s.gap_s = number_field(spec, declared("gap_s"), s.fixed() ? 2.0 : 0.0);
+  s.target_rse = number_field(spec, declared("target_rse"));
+  if (spec.contains("latency_target_rse") && !spec["latency_target_rse"].is_null())
+    s.latency_target_rse = number_field(spec, declared("latency_target_rse"));
+  s.min_time_s = number_field(spec, declared("min_time_s"));
+  // in_context's budget is for the whole network: the runs stop once every layer is within the
+  // target or would not be by max_time_s (measure/protocols/in_context.hpp). On the simulated
+  // Orin (5 ms sensor window) resnet50's blocks settle within about a second; the stem's 0.4 ms
+  // layers would take 6-7 s. So 2 s at block granularity: the fast answer, the short layers said
+  // not_converged or merged, and max_time_s buys them. Its 175 ops are eight times the unknowns,
+  // most of them short: 2 s resolved 10-17 of them, 10 s 55-60.
+  s.max_time_s = number_field(spec, declared("max_time_s"), !s.in_context() ? 5.0 : s.granularity == "op" ? 10.0 : 2.0);
+  s.target_half_width = number_field(spec, declared("target_half_width"));
+}
+
+// in_context resolves layers by the edges of the sensor's windows: by default it shortens them
+// (auto); the isolated protocols leave the sensors as the board has them.
+measure::sensor_samples_request parse_sensor_samples(const json& spec, const layers_spec& s,
+                                                     const platform::board_offer& offered) {
+  const json samples = spec.contains("sensor_samples") && !spec["sensor_samples"].is_null() ? spec["sensor_samples"]
+                       : s.in_context()                                                    ? json("auto")
+                                                                                           : json("as_is");
+  return measure::sensor_samples_request::parse(samples, &offered.sensor_samples);
+}
+
+// The job's size, counted before anything is built per point: named after its largest axis
+// when it is too big.
+void check_point_count(const layers_spec& s) {
+  const auto g = models::parse_granularity(s.granularity);
+  const bool end_to_end = s.end_to_end || s.in_context();
+  double layers = 0;
+  for (const auto& name : s.models) {
+    const auto count =
+        s.in_context() ? 1 : models::layers_of(network_of_spec(s.networks, name), g).size() + (end_to_end ? 1 : 0);
+    layers += static_cast<double>(count) * static_cast<double>(sizes_of(s.networks, name, s.input_sizes).size());
+  }
+  auto dims = board_axis_sizes(s.board_axes);
+  double total = layers * static_cast<double>(s.devices.size() * s.dtypes.size() * s.batches.size()) *
+                 static_cast<double>(s.repeats);
+  for (const auto& d : dims) total *= static_cast<double>(d.second);
+  if (total <= static_cast<double>(k_max_layers_points)) return;
+  dims.emplace_back("models", s.models.size());
+  dims.emplace_back("dtype", s.dtypes.size());
+  dims.emplace_back("batch", s.batches.size());
+  dims.emplace_back("input_size", std::max<std::size_t>(1, s.input_sizes.size()));
+  dims.emplace_back("repeats", static_cast<std::size_t>(s.repeats));
+  const auto biggest =
+      std::max_element(dims.begin(), dims.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  throw validation_error(field(biggest->first),
+                         "the job has " + std::to_string(static_cast<std::int64_t>(total)) +
+                             " points, over the limit of " + std::to_string(k_max_layers_points) + "; narrow " +
+                             biggest->first,
+                         "too_many_points");
+}
+
+// Every network at every size it runs at: the size must fit its convolutions and pools, and
+// its largest point at the largest batch and dtype must fit each device's memory.
+void check_networks_fit(const layers_spec& s, const platform::board_offer& offered) {
+  const auto g = models::parse_granularity(s.granularity);
+  const bool end_to_end = s.end_to_end || s.in_context();
+  const auto largest_batch = *std::max_element(s.batches.begin(), s.batches.end());
+  int element_bytes = 0;
+  for (const auto& d : s.dtypes) element_bytes = std::max(element_bytes, static_cast<int>(dtype_size(*parse_gemm_dtype(d))));
+  for (const auto& name : s.models) {
+    for (const auto& size : sizes_of(s.networks, name, s.input_sizes)) {
+      models::network net;
+      try {
+        net = network_of_spec(s.networks, name, size);
+      } catch (const models::shape_error& e) {
+        throw validation_error(field("input_size"), name + " cannot run at " + std::to_string(size.value_or(0)) + "x" +
+                                                        std::to_string(size.value_or(0)) + " pixels: " + e.what(),
+                               "out_of_range");
+      }
+      const auto need = largest_working_set(net, models::layers_of(net, g), end_to_end, largest_batch, element_bytes);
+      for (const auto& d : s.devices) check_memory(net, need, d, largest_batch, offered);
+    }
+  }
+}
+
+// Each network's layers at the spec's granularity, then the whole network where it runs end to
+// end: built once, as names and indices do not depend on the input size.
+std::vector<std::pair<std::string, std::vector<models::layer>>> layers_to_run(const layers_spec& s) {
+  const auto g = models::parse_granularity(s.granularity);
+  std::vector<std::pair<std::string, std::vector<models::layer>>> networks;
+  for (const auto& name : s.models) {
+    const auto net = network_of_spec(s.networks, name);
+    // in_context measures every layer inside the end-to-end runs: one point per network.
+    auto layers = s.in_context() ? std::vector<models::layer>{} : models::layers_of(net, g);
+    if (s.end_to_end || s.in_context()) layers.push_back(models::whole_network(net));
+    networks.emplace_back(name, std::move(layers));
+  }
+  return networks;
+}
+
 }  // namespace
 
 std::string dnnstats_device_key(const std::string& device) { return device == "cuda" ? "gpu" : device; }
 
 std::optional<std::int64_t> published_input_size(const nlohmann::json& spec, const std::string& name) {
-  if (user_networks(spec).contains(name)) return std::nullopt;
+  if (user_networks::of_spec(spec).contains(name)) return std::nullopt;
   return zoo_input_size(name);
 }
 
 models::network network_of_spec(const nlohmann::json& spec, const std::string& name,
                                 std::optional<std::int64_t> input_size) {
-  return network_of_spec(user_networks(spec), name, input_size);
+  return network_of_spec(user_networks::of_spec(spec), name, input_size);
 }
 
 models::network network_of_spec(const user_networks& users, const std::string& name,
@@ -161,201 +320,132 @@ models::network network_of_spec(const user_networks& users, const std::string& n
   return input_size ? models::build_model(name, *input_size) : models::build_model(name);
 }
 
-nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform::board_offer& offered) {
+layers_spec layers_spec::parse(const nlohmann::json& spec, const platform::board_offer& offered) {
   if (!spec.is_object()) throw validation_error("spec", "the layers spec must be a JSON object");
   reject_unknown_fields(spec, layers_spec_fields());
-  json out;
-
-  // Networks: zoo names and user networks, each name once. A stored spec lists its user networks'
-  // names in models too (after the zoo's): those refer to spec.networks, so that a stored spec
-  // normalizes to itself and can be submitted again as it is (jetperf rerun).
-  const user_networks given(spec);
-  std::vector<std::string> names;
-  for (const auto& n : string_list(spec, "models")) {
-    if (given.contains(n)) continue;
-    if (!models::find_model(n))
-      throw validation_error(field("models"), "unknown model '" + n + "' (known: " + models::zoo_names() + ")", "unknown_model");
-    names.push_back(n);
-  }
-  json user = json::array();
-  if (spec.contains("networks") && !spec["networks"].is_null()) {
-    if (!spec["networks"].is_array())
-      throw validation_error(field("networks"), "networks must be a list of network objects (proto/network.schema.json)");
-    // Names taken so far, in a set: a scan of `names` per network was quadratic in their number.
-    std::unordered_set<std::string> taken(names.begin(), names.end());
-    for (std::size_t i = 0; i < spec["networks"].size(); ++i) {
-      const auto prefix = "spec.networks[" + std::to_string(i) + "]";
-      const auto net = models::network_from_json(spec["networks"][i], prefix);
-      if (models::find_model(net.name) || !taken.insert(net.name).second)
-        throw validation_error(prefix + ".name", "network name '" + net.name + "' is already used (by the zoo or another network)");
-      names.push_back(net.name);
-      user.push_back(spec["networks"][i]);
-    }
-  }
-  if (names.empty())
-    throw validation_error(field("models"), "give at least one network: models (known: " + models::zoo_names() +
-                                                ") or networks (proto/network.schema.json)", "empty");
-  out["models"] = names;
-  out["networks"] = std::move(user);
-  const user_networks users(out);
-
-  // Devices: the GPU when the board has one, else the CPU.
-  const bool has_cuda = offered.has_cuda_device ? *offered.has_cuda_device : cuda_device_available();
-  const char* device_field = spec.contains("devices") ? "devices" : "device";
-  auto devices = string_list(spec, device_field);
-  if (devices.empty()) devices.push_back(has_cuda ? "cuda" : "cpu");
-  for (const auto& d : devices)
-    if (d != "cpu" && d != "cuda")
-      throw validation_error(field(device_field), "device must be \"cuda\" or \"cpu\", got \"" + d + "\"");
-  out["devices"] = devices;
-
-  const auto gran = string_field(spec, declared("granularity"));
-  out["granularity"] = gran;
-  const auto dtypes = parse_dtypes(spec);
-  out["dtype"] = dtypes;
-  const auto batches = parse_integers(spec, "batch");
-  out["batch"] = batches;
-  const auto input_sizes = parse_integers(spec, "input_size");
-  out["input_size"] = input_sizes.empty() ? json() : json(input_sizes);
-  out["repeats"] = integer_field(spec, declared("repeats"));
-
-  const auto protocol = string_field(spec, declared("protocol"));
-  out["protocol"] = protocol;
-  const bool fixed = protocol == "fixed";
-  const bool in_context = protocol == "in_context";
-  out["latency_samples"] = integer_field(spec, declared("latency_samples"));
-  // A layer alone warms its own caches over a few runs; a whole network does not keep them from
-  // one run to the next. On the simulated Orin resnet50's first run took 112-115 ms and the
-  // second 70-71 ms, as fast as every later one (3 jobs with no warm-up, the runs' own times):
-  // the first run is the cold one (page faults, caches), so one run, not five.
-  out["warmup_runs"] = integer_field(spec, declared("warmup_runs"), in_context ? 1 : 5);
-  // The seed's protocol: 5 s of tegrastats per layer between 1 s boundaries, 2 s gaps.
-  out["window_s"] = number_field(spec, declared("window_s"));
-  out["boundary_s"] = number_field(spec, declared("boundary_s"), fixed ? 1.0 : 0.05);
-  out["gap_s"] = number_field(spec, declared("gap_s"), fixed ? 2.0 : 0.0);
-  out["target_rse"] = number_field(spec, declared("target_rse"));
-  const auto& latency_target = declared("latency_target_rse");
-  out["latency_target_rse"] = spec.contains("latency_target_rse") && !spec["latency_target_rse"].is_null()
-                                  ? json(number_field(spec, latency_target))
-                                  : json();
-  out["min_time_s"] = number_field(spec, declared("min_time_s"));
-  // in_context's budget is for the whole network: the runs stop once every layer is within the
-  // target or would not be by max_time_s (measure/protocols/in_context.hpp). On the simulated
-  // Orin (5 ms sensor window) resnet50's blocks settle within about a second; the stem's 0.4 ms
-  // layers would take 6-7 s. So 2 s at block granularity: the fast answer, the short layers said
-  // not_converged or merged, and max_time_s buys them. Its 175 ops are eight times the unknowns,
-  // most of them short: 2 s resolved 10-17 of them, 10 s 55-60.
-  out["max_time_s"] = number_field(spec, declared("max_time_s"), !in_context ? 5.0 : gran == "op" ? 10.0 : 2.0);
-  out["target_half_width"] = number_field(spec, declared("target_half_width"));
-  // in_context resolves layers by the edges of the sensor's windows: by default it shortens them
-  // (auto); the isolated protocols leave the sensors as the board has them.
-  const json samples = spec.contains("sensor_samples") && !spec["sensor_samples"].is_null() ? spec["sensor_samples"]
-                       : in_context                                                        ? json("auto")
-                                                                                           : json("as_is");
-  out["sensor_samples"] = measure::sensor_samples_request::parse(samples, &offered.sensor_samples).to_json();
-  if (out["max_time_s"].get<double>() < out["min_time_s"].get<double>())
+  layers_spec s;
+  parse_networks(spec, s);
+  s.devices = parse_devices(spec, offered);
+  parse_variants(spec, s);
+  parse_protocol(spec, s);
+  s.sensor_samples = parse_sensor_samples(spec, s, offered);
+  if (s.max_time_s < s.min_time_s)
     throw validation_error(field("max_time_s"), "max_time_s must be at least min_time_s", "out_of_range");
-  out["end_to_end"] = bool_field(spec, declared("end_to_end"));
-  out["threads"] = integer_field(spec, declared("threads"));
-  out["cooldown_s"] = number_field(spec, declared("cooldown_s"));
-  measure::contention_policy::parse(spec).put(out);
-  normalize_board_axes(spec, offered, out);
-  if (spec.contains("tags")) out["tags"] = spec["tags"];
+  s.end_to_end = bool_field(spec, declared("end_to_end"));
+  s.threads = integer_field(spec, declared("threads"));
+  s.cooldown_s = number_field(spec, declared("cooldown_s"));
+  s.contention = measure::contention_policy::parse(spec);
+  normalize_board_axes(spec, offered, s.board_axes);
+  if (spec.contains("tags")) s.tags = spec["tags"];
+  check_point_count(s);
+  check_networks_fit(s, offered);
+  return s;
+}
 
-  // The job's size, counted before anything is built per point: named after its largest axis
-  // when it is too big.
-  const auto g = models::parse_granularity(gran);
-  const bool end_to_end = out["end_to_end"].get<bool>() || in_context;
-  double layers = 0;
-  for (const auto& name : names) {
-    const auto count = in_context ? 1 : models::layers_of(network_of_spec(users, name), g).size() + (end_to_end ? 1 : 0);
-    layers += static_cast<double>(count) * static_cast<double>(sizes_of(users, name, input_sizes).size());
-  }
-  auto dims = board_axis_sizes(out);
-  double total = layers * static_cast<double>(devices.size() * dtypes.size() * batches.size()) *
-                 static_cast<double>(out["repeats"].get<std::int64_t>());
-  for (const auto& d : dims) total *= static_cast<double>(d.second);
-  if (total > static_cast<double>(k_max_layers_points)) {
-    dims.emplace_back("models", names.size());
-    dims.emplace_back("dtype", dtypes.size());
-    dims.emplace_back("batch", batches.size());
-    dims.emplace_back("input_size", std::max<std::size_t>(1, input_sizes.size()));
-    dims.emplace_back("repeats", static_cast<std::size_t>(out["repeats"].get<std::int64_t>()));
-    const auto biggest = std::max_element(dims.begin(), dims.end(),
-                                          [](const auto& a, const auto& b) { return a.second < b.second; });
-    throw validation_error(field(biggest->first),
-                           "the job has " + std::to_string(static_cast<std::int64_t>(total)) +
-                               " points, over the limit of " + std::to_string(k_max_layers_points) + "; narrow " +
-                               biggest->first,
-                           "too_many_points");
-  }
-
-  // Every network at every size it runs at: the size must fit its convolutions and pools, and
-  // its largest point at the largest batch and dtype must fit each device's memory.
-  const auto largest_batch = *std::max_element(batches.begin(), batches.end());
-  int element_bytes = 0;
-  for (const auto& d : dtypes) element_bytes = std::max(element_bytes, static_cast<int>(dtype_size(*parse_gemm_dtype(d))));
-  for (const auto& name : names) {
-    for (const auto& size : sizes_of(users, name, input_sizes)) {
-      models::network net;
-      try {
-        net = network_of_spec(users, name, size);
-      } catch (const models::shape_error& e) {
-        throw validation_error(field("input_size"), name + " cannot run at " + std::to_string(size.value_or(0)) + "x" +
-                                                        std::to_string(size.value_or(0)) + " pixels: " + e.what(),
-                               "out_of_range");
-      }
-      const auto need = largest_working_set(net, models::layers_of(net, g), end_to_end, largest_batch, element_bytes);
-      for (const auto& d : devices) check_memory(net, need, d, largest_batch, offered);
-    }
-  }
+nlohmann::json layers_spec::to_json() const {
+  json out = {{"models", models},
+              {"networks", networks.list()},
+              {"devices", devices},
+              {"granularity", granularity},
+              {"dtype", dtypes},
+              {"batch", batches},
+              {"input_size", input_sizes.empty() ? json() : json(input_sizes)},
+              {"repeats", repeats},
+              {"protocol", protocol},
+              {"latency_samples", latency_samples},
+              {"warmup_runs", warmup_runs},
+              {"window_s", window_s},
+              {"boundary_s", boundary_s},
+              {"gap_s", gap_s},
+              {"target_rse", target_rse},
+              {"latency_target_rse", latency_target_rse ? json(*latency_target_rse) : json()},
+              {"min_time_s", min_time_s},
+              {"max_time_s", max_time_s},
+              {"target_half_width", target_half_width},
+              {"sensor_samples", sensor_samples.to_json()},
+              {"end_to_end", end_to_end},
+              {"threads", threads},
+              {"cooldown_s", cooldown_s}};
+  contention.put(out);
+  out.update(board_axes);
+  if (tags) out["tags"] = *tags;
   return out;
 }
 
-std::vector<nlohmann::json> expand_layers_spec(const nlohmann::json& spec) {
-  const auto s = layers_spec::stored(spec);
-  const auto g = models::parse_granularity(s.granularity);
-  const user_networks users(spec);
-  // Each network's layers, built once: names and indices do not depend on the input size.
-  std::vector<std::pair<std::string, std::vector<models::layer>>> networks;
-  for (const auto& name : s.models) {
-    const auto net = network_of_spec(users, name);
-    // in_context measures every layer inside the end-to-end runs: one point per network.
-    auto layers = s.in_context() ? std::vector<models::layer>{} : models::layers_of(net, g);
-    if (s.end_to_end || s.in_context()) layers.push_back(models::whole_network(net));
-    networks.emplace_back(name, std::move(layers));
-  }
-  std::vector<json> points;
-  const auto settings = board_setting_points(spec);
-  for (std::int64_t r = 0; r < s.repeats; ++r) {
+nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform::board_offer& offered) {
+  return layers_spec::parse(spec, offered).to_json();
+}
+
+nlohmann::json layers_point::to_json() const {
+  json p = setting_json(setting);
+  p.update({{"repeat", repeat},
+            {"network", network},
+            {"device", device},
+            {"granularity", granularity},
+            {"layer_index", layer_index},
+            {"layer_name", layer_name},
+            {"layer_type", layer_type},
+            {"batch", batch},
+            {"dtype", dtype},
+            {"input_size", input_size ? json(*input_size) : json()}});
+  return p;
+}
+
+layers_point layers_point::of(const nlohmann::json& point) {
+  layers_point p;
+  p.setting = setting_of_point(point);
+  p.repeat = point.value("repeat", std::int64_t{0});
+  p.network = point.at("network").get<std::string>();
+  p.device = point.at("device").get<std::string>();
+  p.granularity = point.at("granularity").get<std::string>();
+  p.layer_index = point.at("layer_index").get<int>();
+  p.layer_name = point.value("layer_name", std::string());
+  p.layer_type = point.value("layer_type", std::string());
+  p.batch = point.at("batch").get<std::int64_t>();
+  p.dtype = point.at("dtype").get<std::string>();
+  const auto size = point.find("input_size");
+  // A user network never has a zoo network's name (parse refuses it), so the zoo alone tells
+  // which of a legacy point's networks ran at 224.
+  if (size == point.end())
+    p.input_size = models::find_model(p.network) ? std::optional<std::int64_t>(224) : std::nullopt;
+  else if (size->is_number_integer())
+    p.input_size = size->get<std::int64_t>();
+  return p;
+}
+
+std::vector<layers_point> expand(const layers_spec& s) {
+  const auto networks = layers_to_run(s);
+  const auto settings = board_setting_points(s.board_axes);
+  std::vector<layers_point> points;
+  layers_point p;
+  for (p.repeat = 0; p.repeat < s.repeats; ++p.repeat)
     for (const auto& setting : settings) {
-      for (const auto& [name, layers] : networks) {
-        for (const auto& size : sizes_of(users, name, s.input_sizes)) {
-          for (const auto batch : s.batches) {
-            for (const auto& dtype : s.dtypes) {
-              for (const auto& device : s.devices) {
+      p.setting = setting_of_point(setting);
+      for (const auto& [name, layers] : networks)
+        for (const auto& size : sizes_of(s.networks, name, s.input_sizes))
+          for (const auto batch : s.batches)
+            for (const auto& dtype : s.dtypes)
+              for (const auto& device : s.devices)
                 for (const auto& l : layers) {
-                  json p = setting;
-                  p.update({{"repeat", r},
-                            {"network", name},
-                            {"device", device},
-                            {"granularity", s.granularity},
-                            {"layer_index", l.index},
-                            {"layer_name", l.name},
-                            {"layer_type", l.type},
-                            {"batch", batch},
-                            {"dtype", dtype},
-                            {"input_size", size ? json(*size) : json()}});
-                  points.push_back(std::move(p));
+                  p.network = name;
+                  p.device = device;
+                  p.granularity = s.granularity;
+                  p.layer_index = l.index;
+                  p.layer_name = l.name;
+                  p.layer_type = l.type;
+                  p.batch = batch;
+                  p.dtype = dtype;
+                  p.input_size = size;
+                  points.push_back(p);
                 }
-              }
-            }
-          }
-        }
-      }
     }
-  }
   return points;
+}
+
+std::vector<nlohmann::json> expand_layers_spec(const nlohmann::json& normalized) {
+  std::vector<json> out;
+  for (const auto& p : expand(layers_spec::stored(normalized))) out.push_back(p.to_json());
+  return out;
 }
 
 const std::vector<spec_field>& layers_spec_fields() {
@@ -416,7 +506,7 @@ const std::vector<spec_field>& layers_spec_fields() {
 layers_spec layers_spec::stored(const nlohmann::json& j) {
   layers_spec s;
   s.models = j.at("models").get<std::vector<std::string>>();
-  s.networks = j.value("networks", json::array());
+  s.networks = user_networks::of_spec(j);
   s.devices = j.at("devices").get<std::vector<std::string>>();
   s.granularity = j.at("granularity").get<std::string>();
   // Specs stored before these were lists held one dtype and one batch, ran every network at 224
@@ -447,7 +537,7 @@ layers_spec layers_spec::stored(const nlohmann::json& j) {
   s.contention = measure::contention_policy::stored(j);
   s.end_to_end = j.at("end_to_end").get<bool>();
   s.board_axes = stored_board_axes(j);
-  s.normalized = j;
+  if (j.contains("tags")) s.tags = j["tags"];
   return s;
 }
 

@@ -6,8 +6,7 @@
 // same device, dtype and layer type, else a nominal rate).
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include <jetperf/kinds/layers/layers_spec.hpp>
 #include <jetperf/measure/run_cost.hpp>
 #include <jetperf/models/network.hpp>
 
@@ -15,10 +14,10 @@ namespace jetperf::kinds {
 
 /// One run of `l` at a point for the cost model: class device/dtype/layer type, its FLOPs at the
 /// point's batch, the device's clock when the point sets it, and a nominal guess.
-measure::run_cost layer_run_cost(const models::layer& l, const nlohmann::json& point);
+measure::run_cost layer_run_cost(const models::layer& l, const layers_point& point);
 
-/// Seconds each point of a normalized spec's expansion takes, in order.
-std::vector<double> estimate_layers_points_s(const nlohmann::json& spec, const std::vector<nlohmann::json>& points,
+/// Seconds each point of the spec's expansion takes, in order.
+std::vector<double> estimate_layers_points_s(const layers_spec& spec, const std::vector<layers_point>& points,
                                              const measure::estimate_context& ctx);
 
 }  // namespace jetperf::kinds

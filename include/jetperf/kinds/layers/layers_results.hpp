@@ -8,6 +8,8 @@
 
 namespace jetperf::kinds {
 
+struct layers_point;
+
 /// {"networks": [{network, device, granularity, board setting, dtype, batch, input_size, repeat,
 /// layers, layers_measured, layer_latency_sum_s, end_to_end_latency_s, layers_over_end_to_end,
 /// layer_energy_sum_j, end_to_end_energy_j, end_to_end_power_w, params, macs,
@@ -25,7 +27,9 @@ nlohmann::ordered_json layers_dnnstats(const std::vector<nlohmann::json>& rows);
 
 /// "power_mode=0,gpu_freq_hz=1300500000" for a point's non-null settings ("as_is" when none).
 std::string setting_label(const nlohmann::json& params);
-/// The setting label followed by the point's dtype, batch, input_size and repeat.
+/// The setting label followed by the point's dtype, batch, input_size and repeat (those it has).
 std::string variant_label(const nlohmann::json& params);
+/// The same for a typed point (every key: a point of this version has them all).
+std::string variant_label(const layers_point& p);
 
 }  // namespace jetperf::kinds

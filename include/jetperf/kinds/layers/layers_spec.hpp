@@ -21,10 +21,9 @@ namespace jetperf::kinds {
 /// Largest job accepted (points).
 constexpr std::size_t k_max_layers_points = 100000;
 
-/// A normalized layers spec, typed: what the points and the protocol read.
 struct layers_spec {
-  std::vector<std::string> models;  ///< network names, zoo and user
-  nlohmann::json networks = nlohmann::json::array();  ///< the user networks (proto/network.schema.json)
+  std::vector<std::string> models;  ///< network names: the zoo's, then the user networks'
+  user_networks networks;           ///< spec.networks as given (proto/network.schema.json), by name
   std::vector<std::string> devices;
   std::string granularity, protocol;
   std::vector<std::string> dtypes;        ///< spec.dtype: every layer runs in each
@@ -41,12 +40,21 @@ struct layers_spec {
   bool end_to_end = true;
   measure::contention_policy contention;  ///< contention_threshold, max_retries
   nlohmann::json board_axes = nlohmann::json::object();  ///< power_modes, emc/gpu/cpu_freqs (null = as is)
-  /// The normalized spec as stored: what the points, the network lookups and the estimate read
-  /// until they take this struct's members.
-  nlohmann::json normalized;
+  std::optional<nlohmann::json> tags;  ///< as the request gave them (stored as given)
 
-  /// A stored spec (the output of normalize_layers_spec): already validated at submission.
+  /// Validates `spec` against the board (board_settings::offered(), or {} without a board):
+  /// models as a list of names or a comma-separated string, each name once; user networks
+  /// checked layer by layer (spec.networks[i].layers[j]); every default filled in. A batch whose
+  /// largest layer does not fit the device's memory is refused (spec.batch), and so is a job of
+  /// more than k_max_layers_points points (named after its largest axis).
+  static layers_spec parse(const nlohmann::json& spec, const platform::board_offer& offered);
+  /// A stored spec (the output of to_json): already validated at submission.
   static layers_spec stored(const nlohmann::json& normalized);
+  /// The spec as stored: models as a list of names (the user networks' after the zoo's), networks
+  /// as given, devices as a list, input_size null for "each at its published resolution", every
+  /// default filled in. A stored spec parses to itself (jetperf rerun).
+  nlohmann::json to_json() const;
+
   bool fixed() const { return protocol == "fixed"; }
   bool in_context() const { return protocol == "in_context"; }
   /// Seconds of the idle baseline measured once per distinct setting (at most: in_context's is
@@ -59,27 +67,49 @@ constexpr double k_in_context_idle_readings = 30;
 
 const std::vector<spec_field>& layers_spec_fields();
 
-/// Validates `spec` against the board (board_settings::offered(), or {} without a board) and
-/// returns it normalized: models as a list of names, networks as validated JSON objects, devices
-/// as a list, every default filled in. A batch whose largest layer does not fit the device's
-/// memory is refused (spec.batch), a user network with a bad layer names it (spec.networks[i].layers[j]).
+/// One point: a layer of a network (or the whole network, end to end) on a device, in one dtype,
+/// batch and input size, under a board setting, in one repeat of the job.
+struct layers_point {
+  platform::board_setting setting;
+  std::int64_t repeat = 0;
+  std::string network, device, granularity;
+  int layer_index = -1;  ///< the layer's index at `granularity`; -1: the whole network end to end
+  std::string layer_name, layer_type;
+  std::int64_t batch = 1;
+  std::string dtype;
+  /// Pixels a zoo network runs at; nullopt: a user network, at its own input shape.
+  std::optional<std::int64_t> input_size;
+
+  bool end_to_end() const { return layer_index < 0; }
+  /// The board setting's keys (null where unset), repeat, network, device, granularity,
+  /// layer_index, layer_name, layer_type, batch, dtype and input_size (null: a user network's
+  /// own): as stored.
+  nlohmann::json to_json() const;
+  /// A stored point read back (trusted: its spec was validated at submission). A point stored
+  /// before input_size existed has none: its zoo network ran at 224 pixels, a user network at
+  /// its own shape. One stored before repeat existed is repeat 0.
+  static layers_point of(const nlohmann::json& point);
+};
+
+/// The points: repeat outermost, then board setting, network, input size, batch, dtype, device
+/// and layer index (the end-to-end point, layer_index -1, after each network's layers).
+std::vector<layers_point> expand(const layers_spec& spec);
+
+/// JSON in, JSON out, as the job contract stores them: parse(spec, offered).to_json(), and the
+/// points of a stored spec as stored.
 nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform::board_offer& offered);
+std::vector<nlohmann::json> expand_layers_spec(const nlohmann::json& normalized);
 
-/// The points of a normalized spec: repeat outermost, then board setting, network, input size,
-/// batch, dtype, device and layer index (the end-to-end point, layer_index -1, after each
-/// network's layers).
-std::vector<nlohmann::json> expand_layers_spec(const nlohmann::json& spec);
-
-/// The network named `name` in a normalized spec: a user network from spec.networks, else the
-/// zoo's at `input_size` pixels (nullopt: its published resolution).
-models::network network_of_spec(const nlohmann::json& spec, const std::string& name,
-                                std::optional<std::int64_t> input_size = std::nullopt);
-/// The same over the spec's networks indexed once, for callers that look up many networks.
+/// The network named `name`: a user network, else the zoo's at `input_size` pixels (nullopt: its
+/// published resolution).
 models::network network_of_spec(const user_networks& users, const std::string& name,
+                                std::optional<std::int64_t> input_size = std::nullopt);
+/// The same in a stored spec (its networks indexed for this one call).
+models::network network_of_spec(const nlohmann::json& spec, const std::string& name,
                                 std::optional<std::int64_t> input_size = std::nullopt);
 
 /// The resolution a zoo network was published at (224, efficientnet_b1 240, b2 288); nullopt for
-/// a user network.
+/// a user network of the stored spec `spec`.
 std::optional<std::int64_t> published_input_size(const nlohmann::json& spec, const std::string& name);
 
 /// "cuda" -> "gpu", "cpu" -> "cpu": the device keys of the seed's processed layout.

@@ -1,7 +1,9 @@
 #pragma once
 // The user networks of a layers spec (spec.networks) by name, indexed once: a 1 MiB spec holds
 // some 16 000 small networks, and looking each one up by scanning the list made normalizing,
-// expanding and estimating a spec quadratic in their number.
+// expanding and estimating a spec quadratic in their number. The index holds the list itself
+// (user network files are a JSON format, proto/network.schema.json): a spec that carries it can
+// be copied and moved without the index pointing into another spec.
 #include <cstddef>
 #include <string>
 #include <unordered_map>
@@ -12,16 +14,23 @@ namespace jetperf::kinds {
 
 class user_networks {
  public:
-  /// Indexes spec["networks"] when it is an array of objects; `spec` must outlive the index.
-  /// Where two networks share a name the first one counts (normalizing refuses the second).
-  explicit user_networks(const nlohmann::json& spec);
+  /// None.
+  user_networks() = default;
+  /// `list` (spec.networks as given) indexed by name: each object with a string name; anything
+  /// but an array indexes nothing and holds []. Where two networks share a name the first one
+  /// counts (parsing refuses the second).
+  static user_networks from_list(nlohmann::json list);
+  /// Those of spec["networks"].
+  static user_networks of_spec(const nlohmann::json& spec);
 
-  /// The network named `name` and its position in spec.networks; nullptr when none has the name.
+  /// The network named `name` and its position in the list; nullptr when none has the name.
   const nlohmann::json* find(const std::string& name, std::size_t* position = nullptr) const;
   bool contains(const std::string& name) const { return by_name_.count(name) > 0; }
+  /// The list as given (what the stored spec's `networks` holds).
+  const nlohmann::json& list() const { return list_; }
 
  private:
-  const nlohmann::json* list_ = nullptr;
+  nlohmann::json list_ = nlohmann::json::array();
   std::unordered_map<std::string, std::size_t> by_name_;
 };
 
