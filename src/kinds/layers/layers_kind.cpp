@@ -286,6 +286,8 @@ class layers_kind final : public jobs::kind<layers_spec, layers_point> {
     return layers_spec::parse(spec, offered);
   }
   layers_spec stored(const json& spec) const { return layers_spec::stored(spec); }
+  std::int64_t spec_version() const { return k_layers_spec_version; }
+  json upgrade(const json& spec, std::int64_t from_version) const { return layers_spec::upgrade(spec, from_version); }
   json to_json(const layers_spec& spec) const { return spec.to_json(); }
   std::vector<layers_point> expand(const layers_spec& spec) const { return kinds::expand(spec); }
   json point_json(const layers_point& p) const { return p.to_json(); }

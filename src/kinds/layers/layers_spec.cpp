@@ -131,14 +131,6 @@ std::vector<std::optional<std::int64_t>> sizes_of(const user_networks& users, co
   return {input_sizes.begin(), input_sizes.end()};
 }
 
-std::vector<std::int64_t> stored_integers(const json& j, const char* key, std::int64_t legacy) {
-  const auto it = j.find(key);
-  if (it == j.end()) return {legacy};
-  if (it->is_null()) return {};
-  if (it->is_array()) return it->get<std::vector<std::int64_t>>();
-  return {it->get<std::int64_t>()};
-}
-
 // Networks: zoo names and user networks, each name once. A stored spec lists its user networks'
 // names in models too (after the zoo's): those refer to spec.networks, so that a stored spec
 // parses to itself and can be submitted again as it is (jetperf rerun).
@@ -503,19 +495,38 @@ const std::vector<spec_field>& layers_spec_fields() {
   return fields;
 }
 
+json layers_spec::upgrade(const json& stored, std::int64_t from_version) {
+  if (from_version >= k_layers_spec_version) return stored;
+  json j = stored;
+  // Specs stored before these were lists held one dtype and one batch, ran every network at 224
+  // pixels and ran once.
+  for (const char* key : {"dtype", "batch", "input_size"})
+    if (j.contains(key) && !j[key].is_array() && !j[key].is_null()) j[key] = json::array({j[key]});
+  if (!j.contains("batch")) j["batch"] = json::array({1});
+  if (!j.contains("input_size")) j["input_size"] = json::array({224});
+  if (!j.contains("repeats")) j["repeats"] = 1;
+  // Before latency_target_rse existed latency was not a criterion; before in_context its target
+  // had no field; before sensor_samples the sensors were left as they were.
+  if (!j.contains("latency_target_rse")) j["latency_target_rse"] = nullptr;
+  if (!j.contains("target_half_width")) j["target_half_width"] = 0.05;
+  if (!j.contains("sensor_samples")) j["sensor_samples"] = "as_is";
+  return j;
+}
+
 layers_spec layers_spec::stored(const nlohmann::json& j) {
+  const auto integers = [&j](const char* key) {
+    const auto& v = j.at(key);
+    return v.is_null() ? std::vector<std::int64_t>{} : v.get<std::vector<std::int64_t>>();
+  };
   layers_spec s;
   s.models = j.at("models").get<std::vector<std::string>>();
   s.networks = user_networks::of_spec(j);
   s.devices = j.at("devices").get<std::vector<std::string>>();
   s.granularity = j.at("granularity").get<std::string>();
-  // Specs stored before these were lists held one dtype and one batch, ran every network at 224
-  // pixels and ran once.
-  const auto& dtype = j.at("dtype");
-  s.dtypes = dtype.is_array() ? dtype.get<std::vector<std::string>>() : std::vector<std::string>{dtype.get<std::string>()};
-  s.batches = stored_integers(j, "batch", 1);
-  s.input_sizes = stored_integers(j, "input_size", 224);
-  s.repeats = j.value("repeats", std::int64_t{1});
+  s.dtypes = j.at("dtype").get<std::vector<std::string>>();
+  s.batches = integers("batch");
+  s.input_sizes = integers("input_size");
+  s.repeats = j.at("repeats").get<std::int64_t>();
   s.protocol = j.at("protocol").get<std::string>();
   s.latency_samples = j.at("latency_samples").get<std::int64_t>();
   s.warmup_runs = j.at("warmup_runs").get<std::int64_t>();
@@ -524,15 +535,11 @@ layers_spec layers_spec::stored(const nlohmann::json& j) {
   s.boundary_s = j.at("boundary_s").get<double>();
   s.gap_s = j.at("gap_s").get<double>();
   s.target_rse = j.at("target_rse").get<double>();
-  // Specs stored before the field existed have none: latency was not a criterion then either.
-  const auto lt = j.value("latency_target_rse", json());
-  if (lt.is_number()) s.latency_target_rse = lt.get<double>();
+  if (j.at("latency_target_rse").is_number()) s.latency_target_rse = j["latency_target_rse"].get<double>();
   s.min_time_s = j.at("min_time_s").get<double>();
   s.max_time_s = j.at("max_time_s").get<double>();
-  // Specs stored before in_context existed have no target: its default.
-  s.target_half_width = j.value("target_half_width", 0.05);
-  // Specs stored before the field existed left the sensors as they were.
-  s.sensor_samples = measure::sensor_samples_request::parse(j.value("sensor_samples", json("as_is")), nullptr);
+  s.target_half_width = j.at("target_half_width").get<double>();
+  s.sensor_samples = measure::sensor_samples_request::parse(j.at("sensor_samples"), nullptr);
   s.cooldown_s = j.at("cooldown_s").get<double>();
   s.contention = measure::contention_policy::stored(j);
   s.end_to_end = j.at("end_to_end").get<bool>();

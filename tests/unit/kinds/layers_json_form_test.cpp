@@ -39,8 +39,11 @@ const json& fixture() {
   return f;
 }
 
-// The stored spec of a case: what its request normalized to, or a legacy one as stored.
-const json& stored_of(const json& c) { return c.contains("normalized") ? c["normalized"] : c["stored"]; }
+// The stored spec of a case: what its request normalized to, or a legacy one as the runner reads
+// it (a job stored before spec versions is upgraded from version 0).
+json stored_of(const json& c) {
+  return c.contains("normalized") ? c["normalized"] : layers_spec::upgrade(c["stored"], 0);
+}
 
 std::unique_ptr<jetperf::jobs::workload> layers_workload() {
   return make_layers_kind(
@@ -120,7 +123,7 @@ TEST(layers_json_form, the_points_are_those_the_json_code_expanded) {
 TEST(layers_json_form, estimates_run_costs_and_dry_run_skips_are_as_recorded) {
   for (const auto& c : fixture()["cases"]) {
     auto w = layers_workload();
-    const auto& stored = stored_of(c);
+    const auto stored = stored_of(c);
     const auto points = c["points"].get<std::vector<json>>();
     json costs = json::array();
     EXPECT_EQ(json(w->estimate_points_s(stored, points, estimate_ctx(&costs))).dump(), c["estimate_s"].dump())

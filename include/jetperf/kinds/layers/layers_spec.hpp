@@ -20,6 +20,9 @@ namespace jetperf::kinds {
 
 /// Largest job accepted (points).
 constexpr std::size_t k_max_layers_points = 100000;
+/// The version of the stored form layers_spec::to_json writes (jobs store it; 0: stored before
+/// versions, which upgrade() reads).
+constexpr std::int64_t k_layers_spec_version = 1;
 
 struct layers_spec {
   std::vector<std::string> models;  ///< network names: the zoo's, then the user networks'
@@ -50,6 +53,9 @@ struct layers_spec {
   static layers_spec parse(const nlohmann::json& spec, const platform::board_offer& offered);
   /// A stored spec (the output of to_json): already validated at submission.
   static layers_spec stored(const nlohmann::json& normalized);
+  /// A spec stored in an older form (`from_version` < k_layers_spec_version; 0: before versions)
+  /// in the current one: the one place the layers kind reads its old forms.
+  static nlohmann::json upgrade(const nlohmann::json& stored, std::int64_t from_version);
   /// The spec as stored: models as a list of names (the user networks' after the zoo's), networks
   /// as given, devices as a list, input_size null for "each at its published resolution", every
   /// default filled in. A stored spec parses to itself (jetperf rerun).
