@@ -12,7 +12,7 @@
 #include <jetperf/common/errors.hpp>
 #include <jetperf/measure/memory_limit.hpp>
 
-#include "allocation_counter.hpp"
+#include "../allocation_counter.hpp"
 
 using nlohmann::json;
 using namespace jetperf::kinds;

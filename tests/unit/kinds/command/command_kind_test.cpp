@@ -16,7 +16,7 @@
 #include <jetperf/platform/user_account.hpp>
 #include <support/temp_dir.hpp>
 
-#include "declared_columns.hpp"
+#include "../declared_columns.hpp"
 
 using namespace jetperf;
 using nlohmann::json;

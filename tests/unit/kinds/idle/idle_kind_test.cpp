@@ -4,7 +4,7 @@
 #include <jetperf/common/errors.hpp>
 #include <jetperf/kinds/idle/idle_kind.hpp>
 
-#include "declared_columns.hpp"
+#include "../declared_columns.hpp"
 
 using namespace jetperf;
 using nlohmann::json;

@@ -17,7 +17,7 @@
 #include <jetperf/kinds/layers/layers_spec.hpp>
 #include <jetperf/measure/kernel_runs.hpp>
 
-#include "declared_columns.hpp"
+#include "../declared_columns.hpp"
 #include "support/fake_sources.hpp"
 #include "support/playback_tracer.hpp"
 

@@ -8,7 +8,7 @@
 #include <jetperf/config.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
 
-#include "declared_columns.hpp"
+#include "../declared_columns.hpp"
 #include "support/fake_sources.hpp"
 
 using nlohmann::json;
