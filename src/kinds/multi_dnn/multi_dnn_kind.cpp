@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include <jetperf/jobs/kind.hpp>
 #include <jetperf/kinds/multi_dnn/multi_dnn_columns.hpp>
 #include <jetperf/kinds/multi_dnn/multi_dnn_results.hpp>
 #include <jetperf/kinds/multi_dnn/multi_dnn_spec.hpp>
+#include <jetperf/kinds/multi_dnn/network_pipeline.hpp>
 #include <jetperf/kinds/multi_dnn/tegrastats_aggregates.hpp>
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/point_power.hpp>
@@ -100,6 +102,13 @@ class multi_dnn_kind final : public jobs::kind<multi_dnn_spec, multi_dnn_point> 
     return it->second;
   }
 
+  /// Every network's stages prepared into `pipelines`; why the mapping is skipped, or nullopt.
+  std::optional<std::string> prepare_pipelines(measure::point_context& ctx, const multi_dnn_spec& spec,
+                                               const mapping& m, std::vector<network_pipeline>& pipelines);
+  json stage_rows(std::int64_t job, const multi_dnn_spec& spec, const mapping& m,
+                  const std::vector<network_pipeline>& pipelines, const measure::concurrent_result& w,
+                  int& cpu_networks);
+
   stage_backend_factory factory_;
   std::map<std::string, models::network> networks_;
   std::map<std::string, std::string> unusable_;  ///< device -> why it has no backend (asked once per job)
@@ -107,37 +116,8 @@ class multi_dnn_kind final : public jobs::kind<multi_dnn_spec, multi_dnn_point> 
   measure::idle_power_cache idle_;
 };
 
-measure::point_result multi_dnn_kind::run_point(measure::point_context& ctx, const multi_dnn_spec& spec,
-                                                const multi_dnn_point& p) {
-  const auto point = p.to_json();  // the row's identity, in the stored form
-  const auto& m = p.mapping.m;
-  for (const auto& n : m.networks) network(n.network, ctx.job_id);
-
-  const auto applied = measure::apply_point_settings(ctx, p.setting);
-  const double update_s = ctx.telemetry ? ctx.telemetry->update_period_s() : 0.0;
-  const auto idle_w = idle_.get(ctx, applied.requested, std::max(0.5, spec.min_time_s), spec.boundary_s);
-  if (ctx.cancelled() || !measure::sleep_polling(ctx, spec.cooldown_s))
-    return measure::skipped_point("cancelled", identity_of(point));
-
-  // Every network's stages, prepared before any runs: a device without a backend or a layer it
-  // cannot run skips the whole mapping (running the rest would measure another workload).
-  const auto backends = [this](const std::string& device, std::string* why) -> std::unique_ptr<workloads::layer_backend> {
-    if (const auto it = unusable_.find(device); it != unusable_.end()) {
-      *why = it->second;
-      return nullptr;
-    }
-    auto be = factory_(device, why);
-    if (!be) unusable_[device] = *why;
-    return be;
-  };
-  const auto dtype = *workloads::parse_gemm_dtype(spec.dtype);
-  std::vector<network_pipeline> pipelines(m.networks.size());
-  for (std::size_t i = 0; i < m.networks.size(); ++i) {
-    const auto& n = m.networks[i];
-    if (auto why = pipelines[i].prepare(network(n.network, ctx.job_id), n, spec.batch, dtype, backends))
-      return measure::skipped_point(*why, identity_of(point));
-  }
-
+// The window's plan: at least k_min_sensor_updates sensor updates inside its trimmed span.
+measure::concurrent_plan plan_of(const multi_dnn_spec& spec, double update_s) {
   measure::concurrent_plan plan;
   plan.warmup_runs = static_cast<std::size_t>(spec.warmup_runs);
   if (spec.fixed()) plan.fixed_s = spec.window_s;
@@ -147,21 +127,11 @@ measure::point_result multi_dnn_kind::run_point(measure::point_context& ctx, con
   plan.boundary_s = spec.boundary_s;
   plan.threads = static_cast<int>(spec.threads);
   plan.pin = spec.pin;
-  std::vector<measure::concurrent_pipeline*> running;
-  for (auto& p : pipelines) running.push_back(&p);
-  const auto w = measure::concurrent_protocol(ctx, running, plan)();
-  const auto& window = w.window;
-  if (window.cancelled || ctx.cancelled()) return measure::skipped_point("cancelled", identity_of(point));
-  if (!w.error.empty()) throw std::runtime_error(w.error);
-  ctx.record("warmup", "warm-up", w.t_warmup_ns, window.t_start_ns);
-  ctx.record("window", "mapping " + std::to_string(point.value("mapping_id", 0)), window.t_start_ns, window.t_end_ns,
-             {{"mapping", point.at("mapping")}});
+  return plan;
+}
 
-  measure::point_result r;
-  r.t_start_ns = window.t_start_ns;
-  r.t_end_ns = window.t_end_ns;
-  json& mt = r.metrics;
-  mt = identity_of(point);
+// The mapping's own figures: throughput over every network's inferences, and what it ran with.
+void put_mapping_metrics(json& mt, const multi_dnn_spec& spec, const measure::concurrent_result& w, double update_s) {
   const double window_s = w.seconds();
   std::size_t inferences = 0, warmup = 0;
   for (const auto& n : w.pipelines) inferences += n.inferences, warmup += n.warmup;
@@ -174,26 +144,40 @@ measure::point_result multi_dnn_kind::run_point(measure::point_context& ctx, con
   mt["dtype"] = spec.dtype;
   mt["threads"] = spec.threads;
   mt["protocol"] = spec.protocol;
-  measure::put_settings(mt, applied);
-  // The seed's rows always say the mode they ran in: one the point left as it was is read.
-  if (mt.value("power_mode", json()).is_null() && ctx.board)
-    if (const auto mode = ctx.board->offered().power_mode) mt["power_mode"] = *mode;
+}
 
-  // The power columns through the one writer every kind uses; one "run" is one inference of any
-  // network, so energy_j is the mapping's energy per inference.
-  const double per_inference_s = inferences ? window_s / static_cast<double>(inferences) : 0.0;
-  const auto power_w = measure::put_power_metrics(mt, window, idle_w, per_inference_s);
-  mt["tegrastats"] = window.power
-                         ? json::parse(tegrastats_aggregates(*window.power, read_memory_use(platform::paths::meminfo)).dump())
-                         : json::object();
+std::optional<std::string> multi_dnn_kind::prepare_pipelines(measure::point_context& ctx, const multi_dnn_spec& spec,
+                                                             const mapping& m, std::vector<network_pipeline>& pipelines) {
+  // Every network's stages, prepared before any runs: a device without a backend or a layer it
+  // cannot run skips the whole mapping (running the rest would measure another workload).
+  const auto backends = [this](const std::string& device, std::string* why) -> std::unique_ptr<workloads::layer_backend> {
+    if (const auto it = unusable_.find(device); it != unusable_.end()) {
+      *why = it->second;
+      return nullptr;
+    }
+    auto be = factory_(device, why);
+    if (!be) unusable_[device] = *why;
+    return be;
+  };
+  const auto dtype = *workloads::parse_gemm_dtype(spec.dtype);
+  pipelines = std::vector<network_pipeline>(m.networks.size());
+  for (std::size_t i = 0; i < m.networks.size(); ++i) {
+    const auto& n = m.networks[i];
+    if (auto why = pipelines[i].prepare(network(n.network, ctx.job_id), n, spec.batch, dtype, backends)) return why;
+  }
+  return std::nullopt;
+}
 
-  bool cpu = false;
-  int cpu_networks = 0;
+// One row per network stage; `cpu_networks` counts the networks with a stage on the CPU.
+json multi_dnn_kind::stage_rows(std::int64_t job, const multi_dnn_spec& spec, const mapping& m,
+                                const std::vector<network_pipeline>& pipelines, const measure::concurrent_result& w,
+                                int& cpu_networks) {
+  const double window_s = w.seconds();
   json stages = json::array();
   for (std::size_t i = 0; i < m.networks.size(); ++i) {
     const auto& n = m.networks[i];
     const auto& nw = w.pipelines[i];
-    const auto& net = network(n.network, ctx.job_id);
+    const auto& net = network(n.network, job);
     bool network_on_cpu = false;
     for (std::size_t k = 0; k < pipelines[i].stages().size(); ++k) {
       const auto& st = pipelines[i].stages()[k];
@@ -220,12 +204,58 @@ measure::point_result multi_dnn_kind::run_point(measure::point_context& ctx, con
                         {"flops", st.layer.flops * spec.batch},
                         {"functional_layer_count", models::functional_layer_count(net, st.layer.first, st.layer.last)}});
     }
-    cpu = cpu || network_on_cpu;
     cpu_networks += network_on_cpu ? 1 : 0;
   }
-  mt["stages"] = std::move(stages);
-  measure::put_window_flags(mt, applied.flags, ctx, window, applied, power_w.has_value(), cpu ? "cpu" : "cuda",
-                            cpu_networks * static_cast<int>(spec.threads));
+  return stages;
+}
+
+measure::point_result multi_dnn_kind::run_point(measure::point_context& ctx, const multi_dnn_spec& spec,
+                                                const multi_dnn_point& p) {
+  const auto point = p.to_json();  // the row's identity, in the stored form
+  const auto& m = p.mapping.m;
+  for (const auto& n : m.networks) network(n.network, ctx.job_id);
+
+  const auto applied = measure::apply_point_settings(ctx, p.setting);
+  const double update_s = ctx.telemetry ? ctx.telemetry->update_period_s() : 0.0;
+  const auto idle_w = idle_.get(ctx, applied.requested, std::max(0.5, spec.min_time_s), spec.boundary_s);
+  if (ctx.cancelled() || !measure::sleep_polling(ctx, spec.cooldown_s))
+    return measure::skipped_point("cancelled", identity_of(point));
+  std::vector<network_pipeline> pipelines;
+  if (auto why = prepare_pipelines(ctx, spec, m, pipelines)) return measure::skipped_point(*why, identity_of(point));
+
+  std::vector<measure::concurrent_pipeline*> running;
+  for (auto& pl : pipelines) running.push_back(&pl);
+  const auto w = measure::concurrent_protocol(ctx, running, plan_of(spec, update_s))();
+  const auto& window = w.window;
+  if (window.cancelled || ctx.cancelled()) return measure::skipped_point("cancelled", identity_of(point));
+  if (!w.error.empty()) throw std::runtime_error(w.error);
+  ctx.record("warmup", "warm-up", w.t_warmup_ns, window.t_start_ns);
+  ctx.record("window", "mapping " + std::to_string(point.value("mapping_id", 0)), window.t_start_ns, window.t_end_ns,
+             {{"mapping", point.at("mapping")}});
+
+  measure::point_result r;
+  r.t_start_ns = window.t_start_ns;
+  r.t_end_ns = window.t_end_ns;
+  json& mt = r.metrics;
+  mt = identity_of(point);
+  put_mapping_metrics(mt, spec, w, update_s);
+  measure::put_settings(mt, applied);
+  // The seed's rows always say the mode they ran in: one the point left as it was is read.
+  if (mt.value("power_mode", json()).is_null() && ctx.board)
+    if (const auto mode = ctx.board->offered().power_mode) mt["power_mode"] = *mode;
+
+  // The power columns through the one writer every kind uses; one "run" is one inference of any
+  // network, so energy_j is the mapping's energy per inference.
+  const auto inferences = mt["inferences"].get<std::size_t>();
+  const double per_inference_s = inferences ? w.seconds() / static_cast<double>(inferences) : 0.0;
+  const auto power_w = measure::put_power_metrics(mt, window, idle_w, per_inference_s);
+  mt["tegrastats"] = window.power
+                         ? json::parse(tegrastats_aggregates(*window.power, read_memory_use(platform::paths::meminfo)).dump())
+                         : json::object();
+  int cpu_networks = 0;
+  mt["stages"] = stage_rows(ctx.job_id, spec, m, pipelines, w, cpu_networks);
+  measure::put_window_flags(mt, applied.flags, ctx, window, applied, power_w.has_value(),
+                            cpu_networks > 0 ? "cpu" : "cuda", cpu_networks * static_cast<int>(spec.threads));
   r.run_s = per_inference_s;
   return r;
 }
