@@ -260,7 +260,15 @@ bool file_exists(const std::string& path) {
 
 }  // namespace
 
-std::string default_web_root() { return JETPERF_DEFAULT_WEB_ROOT; }
+std::string installed_web_root() { return JETPERF_DEFAULT_WEB_ROOT; }
+
+std::string pick_web_root(const std::string& installed, const std::string& source_tree) {
+  if (file_exists(installed + "/index.html")) return installed;
+  if (file_exists(source_tree + "/index.html")) return source_tree;
+  return installed;  // its absence is what the page's 404 names
+}
+
+std::string default_web_root() { return pick_web_root(installed_web_root(), JETPERF_SOURCE_WEB_ROOT); }
 
 std::string daemon_config::listen_text() const {
   if (listen_host.find(':') != std::string::npos) {
@@ -450,7 +458,8 @@ std::string usage_text() {
          "  --command-jobs BOOL        run clients' own programs (command jobs; default false)\n"
          "  --command-user NAME        the unprivileged account they run as (never root)\n"
          "  --command-dirs A,B         programs must lie inside these directories\n"
-         "  --web-root PATH            the web page served at / (default " JETPERF_DEFAULT_WEB_ROOT ")\n"
+         "  --web-root PATH            the web page served at / (default " JETPERF_DEFAULT_WEB_ROOT ",\n"
+         "                             before installing: " JETPERF_SOURCE_WEB_ROOT ")\n"
          "  --javascript-dir PATH      Debian's libjs-* files, served at /javascript/\n"
          "                             (default /usr/share/javascript)\n"
          "  --runtime-dir PATH         per-job runtime files (default /run/jetperf)\n"

@@ -20,6 +20,11 @@ class config_error : public std::runtime_error {
 
 /// Where `cmake --install` puts web/: <install prefix>/share/jetperf/web (/usr/share/jetperf/web in
 /// the .deb).
+std::string installed_web_root();
+/// `installed` when it holds the page, else `source_tree` when that does (a daemon run from its
+/// build tree before `cmake --install`, as the quick start's last line suggests), else `installed`.
+std::string pick_web_root(const std::string& installed, const std::string& source_tree);
+/// The web_root a configuration without one gets: the installed page, or this build's source tree's.
 std::string default_web_root();
 
 struct daemon_config {

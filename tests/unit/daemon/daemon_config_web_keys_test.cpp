@@ -3,6 +3,7 @@
 // and --help naming both.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -18,9 +19,24 @@ TEST(daemon_config_web_keys, defaults_are_the_installed_page_and_debians_javascr
   EXPECT_EQ(cl.config.javascript_dir, "/usr/share/javascript");
   EXPECT_EQ(cl.config.web_root, default_web_root());
   const std::string suffix = "/share/jetperf/web";
-  ASSERT_GT(cl.config.web_root.size(), suffix.size());
-  EXPECT_EQ(cl.config.web_root.front(), '/');
-  EXPECT_EQ(cl.config.web_root.substr(cl.config.web_root.size() - suffix.size()), suffix) << cl.config.web_root;
+  const auto installed = installed_web_root();
+  ASSERT_GT(installed.size(), suffix.size());
+  EXPECT_EQ(installed.front(), '/');
+  EXPECT_EQ(installed.substr(installed.size() - suffix.size()), suffix) << installed;
+  // Installed or not, the default holds the page (this build's source tree has it).
+  EXPECT_TRUE(std::ifstream(default_web_root() + "/index.html").good()) << default_web_root();
+}
+
+TEST(daemon_config_web_keys, a_daemon_run_from_its_build_tree_serves_the_source_trees_page) {
+  jetperf::test::temp_dir dir;
+  const std::string installed = dir.file("prefix/share/jetperf/web"), source = dir.file("src/web");
+  std::filesystem::create_directories(installed);
+  std::filesystem::create_directories(source);
+  EXPECT_EQ(pick_web_root(installed, source), installed) << "neither has the page: the installed one is named";
+  std::ofstream(source + "/index.html") << "<!doctype html>";
+  EXPECT_EQ(pick_web_root(installed, source), source);
+  std::ofstream(installed + "/index.html") << "<!doctype html>";
+  EXPECT_EQ(pick_web_root(installed, source), installed) << "installed, the installed page wins";
 }
 
 TEST(daemon_config_web_keys, file_then_flags) {
@@ -50,7 +66,8 @@ TEST(daemon_config_web_keys, relative_or_empty_paths_are_refused_and_help_names_
   const auto help = usage_text();
   EXPECT_NE(help.find("--web-root PATH"), std::string::npos);
   EXPECT_NE(help.find("--javascript-dir PATH"), std::string::npos);
-  EXPECT_NE(help.find(default_web_root()), std::string::npos);
+  EXPECT_NE(help.find(installed_web_root()), std::string::npos);
+  EXPECT_NE(help.find(default_web_root()), std::string::npos) << "installed or not, the default is named";
 }
 
 }  // namespace
