@@ -12,8 +12,8 @@
 //   nlohmann::json point_json(const Point&) const;   a point as its params are stored
 //   Point point_of(const nlohmann::json&) const;     and read back
 //   measure::point_result run_point(measure::point_context&, const Spec&, const Point&);
-// and, where it has them, spec_version() and upgrade(stored, from_version) for specs stored in an
-// older form, and, the views below (their defaults say "none"). make_workload() turns it
+// and, where it has them, spec_version() with upgrade(stored, from_version) for specs stored in
+// an older form, and the views below (their defaults say "none"). make_workload() turns it
 // into the runner's workload: the spec is parsed and expanded once per job (workload::plan),
 // and summaries, comparisons and exports get the finished rows, never store types, and not the
 // spec (they read what the rows say: a job stored by an older version still has its views).
@@ -64,7 +64,8 @@ class kind {
   nlohmann::json summarize(const std::vector<nlohmann::json>& rows) const {
     return nlohmann::json::object();
   }
-  // compare(rows, const std::string& by) and export_results(format, rows) have no default: a kind without them has no comparisons and no layouts of its own.
+  // compare(rows, const std::string& by) and export_results(format, rows) have no default: a
+  // kind without them has no comparisons and no layouts of its own.
   std::vector<std::string> export_formats() const { return {}; }
   bool export_has_provenance(const std::string&) const { return true; }
 };

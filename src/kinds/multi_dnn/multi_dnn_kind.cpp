@@ -131,7 +131,9 @@ measure::concurrent_plan plan_of(const multi_dnn_spec& spec, double update_s) {
 }
 
 // The mapping's own figures: throughput over every network's inferences, and what it ran with.
-void put_mapping_metrics(json& mt, const multi_dnn_spec& spec, const measure::concurrent_result& w, double update_s) {
+// Returns the inferences in the window.
+std::size_t put_mapping_metrics(json& mt, const multi_dnn_spec& spec, const measure::concurrent_result& w,
+                                double update_s) {
   const double window_s = w.seconds();
   std::size_t inferences = 0, warmup = 0;
   for (const auto& n : w.pipelines) inferences += n.inferences, warmup += n.warmup;
@@ -144,6 +146,7 @@ void put_mapping_metrics(json& mt, const multi_dnn_spec& spec, const measure::co
   mt["dtype"] = spec.dtype;
   mt["threads"] = spec.threads;
   mt["protocol"] = spec.protocol;
+  return inferences;
 }
 
 std::optional<std::string> multi_dnn_kind::prepare_pipelines(measure::point_context& ctx, const multi_dnn_spec& spec,
@@ -238,7 +241,7 @@ measure::point_result multi_dnn_kind::run_point(measure::point_context& ctx, con
   r.t_end_ns = window.t_end_ns;
   json& mt = r.metrics;
   mt = identity_of(point);
-  put_mapping_metrics(mt, spec, w, update_s);
+  const auto inferences = put_mapping_metrics(mt, spec, w, update_s);
   measure::put_settings(mt, applied);
   // The seed's rows always say the mode they ran in: one the point left as it was is read.
   if (mt.value("power_mode", json()).is_null() && ctx.board)
@@ -246,7 +249,6 @@ measure::point_result multi_dnn_kind::run_point(measure::point_context& ctx, con
 
   // The power columns through the one writer every kind uses; one "run" is one inference of any
   // network, so energy_j is the mapping's energy per inference.
-  const auto inferences = mt["inferences"].get<std::size_t>();
   const double per_inference_s = inferences ? w.seconds() / static_cast<double>(inferences) : 0.0;
   const auto power_w = measure::put_power_metrics(mt, window, idle_w, per_inference_s);
   mt["tegrastats"] = window.power
