@@ -9,6 +9,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/common/free_memory.hpp>
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
@@ -37,11 +38,11 @@ std::string store_failure(const std::exception& e) {
 }
 
 // A point's power mode, read through the settings table (null or absent: left as it is).
-std::optional<std::int64_t> point_power_mode(const nlohmann::json& point) {
+std::optional<std::int64_t> point_power_mode(const record& point) {
   for (const auto& f : platform::setting_fields()) {
     if (f.member != &platform::board_setting::power_mode) continue;
-    const auto it = point.find(f.key);
-    if (it != point.end() && it->is_number_integer()) return it->get<std::int64_t>();
+    const auto* v = point.find(f.key);
+    if (v && v->is_integer()) return v->integer();
   }
   return std::nullopt;
 }
@@ -143,7 +144,7 @@ nlohmann::json job_service::dry_run(const std::string& kind, const nlohmann::jso
   // What will run, in order: the first points of it (a multi_dnn job's mappings are its points).
   constexpr std::size_t k_planned = 200;
   nlohmann::json planned = nlohmann::json::array();
-  for (std::size_t i = 0; i < points.size() && i < k_planned; ++i) planned.push_back(points[i]);
+  for (std::size_t i = 0; i < points.size() && i < k_planned; ++i) planned.push_back(to_json(points[i]));
   return {{"kind", kind},
           {"spec", normalized},
           {"points", points.size()},
@@ -373,13 +374,14 @@ measure::point_context job_service::point_context_for(job_run& run) {
   ctx.fidelity = options_.fidelity;
   ctx.processes = options_.processes;
   ctx.cpu_usage = options_.cpu_usage;
-  ctx.event = [this, id](const std::string& type, const nlohmann::json& data) {
-    jobs_.add_event(id, type, data);
-    publish(id, type, data);
+  ctx.event = [this, id](const std::string& type, const record& data) {
+    const auto j = to_json(data);
+    jobs_.add_event(id, type, j);
+    publish(id, type, j);
   };
   ctx.timeline = [this, &run, id](measure::timeline_span s) {
     run.spans.push_back(
-        {id, s.point_index, std::move(s.track), std::move(s.name), s.t_start_ns, s.t_end_ns, std::move(s.args)});
+        {id, s.point_index, std::move(s.track), std::move(s.name), s.t_start_ns, s.t_end_ns, to_json(s.args)});
     if (run.spans.size() >= k_spans_held) store_spans(id, run.spans);
   };
   return ctx;
@@ -397,7 +399,7 @@ bool job_service::run_point_of(job_run& run, std::int64_t i) {
   store::point_record p;
   p.job_id = id;
   p.index = i;
-  p.params = run.plan->points()[static_cast<std::size_t>(i)];
+  p.params = to_json(run.plan->points()[static_cast<std::size_t>(i)]);
   const auto record_failure = [&](const std::string& what) {
     p.status = "failed";
     p.metrics = {{"error", what}};
@@ -408,9 +410,9 @@ bool job_service::run_point_of(job_run& run, std::int64_t i) {
     auto r = run.plan->run_point(run.ctx, static_cast<std::size_t>(i));
     // A point cut short by cancellation or shutdown is not a result.
     if (abort_) return false;
-    p.metrics = std::move(r.metrics);
     // A point that ran without its main metrics says why, never ok.
-    p.status = r.status == "ok" ? settle_status(run.kind.columns(), p.metrics) : r.status;
+    p.status = r.status == "ok" ? settle_status(run.kind.columns(), r.metrics) : r.status;
+    p.metrics = to_json(r.metrics);
     p.t_start_ns = r.t_start_ns;
     p.t_end_ns = r.t_end_ns;
     if (p.status == "ok" && r.cost) model_.record_run(run.job.kind, *r.cost, r.run_s, r.run_cv);

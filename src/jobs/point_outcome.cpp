@@ -6,28 +6,27 @@ namespace jetperf::jobs {
 
 namespace {
 
-using nlohmann::json;
-
 // The value a row shows for `name`: the item's own where it has the key, else the point's (as
 // the result table overlays them).
-const json* value_in_row(const json& point, const json* item, const std::string& name) {
-  if (item && item->is_object()) {
-    const auto it = item->find(name);
-    if (it != item->end()) return &*it;
-  }
-  const auto it = point.find(name);
-  return it != point.end() ? &*it : nullptr;
+const cell* value_in_row(const row& point, const record* item, const std::string& name) {
+  if (item)
+    if (const auto* v = item->find(name)) return v;
+  return point.find(name);
+}
+
+std::string resolution_of(const record* item) {
+  const auto* v = item ? item->find("layer_resolution") : nullptr;
+  return v && v->is_string() ? v->as_string() : std::string();
 }
 
 // Why a row is not ok ("" when it is).
-std::string missing_in_row(const column_table& table, const json& point, const json* item) {
-  if (item && item->is_object() && item->value("layer_resolution", std::string()) == "runs_nothing") return {};
+std::string missing_in_row(const column_table& table, const row& point, const record* item) {
+  if (resolution_of(item) == "runs_nothing") return {};
   for (const auto& c : table.columns) {
     if (!c.main) continue;
     const auto* v = value_in_row(point, item, c.name);
     if (v && !v->is_null()) continue;
-    if (item && item->is_object() && item->value("layer_resolution", std::string()) == "unresolvable")
-      return "unresolvable";
+    if (resolution_of(item) == "unresolvable") return "unresolvable";
     return c.unit == "W" || c.unit == "J" ? "no_power" : "incomplete";
   }
   return {};
@@ -35,12 +34,11 @@ std::string missing_in_row(const column_table& table, const json& point, const j
 
 }  // namespace
 
-std::string settle_status(const column_table& table, json& metrics) {
-  if (!metrics.is_object()) return "ok";
-  json* items = nullptr;
+std::string settle_status(const column_table& table, row& metrics) {
+  cell_list* items = nullptr;
   if (!table.row_list.empty()) {
-    const auto it = metrics.find(table.row_list);
-    if (it != metrics.end() && it->is_array() && !it->empty()) items = &*it;
+    auto* list = metrics.cells().find(table.row_list);
+    if (list && list->is_list() && !list->as_list().empty()) items = &list->as_list();
   }
   if (!items) {
     const auto why = missing_in_row(table, metrics, nullptr);
@@ -49,13 +47,14 @@ std::string settle_status(const column_table& table, json& metrics) {
   std::string status = "ok";
   std::vector<std::string> why(items->size());
   for (std::size_t i = 0; i < items->size(); ++i) {
-    why[i] = missing_in_row(table, metrics, &(*items)[i]);
+    const auto& item = (*items)[i];
+    why[i] = missing_in_row(table, metrics, item.is_record() ? &item.as_record() : nullptr);
     if (status == "ok" && !why[i].empty()) status = why[i];
   }
   // A row that lacks nothing says ok itself: it would show the point's status otherwise.
   if (status != "ok")
     for (std::size_t i = 0; i < items->size(); ++i)
-      if ((*items)[i].is_object()) (*items)[i]["status"] = why[i].empty() ? "ok" : why[i];
+      if ((*items)[i].is_record()) (*items)[i].as_record().set("status", why[i].empty() ? "ok" : why[i]);
   return status;
 }
 

@@ -1,12 +1,21 @@
 #include <jetperf/jobs/workload.hpp>
 
+#include <jetperf/common/cell_json.hpp>
+
 namespace jetperf::jobs {
 
-std::vector<nlohmann::json> point_rows(const std::vector<store::point_record>& points) {
-  std::vector<nlohmann::json> rows;
+std::vector<point_row> point_rows(const std::vector<store::point_record>& points) {
+  std::vector<point_row> rows;
   rows.reserve(points.size());
-  for (const auto& p : points) rows.push_back({{"params", p.params}, {"metrics", p.metrics}, {"status", p.status}});
+  for (const auto& p : points) rows.push_back({p.index, p.status, record_of(p.params), row_of(p.metrics)});
   return rows;
+}
+
+std::vector<nlohmann::json> rows_json(const std::vector<point_row>& rows) {
+  std::vector<nlohmann::json> out;
+  out.reserve(rows.size());
+  for (const auto& r : rows) out.push_back({{"params", to_json(r.params)}, {"metrics", to_json(r.metrics)}, {"status", r.status}});
+  return out;
 }
 
 const std::vector<spec_field>& workload::spec_fields() const {

@@ -53,25 +53,25 @@ traced_runs record_kernel_runs(const measure::point_context& ctx, workloads::ker
   out.dropped = trace.dropped;
   out.unattributed = static_cast<std::size_t>(std::count(run_of.begin(), run_of.end(), -1));
   for (std::size_t i = 0; i < spans.size(); ++i) {
-    nlohmann::json args = {{"run", i}, {"kernel_trace", true},
+    record args{{"run", i}, {"kernel_trace", true},
                            {"kernels", std::count(run_of.begin(), run_of.end(), static_cast<int>(i))}};
     if (i == 0) {
-      args["kernels_dropped"] = trace.dropped;
-      args["kernels_unattributed"] = out.unattributed;
-      args["clock_uncertainty_ns"] = trace.clock_uncertainty_ns;
+      args.set("kernels_dropped", trace.dropped);
+      args.set("kernels_unattributed", out.unattributed);
+      args.set("clock_uncertainty_ns", trace.clock_uncertainty_ns);
     }
     ctx.record("runs", "traced run", spans[i].start_ns, spans[i].end_ns, std::move(args));
   }
   for (std::size_t i = 0; i < trace.kernels.size(); ++i) {
     const auto& k = trace.kernels[i];
     ctx.record("kernels", k.name, k.start_ns, k.end_ns,
-               {{"run", run_of[i] >= 0 ? nlohmann::json(run_of[i]) : nlohmann::json()},
+               record{{"run", run_of[i] >= 0 ? cell(run_of[i]) : cell()},
                 {"grid", k.grid},
                 {"block", k.block},
                 {"stream", k.stream},
                 {"device", k.device},
                 {"correlation", k.correlation},
-                {"launch_ns", k.launch_ns >= 0 ? nlohmann::json(k.launch_ns) : nlohmann::json()}});
+                {"launch_ns", k.launch_ns >= 0 ? cell(k.launch_ns) : cell()}});
   }
   return out;
 }

@@ -3,14 +3,13 @@
 #include <algorithm>
 
 #include <jetperf/common/clock.hpp>
+#include <jetperf/measure/point_columns.hpp>
 #include <jetperf/measure/power_window.hpp>
 #include <jetperf/measure/throttle.hpp>
 
 namespace jetperf::measure {
 
 namespace {
-
-using nlohmann::json;
 
 // A requested clock in the unit of the channel that reports it.
 double in_unit(double value_hz, const std::string& unit) {
@@ -28,36 +27,26 @@ platform::board_setting applied_settings::effective() const {
   return e;
 }
 
-platform::board_setting setting_of_point(const json& point) {
+platform::board_setting setting_of_point(const record& point) {
   platform::board_setting s;
   for (const auto& f : platform::setting_fields()) {
-    auto it = point.find(f.key);
-    if (it != point.end() && it->is_number()) s.*f.member = it->get<std::int64_t>();
+    const auto* v = point.find(f.key);
+    if (v && v->is_number()) s.*f.member = v->integer();
   }
   return s;
 }
 
-json setting_json(const platform::board_setting& s) {
-  json out = json::object();
-  for (const auto& f : platform::setting_fields()) {
-    const auto& v = s.*f.member;
-    out[f.key] = v ? json(*v) : json();
-  }
+record setting_record(const platform::board_setting& s) {
+  record out;
+  for (const auto& f : platform::setting_fields()) out.set(f.key, s.*f.member);
   return out;
 }
 
-namespace {
-// The set values only ({} for an empty setting): what was asked for, what was read back.
-json set_values(const platform::board_setting& s) {
-  json out = json::object();
+record set_values(const platform::board_setting& s) {
+  record out;
   for (const auto& f : platform::setting_fields())
-    if (const auto& v = s.*f.member) out[f.key] = *v;
+    if (const auto& v = s.*f.member) out.set(f.key, *v);
   return out;
-}
-}  // namespace
-
-applied_settings apply_point_settings(measure::point_context& ctx, const json& point) {
-  return apply_point_settings(ctx, setting_of_point(point));
 }
 
 applied_settings apply_point_settings(measure::point_context& ctx, const platform::board_setting& setting) {
@@ -71,7 +60,7 @@ applied_settings apply_point_settings(measure::point_context& ctx, const platfor
     a.flags.push_back("settings_not_applied");
   if (!a.requested.empty())
     ctx.record("settings", a.requested.label(), t0, clock.now_ns(),
-               {{"requested", setting_json(a.requested)}, {"read_back", set_values(a.read_back)}});
+               record{{"requested", setting_record(a.requested)}, {"read_back", set_values(a.read_back)}});
   return a;
 }
 
@@ -101,17 +90,17 @@ std::optional<double> idle_power_cache::get(measure::point_context& ctx, const p
   const auto summary = summarize_window(ctx.telemetry->channels(), trimmed, ctx.telemetry->total_power_channel());
   cache_[key] = summary.total_power_w;
   ctx.record("idle", "idle " + key, t0, t1,
-             summary.total_power_w ? json{{"power_w", *summary.total_power_w}} : json::object());
+             summary.total_power_w ? record{{"power_w", *summary.total_power_w}} : record());
   return summary.total_power_w;
 }
 
-void put_settings(json& mt, const applied_settings& applied) {
-  mt.update(setting_json(applied.effective()));
-  mt["requested"] = set_values(applied.requested);
-  mt["read_back"] = set_values(applied.read_back);
+void put_settings(row& mt, const applied_settings& applied) {
+  for (const auto& e : setting_record(applied.effective())) mt.put(e.first, e.second);
+  mt.set(cols::requested, set_values(applied.requested));
+  mt.set(cols::read_back, set_values(applied.read_back));
 }
 
-void put_window_flags(json& mt, std::vector<std::string> flags, const measure::point_context& ctx,
+void put_window_flags(row& mt, std::vector<std::string> flags, const measure::point_context& ctx,
                       const loop_result& res, const applied_settings& applied, bool has_power,
                       const std::string& device, int threads) {
   const auto add_flag = [&flags](const std::string& f) {
@@ -124,34 +113,36 @@ void put_window_flags(json& mt, std::vector<std::string> flags, const measure::p
   // Throttling: any clock channel reading below the clock requested for this point, and any
   // clock the board read back below it after applying (the only sign for EMC where telemetry has
   // no EMC channel, or where the lock did not take).
-  json throttle = ctx.telemetry ? throttled_clocks(*ctx.telemetry, res.samples, applied.requested) : json::object();
+  record throttle = ctx.telemetry ? throttled_clocks(*ctx.telemetry, res.samples, applied.requested) : record();
   const auto read_back = check_read_back(applied);
-  for (const auto& [channel, entry] : read_back.below.items()) {
-    auto& t = throttle[channel];
-    if (t.is_null()) {
-      t = entry;
+  for (const auto& [channel, entry] : read_back.below) {
+    auto* seen = throttle.find(channel);
+    if (!seen) {
+      throttle.set(channel, entry);
       continue;
     }
     // Telemetry saw it too: keep its sample counts, add what was read back.
-    t["min_ratio"] = std::min(t["min_ratio"].get<double>(), entry["min_ratio"].get<double>());
-    t["requested"] = entry["requested"];
-    t["read_back"] = entry["read_back"];
+    auto& t = seen->as_record();
+    const auto& e = entry.as_record();
+    t.set("min_ratio", std::min(*t.at("min_ratio").number(), *e.at("min_ratio").number()));
+    t.set("requested", e.at("requested"));
+    t.set("read_back", e.at("read_back"));
   }
   if (!throttle.empty()) {
     add_flag("throttled");
-    mt["throttle"] = std::move(throttle);
+    mt.set(cols::throttle, std::move(throttle));
   }
   // Read back above the request: the board runs the clock where it wants, not where asked.
   if (read_back.above) add_flag("settings_not_applied");
   // A window longer than the telemetry held (and could read back) averages only its end.
   if (res.power_covered_s < res.power_window_s) {
     add_flag("power_window_truncated");
-    mt["power_window_covered_s"] = res.power_covered_s;
+    mt.set(cols::power_window_covered_s, res.power_covered_s);
   }
   // Stopped at max_time_s, or before it when the RSE's trend said the target was out of reach
   // (its projection at max_time_s in projected_rse): either way short of the target.
   const bool projected = res.decision.reason == stop_reason::projected_max_time;
-  if (projected && res.projected_rse) mt["projected_rse"] = *res.projected_rse;
+  if (projected && res.projected_rse) mt.set(cols::projected_rse, *res.projected_rse);
   if (res.decision.reason == stop_reason::max_time || projected) {
     if (!projected) flags.push_back("max_time_reached");
     for (const auto& u : res.decision.unmet)
@@ -162,20 +153,20 @@ void put_window_flags(json& mt, std::vector<std::string> flags, const measure::p
   }
   if (!has_power) flags.push_back("no_power");
   if (res.contention) {
-    mt["others_cpu_share"] = res.contention->others_cpu_share;
-    mt["retries"] = res.contention->retries;
+    mt.set(cols::others_cpu_share, res.contention->others_cpu_share);
+    mt.set(cols::retries, res.contention->retries);
     if (res.contention->contended) add_flag("contended");
   }
-  mt["flags"] = flags;
-  mt["stop_reason"] = to_string(res.decision.reason);
-  mt["unmet"] = res.decision.unmet;
+  mt.set(cols::flags, flags);
+  mt.set(cols::stop_reason, to_string(res.decision.reason));
+  mt.set(cols::unmet, res.decision.unmet);
 }
 
-measure::point_result skipped_point(const std::string& reason, json identity) {
+measure::point_result skipped_point(const std::string& reason, row identity) {
   measure::point_result r;
   r.status = "skipped";
   r.metrics = std::move(identity);
-  r.metrics["reason"] = reason;
+  r.metrics.set(cols::reason, reason);
   r.t_start_ns = r.t_end_ns = monotonic_ns();
   return r;
 }
@@ -194,8 +185,8 @@ read_back_check check_read_back(const applied_settings& applied) {
     if (!asked || !got || *asked <= 0) continue;
     const double ratio = static_cast<double>(*got) / static_cast<double>(*asked);
     if (ratio < 1 - k_clock_tolerance) {
-      out.below[channel] = {{"below", 1}, {"samples", 1}, {"min_ratio", ratio}, {"requested", *asked},
-                            {"read_back", *got}};
+      out.below.set(channel, record{{"below", 1}, {"samples", 1}, {"min_ratio", ratio}, {"requested", *asked},
+                                    {"read_back", *got}});
     } else if (ratio > 1 + k_clock_tolerance) {
       out.above = true;
     }
@@ -203,10 +194,10 @@ read_back_check check_read_back(const applied_settings& applied) {
   return out;
 }
 
-json throttled_clocks(const telemetry::sample_source& source, const std::vector<telemetry::sample>& samples,
+record throttled_clocks(const telemetry::sample_source& source, const std::vector<telemetry::sample>& samples,
                       const platform::board_setting& requested) {
   const auto channels = source.channels();
-  json throttle = json::object();
+  record throttle;
   for (std::size_t i = 0; i < channels.size(); ++i) {
     const auto& c = channels[i];
     if (c.kind != telemetry::channel_kind::clock) continue;
@@ -217,7 +208,7 @@ json throttled_clocks(const telemetry::sample_source& source, const std::vector<
       requested_hz = static_cast<double>(*requested.cpu_freq_khz) * 1e3;
     if (!requested_hz) continue;
     const auto t = check_throttle(samples, static_cast<int>(i), in_unit(*requested_hz, c.unit));
-    if (t.throttled) throttle[c.name] = {{"below", t.below}, {"samples", t.samples}, {"min_ratio", t.min_ratio}};
+    if (t.throttled) throttle.set(c.name, record{{"below", t.below}, {"samples", t.samples}, {"min_ratio", t.min_ratio}});
   }
   return throttle;
 }

@@ -4,9 +4,6 @@
 
 namespace jetperf::measure {
 
-namespace {
-}  // namespace
-
 std::vector<column> setting_columns(bool shown) {
   std::vector<column> out;
   for (const auto& f : platform::setting_fields())
@@ -17,45 +14,45 @@ std::vector<column> setting_columns(bool shown) {
 
 std::vector<column> setting_detail_columns() {
   return {
-      {"requested", column_type::object, column_role::parameter, "", "the board settings the point asked for", false},
-      {"read_back", column_type::object, column_role::metric, "", "the settings the board reported after applying", false},
+      declare(cols::requested, column_role::parameter, "", "the board settings the point asked for", false),
+      declare(cols::read_back, column_role::metric, "", "the settings the board reported after applying", false),
   };
 }
 
 std::vector<column> power_columns() {
   return {
-      {"power_w", column_type::number, column_role::metric, "W", "mean total board power over the window", true, /*main=*/true},
-      {"power_rse", column_type::number, column_role::metric, "", "relative standard error of power_w", false},
-      {"power_samples", column_type::integer, column_role::metric, "", "total-power samples in the window", false},
-      {"window_energy_j", column_type::number, column_role::metric, "J", "energy over the whole window", false},
-      {"temp_max_c", column_type::number, column_role::metric, "C", "hottest temperature in the window", false},
-      {"idle_power_w", column_type::number, column_role::metric, "W", "board at rest under the same settings", false},
-      {"energy_j", column_type::number, column_role::metric, "J", "power_w x one run's mean time", true},
-      {"dynamic_power_w", column_type::number, column_role::metric, "W", "power_w - idle_power_w", false},
-      {"dynamic_energy_j", column_type::number, column_role::metric, "J", "dynamic_power_w x one run's mean time", false},
+      declare(cols::power_w, column_role::metric, "W", "mean total board power over the window", true, /*main=*/true),
+      declare(cols::power_rse, column_role::metric, "", "relative standard error of power_w", false),
+      declare(cols::power_samples, column_role::metric, "", "total-power samples in the window", false),
+      declare(cols::window_energy_j, column_role::metric, "J", "energy over the whole window", false),
+      declare(cols::temp_max_c, column_role::metric, "C", "hottest temperature in the window", false),
+      declare(cols::idle_power_w, column_role::metric, "W", "board at rest under the same settings", false),
+      declare(cols::energy_j, column_role::metric, "J", "power_w x one run's mean time", true),
+      declare(cols::dynamic_power_w, column_role::metric, "W", "power_w - idle_power_w", false),
+      declare(cols::dynamic_energy_j, column_role::metric, "J", "dynamic_power_w x one run's mean time", false),
   };
 }
 
 std::vector<column> window_columns() {
   return {
-      {"throttle", column_type::object, column_role::metric, "",
-       "clocks that read below their request in the window or when read back, per clock", false},
-      {"flags", column_type::list, column_role::metric, "",
+      declare(cols::throttle, column_role::metric, "",
+       "clocks that read below their request in the window or when read back, per clock", false),
+      declare(cols::flags, column_role::metric, "",
        "caveats: throttled, max_time_reached, rse_unmet, contended, no_power, settings_not_applied (no board, or a clock read "
        "back above its request), power_window_truncated, speed_not_simulated and speed_threads_approx (simulated "
-       "boards), ...", false},
-      {"power_window_covered_s", column_type::number, column_role::metric, "s",
-       "with power_window_truncated: the seconds at the window's end that its power figures cover", false},
-      {"stop_reason", column_type::text, column_role::metric, "", "why the window ended", false},
-      {"projected_rse", column_type::number, column_role::metric, "",
+       "boards), ...", false),
+      declare(cols::power_window_covered_s, column_role::metric, "s",
+       "with power_window_truncated: the seconds at the window's end that its power figures cover", false),
+      declare(cols::stop_reason, column_role::metric, "", "why the window ended", false),
+      declare(cols::projected_rse, column_role::metric, "",
        "with stop_reason projected_max_time: the latency's RSE projected at max_time_s from its trend (over "
-       "target_rse: the window stopped early)", false},
-      {"others_cpu_share", column_type::number, column_role::metric, "",
+       "target_rse: the window stopped early)", false),
+      declare(cols::others_cpu_share, column_role::metric, "",
        "share of the workload's cores' time other processes took in the window kept (over contention_threshold: "
-       "flag contended)", false},
-      {"retries", column_type::integer, column_role::metric, "",
-       "windows measured again because other processes took more than contention_threshold", false},
-      {"unmet", column_type::list, column_role::metric, "", "stop criteria not met when the window ended", false},
+       "flag contended)", false),
+      declare(cols::retries, column_role::metric, "",
+       "windows measured again because other processes took more than contention_threshold", false),
+      declare(cols::unmet, column_role::metric, "", "stop criteria not met when the window ended", false),
   };
 }
 

@@ -7,8 +7,7 @@
 
 namespace jetperf::measure {
 
-std::optional<double> device_clock_hz(const nlohmann::json& point, const std::string& device) {
-  const auto s = setting_of_point(point);
+std::optional<double> device_clock_hz(const platform::board_setting& s, const std::string& device) {
   if (device == "cpu" && s.cpu_freq_khz) return static_cast<double>(*s.cpu_freq_khz) * 1e3;
   if (device == "cuda" && s.gpu_freq_hz) return static_cast<double>(*s.gpu_freq_hz);
   return std::nullopt;
@@ -22,8 +21,8 @@ double adaptive_window_s(double min_time_s, double max_time_s, std::size_t min_r
   return std::min(needed, std::max(max_time_s, min_time_s) + run.mean_s);
 }
 
-double idle_baseline_estimate::add(const nlohmann::json& point) {
-  return seen_.insert(setting_of_point(point).label()).second ? seconds_ : 0.0;
+double idle_baseline_estimate::add(const platform::board_setting& point) {
+  return seen_.insert(point.label()).second ? seconds_ : 0.0;
 }
 
 }  // namespace jetperf::measure

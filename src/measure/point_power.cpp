@@ -4,44 +4,40 @@
 
 #include <jetperf/common/columns.hpp>
 #include <jetperf/measure/idle_baseline.hpp>
+#include <jetperf/measure/point_columns.hpp>
 
 namespace jetperf::measure {
 
-namespace {
-
-nlohmann::json opt(std::optional<double> v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
-
-}  // namespace
-
-void put_rail_metrics(nlohmann::json& mt, const power_summary& summary) {
+void put_rail_metrics(row& mt, const power_summary& summary) {
   for (const auto& entry : summary.channels) {
     const auto& c = entry.second;
-    if (c.name.rfind("rail.", 0) == 0) mt[rail_column_name(c.name.substr(5))] = c.mean;
+    if (c.name.rfind("rail.", 0) == 0) mt.put(rail_column_name(c.name.substr(5)), c.mean);
   }
 }
 
-std::optional<double> put_power_metrics(nlohmann::json& mt, const loop_result& res, std::optional<double> idle_w,
+std::optional<double> put_power_metrics(row& mt, const loop_result& res, std::optional<double> idle_w,
                                         double invocation_s) {
   std::optional<double> power_w;
-  mt["power_rse"] = nullptr;
-  mt["power_samples"] = 0;
-  mt["temp_max_c"] = nullptr;
+  mt.set(cols::power_rse, nullptr);
+  mt.set(cols::power_samples, 0);
+  mt.set(cols::temp_max_c, nullptr);
   if (res.power) {
     power_w = res.power->total_power_w;
     if (power_w) {
-      mt["power_rse"] = std::isfinite(res.power->total_rse) ? nlohmann::json(res.power->total_rse) : nlohmann::json();
-      mt["power_samples"] = res.power->total_samples;
-      mt["window_energy_j"] = opt(res.power->total_energy_j);
+      mt.set(cols::power_rse, std::isfinite(res.power->total_rse) ? std::optional<double>(res.power->total_rse)
+                                                                 : std::nullopt);
+      mt.set(cols::power_samples, res.power->total_samples);
+      mt.set(cols::window_energy_j, res.power->total_energy_j);
     }
     put_rail_metrics(mt, *res.power);
-    mt["temp_max_c"] = opt(res.power->temp_max_c);
+    mt.set(cols::temp_max_c, res.power->temp_max_c);
   }
-  mt["power_w"] = opt(power_w);
-  mt["idle_power_w"] = opt(idle_w);
-  mt["energy_j"] = power_w ? nlohmann::json(*power_w * invocation_s) : nlohmann::json();
+  mt.set(cols::power_w, power_w);
+  mt.set(cols::idle_power_w, idle_w);
+  mt.set(cols::energy_j, power_w ? std::optional<double>(*power_w * invocation_s) : std::nullopt);
   const auto dyn = subtract_idle(power_w, idle_w, invocation_s);
-  mt["dynamic_power_w"] = opt(dyn.dynamic_power_w);
-  mt["dynamic_energy_j"] = opt(dyn.dynamic_energy_j);
+  mt.set(cols::dynamic_power_w, dyn.dynamic_power_w);
+  mt.set(cols::dynamic_energy_j, dyn.dynamic_energy_j);
   return power_w;
 }
 

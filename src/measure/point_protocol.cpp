@@ -2,13 +2,7 @@
 
 #include <jetperf/measure/protocols/point.hpp>
 
-
 namespace jetperf::measure {
-
-point_measurement run_point(measure::point_context& ctx, const nlohmann::json& point, const point_plan& plan,
-                            idle_power_cache& idle) {
-  return run_point(ctx, setting_of_point(point), plan, idle);
-}
 
 point_measurement run_point(measure::point_context& ctx, const platform::board_setting& setting, const point_plan& plan,
                             idle_power_cache& idle) {

@@ -25,7 +25,7 @@ repeat_summary summarize_repeats(const std::vector<double>& values, const std::v
   return s;
 }
 
-nlohmann::json repeat_summary::to_json() const {
+record repeat_summary::to_record() const {
   return {{"n", n}, {"mean", mean}, {"std", std}, {"ci95_low", mean - ci95}, {"ci95_high", mean + ci95},
           {"disagree", disagree}};
 }

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/config.hpp>
 #include <jetperf/measure/measurement_loop.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
@@ -66,7 +67,7 @@ double run_point_gflops(int s) {
                                  {});
   measure::point_context ctx;
   const auto r = w->run_point(ctx, spec, w->expand(spec).at(0));
-  return r.metrics.at("gflops").get<double>();
+  return jetperf::to_json(r.metrics).at("gflops").get<double>();
 }
 #endif
 

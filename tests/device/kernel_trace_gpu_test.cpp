@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/measure/kernel_runs.hpp>
 #include <jetperf/models/zoo.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
@@ -24,19 +25,19 @@ namespace {
 void expect_kernels_in_their_runs(const test::timeline_capture& c, std::size_t runs) {
   const auto traced = c.on("runs");
   ASSERT_EQ(traced.size(), runs);
-  const auto slack = traced.front().args.value("clock_uncertainty_ns", std::int64_t{0}) + 20'000;
+  const auto slack = jetperf::to_json(traced.front().args).value("clock_uncertainty_ns", std::int64_t{0}) + 20'000;
   const auto kernels = c.on("kernels");
   ASSERT_FALSE(kernels.empty());
   for (const auto& k : kernels) {
-    ASSERT_TRUE(k.args["run"].is_number()) << k.name << " launched outside every traced run";
-    const auto& run = traced.at(k.args["run"].get<std::size_t>());
+    ASSERT_TRUE(jetperf::to_json(k.args)["run"].is_number()) << k.name << " launched outside every traced run";
+    const auto& run = traced.at(jetperf::to_json(k.args)["run"].get<std::size_t>());
     EXPECT_GE(k.t_start_ns, run.t_start_ns - slack) << k.name;
     EXPECT_LE(k.t_end_ns, run.t_end_ns + slack) << k.name;
     EXPECT_GT(k.t_end_ns, k.t_start_ns) << k.name;
     EXPECT_FALSE(k.name.empty());
-    EXPECT_GT(k.args["grid"][0].get<int>(), 0) << k.name;
-    EXPECT_GT(k.args["block"][0].get<int>(), 0) << k.name;
-    EXPECT_TRUE(k.args["launch_ns"].is_number()) << k.name << ": no launch call correlated";
+    EXPECT_GT(jetperf::to_json(k.args)["grid"][0].get<int>(), 0) << k.name;
+    EXPECT_GT(jetperf::to_json(k.args)["block"][0].get<int>(), 0) << k.name;
+    EXPECT_TRUE(jetperf::to_json(k.args)["launch_ns"].is_number()) << k.name << ": no launch call correlated";
   }
 }
 

@@ -1,13 +1,12 @@
 #pragma once
 // A job's spec parsed once and expanded once, held by the runner for the whole job: the points
-// it stores (their JSON form) and the measuring of each, without parsing the spec per point.
+// it stores (as records) and the measuring of each, without parsing the spec per point.
 #include <cstddef>
 #include <map>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include <jetperf/common/cell.hpp>
 #include <jetperf/measure/point_context.hpp>
 #include <jetperf/measure/point_result.hpp>
 #include <jetperf/measure/run_cost.hpp>
@@ -18,7 +17,7 @@ class job_plan {
  public:
   virtual ~job_plan() = default;
   /// The points in order, as each point's params are stored.
-  virtual const std::vector<nlohmann::json>& points() const = 0;
+  virtual const std::vector<record>& points() const = 0;
   /// Measures point `index`. Throws on failure of the point (the runner records it and goes on).
   virtual measure::point_result run_point(measure::point_context& ctx, std::size_t index) = 0;
   /// Seconds each point will take (workload::estimate_points_s).

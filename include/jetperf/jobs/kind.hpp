@@ -9,11 +9,13 @@
 //   Spec stored(const nlohmann::json&) const;        a stored spec (to_json's output)
 //   nlohmann::json to_json(const Spec&) const;       the spec as stored, every default filled
 //   std::vector<Point> expand(const Spec&) const;    the points, in the order they run
-//   nlohmann::json point_json(const Point&) const;   a point as its params are stored
-//   Point point_of(const nlohmann::json&) const;     and read back
+//   record params_of(const Point&) const;            a point as its params are stored
+//   Point point_of(const record&) const;             and read back
 //   measure::point_result run_point(measure::point_context&, const Spec&, const Point&);
 // and, where it has them, spec_version() with upgrade(stored, from_version) for specs stored in
-// an older form, and the views below (their defaults say "none"). make_workload() turns it
+// an older form, and the views below (their defaults say "none"): summarize(rows) -> cell,
+// compare(rows, by) -> cell, export_results(format, rows) -> cell, over the finished points
+// (jobs::point_row). Rows are built through the kind's column constants (common/row.hpp). make_workload() turns it
 // into the runner's workload: the spec is parsed and expanded once per job (workload::plan),
 // and summaries, comparisons and exports get the finished rows, never store types, and not the
 // spec (they read what the rows say: a job stored by an older version still has its views).
@@ -28,12 +30,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <jetperf/common/cell_json.hpp>
+#include <jetperf/jobs/point_row.hpp>
 #include <jetperf/jobs/workload.hpp>
 
 namespace jetperf::jobs {
 
-/// The views a kind may leave out, and the types it names. Finished rows are
-/// {"params", "metrics", "status"} objects, one per stored point, in point order.
+/// The views a kind may leave out, and the types it names. Finished rows are one point_row per
+/// stored point, in point order.
 template <class Spec, class Point>
 class kind {
  public:
@@ -61,9 +65,7 @@ class kind {
                                         const measure::estimate_context&) const {
     return std::vector<double>(points.size(), 0.0);
   }
-  nlohmann::json summarize(const std::vector<nlohmann::json>& rows) const {
-    return nlohmann::json::object();
-  }
+  cell summarize(const std::vector<point_row>& rows) const { return record(); }
   // compare(rows, const std::string& by) and export_results(format, rows) have no default: a
   // kind without them has no comparisons and no layouts of its own.
   std::vector<std::string> export_formats() const { return {}; }
@@ -88,10 +90,10 @@ class typed_plan final : public job_plan {
   using Point = typename K::point_type;
 
   typed_plan(K& k, Spec spec) : kind_(k), spec_(std::move(spec)), typed_(kind_.expand(spec_)) {
-    json_.reserve(typed_.size());
-    for (const auto& p : typed_) json_.push_back(kind_.point_json(p));
+    params_.reserve(typed_.size());
+    for (const auto& p : typed_) params_.push_back(kind_.params_of(p));
   }
-  const std::vector<nlohmann::json>& points() const override { return json_; }
+  const std::vector<record>& points() const override { return params_; }
   measure::point_result run_point(measure::point_context& ctx, std::size_t index) override {
     return kind_.run_point(ctx, spec_, typed_.at(index));
   }
@@ -104,7 +106,7 @@ class typed_plan final : public job_plan {
   K& kind_;
   const Spec spec_;
   const std::vector<Point> typed_;
-  std::vector<nlohmann::json> json_;
+  std::vector<record> params_;
 };
 
 /// The runner's workload over a typed kind: JSON only here, at the contract's edge.
@@ -130,7 +132,7 @@ class typed_workload final : public workload {
   }
   std::vector<nlohmann::json> expand(const nlohmann::json& spec) const override {
     std::vector<nlohmann::json> out;
-    for (const auto& p : kind_.expand(kind_.stored(spec))) out.push_back(kind_.point_json(p));
+    for (const auto& p : kind_.expand(kind_.stored(spec))) out.push_back(jetperf::to_json(kind_.params_of(p)));
     return out;
   }
   std::unique_ptr<job_plan> plan(const nlohmann::json& spec) override {
@@ -146,14 +148,14 @@ class typed_workload final : public workload {
   }
   measure::point_result run_point(measure::point_context& ctx, const nlohmann::json& spec,
                                   const nlohmann::json& point) override {
-    return kind_.run_point(ctx, kind_.stored(spec), kind_.point_of(point));
+    return kind_.run_point(ctx, kind_.stored(spec), kind_.point_of(record_of(point)));
   }
   nlohmann::json summarize(const nlohmann::json& spec, const std::vector<store::point_record>& points) const override {
-    return kind_.summarize(point_rows(points));
+    return jetperf::to_json(kind_.summarize(point_rows(points)));
   }
   nlohmann::json compare(const nlohmann::json& spec, const std::vector<store::point_record>& points,
                          const std::string& by) const override {
-    if constexpr (has_compare<K>::value) return kind_.compare(point_rows(points), by);
+    if constexpr (has_compare<K>::value) return jetperf::to_json(kind_.compare(point_rows(points), by));
     else return workload::compare(spec, points, by);
   }
   std::vector<std::string> export_formats() const override { return kind_.export_formats(); }
@@ -163,7 +165,7 @@ class typed_workload final : public workload {
     if constexpr (has_export<K>::value) {
       const auto formats = kind_.export_formats();
       if (std::find(formats.begin(), formats.end(), format) != formats.end())
-        return kind_.export_results(format, point_rows(points));
+        return jetperf::to_ordered_json(kind_.export_results(format, point_rows(points)));
     }
     return workload::export_results(format, spec, points);  // the message names the kind
   }
@@ -175,7 +177,7 @@ class typed_workload final : public workload {
   std::vector<Point> typed_points(const std::vector<nlohmann::json>& points) const {
     std::vector<Point> out;
     out.reserve(points.size());
-    for (const auto& p : points) out.push_back(kind_.point_of(p));
+    for (const auto& p : points) out.push_back(kind_.point_of(record_of(p)));
     return out;
   }
 

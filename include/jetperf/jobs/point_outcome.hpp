@@ -7,9 +7,8 @@
 //   incomplete    another main metric is empty.
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include <jetperf/common/columns.hpp>
+#include <jetperf/common/row.hpp>
 
 namespace jetperf::jobs {
 
@@ -18,6 +17,6 @@ namespace jetperf::jobs {
 /// missing a main metric gets the status that says why, an item in its own "status" key; the
 /// point's status is the first such row's. Items that ran nothing by design (an alias layer,
 /// layer_resolution runs_nothing) are not missing anything.
-std::string settle_status(const column_table& table, nlohmann::json& metrics);
+std::string settle_status(const column_table& table, row& metrics);
 
 }  // namespace jetperf::jobs

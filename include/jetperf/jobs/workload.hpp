@@ -15,6 +15,7 @@
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/common/columns.hpp>
 #include <jetperf/jobs/job_plan.hpp>
+#include <jetperf/jobs/point_row.hpp>
 #include <jetperf/measure/point_context.hpp>
 #include <jetperf/measure/point_result.hpp>
 #include <jetperf/measure/run_cost.hpp>
@@ -23,8 +24,10 @@
 
 namespace jetperf::jobs {
 
-/// Finished points as the {"params","metrics","status"} rows the kinds' views read.
-std::vector<nlohmann::json> point_rows(const std::vector<store::point_record>& points);
+/// Finished points as the rows the kinds' views read.
+std::vector<point_row> point_rows(const std::vector<store::point_record>& points);
+/// The same rows as {"params","metrics","status"} objects: for views that still read JSON.
+std::vector<nlohmann::json> rows_json(const std::vector<point_row>& rows);
 
 class workload {
  public:

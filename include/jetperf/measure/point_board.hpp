@@ -8,8 +8,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include <jetperf/common/row.hpp>
 #include <jetperf/measure/point_context.hpp>
 #include <jetperf/measure/point_result.hpp>
 #include <jetperf/measure/measurement_loop.hpp>
@@ -25,14 +24,15 @@ struct applied_settings {
   platform::board_setting effective() const;
 };
 
-/// A point's board setting: its power_mode, emc_freq_hz, gpu_freq_hz, cpu_freq_khz (null or
-/// absent = leave as is).
-platform::board_setting setting_of_point(const nlohmann::json& point);
+/// A point's board setting from its stored form: power_mode, emc_freq_hz, gpu_freq_hz,
+/// cpu_freq_khz (null or absent = leave as is).
+platform::board_setting setting_of_point(const record& point);
 /// {power_mode, emc_freq_hz, gpu_freq_hz, cpu_freq_khz}, null where unset (the points' form).
-nlohmann::json setting_json(const platform::board_setting& s);
+record setting_record(const platform::board_setting& s);
+/// The set values only ({} for an empty setting): what was asked for, what was read back.
+record set_values(const platform::board_setting& s);
 
 /// Applies the point's board settings through ctx.board (throws what the board throws).
-applied_settings apply_point_settings(point_context& ctx, const nlohmann::json& point);
 applied_settings apply_point_settings(point_context& ctx, const platform::board_setting& setting);
 
 /// Sleeps `seconds`, polling cancellation every 10 ms; false when cancelled.
@@ -53,14 +53,14 @@ class idle_power_cache {
 
 /// Writes the board-setting columns (read back where the board said, else as requested),
 /// "requested" and "read_back" (set values only) into a point's metrics.
-void put_settings(nlohmann::json& metrics, const applied_settings& applied);
+void put_settings(row& metrics, const applied_settings& applied);
 
 /// Writes a finished window's verdict into a point's metrics: "throttle" per clock that read below
 /// its request (in the window's telemetry, or as read back after applying), then "flags" (`flags`
 /// plus what ctx.fidelity flags for a window on `device` with `threads` CPU threads (0: the
 /// library's default), e.g. speed_not_simulated, then throttled, settings_not_applied (a clock
 /// read back above its request), max_time_reached, rse_unmet, no_power), "stop_reason" and "unmet".
-void put_window_flags(nlohmann::json& metrics, std::vector<std::string> flags, const point_context& ctx,
+void put_window_flags(row& metrics, std::vector<std::string> flags, const point_context& ctx,
                       const loop_result& res, const applied_settings& applied, bool has_power,
                       const std::string& device, int threads);
 
@@ -69,17 +69,17 @@ struct read_back_check {
   /// Per clock read back below its request (beyond check_throttle's tolerance), keyed like its
   /// telemetry channel ("clock.gpu", "clock.cpu", "clock.emc"): {"below": 1, "samples": 1,
   /// "min_ratio", "requested", "read_back"}, the shape of a throttle entry.
-  nlohmann::json below = nlohmann::json::object();
+  record below;
   bool above = false;  ///< some clock read back above its request
 };
 read_back_check check_read_back(const applied_settings& applied);
 
 /// A point that did not run: status "skipped", metrics = `identity` plus "reason".
-point_result skipped_point(const std::string& reason, nlohmann::json identity);
+point_result skipped_point(const std::string& reason, row identity);
 
 /// Clock channels that read below the requested clocks in `samples` (the point's window):
 /// {"clock.gpu": {"below", "samples", "min_ratio"}, ...}; empty when nothing throttled.
-nlohmann::json throttled_clocks(const telemetry::sample_source& source, const std::vector<telemetry::sample>& samples,
+record throttled_clocks(const telemetry::sample_source& source, const std::vector<telemetry::sample>& samples,
                                 const platform::board_setting& requested);
 
 }  // namespace jetperf::measure

@@ -5,8 +5,36 @@
 #include <vector>
 
 #include <jetperf/common/columns.hpp>
+#include <jetperf/common/row.hpp>
 
 namespace jetperf::measure {
+
+/// The columns the protocol writes (row.set(cols::power_w, ...)); the board-setting columns are
+/// platform::setting_fields()' keys.
+namespace cols {
+inline constexpr column_key<record> requested{"requested"};
+inline constexpr column_key<record> read_back{"read_back"};
+inline constexpr column_key<double> power_w{"power_w"};
+inline constexpr column_key<double> power_rse{"power_rse"};
+inline constexpr column_key<std::int64_t> power_samples{"power_samples"};
+inline constexpr column_key<double> window_energy_j{"window_energy_j"};
+inline constexpr column_key<double> temp_max_c{"temp_max_c"};
+inline constexpr column_key<double> idle_power_w{"idle_power_w"};
+inline constexpr column_key<double> energy_j{"energy_j"};
+inline constexpr column_key<double> dynamic_power_w{"dynamic_power_w"};
+inline constexpr column_key<double> dynamic_energy_j{"dynamic_energy_j"};
+inline constexpr column_key<record> throttle{"throttle"};
+inline constexpr column_key<std::vector<std::string>> flags{"flags"};
+inline constexpr column_key<double> power_window_covered_s{"power_window_covered_s"};
+inline constexpr column_key<std::string> stop_reason{"stop_reason"};
+inline constexpr column_key<double> projected_rse{"projected_rse"};
+inline constexpr column_key<double> others_cpu_share{"others_cpu_share"};
+inline constexpr column_key<std::int64_t> retries{"retries"};
+inline constexpr column_key<std::vector<std::string>> unmet{"unmet"};
+/// Every row's: why a point was skipped, why it failed (trailing_columns()).
+inline constexpr column_key<std::string> reason{"reason"};
+inline constexpr column_key<std::string> error{"error"};
+}  // namespace cols
 
 /// power_mode, emc_freq_hz, gpu_freq_hz, cpu_freq_khz (put_settings), `shown` as given.
 std::vector<column> setting_columns(bool shown);

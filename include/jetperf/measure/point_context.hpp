@@ -9,8 +9,7 @@
 #include <functional>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
+#include <jetperf/common/cell.hpp>
 #include <jetperf/measure/clock.hpp>
 #include <jetperf/platform/board_fidelity.hpp>
 #include <jetperf/platform/board_settings.hpp>
@@ -27,7 +26,7 @@ struct timeline_span {
   std::string name;
   std::int64_t t_start_ns = 0;
   std::int64_t t_end_ns = 0;
-  nlohmann::json args = nlohmann::json::object();
+  record args;
 };
 
 /// What a point may use while it runs. Pointers may be null (no board control, no telemetry).
@@ -45,7 +44,7 @@ struct point_context {
   /// contention (contention.hpp); null: not measured.
   const platform::cpu_usage* cpu_usage = nullptr;
   /// Emits a job event (type, data), e.g. "log"; stored and streamed.
-  std::function<void(const std::string&, const nlohmann::json&)> event;
+  std::function<void(const std::string&, const record&)> event;
   /// Keeps a span on the job's timeline (stored with the point); null: nothing is kept.
   std::function<void(timeline_span)> timeline;
   /// The clock the point's protocol runs on; null: CLOCK_MONOTONIC (a test's virtual clock else).
@@ -55,7 +54,7 @@ struct point_context {
   measure::clock& clock() const { return time ? *time : monotonic_clock(); }
   /// A span of this point on `track` (an instant when end == start).
   void record(const std::string& track, const std::string& name, std::int64_t start_ns, std::int64_t end_ns,
-              nlohmann::json args = nlohmann::json::object()) const {
+              record args = {}) const {
     if (timeline) timeline({index, track, name, start_ns, end_ns, std::move(args)});
   }
 };

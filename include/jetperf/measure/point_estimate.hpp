@@ -7,15 +7,15 @@
 #include <set>
 #include <string>
 
-#include <nlohmann/json.hpp>
 
 #include <jetperf/measure/run_cost.hpp>
+#include <jetperf/platform/board_setting.hpp>
 
 namespace jetperf::measure {
 
 /// The clock a run on `device` is bound by, when the point sets it: the CPU clock for "cpu",
 /// the GPU's for "cuda".
-std::optional<double> device_clock_hz(const nlohmann::json& point, const std::string& device);
+std::optional<double> device_clock_hz(const platform::board_setting& point, const std::string& device);
 
 /// How long an adaptive window lasts: min_time_s, or min_runs runs when they take longer, or the
 /// runs a time RSE target needs at the runs' variation ((cv / target)^2, when the target is a
@@ -28,7 +28,7 @@ class idle_baseline_estimate {
  public:
   explicit idle_baseline_estimate(double seconds) : seconds_(seconds) {}
   /// Seconds `point` spends on an idle baseline: `seconds` for the first point of its setting, else 0.
-  double add(const nlohmann::json& point);
+  double add(const platform::board_setting& point);
 
  private:
   double seconds_;

@@ -2,8 +2,7 @@
 // The power columns every measured point reports, from one measurement window.
 #include <optional>
 
-#include <nlohmann/json.hpp>
-
+#include <jetperf/common/row.hpp>
 #include <jetperf/measure/measurement_loop.hpp>
 #include <jetperf/measure/power_window.hpp>
 
@@ -14,9 +13,9 @@ namespace jetperf::measure {
 /// (null where unknown). Returns the mean total power, nullopt without a power reading.
 /// Adds rail_<NAME>_w (the one rail naming of every kind, rail_column_name) for each
 /// "rail.<NAME>" channel of `summary`.
-void put_rail_metrics(nlohmann::json& metrics, const power_summary& summary);
+void put_rail_metrics(row& metrics, const power_summary& summary);
 
-std::optional<double> put_power_metrics(nlohmann::json& metrics, const loop_result& res,
+std::optional<double> put_power_metrics(row& metrics, const loop_result& res,
                                         std::optional<double> idle_power_w, double invocation_s);
 
 }  // namespace jetperf::measure

@@ -59,10 +59,8 @@ struct point_measurement {
   std::optional<std::string> skipped;  ///< why the point did not run ("cancelled", prepare's reason)
 };
 
-/// Runs the skeleton for one point. Throws what the board or the callbacks throw.
-point_measurement run_point(point_context& ctx, const nlohmann::json& point, const point_plan& plan,
-                            idle_power_cache& idle);
-/// The same for a point's board setting.
+/// Runs the skeleton for one point under its board setting. Throws what the board or the
+/// callbacks throw.
 point_measurement run_point(point_context& ctx, const platform::board_setting& setting, const point_plan& plan,
                             idle_power_cache& idle);
 

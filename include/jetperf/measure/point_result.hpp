@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include <jetperf/common/row.hpp>
 
 #include <jetperf/measure/run_cost.hpp>
 
@@ -13,7 +13,7 @@ namespace jetperf::measure {
 
 struct point_result {
   std::string status = "ok";  ///< "ok", "skipped" (metrics.reason says why), "failed"
-  nlohmann::json metrics = nlohmann::json::object();
+  row metrics;
   std::int64_t t_start_ns = 0;  ///< monotonic start of the measurement window
   std::int64_t t_end_ns = 0;
   /// What one run of the point cost and how long it took, for the cost model to learn from

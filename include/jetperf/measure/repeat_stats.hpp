@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <jetperf/common/cell.hpp>
 
 namespace jetperf::measure {
 
@@ -17,7 +17,7 @@ struct repeat_summary {
   double std = 0;        ///< sample standard deviation across repeats (0 for one repeat)
   double ci95 = 0;       ///< half-width of the mean's 95% interval (0 for one repeat)
   bool disagree = false; ///< std > 2 x RMS of the repeats' own standard errors
-  nlohmann::json to_json() const;  ///< {"n","mean","std","ci95_low","ci95_high","disagree"}
+  record to_record() const;  ///< {"n","mean","std","ci95_low","ci95_high","disagree"}
 };
 
 /// `values` one per repeat; `standard_errors` the same length (each repeat's standard error of

@@ -1,3 +1,4 @@
+#include <jetperf/kinds/json_row_bridge.hpp>
 #include <jetperf/kinds/command/command_kind.hpp>
 
 #include <cstdio>
@@ -67,8 +68,8 @@ class command_kind final : public jobs::kind<command_spec, command_point> {
   command_spec stored(const json& spec) const { return command_spec::stored(spec); }
   json to_json(const command_spec& spec) const { return spec.to_json(); }
   std::vector<command_point> expand(const command_spec& spec) const { return kinds::expand(spec); }
-  json point_json(const command_point& p) const { return p.to_json(); }
-  command_point point_of(const json& p) const { return command_point::of(p); }
+  record params_of(const command_point& p) const { return record_of(p.to_json()); }
+  command_point point_of(const record& p) const { return command_point::of(jetperf::to_json(p)); }
 
   std::vector<double> estimate_points_s(const command_spec& spec, const std::vector<command_point>& points,
                                         const measure::estimate_context& ctx) const {
@@ -86,7 +87,8 @@ class command_kind final : public jobs::kind<command_spec, command_point> {
 
   measure::point_result run_point(measure::point_context& ctx, const command_spec& spec, const command_point& point);
 
-  json summarize(const std::vector<json>& rows) const;
+  cell summarize(const std::vector<jobs::point_row>& rows) const { return cell_of(summarize_json(jobs::rows_json(rows))); }
+  json summarize_json(const std::vector<json>& rows) const;
 
  private:
   platform::user_process_result run_once(measure::point_context& ctx, const command_spec& spec, marker_socket& markers,
@@ -133,14 +135,14 @@ platform::user_process_result command_kind::run_once(measure::point_context& ctx
 void record_timeline(const measure::point_context& ctx, const platform::user_process_result& run,
                      const paired_markers& pairs, const marker_batch& batch) {
   ctx.record("runs", "run", run.t_start_ns, run.t_end_ns,
-             {{"pid", run.pid}, {"exit_code", run.term_signal ? json() : json(run.exit_code)}, {"signal", run.term_signal}});
+             record{{"pid", run.pid}, {"exit_code", run.term_signal ? cell() : cell(run.exit_code)}, {"signal", run.term_signal}});
   for (const auto& iv : pairs.intervals)
-    ctx.record("phases", iv.name, iv.t_start_ns, iv.t_end_ns, iv.closed ? json::object() : json{{"unclosed", true}});
+    ctx.record("phases", iv.name, iv.t_start_ns, iv.t_end_ns, iv.closed ? record() : record{{"unclosed", true}});
   for (const auto& m : batch.markers) {
     json args(m.attributes());
     args["type"] = to_string(m.what);
     if (m.client_t_ns) args["client_t_ns"] = *m.client_t_ns;
-    ctx.record("markers", m.name, m.t_ns, m.t_ns, std::move(args));
+    ctx.record("markers", m.name, m.t_ns, m.t_ns, record_of(args));
   }
 }
 
@@ -159,8 +161,8 @@ measure::point_result command_kind::run_point(measure::point_context& ctx, const
   const auto applied = measure::apply_point_settings(ctx, point.setting);
   const auto idle_w = spec.idle_s > 0 ? idle_.get(ctx, applied.requested, spec.idle_s, k_idle_boundary_s)
                                       : std::optional<double>();
-  json identity = measure::setting_json(applied.requested);
-  identity["repeat"] = repeat;
+  row identity(measure::setting_record(applied.requested));
+  identity.put("repeat", repeat);
   if (ctx.cancelled()) return measure::skipped_point("cancelled", identity);
 
   // The socket lives for the point: it is there before the program starts and gone after.
@@ -173,7 +175,7 @@ measure::point_result command_kind::run_point(measure::point_context& ctx, const
     for (std::int64_t i = 0; i < spec.warmup_runs && !ctx.cancelled(); ++i) {
       const auto w = run_once(ctx, spec, markers, -1 - i);
       warmup_codes.push_back(w.term_signal ? json() : json(w.exit_code));
-      ctx.record("warmup", "warm-up run", w.t_start_ns, w.t_end_ns, {{"exit_code", warmup_codes.back()}});
+      ctx.record("warmup", "warm-up run", w.t_start_ns, w.t_end_ns, record{{"exit_code", cell_of(warmup_codes.back())}});
     }
   }
   if (!measure::sleep_polling(ctx, spec.cooldown_s)) return measure::skipped_point("cancelled", identity);
@@ -185,9 +187,9 @@ measure::point_result command_kind::run_point(measure::point_context& ctx, const
   measure::point_result r;
   r.t_start_ns = run.t_start_ns;
   r.t_end_ns = run.t_end_ns;
-  json& mt = r.metrics;
+  json mt;
   mt["repeat"] = repeat;
-  measure::put_settings(mt, applied);
+  put_into(mt, [&](row& x) { measure::put_settings(x, applied); });
   mt["exit_code"] = run.term_signal ? json() : json(run.exit_code);
   mt["signal"] = run.term_signal;
   mt["timed_out"] = run.timed_out;
@@ -209,7 +211,8 @@ measure::point_result command_kind::run_point(measure::point_context& ctx, const
     for (const auto& kv : res.power->channels)
       if (kv.second.name.rfind("rail.", 0) == 0) rail_energy[kv.second.name.substr(5)] = kv.second.mean * wall_s;
   }
-  const auto power_w = measure::put_power_metrics(mt, res, idle_w, wall_s);
+  std::optional<double> power_w;
+  put_into(mt, [&](row& x) { power_w = measure::put_power_metrics(x, res, idle_w, wall_s); });
   mt["rail_energy_j"] = rail_energy;
 
   const auto pairs = pair_markers(batch.markers, run.t_end_ns);
@@ -239,7 +242,9 @@ measure::point_result command_kind::run_point(measure::point_context& ctx, const
   // The program is another process: a simulated board loads its cores and rails with it but
   // cannot slow it to the simulated clock.
   if (ctx.fidelity) flags.emplace_back("speed_not_simulated");
-  measure::put_window_flags(mt, std::move(flags), ctx, res, applied, power_w.has_value(), "cpu", 0);
+  put_into(mt, [&](row& x) {
+    measure::put_window_flags(x, std::move(flags), ctx, res, applied, power_w.has_value(), "cpu", 0);
+  });
   mt["stop_reason"] = to_string(run.timed_out ? measure::stop_reason::timeout : measure::stop_reason::program_exit);
   mt["unmet"] = json::array();
   r.run_s = wall_s;
@@ -251,10 +256,11 @@ measure::point_result command_kind::run_point(measure::point_context& ctx, const
                   : run.term_signal ? "ended by signal " + std::to_string(run.term_signal)
                                     : "exit status " + std::to_string(run.exit_code);
   }
+  r.metrics = row_of(mt);
   return r;
 }
 
-json command_kind::summarize(const std::vector<json>& rows) const {
+json command_kind::summarize_json(const std::vector<json>& rows) const {
   // Per board setting: the runs' median wall time and energy, and each phase's mean time and
   // energy per run (the energy over the runs that have one; null when none had a power reading).
   struct phase_acc {
@@ -270,7 +276,7 @@ json command_kind::summarize(const std::vector<json>& rows) const {
   for (const auto& row : rows) {
     if (row.value("status", std::string()) != "ok") continue;
     const auto& metrics = row.at("metrics");
-    auto setting = measure::setting_json(measure::setting_of_point(row.at("params")));
+    auto setting = jetperf::to_json(measure::setting_record(measure::setting_of_point(record_of(row.at("params")))));
     auto& acc = by_setting[setting.dump()];
     acc.setting = std::move(setting);
     acc.walls.push_back(metrics.value("wall_s", 0.0));

@@ -1,3 +1,4 @@
+#include <jetperf/kinds/json_row_bridge.hpp>
 #include <jetperf/kinds/command/command_spec.hpp>
 
 #include <stdexcept>
@@ -273,19 +274,19 @@ json command_spec::to_json() const {
 }
 
 json command_point::to_json() const {
-  json p = setting_json(setting);
+  json p = jetperf::to_json(setting_record(setting));
   p["repeat"] = repeat;
   return p;
 }
 
 command_point command_point::of(const json& point) {
-  return {setting_of_point(point), point.value("repeat", std::int64_t{0})};
+  return {setting_of_point(record_of(point)), point.value("repeat", std::int64_t{0})};
 }
 
 std::vector<command_point> expand(const command_spec& spec) {
   std::vector<command_point> points;
   for (const auto& setting : board_setting_points(spec.board_axes))
-    for (std::int64_t r = 0; r < spec.repeats; ++r) points.push_back({setting_of_point(setting), r});
+    for (std::int64_t r = 0; r < spec.repeats; ++r) points.push_back({setting_of_point(record_of(setting)), r});
   return points;
 }
 

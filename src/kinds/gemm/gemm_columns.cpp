@@ -4,6 +4,8 @@
 
 namespace jetperf::kinds {
 
+using namespace gemm;
+
 namespace {
 constexpr auto param = column_role::parameter;
 constexpr auto metric = column_role::metric;
@@ -13,39 +15,39 @@ const column_table& gemm_columns() {
   static const column_table table{
       measure::join_columns({
           {
-              {"repeat", column_type::integer, param, "", "which run of the sweep (spec.repeats), from 0", false},
-              {"device", column_type::text, param, "", "cuda or cpu", false},
-              {"dtype", column_type::text, param, "", "half, float or double", true},
-              {"m", column_type::integer, param, "", "rows of A and C", true},
-              {"n", column_type::integer, param, "", "columns of B and C", true},
-              {"k", column_type::integer, param, "", "columns of A, rows of B", true},
-              {"tensor", column_type::boolean, param, "", "tensor cores requested", true},
+              declare(cols::repeat, param, "", "which run of the sweep (spec.repeats), from 0", false),
+              declare(cols::device, param, "", "cuda or cpu", false),
+              declare(cols::dtype, param, "", "half, float or double", true),
+              declare(cols::m, param, "", "rows of A and C", true),
+              declare(cols::n, param, "", "columns of B and C", true),
+              declare(cols::k, param, "", "columns of A, rows of B", true),
+              declare(cols::tensor, param, "", "tensor cores requested", true),
           },
           measure::setting_columns(true),
           {
-              {"time_mean_s", column_type::number, metric, "s", "mean time of one GEMM", true, /*main=*/true},
-              {"gflops", column_type::number, metric, "GFLOP/s", "2mnk / time_mean_s", true},
+              declare(cols::time_mean_s, metric, "s", "mean time of one GEMM", true, /*main=*/true),
+              declare(cols::gflops, metric, "GFLOP/s", "2mnk / time_mean_s", true),
           },
           measure::power_columns(),
           {
-              {"gflops_per_w", column_type::number, metric, "GFLOP/s/W", "gflops / power_w: energy efficiency", true},
-              {"j_per_gflop", column_type::number, metric, "J/GFLOP", "power_w / gflops", false},
-              {"backend", column_type::text, metric, "", "library that ran the GEMM", false},
-              {"math_mode", column_type::text, metric, "", "the backend's math mode", false},
-              {"tensor_used", column_type::boolean, metric, "",
-               "whether a tensor-core kernel ran (from the kernel names; empty when unknown)", false},
-              {"threads", column_type::integer, param, "", "CPU backend threads (0 = the library's default)", false},
-              {"iterations", column_type::integer, metric, "", "timed runs in the window", false},
-              {"window_s", column_type::number, metric, "s", "length of the measurement window", false},
-              {"time_median_s", column_type::number, metric, "s", "median time of one GEMM", false},
-              {"time_min_s", column_type::number, metric, "s", "fastest run", false},
-              {"time_max_s", column_type::number, metric, "s", "slowest run", false},
-              {"time_std_s", column_type::number, metric, "s", "standard deviation of the runs", false},
-              {"time_rse", column_type::number, metric, "", "relative standard error of time_mean_s", false},
+              declare(cols::gflops_per_w, metric, "GFLOP/s/W", "gflops / power_w: energy efficiency", true),
+              declare(cols::j_per_gflop, metric, "J/GFLOP", "power_w / gflops", false),
+              declare(cols::backend, metric, "", "library that ran the GEMM", false),
+              declare(cols::math_mode, metric, "", "the backend's math mode", false),
+              declare(cols::tensor_used, metric, "",
+               "whether a tensor-core kernel ran (from the kernel names; empty when unknown)", false),
+              declare(cols::threads, param, "", "CPU backend threads (0 = the library's default)", false),
+              declare(cols::iterations, metric, "", "timed runs in the window", false),
+              declare(cols::window_s, metric, "s", "length of the measurement window", false),
+              declare(cols::time_median_s, metric, "s", "median time of one GEMM", false),
+              declare(cols::time_min_s, metric, "s", "fastest run", false),
+              declare(cols::time_max_s, metric, "s", "slowest run", false),
+              declare(cols::time_std_s, metric, "s", "standard deviation of the runs", false),
+              declare(cols::time_rse, metric, "", "relative standard error of time_mean_s", false),
           },
           measure::window_columns(),
           {
-              {"kernels", column_type::list, metric, "", "GPU kernels the GEMM launched", false},
+              declare(cols::kernels, metric, "", "GPU kernels the GEMM launched", false),
           },
           measure::setting_detail_columns(),
       }),

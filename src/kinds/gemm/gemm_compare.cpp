@@ -3,6 +3,7 @@
 #include <map>
 #include <optional>
 
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/measure/repeat_stats.hpp>
 
@@ -252,8 +253,8 @@ nlohmann::json gemm_repeat_stats(const std::vector<nlohmann::json>& points) {
     // Each repeat's GFLOP/s is known to its window's time RSE; GFLOP/s/W's own error is not kept.
     const auto g_stats = measure::summarize_repeats(gflops, gflops.size() == g.size() ? gflops_se : std::vector<double>{});
     json row = json::parse(k);
-    row["gflops"] = g_stats.to_json();
-    row["gflops_per_w"] = measure::summarize_repeats(efficiency, {}).to_json();
+    row["gflops"] = jetperf::to_json(g_stats.to_record());
+    row["gflops_per_w"] = jetperf::to_json(measure::summarize_repeats(efficiency, {}).to_record());
     row["repeats_disagree"] = g_stats.disagree;
     rows.push_back(std::move(row));
   }

@@ -30,12 +30,14 @@ std::unique_ptr<gemm_backend> default_factory(const std::string& device, std::st
 }
 
 measure::point_result skipped(const gemm_point& p, const std::string& reason) {
-  return measure::skipped_point(reason, {{"device", p.device},
-                                         {"dtype", p.dtype},
-                                         {"m", p.size.m},
-                                         {"n", p.size.n},
-                                         {"k", p.size.k},
-                                         {"tensor", p.tensor}});
+  row identity;
+  identity.set(gemm::cols::device, p.device);
+  identity.set(gemm::cols::dtype, p.dtype);
+  identity.set(gemm::cols::m, p.size.m);
+  identity.set(gemm::cols::n, p.size.n);
+  identity.set(gemm::cols::k, p.size.k);
+  identity.set(gemm::cols::tensor, p.tensor);
+  return measure::skipped_point(reason, std::move(identity));
 }
 
 class gemm_kind final : public jobs::kind<gemm_spec, gemm_point> {
@@ -54,8 +56,8 @@ class gemm_kind final : public jobs::kind<gemm_spec, gemm_point> {
   gemm_spec stored(const json& spec) const { return gemm_spec::stored(spec); }
   json to_json(const gemm_spec& spec) const { return spec.to_json(); }
   std::vector<gemm_point> expand(const gemm_spec& spec) const { return kinds::expand(spec); }
-  json point_json(const gemm_point& p) const { return p.to_json(); }
-  gemm_point point_of(const json& p) const { return gemm_point::of(p); }
+  record params_of(const gemm_point& p) const { return p.to_record(); }
+  gemm_point point_of(const record& p) const { return gemm_point::of(p); }
 
   std::vector<double> estimate_points_s(const gemm_spec& spec, const std::vector<gemm_point>& points,
                                         const measure::estimate_context& ctx) const {
@@ -76,15 +78,16 @@ class gemm_kind final : public jobs::kind<gemm_spec, gemm_point> {
 
   measure::point_result run_point(measure::point_context& ctx, const gemm_spec& spec, const gemm_point& p);
 
-  json summarize(const std::vector<json>& rows) const {
-    auto summary = best_gemm_settings(rows);
-    const auto repeats = gemm_repeat_stats(rows);
+  cell summarize(const std::vector<jobs::point_row>& rows) const {
+    const auto j = jobs::rows_json(rows);
+    auto summary = best_gemm_settings(j);
+    const auto repeats = gemm_repeat_stats(j);
     if (!repeats.empty()) summary["repeats"] = repeats;
-    return summary;
+    return cell_of(summary);
   }
 
-  json compare(const std::vector<json>& rows, const std::string& by) const {
-    return compare_gemm_points(rows, by);
+  cell compare(const std::vector<jobs::point_row>& rows, const std::string& by) const {
+    return cell_of(compare_gemm_points(jobs::rows_json(rows), by));
   }
 
  private:
@@ -125,7 +128,7 @@ measure::point_result gemm_kind::run_point(measure::point_context& ctx, const ge
   };
   plan.run_once = [be] { return be->timed_run_s(); };
   plan.tracer = be->tracer();  // GPU kernels of a few runs after the window, on the timeline
-  const auto m = measure::run_point(ctx, measure::setting_of_point(p.setting), plan, idle_);
+  const auto m = measure::run_point(ctx, p.setting, plan, idle_);
   if (m.skipped) return skipped(p, *m.skipped);
   const auto& res = m.window;
   const auto& latency = m.latency;
@@ -133,7 +136,8 @@ measure::point_result gemm_kind::run_point(measure::point_context& ctx, const ge
   measure::point_result r;
   r.t_start_ns = res.t_start_ns;
   r.t_end_ns = res.t_end_ns;
-  json& mt = r.metrics;
+  namespace cols = gemm::cols;
+  row& mt = r.metrics;
   const auto kernels = be->kernel_names();
   std::optional<bool> tensor_used;
   if (p.device == "cpu") {
@@ -142,37 +146,37 @@ measure::point_result gemm_kind::run_point(measure::point_context& ctx, const ge
     tensor_used = false;
     for (const auto& kn : kernels) tensor_used = *tensor_used || is_tensor_core_kernel(kn);
   }
-  mt["device"] = p.device;
-  mt["backend"] = be->name();
-  mt["math_mode"] = be->math_mode();
-  mt["dtype"] = to_string(*dtype);
-  mt["m"] = p.size.m;
-  mt["n"] = p.size.n;
-  mt["k"] = p.size.k;
-  mt["tensor"] = p.tensor;
-  mt["tensor_used"] = tensor_used ? json(*tensor_used) : json();
+  mt.set(cols::device, p.device);
+  mt.set(cols::backend, be->name());
+  mt.set(cols::math_mode, be->math_mode());
+  mt.set(cols::dtype, to_string(*dtype));
+  mt.set(cols::m, p.size.m);
+  mt.set(cols::n, p.size.n);
+  mt.set(cols::k, p.size.k);
+  mt.set(cols::tensor, p.tensor);
+  mt.set(cols::tensor_used, tensor_used);
   measure::put_settings(mt, m.applied);
-  mt["threads"] = spec.threads;
-  mt["iterations"] = latency.count;
-  mt["window_s"] = static_cast<double>(res.t_end_ns - res.t_start_ns) * 1e-9;
-  mt["time_mean_s"] = latency.mean_s;
-  mt["time_median_s"] = latency.median_s;
-  mt["time_min_s"] = latency.min_s;
-  mt["time_max_s"] = latency.max_s;
-  mt["time_std_s"] = latency.std_s;
-  mt["time_rse"] = std::isfinite(latency.rse) ? json(latency.rse) : json();
+  mt.set(cols::threads, spec.threads);
+  mt.set(cols::iterations, latency.count);
+  mt.set(cols::window_s, static_cast<double>(res.t_end_ns - res.t_start_ns) * 1e-9);
+  mt.set(cols::time_mean_s, latency.mean_s);
+  mt.set(cols::time_median_s, latency.median_s);
+  mt.set(cols::time_min_s, latency.min_s);
+  mt.set(cols::time_max_s, latency.max_s);
+  mt.set(cols::time_std_s, latency.std_s);
+  mt.set(cols::time_rse, std::isfinite(latency.rse) ? std::optional<double>(latency.rse) : std::nullopt);
   const double gflops = latency.mean_s > 0 ? gemm_flops(p.size.m, p.size.n, p.size.k) / latency.mean_s / 1e9 : 0.0;
-  mt["gflops"] = gflops;
+  mt.set(cols::gflops, gflops);
 
   const auto power_w = measure::put_power_metrics(mt, res, m.idle_w, latency.mean_s);
-  mt["gflops_per_w"] = power_w && *power_w > 0 ? json(gflops / *power_w) : json();
-  mt["j_per_gflop"] = power_w && gflops > 0 ? json(*power_w / gflops) : json();
+  mt.set(cols::gflops_per_w, power_w && *power_w > 0 ? std::optional<double>(gflops / *power_w) : std::nullopt);
+  mt.set(cols::j_per_gflop, power_w && gflops > 0 ? std::optional<double>(*power_w / gflops) : std::nullopt);
 
   std::vector<std::string> flags = m.applied.flags;
   if (p.tensor && tensor_used && !*tensor_used) flags.push_back("tensor_requested_not_used");
   measure::put_window_flags(mt, std::move(flags), ctx, res, m.applied, power_w.has_value(), p.device,
                             static_cast<int>(spec.threads));
-  mt["kernels"] = kernels;
+  mt.set(cols::kernels, kernels);
   r.cost = gemm_run_cost(p);
   r.run_s = latency.mean_s;
   r.run_cv = latency.mean_s > 0 ? latency.std_s / latency.mean_s : 0.0;

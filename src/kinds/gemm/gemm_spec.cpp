@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_table.hpp>
 #include <jetperf/common/saturating.hpp>
@@ -13,6 +14,7 @@
 #include <jetperf/workloads/gemm_backends.hpp>
 #include <jetperf/backend/gemm_dtype.hpp>
 #include <jetperf/measure/memory_limit.hpp>
+#include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/sweep_axes.hpp>
 
 namespace jetperf::kinds {
@@ -308,27 +310,35 @@ json gemm_spec::to_json() const {
 
 double gemm_spec::idle_baseline_s() const { return std::max(0.5, min_time_s); }
 
-json gemm_point::to_json() const {
-  json p = setting;
-  p.update({{"repeat", repeat}, {"device", device}, {"dtype", dtype}, {"tensor", tensor},
-            {"m", size.m},        {"n", size.n},         {"k", size.k}});
+record gemm_point::to_record() const {
+  record p = measure::setting_record(setting);
+  p.set("repeat", repeat);
+  p.set("device", device);
+  p.set("dtype", dtype);
+  p.set("tensor", tensor);
+  p.set("m", size.m);
+  p.set("n", size.n);
+  p.set("k", size.k);
   return p;
 }
 
-gemm_point gemm_point::of(const json& point) {
+gemm_point gemm_point::of(const record& point) {
   gemm_point p;
-  for (const auto& key : board_setting_keys()) p.setting[key] = point.value(key, json());
-  p.device = point.value("device", std::string("cpu"));
-  p.dtype = point.at("dtype").get<std::string>();
-  p.tensor = point.at("tensor").get<bool>();
-  p.size = {point.at("m").get<std::int64_t>(), point.at("n").get<std::int64_t>(), point.at("k").get<std::int64_t>()};
-  p.repeat = point.value("repeat", std::int64_t{0});
+  p.setting = measure::setting_of_point(point);
+  const auto* device = point.find("device");
+  p.device = device && device->is_string() ? device->as_string() : "cpu";
+  p.dtype = point.at("dtype").as_string();
+  p.tensor = point.at("tensor").boolean().value_or(false);
+  p.size = {*point.at("m").integer(), *point.at("n").integer(), *point.at("k").integer()};
+  const auto* repeat = point.find("repeat");
+  p.repeat = repeat && repeat->is_number() ? *repeat->integer() : 0;
   return p;
 }
 
 std::vector<gemm_point> expand(const gemm_spec& spec) {
   std::vector<gemm_point> points;
-  const auto settings = board_setting_points(spec.board_axes);
+  std::vector<platform::board_setting> settings;
+  for (const auto& s : board_setting_points(spec.board_axes)) settings.push_back(measure::setting_of_point(record_of(s)));
   for (std::int64_t r = 0; r < spec.repeats; ++r)
     for (const auto& setting : settings)
       for (const auto& dtype : spec.dtypes)
@@ -341,7 +351,7 @@ json normalize_gemm_spec(const json& spec, const platform::board_offer& offered)
 
 std::vector<json> expand_gemm_spec(const json& normalized) {
   std::vector<json> out;
-  for (const auto& p : expand(gemm_spec::stored(normalized))) out.push_back(p.to_json());
+  for (const auto& p : expand(gemm_spec::stored(normalized))) out.push_back(jetperf::to_json(p.to_record()));
   return out;
 }
 

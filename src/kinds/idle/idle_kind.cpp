@@ -13,6 +13,12 @@ namespace jetperf::kinds {
 
 namespace {
 
+namespace cols {
+inline constexpr column_key<std::int64_t> repeat{"repeat"};
+inline constexpr column_key<double> duration_s{"duration_s"};
+inline constexpr column_key<double> power_w{"power_w"};
+inline constexpr column_key<std::int64_t> samples{"samples"};
+}  // namespace cols
 
 // Cancellation is polled at this period while idling, so a DELETE ends a point quickly.
 constexpr std::chrono::milliseconds k_poll{10};
@@ -31,8 +37,11 @@ class idle_kind final : public jobs::kind<idle_spec, idle_point> {
   idle_spec stored(const nlohmann::json& spec) const { return idle_spec::parse(spec); }
   nlohmann::json to_json(const idle_spec& spec) const { return spec.to_json(); }
   std::vector<idle_point> expand(const idle_spec& spec) const { return kinds::expand(spec); }
-  nlohmann::json point_json(const idle_point& p) const { return {{"repeat", p.repeat}}; }
-  idle_point point_of(const nlohmann::json& p) const { return {p.value("repeat", std::int64_t{0})}; }
+  record params_of(const idle_point& p) const { return {{cols::repeat.name, p.repeat}}; }
+  idle_point point_of(const record& p) const {
+    const auto* repeat = p.find(cols::repeat.name);
+    return {repeat && repeat->is_integer() ? *repeat->integer() : 0};
+  }
 
   std::vector<double> estimate_points_s(const idle_spec& spec, const std::vector<idle_point>& points,
                                         const measure::estimate_context&) const {
@@ -47,10 +56,10 @@ class idle_kind final : public jobs::kind<idle_spec, idle_point> {
     for (auto now = r.t_start_ns; now < deadline && !ctx.cancelled(); now = monotonic_ns())
       std::this_thread::sleep_for(std::min<std::chrono::nanoseconds>(k_poll, std::chrono::nanoseconds(deadline - now)));
     r.t_end_ns = monotonic_ns();
-    r.metrics["repeat"] = point.repeat;
-    r.metrics["duration_s"] = static_cast<double>(r.t_end_ns - r.t_start_ns) / 1e9;
-    r.metrics["power_w"] = nullptr;
-    r.metrics["samples"] = 0;
+    r.metrics.set(cols::repeat, point.repeat);
+    r.metrics.set(cols::duration_s, static_cast<double>(r.t_end_ns - r.t_start_ns) / 1e9);
+    r.metrics.set(cols::power_w, nullptr);
+    r.metrics.set(cols::samples, 0);
     if (ctx.telemetry) add_power(*ctx.telemetry, r);
     return r;
   }
@@ -62,8 +71,8 @@ class idle_kind final : public jobs::kind<idle_spec, idle_point> {
     const auto summary = measure::summarize_window(source.channels(), source.window(r.t_start_ns, r.t_end_ns),
                                                    source.total_power_channel());
     measure::put_rail_metrics(r.metrics, summary);
-    if (summary.total_power_w) r.metrics["power_w"] = *summary.total_power_w;
-    r.metrics["samples"] = summary.total_samples;
+    if (summary.total_power_w) r.metrics.set(cols::power_w, *summary.total_power_w);
+    r.metrics.set(cols::samples, summary.total_samples);
   }
 };
 
@@ -88,10 +97,10 @@ const std::vector<spec_field>& idle_spec_fields() { return idle_table().declarat
 const column_table& idle_columns() {
   static const column_table table{
       {
-          {"repeat", column_type::integer, column_role::parameter, "", "which repeat, from 0", true},
-          {"duration_s", column_type::number, column_role::metric, "s", "length of the window measured", true},
-          {"power_w", column_type::number, column_role::metric, "W", "mean total board power over the window", true, /*main=*/true},
-          {"samples", column_type::integer, column_role::metric, "", "telemetry samples in the window", true},
+          declare(cols::repeat, column_role::parameter, "", "which repeat, from 0", true),
+          declare(cols::duration_s, column_role::metric, "s", "length of the window measured", true),
+          declare(cols::power_w, column_role::metric, "W", "mean total board power over the window", true, /*main=*/true),
+          declare(cols::samples, column_role::metric, "", "telemetry samples in the window", true),
       },
       true,
       {}};

@@ -81,7 +81,7 @@ measure::run_cost layer_run_cost(const models::layer& l, const layers_point& poi
   // Layers without arithmetic (pooling, activations, copies) still move their data: one unit of
   // work per output element keeps their runs apart by size.
   c.work = static_cast<double>(std::max<std::int64_t>(l.flops, models::elements(l.output_shape)) * point.batch);
-  c.clock_hz = measure::device_clock_hz(measure::setting_json(point.setting), point.device);
+  c.clock_hz = measure::device_clock_hz(point.setting, point.device);
   const double clock = c.clock_hz.value_or(point.device == "cuda" ? 1e9 : 1.5e9);
   c.prior_s = nominal_overhead_s(point.device) * static_cast<double>(std::max(1, l.last - l.first)) +
               c.work / (nominal_flops_per_cycle(point.device, point.dtype) * clock);
@@ -95,8 +95,7 @@ std::vector<double> estimate_layers_points_s(const layers_spec& spec, const std:
   std::vector<double> out;
   out.reserve(points.size());
   for (const auto& p : points) {
-    // measure's idle estimate tells settings apart in the points' JSON form.
-    double t = idle.add(measure::setting_json(p.setting)) + spec.cooldown_s;
+    double t = idle.add(p.setting) + spec.cooldown_s;
     if (const auto* l = layers.find(p)) t = plus_layer_s(t, spec, p, *l, ctx);
     out.push_back(t);
   }

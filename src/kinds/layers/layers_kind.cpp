@@ -1,3 +1,4 @@
+#include <jetperf/kinds/json_row_bridge.hpp>
 #include <jetperf/kinds/layers/layers_kind.hpp>
 
 #include <algorithm>
@@ -41,8 +42,10 @@ std::string shapes_text(const std::vector<models::shape>& shapes, std::int64_t b
 }
 
 measure::point_result skipped(const layers_point& p, const std::string& reason) {
-  return measure::skipped_point(
-      reason, {{"network", p.network}, {"device", p.device}, {"layer_index", p.layer_index}, {"layer_name", p.layer_name}});
+  return measure::skipped_point(reason, row(record{{"network", p.network},
+                                                   {"device", p.device},
+                                                   {"layer_index", p.layer_index},
+                                                   {"layer_name", p.layer_name}}));
 }
 
 // The in_context point's rows: the end-to-end row first (the point's own values), then one per
@@ -243,7 +246,7 @@ void put_layer_identity(json& mt, const layers_point& p, const std::string& back
   mt["dtype"] = to_string(dtype);
   mt["input_size"] = p.input_size ? json(*p.input_size) : json();
   mt["repeat"] = p.repeat;
-  measure::put_settings(mt, applied);
+  put_into(mt, [&](row& x) { measure::put_settings(x, applied); });
 }
 
 // The window: its latency, length and runs, and the sensors' averaging it ran under.
@@ -290,15 +293,15 @@ class layers_kind final : public jobs::kind<layers_spec, layers_point> {
   json upgrade(const json& spec, std::int64_t from_version) const { return layers_spec::upgrade(spec, from_version); }
   json to_json(const layers_spec& spec) const { return spec.to_json(); }
   std::vector<layers_point> expand(const layers_spec& spec) const { return kinds::expand(spec); }
-  json point_json(const layers_point& p) const { return p.to_json(); }
-  layers_point point_of(const json& p) const { return layers_point::of(p); }
+  record params_of(const layers_point& p) const { return record_of(p.to_json()); }
+  layers_point point_of(const record& p) const { return layers_point::of(jetperf::to_json(p)); }
   std::vector<double> estimate_points_s(const layers_spec& spec, const std::vector<layers_point>& points,
                                         const measure::estimate_context& ctx) const {
     return estimate_layers_points_s(spec, points, ctx);
   }
   measure::point_result run_point(measure::point_context& ctx, const layers_spec& spec, const layers_point& p);
 
-  json summarize(const std::vector<json>& rows) const { return summarize_layers(rows); }
+  cell summarize(const std::vector<jobs::point_row>& rows) const { return cell_of(summarize_layers(jobs::rows_json(rows))); }
   // What the dry run says will be skipped (dry_run_answers), counted by reason.
   std::map<std::string, std::size_t> foreseen_skips(const layers_spec& spec, const std::vector<layers_point>& points) const {
     std::map<std::string, std::size_t> out;
@@ -311,8 +314,8 @@ class layers_kind final : public jobs::kind<layers_spec, layers_point> {
   std::vector<std::string> export_formats() const { return {"dnnstats"}; }
   // The seed's loops take every top-level key for a network: provenance travels beside the file.
   bool export_has_provenance(const std::string& format) const { return format != "dnnstats"; }
-  nlohmann::ordered_json export_results(const std::string&, const std::vector<json>& rows) const {
-    return layers_dnnstats(rows);
+  cell export_results(const std::string&, const std::vector<jobs::point_row>& rows) const {
+    return cell_of(layers_dnnstats(jobs::rows_json(rows)));
   }
 
  private:
@@ -393,13 +396,16 @@ measure::point_result layers_kind::run_point(measure::point_context& ctx, const 
   measure::point_result r;
   r.t_start_ns = m.window.t_start_ns;
   r.t_end_ns = m.window.t_end_ns;
-  json& mt = r.metrics;
+  json mt;
   put_layer_identity(mt, p, be->name(), entry.net, layer, dtype, m.applied);
   put_window(mt, spec, m, update_period_s, sensors);
-  const auto power_w = measure::put_power_metrics(mt, m.window, m.idle_w, m.latency.mean_s);
+  std::optional<double> power_w;
+  put_into(mt, [&](row& x) { power_w = measure::put_power_metrics(x, m.window, m.idle_w, m.latency.mean_s); });
   mt["gflops"] = m.latency.mean_s > 0 ? json(static_cast<double>(layer.flops * p.batch) / m.latency.mean_s / 1e9) : json();
-  measure::put_window_flags(mt, m.applied.flags, ctx, m.window, m.applied, power_w.has_value(), p.device,
-                            static_cast<int>(spec.threads));
+  put_into(mt, [&](row& x) {
+    measure::put_window_flags(x, m.applied.flags, ctx, m.window, m.applied, power_w.has_value(), p.device,
+                              static_cast<int>(spec.threads));
+  });
   if (in_context)
     for (auto& f : measure::in_context_flags(*in_context)) mt["flags"].push_back(std::move(f));
   mt["kernels"] = kernels_of(*be, entry.net);
@@ -407,6 +413,7 @@ measure::point_result layers_kind::run_point(measure::point_context& ctx, const 
   if (p.end_to_end() && !in_context) mt["in_context"] = measure_in_context(ctx, *be, entry.net, layers);
   if (in_context) put_layer_rows(mt, *in_context, layers, p.batch);
   put_layer_sum(mt, p, m.latency.mean_s, layers.size());
+  r.metrics = row_of(mt);
 
   r.cost = layer_run_cost(layer, p);
   r.run_s = m.latency.mean_s;

@@ -1,3 +1,4 @@
+#include <jetperf/kinds/json_row_bridge.hpp>
 #include <jetperf/kinds/layers/layers_results.hpp>
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <string>
 #include <tuple>
 
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/common/columns.hpp>
 #include <jetperf/kinds/layers/in_context.hpp>
 #include <jetperf/kinds/layers/layers_spec.hpp>
@@ -210,10 +212,10 @@ json repeat_rows(const repeat_groups& repeats) {
     const auto e2e = measure::summarize_repeats(a.e2e, a.e2e_se);
     const auto sum = measure::summarize_repeats(a.sum, a.sum.size() == a.sum_se.size() ? a.sum_se : std::vector<double>{});
     const auto ratio = measure::summarize_repeats(a.ratio, a.ratio_se);
-    row["end_to_end_latency_s"] = e2e.to_json();
-    row["layer_latency_sum_s"] = a.sum.empty() ? json() : sum.to_json();
-    row["layers_over_end_to_end"] = a.ratio.empty() ? json() : ratio.to_json();
-    row["end_to_end_energy_j"] = a.energy.empty() ? json() : measure::summarize_repeats(a.energy, {}).to_json();
+    row["end_to_end_latency_s"] = jetperf::to_json(e2e.to_record());
+    row["layer_latency_sum_s"] = a.sum.empty() ? json() : jetperf::to_json(sum.to_record());
+    row["layers_over_end_to_end"] = a.ratio.empty() ? json() : jetperf::to_json(ratio.to_record());
+    row["end_to_end_energy_j"] = a.energy.empty() ? json() : jetperf::to_json(measure::summarize_repeats(a.energy, {}).to_record());
     row["repeats_disagree"] = e2e.disagree || sum.disagree || ratio.disagree;
     rows.push_back(std::move(row));
   }
@@ -222,7 +224,7 @@ json repeat_rows(const repeat_groups& repeats) {
 
 }  // namespace
 
-std::string setting_label(const nlohmann::json& params) { return measure::setting_of_point(params).label(); }
+std::string setting_label(const nlohmann::json& params) { return measure::setting_of_point(record_of(params)).label(); }
 
 std::string variant_label(const nlohmann::json& params) {
   std::string label = setting_label(params);

@@ -1,3 +1,4 @@
+#include <jetperf/kinds/json_row_bridge.hpp>
 #include <jetperf/kinds/layers/layers_spec.hpp>
 
 #include <algorithm>
@@ -369,7 +370,7 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform:
 }
 
 nlohmann::json layers_point::to_json() const {
-  json p = setting_json(setting);
+  json p = jetperf::to_json(setting_record(setting));
   p.update({{"repeat", repeat},
             {"network", network},
             {"device", device},
@@ -385,7 +386,7 @@ nlohmann::json layers_point::to_json() const {
 
 layers_point layers_point::of(const nlohmann::json& point) {
   layers_point p;
-  p.setting = setting_of_point(point);
+  p.setting = setting_of_point(record_of(point));
   p.repeat = point.value("repeat", std::int64_t{0});
   p.network = point.at("network").get<std::string>();
   p.device = point.at("device").get<std::string>();
@@ -412,7 +413,7 @@ std::vector<layers_point> expand(const layers_spec& s) {
   layers_point p;
   for (p.repeat = 0; p.repeat < s.repeats; ++p.repeat)
     for (const auto& setting : settings) {
-      p.setting = setting_of_point(setting);
+      p.setting = setting_of_point(record_of(setting));
       for (const auto& [name, layers] : networks)
         for (const auto& size : sizes_of(s.networks, name, s.input_sizes))
           for (const auto batch : s.batches)

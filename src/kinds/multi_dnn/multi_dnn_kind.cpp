@@ -1,3 +1,4 @@
+#include <jetperf/kinds/json_row_bridge.hpp>
 #include <jetperf/kinds/multi_dnn/multi_dnn_kind.hpp>
 
 #include <algorithm>
@@ -64,8 +65,8 @@ class multi_dnn_kind final : public jobs::kind<multi_dnn_spec, multi_dnn_point> 
   multi_dnn_spec stored(const json& spec) const { return multi_dnn_spec::stored(spec); }
   json to_json(const multi_dnn_spec& spec) const { return spec.to_json(); }
   std::vector<multi_dnn_point> expand(const multi_dnn_spec& spec) const { return kinds::expand(spec); }
-  json point_json(const multi_dnn_point& p) const { return p.to_json(); }
-  multi_dnn_point point_of(const json& p) const { return multi_dnn_point::of(p); }
+  record params_of(const multi_dnn_point& p) const { return record_of(p.to_json()); }
+  multi_dnn_point point_of(const record& p) const { return multi_dnn_point::of(jetperf::to_json(p)); }
 
   std::map<std::string, std::size_t> foreseen_skips(const multi_dnn_spec&, const std::vector<multi_dnn_point>& points) const {
     std::map<std::string, std::size_t> out;
@@ -84,10 +85,12 @@ class multi_dnn_kind final : public jobs::kind<multi_dnn_spec, multi_dnn_point> 
     return std::vector<double>(points.size(), each);
   }
   measure::point_result run_point(measure::point_context& ctx, const multi_dnn_spec& spec, const multi_dnn_point& p);
-  json summarize(const std::vector<json>& rows) const { return summarize_multi_dnn(rows); }
+  cell summarize(const std::vector<jobs::point_row>& rows) const {
+    return cell_of(summarize_multi_dnn(jobs::rows_json(rows)));
+  }
   std::vector<std::string> export_formats() const { return {"multinet"}; }
-  nlohmann::ordered_json export_results(const std::string&, const std::vector<json>& rows) const {
-    return multinet_export(rows);
+  cell export_results(const std::string&, const std::vector<jobs::point_row>& rows) const {
+    return cell_of(multinet_export(jobs::rows_json(rows)));
   }
 
  private:
@@ -222,27 +225,26 @@ measure::point_result multi_dnn_kind::run_point(measure::point_context& ctx, con
   const double update_s = ctx.telemetry ? ctx.telemetry->update_period_s() : 0.0;
   const auto idle_w = idle_.get(ctx, applied.requested, std::max(0.5, spec.min_time_s), spec.boundary_s);
   if (ctx.cancelled() || !measure::sleep_polling(ctx, spec.cooldown_s))
-    return measure::skipped_point("cancelled", identity_of(point));
+    return measure::skipped_point("cancelled", row_of(identity_of(point)));
   std::vector<network_pipeline> pipelines;
-  if (auto why = prepare_pipelines(ctx, spec, m, pipelines)) return measure::skipped_point(*why, identity_of(point));
+  if (auto why = prepare_pipelines(ctx, spec, m, pipelines)) return measure::skipped_point(*why, row_of(identity_of(point)));
 
   std::vector<measure::concurrent_pipeline*> running;
   for (auto& pl : pipelines) running.push_back(&pl);
   const auto w = measure::concurrent_protocol(ctx, running, plan_of(spec, update_s))();
   const auto& window = w.window;
-  if (window.cancelled || ctx.cancelled()) return measure::skipped_point("cancelled", identity_of(point));
+  if (window.cancelled || ctx.cancelled()) return measure::skipped_point("cancelled", row_of(identity_of(point)));
   if (!w.error.empty()) throw std::runtime_error(w.error);
   ctx.record("warmup", "warm-up", w.t_warmup_ns, window.t_start_ns);
   ctx.record("window", "mapping " + std::to_string(point.value("mapping_id", 0)), window.t_start_ns, window.t_end_ns,
-             {{"mapping", point.at("mapping")}});
+             record{{"mapping", cell_of(point.at("mapping"))}});
 
   measure::point_result r;
   r.t_start_ns = window.t_start_ns;
   r.t_end_ns = window.t_end_ns;
-  json& mt = r.metrics;
-  mt = identity_of(point);
+  json mt = identity_of(point);
   const auto inferences = put_mapping_metrics(mt, spec, w, update_s);
-  measure::put_settings(mt, applied);
+  put_into(mt, [&](row& x) { measure::put_settings(x, applied); });
   // The seed's rows always say the mode they ran in: one the point left as it was is read.
   if (mt.value("power_mode", json()).is_null() && ctx.board)
     if (const auto mode = ctx.board->offered().power_mode) mt["power_mode"] = *mode;
@@ -250,14 +252,18 @@ measure::point_result multi_dnn_kind::run_point(measure::point_context& ctx, con
   // The power columns through the one writer every kind uses; one "run" is one inference of any
   // network, so energy_j is the mapping's energy per inference.
   const double per_inference_s = inferences ? w.seconds() / static_cast<double>(inferences) : 0.0;
-  const auto power_w = measure::put_power_metrics(mt, window, idle_w, per_inference_s);
+  std::optional<double> power_w;
+  put_into(mt, [&](row& x) { power_w = measure::put_power_metrics(x, window, idle_w, per_inference_s); });
   mt["tegrastats"] = window.power
                          ? json::parse(tegrastats_aggregates(*window.power, read_memory_use(platform::paths::meminfo)).dump())
                          : json::object();
   int cpu_networks = 0;
   mt["stages"] = stage_rows(ctx.job_id, spec, m, pipelines, w, cpu_networks);
-  measure::put_window_flags(mt, applied.flags, ctx, window, applied, power_w.has_value(),
-                            cpu_networks > 0 ? "cpu" : "cuda", cpu_networks * static_cast<int>(spec.threads));
+  put_into(mt, [&](row& x) {
+    measure::put_window_flags(x, applied.flags, ctx, window, applied, power_w.has_value(),
+                              cpu_networks > 0 ? "cpu" : "cuda", cpu_networks * static_cast<int>(spec.threads));
+  });
+  r.metrics = row_of(mt);
   r.run_s = per_inference_s;
   return r;
 }

@@ -1,3 +1,4 @@
+#include <jetperf/kinds/json_row_bridge.hpp>
 #include <jetperf/kinds/multi_dnn/multi_dnn_spec.hpp>
 
 #include <algorithm>
@@ -312,7 +313,7 @@ multi_dnn_spec multi_dnn_spec::stored(const json& j) {
 mapping mapping_of_point(const json& point) { return trusted_mapping(point.at("mapping")); }
 
 json multi_dnn_point::to_json() const {
-  json p = setting_json(setting);
+  json p = jetperf::to_json(setting_record(setting));
   json nets = json::array();
   for (const auto& n : mapping.m.networks) nets.push_back(n.network);
   p.update({{"repeat", repeat},
@@ -326,7 +327,7 @@ json multi_dnn_point::to_json() const {
 
 multi_dnn_point multi_dnn_point::of(const json& point) {
   multi_dnn_point p;
-  p.setting = setting_of_point(point);
+  p.setting = setting_of_point(record_of(point));
   p.repeat = point.value("repeat", std::int64_t{0});
   p.mapping_id = point.value("mapping_id", std::int64_t{0});
   p.mapping.m = mapping_of_point(point);
@@ -341,7 +342,7 @@ std::vector<multi_dnn_point> expand(const multi_dnn_spec& spec) {
   for (std::int64_t r = 0; r < spec.repeats; ++r)
     for (const auto& setting : board_setting_points(spec.board_axes))
       for (std::size_t i = 0; i < maps.size(); ++i)
-        points.push_back({setting_of_point(setting), r, static_cast<std::int64_t>(i), maps[i]});
+        points.push_back({setting_of_point(record_of(setting)), r, static_cast<std::int64_t>(i), maps[i]});
   return points;
 }
 

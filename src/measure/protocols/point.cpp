@@ -10,8 +10,8 @@ namespace {
 // timed itself), with the total on the first, so a bounded sample still says how many ran.
 void record_runs(const point_context& ctx, const loop_result& w) {
   for (std::size_t i = 0; i < w.ends_ns.size() && i < w.times_s.size(); ++i) {
-    nlohmann::json args = {{"run", i}, {"time_s", w.times_s[i]}};
-    if (i == 0) args["runs_total"] = w.times_s.size();
+    record args{{"run", i}, {"time_s", w.times_s[i]}};
+    if (i == 0) args.set("runs_total", w.times_s.size());
     ctx.record("runs", "run", w.ends_ns[i] - static_cast<std::int64_t>(w.times_s[i] * 1e9), w.ends_ns[i], std::move(args));
   }
 }

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "support/json_kind.hpp"
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/api/router.hpp>
 #include <jetperf/common/event_hub.hpp>
 #include <jetperf/jobs/job_service.hpp>
@@ -34,7 +35,7 @@ class probe_kind final : public test::json_kind {
   std::vector<json> expand(const json&) const { return {json::object()}; }
   measure::point_result run_point(measure::point_context&, const json&, const json&) {
     measure::point_result r;
-    r.metrics[table_.columns.front().name] = 42;
+    r.metrics.put(table_.columns.front().name, 42);
     return r;
   }
 

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "support/json_kind.hpp"
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/measure/allow_reboot.hpp>
 #include <jetperf/jobs/job_service.hpp>
@@ -39,7 +40,7 @@ class modes_workload final : public test::json_kind {
     platform::board_setting s;
     s.power_mode = point["power_mode"].get<std::int64_t>();
     measure::point_result r;
-    r.metrics = {{"power_mode", *ctx.board->apply(s).power_mode}};
+    r.metrics = row_of(nlohmann::json{{"power_mode", *ctx.board->apply(s).power_mode}});
     return r;
   }
 };

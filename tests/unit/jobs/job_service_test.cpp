@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "support/json_kind.hpp"
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/jobs/job_service.hpp>
 #include <jetperf/jobs/job_state.hpp>
@@ -69,16 +70,16 @@ class scripted_workload final : public test::json_kind {
     for (const auto& k : spec["skip"])
       if (k == point["i"]) {
         r.status = "skipped";
-        r.metrics = {{"reason", "not on this board"}};
+        r.metrics = row_of(nlohmann::json{{"reason", "not on this board"}});
         return r;
       }
-    r.metrics = {{"value", point["i"].get<int>() * 10}, {"watts", 5.0}};
+    r.metrics = row_of(nlohmann::json{{"value", point["i"].get<int>() * 10}, {"watts", 5.0}});
     for (const auto& k : spec.value("no_power", json::array()))
-      if (k == point["i"]) r.metrics["watts"] = nullptr;
+      if (k == point["i"]) r.metrics.put("watts", nullptr);
     return r;
   }
-  json summarize(const std::vector<json>& points) const {
-    return {{"points_seen", points.size()}};
+  cell summarize(const std::vector<jobs::point_row>& points) const {
+    return record{{"points_seen", points.size()}};
   }
 };
 

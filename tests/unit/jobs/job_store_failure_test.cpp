@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "support/json_kind.hpp"
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/jobs/job_service.hpp>
@@ -51,12 +52,12 @@ class padded_workload final : public test::json_kind {
   measure::point_result run_point(measure::point_context&, const json& spec, const json& point) {
     if (point["i"] == spec["break_at"] && *hook) std::exchange(*hook, nullptr)();
     measure::point_result r;
-    r.metrics = {{"value", point["i"].get<int>() * 10},
-                 {"pad", std::string(static_cast<std::size_t>(spec["pad"].get<int>()), 'x')}};
+    r.metrics = row(record{{"value", point["i"].get<int>() * 10},
+                           {"pad", std::string(static_cast<std::size_t>(spec["pad"].get<int>()), 'x')}});
     return r;
   }
-  json summarize(const std::vector<json>& points) const {
-    return {{"points_seen", points.size()}};
+  cell summarize(const std::vector<jobs::point_row>& points) const {
+    return record{{"points_seen", points.size()}};
   }
 };
 

@@ -1,12 +1,21 @@
 // A point's status from its rows: ok only with every main metric, else the state that says why.
 #include <gtest/gtest.h>
 
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/jobs/point_outcome.hpp>
 
 using namespace jetperf;
 using nlohmann::json;
 
 namespace {
+
+// The rows written as JSON for reading; settled as the typed row they become.
+std::string settle(const column_table& t, json& metrics) {
+  row r = row_of(metrics);
+  const auto status = jobs::settle_status(t, r);
+  metrics = jetperf::to_json(r);
+  return status;
+}
 
 column_table table(std::string row_list = {}) {
   return {{{"latency_mean_s", column_type::number, column_role::metric, "s", "", true, true},
@@ -20,13 +29,13 @@ column_table table(std::string row_list = {}) {
 
 TEST(point_outcome, a_row_with_every_main_metric_is_ok_and_one_without_says_why) {
   json full = {{"latency_mean_s", 0.1}, {"power_w", 7.0}, {"note", nullptr}};
-  EXPECT_EQ(jobs::settle_status(table(), full), "ok");
+  EXPECT_EQ(settle(table(), full), "ok");
   json no_power = {{"latency_mean_s", 0.1}, {"power_w", nullptr}};
-  EXPECT_EQ(jobs::settle_status(table(), no_power), "no_power");
+  EXPECT_EQ(settle(table(), no_power), "no_power");
   json absent = {{"latency_mean_s", 0.1}};
-  EXPECT_EQ(jobs::settle_status(table(), absent), "no_power");
+  EXPECT_EQ(settle(table(), absent), "no_power");
   json no_time = {{"power_w", 7.0}};
-  EXPECT_EQ(jobs::settle_status(table(), no_time), "incomplete");
+  EXPECT_EQ(settle(table(), no_time), "incomplete");
 }
 
 // The in_context example: the network's row has its power, a layer's does not: the layer's row
@@ -39,7 +48,7 @@ TEST(point_outcome, each_item_of_a_row_list_is_judged_over_the_points_values) {
               {{"latency_mean_s", 0.002}, {"power_w", 8.1}, {"layer_resolution", "resolved"}},
               {{"latency_mean_s", 0.001}, {"power_w", nullptr}, {"layer_resolution", "unresolvable"}},
               {{"latency_mean_s", nullptr}, {"power_w", nullptr}, {"layer_resolution", "runs_nothing"}}}}};
-  EXPECT_EQ(jobs::settle_status(table("layer_rows"), m), "unresolvable");
+  EXPECT_EQ(settle(table("layer_rows"), m), "unresolvable");
   const auto& rows = m["layer_rows"];
   EXPECT_EQ(rows[0]["status"], "ok");
   EXPECT_EQ(rows[1]["status"], "ok");
@@ -47,10 +56,10 @@ TEST(point_outcome, each_item_of_a_row_list_is_judged_over_the_points_values) {
   EXPECT_EQ(rows[3]["status"], "ok");  // an alias runs nothing by design
   // Every row whole: the items are left as they were.
   json whole = {{"latency_mean_s", 0.03}, {"power_w", 7.9}, {"layer_rows", {json::object(), {{"power_w", 8.0}}}}};
-  EXPECT_EQ(jobs::settle_status(table("layer_rows"), whole), "ok");
+  EXPECT_EQ(settle(table("layer_rows"), whole), "ok");
   EXPECT_FALSE(whole["layer_rows"][1].contains("status"));
   // A point whose own power is missing: every item, inheriting it, lacks it too.
   json stages = {{"latency_mean_s", 0.03}, {"power_w", nullptr}, {"layer_rows", {{{"note", "a"}}, {{"note", "b"}}}}};
-  EXPECT_EQ(jobs::settle_status(table("layer_rows"), stages), "no_power");
+  EXPECT_EQ(settle(table("layer_rows"), stages), "no_power");
   EXPECT_EQ(stages["layer_rows"][1]["status"], "no_power");
 }

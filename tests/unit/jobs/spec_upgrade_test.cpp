@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/common/event_hub.hpp>
 #include <jetperf/jobs/job_service.hpp>
 #include <jetperf/jobs/workload_registry.hpp>
@@ -42,7 +43,7 @@ class versioned_kind final : public test::json_kind {
   }
   measure::point_result run_point(measure::point_context&, const json&, const json& point) {
     measure::point_result r;
-    r.metrics = {{"i", point.at("i")}};
+    r.metrics = row_of(nlohmann::json{{"i", point.at("i")}});
     return r;
   }
 

@@ -1,5 +1,6 @@
 // A GPU point's traced runs and kernels on the timeline, over a tracer that plays back kernels
 // launched inside the runs it was given.
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/measure/kernel_runs.hpp>
 
 #include <stdexcept>
@@ -60,27 +61,27 @@ TEST(kernel_runs, traced_runs_and_their_kernels_go_on_the_timeline) {
   ASSERT_EQ(runs.size(), 3u);
   for (std::size_t i = 0; i < runs.size(); ++i) {
     EXPECT_EQ(runs[i].name, "traced run");
-    EXPECT_EQ(runs[i].args["run"], i);
-    EXPECT_EQ(runs[i].args["kernel_trace"], true);
-    EXPECT_EQ(runs[i].args["kernels"], 2);
+    EXPECT_EQ(jetperf::to_json(runs[i].args)["run"], i);
+    EXPECT_EQ(jetperf::to_json(runs[i].args)["kernel_trace"], true);
+    EXPECT_EQ(jetperf::to_json(runs[i].args)["kernels"], 2);
   }
-  EXPECT_EQ(runs[0].args["clock_uncertainty_ns"], 120);
+  EXPECT_EQ(jetperf::to_json(runs[0].args)["clock_uncertainty_ns"], 120);
   const auto kernels = tl.on("kernels");
   ASSERT_EQ(kernels.size(), 6u);
   for (std::size_t i = 0; i < kernels.size(); ++i) {
-    const auto run = kernels[i].args["run"].get<std::size_t>();
+    const auto run = jetperf::to_json(kernels[i].args)["run"].get<std::size_t>();
     EXPECT_EQ(run, i / 2) << i;
     EXPECT_GE(kernels[i].t_start_ns, runs[run].t_start_ns);
     EXPECT_LE(kernels[i].t_end_ns, runs[run].t_end_ns);
   }
   EXPECT_EQ(kernels[0].name, "conv_kernel");
-  EXPECT_EQ(kernels[0].args["grid"], (nlohmann::json{8, 4, 1}));
-  EXPECT_EQ(kernels[0].args["block"], (nlohmann::json{128, 1, 1}));
-  EXPECT_EQ(kernels[0].args["stream"], 7);
-  EXPECT_EQ(kernels[0].args["correlation"], 1);
-  EXPECT_TRUE(kernels[0].args["launch_ns"].is_number());
+  EXPECT_EQ(jetperf::to_json(kernels[0].args)["grid"], (nlohmann::json{8, 4, 1}));
+  EXPECT_EQ(jetperf::to_json(kernels[0].args)["block"], (nlohmann::json{128, 1, 1}));
+  EXPECT_EQ(jetperf::to_json(kernels[0].args)["stream"], 7);
+  EXPECT_EQ(jetperf::to_json(kernels[0].args)["correlation"], 1);
+  EXPECT_TRUE(jetperf::to_json(kernels[0].args)["launch_ns"].is_number());
   EXPECT_EQ(kernels[1].name, "relu_kernel");
-  EXPECT_TRUE(kernels[1].args["launch_ns"].is_null());
+  EXPECT_TRUE(jetperf::to_json(kernels[1].args)["launch_ns"].is_null());
 }
 
 TEST(kernel_runs, past_the_bound_kernels_are_counted_not_kept) {
@@ -95,7 +96,7 @@ TEST(kernel_runs, past_the_bound_kernels_are_counted_not_kept) {
   EXPECT_EQ(r.kernels, 5u);
   EXPECT_EQ(r.dropped, 3u);
   EXPECT_EQ(tl.on("kernels").size(), 5u);
-  EXPECT_EQ(tl.on("runs").front().args["kernels_dropped"], 3);
+  EXPECT_EQ(jetperf::to_json(tl.on("runs").front().args)["kernels_dropped"], 3);
 }
 
 TEST(kernel_runs, a_refusing_tracer_leaves_the_reason_and_no_traced_runs) {
@@ -110,6 +111,6 @@ TEST(kernel_runs, a_refusing_tracer_leaves_the_reason_and_no_traced_runs) {
   const auto kernels = tl.on("kernels");
   ASSERT_EQ(kernels.size(), 1u);
   EXPECT_EQ(kernels[0].name, "kernel trace unavailable");
-  EXPECT_EQ(kernels[0].args["reason"], r.error);
+  EXPECT_EQ(jetperf::to_json(kernels[0].args)["reason"], r.error);
   EXPECT_TRUE(tl.on("runs").empty());
 }

@@ -1,3 +1,4 @@
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/measure/point_board.hpp>
 
 #include <algorithm>
@@ -39,13 +40,13 @@ json verdict(platform::board_settings& board, const json& point, telemetry::samp
   measure::point_context ctx;
   ctx.board = &board;
   ctx.telemetry = source;
-  const auto applied = measure::apply_point_settings(ctx, point);
+  const auto applied = measure::apply_point_settings(ctx, measure::setting_of_point(record_of(point)));
   measure::loop_result res;
   res.decision.reason = measure::stop_reason::converged;
-  json mt = json::object();
+  row mt;
   measure::put_settings(mt, applied);
   measure::put_window_flags(mt, applied.flags, ctx, res, applied, true, "cpu", 1);
-  return mt;
+  return jetperf::to_json(mt);
 }
 
 }  // namespace
@@ -92,11 +93,15 @@ TEST(point_board, emc_read_back_and_gpu_telemetry_are_reported_together) {
   measure::point_context ctx;
   ctx.board = &board;
   ctx.telemetry = &src;
-  const auto applied = measure::apply_point_settings(ctx, {{"emc_freq_hz", 2133000000}, {"gpu_freq_hz", 900000000}});
+  platform::board_setting asked;
+  asked.emc_freq_hz = 2133000000;
+  asked.gpu_freq_hz = 900000000;
+  const auto applied = measure::apply_point_settings(ctx, asked);
   measure::loop_result res;
   res.samples = src.window(0, 10000000);  // 10 samples
-  json mt = json::object();
-  measure::put_window_flags(mt, applied.flags, ctx, res, applied, true, "cpu", 1);
+  row written;
+  measure::put_window_flags(written, applied.flags, ctx, res, applied, true, "cpu", 1);
+  const auto mt = jetperf::to_json(written);
   const auto& flags = mt.at("flags");
   EXPECT_EQ(std::count(flags.begin(), flags.end(), "throttled"), 1) << "one flag for both clocks: " << flags.dump();
   EXPECT_EQ(mt.at("throttle").at("clock.gpu").at("samples"), 10);
@@ -108,13 +113,14 @@ TEST(point_board, a_window_stopped_on_its_projection_is_rse_unmet_with_the_proje
   stubborn_emc_board board(1600000000);
   measure::point_context ctx;
   ctx.board = &board;
-  const auto applied = measure::apply_point_settings(ctx, json::object());
+  const auto applied = measure::apply_point_settings(ctx, platform::board_setting{});
   measure::loop_result res;
   res.decision.reason = measure::stop_reason::projected_max_time;
   res.decision.unmet = {"time_rse"};
   res.projected_rse = 0.042;
-  json mt = json::object();
-  measure::put_window_flags(mt, applied.flags, ctx, res, applied, true, "cpu", 1);
+  row written;
+  measure::put_window_flags(written, applied.flags, ctx, res, applied, true, "cpu", 1);
+  const auto mt = jetperf::to_json(written);
   EXPECT_TRUE(has_flag(mt, "rse_unmet")) << mt.dump();
   EXPECT_FALSE(has_flag(mt, "max_time_reached")) << mt.dump();
   EXPECT_EQ(mt.at("stop_reason"), "projected_max_time");

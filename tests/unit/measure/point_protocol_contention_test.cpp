@@ -1,6 +1,7 @@
 // A window other processes took CPU time from is measured again, up to the spec's max_retries;
 // the window kept carries others' share and the retries, flagged contended when it too was over
 // the threshold. The skeleton runs on virtual time with a scripted CPU usage source.
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/measure/point_protocol.hpp>
 
 #include <deque>
@@ -64,7 +65,7 @@ contention_run run_with(std::deque<double> shares, contention_policy policy) {
     return 0.001;
   };
   idle_power_cache idle;
-  out.m = run_point(ctx, nlohmann::json::object(), plan, idle);
+  out.m = run_point(ctx, platform::board_setting{}, plan, idle);
   out.windows = usage.windows;
   return out;
 }
@@ -83,7 +84,7 @@ TEST(point_protocol_contention, a_contended_window_is_measured_again_and_a_clean
   EXPECT_FALSE(r.m.window.contention->contended);
   ASSERT_EQ(contended_windows(r.spans), 1u);
   const auto contended = std::find_if(r.spans.begin(), r.spans.end(), [](const timeline_span& s) { return s.name == "contended window"; });
-  EXPECT_NEAR(contended->args["others_cpu_share"].get<double>(), 0.40, 1e-9);
+  EXPECT_NEAR(jetperf::to_json(contended->args)["others_cpu_share"].get<double>(), 0.40, 1e-9);
 }
 
 TEST(point_protocol_contention, after_max_retries_the_last_window_is_kept_and_flagged) {
@@ -114,7 +115,7 @@ TEST(point_protocol_contention, without_a_usage_source_nothing_is_measured) {
     return 0.001;
   };
   idle_power_cache idle;
-  EXPECT_FALSE(run_point(ctx, nlohmann::json::object(), plan, idle).window.contention);
+  EXPECT_FALSE(run_point(ctx, platform::board_setting{}, plan, idle).window.contention);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // A power window longer than the telemetry holds must not pass for the whole window: the point
 // is flagged power_window_truncated and says how many seconds its power figures cover.
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/measure/measurement_loop.hpp>
 #include <jetperf/measure/point_board.hpp>
 
@@ -52,9 +53,9 @@ measure::timed_iteration short_sleep() {
 json flags_of(const measure::loop_result& r, telemetry::sample_source& src) {
   measure::point_context ctx;
   ctx.telemetry = &src;
-  json mt = json::object();
+  row mt;
   measure::put_window_flags(mt, {}, ctx, r, {}, true, "cpu", 1);
-  return mt;
+  return jetperf::to_json(mt);
 }
 
 bool has_flag(const json& m, const std::string& f) {

@@ -1,5 +1,7 @@
 #include <jetperf/measure/repeat_stats.hpp>
 
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 using namespace jetperf::measure;
@@ -22,6 +24,8 @@ TEST(repeat_stats, repeats_disagree_when_their_spread_exceeds_their_own_noise) {
   EXPECT_TRUE(summarize_repeats({10, 12, 14}, {0.1, 0.1, 0.1}).disagree);
   // Known to +-2 each: the same spread is what their noise explains.
   EXPECT_FALSE(summarize_repeats({10, 12, 14}, {2, 2, 2}).disagree);
-  const auto j = summarize_repeats({10, 12, 14}, {2, 2, 2}).to_json();
-  EXPECT_DOUBLE_EQ(j["ci95_low"].get<double>() + j["ci95_high"].get<double>(), 24);
+  const auto r = summarize_repeats({10, 12, 14}, {2, 2, 2}).to_record();
+  EXPECT_DOUBLE_EQ(*r.at("ci95_low").number() + *r.at("ci95_high").number(), 24);
+  EXPECT_EQ(r.at("n").integer(), 3);
+  EXPECT_EQ(r.at("disagree").boolean(), false);
 }

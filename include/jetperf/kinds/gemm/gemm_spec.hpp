@@ -11,6 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <jetperf/common/cell.hpp>
+#include <jetperf/platform/board_setting.hpp>
+
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/measure/contention.hpp>
 #include <jetperf/platform/board_setting.hpp>
@@ -52,13 +55,13 @@ struct gemm_spec {
 
 /// One point of the sweep: a board setting (null = leave as is) and one GEMM.
 struct gemm_point {
-  nlohmann::json setting;  ///< {power_mode, emc_freq_hz, gpu_freq_hz, cpu_freq_khz}
+  platform::board_setting setting;
   std::string device, dtype;
   bool tensor = false;
   gemm_size size;
   std::int64_t repeat = 0;  ///< which run of the sweep, from 0
-  nlohmann::json to_json() const;
-  static gemm_point of(const nlohmann::json& point);
+  record to_record() const;  ///< the point as its params are stored
+  static gemm_point of(const record& point);
 };
 
 const std::vector<spec_field>& gemm_spec_fields();

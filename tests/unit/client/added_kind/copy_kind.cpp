@@ -50,15 +50,23 @@ std::vector<std::int64_t> parse_sizes(const json& spec) {
   return out;
 }
 
+// The columns a copy row has: the table declares them and run_point writes through them.
+namespace cols {
+inline constexpr column_key<std::int64_t> repeat{"repeat"};
+inline constexpr column_key<std::int64_t> bytes{"bytes"};
+inline constexpr column_key<double> time_mean_s{"time_mean_s"};
+inline constexpr column_key<double> gb_per_s{"gb_per_s"};
+}  // namespace cols
+
 const column_table& copy_columns() {
   static const column_table table{
       measure::join_columns({
           {
-              {"repeat", column_type::integer, column_role::parameter, "", "which run of the sizes, from 0", false},
-              {"bytes", column_type::integer, column_role::parameter, "", "bytes per copy", true},
-              {"time_mean_s", column_type::number, column_role::metric, "s", "mean time of one copy", true,
-               /*main=*/true},
-              {"gb_per_s", column_type::number, column_role::metric, "GB/s", "bytes / time_mean_s", true},
+              declare(cols::repeat, column_role::parameter, "", "which run of the sizes, from 0", false),
+              declare(cols::bytes, column_role::parameter, "", "bytes per copy", true),
+              declare(cols::time_mean_s, column_role::metric, "s", "mean time of one copy", true,
+               /*main=*/true),
+              declare(cols::gb_per_s, column_role::metric, "GB/s", "bytes / time_mean_s", true),
           },
           measure::power_columns(),
       }),
@@ -92,8 +100,10 @@ class copy_kind final : public jobs::kind<copy_spec, copy_point> {
       for (auto bytes : s.sizes) points.push_back({bytes, r});
     return points;
   }
-  json point_json(const copy_point& p) const { return {{"bytes", p.bytes}, {"repeat", p.repeat}}; }
-  copy_point point_of(const json& p) const { return {p.at("bytes").get<std::int64_t>(), p.at("repeat").get<std::int64_t>()}; }
+  record params_of(const copy_point& p) const { return {{cols::bytes.name, p.bytes}, {cols::repeat.name, p.repeat}}; }
+  copy_point point_of(const record& p) const {
+    return {*p.at(cols::bytes.name).integer(), *p.at(cols::repeat.name).integer()};
+  }
 
   measure::point_result run_point(measure::point_context& ctx, const copy_spec& spec, const copy_point& p) {
     std::vector<char> from(static_cast<std::size_t>(p.bytes), 'x'), to(from.size());
@@ -108,21 +118,21 @@ class copy_kind final : public jobs::kind<copy_spec, copy_point> {
     };
     const auto m = measure::run_point(ctx, platform::board_setting{}, plan, idle_);
     measure::point_result r;
-    if (m.skipped) return measure::skipped_point(*m.skipped, point_json(p));
+    if (m.skipped) return measure::skipped_point(*m.skipped, row(params_of(p)));
     r.t_start_ns = m.window.t_start_ns;
     r.t_end_ns = m.window.t_end_ns;
-    r.metrics = point_json(p);
-    r.metrics["time_mean_s"] = m.latency.mean_s;
-    r.metrics["gb_per_s"] = m.latency.mean_s > 0 ? static_cast<double>(p.bytes) / m.latency.mean_s / 1e9 : 0.0;
+    r.metrics = row(params_of(p));
+    r.metrics.set(cols::time_mean_s, m.latency.mean_s);
+    r.metrics.set(cols::gb_per_s, m.latency.mean_s > 0 ? static_cast<double>(p.bytes) / m.latency.mean_s / 1e9 : 0.0);
     measure::put_power_metrics(r.metrics, m.window, m.idle_w, m.latency.mean_s);
     return r;
   }
 
-  json summarize(const std::vector<json>& rows) const {
+  cell summarize(const std::vector<jobs::point_row>& rows) const {
     double best = 0;
-    for (const auto& row : rows)
-      if (row.value("status", "") == "ok") best = std::max(best, row.at("metrics").value("gb_per_s", 0.0));
-    return {{"best_gb_per_s", best}};
+    for (const auto& r : rows)
+      if (r.status == "ok") best = std::max(best, r.metrics.get(cols::gb_per_s).value_or(0.0));
+    return record{{"best_gb_per_s", best}};
   }
 
  private:

@@ -10,6 +10,7 @@
 
 #include <atomic>
 
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/kinds/command/command_kind.hpp>
 #include <jetperf/kinds/command/command_spec.hpp>
@@ -235,7 +236,7 @@ TEST(command_kind, a_run_reports_exit_status_tails_power_energy_and_phases) {
   const auto spec = w->normalize({{"argv", {prog}}, {"idle_s", 0.05}}, {});
   const auto r = w->run_point(ctx, spec, w->expand(spec).at(0));
   EXPECT_EQ(r.status, "failed");
-  const auto& m = r.metrics;
+  const auto m = jetperf::to_json(r.metrics);
   EXPECT_EQ(m["error"], "exit status 4");
   EXPECT_EQ(m["exit_code"], 4);
   EXPECT_EQ(m["stdout_tail"], "hello\n");
@@ -293,10 +294,10 @@ TEST(command_kind, a_run_past_its_timeout_fails_saying_so) {
   const auto spec = w->normalize({{"argv", {"/bin/sleep", "30"}}, {"timeout_s", 0.2}, {"idle_s", 0}}, {});
   const auto r = w->run_point(ctx, spec, w->expand(spec).at(0));
   EXPECT_EQ(r.status, "failed");
-  EXPECT_EQ(r.metrics["timed_out"], true);
-  EXPECT_EQ(r.metrics["stop_reason"], "timeout");
-  EXPECT_NE(r.metrics["error"].get<std::string>().find("timed out"), std::string::npos);
-  EXPECT_LT(r.metrics["wall_s"].get<double>(), 5.0);
+  EXPECT_EQ(jetperf::to_json(r.metrics)["timed_out"], true);
+  EXPECT_EQ(jetperf::to_json(r.metrics)["stop_reason"], "timeout");
+  EXPECT_NE(jetperf::to_json(r.metrics)["error"].get<std::string>().find("timed out"), std::string::npos);
+  EXPECT_LT(jetperf::to_json(r.metrics)["wall_s"].get<double>(), 5.0);
 }
 
 TEST(command_kind, warmup_runs_come_before_the_first_run_of_a_setting_only) {
@@ -309,8 +310,8 @@ TEST(command_kind, warmup_runs_come_before_the_first_run_of_a_setting_only) {
   const auto points = w->expand(spec);
   const auto first = w->run_point(ctx, spec, points.at(0));
   const auto second = w->run_point(ctx, spec, points.at(1));
-  EXPECT_EQ(first.metrics["warmup_exit_codes"], json({0, 0}));
-  EXPECT_EQ(second.metrics["warmup_exit_codes"], json::array());
+  EXPECT_EQ(jetperf::to_json(first.metrics)["warmup_exit_codes"], json({0, 0}));
+  EXPECT_EQ(jetperf::to_json(second.metrics)["warmup_exit_codes"], json::array());
   EXPECT_EQ(test::read_file(log), "run\nrun\nrun\nrun\n");
 }
 

@@ -1,3 +1,4 @@
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/kinds/gemm/gemm_kind.hpp>
 
 #include <algorithm>
@@ -50,8 +51,8 @@ TEST_F(gemm_workload_test, run_point_derives_efficiency_from_known_power) {
   ctx.board = &board;
   ctx.telemetry = &src;
   const auto r = w->run_point(ctx, spec, points[0]);
-  ASSERT_EQ(r.status, "ok") << r.metrics.dump();
-  const auto& m = r.metrics;
+  ASSERT_EQ(r.status, "ok") << jetperf::to_json(r.metrics).dump();
+  const auto m = jetperf::to_json(r.metrics);
   EXPECT_EQ(jetperf::test::undeclared_keys(*w, m), "");
   EXPECT_EQ(m.at("dtype"), "float");
   EXPECT_EQ(m.at("m"), 64);
@@ -86,8 +87,8 @@ TEST_F(gemm_workload_test, higher_clock_draws_more_power_and_idle_is_cached_per_
   ctx.job_id = 7;
   ctx.board = &board;
   ctx.telemetry = &src;
-  const auto lo = w->run_point(ctx, spec, points[0]).metrics;
-  const auto hi = w->run_point(ctx, spec, points[1]).metrics;
+  const auto lo = jetperf::to_json(w->run_point(ctx, spec, points[0]).metrics);
+  const auto hi = jetperf::to_json(w->run_point(ctx, spec, points[1]).metrics);
   EXPECT_EQ(lo.at("gpu_freq_hz"), 300000000);
   EXPECT_EQ(hi.at("gpu_freq_hz"), 900000000);
   EXPECT_DOUBLE_EQ(lo.at("power_w").get<double>(), 5.0);
@@ -96,7 +97,7 @@ TEST_F(gemm_workload_test, higher_clock_draws_more_power_and_idle_is_cached_per_
   EXPECT_FALSE(has_flag(hi, "throttled"));
   // The idle baseline is cached per setting within the job: a later point at 300 MHz reuses it.
   src.power = [](std::int64_t) { return 20.0; };
-  const auto again = w->run_point(ctx, spec, points[0]).metrics;
+  const auto again = jetperf::to_json(w->run_point(ctx, spec, points[0]).metrics);
   EXPECT_DOUBLE_EQ(again.at("power_w").get<double>(), 20.0);
   EXPECT_DOUBLE_EQ(again.at("idle_power_w").get<double>(), 5.0);
   EXPECT_NEAR(again.at("dynamic_energy_j").get<double>(), 15.0 * again.at("time_mean_s").get<double>(), 1e-12);
@@ -114,7 +115,7 @@ TEST_F(gemm_workload_test, clock_below_request_is_flagged_throttled) {
   jetperf::measure::point_context ctx;
   ctx.board = &board;
   ctx.telemetry = &src;
-  const auto m = w->run_point(ctx, spec, w->expand(spec)[0]).metrics;
+  const auto m = jetperf::to_json(w->run_point(ctx, spec, w->expand(spec)[0]).metrics);
   EXPECT_TRUE(has_flag(m, "throttled")) << m.dump();
 }
 
@@ -136,7 +137,7 @@ TEST_F(gemm_workload_test, tensor_on_cpu_is_refused_and_a_stored_one_is_skipped)
   const auto on = w->run_point(ctx, spec, points[0]);
   EXPECT_EQ(on.status, "skipped");
   EXPECT_EQ(jetperf::test::undeclared_keys(*w, on.metrics), "");
-  EXPECT_NE(on.metrics.at("reason").get<std::string>().find("GPU"), std::string::npos);
+  EXPECT_NE(jetperf::to_json(on.metrics).at("reason").get<std::string>().find("GPU"), std::string::npos);
 }
 
 TEST_F(gemm_workload_test, without_telemetry_power_is_null) {
@@ -147,9 +148,9 @@ TEST_F(gemm_workload_test, without_telemetry_power_is_null) {
   jetperf::measure::point_context ctx;
   const auto off = w->run_point(ctx, spec, points[0]);
   ASSERT_EQ(off.status, "ok");
-  EXPECT_TRUE(off.metrics.at("power_w").is_null());
-  EXPECT_TRUE(off.metrics.at("gflops_per_w").is_null());
-  EXPECT_TRUE(has_flag(off.metrics, "no_power"));
+  EXPECT_TRUE(jetperf::to_json(off.metrics).at("power_w").is_null());
+  EXPECT_TRUE(jetperf::to_json(off.metrics).at("gflops_per_w").is_null());
+  EXPECT_TRUE(has_flag(jetperf::to_json(off.metrics), "no_power"));
 }
 
 TEST_F(gemm_workload_test, cuda_point_without_device_is_skipped_with_reason) {
@@ -160,7 +161,7 @@ TEST_F(gemm_workload_test, cuda_point_without_device_is_skipped_with_reason) {
   const auto points = w->expand(spec);
   const auto r = w->run_point(ctx, spec, points[0]);
   EXPECT_EQ(r.status, "skipped");
-  const auto reason = r.metrics.at("reason").get<std::string>();
+  const auto reason = jetperf::to_json(r.metrics).at("reason").get<std::string>();
   // The dry run foresees it, with the same reason, for every point.
   const auto foreseen = w->foreseen_skips(spec, points);
   ASSERT_EQ(foreseen.size(), 1u);
@@ -174,8 +175,8 @@ TEST_F(gemm_workload_test, fixed_duration_protocol) {
   const auto spec = w->normalize(quick_spec({{"duration_s", 0.05}}), {});
   jetperf::measure::point_context ctx;
   const auto r = w->run_point(ctx, spec, w->expand(spec)[0]);
-  EXPECT_EQ(r.metrics.at("stop_reason"), "fixed_duration");
-  EXPECT_GE(r.metrics.at("window_s").get<double>(), 0.05);
+  EXPECT_EQ(jetperf::to_json(r.metrics).at("stop_reason"), "fixed_duration");
+  EXPECT_GE(jetperf::to_json(r.metrics).at("window_s").get<double>(), 0.05);
 }
 
 #endif  // JETPERF_HAS_OPENBLAS

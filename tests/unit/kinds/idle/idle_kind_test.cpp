@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/kinds/idle/idle_kind.hpp>
@@ -78,10 +79,10 @@ TEST(idle_workload, measures_mean_power_of_the_window) {
   auto r = w->run_point(ctx, spec, {{"repeat", 0}});
   EXPECT_EQ(r.status, "ok");
   EXPECT_GE(r.t_end_ns - r.t_start_ns, 20000000);
-  EXPECT_DOUBLE_EQ(r.metrics["power_w"].get<double>(), 7.5);
-  EXPECT_DOUBLE_EQ(r.metrics["rail_VDD_CPU_w"].get<double>(), 2.0);
-  EXPECT_GE(r.metrics["samples"].get<int>(), 20);
-  EXPECT_FALSE(r.metrics.contains("temp.CPU_w"));
+  EXPECT_DOUBLE_EQ(jetperf::to_json(r.metrics)["power_w"].get<double>(), 7.5);
+  EXPECT_DOUBLE_EQ(jetperf::to_json(r.metrics)["rail_VDD_CPU_w"].get<double>(), 2.0);
+  EXPECT_GE(jetperf::to_json(r.metrics)["samples"].get<int>(), 20);
+  EXPECT_FALSE(jetperf::to_json(r.metrics).contains("temp.CPU_w"));
   EXPECT_EQ(test::undeclared_keys(*w, r.metrics), "");
 }
 

@@ -1,6 +1,7 @@
 // Each layer isolated beside in context: the ratio, and a flag only beyond the combined spread.
 #include <gtest/gtest.h>
 
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/kinds/layers/in_context.hpp>
 #include <jetperf/workloads/layer_backends.hpp>
 #include <jetperf/models/zoo.hpp>
@@ -49,7 +50,7 @@ TEST(layers_in_context, every_layer_of_a_network_gets_its_time_in_context_and_it
   for (const auto& s : spans) {
     if (s.track == "ops") {
       ++ops;
-      EXPECT_EQ(s.args["kernel"], "reference");
+      EXPECT_EQ(jetperf::to_json(s.args)["kernel"], "reference");
     }
     if (s.track == "layers") ++layer_spans;
   }

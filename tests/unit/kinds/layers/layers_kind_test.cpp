@@ -1,5 +1,6 @@
 // The layers workload over the reference backend and synthetic telemetry with known power:
 // latency and power per layer, the end-to-end row, both protocols, and the seed's layout.
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/kinds/layers/layers_kind.hpp>
 
 #include <algorithm>
@@ -123,7 +124,7 @@ class layers_workload_test : public ::testing::Test {
       ctx_.index = static_cast<std::int64_t>(rows.size());
       const auto r = workload_->run_point(ctx_, spec_, p);
       EXPECT_EQ(jetperf::test::undeclared_keys(*workload_, r.metrics), "") << p.dump();
-      rows.push_back({{"params", p}, {"metrics", r.metrics}, {"status", r.status}});
+      rows.push_back({{"params", p}, {"metrics", jetperf::to_json(r.metrics)}, {"status", r.status}});
     }
     return rows;
   }
@@ -202,7 +203,7 @@ TEST_F(layers_workload_test, a_gpu_backends_kernels_of_a_few_runs_after_the_wind
   for (const auto& s : spans) {
     const auto point = s.point_index;
     if (s.track == "kernels") kernels[point].push_back(s);
-    if (s.track == "runs" && s.args.value("kernel_trace", false)) traced[point].push_back(s);
+    if (s.track == "runs" && jetperf::to_json(s.args).value("kernel_trace", false)) traced[point].push_back(s);
     if (s.track == "runs" && !s.args.contains("kernel_trace")) timed[point].push_back(s);
   }
   ASSERT_EQ(traced.size(), 4u);
@@ -212,7 +213,7 @@ TEST_F(layers_workload_test, a_gpu_backends_kernels_of_a_few_runs_after_the_wind
     // After the window: no timed run of the point overlaps a traced one.
     for (const auto& t : timed[point]) EXPECT_LE(t.t_end_ns, runs.front().t_start_ns) << point;
     for (const auto& k : kernels[point]) {
-      const auto& run = runs.at(k.args["run"].get<std::size_t>());
+      const auto& run = runs.at(jetperf::to_json(k.args)["run"].get<std::size_t>());
       EXPECT_GE(k.t_start_ns, run.t_start_ns);
       EXPECT_LE(k.t_end_ns, run.t_end_ns);
     }
