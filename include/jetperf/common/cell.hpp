@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -79,6 +80,13 @@ class cell {
   cell(const std::vector<T>& v) : v_(cell_list(v.begin(), v.end())) {}
   template <class T, std::size_t N>
   cell(const std::array<T, N>& v) : v_(cell_list(v.begin(), v.end())) {}
+  /// A record from a map keyed by name (in the map's order).
+  template <class T>
+  cell(const std::map<std::string, T>& m) {
+    record r;
+    for (const auto& kv : m) r.set(kv.first, cell(kv.second));
+    v_ = std::move(r);
+  }
 
   bool is_null() const { return std::holds_alternative<std::monostate>(v_); }
   bool is_bool() const { return std::holds_alternative<bool>(v_); }

@@ -1,4 +1,3 @@
-#include <jetperf/kinds/json_row_bridge.hpp>
 #include <jetperf/kinds/command/command_kind.hpp>
 
 #include <cstdio>
@@ -17,6 +16,7 @@
 #include <jetperf/kinds/command/phases.hpp>
 #include <jetperf/measure/latency_stats.hpp>
 #include <jetperf/measure/point_board.hpp>
+#include <jetperf/measure/point_columns.hpp>
 #include <jetperf/measure/point_power.hpp>
 #include <jetperf/measure/power_window.hpp>
 #include <jetperf/measure/sweep_axes.hpp>
@@ -26,7 +26,7 @@ namespace jetperf::kinds {
 
 namespace {
 
-using nlohmann::json;
+namespace cols = command::cols;
 
 // Samples this far beyond each end of a run are read too: a phase at the run's edge is
 // interpolated between the samples around it.
@@ -62,14 +62,14 @@ class command_kind final : public jobs::kind<command_spec, command_point> {
   const std::vector<spec_field>& spec_fields() const { return command_spec_fields(); }
   const column_table& columns() const { return command_columns(); }
 
-  command_spec parse(const json& spec, const platform::board_offer& offered) const {
+  command_spec parse(const nlohmann::json& spec, const platform::board_offer& offered) const {
     return command_spec::parse(spec, offered, policy_);
   }
-  command_spec stored(const json& spec) const { return command_spec::stored(spec); }
-  json to_json(const command_spec& spec) const { return spec.to_json(); }
+  command_spec stored(const nlohmann::json& spec) const { return command_spec::stored(spec); }
+  nlohmann::json to_json(const command_spec& spec) const { return spec.to_json(); }
   std::vector<command_point> expand(const command_spec& spec) const { return kinds::expand(spec); }
-  record params_of(const command_point& p) const { return record_of(p.to_json()); }
-  command_point point_of(const record& p) const { return command_point::of(jetperf::to_json(p)); }
+  record params_of(const command_point& p) const { return p.to_record(); }
+  command_point point_of(const record& p) const { return command_point::of(p); }
 
   std::vector<double> estimate_points_s(const command_spec& spec, const std::vector<command_point>& points,
                                         const measure::estimate_context& ctx) const {
@@ -87,8 +87,7 @@ class command_kind final : public jobs::kind<command_spec, command_point> {
 
   measure::point_result run_point(measure::point_context& ctx, const command_spec& spec, const command_point& point);
 
-  cell summarize(const std::vector<jobs::point_row>& rows) const { return cell_of(summarize_json(jobs::rows_json(rows))); }
-  json summarize_json(const std::vector<json>& rows) const;
+  cell summarize(const std::vector<jobs::point_row>& rows) const;
 
  private:
   platform::user_process_result run_once(measure::point_context& ctx, const command_spec& spec, marker_socket& markers,
@@ -139,10 +138,11 @@ void record_timeline(const measure::point_context& ctx, const platform::user_pro
   for (const auto& iv : pairs.intervals)
     ctx.record("phases", iv.name, iv.t_start_ns, iv.t_end_ns, iv.closed ? record() : record{{"unclosed", true}});
   for (const auto& m : batch.markers) {
-    json args(m.attributes());
-    args["type"] = to_string(m.what);
-    if (m.client_t_ns) args["client_t_ns"] = *m.client_t_ns;
-    ctx.record("markers", m.name, m.t_ns, m.t_ns, record_of(args));
+    // The attributes, then the marker's own keys over them (as the timeline always showed).
+    record args = cell(m.attributes()).as_record();
+    args.set("type", to_string(m.what));
+    if (m.client_t_ns) args.set("client_t_ns", *m.client_t_ns);
+    ctx.record("markers", m.name, m.t_ns, m.t_ns, std::move(args));
   }
 }
 
@@ -170,12 +170,12 @@ measure::point_result command_kind::run_point(measure::point_context& ctx, const
                                          : std::nullopt;
   marker_socket markers(policy_.runtime_dir + "/job-" + std::to_string(ctx.job_id) + ".markers", owner,
                         k_max_markers_per_run);
-  json warmup_codes = json::array();
+  cell_list warmup_codes;
   if (repeat == 0) {
     for (std::int64_t i = 0; i < spec.warmup_runs && !ctx.cancelled(); ++i) {
       const auto w = run_once(ctx, spec, markers, -1 - i);
-      warmup_codes.push_back(w.term_signal ? json() : json(w.exit_code));
-      ctx.record("warmup", "warm-up run", w.t_start_ns, w.t_end_ns, record{{"exit_code", cell_of(warmup_codes.back())}});
+      warmup_codes.push_back(w.term_signal ? cell() : cell(w.exit_code));
+      ctx.record("warmup", "warm-up run", w.t_start_ns, w.t_end_ns, record{{"exit_code", warmup_codes.back()}});
     }
   }
   if (!measure::sleep_polling(ctx, spec.cooldown_s)) return measure::skipped_point("cancelled", identity);
@@ -187,20 +187,20 @@ measure::point_result command_kind::run_point(measure::point_context& ctx, const
   measure::point_result r;
   r.t_start_ns = run.t_start_ns;
   r.t_end_ns = run.t_end_ns;
-  json mt;
-  mt["repeat"] = repeat;
-  put_into(mt, [&](row& x) { measure::put_settings(x, applied); });
-  mt["exit_code"] = run.term_signal ? json() : json(run.exit_code);
-  mt["signal"] = run.term_signal;
-  mt["timed_out"] = run.timed_out;
+  row& mt = r.metrics;
+  mt.set(cols::repeat, repeat);
+  measure::put_settings(mt, applied);
+  mt.set(cols::exit_code, run.term_signal ? std::nullopt : std::optional<std::int64_t>(run.exit_code));
+  mt.set(cols::signal, run.term_signal);
+  mt.set(cols::timed_out, run.timed_out);
   const double wall_s = static_cast<double>(run.t_end_ns - run.t_start_ns) * 1e-9;
-  mt["wall_s"] = wall_s;
+  mt.set(cols::wall_s, wall_s);
 
   measure::loop_result res;
   res.t_start_ns = run.t_start_ns;
   res.t_end_ns = run.t_end_ns;
   std::vector<telemetry::sample> wide;
-  json rail_energy = json::object();
+  record rail_energy;
   if (ctx.telemetry) {
     wide = ctx.telemetry->window(run.t_start_ns - k_margin_ns, run.t_end_ns + k_margin_ns);
     std::copy_if(wide.begin(), wide.end(), std::back_inserter(res.samples), [&](const telemetry::sample& s) {
@@ -209,18 +209,17 @@ measure::point_result command_kind::run_point(measure::point_context& ctx, const
     res.power = measure::summarize_window(ctx.telemetry->channels(), res.samples, ctx.telemetry->total_power_channel());
     res.power_window_s = res.power_covered_s = wall_s;
     for (const auto& kv : res.power->channels)
-      if (kv.second.name.rfind("rail.", 0) == 0) rail_energy[kv.second.name.substr(5)] = kv.second.mean * wall_s;
+      if (kv.second.name.rfind("rail.", 0) == 0) rail_energy.set(kv.second.name.substr(5), kv.second.mean * wall_s);
   }
-  std::optional<double> power_w;
-  put_into(mt, [&](row& x) { power_w = measure::put_power_metrics(x, res, idle_w, wall_s); });
-  mt["rail_energy_j"] = rail_energy;
+  const auto power_w = measure::put_power_metrics(mt, res, idle_w, wall_s);
+  mt.set(cols::rail_energy_j, std::move(rail_energy));
 
   const auto pairs = pair_markers(batch.markers, run.t_end_ns);
   record_timeline(ctx, run, pairs, batch);
-  mt["phases"] = phases_json(phase_power(ctx, wide, pairs, idle_w));
-  mt["marks"] = pairs.marks;
-  mt["markers"] = batch.markers.size();
-  json errors = json::array();
+  mt.set(cols::phases, phases_record(phase_power(ctx, wide, pairs, idle_w)));
+  mt.set(cols::marks, cell(pairs.marks).as_record());
+  mt.set(cols::markers, batch.markers.size());
+  std::vector<std::string> errors;
   for (const auto& e : batch.errors) errors.push_back("malformed: " + e);
   if (batch.malformed > batch.errors.size())
     errors.push_back(std::to_string(batch.malformed - batch.errors.size()) + " more malformed lines");
@@ -230,37 +229,48 @@ measure::point_result command_kind::run_point(measure::point_context& ctx, const
     errors.push_back(std::to_string(batch.dropped) + " markers dropped past the limits of " +
                      std::to_string(k_max_markers_per_run) + " markers and " +
                      std::to_string(k_max_marker_bytes_per_run >> 20) + " MiB of names and attributes per run");
-  mt["marker_errors"] = errors;
-  mt["warmup_exit_codes"] = warmup_codes;
+  mt.set(cols::marker_errors, errors);
+  mt.set(cols::warmup_exit_codes, std::move(warmup_codes));
   // The tails are bytes, cut anywhere: text from their first whole character.
-  mt["stdout_tail"] = utf8_tail(run.out_tail);
-  mt["stderr_tail"] = utf8_tail(run.err_tail);
-  mt["stdout_bytes"] = run.out_bytes;
-  mt["stderr_bytes"] = run.err_bytes;
+  mt.set(cols::stdout_tail, utf8_tail(run.out_tail));
+  mt.set(cols::stderr_tail, utf8_tail(run.err_tail));
+  mt.set(cols::stdout_bytes, run.out_bytes);
+  mt.set(cols::stderr_bytes, run.err_bytes);
 
   std::vector<std::string> flags = applied.flags;
   // The program is another process: a simulated board loads its cores and rails with it but
   // cannot slow it to the simulated clock.
   if (ctx.fidelity) flags.emplace_back("speed_not_simulated");
-  put_into(mt, [&](row& x) {
-    measure::put_window_flags(x, std::move(flags), ctx, res, applied, power_w.has_value(), "cpu", 0);
-  });
-  mt["stop_reason"] = to_string(run.timed_out ? measure::stop_reason::timeout : measure::stop_reason::program_exit);
-  mt["unmet"] = json::array();
+  measure::put_window_flags(mt, std::move(flags), ctx, res, applied, power_w.has_value(), "cpu", 0);
+  mt.set(measure::cols::stop_reason,
+         to_string(run.timed_out ? measure::stop_reason::timeout : measure::stop_reason::program_exit));
+  mt.set(measure::cols::unmet, std::vector<std::string>{});
   r.run_s = wall_s;
   r.cost = run_cost_of(spec);
 
   if (run.timed_out || run.term_signal || run.exit_code != 0) {
     r.status = "failed";
-    mt["error"] = run.timed_out ? "timed out after " + std::to_string(spec.timeout_s) + " s (process group killed)"
-                  : run.term_signal ? "ended by signal " + std::to_string(run.term_signal)
-                                    : "exit status " + std::to_string(run.exit_code);
+    mt.set(measure::cols::error,
+           run.timed_out     ? "timed out after " + std::to_string(spec.timeout_s) + " s (process group killed)"
+           : run.term_signal ? "ended by signal " + std::to_string(run.term_signal)
+                             : "exit status " + std::to_string(run.exit_code));
   }
-  r.metrics = row_of(mt);
   return r;
 }
 
-json command_kind::summarize_json(const std::vector<json>& rows) const {
+// A setting's key in the order the summaries have always listed settings: the text of the
+// setting as stored ({"cpu_freq_khz":...,"emc_freq_hz":...} with its keys sorted, null where unset).
+std::string setting_order_key(const platform::board_setting& s) {
+  std::vector<std::pair<std::string, std::optional<std::int64_t>>> values;
+  for (const auto& f : platform::setting_fields()) values.emplace_back(f.key, s.*f.member);
+  std::sort(values.begin(), values.end());
+  std::string key = "{";
+  for (const auto& [name, v] : values)
+    key += (key.size() > 1 ? ",\"" : "\"") + name + "\":" + (v ? std::to_string(*v) : std::string("null"));
+  return key + "}";
+}
+
+cell command_kind::summarize(const std::vector<jobs::point_row>& rows) const {
   // Per board setting: the runs' median wall time and energy, and each phase's mean time and
   // energy per run (the energy over the runs that have one; null when none had a power reading).
   struct phase_acc {
@@ -268,47 +278,48 @@ json command_kind::summarize_json(const std::vector<json>& rows) const {
     double time_s = 0, energy_j = 0;
   };
   struct setting_acc {
-    json setting;
+    platform::board_setting setting;
     std::vector<double> walls, energies;
     std::map<std::string, phase_acc> phases;
   };
   std::map<std::string, setting_acc> by_setting;
   for (const auto& row : rows) {
-    if (row.value("status", std::string()) != "ok") continue;
-    const auto& metrics = row.at("metrics");
-    auto setting = jetperf::to_json(measure::setting_record(measure::setting_of_point(record_of(row.at("params")))));
-    auto& acc = by_setting[setting.dump()];
-    acc.setting = std::move(setting);
-    acc.walls.push_back(metrics.value("wall_s", 0.0));
-    if (metrics.contains("energy_j") && metrics["energy_j"].is_number()) acc.energies.push_back(metrics["energy_j"]);
-    const auto phases = metrics.value("phases", json::object());
-    for (const auto& [name, ph] : phases.items()) {
+    if (row.status != "ok") continue;
+    const auto setting = measure::setting_of_point(row.params);
+    auto& acc = by_setting[setting_order_key(setting)];
+    acc.setting = setting;
+    acc.walls.push_back(row.metrics.get(cols::wall_s).value_or(0.0));
+    if (const auto e = row.metrics.get(measure::cols::energy_j)) acc.energies.push_back(*e);
+    for (const auto& [name, ph] : row.metrics.get(cols::phases).value_or(record())) {
+      if (!ph.is_record()) continue;
       auto& f = acc.phases[name];
       ++f.runs;
-      f.time_s += ph.value("time_s", 0.0);
-      if (ph.contains("energy_j") && ph["energy_j"].is_number()) {
+      const auto* time_s = ph.as_record().find("time_s");
+      f.time_s += time_s && time_s->is_number() ? *time_s->number() : 0.0;
+      const auto* energy = ph.as_record().find("energy_j");
+      if (energy && energy->is_number()) {
         ++f.with_energy;
-        f.energy_j += ph["energy_j"].get<double>();
+        f.energy_j += *energy->number();
       }
     }
   }
-  const auto median = [](const std::vector<double>& v) -> json {
-    return v.empty() ? json() : json(measure::compute_latency_stats(v).median_s);
+  const auto median = [](const std::vector<double>& v) -> cell {
+    return v.empty() ? cell() : cell(measure::compute_latency_stats(v).median_s);
   };
-  json settings = json::array();
+  cell_list settings;
   for (const auto& [key, acc] : by_setting) {
-    json phases = json::object();
+    record phases;
     for (const auto& [name, f] : acc.phases)
-      phases[name] = {{"runs", f.runs},
-                      {"time_mean_s", f.time_s / static_cast<double>(f.runs)},
-                      {"energy_mean_j", f.with_energy ? json(f.energy_j / static_cast<double>(f.with_energy)) : json()}};
-    settings.push_back({{"setting", acc.setting},
-                        {"runs", acc.walls.size()},
-                        {"wall_median_s", median(acc.walls)},
-                        {"energy_median_j", median(acc.energies)},
-                        {"phases", phases}});
+      phases.set(name, record{{"runs", f.runs},
+                              {"time_mean_s", f.time_s / static_cast<double>(f.runs)},
+                              {"energy_mean_j", f.with_energy ? cell(f.energy_j / static_cast<double>(f.with_energy)) : cell()}});
+    settings.push_back(record{{"setting", measure::setting_record(acc.setting)},
+                              {"runs", acc.walls.size()},
+                              {"wall_median_s", median(acc.walls)},
+                              {"energy_median_j", median(acc.energies)},
+                              {"phases", std::move(phases)}});
   }
-  return {{"settings", settings}};
+  return record{{"settings", std::move(settings)}};
 }
 
 }  // namespace

@@ -273,14 +273,15 @@ json command_spec::to_json() const {
   return j;
 }
 
-json command_point::to_json() const {
-  json p = jetperf::to_json(setting_record(setting));
-  p["repeat"] = repeat;
+record command_point::to_record() const {
+  record p = setting_record(setting);
+  p.set("repeat", repeat);
   return p;
 }
 
-command_point command_point::of(const json& point) {
-  return {setting_of_point(record_of(point)), point.value("repeat", std::int64_t{0})};
+command_point command_point::of(const record& point) {
+  const auto* repeat = point.find("repeat");
+  return {setting_of_point(point), repeat && repeat->is_number() ? *repeat->integer() : 0};
 }
 
 std::vector<command_point> expand(const command_spec& spec) {
@@ -292,7 +293,7 @@ std::vector<command_point> expand(const command_spec& spec) {
 
 std::vector<json> expand_command_spec(const json& normalized) {
   std::vector<json> points;
-  for (const auto& p : expand(command_spec::stored(normalized))) points.push_back(p.to_json());
+  for (const auto& p : expand(command_spec::stored(normalized))) points.push_back(jetperf::to_json(p.to_record()));
   return points;
 }
 

@@ -34,20 +34,19 @@ paired_markers pair_markers(const std::vector<marker>& markers, std::int64_t run
   return out;
 }
 
-nlohmann::json phases_json(const measure::phases_result& phases) {
-  auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
-  nlohmann::json out = nlohmann::json::object();
+record phases_record(const measure::phases_result& phases) {
+  record out;
   for (const auto& kv : phases.phases) {
     const auto& f = kv.second;
-    out[kv.first] = {{"count", f.count},
-                     {"time_s", f.time_s},
-                     {"power_w", opt(f.power_w)},
-                     {"energy_j", opt(f.energy_j)},
-                     {"dynamic_energy_j", opt(f.dynamic_energy_j)},
-                     {"rail_power_w", f.rail_power_w},
-                     {"rail_energy_j", f.rail_energy_j},
-                     {"samples", f.samples},
-                     {"unclosed", f.unclosed}};
+    out.set(kv.first, record{{"count", f.count},
+                             {"time_s", f.time_s},
+                             {"power_w", f.power_w},
+                             {"energy_j", f.energy_j},
+                             {"dynamic_energy_j", f.dynamic_energy_j},
+                             {"rail_power_w", f.rail_power_w},
+                             {"rail_energy_j", f.rail_energy_j},
+                             {"samples", f.samples},
+                             {"unclosed", f.unclosed}});
   }
   return out;
 }

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <jetperf/common/cell.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/kinds/command/command_policy.hpp>
 #include <jetperf/platform/board_setting.hpp>
@@ -51,8 +52,8 @@ struct command_point {
   platform::board_setting setting;
   std::int64_t repeat = 0;
   /// {power_mode, emc_freq_hz, gpu_freq_hz, cpu_freq_khz, repeat} (null where unset): as stored.
-  nlohmann::json to_json() const;
-  static command_point of(const nlohmann::json& point);
+  record to_record() const;
+  static command_point of(const record& point);
 };
 
 /// The points: board setting outermost (each setting's warm-up runs once), then the repeat.

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 
+#include <jetperf/common/cell.hpp>
 #include <jetperf/kinds/command/marker.hpp>
 #include <jetperf/measure/protocols/phases.hpp>
 
@@ -26,6 +26,6 @@ paired_markers pair_markers(const std::vector<marker>& markers, std::int64_t run
 
 /// {NAME: {count, time_s, power_w, energy_j, dynamic_energy_j, rail_power_w, rail_energy_j,
 /// samples, unclosed}}: the `phases` column of a run.
-nlohmann::json phases_json(const measure::phases_result& phases);
+record phases_record(const measure::phases_result& phases);
 
 }  // namespace jetperf::kinds

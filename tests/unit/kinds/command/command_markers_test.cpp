@@ -10,6 +10,7 @@
 
 #include <cstring>
 
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/common/clock.hpp>
 #include <jetperf/kinds/command/marker_socket.hpp>
 #include <jetperf/kinds/command/phases.hpp>
@@ -112,7 +113,7 @@ TEST(command_markers, the_phases_column_holds_each_phases_figures) {
   busy.samples = 6;
   busy.unclosed = 1;
   r.phases["load"].count = 1;  // no power figures: nulls
-  const auto j = phases_json(r);
+  const auto j = jetperf::to_json(phases_record(r));
   EXPECT_EQ(j["busy"], (nlohmann::json{{"count", 2},
                                        {"time_s", 0.5},
                                        {"power_w", 10.0},
