@@ -14,6 +14,7 @@
 
 #include "cli_error.hpp"
 #include "command.hpp"
+#include "tegrastats_json.hpp"
 
 namespace jetperf::client {
 
@@ -68,7 +69,7 @@ class tegrastats_command final : public command {
     if (format_ == "csv") {
       telemetry::write_tegrastats_csv(result.records, out);
     } else {
-      telemetry::write_tegrastats_jsonl(result.records, out);
+      write_tegrastats_jsonl(result.records, out);
     }
     out.flush();
     if (!out) throw cli_error(exit_usage, "cannot write '" + (output_.empty() ? std::string("stdout") : output_) + "'");

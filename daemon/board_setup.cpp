@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <jetperf/api/board_views.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/platform/board_info.hpp>
 #include <jetperf/platform/sysfs_root.hpp>
@@ -154,7 +155,7 @@ bool restore_open_snapshot_logged(platform::board_controller& controller) {
     return false;
   }
   spdlog::warn("board: restored the settings saved before the last unfinished change: {}",
-               controller.current().dump());
+               api::current_settings_json(controller.current()).dump());
   return true;
 }
 

@@ -1,6 +1,7 @@
 #include "provenance.hpp"
 
 
+#include <jetperf/api/provenance_views.hpp>
 #include <jetperf/config.hpp>
 #include <jetperf/platform/sysfs_root.hpp>
 #include <jetperf/workloads/backend_versions.hpp>
@@ -74,8 +75,8 @@ nlohmann::json job_provenance(const board_selection& board, const telemetry::sam
   }
   // Asked each time (a job records it at its start and end): the CUDA plugin's versions appear
   // once CUDA work has loaded it, and only then.
-  j["backends"] = workloads::backend_versions();
-  j["simulation"] = fidelity ? fidelity->describe() : nlohmann::json{{"simulated", false}};
+  j["backends"] = api::backend_versions_json(workloads::loaded_backend_versions());
+  j["simulation"] = api::fidelity_json(fidelity ? fidelity->describe() : platform::fidelity_summary{});
   return j;
 }
 

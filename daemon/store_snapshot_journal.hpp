@@ -1,6 +1,7 @@
 #pragma once
 // The board snapshot journal (platform::snapshot_journal) on the SQLite store
-// (store::snapshot_store). Here in the daemon, which wires the two: platform does not know the store.
+// (store::snapshot_store), each snapshot in store/board_state_json.hpp's form. Here in the
+// daemon, which wires the two: platform does not know the store.
 #include <jetperf/platform/snapshot_journal.hpp>
 #include <jetperf/store/snapshot_store.hpp>
 
@@ -9,9 +10,9 @@ namespace jetperf::daemon {
 class store_snapshot_journal : public platform::snapshot_journal {
  public:
   explicit store_snapshot_journal(store::snapshot_store& store) : store_(store) {}
-  void open(std::int64_t job_id, const std::string& reason, const nlohmann::json& state) override;
-  std::optional<nlohmann::json> oldest_open() override;
-  std::optional<nlohmann::json> open_of(std::int64_t job_id) override;
+  void open(std::int64_t job_id, const std::string& reason, const platform::board_state& state) override;
+  std::optional<platform::board_state> oldest_open() override;
+  std::optional<platform::board_state> open_of(std::int64_t job_id) override;
   void close(std::int64_t job_id) override;
   void close_all() override;
 

@@ -1,5 +1,6 @@
 #include <string>
 
+#include <jetperf/api/board_views.hpp>
 #include <jetperf/api/router.hpp>
 #include <jetperf/api/routes.hpp>
 #include <jetperf/common/errors.hpp>
@@ -34,7 +35,7 @@ void reject_body_fields(const route_request& r) {
 http_response board(const route_request& r) {
   r.query.reject_unknown({});
   auto& b = board_of(r);
-  auto j = b.describe();
+  auto j = board_json(b.describe());
   nlohmann::json identity;
   if (r.svc.board_identity) identity = r.svc.board_identity();
   if (!identity.is_object()) identity = nlohmann::json::object();
@@ -44,10 +45,7 @@ http_response board(const route_request& r) {
   return json_response(200, j);
 }
 
-nlohmann::json modes_of(const platform::board_controller& b) {
-  nlohmann::json modes = b.describe().at("modes");
-  return modes.is_array() ? modes : nlohmann::json::array();
-}
+nlohmann::json modes_of(const platform::board_controller& b) { return power_modes_json(b.describe().modes); }
 
 std::string valid_modes_text(const platform::board_controller& b) {
   std::string valid;
@@ -59,7 +57,7 @@ std::string valid_modes_text(const platform::board_controller& b) {
 http_response get_power_mode(const route_request& r) {
   r.query.reject_unknown({});
   auto& b = board_of(r);
-  auto j = b.power_mode();
+  auto j = power_mode_json(b.power_mode());
   j["modes"] = modes_of(b);
   return json_response(200, j);
 }
@@ -115,7 +113,7 @@ http_response put_power_mode(const route_request& r) {
   const std::string field = has_id ? "id" : "name";
   nlohmann::json j;
   try {
-    j = b.set_power_mode(id, force);
+    j = power_mode_json(b.set_power_mode(id, force));
   } catch (const conflict& e) {
     throw conflict(e.what(), e.field().empty() ? std::string() : field);
   } catch (const validation_error& e) {
@@ -126,7 +124,7 @@ http_response put_power_mode(const route_request& r) {
 }
 
 nlohmann::json clocks_view(const platform::board_controller& b) {
-  auto j = b.clocks();
+  auto j = clock_state_json(b.clocks());
   const auto offered = b.offered();
   j["available"] = {{"gpu_hz", offered.gpu_freqs_hz}, {"cpu_khz", offered.cpu_freqs_khz}, {"emc_hz", offered.emc_freqs_hz},
                     {"sensor_samples", offered.sensor_samples}};
@@ -149,9 +147,9 @@ http_response put_clocks(const route_request& r) {
   auto& b = idle_board_of(r);
   const auto body = r.json_body();
   if (body.empty()) throw validation_error("body", "give at least one of gpu, cpu, emc", "missing_field");
-  // The controller checks every clock against the board (errors name gpu, cpu, emc) before it
-  // changes anything.
-  b.set_clocks(body);
+  // Every clock is checked against the board (errors name gpu, cpu, emc) before anything changes;
+  // the controller checks the resolved values again under its lock.
+  b.set_clocks(read_clock_request(body, b.clock_frequencies()));
   return json_response(200, clocks_view(b));
 }
 

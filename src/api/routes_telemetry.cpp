@@ -14,6 +14,7 @@
 #include <jetperf/jobs/job_state.hpp>
 #include <jetperf/store/sample_store.hpp>
 #include <jetperf/telemetry/prometheus.hpp>
+#include <jetperf/api/board_views.hpp>
 #include <jetperf/api/clock_floors.hpp>
 #include <jetperf/platform/board_controller.hpp>
 
@@ -177,7 +178,7 @@ http_response metrics(const route_request& r) {
   std::vector<telemetry::prometheus_clock_floor> floors;
   if (r.svc.board) {
     try {
-      floors = clock_floors(r.svc.board->clocks(), channels, values);
+      floors = clock_floors(clock_state_json(r.svc.board->clocks()), channels, values);
     } catch (const std::exception&) {
       // The clock state could not be read this time: the scrape still answers, without it.
     }

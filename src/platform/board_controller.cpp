@@ -11,8 +11,6 @@ namespace jetperf::platform {
 
 namespace {
 
-nlohmann::json opt_json(const std::optional<long long>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
-
 std::optional<std::int64_t> mem_total_bytes(const sysfs_root& root) {
   const auto text = root.try_read(paths::meminfo);
   return text ? meminfo_bytes(*text, "MemTotal") : std::nullopt;
@@ -129,7 +127,7 @@ void board_controller::arm_locked(std::int64_t job_id) {
   if (armed_) return;
   // The board as the job finds it, settings made through the API included: its end returns here.
   board_state state = capture();
-  if (journal_) journal_->open(job_id, "job", state.to_json());
+  if (journal_) journal_->open(job_id, "job", state);
   armed_ = std::move(state);
   armed_job_ = job_id;
 }
@@ -144,19 +142,21 @@ void board_controller::api_change_locked() {
     throw conflict("job " + std::to_string(armed_job_) + " is running; board settings can change once it has finished");
   if (api_baseline_) return;
   board_state state = capture();
-  if (journal_) journal_->open(0, "api", state.to_json());
+  if (journal_) journal_->open(0, "api", state);
   api_baseline_ = std::move(state);
 }
 
-nlohmann::json board_controller::apply_request(const nlohmann::json& settings) {
+current_settings board_controller::apply_request(const board_request& request) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  return apply_locked(settings);
+  return apply_locked(request);
 }
 
 board_setting board_controller::apply(const board_setting& setting) {
-  nlohmann::json request = nlohmann::json::object();
-  for (const auto& f : setting_fields())
-    if (const auto& v = setting.*f.member) request[f.key] = *v;
+  board_request request;
+  if (setting.power_mode) request.power_mode = static_cast<int>(*setting.power_mode);
+  request.gpu_freq_hz = setting.gpu_freq_hz;
+  request.cpu_freq_khz = setting.cpu_freq_khz;
+  request.emc_freq_hz = setting.emc_freq_hz;
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   // A job never forces: a mode that needs a reboot goes back to the runner, which decides.
   if (setting.power_mode && conf_ && tool_) {
@@ -176,46 +176,35 @@ board_setting board_controller::apply(const board_setting& setting) {
   const auto now = apply_locked(request);
   // What a point records is what the board reads back, for the controls this board has.
   board_setting read_back;
-  const auto get = [&now](const char* key) -> std::optional<std::int64_t> {
-    auto it = now.find(key);
-    return it != now.end() && it->is_number() ? std::optional<std::int64_t>(it->get<std::int64_t>()) : std::nullopt;
-  };
-  for (const auto& f : setting_fields()) read_back.*f.member = get(f.key);
+  read_back.power_mode = now.power_mode;
+  read_back.gpu_freq_hz = now.gpu_freq_hz;
+  read_back.cpu_freq_khz = now.cpu_freq_khz;
+  read_back.emc_freq_hz = now.emc_freq_hz;
   return read_back;
 }
 
-nlohmann::json board_controller::apply_locked(const nlohmann::json& settings) {
-  if (!settings.is_object()) throw validation_error("settings", "settings must be a JSON object");
-  for (const auto& item : settings.items()) {
-    const auto& k = item.key();
-    if (k != "power_mode" && k != "gpu_freq_hz" && k != "cpu_freq_khz" && k != "emc_freq_hz" && k != "force")
-      throw validation_error(k, "unknown board setting '" + k + "'");
-  }
+void board_controller::check_power_mode(int mode) const {
+  if (!conf_ || !tool_) throw validation_error("power_mode", "this board offers no power modes (no nvpmodel.conf)");
+  if (conf_->find_mode(mode)) return;
+  std::string valid;
+  for (const auto& m : conf_->modes) valid += (valid.empty() ? "" : ", ") + std::to_string(m.id) + " " + m.name;
+  throw validation_error("power_mode", "power mode " + std::to_string(mode) + " is not offered; valid: " + valid);
+}
+
+current_settings board_controller::apply_locked(const board_request& request) {
   // Validate everything before the first write, so bad input never changes the board.
-  std::optional<int> mode;
-  bool force = false;
-  if (settings.contains("force")) {
-    if (!settings["force"].is_boolean()) throw validation_error("force", "force must be true or false");
-    force = settings["force"].get<bool>();
-  }
-  if (settings.contains("power_mode") && !settings["power_mode"].is_null()) {
-    const auto& v = settings["power_mode"];
-    if (!v.is_number_integer()) throw validation_error("power_mode", "power_mode must be an integer mode id");
-    if (!conf_ || !tool_) throw validation_error("power_mode", "this board offers no power modes (no nvpmodel.conf)");
-    mode = v.get<int>();
-    if (!conf_->find_mode(*mode)) {
-      std::string valid;
-      for (const auto& m : conf_->modes) valid += (valid.empty() ? "" : ", ") + std::to_string(m.id) + " " + m.name;
-      throw validation_error("power_mode", "power mode " + std::to_string(*mode) + " is not offered; valid: " + valid);
-    }
-  }
-  auto pick = [&](const char* key, const std::vector<long long>& offered) -> std::optional<long long> {
-    if (!settings.contains(key) || settings[key].is_null()) return std::nullopt;
-    return pick_frequency(settings[key], offered, key);
+  const auto& mode = request.power_mode;
+  if (mode) check_power_mode(*mode);
+  auto check = [](const std::optional<long long>& v, const std::vector<long long>& offered, const char* field) {
+    if (v) check_frequency(*v, offered, field);
   };
-  auto gpu = pick("gpu_freq_hz", clocks_.gpu_available_hz());
-  auto cpu = pick("cpu_freq_khz", clocks_.cpu_available_khz());
-  auto emc = pick("emc_freq_hz", clocks_.emc_available_hz());
+  check(request.gpu_freq_hz, clocks_.gpu_available_hz(), "gpu_freq_hz");
+  check(request.cpu_freq_khz, clocks_.cpu_available_khz(), "cpu_freq_khz");
+  check(request.emc_freq_hz, clocks_.emc_available_hz(), "emc_freq_hz");
+  const auto& gpu = request.gpu_freq_hz;
+  const auto& cpu = request.cpu_freq_khz;
+  const auto& emc = request.emc_freq_hz;
+  const bool force = request.force;
 
   board_state before = capture();
   try {
@@ -275,49 +264,42 @@ void board_controller::restore_sensor_averaging(const std::vector<sensor_chip_av
   platform::restore_sensor_averaging(root_, chips);
 }
 
-nlohmann::json board_controller::current() const {
+current_settings board_controller::current() const {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   return current_locked();
 }
 
-nlohmann::json board_controller::current_locked() const {
-  nlohmann::json j;
-  auto mode = query_mode();
-  j["power_mode"] = mode ? nlohmann::json(*mode) : nlohmann::json(nullptr);
-  const nvpmodel_mode* m = (mode && conf_) ? conf_->find_mode(*mode) : nullptr;
-  j["power_mode_name"] = m ? nlohmann::json(m->name) : nlohmann::json(nullptr);
-  j["gpu_freq_hz"] = j["gpu_min_hz"] = j["gpu_max_hz"] = j["gpu_cur_hz"] = nullptr;
+current_settings board_controller::current_locked() const {
+  current_settings c;
+  c.power_mode = query_mode();
+  const nvpmodel_mode* m = (c.power_mode && conf_) ? conf_->find_mode(*c.power_mode) : nullptr;
+  if (m) c.power_mode_name = m->name;
   if (clocks_.has_gpu()) {
     auto r = clocks_.gpu_range();
-    std::optional<long long> cur;
     try {
-      cur = clocks_.gpu_current_hz();
+      c.gpu_cur_hz = clocks_.gpu_current_hz();
     } catch (const platform_error&) {
     }
-    j["gpu_min_hz"] = r.min;
-    j["gpu_max_hz"] = r.max;
-    j["gpu_cur_hz"] = opt_json(cur);
-    j["gpu_freq_hz"] = r.min == r.max ? nlohmann::json(r.max) : opt_json(cur);
+    c.gpu_min_hz = r.min;
+    c.gpu_max_hz = r.max;
+    c.gpu_freq_hz = r.min == r.max ? std::optional<long long>(r.max) : c.gpu_cur_hz;
   }
-  j["cpu_freq_khz"] = j["cpu_cur_khz"] = nullptr;
   for (size_t i = 0; i < clocks_.discovery().clusters.size(); ++i) {
     if (!clocks_.cluster_online(i)) continue;
     auto r = clocks_.cpu_range(i);
-    auto cur = clocks_.cpu_current_khz(i);
-    j["cpu_cur_khz"] = opt_json(cur);
-    j["cpu_freq_khz"] = r.min == r.max ? nlohmann::json(r.max) : opt_json(cur);
+    c.cpu_cur_khz = clocks_.cpu_current_khz(i);
+    c.cpu_freq_khz = r.min == r.max ? std::optional<long long>(r.max) : c.cpu_cur_khz;
     break;
   }
-  j["emc_freq_hz"] = j["emc_locked"] = nullptr;
   if (clocks_.has_emc()) {
     try {
       auto e = clocks_.emc();
-      j["emc_freq_hz"] = e.rate;
-      j["emc_locked"] = e.locked;
+      c.emc_freq_hz = e.rate;
+      c.emc_locked = e.locked;
     } catch (const platform_error&) {
     }
   }
-  return j;
+  return c;
 }
 
 void board_controller::restore() {
@@ -351,10 +333,10 @@ std::optional<std::int64_t> board_controller::rearm(std::int64_t job_id) {
     // The snapshots taken before the reboot are still open: the job's end restores its own, and
     // the API's baseline stays what POST /v1/clocks/restore puts back.
     if (!api_baseline_)
-      if (auto state = journal_->open_of(0)) api_baseline_ = board_state::from_json(*state);
+      if (auto state = journal_->open_of(0)) api_baseline_ = std::move(*state);
     if (!armed_)
       if (auto state = journal_->open_of(job_id)) {
-        armed_ = board_state::from_json(*state);
+        armed_ = std::move(*state);
         armed_job_ = job_id;
       }
   }
@@ -374,7 +356,7 @@ bool board_controller::restore_open_snapshot() {
   auto state = journal_->oldest_open();
   if (!state) return false;
   spdlog::warn("restoring board settings journaled by a previous run");
-  const bool rebooting = restore_state(board_state::from_json(*state));
+  const bool rebooting = restore_state(*state);
   armed_.reset();
   armed_job_ = 0;
   api_baseline_.reset();
@@ -383,113 +365,110 @@ bool board_controller::restore_open_snapshot() {
   return true;
 }
 
-nlohmann::json board_controller::describe() const {
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
-  nlohmann::json j = info_.to_json();
-  j["modes"] = nlohmann::json::array();
-  j["default_mode"] = nullptr;
-  if (conf_) {
-    for (const auto& m : conf_->modes) {
-      nlohmann::json mj{{"id", m.id}, {"name", m.name}, {"default", m.id == conf_->default_mode}};
-      auto gpu_max = m.value("GPU", "MAX_FREQ");
-      if (gpu_max) mj["gpu_max_hz"] = nvpmodel_clock_value(*gpu_max);
-      auto emc_max = m.value("EMC", "MAX_FREQ");
-      if (emc_max) mj["emc_max_hz"] = nvpmodel_clock_value(*emc_max);
-      int online = 0;
-      bool any = false;
-      for (const auto& s : m.settings)
-        if (s.param == "CPU_ONLINE") {
-          any = true;
-          online += s.value == "1";
-        }
-      if (any) mj["cores_online"] = online;
-      mj["reboot_needed_from_default"] = !reboot_reasons(*conf_, conf_->default_mode, m.id).empty();
-      j["modes"].push_back(mj);
-    }
-    j["default_mode"] = conf_->default_mode;
+std::vector<power_mode_description> board_controller::describe_modes() const {
+  std::vector<power_mode_description> modes;
+  if (!conf_) return modes;
+  for (const auto& m : conf_->modes) {
+    power_mode_description d;
+    d.id = m.id;
+    d.name = m.name;
+    d.is_default = m.id == conf_->default_mode;
+    if (auto gpu_max = m.value("GPU", "MAX_FREQ")) d.gpu_max_hz = nvpmodel_clock_value(*gpu_max);
+    if (auto emc_max = m.value("EMC", "MAX_FREQ")) d.emc_max_hz = nvpmodel_clock_value(*emc_max);
+    for (const auto& setting : m.settings)
+      if (setting.param == "CPU_ONLINE") d.cores_online = d.cores_online.value_or(0) + (setting.value == "1");
+    d.reboot_needed_from_default = !reboot_reasons(*conf_, conf_->default_mode, m.id).empty();
+    modes.push_back(std::move(d));
   }
-  j["gpu"] = nullptr;
-  if (clocks_.has_gpu()) {
-    auto r = clocks_.gpu_range();
-    j["gpu"] = {{"available_hz", clocks_.gpu_available_hz()}, {"min_hz", r.min}, {"max_hz", r.max},
-                {"governor", r.governor}};
-  }
-  nlohmann::json clusters = nlohmann::json::array();
+  return modes;
+}
+
+cpu_description board_controller::describe_cpu() const {
+  cpu_description cpu;
   for (size_t i = 0; i < clocks_.discovery().clusters.size(); ++i) {
-    nlohmann::json c{{"cores", clocks_.discovery().clusters[i].cores},
-                     {"available_khz", clocks_.cluster_available_khz(i)}};
+    cluster_description c{clocks_.discovery().clusters[i].cores, clocks_.cluster_available_khz(i), std::nullopt};
     try {
-      auto r = clocks_.cpu_range(i);
-      c["min_khz"] = r.min;
-      c["max_khz"] = r.max;
-      c["governor"] = r.governor;
+      c.range = clocks_.cpu_range(i);
     } catch (const platform_error&) {
     }
-    clusters.push_back(c);
+    cpu.clusters.push_back(std::move(c));
   }
-  j["cpu"] = {{"clusters", clusters},
-              {"cores", clocks_.discovery().cores},
-              {"online", clocks_.online_cores()},
-              {"available_khz", clocks_.cpu_available_khz()}};
-  j["emc"] = nullptr;
+  cpu.cores = clocks_.discovery().cores;
+  cpu.online = clocks_.online_cores();
+  cpu.available_khz = clocks_.cpu_available_khz();
+  return cpu;
+}
+
+board_description board_controller::describe() const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  board_description d;
+  d.info = info_;
+  d.modes = describe_modes();
+  if (conf_) d.default_mode = conf_->default_mode;
+  if (clocks_.has_gpu()) d.gpu = gpu_description{clocks_.gpu_available_hz(), clocks_.gpu_range()};
+  d.cpu = describe_cpu();
   if (clocks_.has_emc()) {
-    j["emc"] = {{"available_hz", clocks_.emc_available_hz()}};
+    d.emc = emc_description{clocks_.emc_available_hz(), std::nullopt};
     try {
-      auto e = clocks_.emc();
-      j["emc"]["rate_hz"] = e.rate;
-      j["emc"]["min_hz"] = e.min;
-      j["emc"]["max_hz"] = e.max;
-      j["emc"]["locked"] = e.locked;
+      d.emc->setting = clocks_.emc();
     } catch (const platform_error&) {
     }
   }
-  auto fan = clocks_.fan_pwm();
-  j["fan"] = clocks_.has_fan() ? nlohmann::json{{"pwm", fan ? nlohmann::json(*fan) : nlohmann::json(nullptr)}}
-                               : nlohmann::json(nullptr);
-  j["paths"] = clocks_.discovery().to_json();
-  j["nvpmodel"] = tool_ ? nlohmann::json(tool_->program()) : nlohmann::json(nullptr);
-  return j;
+  // Read whether or not there is a fan, as the JSON form always did (a read has no side effect).
+  const auto fan = clocks_.fan_pwm();
+  d.has_fan = clocks_.has_fan();
+  if (d.has_fan) d.fan_pwm = fan;
+  d.paths = clocks_.discovery();
+  if (tool_) d.nvpmodel = tool_->program();
+  return d;
 }
 
-nlohmann::json board_controller::power_mode() const {
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
-  if (!tool_) throw unavailable("this board has no power modes (no nvpmodel.conf)");
+power_mode_status board_controller::power_mode_locked() const {
   auto q = tool_->query();
-  return {{"id", q.mode_id}, {"name", q.mode_name}, {"default", conf_->default_mode}, {"fan_mode", q.fan_mode}};
+  return {q.mode_id, q.mode_name, conf_->default_mode, q.fan_mode};
 }
 
-nlohmann::json board_controller::set_power_mode(int id, bool force) {
+power_mode_status board_controller::power_mode() const {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (!tool_) throw unavailable("this board has no power modes (no nvpmodel.conf)");
-  if (!conf_->find_mode(id)) apply_locked({{"power_mode", id}});  // throws the validation_error
+  return power_mode_locked();
+}
+
+power_mode_status board_controller::set_power_mode(int id, bool force) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (!tool_) throw unavailable("this board has no power modes (no nvpmodel.conf)");
+  check_power_mode(id);
   api_change_locked();
-  apply_locked({{"power_mode", id}, {"force", force}});
-  auto q = tool_->query();
-  return {{"id", q.mode_id}, {"name", q.mode_name}, {"default", conf_->default_mode}, {"fan_mode", q.fan_mode}};
+  board_request request;
+  request.power_mode = id;
+  request.force = force;
+  apply_locked(request);
+  return power_mode_locked();
 }
 
-nlohmann::json board_controller::clocks() const {
+clock_status board_controller::clocks() const {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  nlohmann::json j = current_locked();
+  clock_status c;
+  c.current = current_locked();
   // Something to put back: a job holds the board, or the API changed it.
-  j["armed"] = armed_.has_value() || api_baseline_.has_value();
-  j["state"] = capture_board_state(clocks_, std::nullopt).to_json();
-  return j;
+  c.armed = armed_.has_value() || api_baseline_.has_value();
+  c.state = capture_board_state(clocks_, std::nullopt);
+  return c;
 }
 
-nlohmann::json board_controller::set_clocks(const nlohmann::json& request) {
+clock_offer board_controller::clock_frequencies() const {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  if (!request.is_object()) throw validation_error("clocks", "expected an object with gpu, cpu and/or emc");
-  // Validate every clock before arming, so a rejected request leaves no snapshot behind; errors
-  // name the request's own fields (gpu, cpu, emc).
-  nlohmann::json settings = nlohmann::json::object();
-  for (const auto& item : request.items()) {
-    const auto& k = item.key();
-    if (k == "gpu") settings["gpu_freq_hz"] = pick_frequency(item.value(), clocks_.gpu_available_hz(), k);
-    else if (k == "cpu") settings["cpu_freq_khz"] = pick_frequency(item.value(), clocks_.cpu_available_khz(), k);
-    else if (k == "emc") settings["emc_freq_hz"] = pick_frequency(item.value(), clocks_.emc_available_hz(), k);
-    else throw validation_error(k, "unknown clock '" + k + "' (known: gpu, cpu, emc)", "unknown_field");
-  }
+  return {clocks_.gpu_available_hz(), clocks_.cpu_available_khz(), clocks_.emc_available_hz()};
+}
+
+current_settings board_controller::set_clocks(const clock_request& request) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  // Check every clock before arming, so a rejected request leaves no snapshot behind; errors name
+  // the request's own fields (gpu, cpu, emc), in the order the API reads them.
+  board_request settings;
+  if (request.cpu_khz) settings.cpu_freq_khz = check_frequency(*request.cpu_khz, clocks_.cpu_available_khz(), "cpu");
+  if (request.emc_hz) settings.emc_freq_hz = check_frequency(*request.emc_hz, clocks_.emc_available_hz(), "emc");
+  if (request.gpu_hz) settings.gpu_freq_hz = check_frequency(*request.gpu_hz, clocks_.gpu_available_hz(), "gpu");
   api_change_locked();
   return apply_locked(settings);
 }
@@ -504,9 +483,9 @@ void board_controller::restore_clocks() {
   api_baseline_.reset();
 }
 
-nlohmann::json board_controller::snapshot() const {
+board_state board_controller::snapshot() const {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  return capture().to_json();
+  return capture();
 }
 
 }  // namespace jetperf::platform

@@ -159,17 +159,4 @@ board_discovery discover_board(const sysfs_root& root, const board_info& info) {
   return d;
 }
 
-nlohmann::json board_discovery::to_json() const {
-  nlohmann::json j;
-  j["gpu"] = gpu ? nlohmann::json{{"of_name", gpu->of_name}, {"freq_dir", gpu->freq_dir}, {"device_dir", gpu->device_dir}}
-                 : nlohmann::json(nullptr);
-  j["cpu_clusters"] = nlohmann::json::array();
-  for (const auto& c : clusters) j["cpu_clusters"].push_back({{"cores", c.cores}, {"cpufreq_dir", c.cpufreq_dir}});
-  j["cores"] = cores;
-  j["emc"] = {{"kind", emc.kind}, {"rate", emc.rate},     {"min_rate", emc.min_rate}, {"max_rate", emc.max_rate},
-              {"lock", emc.lock}, {"update", emc.update}, {"possible", emc.possible}, {"cap", emc.cap}};
-  j["fan_pwm"] = fan_pwm;
-  return j;
-}
-
 }  // namespace jetperf::platform

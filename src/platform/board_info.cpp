@@ -51,11 +51,6 @@ std::string normalise(const std::string& version) {
 
 }  // namespace
 
-nlohmann::json board_info::to_json() const {
-  return {{"jetson", jetson}, {"family", family},   {"soc", soc},         {"model", model},
-          {"module", module}, {"compatible", compatible}, {"l4t", l4t}, {"jetpack", jetpack}};
-}
-
 std::string parse_l4t_release(const std::string& text) {
   static const std::regex re(R"(#\s*R(\d+)\s*\(release\),\s*REVISION:\s*([0-9.]+))");
   std::smatch m;

@@ -8,59 +8,6 @@
 
 namespace jetperf::platform {
 
-namespace {
-
-nlohmann::json range_json(const clock_range& r) { return {{"min", r.min}, {"max", r.max}, {"governor", r.governor}}; }
-
-clock_range range_from(const nlohmann::json& j) {
-  return {j.at("min").get<long long>(), j.at("max").get<long long>(), j.value("governor", std::string())};
-}
-
-}  // namespace
-
-nlohmann::json board_state::to_json() const {
-  nlohmann::json j;
-  j["power_mode"] = power_mode ? nlohmann::json(*power_mode) : nlohmann::json(nullptr);
-  j["gpu"] = gpu ? range_json(*gpu) : nlohmann::json(nullptr);
-  j["cpu"] = nlohmann::json::array();
-  for (const auto& c : cpu) {
-    auto r = range_json(c.range);
-    r["cores"] = c.cores;
-    j["cpu"].push_back(r);
-  }
-  j["online_cores"] = online_cores ? nlohmann::json(*online_cores) : nlohmann::json(nullptr);
-  j["emc"] = emc ? nlohmann::json{{"rate", emc->rate}, {"min", emc->min}, {"max", emc->max}, {"locked", emc->locked}, {"request", emc->request}}
-                 : nlohmann::json(nullptr);
-  j["fan_pwm"] = fan_pwm ? nlohmann::json(*fan_pwm) : nlohmann::json(nullptr);
-  j["sensors"] = nlohmann::json::array();
-  for (const auto& c : sensors) j["sensors"].push_back({{"dir", c.dir}, {"samples", c.samples}});
-  return j;
-}
-
-board_state board_state::from_json(const nlohmann::json& j) {
-  try {
-    board_state s;
-    if (j.contains("power_mode") && !j["power_mode"].is_null()) s.power_mode = j["power_mode"].get<int>();
-    if (j.contains("gpu") && !j["gpu"].is_null()) s.gpu = range_from(j["gpu"]);
-    if (j.contains("cpu"))
-      for (const auto& c : j["cpu"]) s.cpu.push_back({c.at("cores").get<std::vector<int>>(), range_from(c)});
-    if (j.contains("online_cores") && !j["online_cores"].is_null())
-      s.online_cores = j["online_cores"].get<std::vector<int>>();
-    if (j.contains("emc") && !j["emc"].is_null()) {
-      const auto& e = j["emc"];
-      s.emc = emc_setting{e.at("rate").get<long long>(), e.value("min", 0LL), e.value("max", 0LL),
-                          e.at("locked").get<bool>(), e.value("request", e.at("rate").get<long long>())};
-    }
-    if (j.contains("fan_pwm") && !j["fan_pwm"].is_null()) s.fan_pwm = j["fan_pwm"].get<int>();
-    if (j.contains("sensors"))
-      for (const auto& c : j["sensors"])
-        s.sensors.push_back({c.at("dir").get<std::string>(), c.at("samples").get<std::int64_t>(), std::nullopt});
-    return s;
-  } catch (const nlohmann::json::exception& e) {
-    throw validation_error("state", std::string("malformed board snapshot: ") + e.what());
-  }
-}
-
 board_state capture_board_state(const clock_control& clocks, std::optional<int> power_mode) {
   board_state s;
   s.power_mode = power_mode;

@@ -33,21 +33,12 @@ void wait_for_rate(const sysfs_root& root, const std::string& path, long long hz
 
 }  // namespace
 
-long long pick_frequency(const nlohmann::json& value, const std::vector<long long>& offered, const std::string& field) {
+long long check_frequency(long long value, const std::vector<long long>& offered, const std::string& field) {
   if (offered.empty()) throw validation_error(field, field + ": this board offers no settable frequencies");
-  if (value.is_string()) {
-    const auto& s = value.get_ref<const std::string&>();
-    if (s == "min") return offered.front();
-    if (s == "max") return offered.back();
-    throw validation_error(field, field + ": '" + s + "' is not a frequency, \"min\" or \"max\"");
-  }
-  if (!value.is_number_integer() && !value.is_number_unsigned())
-    throw validation_error(field, field + ": expected an integer frequency, \"min\" or \"max\"");
-  const long long v = value.get<long long>();
-  if (!std::binary_search(offered.begin(), offered.end(), v))
-    throw validation_error(field, field + ": " + std::to_string(v) + " is not offered by this board; valid: " +
+  if (!std::binary_search(offered.begin(), offered.end(), value))
+    throw validation_error(field, field + ": " + std::to_string(value) + " is not offered by this board; valid: " +
                                       list_text(offered));
-  return v;
+  return value;
 }
 
 clock_control::clock_control(sysfs_root root, board_discovery discovery)
@@ -105,7 +96,7 @@ clock_range clock_control::gpu_range() const {
 }
 
 void clock_control::lock_gpu(long long hz) {
-  pick_frequency(hz, gpu_available_hz(), "gpu_freq_hz");
+  check_frequency(hz, gpu_available_hz(), "gpu_freq_hz");
   set_gpu_range({hz, hz, {}});
 }
 
@@ -164,7 +155,7 @@ bool clock_control::cluster_online(size_t cluster) const {
 }
 
 void clock_control::lock_cpu(long long khz) {
-  pick_frequency(khz, cpu_available_khz(), "cpu_freq_khz");
+  check_frequency(khz, cpu_available_khz(), "cpu_freq_khz");
   for (size_t i = 0; i < discovery_.clusters.size(); ++i)
     if (cluster_online(i)) set_cpu_range(i, {khz, khz, {}});
 }
@@ -235,7 +226,7 @@ emc_setting clock_control::emc() const {
 }
 
 void clock_control::lock_emc(long long hz) {
-  pick_frequency(hz, emc_available_hz(), "emc_freq_hz");
+  check_frequency(hz, emc_available_hz(), "emc_freq_hz");
   const emc_files& e = discovery_.emc;
   // jetson_clocks (README 2): t210 writes the rate to override.emc/clk_update_rate and then sets
   // clk_state; bpmp boards set mrq_rate_locked and write the rate. The exact script sequence is

@@ -14,19 +14,20 @@ std::vector<std::string> sim_fidelity::window_flags(std::int64_t since_ns, const
   return {};
 }
 
-nlohmann::json sim_fidelity::describe() const {
+platform::fidelity_summary sim_fidelity::describe() const {
   const auto s = simulator_.speed();
-  nlohmann::json j{{"simulated", true},
-                   {"power", "simulated: a power model over the job's own threads' CPU time and the simulated clocks"},
-                   {"speed_simulated", s.simulated}};
-  j["speed"] = s.simulated ? "CPU workloads get a CPU share of f/f_max of the simulated CPU clock (" + s.mechanism +
-                                 "); mean rates follow the clock, absolute rates are the host's, GPU speed is not "
-                                 "simulated"
-                           : "not simulated (" + s.reason + "): every clock runs at host speed, so comparisons "
-                             "across clocks cover power only";
-  if (s.simulated) j["speed_mechanism"] = s.mechanism;
-  if (s.simulated && s.last_refusal_ns > 0) j["last_refusal"] = s.reason;
-  return j;
+  platform::fidelity_summary f;
+  f.simulated = true;
+  f.power = "simulated: a power model over the job's own threads' CPU time and the simulated clocks";
+  f.speed_simulated = s.simulated;
+  f.speed = s.simulated ? "CPU workloads get a CPU share of f/f_max of the simulated CPU clock (" + s.mechanism +
+                              "); mean rates follow the clock, absolute rates are the host's, GPU speed is not "
+                              "simulated"
+                        : "not simulated (" + s.reason + "): every clock runs at host speed, so comparisons "
+                          "across clocks cover power only";
+  if (s.simulated) f.speed_mechanism = s.mechanism;
+  if (s.simulated && s.last_refusal_ns > 0) f.last_refusal = s.reason;
+  return f;
 }
 
 }  // namespace jetperf::sim

@@ -23,33 +23,33 @@ namespace {
 
 }  // namespace
 
-nlohmann::json backend_versions() {
-  nlohmann::json j = nlohmann::json::object();
+backend_versions loaded_backend_versions() {
+  backend_versions v;
 #if JETPERF_HAS_OPENBLAS && defined(OPENBLAS_VERSION)
   // OpenBLAS's own cblas.h: the loaded library's build (version, kernel, threading).
-  j["openblas"] = trimmed(openblas_get_config());
+  v.openblas = trimmed(openblas_get_config());
 #elif JETPERF_HAS_OPENBLAS
-  j["openblas"] = "unknown (a cblas.h without OpenBLAS's version)";
+  v.openblas = "unknown (a cblas.h without OpenBLAS's version)";
 #endif
 #if JETPERF_HAS_ONEDNN
-  const dnnl_version_t* v = dnnl_version();
-  j["onednn"] = std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch);
+  const dnnl_version_t* d = dnnl_version();
+  v.onednn = std::to_string(d->major) + "." + std::to_string(d->minor) + "." + std::to_string(d->patch);
 #endif
 #if JETPERF_HAS_CUDA
   // Only what is loaded: a job that ran no CUDA work did not load the plugin, and asking it for
   // versions would load 170 MB for nothing.
   if (!cuda_plugin_loaded()) {
-    j["cuda"] = "not loaded (no CUDA work since the daemon started)";
+    v.cuda_not_loaded = "not loaded (no CUDA work since the daemon started)";
   } else if (const auto* plugin = cuda_plugin()) {
     const auto d = plugin->query_device();
-    j["cuda_runtime"] = d.cuda_runtime_version;
-    j["cuda_driver"] = d.cuda_driver_version;
-    j["cublas"] = d.cublas_version;
-    if (d.cudnn_version) j["cudnn"] = d.cudnn_version;
-    j["cuda_device"] = d.count > 0 ? d.name : "none (" + d.error + ")";
+    v.cuda_runtime = d.cuda_runtime_version;
+    v.cuda_driver = d.cuda_driver_version;
+    v.cublas = d.cublas_version;
+    if (d.cudnn_version) v.cudnn = d.cudnn_version;
+    v.cuda_device = d.count > 0 ? d.name : "none (" + d.error + ")";
   }
 #endif
-  return j;
+  return v;
 }
 
 }  // namespace jetperf::workloads

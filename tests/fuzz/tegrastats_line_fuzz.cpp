@@ -1,6 +1,6 @@
 // libFuzzer target: any bytes as one tegrastats line. The parser must either fill a record or
 // report an error (validation_error from the throwing form); anything else is a bug. A parsed
-// record must also survive to_json, the CSV flattening, and a reparse into the same record.
+// record must also survive its JSON form (the client's), the CSV flattening, and a reparse into the same record.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -8,6 +8,7 @@
 
 #include <jetperf/common/errors.hpp>
 #include <jetperf/tegrastats/tegrastats_parser.hpp>
+#include <tegrastats_json.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace jetperf::telemetry;
@@ -23,7 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (ok) __builtin_trap();
     return 0;
   }
-  if (to_json(fresh).dump() != to_json(reused).dump()) __builtin_trap();  // slot reuse leaked state
+  using jetperf::client::tegrastats_record_json;
+  if (tegrastats_record_json(fresh).dump() != tegrastats_record_json(reused).dump()) __builtin_trap();  // slot reuse leaked state
   (void)flatten_tegrastats(fresh);
   return 0;
 }

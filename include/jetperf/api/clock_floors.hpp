@@ -1,6 +1,6 @@
 #pragma once
 // The throttle state /metrics exports: each clock against its floor, from the board's clock
-// state (board_controller::clocks(), GET /v1/clocks) and the sampler's latest readings.
+// state (clock_state_json of board_controller::clocks(), GET /v1/clocks) and the sampler's latest readings.
 #include <optional>
 #include <vector>
 

@@ -15,13 +15,16 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
+#include <jetperf/platform/board_description.hpp>
 #include <jetperf/platform/board_discovery.hpp>
 #include <jetperf/platform/board_info.hpp>
+#include <jetperf/platform/board_request.hpp>
 #include <jetperf/platform/board_settings.hpp>
 #include <jetperf/platform/board_state.hpp>
 #include <jetperf/platform/clock_control.hpp>
+#include <jetperf/platform/clock_status.hpp>
+#include <jetperf/platform/current_settings.hpp>
+#include <jetperf/platform/power_mode_status.hpp>
 #include <jetperf/platform/nvpmodel_conf.hpp>
 #include <jetperf/platform/nvpmodel_tool.hpp>
 #include <jetperf/platform/snapshot_journal.hpp>
@@ -55,14 +58,10 @@ class board_controller : public board_settings {
   void arm(std::int64_t job_id) override;
   /// The job path: applies the set values and returns the settings read back.
   board_setting apply(const board_setting& setting) override;
-  /// apply() with untyped settings, as a job would (no snapshot of its own: arm() first). Keys:
-  /// power_mode (id), gpu_freq_hz, cpu_freq_khz, emc_freq_hz (each a value, "min" or "max"),
-  /// force (bool, allows reboot-needing power modes). Returns current().
-  nlohmann::json apply_request(const nlohmann::json& settings);
-  /// {"power_mode","power_mode_name","gpu_freq_hz","gpu_min_hz","gpu_max_hz","gpu_cur_hz",
-  ///  "cpu_freq_khz","cpu_cur_khz","emc_freq_hz","emc_locked"}; a *_freq value is the locked
-  /// frequency when min == max, else the current one; null where the board has no such control.
-  nlohmann::json current() const;
+  /// apply() with a force flag, as a job would (no snapshot of its own: arm() first); a
+  /// forced power mode that needs a reboot starts it. Returns current().
+  current_settings apply_request(const board_request& request);
+  current_settings current() const;
   void restore() override;
   std::vector<sensor_chip_averaging> sensor_averaging() const override;
   std::vector<sensor_chip_averaging> set_sensor_samples(std::int64_t samples) override;
@@ -78,22 +77,24 @@ class board_controller : public board_settings {
   /// only go back through a reboot, which it then starts, and while a reboot is pending.
   bool restore_open_snapshot();
   /// GET /v1/board: identity, modes, frequency lists, cores, fan and the paths in use.
-  nlohmann::json describe() const;
-  /// GET /v1/power-mode: {"id","name","default","fan_mode"}; throws unavailable without nvpmodel.
-  nlohmann::json power_mode() const;
+  board_description describe() const;
+  /// GET /v1/power-mode; throws unavailable without nvpmodel.
+  power_mode_status power_mode() const;
   /// PUT /v1/power-mode. Snapshots first (reason "api") before the first API change; throws
   /// conflict while a job holds the board.
-  nlohmann::json set_power_mode(int id, bool force);
-  /// GET /v1/clocks: current() plus the ranges of every control.
-  nlohmann::json clocks() const;
-  /// PUT /v1/clocks: {"gpu": Hz|"min"|"max", "cpu": kHz|..., "emc": Hz|...}. Snapshots first,
-  /// as set_power_mode; throws conflict while a job holds the board.
-  nlohmann::json set_clocks(const nlohmann::json& request);
+  power_mode_status set_power_mode(int id, bool force);
+  /// GET /v1/clocks: current() plus whether anything waits to be put back and the clocks' state.
+  clock_status clocks() const;
+  /// The frequencies PUT /v1/clocks may name, for resolving "min" and "max".
+  clock_offer clock_frequencies() const;
+  /// PUT /v1/clocks. Checks every clock (errors name gpu, cpu, emc), then snapshots first, as
+  /// set_power_mode; throws conflict while a job holds the board.
+  current_settings set_clocks(const clock_request& request);
   /// POST /v1/clocks/restore: the board as it was before the first API change (boot-time
   /// settings). Throws conflict while a job holds the board.
   void restore_clocks();
   /// The current state as it would be journaled.
-  nlohmann::json snapshot() const;
+  board_state snapshot() const;
 
   const board_info& info() const { return info_; }
   const std::optional<nvpmodel_conf>& conf() const { return conf_; }
@@ -109,8 +110,14 @@ class board_controller : public board_settings {
   /// Before an API change: refuses it while a job holds the board; journals the board as it is
   /// before the first one.
   void api_change_locked();
-  nlohmann::json apply_locked(const nlohmann::json& settings);
-  nlohmann::json current_locked() const;
+  /// Validates the whole request before the first write; on a failed write puts the board back.
+  current_settings apply_locked(const board_request& request);
+  /// Throws validation_error(power_mode) when `mode` is not in nvpmodel.conf (or there is none).
+  void check_power_mode(int mode) const;
+  current_settings current_locked() const;
+  power_mode_status power_mode_locked() const;
+  std::vector<power_mode_description> describe_modes() const;
+  cpu_description describe_cpu() const;
 
   sysfs_root root_;
   board_controller_options options_;

@@ -6,8 +6,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include <jetperf/platform/board_info.hpp>
 #include <jetperf/platform/cpu_cluster.hpp>
 #include <jetperf/platform/emc_files.hpp>
@@ -22,7 +20,6 @@ struct board_discovery {
   std::vector<int> cores;  ///< present cores
   emc_files emc;
   std::string fan_pwm;  ///< "" when no fan
-  nlohmann::json to_json() const;
 };
 
 board_discovery discover_board(const sysfs_root& root, const board_info& info);

@@ -4,12 +4,21 @@
 // workload's speed from its simulated CPU clock. Results carry flags for what it did not model,
 // so that no simulated number passes for a measured one.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 namespace jetperf::platform {
+
+/// A job provenance's "simulation" part (api/board_views.hpp makes its JSON).
+struct fidelity_summary {
+  bool simulated = false;
+  std::string power;  ///< how power is modelled
+  bool speed_simulated = false;
+  std::string speed;  ///< how (or why not) workload speed follows the simulated clocks
+  std::optional<std::string> speed_mechanism;  ///< while speed is simulated
+  std::optional<std::string> last_refusal;     ///< the reason of the last refused reservation, if any
+};
 
 class board_fidelity {
  public:
@@ -21,8 +30,8 @@ class board_fidelity {
   /// simulated clock). Empty on a real board.
   virtual std::vector<std::string> window_flags(std::int64_t since_ns, const std::string& device,
                                                 int threads) const = 0;
-  /// {"simulated", "speed_simulated", "speed_note", ...} for a job's provenance.
-  virtual nlohmann::json describe() const = 0;
+  /// What is simulated, for a job's provenance.
+  virtual fidelity_summary describe() const = 0;
 };
 
 }  // namespace jetperf::platform

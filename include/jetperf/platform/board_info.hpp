@@ -4,8 +4,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include <jetperf/platform/sysfs_root.hpp>
 
 namespace jetperf::platform {
@@ -20,8 +18,6 @@ struct board_info {
   std::string l4t;      ///< "35.4.1"; "" when /etc/nv_tegra_release is absent
   int l4t_major = 0;
   std::string jetpack;  ///< "5.1.2"; "" when the release is not in the table
-
-  nlohmann::json to_json() const;
 };
 
 /// Reads the device tree and /etc/nv_tegra_release under `root`. Never throws for missing files:

@@ -1,12 +1,10 @@
 #pragma once
-// A snapshot of everything jetperf may change on a board, as JSON for the SQLite journal:
+// A snapshot of everything jetperf may change on a board (journaled in SQLite as JSON by store/):
 // power mode, GPU min/max/governor, each CPU policy's min/max/governor, online cores, EMC, fan,
 // and the power sensors' averaging counts.
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include <jetperf/platform/clock_control.hpp>
 #include <jetperf/platform/sensor_averaging.hpp>
@@ -25,10 +23,6 @@ struct board_state {
   std::optional<emc_setting> emc;
   std::optional<int> fan_pwm;
   std::vector<sensor_chip_averaging> sensors;  ///< snapshots from before this existed have none
-
-  nlohmann::json to_json() const;
-  /// Throws validation_error("state") on a malformed snapshot.
-  static board_state from_json(const nlohmann::json& j);
 };
 
 /// Reads the current settings (power mode is passed in: it comes from nvpmodel, not sysfs).

@@ -6,8 +6,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include <jetperf/platform/board_discovery.hpp>
 #include <jetperf/platform/clock_range.hpp>
 #include <jetperf/platform/emc_setting.hpp>
@@ -15,9 +13,10 @@
 
 namespace jetperf::platform {
 
-/// `value` is a frequency, "min" or "max"; returns the offered frequency it names or throws
-/// validation_error(field) listing `offered`.
-long long pick_frequency(const nlohmann::json& value, const std::vector<long long>& offered, const std::string& field);
+/// Returns `value` when `offered` holds it; else throws validation_error(field) saying the board
+/// offers no frequencies, or listing those it does. ("min" and "max" are resolved by the caller
+/// that reads them: api/board_views.hpp.)
+long long check_frequency(long long value, const std::vector<long long>& offered, const std::string& field);
 
 class clock_control {
  public:

@@ -10,7 +10,7 @@ class sim_fidelity final : public platform::board_fidelity {
   /// `simulator` must outlive this object.
   explicit sim_fidelity(const rail_simulator& simulator) : simulator_(simulator) {}
   std::vector<std::string> window_flags(std::int64_t since_ns, const std::string& device, int threads) const override;
-  nlohmann::json describe() const override;
+  platform::fidelity_summary describe() const override;
 
  private:
   const rail_simulator& simulator_;

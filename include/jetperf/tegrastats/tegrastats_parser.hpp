@@ -2,14 +2,13 @@
 // tegrastats text -> typed records, for every line form in the Jetson README section 7.1.
 // A hand-written scanner over string_view: no regex, no allocation beyond the record itself.
 // Tolerant: a field it does not understand is kept in record.unparsed and the scan goes on; a line
-// is an error only when no field at all could be read.
+// is an error only when no field at all could be read. The JSON form of a record is the client's
+// (client/tegrastats_json.hpp).
 #include <cstddef>
 #include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include <jetperf/tegrastats/tegrastats_record.hpp>
 #include <jetperf/tegrastats/tegrastats_unknown_tokens.hpp>
@@ -48,18 +47,10 @@ tegrastats_parse_result parse_tegrastats_stream(std::istream& in);
 /// ("FOO" for "FOO 12%"), or, when it starts otherwise, its first word ("(lfb", "???").
 std::string_view tegrastats_token_name(std::string_view unparsed_field);
 
-/// {"timestamp", "ram":{used_mb,total_mb}, "cpus":[{util_pct,freq_mhz}], "emc":{..}, "gpu":{..},
-/// "temps":{NAME:C|null}, "rails":{NAME:{cur_mw,avg_mw[,max_mw]}}[, "unparsed":[..]]}. A repeated
-/// rail name (Orin's two `NC`) gets a suffix: NC, NC_2. "unparsed" is there only when the line had
-/// fields the parser did not understand, so the JSON of an ordinary line is unchanged.
-nlohmann::json to_json(const tegrastats_record& record);
-
 /// Dotted column names of a flattened record ("ram.used_mb", "cpus.0.util_pct", "gpu.freq_mhz.1"),
 /// then, when the line had any, one "unparsed" column with the unparsed fields joined by ';'.
 std::vector<std::pair<std::string, std::string>> flatten_tegrastats(const tegrastats_record& record);
 
-/// One JSON object per line.
-void write_tegrastats_jsonl(const std::vector<tegrastats_record>& records, std::ostream& out);
 /// A header with the union of columns in first-seen order; missing or null values are empty.
 void write_tegrastats_csv(const std::vector<tegrastats_record>& records, std::ostream& out);
 

@@ -36,6 +36,15 @@ struct orin {
   std::string mode() { return jetperf::test::read_file(bin.file("mode")); }
 };
 
+board_request request(std::optional<int> mode, std::optional<long long> gpu = {}, std::optional<long long> cpu = {},
+                      std::optional<long long> emc = {}, bool force = false) {
+  return {mode, gpu, cpu, emc, force};
+}
+
+// PUT /v1/clocks's "min" and "max", resolved as api::read_clock_request does.
+enum class end { min, max };
+long long at(const std::vector<long long>& offered, end e) { return e == end::min ? offered.front() : offered.back(); }
+
 }  // namespace
 
 TEST(board_controller, offered_and_describe) {
@@ -49,16 +58,20 @@ TEST(board_controller, offered_and_describe) {
   EXPECT_EQ(o.memory_bytes, 64335836LL * 1024);
   EXPECT_EQ(o.has_cuda_device, true);
   auto d = b.board->describe();
-  EXPECT_EQ(d["family"], "t234");
-  EXPECT_EQ(d["jetpack"], "5.1.2");
-  EXPECT_EQ(d["default_mode"], 2);
-  EXPECT_EQ(d["modes"][1]["gpu_max_hz"], 420750000);
-  EXPECT_EQ(d["modes"][1]["reboot_needed_from_default"], true);
-  EXPECT_EQ(d["modes"][3]["reboot_needed_from_default"], false);
-  EXPECT_EQ(d["cpu"]["clusters"].size(), 3u);
-  EXPECT_EQ(d["paths"]["gpu"]["freq_dir"], gpu_dir);
-  EXPECT_EQ(d["fan"]["pwm"], 120);
-  EXPECT_EQ(d["emc"]["rate_hz"], 3199000000LL);
+  EXPECT_EQ(d.info.family, "t234");
+  EXPECT_EQ(d.info.jetpack, "5.1.2");
+  EXPECT_EQ(d.default_mode, 2);
+  ASSERT_EQ(d.modes.size(), 4u);
+  EXPECT_EQ(d.modes[1].gpu_max_hz, 420750000);
+  EXPECT_EQ(d.modes[1].reboot_needed_from_default, true);
+  EXPECT_EQ(d.modes[3].reboot_needed_from_default, false);
+  EXPECT_EQ(d.cpu.clusters.size(), 3u);
+  ASSERT_TRUE(d.paths.gpu.has_value());
+  EXPECT_EQ(d.paths.gpu->freq_dir, gpu_dir);
+  EXPECT_TRUE(d.has_fan);
+  EXPECT_EQ(d.fan_pwm, 120);
+  ASSERT_TRUE(d.emc && d.emc->setting);
+  EXPECT_EQ(d.emc->setting->rate, 3199000000LL);
 }
 
 TEST(board_controller, apply_then_restore_round_trip) {
@@ -66,21 +79,25 @@ TEST(board_controller, apply_then_restore_round_trip) {
   const std::string before = b.tree();
   b.board->arm(42);
   ASSERT_EQ(b.journal.entries().size(), 1u);
-  EXPECT_EQ(b.journal.entries()[0]["job_id"], 42);
-  EXPECT_EQ(b.journal.entries()[0]["state"]["power_mode"], 2);
+  EXPECT_EQ(b.journal.entries()[0].job_id, 42);
+  EXPECT_EQ(b.journal.entries()[0].state.power_mode, 2);
   b.board->arm(42);  // idempotent
   EXPECT_EQ(b.journal.entries().size(), 1u);
-  auto got = b.board->apply_request({{"power_mode", 3}, {"gpu_freq_hz", 828750000}, {"cpu_freq_khz", 1497600},
-                             {"emc_freq_hz", "max"}});
-  EXPECT_EQ(got["power_mode"], 3);
-  EXPECT_EQ(got["power_mode_name"], "MODE_50W");
-  EXPECT_EQ(got["gpu_freq_hz"], 828750000);
-  EXPECT_EQ(got["cpu_freq_khz"], 1497600);
-  EXPECT_EQ(got["emc_freq_hz"], 3199000000LL);
-  EXPECT_EQ(got["emc_locked"], true);
+  auto got = b.board->apply_request(request(3, 828750000, 1497600, 3199000000LL));
+  EXPECT_EQ(got.power_mode, 3);
+  EXPECT_EQ(got.power_mode_name, "MODE_50W");
+  EXPECT_EQ(got.gpu_freq_hz, 828750000);
+  EXPECT_EQ(got.cpu_freq_khz, 1497600);
+  EXPECT_EQ(got.emc_freq_hz, 3199000000LL);
+  EXPECT_EQ(got.emc_locked, true);
   EXPECT_EQ(b.mode(), "3\n");
   EXPECT_EQ(b.file(gpu_dir + "/min_freq"), "828750000\n");
-  EXPECT_EQ(b.board->current(), got);
+  const auto now = b.board->current();
+  EXPECT_EQ(now.power_mode, got.power_mode);
+  EXPECT_EQ(now.gpu_freq_hz, got.gpu_freq_hz);
+  EXPECT_EQ(now.gpu_cur_hz, got.gpu_cur_hz);
+  EXPECT_EQ(now.cpu_freq_khz, got.cpu_freq_khz);
+  EXPECT_EQ(now.emc_freq_hz, got.emc_freq_hz);
   b.board->restore();
   EXPECT_EQ(b.mode(), "2\n");
   EXPECT_EQ(b.tree(), before);
@@ -99,7 +116,7 @@ TEST(board_controller, typed_apply_returns_what_the_board_reads_back) {
   EXPECT_EQ(got.gpu_freq_hz, 828750000);
   // Left as is, but read back all the same: what the point ran at.
   ASSERT_TRUE(got.cpu_freq_khz.has_value());
-  EXPECT_EQ(*got.cpu_freq_khz, b.board->current()["cpu_freq_khz"].get<std::int64_t>());
+  EXPECT_EQ(*got.cpu_freq_khz, b.board->current().cpu_freq_khz);
   EXPECT_EQ(b.file(gpu_dir + "/min_freq"), "828750000\n");
   jetperf::platform::board_setting bad;
   bad.cpu_freq_khz = 12345;
@@ -115,15 +132,14 @@ TEST(board_controller, invalid_settings_change_nothing) {
   orin b;
   const std::string before = b.tree();
   try {
-    b.board->apply_request({{"gpu_freq_hz", 828750000}, {"cpu_freq_khz", 12345}});
+    b.board->apply_request(request(std::nullopt, 828750000, 12345));
     FAIL();
   } catch (const jetperf::validation_error& e) {
     EXPECT_EQ(e.field(), "cpu_freq_khz");
     EXPECT_NE(std::string(e.what()).find("1497600"), std::string::npos);
   }
-  EXPECT_THROW(b.board->apply_request({{"power_mode", 9}}), jetperf::validation_error);
-  EXPECT_THROW(b.board->apply_request({{"turbo", true}}), jetperf::validation_error);
-  EXPECT_THROW(b.board->apply_request({{"gpu_freq_hz", "fast"}}), jetperf::validation_error);
+  EXPECT_THROW(b.board->apply_request(request(9)), jetperf::validation_error);
+  EXPECT_THROW(b.board->apply_request(request(std::nullopt, 1)), jetperf::validation_error);
   EXPECT_EQ(b.tree(), before);
   EXPECT_EQ(b.mode(), "2\n");
 }
@@ -133,8 +149,7 @@ TEST(board_controller, failure_in_the_middle_of_apply_restores) {
   // EMC lock file gone: GPU and CPU get written, then the EMC write fails.
   std::filesystem::remove(b.tmp.path() + emc_lock);
   const std::string before = b.tree();
-  EXPECT_THROW(b.board->apply_request({{"power_mode", 3}, {"gpu_freq_hz", 318750000}, {"cpu_freq_khz", 729600},
-                               {"emc_freq_hz", 2133000000}}),
+  EXPECT_THROW(b.board->apply_request(request(3, 318750000, 729600, 2133000000)),
                jetperf::platform_error);
   EXPECT_EQ(b.tree(), before);
   EXPECT_EQ(b.mode(), "2\n");
@@ -142,9 +157,9 @@ TEST(board_controller, failure_in_the_middle_of_apply_restores) {
 
 TEST(board_controller, reboot_needing_mode_is_refused_unless_forced) {
   orin b;
-  EXPECT_THROW(b.board->apply_request({{"power_mode", 1}}), jetperf::conflict);
+  EXPECT_THROW(b.board->apply_request(request(1)), jetperf::conflict);
   EXPECT_EQ(b.mode(), "2\n");
-  b.board->apply_request({{"power_mode", 1}, {"force", true}});
+  b.board->apply_request(request(1, {}, {}, {}, /*force=*/true));
   EXPECT_EQ(b.mode(), "1\n");
 }
 
@@ -212,7 +227,7 @@ TEST(board_controller, offer_says_which_modes_need_a_reboot_from_which) {
   EXPECT_EQ(o.power_modes[3].reboot_from, (std::vector<std::int64_t>{0, 1}));
   // The mode in effect follows the controller's own switches, the way back included.
   b.board->arm(1);
-  b.board->apply_request({{"power_mode", 3}});
+  b.board->apply_request(request(3));
   EXPECT_EQ(b.board->offered().power_mode, 3);
   b.board->restore();
   EXPECT_EQ(b.mode(), "2\n");
@@ -226,32 +241,34 @@ TEST(board_controller, restore_open_snapshot_after_a_crash) {
   const std::string before = jetperf::test::dump_tree(tmp.path());
   {
     board_controller first(sysfs_root(tmp.path()), {}, &journal);
-    EXPECT_TRUE(first.describe()["modes"].empty());  // the Nano tree has no nvpmodel.conf
-    first.set_clocks({{"gpu", "max"}, {"cpu", 918000}, {"emc", "min"}});
+    EXPECT_TRUE(first.describe().modes.empty());  // the Nano tree has no nvpmodel.conf
+    const auto offer = first.clock_frequencies();
+    first.set_clocks({at(offer.gpu_hz, end::max), 918000, at(offer.emc_hz, end::min)});
     EXPECT_EQ(jetperf::test::read_file(tmp.path() + "/sys/kernel/debug/clk/override.emc/clk_state"), "1\n");
     // The daemon dies here, without restore().
   }
   ASSERT_EQ(journal.entries().size(), 1u);
-  EXPECT_EQ(journal.entries()[0]["reason"], "api");
+  EXPECT_EQ(journal.entries()[0].reason, "api");
   board_controller second(sysfs_root(tmp.path()), {}, &journal);
   EXPECT_TRUE(second.restore_open_snapshot());
   EXPECT_EQ(jetperf::test::dump_tree(tmp.path()), before);
   EXPECT_TRUE(journal.entries().empty());
   EXPECT_FALSE(second.restore_open_snapshot());
   EXPECT_THROW(second.power_mode(), jetperf::unavailable);
-  EXPECT_THROW(second.set_clocks({{"gpu", 1}}), jetperf::validation_error);
+  EXPECT_THROW(second.set_clocks({1, std::nullopt, std::nullopt}), jetperf::validation_error);
   EXPECT_TRUE(journal.entries().empty());  // a rejected request leaves no snapshot
 }
 
 TEST(board_controller, api_helpers_on_orin_r36) {
   orin b(2, board_profile::orin_r36);
   const std::string before = b.tree();
-  EXPECT_EQ(b.board->power_mode()["name"], "MODE_30W");
+  EXPECT_EQ(b.board->power_mode().name, "MODE_30W");
   auto pm = b.board->set_power_mode(3, false);
-  EXPECT_EQ(pm["id"], 3);
-  auto c = b.board->set_clocks({{"gpu", "min"}});
-  EXPECT_EQ(c["gpu_freq_hz"], 114750000);
-  EXPECT_EQ(b.board->clocks()["armed"], true);
+  EXPECT_EQ(pm.id, 3);
+  EXPECT_EQ(pm.default_mode, 2);
+  auto c = b.board->set_clocks({at(b.board->clock_frequencies().gpu_hz, end::min), std::nullopt, std::nullopt});
+  EXPECT_EQ(c.gpu_freq_hz, 114750000);
+  EXPECT_EQ(b.board->clocks().armed, true);
   b.board->restore_clocks();
   EXPECT_EQ(b.tree(), before);
   EXPECT_EQ(b.mode(), "2\n");
@@ -264,9 +281,9 @@ TEST(board_controller, host_without_board_files) {
   auto o = host.offered();
   EXPECT_TRUE(o.gpu_freqs_hz.empty());
   EXPECT_EQ(o.has_cuda_device, false);
-  EXPECT_THROW(host.apply_request({{"gpu_freq_hz", 1}}), jetperf::validation_error);
+  EXPECT_THROW(host.apply_request(request(std::nullopt, 1)), jetperf::validation_error);
   auto cur = host.current();
-  EXPECT_TRUE(cur["gpu_freq_hz"].is_null());
+  EXPECT_FALSE(cur.gpu_freq_hz.has_value());
   host.arm(1);
   host.restore();
   EXPECT_FALSE(host.restore_open_snapshot());
@@ -277,11 +294,11 @@ TEST(board_controller, host_without_board_files) {
 TEST(board_controller, a_job_returns_the_board_to_what_the_api_set_and_restore_goes_back_to_boot) {
   orin b;
   const std::string boot = b.tree();
-  b.board->set_clocks({{"gpu", "min"}});
+  b.board->set_clocks({at(b.board->clock_frequencies().gpu_hz, end::min), std::nullopt, std::nullopt});
   const std::string api_set = b.tree();
   ASSERT_NE(api_set, boot);
   ASSERT_EQ(b.journal.entries().size(), 1u);
-  EXPECT_EQ(b.journal.entries()[0]["reason"], "api");
+  EXPECT_EQ(b.journal.entries()[0].reason, "api");
 
   b.board->arm(7);
   jetperf::platform::board_setting job;
@@ -292,7 +309,7 @@ TEST(board_controller, a_job_returns_the_board_to_what_the_api_set_and_restore_g
   b.board->restore();
   EXPECT_EQ(b.tree(), api_set) << "the job undid what the API had set";
   ASSERT_EQ(b.journal.entries().size(), 1u) << "the API's snapshot stays open for its restore";
-  EXPECT_EQ(b.journal.entries()[0]["job_id"], 0);
+  EXPECT_EQ(b.journal.entries()[0].job_id, 0);
 
   b.board->restore_clocks();
   EXPECT_EQ(b.tree(), boot);
@@ -305,12 +322,13 @@ TEST(board_controller, api_changes_wait_for_the_job_that_holds_the_board) {
   b.board->arm(3);
   // The check and the change are one step under the controller's lock: no change slips in
   // between the job's start and its first setting.
-  EXPECT_THROW(b.board->set_clocks({{"gpu", "max"}}), jetperf::conflict);
+  const clock_request gpu_max{1300500000, std::nullopt, std::nullopt};
+  EXPECT_THROW(b.board->set_clocks(gpu_max), jetperf::conflict);
   EXPECT_THROW(b.board->set_power_mode(3, false), jetperf::conflict);
   EXPECT_THROW(b.board->restore_clocks(), jetperf::conflict);
   EXPECT_EQ(b.tree(), boot);
   b.board->restore();
-  EXPECT_NO_THROW(b.board->set_clocks({{"gpu", "max"}}));
+  EXPECT_NO_THROW(b.board->set_clocks(gpu_max));
 }
 
 namespace {
@@ -348,7 +366,8 @@ TEST(board_controller, a_job_sets_the_sensors_averaging_and_its_end_puts_it_back
   EXPECT_THROW(board.set_sensor_samples(4), jetperf::conflict);
   board.arm(7);
   ASSERT_EQ(journal.entries().size(), 1u);
-  EXPECT_EQ(journal.entries()[0]["state"]["sensors"][0]["samples"], 16);
+  ASSERT_EQ(journal.entries()[0].state.sensors.size(), 1u);
+  EXPECT_EQ(journal.entries()[0].state.sensors[0].samples, 16);
   EXPECT_THROW(board.set_sensor_samples(5), jetperf::validation_error);
   EXPECT_EQ(file(), "16\n");
   const auto after = board.set_sensor_samples(4);

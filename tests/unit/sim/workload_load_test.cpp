@@ -295,13 +295,15 @@ TEST(sim_fidelity, flags_what_the_simulator_does_not_model) {
   // The host GPU's speed never follows the simulated GPU clock.
   EXPECT_EQ(fidelity.window_flags(since, "cuda", 1), std::vector<std::string>{"speed_not_simulated"});
   const auto d = fidelity.describe();
-  EXPECT_EQ(d["simulated"], true);
+  EXPECT_TRUE(d.simulated);
   if (sim.speed().simulated) {
     EXPECT_TRUE(fidelity.window_flags(since, "cpu", 1).empty());
-    EXPECT_EQ(d["speed_simulated"], true);
+    EXPECT_TRUE(d.speed_simulated);
+    EXPECT_EQ(d.speed_mechanism, sim.speed().mechanism);
   } else {
     EXPECT_EQ(fidelity.window_flags(since, "cpu", 1), std::vector<std::string>{"speed_not_simulated"});
-    EXPECT_EQ(d["speed_simulated"], false);
+    EXPECT_FALSE(d.speed_simulated);
+    EXPECT_FALSE(d.speed_mechanism.has_value());
     EXPECT_FALSE(sim.speed().reason.empty());
   }
   // A given load (tests, tools) has no workload threads to slow down: speed is not simulated.

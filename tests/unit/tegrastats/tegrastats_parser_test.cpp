@@ -1,4 +1,5 @@
 #include <jetperf/tegrastats/tegrastats_parser.hpp>
+#include <tegrastats_json.hpp>
 
 #include <algorithm>
 #include <fstream>
@@ -122,7 +123,7 @@ TEST(tegrastats_parser, orin_r36_fixture_field_by_field) {
                    {"NC", 0, 0},
                    {"VDDQ_VDD2_1V8AO", 301, 301},
                    {"NC", 0, 0}});
-  auto j = to_json(r);
+  auto j = client::tegrastats_record_json(r);
   EXPECT_EQ(j["timestamp"], "04-11-2025 10:36:27");
   EXPECT_EQ(j["gpu"]["freq_mhz"], nlohmann::json::array({0.0, 0.0}));
   EXPECT_DOUBLE_EQ(j["rails"]["VDD_GPU_SOC"]["cur_mw"].get<double>(), 2340);
@@ -163,7 +164,7 @@ TEST(tegrastats_parser, tx2_r32_fixture_field_by_field) {
                    {"VDD_IN", 3140, 3208},
                    {"VDD_SYS_CPU", 536, 590},
                    {"VDD_SYS_DDR", 557, 601}});
-  auto j = to_json(r);
+  auto j = client::tegrastats_record_json(r);
   EXPECT_TRUE(j["gpu"]["freq_mhz"].is_null());
   EXPECT_FALSE(j.contains("timestamp"));
 }
@@ -228,7 +229,7 @@ TEST(tegrastats_parser, r28_root_line_with_freqs_off_cores_and_mts) {
   EXPECT_DOUBLE_EQ(r.gpu_freq_mhz[0], 1300);
   EXPECT_FALSE(r.gpu_per_gpc);
   expect_cpus(r, {{0, 2035}, {{}, {}}, {{}, {}}, {3, 2035}, {0, 2035}, {0, 2035}});
-  auto j = to_json(r);
+  auto j = client::tegrastats_record_json(r);
   EXPECT_TRUE(j["cpus"][1]["util_pct"].is_null());
   EXPECT_TRUE(j["cpus"][1]["freq_mhz"].is_null());
   EXPECT_DOUBLE_EQ(j["gpu"]["freq_mhz"].get<double>(), 1300);
@@ -271,7 +272,7 @@ TEST(tegrastats_parser, jetpack5_gr3d2_is_a_second_gpc) {
   EXPECT_TRUE(r.gpu_per_gpc);
   EXPECT_EQ(r.gpu_freq_mhz, (std::vector<double>{306, 408}));
   EXPECT_DOUBLE_EQ(*r.gpu_util_pct, 15);
-  EXPECT_EQ(to_json(r)["gpu"]["freq_mhz"], nlohmann::json::array({306.0, 408.0}));
+  EXPECT_EQ(client::tegrastats_record_json(r)["gpu"]["freq_mhz"], nlohmann::json::array({306.0, 408.0}));
   EXPECT_TRUE(r.unparsed.empty());
 }
 
@@ -320,7 +321,7 @@ TEST(tegrastats_parser, jetpack7_orin_line_field_by_field) {
   EXPECT_EQ(r.rails[1].max_mw, opt(900));
   EXPECT_EQ(r.rails[2].name, "VIN_SYS_5V0");
   EXPECT_EQ(r.rails[2].max_mw, opt(6100));
-  auto j = to_json(r);
+  auto j = client::tegrastats_record_json(r);
   EXPECT_DOUBLE_EQ(j["rails"]["VDD_GPU_SOC"]["max_mw"].get<double>(), 4000);
   EXPECT_DOUBLE_EQ(j["temps"]["cpu"].get<double>(), 45.5);
   EXPECT_TRUE(j["temps"]["gpu"].is_null());
@@ -339,7 +340,7 @@ TEST(tegrastats_parser, thor_gpu_list_without_load) {
   expect_cpus(r, {{1, 2600}, {3, 2600}});
   EXPECT_EQ(r.temps[0].max_celsius, opt(52));
   EXPECT_EQ(r.rails[0].max_mw, opt(9000));
-  EXPECT_TRUE(to_json(r)["gpu"]["util_pct"].is_null());
+  EXPECT_TRUE(client::tegrastats_record_json(r)["gpu"]["util_pct"].is_null());
 }
 
 // Any engine or cluster may print one frequency per cluster: `NAME l%@[f0,f1]`, `NAME @[f0,f1]`
@@ -400,7 +401,7 @@ TEST(tegrastats_parser, unknown_fields_in_the_middle_are_kept_and_the_rest_parse
   expect_temps(r, {{"GPU", 41}, {"Tboard", 40}});
   expect_rails(r, {{"VDD_IN", 3140, 3208}});
   EXPECT_TRUE(r.engines.empty());
-  auto j = to_json(r);
+  auto j = client::tegrastats_record_json(r);
   EXPECT_EQ(j["unparsed"], nlohmann::json::array({"XYZ???", "FOO 12%@[1,2", "BAR [1,2]", "MTS fg 1%", "NEWTHING",
                                                   "(new 1x2)"}));
   EXPECT_EQ(tegrastats_token_name(r.unparsed[0]), "XYZ");
@@ -432,7 +433,7 @@ TEST(tegrastats_parser, unparsed_text_is_printable_and_bounded) {
   EXPECT_EQ(r.unparsed[0], "X\\xff\\x01Y");
   EXPECT_EQ(r.unparsed[1].size(), 200u);
   EXPECT_EQ(r.unparsed[1].substr(197), "...");
-  EXPECT_NO_THROW(to_json(r).dump());
+  EXPECT_NO_THROW(client::tegrastats_record_json(r).dump());
 }
 
 TEST(tegrastats_parser, a_line_is_an_error_only_when_nothing_parses) {
@@ -489,7 +490,7 @@ TEST(tegrastats_parser, reused_record_drops_the_previous_lines_unparsed_fields) 
   EXPECT_TRUE(r.unparsed.empty());
   ASSERT_TRUE(try_parse_tegrastats_line("RAM 1/2MB NVDLA0 5% VDD_IN 1/2", r, error));
   EXPECT_TRUE(r.engines[0].freqs_mhz.empty());  // the list of the line before is gone
-  EXPECT_FALSE(to_json(r).contains("unparsed"));
+  EXPECT_FALSE(client::tegrastats_record_json(r).contains("unparsed"));
 }
 
 TEST(tegrastats_parser, csv_flattening_with_dotted_columns) {
@@ -509,7 +510,7 @@ TEST(tegrastats_parser, csv_flattening_with_dotted_columns) {
   EXPECT_EQ(row1, "1,2,1,100,,,,,,,5,6,");
   EXPECT_EQ(row2, "3,4,2,200,3,300,,,,,,,");
   std::ostringstream jl;
-  write_tegrastats_jsonl(rs, jl);
+  client::write_tegrastats_jsonl(rs, jl);
   const std::string text = jl.str();
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 2);
 }

@@ -9,6 +9,7 @@
 
 #include <jetperf/common/errors.hpp>
 #include <jetperf/tegrastats/tegrastats_parser.hpp>
+#include <tegrastats_json.hpp>
 #include <support/fixtures.hpp>
 
 namespace jetperf::telemetry {
@@ -28,7 +29,7 @@ std::vector<std::string> tricky_inputs() {
       "RAM -99999999999999999999999999999999999999.5/1MB", "VDD_IN 1e308/1e308", "x@123456789012345678901234567890C",
       std::string("RAM 1/2MB\0 VDD 1/2", 18), std::string("\0\0\0", 3), std::string("RAM 1/2MB VDD\0 1/2", 18),
       "\xff\xfe RAM 1/2MB", "RAM\t1/2MB\tVDD_IN\t1/2",
-      // Found by fuzz_tegrastats_line: a non-UTF-8 byte in a timestamp made to_json().dump() throw.
+      // Found by fuzz_tegrastats_line: a non-UTF-8 byte in a timestamp made the JSON form's dump() throw.
       "0\xee-11-2025 10:36:27 RAM 4321/62801MB", "11-21-2025 1\xee:36:27 RAM 4321/62801MB",
   };
   // Every prefix of a full line: a line cut off anywhere (a partial read of the tegrastats pipe).
@@ -61,11 +62,11 @@ TEST(TegrastatsRobustness, TrickyLinesParseOrThrowValidationError) {
       ++parsed;
       if (!r.unparsed.empty()) ++with_unparsed;
       expect_printable_unparsed(r);
-      EXPECT_FALSE(to_json(r).dump().empty());  // strings copied from the line are valid UTF-8
+      EXPECT_FALSE(client::tegrastats_record_json(r).dump().empty());  // strings copied from the line are valid UTF-8
       // The reusing form agrees with the fresh one, whatever the reused record held before.
       std::string error;
       ASSERT_TRUE(try_parse_tegrastats_line(line, reused, error)) << line.substr(0, 80);
-      EXPECT_EQ(to_json(reused).dump(), to_json(r).dump());
+      EXPECT_EQ(client::tegrastats_record_json(reused).dump(), client::tegrastats_record_json(r).dump());
     } catch (const validation_error& e) {
       ++rejected;
       EXPECT_EQ(e.field(), "line");
@@ -120,7 +121,7 @@ TEST(TegrastatsRobustness, ReusedRecordMatchesFreshParseForEveryFixturePair) {
       ASSERT_TRUE(try_parse_tegrastats_line(first, r, error)) << error;
       ASSERT_TRUE(try_parse_tegrastats_line(second, r, error)) << error;
       auto fresh = parse_tegrastats_line(second);
-      EXPECT_EQ(to_json(r).dump(), to_json(fresh).dump());
+      EXPECT_EQ(client::tegrastats_record_json(r).dump(), client::tegrastats_record_json(fresh).dump());
       EXPECT_EQ(flatten_tegrastats(r), flatten_tegrastats(fresh));
       EXPECT_EQ(r.unparsed, fresh.unparsed);
       ASSERT_EQ(r.engines.size(), fresh.engines.size());

@@ -86,6 +86,19 @@ TEST(include_graph, the_kinds_name_no_store_type) {
   EXPECT_TRUE(found.empty()) << found.size() << " store names, the first: " << (found.empty() ? "" : found[0]);
 }
 
+// DESIGN.md section 2: JSON is made and read only in api/ and store/ (and by the readers of JSON
+// file formats). The folders that already keep to it are listed here, so that none slips back;
+// add a folder (src/ and include/jetperf/ both) once it is JSON-free.
+const std::initializer_list<const char*> k_json_free_dirs = {
+    "src/platform",   "include/jetperf/platform",  "src/sim",        "include/jetperf/sim",
+    "src/workloads",  "include/jetperf/workloads", "src/tegrastats", "include/jetperf/tegrastats",
+};
+
+TEST(include_graph, the_json_free_folders_include_no_nlohmann_json) {
+  const auto found = lines_naming(k_json_free_dirs, "nlohmann/", true);
+  EXPECT_TRUE(found.empty()) << found.size() << " nlohmann includes, the first: " << (found.empty() ? "" : found[0]);
+}
+
 // A small tree: src/CMakeLists.txt with the given areas, plus files.
 class small_tree : public ::testing::Test {
  protected:

@@ -1,0 +1,63 @@
+#pragma once
+// The board as GET /v1/board describes it: identity, power modes, the frequency lists and ranges
+// of every control, cores, fan and the paths in use. Typed here; api/board_views.hpp makes the
+// JSON. The parts are plain aggregates of this one description, so they share its header.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <jetperf/platform/board_discovery.hpp>
+#include <jetperf/platform/board_info.hpp>
+#include <jetperf/platform/clock_range.hpp>
+#include <jetperf/platform/emc_setting.hpp>
+
+namespace jetperf::platform {
+
+/// One mode of nvpmodel.conf; the optional parts are there when the mode's settings name them.
+struct power_mode_description {
+  int id = 0;
+  std::string name;
+  bool is_default = false;
+  std::optional<long long> gpu_max_hz;
+  std::optional<long long> emc_max_hz;
+  std::optional<int> cores_online;  ///< count of CPU_ONLINE entries set to 1
+  bool reboot_needed_from_default = false;
+};
+
+struct gpu_description {
+  std::vector<long long> available_hz;
+  clock_range range;
+};
+
+struct cluster_description {
+  std::vector<int> cores;
+  std::vector<long long> available_khz;
+  std::optional<clock_range> range;  ///< absent when the policy's files cannot be read (offline)
+};
+
+struct cpu_description {
+  std::vector<cluster_description> clusters;
+  std::vector<int> cores;   ///< present cores
+  std::vector<int> online;  ///< online cores
+  std::vector<long long> available_khz;
+};
+
+struct emc_description {
+  std::vector<long long> available_hz;
+  std::optional<emc_setting> setting;  ///< absent when the EMC files cannot be read
+};
+
+struct board_description {
+  board_info info;
+  std::vector<power_mode_description> modes;  ///< empty without nvpmodel.conf
+  std::optional<int> default_mode;
+  std::optional<gpu_description> gpu;
+  cpu_description cpu;
+  std::optional<emc_description> emc;
+  bool has_fan = false;
+  std::optional<int> fan_pwm;  ///< with has_fan: absent when the PWM file cannot be read
+  board_discovery paths;
+  std::optional<std::string> nvpmodel;  ///< the nvpmodel program, when power modes are offered
+};
+
+}  // namespace jetperf::platform
