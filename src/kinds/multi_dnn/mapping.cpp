@@ -112,6 +112,16 @@ nlohmann::ordered_json mapping_json(const mapping& m) {
   return out;
 }
 
+record mapping_record(const mapping& m) {
+  record out;
+  for (const auto& n : m.networks) {
+    record stages;
+    for (const auto& s : n.stages) stages.set(std::to_string(s.split), s.device);
+    out.set(n.network, std::move(stages));
+  }
+  return out;
+}
+
 std::string mapping_key(const mapping& m) {
   std::string key;
   for (const auto& n : m.networks) {

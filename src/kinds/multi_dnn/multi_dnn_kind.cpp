@@ -1,4 +1,3 @@
-#include <jetperf/kinds/json_row_bridge.hpp>
 #include <jetperf/kinds/multi_dnn/multi_dnn_kind.hpp>
 
 #include <algorithm>
@@ -25,14 +24,18 @@ namespace jetperf::kinds {
 namespace {
 
 using nlohmann::json;
+namespace cols = multi_dnn::cols;
 
 // The power window spans at least this many sensor updates (as the layers job's adaptive rule).
 constexpr double k_min_sensor_updates = 10;
 
-json identity_of(const json& point) {
-  json id = json::object();
-  for (const char* key : {"mapping_id", "mapping_class", "mapping", "networks", "set", "repeat"})
-    id[key] = point.value(key, json());
+// The mapping's identity columns, from the point as stored.
+row identity_of(const record& point) {
+  row id;
+  for (const char* key : {"mapping_id", "mapping_class", "mapping", "networks", "set", "repeat"}) {
+    const auto* v = point.find(key);
+    id.put(key, v ? *v : cell());
+  }
   return id;
 }
 
@@ -65,8 +68,8 @@ class multi_dnn_kind final : public jobs::kind<multi_dnn_spec, multi_dnn_point> 
   multi_dnn_spec stored(const json& spec) const { return multi_dnn_spec::stored(spec); }
   json to_json(const multi_dnn_spec& spec) const { return spec.to_json(); }
   std::vector<multi_dnn_point> expand(const multi_dnn_spec& spec) const { return kinds::expand(spec); }
-  record params_of(const multi_dnn_point& p) const { return record_of(p.to_json()); }
-  multi_dnn_point point_of(const record& p) const { return multi_dnn_point::of(jetperf::to_json(p)); }
+  record params_of(const multi_dnn_point& p) const { return p.to_record(); }
+  multi_dnn_point point_of(const record& p) const { return multi_dnn_point::of(p); }
 
   std::map<std::string, std::size_t> foreseen_skips(const multi_dnn_spec&, const std::vector<multi_dnn_point>& points) const {
     std::map<std::string, std::size_t> out;
@@ -86,11 +89,11 @@ class multi_dnn_kind final : public jobs::kind<multi_dnn_spec, multi_dnn_point> 
   }
   measure::point_result run_point(measure::point_context& ctx, const multi_dnn_spec& spec, const multi_dnn_point& p);
   cell summarize(const std::vector<jobs::point_row>& rows) const {
-    return cell_of(summarize_multi_dnn(jobs::rows_json(rows)));
+    return summarize_multi_dnn(rows);
   }
   std::vector<std::string> export_formats() const { return {"multinet"}; }
   cell export_results(const std::string&, const std::vector<jobs::point_row>& rows) const {
-    return cell_of(multinet_export(jobs::rows_json(rows)));
+    return multinet_export(rows);
   }
 
  private:
@@ -108,7 +111,7 @@ class multi_dnn_kind final : public jobs::kind<multi_dnn_spec, multi_dnn_point> 
   /// Every network's stages prepared into `pipelines`; why the mapping is skipped, or nullopt.
   std::optional<std::string> prepare_pipelines(measure::point_context& ctx, const multi_dnn_spec& spec,
                                                const mapping& m, std::vector<network_pipeline>& pipelines);
-  json stage_rows(std::int64_t job, const multi_dnn_spec& spec, const mapping& m,
+  cell_list stage_rows(std::int64_t job, const multi_dnn_spec& spec, const mapping& m,
                   const std::vector<network_pipeline>& pipelines, const measure::concurrent_result& w,
                   int& cpu_networks);
 
@@ -135,20 +138,20 @@ measure::concurrent_plan plan_of(const multi_dnn_spec& spec, double update_s) {
 
 // The mapping's own figures: throughput over every network's inferences, and what it ran with.
 // Returns the inferences in the window.
-std::size_t put_mapping_metrics(json& mt, const multi_dnn_spec& spec, const measure::concurrent_result& w,
+std::size_t put_mapping_metrics(row& mt, const multi_dnn_spec& spec, const measure::concurrent_result& w,
                                 double update_s) {
   const double window_s = w.seconds();
   std::size_t inferences = 0, warmup = 0;
   for (const auto& n : w.pipelines) inferences += n.inferences, warmup += n.warmup;
-  mt["throughput_ips"] = window_s > 0 ? static_cast<double>(inferences) / window_s : 0.0;
-  mt["inferences"] = inferences;
-  mt["warmup_inferences"] = warmup;
-  mt["window_s"] = window_s;
-  mt["sensor_update_period_s"] = update_s;
-  mt["batch"] = spec.batch;
-  mt["dtype"] = spec.dtype;
-  mt["threads"] = spec.threads;
-  mt["protocol"] = spec.protocol;
+  mt.set(cols::throughput_ips, window_s > 0 ? static_cast<double>(inferences) / window_s : 0.0);
+  mt.set(cols::inferences, inferences);
+  mt.set(cols::warmup_inferences, warmup);
+  mt.set(cols::window_s, window_s);
+  mt.set(cols::sensor_update_period_s, update_s);
+  mt.set(cols::batch, spec.batch);
+  mt.set(cols::dtype, spec.dtype);
+  mt.set(cols::threads, spec.threads);
+  mt.set(cols::protocol, spec.protocol);
   return inferences;
 }
 
@@ -175,11 +178,11 @@ std::optional<std::string> multi_dnn_kind::prepare_pipelines(measure::point_cont
 }
 
 // One row per network stage; `cpu_networks` counts the networks with a stage on the CPU.
-json multi_dnn_kind::stage_rows(std::int64_t job, const multi_dnn_spec& spec, const mapping& m,
+cell_list multi_dnn_kind::stage_rows(std::int64_t job, const multi_dnn_spec& spec, const mapping& m,
                                 const std::vector<network_pipeline>& pipelines, const measure::concurrent_result& w,
                                 int& cpu_networks) {
   const double window_s = w.seconds();
-  json stages = json::array();
+  cell_list stages;
   for (std::size_t i = 0; i < m.networks.size(); ++i) {
     const auto& n = m.networks[i];
     const auto& nw = w.pipelines[i];
@@ -191,24 +194,27 @@ json multi_dnn_kind::stage_rows(std::int64_t job, const multi_dnn_spec& spec, co
       network_on_cpu = network_on_cpu || st.device == "cpu";
       const auto [median, p99] = median_p99(sw.inference_s);
       const auto transfer = sw.mean_transfer_s();
-      stages.push_back({{"network", n.network},
-                        {"stage_index", k},
-                        {"device", st.device},
-                        {"split", n.stages[k].split},
-                        {"layer_range", std::to_string(st.first_block) + "-" + std::to_string(st.last_block - 1)},
-                        {"backend", st.backend->name()},
-                        {"inference_count", sw.count},
-                        {"inference_mean_s", sw.mean_inference_s()},
-                        {"inference_median_s", median},
-                        {"inference_p99_s", p99},
-                        {"transfer_mean_s", transfer ? json(*transfer) : json()},
-                        {"network_inferences", nw.inferences},
-                        {"network_throughput_ips", window_s > 0 ? static_cast<double>(nw.inferences) / window_s : 0.0},
-                        {"network_throughput_rse", std::isfinite(nw.throughput_rse) ? json(nw.throughput_rse) : json()},
-                        {"params", st.layer.params},
-                        {"macs", st.layer.macs * spec.batch},
-                        {"flops", st.layer.flops * spec.batch},
-                        {"functional_layer_count", models::functional_layer_count(net, st.layer.first, st.layer.last)}});
+      row stage;
+      stage.set(cols::network, n.network);
+      stage.set(cols::stage_index, k);
+      stage.set(cols::device, st.device);
+      stage.set(cols::split, n.stages[k].split);
+      stage.set(cols::layer_range, std::to_string(st.first_block) + "-" + std::to_string(st.last_block - 1));
+      stage.set(cols::backend, st.backend->name());
+      stage.set(cols::inference_count, sw.count);
+      stage.set(cols::inference_mean_s, sw.mean_inference_s());
+      stage.set(cols::inference_median_s, median);
+      stage.set(cols::inference_p99_s, p99);
+      stage.set(cols::transfer_mean_s, transfer);
+      stage.set(cols::network_inferences, nw.inferences);
+      stage.set(cols::network_throughput_ips, window_s > 0 ? static_cast<double>(nw.inferences) / window_s : 0.0);
+      stage.set(cols::network_throughput_rse,
+                std::isfinite(nw.throughput_rse) ? std::optional<double>(nw.throughput_rse) : std::nullopt);
+      stage.set(cols::params, st.layer.params);
+      stage.set(cols::macs, st.layer.macs * spec.batch);
+      stage.set(cols::flops, st.layer.flops * spec.batch);
+      stage.set(cols::functional_layer_count, models::functional_layer_count(net, st.layer.first, st.layer.last));
+      stages.push_back(std::move(stage.cells()));
     }
     cpu_networks += network_on_cpu ? 1 : 0;
   }
@@ -217,7 +223,7 @@ json multi_dnn_kind::stage_rows(std::int64_t job, const multi_dnn_spec& spec, co
 
 measure::point_result multi_dnn_kind::run_point(measure::point_context& ctx, const multi_dnn_spec& spec,
                                                 const multi_dnn_point& p) {
-  const auto point = p.to_json();  // the row's identity, in the stored form
+  const auto point = p.to_record();  // the row's identity, in the stored form
   const auto& m = p.mapping.m;
   for (const auto& n : m.networks) network(n.network, ctx.job_id);
 
@@ -225,45 +231,42 @@ measure::point_result multi_dnn_kind::run_point(measure::point_context& ctx, con
   const double update_s = ctx.telemetry ? ctx.telemetry->update_period_s() : 0.0;
   const auto idle_w = idle_.get(ctx, applied.requested, std::max(0.5, spec.min_time_s), spec.boundary_s);
   if (ctx.cancelled() || !measure::sleep_polling(ctx, spec.cooldown_s))
-    return measure::skipped_point("cancelled", row_of(identity_of(point)));
+    return measure::skipped_point("cancelled", identity_of(point));
   std::vector<network_pipeline> pipelines;
-  if (auto why = prepare_pipelines(ctx, spec, m, pipelines)) return measure::skipped_point(*why, row_of(identity_of(point)));
+  if (auto why = prepare_pipelines(ctx, spec, m, pipelines)) return measure::skipped_point(*why, identity_of(point));
 
   std::vector<measure::concurrent_pipeline*> running;
   for (auto& pl : pipelines) running.push_back(&pl);
   const auto w = measure::concurrent_protocol(ctx, running, plan_of(spec, update_s))();
   const auto& window = w.window;
-  if (window.cancelled || ctx.cancelled()) return measure::skipped_point("cancelled", row_of(identity_of(point)));
+  if (window.cancelled || ctx.cancelled()) return measure::skipped_point("cancelled", identity_of(point));
   if (!w.error.empty()) throw std::runtime_error(w.error);
   ctx.record("warmup", "warm-up", w.t_warmup_ns, window.t_start_ns);
-  ctx.record("window", "mapping " + std::to_string(point.value("mapping_id", 0)), window.t_start_ns, window.t_end_ns,
-             record{{"mapping", cell_of(point.at("mapping"))}});
+  ctx.record("window", "mapping " + std::to_string(p.mapping_id), window.t_start_ns, window.t_end_ns,
+             record{{"mapping", point.at("mapping")}});
 
   measure::point_result r;
   r.t_start_ns = window.t_start_ns;
   r.t_end_ns = window.t_end_ns;
-  json mt = identity_of(point);
+  row& mt = r.metrics;
+  mt = identity_of(point);
   const auto inferences = put_mapping_metrics(mt, spec, w, update_s);
-  put_into(mt, [&](row& x) { measure::put_settings(x, applied); });
+  measure::put_settings(mt, applied);
   // The seed's rows always say the mode they ran in: one the point left as it was is read.
-  if (mt.value("power_mode", json()).is_null() && ctx.board)
-    if (const auto mode = ctx.board->offered().power_mode) mt["power_mode"] = *mode;
+  const auto* mode_set = mt.find("power_mode");
+  if ((!mode_set || mode_set->is_null()) && ctx.board)
+    if (const auto mode = ctx.board->offered().power_mode) mt.put("power_mode", *mode);
 
   // The power columns through the one writer every kind uses; one "run" is one inference of any
   // network, so energy_j is the mapping's energy per inference.
   const double per_inference_s = inferences ? w.seconds() / static_cast<double>(inferences) : 0.0;
-  std::optional<double> power_w;
-  put_into(mt, [&](row& x) { power_w = measure::put_power_metrics(x, window, idle_w, per_inference_s); });
-  mt["tegrastats"] = window.power
-                         ? json::parse(tegrastats_aggregates(*window.power, read_memory_use(platform::paths::meminfo)).dump())
-                         : json::object();
+  const auto power_w = measure::put_power_metrics(mt, window, idle_w, per_inference_s);
+  mt.set(cols::tegrastats,
+         window.power ? tegrastats_aggregates(*window.power, read_memory_use(platform::paths::meminfo)) : record());
   int cpu_networks = 0;
-  mt["stages"] = stage_rows(ctx.job_id, spec, m, pipelines, w, cpu_networks);
-  put_into(mt, [&](row& x) {
-    measure::put_window_flags(x, applied.flags, ctx, window, applied, power_w.has_value(),
-                              cpu_networks > 0 ? "cpu" : "cuda", cpu_networks * static_cast<int>(spec.threads));
-  });
-  r.metrics = row_of(mt);
+  mt.set(cols::stages, stage_rows(ctx.job_id, spec, m, pipelines, w, cpu_networks));
+  measure::put_window_flags(mt, applied.flags, ctx, window, applied, power_w.has_value(),
+                            cpu_networks > 0 ? "cpu" : "cuda", cpu_networks * static_cast<int>(spec.threads));
   r.run_s = per_inference_s;
   return r;
 }

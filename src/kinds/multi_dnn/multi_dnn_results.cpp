@@ -3,18 +3,32 @@
 #include <cstdio>
 #include <map>
 
+#include <jetperf/kinds/multi_dnn/multi_dnn_columns.hpp>
+#include <jetperf/measure/point_columns.hpp>
+
 namespace jetperf::kinds {
 
 namespace {
 
-using nlohmann::json;
-using nlohmann::ordered_json;
+namespace cols = multi_dnn::cols;
+
+// A stored value, or `fallback` where the point has none.
+cell value_or(const record& r, const char* key, cell fallback) {
+  const auto* v = r.find(key);
+  return v ? *v : fallback;
+}
 
 // The stage key of the seed's stageSummary and ModelInfo: the device, made unique where a
 // network comes back to a device it left.
-std::string stage_key(const json& stage, std::map<std::string, int>& used) {
-  const auto device = stage.value("device", std::string());
-  return used[device]++ == 0 ? device : device + ":" + std::to_string(stage.value("stage_index", 0));
+std::string stage_key(const row& stage, std::map<std::string, int>& used) {
+  const auto device = stage.get(cols::device).value_or("");
+  return used[device]++ == 0 ? device : device + ":" + std::to_string(stage.get(cols::stage_index).value_or(0));
+}
+
+// A count as the seed's ModelInfo writes it, from an integer or a number.
+std::string counted(const row& stage, const column_key<std::int64_t>& key) {
+  const auto* v = stage.find(key.name);
+  return clever_format(v && v->is_number() ? *v->number() : 0.0);
 }
 
 }  // namespace
@@ -31,73 +45,84 @@ std::string clever_format(double v) {
   return buf;
 }
 
-json summarize_multi_dnn(const std::vector<json>& rows) {
-  json classes = json::object();
+record summarize_multi_dnn(const std::vector<jobs::point_row>& rows) {
+  std::map<std::string, std::int64_t> classes;
   std::size_t measured = 0, skipped = 0, failed = 0;
-  json best_throughput, best_efficiency;
+  std::optional<record> best_throughput, best_efficiency;
   for (const auto& r : rows) {
-    const auto& m = r.at("metrics");
-    const auto& p = r.at("params");
-    const auto status = r.value("status", std::string());
-    const auto cls = p.value("mapping_class", std::string("?"));
-    classes[cls] = classes.value(cls, 0) + 1;
-    if (status == "skipped") ++skipped;
-    if (status == "failed") ++failed;
-    if (status != "ok" || !m.contains("throughput_ips") || !m["throughput_ips"].is_number()) continue;
+    const auto& m = r.metrics;
+    const auto& p = r.params;
+    const auto* cls = p.find("mapping_class");
+    ++classes[cls && cls->is_string() ? cls->as_string() : "?"];
+    if (r.status == "skipped") ++skipped;
+    if (r.status == "failed") ++failed;
+    const auto ips = m.get(cols::throughput_ips);
+    if (r.status != "ok" || !ips) continue;
     ++measured;
-    const double ips = m["throughput_ips"].get<double>();
-    const json id = {{"mapping_id", p.value("mapping_id", -1)}, {"mapping", p.value("mapping", json())}};
-    if (best_throughput.is_null() || ips > best_throughput["throughput_ips"].get<double>()) {
+    const record id{{"mapping_id", value_or(p, "mapping_id", -1)}, {"mapping", value_or(p, "mapping", cell())}};
+    if (!best_throughput || *ips > *best_throughput->at("throughput_ips").number()) {
       best_throughput = id;
-      best_throughput["throughput_ips"] = ips;
+      best_throughput->set("throughput_ips", *ips);
     }
-    if (m.contains("power_w") && m["power_w"].is_number() && m["power_w"].get<double>() > 0) {
-      const double per_j = ips / m["power_w"].get<double>();
-      if (best_efficiency.is_null() || per_j > best_efficiency["inferences_per_j"].get<double>()) {
+    const auto power_w = m.get(measure::cols::power_w);
+    if (power_w && *power_w > 0) {
+      const double per_j = *ips / *power_w;
+      if (!best_efficiency || per_j > *best_efficiency->at("inferences_per_j").number()) {
         best_efficiency = id;
-        best_efficiency["inferences_per_j"] = per_j;
-        best_efficiency["power_w"] = m["power_w"];
+        best_efficiency->set("inferences_per_j", per_j);
+        best_efficiency->set("power_w", *power_w);
       }
     }
   }
-  return {{"mappings", rows.size()}, {"measured", measured}, {"skipped", skipped}, {"failed", failed},
-          {"classes", classes},      {"best_throughput", best_throughput}, {"best_efficiency", best_efficiency}};
+  return {{"mappings", rows.size()},
+          {"measured", measured},
+          {"skipped", skipped},
+          {"failed", failed},
+          {"classes", classes},
+          {"best_throughput", best_throughput ? cell(*best_throughput) : cell()},
+          {"best_efficiency", best_efficiency ? cell(*best_efficiency) : cell()}};
 }
 
-ordered_json multinet_export(const std::vector<json>& rows) {
-  ordered_json docs = ordered_json::array();
+record multinet_export(const std::vector<jobs::point_row>& rows) {
+  cell_list docs;
   for (const auto& r : rows) {
-    if (r.value("status", std::string()) != "ok") continue;
-    const auto& m = r.at("metrics");
-    const auto& p = r.at("params");
-    ordered_json doc;
-    doc["mapping_id"] = p.value("mapping_id", -1);
-    doc["mapping"] = ordered_json::parse(m.value("mapping", p.value("mapping", json::object())).dump());
-    ordered_json summary = ordered_json::object(), info = ordered_json::object();
+    if (r.status != "ok") continue;
+    const auto& m = r.metrics;
+    const auto& p = r.params;
+    record doc;
+    doc.set("mapping_id", value_or(p, "mapping_id", -1));
+    doc.set("mapping", value_or(m.cells(), "mapping", value_or(p, "mapping", record())));
+    record summary, info;
     std::map<std::string, std::map<std::string, int>> used;
-    for (const auto& s : m.value("stages", json::array())) {
-      const auto net = s.value("network", std::string());
+    for (const auto& item : m.get(cols::stages).value_or(cell_list())) {
+      if (!item.is_record()) continue;
+      const row s(item.as_record());
+      const auto net = s.get(cols::network).value_or("");
       const auto key = stage_key(s, used[net]);
-      const auto transfer = s.value("transfer_mean_s", json());
-      summary[net][key] = {{"infCount", s.value("inference_count", 0)},
-                           {"avgInfTime", s.value("inference_mean_s", 0.0)},
-                           {"avgTransferTime", transfer.is_number() ? transfer.get<double>() : -1.0}};
-      info[net][key] = {{"params", clever_format(s.value("params", 0.0))},
-                        {"macs", clever_format(s.value("macs", 0.0))},
-                        {"flops", clever_format(s.value("flops", 0.0))},
-                        {"functionalLayerCount", s.value("functional_layer_count", 0)}};
+      const auto* inferences = s.find(cols::inference_count.name);
+      const auto* mean = s.find(cols::inference_mean_s.name);
+      const auto transfer = s.get(cols::transfer_mean_s);
+      if (!summary.contains(net)) summary.set(net, record());
+      summary.find(net)->as_record().set(
+          key, record{{"infCount", inferences && inferences->is_number() ? *inferences : cell(0)},
+                      {"avgInfTime", mean && mean->is_number() ? *mean : cell(0.0)},
+                      {"avgTransferTime", transfer.value_or(-1.0)}});
+      if (!info.contains(net)) info.set(net, record());
+      info.find(net)->as_record().set(
+          key, record{{"params", counted(s, cols::params)},
+                      {"macs", counted(s, cols::macs)},
+                      {"flops", counted(s, cols::flops)},
+                      {"functionalLayerCount", value_or(s.cells(), cols::functional_layer_count.name, 0)}});
     }
-    doc["stageSummary"] = summary;
-    doc["samplingDuration"] = m.value("window_s", 0.0);
-    doc["Mode"] = m.value("power_mode", p.value("power_mode", json()));
-    doc["Device"] = nullptr;
-    doc["Tegrastats"] = ordered_json::parse(m.value("tegrastats", json::object()).dump());
-    doc["ModelInfo"] = info;
+    doc.set("stageSummary", std::move(summary));
+    doc.set("samplingDuration", value_or(m.cells(), cols::window_s.name, 0.0));
+    doc.set("Mode", value_or(m.cells(), "power_mode", value_or(p, "power_mode", cell())));
+    doc.set("Device", nullptr);
+    doc.set("Tegrastats", value_or(m.cells(), cols::tegrastats.name, record()));
+    doc.set("ModelInfo", std::move(info));
     docs.push_back(std::move(doc));
   }
-  ordered_json out;
-  out["mappings"] = docs;
-  return out;
+  return {{"mappings", std::move(docs)}};
 }
 
 }  // namespace jetperf::kinds

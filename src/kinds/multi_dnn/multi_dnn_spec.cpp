@@ -312,27 +312,32 @@ multi_dnn_spec multi_dnn_spec::stored(const json& j) {
 
 mapping mapping_of_point(const json& point) { return trusted_mapping(point.at("mapping")); }
 
-json multi_dnn_point::to_json() const {
-  json p = jetperf::to_json(setting_record(setting));
-  json nets = json::array();
+record multi_dnn_point::to_record() const {
+  record p = setting_record(setting);
+  std::vector<std::string> nets;
   for (const auto& n : mapping.m.networks) nets.push_back(n.network);
-  p.update({{"repeat", repeat},
-            {"mapping_id", mapping_id},
-            {"mapping_class", mapping.mapping_class},
-            {"set", mapping.set},
-            {"mapping", json::parse(mapping_json(mapping.m).dump())},
-            {"networks", nets}});
+  p.set("repeat", repeat);
+  p.set("mapping_id", mapping_id);
+  p.set("mapping_class", mapping.mapping_class);
+  p.set("set", mapping.set);
+  p.set("mapping", mapping_record(mapping.m));
+  p.set("networks", nets);
   return p;
 }
 
-multi_dnn_point multi_dnn_point::of(const json& point) {
+multi_dnn_point multi_dnn_point::of(const record& point) {
+  const auto integer = [&point](const char* key, std::int64_t fallback) {
+    const auto* v = point.find(key);
+    return v && v->is_number() ? *v->integer() : fallback;
+  };
   multi_dnn_point p;
-  p.setting = setting_of_point(record_of(point));
-  p.repeat = point.value("repeat", std::int64_t{0});
-  p.mapping_id = point.value("mapping_id", std::int64_t{0});
-  p.mapping.m = mapping_of_point(point);
-  p.mapping.mapping_class = point.value("mapping_class", std::string());
-  p.mapping.set = point.value("set", std::int64_t{-1});
+  p.setting = setting_of_point(point);
+  p.repeat = integer("repeat", 0);
+  p.mapping_id = integer("mapping_id", 0);
+  p.mapping.m = trusted_mapping(jetperf::to_json(point.at("mapping")));
+  const auto* cls = point.find("mapping_class");
+  p.mapping.mapping_class = cls && cls->is_string() ? cls->as_string() : std::string();
+  p.mapping.set = integer("set", -1);
   return p;
 }
 
@@ -348,7 +353,7 @@ std::vector<multi_dnn_point> expand(const multi_dnn_spec& spec) {
 
 std::vector<json> expand_multi_dnn_spec(const json& normalized) {
   std::vector<json> points;
-  for (const auto& p : expand(multi_dnn_spec::stored(normalized))) points.push_back(p.to_json());
+  for (const auto& p : expand(multi_dnn_spec::stored(normalized))) points.push_back(jetperf::to_json(p.to_record()));
   return points;
 }
 

@@ -9,19 +9,17 @@ namespace jetperf::kinds {
 
 namespace {
 
-using nlohmann::ordered_json;
-
 using stats_by_name = std::map<std::string, const measure::channel_summary*>;
 
 // Two decimals, as the seed's processed files round.
 double round2(double v) { return std::round(v * 100.0) / 100.0; }
 
-ordered_json min_max_avg(const measure::channel_summary& s, double scale) {
+record min_max_avg(const measure::channel_summary& s, double scale) {
   return {{"min", round2(s.min * scale)}, {"max", round2(s.max * scale)}, {"avg", round2(s.mean * scale)}};
 }
 
 // Per-core lists ordered by core number from channels "<prefix><n>".
-ordered_json per_core(const stats_by_name& stats, const std::string& prefix, double scale) {
+record per_core(const stats_by_name& stats, const std::string& prefix, double scale) {
   std::map<int, const measure::channel_summary*> cores;
   for (const auto& [name, s] : stats) {
     if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
@@ -29,25 +27,25 @@ ordered_json per_core(const stats_by_name& stats, const std::string& prefix, dou
     if (rest.find_first_not_of("0123456789") != std::string::npos) continue;
     cores[std::stoi(rest)] = s;
   }
-  ordered_json out = ordered_json::object();
+  record out;
   if (cores.empty()) return out;
-  ordered_json mins = ordered_json::array(), maxs = ordered_json::array(), avgs = ordered_json::array();
+  cell_list mins, maxs, avgs;
   for (const auto& [core, s] : cores) {
     mins.push_back(round2(s->min * scale));
     maxs.push_back(round2(s->max * scale));
     avgs.push_back(round2(s->mean * scale));
   }
-  out["min"] = mins;
-  out["max"] = maxs;
-  out["avg"] = avgs;
+  out.set("min", std::move(mins));
+  out.set("max", std::move(maxs));
+  out.set("avg", std::move(avgs));
   return out;
 }
 
 // {"Utilization", "Frequencies"} of one engine, from its utilisation (%) and clock (Hz) channels.
-ordered_json engine(const stats_by_name& stats, const std::string& util, const std::string& clock) {
-  ordered_json out = ordered_json::object();
-  if (const auto it = stats.find(util); it != stats.end()) out["Utilization"] = min_max_avg(*it->second, 1.0);
-  if (const auto it = stats.find(clock); it != stats.end()) out["Frequencies"] = min_max_avg(*it->second, 1e-6);
+record engine(const stats_by_name& stats, const std::string& util, const std::string& clock) {
+  record out;
+  if (const auto it = stats.find(util); it != stats.end()) out.set("Utilization", min_max_avg(*it->second, 1.0));
+  if (const auto it = stats.find(clock); it != stats.end()) out.set("Frequencies", min_max_avg(*it->second, 1e-6));
   return out;
 }
 
@@ -69,23 +67,23 @@ memory_use read_memory_use(const std::string& path) {
   return m;
 }
 
-ordered_json tegrastats_aggregates(const measure::power_summary& window, const memory_use& memory) {
+record tegrastats_aggregates(const measure::power_summary& window, const memory_use& memory) {
   stats_by_name stats;
   for (const auto& entry : window.channels) stats[entry.second.name] = &entry.second;
 
-  ordered_json out = ordered_json::object();
-  if (memory.ram_mb) out["RAM"] = *memory.ram_mb;
-  if (memory.swap_mb) out["SWAP"] = *memory.swap_mb;
-  ordered_json cpu = ordered_json::object();
-  if (auto u = per_core(stats, "util.cpu", 1.0); !u.empty()) cpu["Utilization"] = u;
-  if (auto f = per_core(stats, "clock.cpu", 1e-6); !f.empty()) cpu["Frequencies"] = f;
-  if (!cpu.empty()) out["CPU"] = cpu;
-  if (auto e = engine(stats, "util.emc", "clock.emc"); !e.empty()) out["EMC_FREQ"] = e;
-  if (auto g = engine(stats, "util.gpu", "clock.gpu"); !g.empty()) out["GR3D_FREQ"] = g;
+  record out;
+  if (memory.ram_mb) out.set("RAM", *memory.ram_mb);
+  if (memory.swap_mb) out.set("SWAP", *memory.swap_mb);
+  record cpu;
+  if (auto u = per_core(stats, "util.cpu", 1.0); !u.empty()) cpu.set("Utilization", std::move(u));
+  if (auto f = per_core(stats, "clock.cpu", 1e-6); !f.empty()) cpu.set("Frequencies", std::move(f));
+  if (!cpu.empty()) out.set("CPU", std::move(cpu));
+  if (auto e = engine(stats, "util.emc", "clock.emc"); !e.empty()) out.set("EMC_FREQ", std::move(e));
+  if (auto g = engine(stats, "util.gpu", "clock.gpu"); !g.empty()) out.set("GR3D_FREQ", std::move(g));
   for (const auto& [name, s] : stats)
-    if (name.rfind("temp.", 0) == 0) out[name.substr(5) + " Temperature"] = round2(s->mean);
+    if (name.rfind("temp.", 0) == 0) out.set(name.substr(5) + " Temperature", round2(s->mean));
   for (const auto& [name, s] : stats)
-    if (name.rfind("rail.", 0) == 0) out[name.substr(5) + " Power"] = round2(s->mean * 1000.0);
+    if (name.rfind("rail.", 0) == 0) out.set(name.substr(5) + " Power", round2(s->mean * 1000.0));
   return out;
 }
 

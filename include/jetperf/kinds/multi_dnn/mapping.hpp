@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <jetperf/common/cell.hpp>
+
 namespace jetperf::kinds {
 
 /// Networks one mapping may run at once (each is a thread, and a copy of its weights).
@@ -58,6 +60,8 @@ mapping parse_mapping(const nlohmann::json& j, const mapping_rules& rules, const
 
 /// The seed's form, {"<network>": {"<split>": "<device>"}}, networks in the mapping's order.
 nlohmann::ordered_json mapping_json(const mapping& m);
+/// The same as a record (a point's stored "mapping").
+record mapping_record(const mapping& m);
 
 /// A canonical text of the mapping ("alexnet:21=cuda;resnet18:5=cpu,14=cuda"), for finding
 /// duplicates and labelling rows.

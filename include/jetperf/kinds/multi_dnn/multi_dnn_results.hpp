@@ -4,20 +4,22 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <jetperf/common/cell.hpp>
+#include <jetperf/jobs/point_row.hpp>
 
 namespace jetperf::kinds {
 
 /// {mappings, measured, skipped, failed, classes: {A: n, ...}, best_throughput, best_efficiency}
-/// over the points' rows ({"params","metrics","status"}).
-nlohmann::json summarize_multi_dnn(const std::vector<nlohmann::json>& rows);
+/// over the points' rows.
+record summarize_multi_dnn(const std::vector<jobs::point_row>& rows);
 
 /// {"mappings": [one seed 001 processed document per measured mapping: mapping, stageSummary
 /// {network: {device: {infCount, avgInfTime, avgTransferTime (-1 where none)}}}, samplingDuration,
 /// Mode, Device (null: the board's family, which the client fills from the provenance),
 /// Tegrastats, ModelInfo {network: {device: {params, macs, flops, functionalLayerCount}}}], with
-/// "mapping_id" beside each}. A network's second stage on one device keys "<device>:<stage>".
-nlohmann::ordered_json multinet_export(const std::vector<nlohmann::json>& rows);
+/// "mapping_id" beside each}, its keys in the seed's order. A network's second stage on one
+/// device keys "<device>:<stage>".
+record multinet_export(const std::vector<jobs::point_row>& rows);
 
 /// thop's clever_format, as the seed's files hold counts: "25.56 M", "4.09 G".
 std::string clever_format(double value);

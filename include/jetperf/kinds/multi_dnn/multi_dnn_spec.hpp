@@ -58,9 +58,9 @@ struct multi_dnn_point {
   generated_mapping mapping;
   /// The board setting's keys (null where unset), repeat, mapping_id, mapping_class, set,
   /// mapping (the seed's form) and networks: as stored.
-  nlohmann::json to_json() const;
+  record to_record() const;
   /// A stored point read back (trusted: it was validated at submission).
-  static multi_dnn_point of(const nlohmann::json& point);
+  static multi_dnn_point of(const record& point);
 };
 
 /// The points: repeat outermost, then board setting, then mapping.

@@ -6,8 +6,7 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
+#include <jetperf/common/cell.hpp>
 #include <jetperf/measure/power_window.hpp>
 
 namespace jetperf::kinds {
@@ -26,6 +25,6 @@ memory_use read_memory_use(const std::string& meminfo_path);
 /// Frequencies (MHz)} {min, max, avg}, "<zone> Temperature" (C, mean) and "<rail> Power" (mW,
 /// mean), from the window's per-channel summary (summarize_window keeps every channel's min, max
 /// and mean). What the board's sampler has no channel for is left out.
-nlohmann::ordered_json tegrastats_aggregates(const measure::power_summary& window, const memory_use& memory);
+record tegrastats_aggregates(const measure::power_summary& window, const memory_use& memory);
 
 }  // namespace jetperf::kinds
