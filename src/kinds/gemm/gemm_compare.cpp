@@ -3,23 +3,22 @@
 #include <map>
 #include <optional>
 
-#include <jetperf/common/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
+#include <jetperf/kinds/gemm/gemm_columns.hpp>
+#include <jetperf/measure/point_columns.hpp>
 #include <jetperf/measure/repeat_stats.hpp>
 
 namespace jetperf::kinds {
 
 namespace {
 
-using nlohmann::json;
-
 // The params that identify a point (metrics such as gflops are never grouping keys).
 const char* const k_param_keys[] = {"power_mode", "emc_freq_hz", "gpu_freq_hz", "cpu_freq_khz", "device", "dtype",
                                     "tensor",     "m",           "n",           "k",            "repeat"};
 
 struct flat_point {
-  json params;   // identifying params only
-  json metrics;  // everything else
+  record params;  // identifying params only
+  row metrics;    // everything else
   /// Why a verdict leaves this point out ("" when it counts): a window other processes took CPU
   /// time from, or one that ended short of its precision target, can name the wrong winner.
   std::string left_out;
@@ -28,51 +27,71 @@ struct flat_point {
 // The flags that keep a point out of every verdict, in the order a point is said to have one.
 const char* const k_verdict_exclusions[] = {"contended", "rse_unmet"};
 
-std::string verdict_exclusion(const json& metrics) {
-  const auto it = metrics.find("flags");
-  if (it == metrics.end() || !it->is_array()) return {};
+std::string verdict_exclusion(const row& metrics) {
+  const auto flags = metrics.get(measure::cols::flags).value_or(std::vector<std::string>{});
   for (const char* flag : k_verdict_exclusions)
-    for (const auto& f : *it)
+    for (const auto& f : flags)
       if (f == flag) return flag;
   return {};
 }
 
-std::vector<flat_point> flatten(const std::vector<json>& points) {
+// A value's text for grouping keys: type and value, unambiguous (a key's order is first-seen,
+// never this text's).
+std::string key_text(const cell& c) {
+  if (c.is_null()) return "n";
+  if (const auto b = c.boolean()) return *b ? "t" : "f";
+  if (c.is_integer()) return "i" + std::to_string(*c.integer());
+  if (c.is_double()) return "d" + std::to_string(*c.number());
+  if (const auto t = c.text()) return "s" + std::to_string(t->size()) + ":" + *t;
+  return "?";
+}
+
+// The params but `without`, as a grouping key.
+std::string group_key(const record& params, const std::string& without = {}) {
+  std::string key;
+  for (const auto& [name, value] : params)
+    if (name != without) key += name + "=" + key_text(value) + ";";
+  return key;
+}
+
+record without(record params, const std::string& key) {
+  params.erase(key);
+  return params;
+}
+
+cell param(const record& params, const std::string& key) {
+  const auto* v = params.find(key);
+  return v ? *v : cell();
+}
+
+std::vector<flat_point> flatten(const std::vector<jobs::point_row>& points) {
   std::vector<flat_point> out;
   for (const auto& p : points) {
-    if (!p.is_object()) continue;
-    if (p.contains("status") && p["status"].is_string() && p["status"] != "ok") continue;
-    json merged = p.contains("params") ? p["params"] : p;
-    const json metrics = p.contains("metrics") ? p["metrics"] : p;
-    if (!merged.is_object()) continue;
+    if (p.status != "ok") continue;
     flat_point f;
     for (const char* k : k_param_keys) {
-      if (merged.contains(k)) f.params[k] = merged[k];
-      else if (metrics.is_object() && metrics.contains(k)) f.params[k] = metrics[k];
+      if (const auto* v = p.params.find(k)) f.params.set(k, *v);
+      else if (const auto* m = p.metrics.find(k)) f.params.set(k, *m);
     }
-    f.metrics = metrics.is_object() ? metrics : json::object();
+    f.metrics = p.metrics;
     f.left_out = verdict_exclusion(f.metrics);
     out.push_back(std::move(f));
   }
   return out;
 }
 
-std::optional<double> metric(const json& m, const char* name) {
-  if (m.contains(name) && m[name].is_number()) return m[name].get<double>();
-  return std::nullopt;
-}
-
-json ratio(std::optional<double> a, std::optional<double> b) {
+cell ratio(std::optional<double> a, std::optional<double> b) {
   if (!a || !b || *b == 0) return nullptr;
   return *a / *b;
 }
 
-json opt(std::optional<double> v) { return v ? json(*v) : json(); }
+std::optional<double> gflops(const row& m) { return m.get(gemm::cols::gflops); }
+std::optional<double> gflops_per_w(const row& m) { return m.get(gemm::cols::gflops_per_w); }
 
 // GFLOP/s per watt over the board's idle: what the GEMM itself costs (null without an idle
 // baseline, or where the window drew no more than idle).
-std::optional<double> gflops_per_dynamic_w(const json& m) {
-  const auto g = metric(m, "gflops"), d = metric(m, "dynamic_power_w");
+std::optional<double> gflops_per_dynamic_w(const row& m) {
+  const auto g = gflops(m), d = m.get(measure::cols::dynamic_power_w);
   if (!g || !d || *d <= 0) return std::nullopt;
   return *g / *d;
 }
@@ -84,75 +103,78 @@ void keep_better(const flat_point*& best, const flat_point& p, Score score) {
   if (s && (!best || *s > *score(best->metrics))) best = &p;
 }
 
-bool is_on(const json& t) { return t.is_boolean() ? t.get<bool>() : t == "on"; }
+bool is_on(const cell& t) { return t.is_bool() ? *t.boolean() : t.text() == std::optional<std::string>("on"); }
 
-json compare_tensor(const std::vector<flat_point>& pts) {
-  std::map<std::string, std::pair<const flat_point*, const flat_point*>> pairs;  // key -> (on, off)
+cell_list compare_tensor(const std::vector<flat_point>& pts) {
+  struct pair_of {
+    record params;  // all but tensor
+    const flat_point *on = nullptr, *off = nullptr;
+  };
+  std::map<std::string, pair_of> pairs;
   std::vector<std::string> order;
   for (const auto& p : pts) {
-    json key = p.params;
-    key.erase("tensor");
-    const auto k = key.dump();
+    const auto k = group_key(p.params, "tensor");
     if (!pairs.count(k)) order.push_back(k);
     auto& slot = pairs[k];
-    (is_on(p.params.value("tensor", json(false))) ? slot.first : slot.second) = &p;
+    slot.params = without(p.params, "tensor");
+    const auto* tensor = p.params.find("tensor");
+    (tensor && is_on(*tensor) ? slot.on : slot.off) = &p;
   }
-  json rows = json::array();
+  cell_list rows;
   for (const auto& k : order) {
-    const auto& [on, off] = pairs[k];
-    if (!on || !off) continue;
-    json row = json::parse(k);
-    const auto g_on = metric(on->metrics, "gflops"), g_off = metric(off->metrics, "gflops");
-    const auto e_on = metric(on->metrics, "gflops_per_w"), e_off = metric(off->metrics, "gflops_per_w");
-    row["gflops_on"] = opt(g_on);
-    row["gflops_off"] = opt(g_off);
-    row["gflops_ratio"] = ratio(g_on, g_off);
-    row["gflops_per_w_on"] = opt(e_on);
-    row["gflops_per_w_off"] = opt(e_off);
-    row["gflops_per_w_ratio"] = ratio(e_on, e_off);
-    row["tensor_used_on"] = on->metrics.value("tensor_used", json());
+    const auto& pr = pairs[k];
+    if (!pr.on || !pr.off) continue;
+    record row = pr.params;
+    const auto g_on = gflops(pr.on->metrics), g_off = gflops(pr.off->metrics);
+    const auto e_on = gflops_per_w(pr.on->metrics), e_off = gflops_per_w(pr.off->metrics);
+    row.set("gflops_on", g_on);
+    row.set("gflops_off", g_off);
+    row.set("gflops_ratio", ratio(g_on, g_off));
+    row.set("gflops_per_w_on", e_on);
+    row.set("gflops_per_w_off", e_off);
+    row.set("gflops_per_w_ratio", ratio(e_on, e_off));
+    const auto* used = pr.on->metrics.find(gemm::cols::tensor_used.name);
+    row.set("tensor_used_on", used ? *used : cell());
     rows.push_back(std::move(row));
   }
   return rows;
 }
 
-json compare_param(const std::vector<flat_point>& pts, const std::string& by) {
+cell_list compare_param(const std::vector<flat_point>& pts, const std::string& by) {
   std::map<std::string, std::vector<const flat_point*>> groups;
   std::vector<std::string> order;
   for (const auto& p : pts) {
-    json key = p.params;
-    key.erase(by);
-    const auto k = key.dump();
+    const auto k = group_key(p.params, by);
     if (!groups.count(k)) order.push_back(k);
     groups[k].push_back(&p);
   }
-  json rows = json::array();
+  cell_list rows;
   for (const auto& k : order) {
-    json row = json::parse(k);
-    json values = json::array();
+    record row = without(groups[k].front()->params, by);
+    cell_list values;
     const flat_point *best = nullptr, *best_dynamic = nullptr;
     int left_out = 0;
     for (const auto* p : groups[k]) {
-      json value = {{by, p->params.value(by, json())},
-                    {"gflops", opt(metric(p->metrics, "gflops"))},
-                    {"gflops_per_w", opt(metric(p->metrics, "gflops_per_w"))},
-                    {"gflops_per_dynamic_w", opt(gflops_per_dynamic_w(p->metrics))}};
-      if (!p->left_out.empty()) value["left_out"] = p->left_out;
+      record value{{by, param(p->params, by)},
+                   {"gflops", gflops(p->metrics)},
+                   {"gflops_per_w", gflops_per_w(p->metrics)},
+                   {"gflops_per_dynamic_w", gflops_per_dynamic_w(p->metrics)}};
+      if (!p->left_out.empty()) value.set("left_out", p->left_out);
       values.push_back(std::move(value));
       if (!p->left_out.empty()) {
         ++left_out;
         continue;
       }
-      keep_better(best, *p, [](const json& m) { return metric(m, "gflops_per_w"); });
+      keep_better(best, *p, gflops_per_w);
       keep_better(best_dynamic, *p, gflops_per_dynamic_w);
     }
-    row["best_" + by] = best ? best->params.value(by, json()) : json();
-    row["best_gflops_per_w"] = best ? opt(metric(best->metrics, "gflops_per_w")) : json();
-    row["best_gflops"] = best ? opt(metric(best->metrics, "gflops")) : json();
-    row["best_" + by + "_over_idle"] = best_dynamic ? best_dynamic->params.value(by, json()) : json();
-    row["best_gflops_per_dynamic_w"] = best_dynamic ? opt(gflops_per_dynamic_w(best_dynamic->metrics)) : json();
-    row["left_out"] = left_out;
-    row["values"] = std::move(values);
+    row.set("best_" + by, best ? param(best->params, by) : cell());
+    row.set("best_gflops_per_w", best ? cell(gflops_per_w(best->metrics)) : cell());
+    row.set("best_gflops", best ? cell(gflops(best->metrics)) : cell());
+    row.set("best_" + by + "_over_idle", best_dynamic ? param(best_dynamic->params, by) : cell());
+    row.set("best_gflops_per_dynamic_w", best_dynamic ? cell(gflops_per_dynamic_w(best_dynamic->metrics)) : cell());
+    row.set("left_out", left_out);
+    row.set("values", std::move(values));
     rows.push_back(std::move(row));
   }
   return rows;
@@ -160,7 +182,7 @@ json compare_param(const std::vector<flat_point>& pts, const std::string& by) {
 
 }  // namespace
 
-nlohmann::json compare_gemm_points(const std::vector<nlohmann::json>& points, const std::string& by) {
+cell_list compare_gemm_points(const std::vector<jobs::point_row>& points, const std::string& by) {
   bool known = false;
   for (const char* k : k_param_keys) known = known || by == k;
   if (!known) {
@@ -172,9 +194,9 @@ nlohmann::json compare_gemm_points(const std::vector<nlohmann::json>& points, co
   return by == "tensor" ? compare_tensor(pts) : compare_param(pts, by);
 }
 
-nlohmann::json best_gemm_settings(const std::vector<nlohmann::json>& points) {
+record best_gemm_settings(const std::vector<jobs::point_row>& points) {
   const auto pts = flatten(points);
-  const auto per_w = [](const json& m) { return metric(m, "gflops_per_w"); };
+  const auto per_w = gflops_per_w;
   struct winners {
     const flat_point* total = nullptr;    // by GFLOP/s per watt drawn
     const flat_point* dynamic = nullptr;  // by GFLOP/s per watt over idle
@@ -182,16 +204,15 @@ nlohmann::json best_gemm_settings(const std::vector<nlohmann::json>& points) {
   std::map<std::string, winners> best;
   std::vector<std::string> order;
   winners overall;
-  json left_out = json::object();
+  std::map<std::string, std::int64_t> left_out;
   for (const auto& p : pts) {
     if (!per_w(p.metrics)) continue;
     if (!p.left_out.empty()) {
-      left_out[p.left_out] = left_out.value(p.left_out, 0) + 1;
+      ++left_out[p.left_out];
       continue;
     }
-    const json key = {p.params.value("dtype", json()), p.params.value("m", json()), p.params.value("n", json()),
-                      p.params.value("k", json())};
-    const auto k = key.dump();
+    std::string k;
+    for (const char* name : {"dtype", "m", "n", "k"}) k += key_text(param(p.params, name)) + ";";
     if (!best.count(k)) order.push_back(k);
     auto& b = best[k];
     keep_better(b.total, p, per_w);
@@ -199,63 +220,61 @@ nlohmann::json best_gemm_settings(const std::vector<nlohmann::json>& points) {
     keep_better(overall.total, p, per_w);
     keep_better(overall.dynamic, p, gflops_per_dynamic_w);
   }
-  const auto describe = [](const flat_point* p) {
-    if (!p) return json();
-    return json{{"dtype", p->params.value("dtype", json())},
-                {"m", p->params.value("m", json())},
-                {"n", p->params.value("n", json())},
-                {"k", p->params.value("k", json())},
-                {"params", p->params},
-                {"gflops", opt(metric(p->metrics, "gflops"))},
-                {"gflops_per_w", opt(metric(p->metrics, "gflops_per_w"))},
-                {"power_w", opt(metric(p->metrics, "power_w"))},
-                {"gflops_per_dynamic_w", opt(gflops_per_dynamic_w(p->metrics))},
-                {"dynamic_power_w", opt(metric(p->metrics, "dynamic_power_w"))}};
+  const auto describe = [](const flat_point* p) -> cell {
+    if (!p) return cell();
+    return record{{"dtype", param(p->params, "dtype")},
+                  {"m", param(p->params, "m")},
+                  {"n", param(p->params, "n")},
+                  {"k", param(p->params, "k")},
+                  {"params", p->params},
+                  {"gflops", gflops(p->metrics)},
+                  {"gflops_per_w", gflops_per_w(p->metrics)},
+                  {"power_w", p->metrics.get(measure::cols::power_w)},
+                  {"gflops_per_dynamic_w", gflops_per_dynamic_w(p->metrics)},
+                  {"dynamic_power_w", p->metrics.get(measure::cols::dynamic_power_w)}};
   };
-  json rows = json::array();
+  cell_list rows;
   for (const auto& k : order) {
     auto row = describe(best[k].total);
-    row["over_idle"] = describe(best[k].dynamic);
+    row.as_record().set("over_idle", describe(best[k].dynamic));
     rows.push_back(std::move(row));
   }
-  return {{"best_per_dtype_size", rows},
+  return {{"best_per_dtype_size", std::move(rows)},
           {"best_overall", describe(overall.total)},
           {"best_overall_over_idle", describe(overall.dynamic)},
           {"left_out", left_out}};
 }
 
-nlohmann::json gemm_repeat_stats(const std::vector<nlohmann::json>& points) {
+cell_list gemm_repeat_stats(const std::vector<jobs::point_row>& points) {
   // Points equal in every param but the repeat, in first-seen order.
   std::map<std::string, std::vector<const flat_point*>> groups;
   std::vector<std::string> order;
   const auto pts = flatten(points);
   for (const auto& p : pts) {
-    json key = p.params;
-    key.erase("repeat");
-    const auto k = key.dump();
+    const auto k = group_key(p.params, "repeat");
     if (!groups.count(k)) order.push_back(k);
     groups[k].push_back(&p);
   }
-  json rows = json::array();
+  cell_list rows;
   for (const auto& k : order) {
     const auto& g = groups[k];
     if (g.size() < 2) continue;
-    std::vector<double> gflops, gflops_se, efficiency;
+    std::vector<double> speeds, speeds_se, efficiency;
     for (const auto* p : g) {
-      const auto v = metric(p->metrics, "gflops");
-      const auto rse = metric(p->metrics, "time_rse");
+      const auto v = gflops(p->metrics);
+      const auto rse = p->metrics.get(gemm::cols::time_rse);
       if (v) {
-        gflops.push_back(*v);
-        gflops_se.push_back(rse ? *v * *rse : 0.0);
+        speeds.push_back(*v);
+        speeds_se.push_back(rse ? *v * *rse : 0.0);
       }
-      if (auto e = metric(p->metrics, "gflops_per_w")) efficiency.push_back(*e);
+      if (auto e = gflops_per_w(p->metrics)) efficiency.push_back(*e);
     }
     // Each repeat's GFLOP/s is known to its window's time RSE; GFLOP/s/W's own error is not kept.
-    const auto g_stats = measure::summarize_repeats(gflops, gflops.size() == g.size() ? gflops_se : std::vector<double>{});
-    json row = json::parse(k);
-    row["gflops"] = jetperf::to_json(g_stats.to_record());
-    row["gflops_per_w"] = jetperf::to_json(measure::summarize_repeats(efficiency, {}).to_record());
-    row["repeats_disagree"] = g_stats.disagree;
+    const auto g_stats = measure::summarize_repeats(speeds, speeds.size() == g.size() ? speeds_se : std::vector<double>{});
+    record row = without(g.front()->params, "repeat");
+    row.set("gflops", g_stats.to_record());
+    row.set("gflops_per_w", measure::summarize_repeats(efficiency, {}).to_record());
+    row.set("repeats_disagree", g_stats.disagree);
     rows.push_back(std::move(row));
   }
   return rows;

@@ -79,15 +79,14 @@ class gemm_kind final : public jobs::kind<gemm_spec, gemm_point> {
   measure::point_result run_point(measure::point_context& ctx, const gemm_spec& spec, const gemm_point& p);
 
   cell summarize(const std::vector<jobs::point_row>& rows) const {
-    const auto j = jobs::rows_json(rows);
-    auto summary = best_gemm_settings(j);
-    const auto repeats = gemm_repeat_stats(j);
-    if (!repeats.empty()) summary["repeats"] = repeats;
-    return cell_of(summary);
+    auto summary = best_gemm_settings(rows);
+    auto repeats = gemm_repeat_stats(rows);
+    if (!repeats.empty()) summary.set("repeats", std::move(repeats));
+    return summary;
   }
 
   cell compare(const std::vector<jobs::point_row>& rows, const std::string& by) const {
-    return cell_of(compare_gemm_points(jobs::rows_json(rows), by));
+    return compare_gemm_points(rows, by);
   }
 
  private:

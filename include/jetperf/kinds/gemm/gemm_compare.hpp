@@ -4,12 +4,12 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include <jetperf/common/cell.hpp>
+#include <jetperf/jobs/point_row.hpp>
 
 namespace jetperf::kinds {
 
-/// `points`: each {"params":{...},"metrics":{...},"status":"ok"} (a point_record as JSON) or a
-/// flat object of params and metrics; points whose status is not "ok" are ignored.
+/// `points`: the job's finished points; those whose status is not "ok" are ignored.
 /// by == "tensor": one row per pair of points equal in every other param:
 ///   {<params except tensor>, gflops_on, gflops_off, gflops_ratio, gflops_per_w_on,
 ///    gflops_per_w_off, gflops_per_w_ratio} (ratio = on / off; null where unknown).
@@ -22,18 +22,18 @@ namespace jetperf::kinds {
 /// from the window, or it ended short of its precision target): they are listed with the flag
 /// as left_out, and each verdict counts them.
 /// Throws validation_error(field "by") for a param no point has.
-nlohmann::json compare_gemm_points(const std::vector<nlohmann::json>& points, const std::string& by);
+cell_list compare_gemm_points(const std::vector<jobs::point_row>& points, const std::string& by);
 
 /// The most efficient point per dtype and size, and overall, by GFLOP/s per watt drawn and by
 /// GFLOP/s per watt over idle, from the points no flag leaves out:
 /// {"best_per_dtype_size":[{dtype,m,n,k,params,gflops,gflops_per_w,power_w,gflops_per_dynamic_w,
 ///   dynamic_power_w,"over_idle":{the same}|null}], "best_overall":{...}|null,
 ///  "best_overall_over_idle":{...}|null, "left_out":{"contended":n,"rse_unmet":n}}.
-nlohmann::json best_gemm_settings(const std::vector<nlohmann::json>& points);
+record best_gemm_settings(const std::vector<jobs::point_row>& points);
 
 /// One row per group of measured points equal in every param but `repeat`, for groups of two or
 /// more: {<params>, "gflops": repeat_summary, "gflops_per_w": repeat_summary, "repeats_disagree"}
 /// (measure/repeat_stats.hpp); empty without repeats.
-nlohmann::json gemm_repeat_stats(const std::vector<nlohmann::json>& points);
+cell_list gemm_repeat_stats(const std::vector<jobs::point_row>& points);
 
 }  // namespace jetperf::kinds

@@ -2,12 +2,28 @@
 
 #include <gtest/gtest.h>
 
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
 
 using nlohmann::json;
 using namespace jetperf::kinds;
 
 namespace {
+
+// The points written as the stored rows they stand for; the answers read as served.
+std::vector<jetperf::jobs::point_row> rows_of(const std::vector<json>& points) {
+  std::vector<jetperf::jobs::point_row> out;
+  for (const auto& p : points)
+    out.push_back({static_cast<std::int64_t>(out.size()), p.value("status", std::string("ok")),
+                   jetperf::record_of(p.at("params")), jetperf::row_of(p.at("metrics"))});
+  return out;
+}
+json compare_json(const std::vector<json>& points, const std::string& by) {
+  return jetperf::to_json(compare_gemm_points(rows_of(points), by));
+}
+json best_json(const std::vector<json>& points) { return jetperf::to_json(best_gemm_settings(rows_of(points))); }
+json repeats_json(const std::vector<json>& points) { return jetperf::to_json(gemm_repeat_stats(rows_of(points))); }
+
 json point(const std::string& dtype, int size, bool tensor, long gpu, double gflops, double power) {
   return {{"params",
            {{"power_mode", nullptr}, {"emc_freq_hz", nullptr}, {"gpu_freq_hz", gpu}, {"cpu_freq_khz", nullptr},
@@ -21,7 +37,7 @@ TEST(gemm_compare, tensor_ratio_matches_on_all_other_params) {
   const std::vector<json> pts = {point("half", 512, true, 1000, 400, 10), point("half", 512, false, 1000, 100, 8),
                                  point("half", 1024, true, 1000, 500, 10),  // no off partner: no row
                                  point("float", 512, false, 1000, 50, 5)};
-  const auto rows = compare_gemm_points(pts, "tensor");
+  const auto rows = compare_json(pts, "tensor");
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0]["dtype"], "half");
   EXPECT_EQ(rows[0]["m"], 512);
@@ -34,7 +50,7 @@ TEST(gemm_compare, most_efficient_gpu_clock_per_dtype_and_size) {
   const std::vector<json> pts = {point("float", 512, false, 300, 100, 4), point("float", 512, false, 600, 180, 6),
                                  point("float", 512, false, 900, 220, 11), point("double", 512, false, 300, 10, 4),
                                  point("double", 512, false, 900, 30, 9)};
-  const auto rows = compare_gemm_points(pts, "gpu_freq_hz");
+  const auto rows = compare_json(pts, "gpu_freq_hz");
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0]["dtype"], "float");
   EXPECT_EQ(rows[0]["best_gpu_freq_hz"], 600);  // 30 GFLOPS/W beats 25 and 20
@@ -45,10 +61,10 @@ TEST(gemm_compare, most_efficient_gpu_clock_per_dtype_and_size) {
 TEST(gemm_compare, failed_points_are_ignored_and_unknown_by_is_rejected) {
   auto bad = point("float", 512, false, 300, 1e6, 1);
   bad["status"] = "failed";
-  const auto rows = compare_gemm_points({bad, point("float", 512, false, 600, 10, 1)}, "gpu_freq_hz");
+  const auto rows = compare_json({bad, point("float", 512, false, 600, 10, 1)}, "gpu_freq_hz");
   EXPECT_EQ(rows[0]["best_gpu_freq_hz"], 600);
   try {
-    compare_gemm_points({}, "colour");
+    compare_json({}, "colour");
     FAIL();
   } catch (const jetperf::validation_error& e) {
     EXPECT_EQ(e.field(), "by");
@@ -56,12 +72,12 @@ TEST(gemm_compare, failed_points_are_ignored_and_unknown_by_is_rejected) {
 }
 
 TEST(gemm_compare, best_settings_per_dtype_size_and_overall) {
-  const auto best = best_gemm_settings({point("float", 512, false, 300, 100, 4), point("float", 512, false, 600, 180, 6),
+  const auto best = best_json({point("float", 512, false, 300, 100, 4), point("float", 512, false, 600, 180, 6),
                                         point("half", 512, true, 600, 800, 10)});
   ASSERT_EQ(best["best_per_dtype_size"].size(), 2u);
   EXPECT_EQ(best["best_per_dtype_size"][0]["params"]["gpu_freq_hz"], 600);
   EXPECT_EQ(best["best_overall"]["dtype"], "half");
-  EXPECT_TRUE(best_gemm_settings({})["best_overall"].is_null());
+  EXPECT_TRUE(best_json({})["best_overall"].is_null());
 }
 
 // The example: a CPU sweep where the top clock lost the CPU to other processes (or ended
@@ -84,7 +100,7 @@ TEST(gemm_compare, verdicts_leave_out_contended_and_imprecise_points_and_rank_ov
       cpu_point(1984000, 60, 6.5, 3.7, {"rse_unmet"}),     // 9.2: short of its target
       cpu_point(1728000, 50, 6.0, 3.7, {"throttled"}),     // 8.3: a flag that does not leave it out
   };
-  const auto best = best_gemm_settings(pts);
+  const auto best = best_json(pts);
   EXPECT_EQ(best["best_overall"]["params"]["cpu_freq_khz"], 1728000) << best.dump();
   EXPECT_EQ(best["best_overall_over_idle"]["params"]["cpu_freq_khz"], 729600);
   EXPECT_DOUBLE_EQ(best["best_overall_over_idle"]["gflops_per_dynamic_w"].get<double>(), 20 / 0.5);
@@ -92,7 +108,7 @@ TEST(gemm_compare, verdicts_leave_out_contended_and_imprecise_points_and_rank_ov
   ASSERT_EQ(best["best_per_dtype_size"].size(), 1u);
   EXPECT_EQ(best["best_per_dtype_size"][0]["over_idle"]["params"]["cpu_freq_khz"], 729600);
 
-  const auto rows = compare_gemm_points(pts, "cpu_freq_khz");
+  const auto rows = compare_json(pts, "cpu_freq_khz");
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0]["best_cpu_freq_khz"], 1728000);
   EXPECT_EQ(rows[0]["best_cpu_freq_khz_over_idle"], 729600);
@@ -103,7 +119,7 @@ TEST(gemm_compare, verdicts_leave_out_contended_and_imprecise_points_and_rank_ov
   EXPECT_FALSE(rows[0]["values"][4].contains("left_out"));
 
   // Every point left out: no verdict, and the count says why.
-  const auto none = best_gemm_settings({cpu_point(2201600, 66, 6.0, 3.8, {"rse_unmet"})});
+  const auto none = best_json({cpu_point(2201600, 66, 6.0, 3.8, {"rse_unmet"})});
   EXPECT_TRUE(none["best_overall"].is_null());
   EXPECT_TRUE(none["best_overall_over_idle"].is_null());
   EXPECT_EQ(none["left_out"], (json{{"rse_unmet", 1}}));
@@ -121,7 +137,7 @@ TEST(gemm_compare, repeats_of_one_setting_give_a_mean_an_interval_and_a_disagree
     other["metrics"]["time_rse"] = 0.01;
     pts.push_back(other);
   }
-  const auto rows = gemm_repeat_stats(pts);
+  const auto rows = repeats_json(pts);
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0]["m"], 512);
   EXPECT_FALSE(rows[0].contains("repeat"));
@@ -133,5 +149,5 @@ TEST(gemm_compare, repeats_of_one_setting_give_a_mean_an_interval_and_a_disagree
   EXPECT_EQ(rows[1]["repeats_disagree"], false);
   EXPECT_DOUBLE_EQ(rows[1]["gflops"]["ci95_low"].get<double>(), 200);
   // Without repeats there is nothing to summarize.
-  EXPECT_TRUE(gemm_repeat_stats({point("float", 512, false, 900, 100, 5)}).empty());
+  EXPECT_TRUE(repeats_json({point("float", 512, false, 900, 100, 5)}).empty());
 }
