@@ -5,12 +5,11 @@
 #include <map>
 
 #include <jetperf/common/clock.hpp>
+#include <jetperf/kinds/layers/layers_columns.hpp>
 
 namespace jetperf::kinds {
 
 namespace {
-
-using nlohmann::json;
 
 double quantile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
@@ -20,9 +19,15 @@ double quantile(std::vector<double> v, double q) {
   return v[lo] + (pos - static_cast<double>(lo)) * (v[hi] - v[lo]);
 }
 
+// A number of an in_context entry, 0 when it has none.
+double number_in(const record& r, const char* key) {
+  const auto* c = r.find(key);
+  return c && c->is_number() ? *c->number() : 0.0;
+}
+
 }  // namespace
 
-json measure_in_context(const measure::point_context& ctx, workloads::layer_backend& be, const models::network& net,
+record measure_in_context(const measure::point_context& ctx, workloads::layer_backend& be, const models::network& net,
                         const std::vector<models::layer>& layers) {
   const auto kernels = be.op_kernels();
   std::map<int, std::vector<double>> times;  // by layer index
@@ -30,7 +35,7 @@ json measure_in_context(const measure::point_context& ctx, workloads::layer_back
   for (std::size_t run = 0; run < k_in_context_max_runs && !ctx.cancelled(); ++run) {
     if (run >= k_in_context_min_runs && static_cast<double>(monotonic_ns() - started) * 1e-9 > k_in_context_budget_s) break;
     const auto spans = be.timed_run_ops();
-    if (spans.empty()) return json::object();
+    if (spans.empty()) return record();
     if (run < measure::k_in_context_traced_runs) measure::record_run_ops(ctx, net, kernels, spans, run);
     for (const auto& ls : measure::layer_spans_of_run(spans, layers)) {
       times[ls.layer].push_back(static_cast<double>(ls.end_ns - ls.start_ns) * 1e-9);
@@ -38,34 +43,36 @@ json measure_in_context(const measure::point_context& ctx, workloads::layer_back
                  {{"layer_index", ls.layer}, {"run", run}});
     }
   }
-  json out = json::object();
+  record out;
   for (const auto& [index, t] : times) {
-    out[std::to_string(index)] = {{"name", layers[static_cast<std::size_t>(index)].name},
-                                  {"median_s", quantile(t, 0.5)},
-                                  {"p25_s", quantile(t, 0.25)},
-                                  {"p75_s", quantile(t, 0.75)},
-                                  {"runs", t.size()}};
+    out.set(std::to_string(index), record{{"name", layers[static_cast<std::size_t>(index)].name},
+                                          {"median_s", quantile(t, 0.5)},
+                                          {"p25_s", quantile(t, 0.25)},
+                                          {"p75_s", quantile(t, 0.75)},
+                                          {"runs", t.size()}});
   }
   return out;
 }
 
-json compare_in_context(const json& in_context, const std::vector<json>& isolated) {
-  json out = json::array();
-  for (const auto& row : isolated) {
-    const auto index = row.value("layer_index", -1);
-    if (index < 0 || !in_context.contains(std::to_string(index))) continue;
-    const auto& c = in_context[std::to_string(index)];
-    const auto iso = row.value("latency_median_s", 0.0);
-    const auto iso_sd = row.value("latency_std_s", 0.0);
-    const auto ctx_s = c.value("median_s", 0.0);
-    const auto ctx_sd = (c.value("p75_s", 0.0) - c.value("p25_s", 0.0)) / 1.349;
+cell_list compare_in_context(const record& in_context, const std::vector<row>& isolated) {
+  using namespace layers;
+  cell_list out;
+  for (const auto& r : isolated) {
+    const auto index = r.get(cols::layer_index).value_or(-1);
+    const auto* entry = index < 0 ? nullptr : in_context.find(std::to_string(index));
+    if (!entry || !entry->is_record()) continue;
+    const auto& c = entry->as_record();
+    const auto iso = r.get(cols::latency_median_s).value_or(0.0);
+    const auto iso_sd = r.get(cols::latency_std_s).value_or(0.0);
+    const auto ctx_s = number_in(c, "median_s");
+    const auto ctx_sd = (number_in(c, "p75_s") - number_in(c, "p25_s")) / 1.349;
     const auto spread = std::sqrt(iso_sd * iso_sd + ctx_sd * ctx_sd);
-    out.push_back({{"layer_index", index},
-                   {"layer_name", row.value("layer_name", std::string())},
-                   {"isolated_median_s", iso},
-                   {"in_context_median_s", ctx_s},
-                   {"isolated_over_in_context", ctx_s > 0 ? json(iso / ctx_s) : json()},
-                   {"disagrees", std::abs(iso - ctx_s) > 2 * spread}});
+    out.push_back(record{{"layer_index", index},
+                         {"layer_name", r.get(cols::layer_name).value_or("")},
+                         {"isolated_median_s", iso},
+                         {"in_context_median_s", ctx_s},
+                         {"isolated_over_in_context", ctx_s > 0 ? cell(iso / ctx_s) : cell()},
+                         {"disagrees", std::abs(iso - ctx_s) > 2 * spread}});
   }
   return out;
 }

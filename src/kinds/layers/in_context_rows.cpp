@@ -1,44 +1,54 @@
 #include <jetperf/kinds/layers/in_context_rows.hpp>
 
 #include <cmath>
+#include <optional>
+
+#include <jetperf/kinds/layers/layers_columns.hpp>
+#include <jetperf/measure/point_columns.hpp>
 
 namespace jetperf::kinds {
 
+using namespace layers;
+
 namespace {
 
-using nlohmann::json;
-
-json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(); }
+// NaN and infinities mean "not known": stored as null.
+cell finite_or_null(double v) { return std::isfinite(v) ? cell(v) : cell(); }
 
 }  // namespace
 
-json in_context_layer_json(const measure::in_context_layer& l) {
+row in_context_layer_row(const measure::in_context_layer& l) {
   const auto& lat = l.latency;
-  json item = {{"layer_index", l.index}, {"layer_name", l.name}, {"layer_type", l.type}};
-  item["latency_count"] = lat.count;
-  item["latency_mean_s"] = lat.count ? json(lat.mean_s) : json();
-  item["latency_median_s"] = lat.count ? json(lat.median_s) : json();
-  item["latency_std_s"] = lat.count ? json(lat.std_s) : json();
-  item["latency_min_s"] = lat.count ? json(lat.min_s) : json();
-  item["latency_max_s"] = lat.count ? json(lat.max_s) : json();
-  item["layer_resolution"] = to_string(l.resolution);
+  // A layer that ran nothing has no latency figures: null, not 0.
+  const auto timed = [&lat](double v) { return lat.count ? std::optional<double>(v) : std::nullopt; };
+  row item;
+  item.set(cols::layer_index, l.index);
+  item.set(cols::layer_name, l.name);
+  item.set(cols::layer_type, l.type);
+  item.set(cols::latency_count, lat.count);
+  item.set(cols::latency_mean_s, timed(lat.mean_s));
+  item.set(cols::latency_median_s, timed(lat.median_s));
+  item.set(cols::latency_std_s, timed(lat.std_s));
+  item.set(cols::latency_min_s, timed(lat.min_s));
+  item.set(cols::latency_max_s, timed(lat.max_s));
+  item.set(cols::layer_resolution, to_string(l.resolution));
   if (!l.has_figure()) return item;
-  item["power_w"] = l.power_w;
-  item["power_ci95_w"] = l.power_ci95_w;
-  item["energy_j"] = l.energy_j;
-  item["energy_ci95_j"] = l.energy_ci95_j;
-  item["dynamic_power_w"] = l.dynamic_power_w;
-  item["dynamic_energy_j"] = l.dynamic_energy_j;
-  item["layer_readings"] = l.readings;
-  if (l.edge_limited) item["flags"] = json::array({"edge_limited"});
-  if (l.resolution == measure::layer_resolution::merged) item["merged_with"] = l.merged_with;
+  item.set(measure::cols::power_w, l.power_w);
+  item.set(cols::power_ci95_w, l.power_ci95_w);
+  item.set(measure::cols::energy_j, l.energy_j);
+  item.set(cols::energy_ci95_j, l.energy_ci95_j);
+  item.set(measure::cols::dynamic_power_w, l.dynamic_power_w);
+  item.set(measure::cols::dynamic_energy_j, l.dynamic_energy_j);
+  item.set(cols::layer_readings, l.readings);
+  if (l.edge_limited) item.set(measure::cols::flags, std::vector<std::string>{"edge_limited"});
+  if (l.resolution == measure::layer_resolution::merged) item.set(cols::merged_with, l.merged_with);
   return item;
 }
 
-json in_context_estimator_json(const measure::in_context_diagnostics& e) {
+record in_context_estimator_record(const measure::in_context_diagnostics& e) {
   const auto& s = e.sensor;
   const auto& b = e.between_runs;
-  return {{"unresolvable", e.unresolvable.empty() ? json() : json(e.unresolvable)},
+  return {{"unresolvable", e.unresolvable.empty() ? cell() : cell(e.unresolvable)},
           {"runs", e.runs},
           {"readings", e.readings},
           {"units", e.units},
@@ -54,22 +64,20 @@ json in_context_estimator_json(const measure::in_context_diagnostics& e) {
           {"attributed_energy_j", e.attributed_energy_j},
           {"attributed_energy_ci95_j", finite_or_null(e.attributed_energy_ci95_j)},
           {"target_half_width", e.target_half_width},
-          {"sensor",
-           {{"nominal_period_s", s.nominal_period_s},
-            {"poll_period_s", s.poll_period_s > 0 ? json(s.poll_period_s) : json()},
-            {"period_s", s.period_s},
-            {"lateness_median_s", s.lateness_median_s},
-            {"lateness_iqr_s", s.lateness_iqr_s},
-            {"phase_uncertainty_s", s.phase_uncertainty_s},
-            {"changes", s.changes},
-            {"readings", s.readings}}},
-          {"between_runs",
-           {{"pauses", b.pauses},
-            {"paused_s", b.paused_s},
-            {"power_w", finite_or_null(b.power_w)},
-            {"power_ci95_w", finite_or_null(b.power_ci95_w)},
-            {"readings", b.readings},
-            {"window_power_w", b.window_power_w ? json(*b.window_power_w) : json()}}}};
+          {"sensor", record{{"nominal_period_s", s.nominal_period_s},
+                            {"poll_period_s", s.poll_period_s > 0 ? cell(s.poll_period_s) : cell()},
+                            {"period_s", s.period_s},
+                            {"lateness_median_s", s.lateness_median_s},
+                            {"lateness_iqr_s", s.lateness_iqr_s},
+                            {"phase_uncertainty_s", s.phase_uncertainty_s},
+                            {"changes", s.changes},
+                            {"readings", s.readings}}},
+          {"between_runs", record{{"pauses", b.pauses},
+                                  {"paused_s", b.paused_s},
+                                  {"power_w", finite_or_null(b.power_w)},
+                                  {"power_ci95_w", finite_or_null(b.power_ci95_w)},
+                                  {"readings", b.readings},
+                                  {"window_power_w", cell(b.window_power_w)}}}};
 }
 
 }  // namespace jetperf::kinds

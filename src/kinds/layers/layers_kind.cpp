@@ -1,4 +1,3 @@
-#include <jetperf/kinds/json_row_bridge.hpp>
 #include <jetperf/kinds/layers/layers_kind.hpp>
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 #include <jetperf/common/clock.hpp>
 #include <jetperf/jobs/kind.hpp>
 #include <jetperf/measure/backend_cache.hpp>
+#include <jetperf/measure/point_columns.hpp>
 #include <jetperf/kinds/layers/layers_columns.hpp>
 #include <jetperf/kinds/layers/layers_estimate.hpp>
 #include <jetperf/measure/point_protocol.hpp>
@@ -26,10 +26,11 @@
 namespace jetperf::kinds {
 
 using namespace workloads;  // the backends and dtypes the kind measures with
+using namespace layers;
 
 namespace {
 
-using nlohmann::json;
+using nlohmann::json;  // the spec's stored form only (parse, stored, upgrade)
 
 // The adaptive window spans at least this many sensor updates: fewer and the mean power of a
 // short layer is a handful of readings, whatever its RSE says.
@@ -42,55 +43,82 @@ std::string shapes_text(const std::vector<models::shape>& shapes, std::int64_t b
 }
 
 measure::point_result skipped(const layers_point& p, const std::string& reason) {
-  return measure::skipped_point(reason, row(record{{"network", p.network},
-                                                   {"device", p.device},
-                                                   {"layer_index", p.layer_index},
-                                                   {"layer_name", p.layer_name}}));
+  row identity;
+  identity.set(cols::network, p.network);
+  identity.set(cols::device, p.device);
+  identity.set(cols::layer_index, p.layer_index);
+  identity.set(cols::layer_name, p.layer_name);
+  return measure::skipped_point(reason, std::move(identity));
+}
+
+// GFLOP/s of `flops` in `mean_s` (null without a time).
+std::optional<double> gflops_of(std::int64_t flops, std::optional<double> mean_s) {
+  if (!mean_s || *mean_s <= 0) return std::nullopt;
+  return static_cast<double>(flops) / *mean_s / 1e9;
+}
+
+// The columns of the end-to-end row that mean nothing for one layer: null in a layer's row
+// unless the layer has its own, so the row list does not show the network's there.
+constexpr const char* k_network_only[] = {
+    measure::cols::power_rse.name,     measure::cols::power_samples.name, measure::cols::window_energy_j.name,
+    cols::window_s.name,               cols::window_runs.name,            cols::latency_rse.name,
+    cols::layer_latency_sum_s.name,    cols::layers_over_end_to_end.name, cols::kernels.name,
+    cols::in_context.name,             cols::functional_layer_count.name, measure::cols::power_w.name,
+    measure::cols::energy_j.name,      measure::cols::dynamic_power_w.name, measure::cols::dynamic_energy_j.name,
+    measure::cols::temp_max_c.name};
+
+// A layer's own flags after the point's (a layer row shows the point's otherwise).
+void merge_flags(row& item, const row& point) {
+  const auto own = item.get(measure::cols::flags);
+  auto both = point.get(measure::cols::flags);
+  if (!own || !both) return;
+  for (const auto& f : *own)
+    if (std::find(both->begin(), both->end(), f) == both->end()) both->push_back(f);
+  item.set(measure::cols::flags, std::move(*both));
+}
+
+// The estimator's flags after the window's.
+void put_in_context_flags(row& mt, const measure::in_context_result& ic) {
+  auto extra = measure::in_context_flags(ic);
+  if (extra.empty()) return;
+  auto flags = mt.get(measure::cols::flags).value_or(std::vector<std::string>{});
+  for (auto& f : extra) flags.push_back(std::move(f));
+  mt.set(measure::cols::flags, std::move(flags));
+}
+
+// One layer's row of an in_context point: its own measurements, its shapes and work at the
+// batch, and null for what only the network has.
+row in_context_item(const measure::in_context_layer& layer, const row& mt, const models::layer& l, std::int64_t batch) {
+  auto item = in_context_layer_row(layer);
+  for (const char* key : k_network_only)
+    if (!item.has(key)) item.put(key, nullptr);
+  for (const auto& e : mt.cells())
+    if (rail_of_column(e.first) != "") item.put(e.first, nullptr);
+  item.set(cols::input_shapes, shapes_text(l.input_shapes, batch));
+  item.set(cols::output_shape, models::format_shape(l.output_shape, batch));
+  item.set(cols::params, l.params);
+  item.set(cols::macs, l.macs * batch);
+  item.set(cols::flops, l.flops * batch);
+  item.set(cols::ops, l.last - l.first);
+  item.set(cols::gflops, gflops_of(l.flops * batch, item.get(cols::latency_mean_s)));
+  merge_flags(item, mt);
+  item.set(cols::layer_energy_sum_j, nullptr);
+  item.set(cols::layer_energy_sum_ci95_j, nullptr);
+  item.set(cols::estimator, nullptr);
+  return item;
 }
 
 // The in_context point's rows: the end-to-end row first (the point's own values), then one per
 // layer. A layer row names every value it has; the network's own measurements that mean nothing
 // for one layer (its rails, kernels, sample counts) are null there rather than inherited.
-void put_layer_rows(json& mt, const measure::in_context_result& ic, const std::vector<models::layer>& layers,
+void put_layer_rows(row& mt, const measure::in_context_result& ic, const std::vector<models::layer>& layers,
                     std::int64_t batch) {
-  static const char* network_only[] = {"power_rse", "power_samples", "window_energy_j", "window_s", "window_runs",
-                                       "latency_rse", "layer_latency_sum_s", "layers_over_end_to_end", "kernels",
-                                       "in_context", "functional_layer_count", "power_w", "energy_j",
-                                       "dynamic_power_w", "dynamic_energy_j", "temp_max_c"};
-  mt["layer_energy_sum_j"] = ic.estimated ? json(ic.sum_energy_j) : json();
-  mt["layer_energy_sum_ci95_j"] = ic.estimated ? json(ic.sum_energy_ci95_j) : json();
-  mt["estimator"] = in_context_estimator_json(ic.estimator);
-  json rows = json::array({json::object()});
-  for (const auto& layer : ic.layers) {
-    auto item = in_context_layer_json(layer);
-    for (const char* key : network_only)
-      if (!item.contains(key)) item[key] = nullptr;
-    for (auto it = mt.begin(); it != mt.end(); ++it)
-      if (rail_of_column(it.key()) != "") item[it.key()] = nullptr;
-    const auto& l = layers.at(item["layer_index"].get<std::size_t>());
-    item["input_shapes"] = shapes_text(l.input_shapes, batch);
-    item["output_shape"] = models::format_shape(l.output_shape, batch);
-    item["params"] = l.params;
-    item["macs"] = l.macs * batch;
-    item["flops"] = l.flops * batch;
-    item["ops"] = l.last - l.first;
-    const auto mean = item["latency_mean_s"];
-    item["gflops"] = mean.is_number() && mean.get<double>() > 0
-                         ? json(static_cast<double>(l.flops * batch) / mean.get<double>() / 1e9)
-                         : json();
-    // A layer's own flags beside the point's (a layer row shows the point's otherwise).
-    if (item.contains("flags") && mt.contains("flags") && mt["flags"].is_array()) {
-      json both = mt["flags"];
-      for (const auto& f : item["flags"])
-        if (std::find(both.begin(), both.end(), f) == both.end()) both.push_back(f);
-      item["flags"] = std::move(both);
-    }
-    item["layer_energy_sum_j"] = nullptr;
-    item["layer_energy_sum_ci95_j"] = nullptr;
-    item["estimator"] = nullptr;
-    rows.push_back(std::move(item));
-  }
-  mt["layer_rows"] = std::move(rows);
+  mt.set(cols::layer_energy_sum_j, ic.estimated ? std::optional<double>(ic.sum_energy_j) : std::nullopt);
+  mt.set(cols::layer_energy_sum_ci95_j, ic.estimated ? std::optional<double>(ic.sum_energy_ci95_j) : std::nullopt);
+  mt.set(cols::estimator, in_context_estimator_record(ic.estimator));
+  cell_list rows{record()};
+  for (const auto& layer : ic.layers) rows.push_back(in_context_item(layer, mt, layers.at(layer.index), batch).cells());
+  mt.set(cols::layer_rows, std::move(rows));
 }
 
 // A network and its layer lists, built once per job (the zoo builds in microseconds, a user
@@ -222,54 +250,54 @@ measure::in_context_plan in_context_plan_of(const layers_spec& spec, const measu
 }
 
 // What ran: the point's network, layer (its shapes and work at the batch), variant and setting.
-void put_layer_identity(json& mt, const layers_point& p, const std::string& backend, const models::network& net,
+void put_layer_identity(row& mt, const layers_point& p, const std::string& backend, const models::network& net,
                         const models::layer& layer, gemm_dtype dtype, const measure::applied_settings& applied) {
-  mt["network"] = p.network;
-  mt["device"] = p.device;
-  mt["backend"] = backend;
-  mt["granularity"] = p.granularity;
-  mt["layer_index"] = p.layer_index;
-  mt["layer_name"] = layer.name;
-  mt["layer_type"] = layer.type;
-  mt["input_shapes"] = shapes_text(layer.input_shapes, p.batch);
-  mt["output_shape"] = models::format_shape(layer.output_shape, p.batch);
-  mt["params"] = layer.params;
-  mt["macs"] = layer.macs * p.batch;
-  mt["flops"] = layer.flops * p.batch;
+  mt.set(cols::network, p.network);
+  mt.set(cols::device, p.device);
+  mt.set(cols::backend, backend);
+  mt.set(cols::granularity, p.granularity);
+  mt.set(cols::layer_index, p.layer_index);
+  mt.set(cols::layer_name, layer.name);
+  mt.set(cols::layer_type, layer.type);
+  mt.set(cols::input_shapes, shapes_text(layer.input_shapes, p.batch));
+  mt.set(cols::output_shape, models::format_shape(layer.output_shape, p.batch));
+  mt.set(cols::params, layer.params);
+  mt.set(cols::macs, layer.macs * p.batch);
+  mt.set(cols::flops, layer.flops * p.batch);
   if (p.end_to_end()) {
-    mt["functional_layer_count"] = net.functional_layer_count();
-    mt["ops"] = net.ops.size();
+    mt.set(cols::functional_layer_count, net.functional_layer_count());
+    mt.set(cols::ops, net.ops.size());
   } else {
-    mt["ops"] = layer.last - layer.first;
+    mt.set(cols::ops, layer.last - layer.first);
   }
-  mt["batch"] = p.batch;
-  mt["dtype"] = to_string(dtype);
-  mt["input_size"] = p.input_size ? json(*p.input_size) : json();
-  mt["repeat"] = p.repeat;
-  put_into(mt, [&](row& x) { measure::put_settings(x, applied); });
+  mt.set(cols::batch, p.batch);
+  mt.set(cols::dtype, to_string(dtype));
+  mt.set(cols::input_size, p.input_size);
+  mt.set(cols::repeat, p.repeat);
+  measure::put_settings(mt, applied);
 }
 
 // The window: its latency, length and runs, and the sensors' averaging it ran under.
-void put_window(json& mt, const layers_spec& spec, const measure::point_measurement& m, double update_period_s,
+void put_window(row& mt, const layers_spec& spec, const measure::point_measurement& m, double update_period_s,
                 const measure::sensor_averaging_scope& sensors) {
   const auto& latency = m.latency;
-  mt["protocol"] = spec.protocol;
-  mt["latency_count"] = latency.count;
-  mt["latency_mean_s"] = latency.mean_s;
-  mt["latency_median_s"] = latency.median_s;
-  mt["latency_std_s"] = latency.std_s;
-  mt["latency_min_s"] = latency.min_s;
-  mt["latency_max_s"] = latency.max_s;
-  mt["latency_rse"] = std::isfinite(latency.rse) ? json(latency.rse) : json();
-  mt["window_s"] = static_cast<double>(m.window.t_end_ns - m.window.t_start_ns) * 1e-9;
-  mt["window_runs"] = m.window.latency.count;
-  mt["sensor_update_period_s"] = update_period_s;
-  mt["sensor_samples"] = sensors.samples() ? json(*sensors.samples()) : json();
+  mt.set(cols::protocol, spec.protocol);
+  mt.set(cols::latency_count, latency.count);
+  mt.set(cols::latency_mean_s, latency.mean_s);
+  mt.set(cols::latency_median_s, latency.median_s);
+  mt.set(cols::latency_std_s, latency.std_s);
+  mt.set(cols::latency_min_s, latency.min_s);
+  mt.set(cols::latency_max_s, latency.max_s);
+  mt.set(cols::latency_rse, std::isfinite(latency.rse) ? std::optional<double>(latency.rse) : std::nullopt);
+  mt.set(cols::window_s, static_cast<double>(m.window.t_end_ns - m.window.t_start_ns) * 1e-9);
+  mt.set(cols::window_runs, m.window.latency.count);
+  mt.set(cols::sensor_update_period_s, update_period_s);
+  mt.set(cols::sensor_samples, sensors.samples());
 }
 
 // What ran each op: the kernel oneDNN chose (its impl_info_str), one entry per op.
-json kernels_of(layer_backend& be, const models::network& net) {
-  json kernels = json::array();
+std::vector<std::string> kernels_of(layer_backend& be, const models::network& net) {
+  std::vector<std::string> kernels;
   for (const auto& [op, kernel] : be.op_kernels()) kernels.push_back(net.ops.at(static_cast<std::size_t>(op)).name + ": " + kernel);
   return kernels;
 }
@@ -293,15 +321,15 @@ class layers_kind final : public jobs::kind<layers_spec, layers_point> {
   json upgrade(const json& spec, std::int64_t from_version) const { return layers_spec::upgrade(spec, from_version); }
   json to_json(const layers_spec& spec) const { return spec.to_json(); }
   std::vector<layers_point> expand(const layers_spec& spec) const { return kinds::expand(spec); }
-  record params_of(const layers_point& p) const { return record_of(p.to_json()); }
-  layers_point point_of(const record& p) const { return layers_point::of(jetperf::to_json(p)); }
+  record params_of(const layers_point& p) const { return p.to_record(); }
+  layers_point point_of(const record& p) const { return layers_point::of(p); }
   std::vector<double> estimate_points_s(const layers_spec& spec, const std::vector<layers_point>& points,
                                         const measure::estimate_context& ctx) const {
     return estimate_layers_points_s(spec, points, ctx);
   }
   measure::point_result run_point(measure::point_context& ctx, const layers_spec& spec, const layers_point& p);
 
-  cell summarize(const std::vector<jobs::point_row>& rows) const { return cell_of(summarize_layers(jobs::rows_json(rows))); }
+  cell summarize(const std::vector<jobs::point_row>& rows) const { return summarize_layers(rows); }
   // What the dry run says will be skipped (dry_run_answers), counted by reason.
   std::map<std::string, std::size_t> foreseen_skips(const layers_spec& spec, const std::vector<layers_point>& points) const {
     std::map<std::string, std::size_t> out;
@@ -315,7 +343,7 @@ class layers_kind final : public jobs::kind<layers_spec, layers_point> {
   // The seed's loops take every top-level key for a network: provenance travels beside the file.
   bool export_has_provenance(const std::string& format) const { return format != "dnnstats"; }
   cell export_results(const std::string&, const std::vector<jobs::point_row>& rows) const {
-    return cell_of(layers_dnnstats(jobs::rows_json(rows)));
+    return layers_dnnstats(rows);
   }
 
  private:
@@ -339,15 +367,16 @@ class layers_kind final : public jobs::kind<layers_spec, layers_point> {
   // The end-to-end row states how the isolated layers add up against it (seed 002's check): each
   // layer row's latency joins its network's sum, which the end-to-end row takes when every layer
   // of `layers_count` is in it.
-  void put_layer_sum(json& mt, const layers_point& p, double latency_mean_s, std::size_t layers_count) {
+  void put_layer_sum(row& mt, const layers_point& p, double latency_mean_s, std::size_t layers_count) {
     const auto sum_key = variant_label(p) + "|" + p.network + "|" + p.device;
     if (!p.end_to_end()) {
       auto& acc = sums_[sum_key];
       acc.sum_s += latency_mean_s;
       ++acc.layers;
     } else if (auto it = sums_.find(sum_key); it != sums_.end() && it->second.layers == layers_count) {
-      mt["layer_latency_sum_s"] = it->second.sum_s;
-      mt["layers_over_end_to_end"] = latency_mean_s > 0 ? json(it->second.sum_s / latency_mean_s) : json();
+      mt.set(cols::layer_latency_sum_s, it->second.sum_s);
+      mt.set(cols::layers_over_end_to_end,
+             latency_mean_s > 0 ? std::optional<double>(it->second.sum_s / latency_mean_s) : std::nullopt);
       sums_.erase(it);
     }
   }
@@ -396,24 +425,19 @@ measure::point_result layers_kind::run_point(measure::point_context& ctx, const 
   measure::point_result r;
   r.t_start_ns = m.window.t_start_ns;
   r.t_end_ns = m.window.t_end_ns;
-  json mt;
+  auto& mt = r.metrics;
   put_layer_identity(mt, p, be->name(), entry.net, layer, dtype, m.applied);
   put_window(mt, spec, m, update_period_s, sensors);
-  std::optional<double> power_w;
-  put_into(mt, [&](row& x) { power_w = measure::put_power_metrics(x, m.window, m.idle_w, m.latency.mean_s); });
-  mt["gflops"] = m.latency.mean_s > 0 ? json(static_cast<double>(layer.flops * p.batch) / m.latency.mean_s / 1e9) : json();
-  put_into(mt, [&](row& x) {
-    measure::put_window_flags(x, m.applied.flags, ctx, m.window, m.applied, power_w.has_value(), p.device,
-                              static_cast<int>(spec.threads));
-  });
-  if (in_context)
-    for (auto& f : measure::in_context_flags(*in_context)) mt["flags"].push_back(std::move(f));
-  mt["kernels"] = kernels_of(*be, entry.net);
+  const auto power_w = measure::put_power_metrics(mt, m.window, m.idle_w, m.latency.mean_s);
+  mt.set(cols::gflops, gflops_of(layer.flops * p.batch, m.latency.mean_s));
+  measure::put_window_flags(mt, m.applied.flags, ctx, m.window, m.applied, power_w.has_value(), p.device,
+                            static_cast<int>(spec.threads));
+  if (in_context) put_in_context_flags(mt, *in_context);
+  mt.set(cols::kernels, kernels_of(*be, entry.net));
   // The whole network again, op by op: every layer's latency in context (in_context has them).
-  if (p.end_to_end() && !in_context) mt["in_context"] = measure_in_context(ctx, *be, entry.net, layers);
+  if (p.end_to_end() && !in_context) mt.set(cols::in_context, measure_in_context(ctx, *be, entry.net, layers));
   if (in_context) put_layer_rows(mt, *in_context, layers, p.batch);
   put_layer_sum(mt, p, m.latency.mean_s, layers.size());
-  r.metrics = row_of(mt);
 
   r.cost = layer_run_cost(layer, p);
   r.run_s = m.latency.mean_s;

@@ -369,40 +369,45 @@ nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform:
   return layers_spec::parse(spec, offered).to_json();
 }
 
-nlohmann::json layers_point::to_json() const {
-  json p = jetperf::to_json(setting_record(setting));
-  p.update({{"repeat", repeat},
-            {"network", network},
-            {"device", device},
-            {"granularity", granularity},
-            {"layer_index", layer_index},
-            {"layer_name", layer_name},
-            {"layer_type", layer_type},
-            {"batch", batch},
-            {"dtype", dtype},
-            {"input_size", input_size ? json(*input_size) : json()}});
+record layers_point::to_record() const {
+  record p = setting_record(setting);
+  p.set("repeat", repeat);
+  p.set("network", network);
+  p.set("device", device);
+  p.set("granularity", granularity);
+  p.set("layer_index", layer_index);
+  p.set("layer_name", layer_name);
+  p.set("layer_type", layer_type);
+  p.set("batch", batch);
+  p.set("dtype", dtype);
+  p.set("input_size", input_size);
   return p;
 }
 
-layers_point layers_point::of(const nlohmann::json& point) {
+layers_point layers_point::of(const record& point) {
+  const auto text_or_empty = [&point](const char* key) {
+    const auto* c = point.find(key);
+    return c && c->is_string() ? c->as_string() : std::string();
+  };
   layers_point p;
-  p.setting = setting_of_point(record_of(point));
-  p.repeat = point.value("repeat", std::int64_t{0});
-  p.network = point.at("network").get<std::string>();
-  p.device = point.at("device").get<std::string>();
-  p.granularity = point.at("granularity").get<std::string>();
-  p.layer_index = point.at("layer_index").get<int>();
-  p.layer_name = point.value("layer_name", std::string());
-  p.layer_type = point.value("layer_type", std::string());
-  p.batch = point.at("batch").get<std::int64_t>();
-  p.dtype = point.at("dtype").get<std::string>();
-  const auto size = point.find("input_size");
+  p.setting = setting_of_point(point);
+  const auto* repeat = point.find("repeat");
+  p.repeat = repeat && repeat->is_number() ? *repeat->integer() : 0;
+  p.network = point.at("network").as_string();
+  p.device = point.at("device").as_string();
+  p.granularity = point.at("granularity").as_string();
+  p.layer_index = static_cast<int>(*point.at("layer_index").integer());
+  p.layer_name = text_or_empty("layer_name");
+  p.layer_type = text_or_empty("layer_type");
+  p.batch = *point.at("batch").integer();
+  p.dtype = point.at("dtype").as_string();
+  const auto* size = point.find("input_size");
   // A user network never has a zoo network's name (parse refuses it), so the zoo alone tells
   // which of a legacy point's networks ran at 224.
-  if (size == point.end())
+  if (!size)
     p.input_size = models::find_model(p.network) ? std::optional<std::int64_t>(224) : std::nullopt;
-  else if (size->is_number_integer())
-    p.input_size = size->get<std::int64_t>();
+  else if (size->is_integer())
+    p.input_size = *size->integer();
   return p;
 }
 
@@ -437,7 +442,7 @@ std::vector<layers_point> expand(const layers_spec& s) {
 
 std::vector<nlohmann::json> expand_layers_spec(const nlohmann::json& normalized) {
   std::vector<json> out;
-  for (const auto& p : expand(layers_spec::stored(normalized))) out.push_back(p.to_json());
+  for (const auto& p : expand(layers_spec::stored(normalized))) out.push_back(jetperf::to_json(p.to_record()));
   return out;
 }
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include <jetperf/common/cell.hpp>
+#include <jetperf/common/row.hpp>
 #include <jetperf/backend/layer_backend.hpp>
 #include <jetperf/measure/network_runs.hpp>
 #include <jetperf/measure/point_context.hpp>
@@ -25,14 +25,15 @@ constexpr double k_in_context_budget_s = 1.0;
 /// `be` (prepared with the whole network); {} when the backend cannot time its ops. Records the
 /// runs' layers (track "layers") and the first runs' ops (track "ops", with their kernels) on
 /// the timeline.
-nlohmann::json measure_in_context(const measure::point_context& ctx, workloads::layer_backend& be,
-                                  const models::network& net, const std::vector<models::layer>& layers);
+record measure_in_context(const measure::point_context& ctx, workloads::layer_backend& be, const models::network& net,
+                          const std::vector<models::layer>& layers);
 
 /// The isolated-against-in-context view of one network's rows: per layer its isolated median,
 /// in-context median, their ratio, and `disagrees` when they differ by more than twice their
 /// combined spread (the isolated runs' standard deviation and the in-context runs'
 /// interquartile range / 1.349). `in_context` is the end-to-end row's column; `isolated` the
-/// layer rows' metrics.
-nlohmann::json compare_in_context(const nlohmann::json& in_context, const std::vector<nlohmann::json>& isolated);
+/// layer rows' metrics. One record per layer in both: {layer_index, layer_name, isolated_median_s,
+/// in_context_median_s, isolated_over_in_context, disagrees}.
+cell_list compare_in_context(const record& in_context, const std::vector<row>& isolated);
 
 }  // namespace jetperf::kinds

@@ -2,8 +2,8 @@
 // The in_context protocol's typed result (measure/protocols/in_context.hpp) as the layers kind
 // stores it: one item per layer in the point's row list, and the estimator's diagnostics on the
 // end-to-end row.
-#include <nlohmann/json.hpp>
-
+#include <jetperf/common/cell.hpp>
+#include <jetperf/common/row.hpp>
 #include <jetperf/measure/protocols/in_context.hpp>
 
 namespace jetperf::kinds {
@@ -11,9 +11,9 @@ namespace jetperf::kinds {
 /// One layer's item: layer_index, layer_name, layer_type, its latency columns, layer_resolution
 /// and, with a figure, power_w, power_ci95_w, energy_j, energy_ci95_j, dynamic_power_w,
 /// dynamic_energy_j, layer_readings (flags ["edge_limited"], merged_with where they apply).
-nlohmann::json in_context_layer_json(const measure::in_context_layer& l);
+row in_context_layer_row(const measure::in_context_layer& l);
 
 /// The end-to-end row's `estimator` column.
-nlohmann::json in_context_estimator_json(const measure::in_context_diagnostics& e);
+record in_context_estimator_record(const measure::in_context_diagnostics& e);
 
 }  // namespace jetperf::kinds

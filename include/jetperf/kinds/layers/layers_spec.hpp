@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <jetperf/common/cell.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/kinds/layers/user_networks.hpp>
 #include <jetperf/measure/contention.hpp>
@@ -90,11 +91,11 @@ struct layers_point {
   /// The board setting's keys (null where unset), repeat, network, device, granularity,
   /// layer_index, layer_name, layer_type, batch, dtype and input_size (null: a user network's
   /// own): as stored.
-  nlohmann::json to_json() const;
+  record to_record() const;
   /// A stored point read back (trusted: its spec was validated at submission). A point stored
   /// before input_size existed has none: its zoo network ran at 224 pixels, a user network at
   /// its own shape. One stored before repeat existed is repeat 0.
-  static layers_point of(const nlohmann::json& point);
+  static layers_point of(const record& point);
 };
 
 /// The points: repeat outermost, then board setting, network, input size, batch, dtype, device

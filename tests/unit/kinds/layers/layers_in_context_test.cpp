@@ -3,6 +3,7 @@
 
 #include <jetperf/common/cell_json.hpp>
 #include <jetperf/kinds/layers/in_context.hpp>
+#include <jetperf/kinds/layers/layers_columns.hpp>
 #include <jetperf/workloads/layer_backends.hpp>
 #include <jetperf/models/zoo.hpp>
 
@@ -10,13 +11,20 @@ using namespace jetperf;
 using nlohmann::json;
 
 TEST(layers_in_context, flags_a_layer_only_beyond_the_combined_spread) {
-  const json in_context = {{"0", {{"name", "conv1"}, {"median_s", 0.010}, {"p25_s", 0.0099}, {"p75_s", 0.0101}, {"runs", 9}}},
-                           {"1", {{"name", "bn1"}, {"median_s", 0.002}, {"p25_s", 0.0019}, {"p75_s", 0.0021}, {"runs", 9}}}};
-  const std::vector<json> isolated = {
-      {{"layer_index", 0}, {"layer_name", "conv1"}, {"latency_median_s", 0.0102}, {"latency_std_s", 0.0002}},
-      {{"layer_index", 1}, {"layer_name", "bn1"}, {"latency_median_s", 0.001}, {"latency_std_s", 0.0001}},
-      {{"layer_index", 5}, {"layer_name", "absent"}, {"latency_median_s", 0.001}, {"latency_std_s", 0.0001}}};
-  const auto out = kinds::compare_in_context(in_context, isolated);
+  const record in_context{
+      {"0", record{{"name", "conv1"}, {"median_s", 0.010}, {"p25_s", 0.0099}, {"p75_s", 0.0101}, {"runs", 9}}},
+      {"1", record{{"name", "bn1"}, {"median_s", 0.002}, {"p25_s", 0.0019}, {"p75_s", 0.0021}, {"runs", 9}}}};
+  const auto isolated_row = [](std::int64_t index, const char* name, double median_s, double std_s) {
+    row r;
+    r.set(kinds::layers::cols::layer_index, index);
+    r.set(kinds::layers::cols::layer_name, name);
+    r.set(kinds::layers::cols::latency_median_s, median_s);
+    r.set(kinds::layers::cols::latency_std_s, std_s);
+    return r;
+  };
+  const std::vector<row> isolated = {isolated_row(0, "conv1", 0.0102, 0.0002), isolated_row(1, "bn1", 0.001, 0.0001),
+                                     isolated_row(5, "absent", 0.001, 0.0001)};
+  const auto out = jetperf::to_json(cell(kinds::compare_in_context(in_context, isolated)));
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(out[0]["layer_name"], "conv1");
   EXPECT_NEAR(out[0]["isolated_over_in_context"].get<double>(), 1.02, 1e-12);
@@ -33,17 +41,21 @@ TEST(layers_in_context, every_layer_of_a_network_gets_its_time_in_context_and_it
   std::vector<measure::timeline_span> spans;
   measure::point_context ctx;
   ctx.timeline = [&spans](measure::timeline_span s) { spans.push_back(std::move(s)); };
-  const auto out = kinds::measure_in_context(ctx, *be, net, layers);
+  const record out = kinds::measure_in_context(ctx, *be, net, layers);
   std::size_t timed = 0;
   for (std::size_t i = 0; i < layers.size(); ++i) {
-    if (!out.contains(std::to_string(i))) continue;  // an alias-only layer runs nothing
+    const auto* entry = out.find(std::to_string(i));
+    if (!entry) continue;  // an alias-only layer runs nothing
     ++timed;
-    const auto& l = out[std::to_string(i)];
-    EXPECT_EQ(l["name"], layers[i].name);
-    EXPECT_GE(l["runs"].get<int>(), static_cast<int>(kinds::k_in_context_min_runs));
-    EXPECT_LE(l["p25_s"].get<double>(), l["median_s"].get<double>());
-    EXPECT_LE(l["median_s"].get<double>(), l["p75_s"].get<double>());
-    EXPECT_GT(l["median_s"].get<double>(), 0);
+    ASSERT_TRUE(entry->is_record());
+    const auto& l = entry->as_record();
+    EXPECT_EQ(l.at("name").as_string(), layers[i].name);
+    ASSERT_TRUE(l.at("runs").is_integer());
+    EXPECT_GE(*l.at("runs").integer(), static_cast<std::int64_t>(kinds::k_in_context_min_runs));
+    ASSERT_TRUE(l.at("median_s").is_double());
+    EXPECT_LE(*l.at("p25_s").number(), *l.at("median_s").number());
+    EXPECT_LE(*l.at("median_s").number(), *l.at("p75_s").number());
+    EXPECT_GT(*l.at("median_s").number(), 0);
   }
   EXPECT_GE(timed, layers.size() - 1);
   std::size_t ops = 0, layer_spans = 0;

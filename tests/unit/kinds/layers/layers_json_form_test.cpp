@@ -109,12 +109,13 @@ TEST(layers_json_form, the_points_are_those_the_json_code_expanded) {
     const auto typed = expand(layers_spec::stored(stored_of(c)));
     ASSERT_EQ(typed.size(), want.size()) << c["name"];
     for (std::size_t i = 0; i < typed.size(); ++i) {
-      const auto got = typed[i].to_json();
+      const auto got = jetperf::to_json(typed[i].to_record());
       ASSERT_EQ(keys_of(got), keys_of(want[i])) << c["name"] << " point " << i;
       ASSERT_EQ(got.dump(), want[i].dump()) << c["name"] << " point " << i;
-      ASSERT_EQ(layers_point::of(want[i]).to_json().dump(), want[i].dump()) << c["name"] << " point " << i;
+      ASSERT_EQ(jetperf::to_json(layers_point::of(jetperf::record_of(want[i])).to_record()).dump(), want[i].dump())
+          << c["name"] << " point " << i;
       // The typed label keys the end-to-end row's layer sum as the rows' label does.
-      ASSERT_EQ(variant_label(typed[i]), variant_label(want[i])) << c["name"] << " point " << i;
+      ASSERT_EQ(variant_label(typed[i]), variant_label(jetperf::record_of(want[i]))) << c["name"] << " point " << i;
     }
     EXPECT_EQ(json(expand_layers_spec(stored_of(c))), want) << c["name"];
     auto w = layers_workload();
@@ -162,7 +163,7 @@ TEST(layers_json_form, a_point_stored_before_input_size_ran_a_zoo_network_at_224
     for (const auto& stored : c["points"]) {
       ASSERT_FALSE(stored.contains("input_size"));
       ASSERT_FALSE(stored.contains("repeat"));
-      const auto p = layers_point::of(stored);
+      const auto p = layers_point::of(jetperf::record_of(stored));
       EXPECT_EQ(p.input_size, stored["network"] == "tiny" ? std::nullopt : std::optional<std::int64_t>(224))
           << stored.dump();
       EXPECT_EQ(p.repeat, 0);
@@ -170,11 +171,11 @@ TEST(layers_json_form, a_point_stored_before_input_size_ran_a_zoo_network_at_224
       auto want = stored;
       want["input_size"] = p.input_size ? json(224) : json();
       want["repeat"] = 0;
-      EXPECT_EQ(p.to_json(), want);
+      EXPECT_EQ(jetperf::to_json(p.to_record()), want);
     }
   }
   // Even a network whose published resolution is another (efficientnet_b1: 240).
   json legacy = {{"network", "efficientnet_b1"}, {"device", "cpu"}, {"granularity", "block"}, {"layer_index", 0},
                  {"layer_name", "features.0"}, {"layer_type", "conv"}, {"batch", 1}, {"dtype", "float"}};
-  EXPECT_EQ(layers_point::of(legacy).input_size, 224);
+  EXPECT_EQ(layers_point::of(jetperf::record_of(legacy)).input_size, 224);
 }

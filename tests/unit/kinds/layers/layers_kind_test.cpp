@@ -14,6 +14,7 @@
 #include <jetperf/common/clock.hpp>
 #include <jetperf/models/zoo.hpp>
 #include <jetperf/workloads/layer_backends.hpp>
+#include <jetperf/kinds/layers/layers_columns.hpp>
 #include <jetperf/kinds/layers/layers_results.hpp>
 #include <jetperf/kinds/layers/layers_spec.hpp>
 #include <jetperf/measure/kernel_runs.hpp>
@@ -38,6 +39,8 @@ std::vector<std::pair<std::int64_t, std::int64_t>> g_busy;
 bool g_new_point = true;
 // The "GPU" the busy backend says it runs on, when a test gives it one.
 jetperf::test::playback_tracer* g_tracer = nullptr;
+// Whether the busy backend times its ops one by one (as in_context needs) when a test asks.
+bool g_time_ops = false;
 constexpr std::int64_t k_slack_ns = 20000000;
 
 void record_busy(std::int64_t t0, std::int64_t t1) {
@@ -83,6 +86,14 @@ class busy_backend final : public layer_backend {
     if (g_tracer) g_tracer->launch(t0, jetperf::monotonic_ns());
     return s;
   }
+  std::vector<op_span> timed_run_ops() override {
+    if (!g_time_ops) return {};
+    const auto t0 = jetperf::monotonic_ns();
+    auto spans = inner_->timed_run_ops();
+    record_busy(t0, jetperf::monotonic_ns());
+    return spans;
+  }
+  std::map<int, std::string> op_kernels() const override { return g_time_ops ? inner_->op_kernels() : std::map<int, std::string>{}; }
   kernel_tracer* tracer() override { return g_tracer; }
   void set_input(std::size_t i, const std::vector<float>& v) override { inner_->set_input(i, v); }
   std::vector<float> output() override { return inner_->output(); }
@@ -106,6 +117,7 @@ class layers_workload_test : public ::testing::Test {
     g_busy.clear();
     g_new_point = true;
     g_tracer = nullptr;
+    g_time_ops = false;
     workload_ = make_layers_kind([](const std::string& device, std::string* why) -> std::unique_ptr<layer_backend> {
       if (device == "cpu") return std::make_unique<busy_backend>();
       *why = "skipped: no CUDA device (test)";
@@ -117,23 +129,46 @@ class layers_workload_test : public ::testing::Test {
     ctx_.telemetry = &source_;
   }
 
+  // The rows as JSON for the assertions; typed_ gets them as the views read them.
   std::vector<json> run_all(const json& spec_in) {
     spec_ = workload_->normalize(spec_in, board_.offered());
     std::vector<json> rows;
+    typed_.clear();
     for (const auto& p : workload_->expand(spec_)) {
       ctx_.index = static_cast<std::int64_t>(rows.size());
       const auto r = workload_->run_point(ctx_, spec_, p);
-      EXPECT_EQ(jetperf::test::undeclared_keys(*workload_, r.metrics), "") << p.dump();
+      EXPECT_EQ(undeclared(r.metrics), "") << p.dump();
       rows.push_back({{"params", p}, {"metrics", jetperf::to_json(r.metrics)}, {"status", r.status}});
+      typed_.push_back({ctx_.index, r.status, jetperf::record_of(p), r.metrics});
     }
     return rows;
   }
+
+  // Every column of the row and of each of its layer rows declared and of its declared type.
+  std::string undeclared(jetperf::row metrics) const {
+    const auto* items = metrics.find(layers::cols::layer_rows.name);
+    std::string out;
+    if (items) {
+      EXPECT_TRUE(items->is_list());
+      for (const auto& item : items->as_list()) {
+        EXPECT_TRUE(item.is_record());
+        const auto why = jetperf::test::undeclared_keys(*workload_, jetperf::row(item.as_record()));
+        if (!why.empty()) out += "layer row: " + why + ";";
+      }
+      metrics.erase(layers::cols::layer_rows.name);
+    }
+    return out + jetperf::test::undeclared_keys(*workload_, metrics);
+  }
+
+  json summary() const { return jetperf::to_json(summarize_layers(typed_)); }
+  nlohmann::ordered_json dnnstats() const { return jetperf::to_ordered_json(layers_dnnstats(typed_)); }
 
   std::unique_ptr<jetperf::jobs::workload> workload_;
   fake_board board_;
   fake_source source_;
   jetperf::measure::point_context ctx_;
   json spec_;
+  std::vector<jetperf::jobs::point_row> typed_;
 };
 
 json quick(const json& extra = json::object()) {
@@ -180,7 +215,7 @@ TEST_F(layers_workload_test, every_block_gets_latency_power_and_energy) {
   EXPECT_NEAR(e2e["layer_latency_sum_s"].get<double>(), sum, 1e-15);
   EXPECT_NEAR(e2e["layers_over_end_to_end"].get<double>(), sum / e2e["latency_mean_s"].get<double>(), 1e-12);
 
-  const auto summary = summarize_layers(rows);
+  const auto summary = this->summary();
   ASSERT_EQ(summary["networks"].size(), 1u);
   const auto& s = summary["networks"][0];
   EXPECT_EQ(s["layers"], 3);
@@ -222,7 +257,7 @@ TEST_F(layers_workload_test, a_gpu_backends_kernels_of_a_few_runs_after_the_wind
 
 TEST_F(layers_workload_test, dnnstats_has_the_seed_layout_in_milliwatts) {
   const auto rows = run_all(quick({{"end_to_end", false}}));
-  const auto d = layers_dnnstats(rows);
+  const auto d = dnnstats();
   ASSERT_TRUE(d.contains("tiny")) << d.dump();
   ASSERT_TRUE(d["tiny"].contains("cpu"));
   const auto& cpu = d["tiny"]["cpu"];
@@ -248,6 +283,31 @@ TEST_F(layers_workload_test, fixed_protocol_times_latency_samples_then_a_fixed_w
     EXPECT_EQ(m["stop_reason"], "fixed_duration");
     EXPECT_GE(m["window_s"].get<double>(), 0.14);
     EXPECT_LT(m["window_s"].get<double>(), 0.5);
+  }
+}
+
+// An in_context point holds its layers' rows after its own: every column of each declared, a
+// layer's shapes and work its own, the network's measurements null there.
+TEST_F(layers_workload_test, an_in_context_point_holds_a_declared_row_per_layer) {
+  g_time_ops = true;
+  const auto rows = run_all(quick({{"protocol", "in_context"}, {"max_time_s", 0.5}}));
+  g_time_ops = false;
+  ASSERT_FALSE(rows.empty());
+  const auto& last = typed_.back();
+  ASSERT_EQ(last.params.at("layer_index").integer(), -1);
+  const auto items = last.metrics.get(layers::cols::layer_rows);
+  ASSERT_TRUE(items) << rows.back().dump();
+  const auto net = network_of_spec(spec_, "tiny");
+  const auto layers = jetperf::models::layers_of(net, jetperf::models::granularity::block);
+  ASSERT_EQ(items->size(), layers.size() + 1);
+  EXPECT_TRUE(items->front().as_record().empty());
+  EXPECT_TRUE(last.metrics.get(layers::cols::estimator));
+  for (std::size_t i = 1; i < items->size(); ++i) {
+    const jetperf::row item((*items)[i].as_record());
+    EXPECT_EQ(item.get(layers::cols::layer_index), static_cast<std::int64_t>(i - 1));
+    EXPECT_EQ(item.get(layers::cols::macs), layers[i - 1].macs);
+    EXPECT_TRUE(item.has(layers::cols::kernels) && !item.get(layers::cols::kernels));  // null: the network's
+    EXPECT_TRUE(item.get(layers::cols::layer_resolution));
   }
 }
 
@@ -332,7 +392,7 @@ TEST_F(layers_workload_test, board_settings_are_applied_and_reported) {
   ASSERT_EQ(rows.size(), 6u);
   EXPECT_EQ(rows[0]["metrics"]["gpu_freq_hz"], 300000000);
   EXPECT_EQ(rows[5]["metrics"]["gpu_freq_hz"], 900000000);
-  const auto d = layers_dnnstats(rows);
+  const auto d = dnnstats();
   // Two settings: keyed by setting first.
   ASSERT_TRUE(d.contains("gpu_freq_hz=300000000")) << d.dump();
   EXPECT_EQ(d["gpu_freq_hz=900000000"]["tiny"]["cpu"]["latency"].size(), 3u);
@@ -367,7 +427,7 @@ TEST_F(layers_workload_test, repeats_and_batches_are_rows_of_their_own_and_the_s
     for (std::size_t i = e2e - 3; i < e2e; ++i) sum += rows[i]["metrics"]["latency_mean_s"].get<double>();
     EXPECT_NEAR(m["layer_latency_sum_s"].get<double>(), sum, 1e-15) << e2e;
   }
-  const auto summary = summarize_layers(rows);
+  const auto summary = this->summary();
   EXPECT_EQ(summary["networks"].size(), 4u);
   ASSERT_EQ(summary["repeats"].size(), 2u);  // one per batch
   for (const auto& r : summary["repeats"]) {
@@ -377,21 +437,26 @@ TEST_F(layers_workload_test, repeats_and_batches_are_rows_of_their_own_and_the_s
     EXPECT_TRUE(r["layers_over_end_to_end"].is_object());
   }
   // dnnstats keeps every run apart: the batch and the repeat join the setting's key.
-  const auto d = layers_dnnstats(rows);
+  const auto d = dnnstats();
   EXPECT_EQ(d.size(), 4u) << d.dump();
   EXPECT_TRUE(d.contains("as_is,batch=2,repeat=1")) << d.dump();
 }
 
 namespace {
 
+using jetperf::jobs::point_row;
+
 // A network run of two layers and its end-to-end row, with latency means and their spread.
-std::vector<json> run_rows(int repeat, double layer_s, double e2e_s, double std_s) {
-  std::vector<json> rows;
+std::vector<point_row> run_rows(int repeat, double layer_s, double e2e_s, double std_s) {
+  std::vector<point_row> rows;
   const auto row = [&](int index, double mean) {
-    json p = {{"network", "n"}, {"device", "cpu"}, {"layer_index", index}, {"repeat", repeat},
-              {"dtype", "float"}, {"batch", 1}, {"input_size", nullptr}};
-    json m = {{"latency_mean_s", mean}, {"latency_std_s", std_s}, {"latency_count", 100}};
-    return json{{"params", p}, {"metrics", m}, {"status", "ok"}};
+    const jetperf::record p{{"network", "n"}, {"device", "cpu"}, {"layer_index", index}, {"repeat", repeat},
+                            {"dtype", "float"}, {"batch", 1}, {"input_size", nullptr}};
+    jetperf::row m;
+    m.set(layers::cols::latency_mean_s, mean);
+    m.set(layers::cols::latency_std_s, std_s);
+    m.set(layers::cols::latency_count, 100);
+    return point_row{static_cast<std::int64_t>(rows.size()), "ok", p, m};
   };
   rows.push_back(row(0, layer_s));
   rows.push_back(row(1, layer_s));
@@ -399,22 +464,24 @@ std::vector<json> run_rows(int repeat, double layer_s, double e2e_s, double std_
   return rows;
 }
 
-std::vector<json> joined(std::vector<json> a, const std::vector<json>& b) {
+std::vector<point_row> joined(std::vector<point_row> a, const std::vector<point_row>& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
 }
+
+json summary_of(const std::vector<point_row>& rows) { return jetperf::to_json(summarize_layers(rows)); }
 
 }  // namespace
 
 TEST(layers_results, repeats_that_disagree_beyond_their_noise_are_flagged_and_the_ratio_too) {
   // Two repeats that agree: 1 ms layers, 2 ms end to end, each mean known to 1 us.
-  const auto same = summarize_layers(joined(run_rows(0, 1e-3, 2e-3, 1e-5), run_rows(1, 1.0001e-3, 2.0001e-3, 1e-5)));
+  const auto same = summary_of(joined(run_rows(0, 1e-3, 2e-3, 1e-5), run_rows(1, 1.0001e-3, 2.0001e-3, 1e-5)));
   ASSERT_EQ(same["repeats"].size(), 1u);
   EXPECT_FALSE(same["repeats"][0]["repeats_disagree"].get<bool>()) << same.dump(1);
   EXPECT_NEAR(same["repeats"][0]["layers_over_end_to_end"]["mean"].get<double>(), 1.0, 1e-3);
   // The second repeat's layers ran 50% slower while the network did not: the layer sum and
   // layers_over_end_to_end disagree far beyond their standard errors.
-  const auto drift = summarize_layers(joined(run_rows(0, 1e-3, 2e-3, 1e-5), run_rows(1, 1.5e-3, 2e-3, 1e-5)));
+  const auto drift = summary_of(joined(run_rows(0, 1e-3, 2e-3, 1e-5), run_rows(1, 1.5e-3, 2e-3, 1e-5)));
   ASSERT_EQ(drift["repeats"].size(), 1u);
   const auto& r = drift["repeats"][0];
   EXPECT_TRUE(r["repeats_disagree"].get<bool>()) << r.dump(1);
@@ -422,7 +489,7 @@ TEST(layers_results, repeats_that_disagree_beyond_their_noise_are_flagged_and_th
   EXPECT_FALSE(r["end_to_end_latency_s"]["disagree"].get<bool>());
   EXPECT_NEAR(r["layers_over_end_to_end"]["mean"].get<double>(), 1.25, 1e-9);
   // One repeat alone has nothing to compare.
-  EXPECT_FALSE(summarize_layers(run_rows(0, 1e-3, 2e-3, 1e-5)).contains("repeats"));
+  EXPECT_FALSE(summary_of(run_rows(0, 1e-3, 2e-3, 1e-5)).contains("repeats"));
 }
 
 // The summary of an in_context job counts its layers from the point's own layer rows (it said
@@ -431,8 +498,6 @@ TEST(layers_results, repeats_that_disagree_beyond_their_noise_are_flagged_and_th
 TEST(layers_results, an_in_context_point_counts_its_layers_and_their_energy) {
   const json params = {{"network", "net"}, {"device", "cpu"}, {"layer_index", -1}, {"cpu_freq_khz", 2201600}};
   const json row = {
-      {"params", params},
-      {"status", "unresolvable"},
       {"metrics",
        {{"protocol", "in_context"},
         {"latency_mean_s", 0.010},
@@ -445,7 +510,8 @@ TEST(layers_results, an_in_context_point_counts_its_layers_and_their_energy) {
           {{"layer_index", 1}, {"latency_mean_s", 0.005}, {"power_w", 7.9}, {"layer_resolution", "merged"}},
           {{"layer_index", 2}, {"latency_mean_s", 0.001}, {"power_w", nullptr}, {"layer_resolution", "unresolvable"}},
           {{"layer_index", 3}, {"latency_mean_s", nullptr}, {"layer_resolution", "runs_nothing"}}}}}}};
-  const auto summary = jetperf::kinds::summarize_layers({row});
+  const auto summary =
+      summary_of({point_row{0, "unresolvable", jetperf::record_of(params), jetperf::row_of(row["metrics"])}});
   ASSERT_EQ(summary["networks"].size(), 1u);
   const auto& n = summary["networks"][0];
   EXPECT_EQ(n["layers"], 3);
