@@ -11,12 +11,6 @@ std::vector<point_row> point_rows(const std::vector<store::point_record>& points
   return rows;
 }
 
-std::vector<nlohmann::json> rows_json(const std::vector<point_row>& rows) {
-  std::vector<nlohmann::json> out;
-  out.reserve(rows.size());
-  for (const auto& r : rows) out.push_back({{"params", to_json(r.params)}, {"metrics", to_json(r.metrics)}, {"status", r.status}});
-  return out;
-}
 
 const std::vector<spec_field>& workload::spec_fields() const {
   static const std::vector<spec_field> none;

@@ -26,8 +26,6 @@ namespace jetperf::jobs {
 
 /// Finished points as the rows the kinds' views read.
 std::vector<point_row> point_rows(const std::vector<store::point_record>& points);
-/// The same rows as {"params","metrics","status"} objects: for views that still read JSON.
-std::vector<nlohmann::json> rows_json(const std::vector<point_row>& rows);
 
 class workload {
  public:

@@ -1,4 +1,3 @@
-#include <jetperf/kinds/json_row_bridge.hpp>
 #include <jetperf/kinds/command/command_spec.hpp>
 
 #include <stdexcept>
@@ -10,6 +9,7 @@
 
 #include <fstream>
 
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_table.hpp>
 #include <jetperf/measure/point_board.hpp>

@@ -1,4 +1,3 @@
-#include <jetperf/kinds/json_row_bridge.hpp>
 #include <jetperf/kinds/layers/layers_spec.hpp>
 
 #include <algorithm>
@@ -8,6 +7,7 @@
 #include <unordered_set>
 
 #include <jetperf/backend/gemm_dtype.hpp>
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/measure/memory_limit.hpp>

@@ -1,10 +1,10 @@
-#include <jetperf/kinds/json_row_bridge.hpp>
 #include <jetperf/kinds/multi_dnn/multi_dnn_spec.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <unordered_set>
 
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_table.hpp>
 #include <jetperf/config.hpp>
