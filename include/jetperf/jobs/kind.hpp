@@ -5,9 +5,14 @@
 //   std::string description() const;                 one sentence for GET /v1/kinds
 //   const std::vector<spec_field>& spec_fields() const;
 //   const column_table& columns() const;
-//   Spec parse(const nlohmann::json&, const platform::board_offer&) const;   a request's spec
-//   Spec stored(const nlohmann::json&) const;        a stored spec (to_json's output)
-//   nlohmann::json to_json(const Spec&) const;       the spec as stored, every default filled
+// and its Spec type writes the spec's JSON form (in the kind's <kind>_spec files, the one place
+// a kind reads JSON):
+//   static Spec Spec::parse(const nlohmann::json&, const platform::board_offer&);  a request's spec
+//   static Spec Spec::stored(const nlohmann::json&);  a stored spec (to_json's output)
+//   nlohmann::json Spec::to_json() const;             the spec as stored, every default filled
+//   static nlohmann::json Spec::upgrade(const nlohmann::json&, std::int64_t from_version);  optional
+// (a kind whose parse needs its own state, like command's policy, writes parse/stored/to_json
+// itself and they are used instead);
 //   std::vector<Point> expand(const Spec&) const;    the points, in the order they run
 //   record params_of(const Point&) const;            a point as its params are stored
 //   Point point_of(const record&) const;             and read back
@@ -55,10 +60,8 @@ class kind {
   }
 
   /// The version of the spec's stored form that to_json writes; raise it when that form changes
-  /// and teach upgrade() the old one.
+  /// and teach Spec::upgrade() the old one.
   std::int64_t spec_version() const { return 1; }
-  /// A stored spec of an older version as the current one writes it (0: before versions).
-  nlohmann::json upgrade(const nlohmann::json& spec, std::int64_t /*from_version*/) const { return spec; }
   std::map<std::string, std::size_t> foreseen_skips(const Spec&, const std::vector<Point>&) const { return {}; }
   /// Default: nothing known (0 s each).
   std::vector<double> estimate_points_s(const Spec&, const std::vector<Point>& points,
@@ -73,6 +76,24 @@ class kind {
 };
 
 namespace detail {
+
+// What a kind writes itself, else its Spec type does (the spec's JSON form), else the default.
+template <class K, class = void>
+struct has_parse : std::false_type {};
+template <class K>
+struct has_parse<K, std::void_t<decltype(&K::parse)>> : std::true_type {};
+template <class K, class = void>
+struct has_stored : std::false_type {};
+template <class K>
+struct has_stored<K, std::void_t<decltype(&K::stored)>> : std::true_type {};
+template <class K, class = void>
+struct has_to_json : std::false_type {};
+template <class K>
+struct has_to_json<K, std::void_t<decltype(&K::to_json)>> : std::true_type {};
+template <class T, class = void>
+struct has_upgrade : std::false_type {};
+template <class T>
+struct has_upgrade<T, std::void_t<decltype(&T::upgrade)>> : std::true_type {};
 
 template <class K, class = void>
 struct has_compare : std::false_type {};
@@ -125,30 +146,33 @@ class typed_workload final : public workload {
 
   std::int64_t spec_version() const override { return kind_.spec_version(); }
   nlohmann::json upgrade(const nlohmann::json& spec, std::int64_t from_version) const override {
-    return from_version < kind_.spec_version() ? kind_.upgrade(spec, from_version) : spec;
+    if (from_version >= kind_.spec_version()) return spec;
+    if constexpr (has_upgrade<K>::value) return kind_.upgrade(spec, from_version);
+    else if constexpr (has_upgrade<Spec>::value) return Spec::upgrade(spec, from_version);
+    else return spec;
   }
   nlohmann::json normalize(const nlohmann::json& spec, const platform::board_offer& offered) const override {
-    return kind_.to_json(kind_.parse(spec, offered));
+    return to_json(parse(spec, offered));
   }
   std::vector<nlohmann::json> expand(const nlohmann::json& spec) const override {
     std::vector<nlohmann::json> out;
-    for (const auto& p : kind_.expand(kind_.stored(spec))) out.push_back(jetperf::to_json(kind_.params_of(p)));
+    for (const auto& p : kind_.expand(stored(spec))) out.push_back(jetperf::to_json(kind_.params_of(p)));
     return out;
   }
   std::unique_ptr<job_plan> plan(const nlohmann::json& spec) override {
-    return std::make_unique<typed_plan<K>>(kind_, kind_.stored(spec));
+    return std::make_unique<typed_plan<K>>(kind_, stored(spec));
   }
   std::map<std::string, std::size_t> foreseen_skips(const nlohmann::json& spec,
                                                     const std::vector<nlohmann::json>& points) const override {
-    return kind_.foreseen_skips(kind_.stored(spec), typed_points(points));
+    return kind_.foreseen_skips(stored(spec), typed_points(points));
   }
   std::vector<double> estimate_points_s(const nlohmann::json& spec, const std::vector<nlohmann::json>& points,
                                         const measure::estimate_context& ctx) const override {
-    return kind_.estimate_points_s(kind_.stored(spec), typed_points(points), ctx);
+    return kind_.estimate_points_s(stored(spec), typed_points(points), ctx);
   }
   measure::point_result run_point(measure::point_context& ctx, const nlohmann::json& spec,
                                   const nlohmann::json& point) override {
-    return kind_.run_point(ctx, kind_.stored(spec), kind_.point_of(record_of(point)));
+    return kind_.run_point(ctx, stored(spec), kind_.point_of(record_of(point)));
   }
   nlohmann::json summarize(const nlohmann::json& spec, const std::vector<store::point_record>& points) const override {
     return jetperf::to_json(kind_.summarize(point_rows(points)));
@@ -174,6 +198,19 @@ class typed_workload final : public workload {
   K& typed() { return kind_; }
 
  private:
+  Spec parse(const nlohmann::json& spec, const platform::board_offer& offered) const {
+    if constexpr (has_parse<K>::value) return kind_.parse(spec, offered);
+    else return Spec::parse(spec, offered);
+  }
+  Spec stored(const nlohmann::json& spec) const {
+    if constexpr (has_stored<K>::value) return kind_.stored(spec);
+    else return Spec::stored(spec);
+  }
+  nlohmann::json to_json(const Spec& spec) const {
+    if constexpr (has_to_json<K>::value) return kind_.to_json(spec);
+    else return spec.to_json();
+  }
+
   std::vector<Point> typed_points(const std::vector<nlohmann::json>& points) const {
     std::vector<Point> out;
     out.reserve(points.size());

@@ -23,7 +23,6 @@ using namespace workloads;  // the backends and dtypes the kind measures with
 
 namespace {
 
-using nlohmann::json;
 
 std::unique_ptr<gemm_backend> default_factory(const std::string& device, std::string* why) {
   return device == "cuda" ? make_cuda_gemm_backend(why) : make_cpu_gemm_backend(why);
@@ -52,9 +51,7 @@ class gemm_kind final : public jobs::kind<gemm_spec, gemm_point> {
   const std::vector<spec_field>& spec_fields() const { return gemm_spec_fields(); }
   const column_table& columns() const { return gemm_columns(); }
 
-  gemm_spec parse(const json& spec, const platform::board_offer& offered) const { return gemm_spec::parse(spec, offered); }
-  gemm_spec stored(const json& spec) const { return gemm_spec::stored(spec); }
-  json to_json(const gemm_spec& spec) const { return spec.to_json(); }
+  // The spec's JSON form (parse, stored, to_json) is gemm_spec's own.
   std::vector<gemm_point> expand(const gemm_spec& spec) const { return kinds::expand(spec); }
   record params_of(const gemm_point& p) const { return p.to_record(); }
   gemm_point point_of(const record& p) const { return gemm_point::of(p); }

@@ -30,7 +30,6 @@ using namespace layers;
 
 namespace {
 
-using nlohmann::json;  // the spec's stored form only (parse, stored, upgrade)
 
 // The adaptive window spans at least this many sensor updates: fewer and the mean power of a
 // short layer is a handful of readings, whatever its RSE says.
@@ -313,13 +312,8 @@ class layers_kind final : public jobs::kind<layers_spec, layers_point> {
   }
   const std::vector<spec_field>& spec_fields() const { return layers_spec_fields(); }
   const column_table& columns() const { return layers_columns(); }
-  layers_spec parse(const json& spec, const platform::board_offer& offered) const {
-    return layers_spec::parse(spec, offered);
-  }
-  layers_spec stored(const json& spec) const { return layers_spec::stored(spec); }
+  // The spec's JSON form (parse, stored, to_json, upgrade) is layers_spec's own.
   std::int64_t spec_version() const { return k_layers_spec_version; }
-  json upgrade(const json& spec, std::int64_t from_version) const { return layers_spec::upgrade(spec, from_version); }
-  json to_json(const layers_spec& spec) const { return spec.to_json(); }
   std::vector<layers_point> expand(const layers_spec& spec) const { return kinds::expand(spec); }
   record params_of(const layers_point& p) const { return p.to_record(); }
   layers_point point_of(const record& p) const { return layers_point::of(p); }

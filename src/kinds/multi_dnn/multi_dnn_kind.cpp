@@ -23,7 +23,6 @@ namespace jetperf::kinds {
 
 namespace {
 
-using nlohmann::json;
 namespace cols = multi_dnn::cols;
 
 // The power window spans at least this many sensor updates (as the layers job's adaptive rule).
@@ -62,11 +61,7 @@ class multi_dnn_kind final : public jobs::kind<multi_dnn_spec, multi_dnn_point> 
   const std::vector<spec_field>& spec_fields() const { return multi_dnn_spec_fields(); }
   const column_table& columns() const { return multi_dnn_columns(); }
 
-  multi_dnn_spec parse(const json& spec, const platform::board_offer& offered) const {
-    return multi_dnn_spec::parse(spec, offered);
-  }
-  multi_dnn_spec stored(const json& spec) const { return multi_dnn_spec::stored(spec); }
-  json to_json(const multi_dnn_spec& spec) const { return spec.to_json(); }
+  // The spec's JSON form (parse, stored, to_json) is multi_dnn_spec's own.
   std::vector<multi_dnn_point> expand(const multi_dnn_spec& spec) const { return kinds::expand(spec); }
   record params_of(const multi_dnn_point& p) const { return p.to_record(); }
   multi_dnn_point point_of(const record& p) const { return multi_dnn_point::of(p); }

@@ -99,6 +99,40 @@ TEST(include_graph, the_json_free_folders_include_no_nlohmann_json) {
   EXPECT_TRUE(found.empty()) << found.size() << " nlohmann includes, the first: " << (found.empty() ? "" : found[0]);
 }
 
+// The middle (jobs, kinds, measure, common) reads and makes JSON only at its listed edges: the
+// specs' JSON form (each kind's <kind>_spec, measure's shared spec fields), the runner's
+// contract with the store and the API (jobs/workload.hpp, kind.hpp's adapter, job_service,
+// point_tally), the one cell <-> JSON conversion, and a reader of a JSON file format (user
+// network files). Rows, points, timelines and views are typed cells. The list is exact: a file
+// that starts including nlohmann fails, and so does one that stops (take it off the list).
+const std::set<std::string> k_json_edges_of_the_middle = {
+    "include/jetperf/common/cell_json.hpp",          "include/jetperf/common/spec_fields.hpp",
+    "include/jetperf/common/spec_table.hpp",         "include/jetperf/jobs/job_service.hpp",
+    "include/jetperf/jobs/kind.hpp",                 "include/jetperf/jobs/point_tally.hpp",
+    "include/jetperf/jobs/workload.hpp",             "include/jetperf/kinds/command/command_spec.hpp",
+    "include/jetperf/kinds/gemm/gemm_spec.hpp",      "include/jetperf/kinds/layers/layers_spec.hpp",
+    "include/jetperf/kinds/layers/user_networks.hpp", "include/jetperf/kinds/multi_dnn/mapping.hpp",
+    "include/jetperf/kinds/multi_dnn/multi_dnn_spec.hpp", "include/jetperf/measure/allow_reboot.hpp",
+    "include/jetperf/measure/contention.hpp",        "include/jetperf/measure/sensor_averaging_scope.hpp",
+    "include/jetperf/measure/sweep_axes.hpp",
+};
+
+TEST(include_graph, the_middle_includes_nlohmann_json_only_at_its_listed_edges) {
+  const auto root = std::filesystem::path(source_dir()).string() + "/";
+  std::set<std::string> including;
+  for (const auto& line : lines_naming({"src/jobs", "include/jetperf/jobs", "src/kinds", "include/jetperf/kinds",
+                                        "src/measure", "include/jetperf/measure", "src/common", "include/jetperf/common"},
+                                       "nlohmann/", true)) {
+    auto path = line.substr(0, line.find(": "));
+    if (path.rfind(root, 0) == 0) path = path.substr(root.size());
+    including.insert(path);
+  }
+  for (const auto& path : including)
+    EXPECT_TRUE(k_json_edges_of_the_middle.count(path)) << path << " includes nlohmann json outside the middle's edges";
+  for (const auto& path : k_json_edges_of_the_middle)
+    EXPECT_TRUE(including.count(path)) << path << " no longer includes nlohmann json: take it off the list";
+}
+
 // A small tree: src/CMakeLists.txt with the given areas, plus files.
 class small_tree : public ::testing::Test {
  protected:
