@@ -377,7 +377,7 @@ class line_scanner {
   }
 
   // Every position is checked: the timestamp is copied into the JSON, and a stray byte there
-  // (not UTF-8) would make nlohmann's dump() throw (found by tests/fuzz).
+  // (not UTF-8) would make the JSON writer's dump() throw (found by tests/fuzz).
   static bool digits_at(sv s, std::initializer_list<std::size_t> positions) {
     for (std::size_t i : positions) {
       if (!is_digit(s[i])) return false;

@@ -155,6 +155,22 @@ measure::phases_result phase_power(const measure::point_context& ctx, const std:
                                   idle_w)(pairs.intervals);
 }
 
+// What was wrong with the run's markers: malformed lines (the first few named), unpaired
+// begin/end, markers dropped past the socket's limits.
+std::vector<std::string> marker_errors(const marker_batch& batch, const paired_markers& pairs) {
+  std::vector<std::string> errors;
+  for (const auto& e : batch.errors) errors.push_back("malformed: " + e);
+  if (batch.malformed > batch.errors.size())
+    errors.push_back(std::to_string(batch.malformed - batch.errors.size()) + " more malformed lines");
+  for (const auto& p : pairs.problems)
+    if (errors.size() < k_kept_marker_errors) errors.push_back(p);
+  if (batch.dropped)
+    errors.push_back(std::to_string(batch.dropped) + " markers dropped past the limits of " +
+                     std::to_string(k_max_markers_per_run) + " markers and " +
+                     std::to_string(k_max_marker_bytes_per_run >> 20) + " MiB of names and attributes per run");
+  return errors;
+}
+
 measure::point_result command_kind::run_point(measure::point_context& ctx, const command_spec& spec,
                                               const command_point& point) {
   const auto repeat = point.repeat;
@@ -219,17 +235,7 @@ measure::point_result command_kind::run_point(measure::point_context& ctx, const
   mt.set(cols::phases, phases_record(phase_power(ctx, wide, pairs, idle_w)));
   mt.set(cols::marks, cell(pairs.marks).as_record());
   mt.set(cols::markers, batch.markers.size());
-  std::vector<std::string> errors;
-  for (const auto& e : batch.errors) errors.push_back("malformed: " + e);
-  if (batch.malformed > batch.errors.size())
-    errors.push_back(std::to_string(batch.malformed - batch.errors.size()) + " more malformed lines");
-  for (const auto& p : pairs.problems)
-    if (errors.size() < k_kept_marker_errors) errors.push_back(p);
-  if (batch.dropped)
-    errors.push_back(std::to_string(batch.dropped) + " markers dropped past the limits of " +
-                     std::to_string(k_max_markers_per_run) + " markers and " +
-                     std::to_string(k_max_marker_bytes_per_run >> 20) + " MiB of names and attributes per run");
-  mt.set(cols::marker_errors, errors);
+  mt.set(cols::marker_errors, marker_errors(batch, pairs));
   mt.set(cols::warmup_exit_codes, std::move(warmup_codes));
   // The tails are bytes, cut anywhere: text from their first whole character.
   mt.set(cols::stdout_tail, utf8_tail(run.out_tail));

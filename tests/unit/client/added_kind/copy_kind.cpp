@@ -18,10 +18,15 @@ namespace {
 
 using nlohmann::json;
 
+// The spec and its JSON form (parse, stored, to_json): the one place the kind reads JSON.
 struct copy_spec {
   std::vector<std::int64_t> sizes;  ///< bytes per copy, one point each
   std::int64_t repeats = 1;
   double window_s = 0.05;
+
+  static copy_spec parse(const json& spec, const platform::board_offer&);
+  static copy_spec stored(const json& spec) { return parse(spec, {}); }
+  json to_json() const { return {{"sizes", sizes}, {"repeats", repeats}, {"window_s", window_s}}; }
 };
 
 struct copy_point {
@@ -48,6 +53,16 @@ std::vector<std::int64_t> parse_sizes(const json& spec) {
   std::vector<std::int64_t> out;
   for (const auto& s : sizes) out.push_back(integer_field(json{{"sizes", s}}, f));
   return out;
+}
+
+copy_spec copy_spec::parse(const json& spec, const platform::board_offer&) {
+  if (!spec.is_object()) throw validation_error("spec", "the copy spec must be a JSON object");
+  reject_unknown_fields(spec, copy_spec_fields());
+  copy_spec s;
+  s.sizes = parse_sizes(spec);
+  s.repeats = integer_field(spec, field("repeats"));
+  s.window_s = number_field(spec, field("window_s"));
+  return s;
 }
 
 // The columns a copy row has: the table declares them and run_point writes through them.
@@ -81,18 +96,6 @@ class copy_kind final : public jobs::kind<copy_spec, copy_point> {
   std::string description() const { return "A buffer copied over and over: time, GB/s and power per size."; }
   const std::vector<spec_field>& spec_fields() const { return copy_spec_fields(); }
   const column_table& columns() const { return copy_columns(); }
-
-  copy_spec parse(const json& spec, const platform::board_offer&) const {
-    if (!spec.is_object()) throw validation_error("spec", "the copy spec must be a JSON object");
-    reject_unknown_fields(spec, copy_spec_fields());
-    copy_spec s;
-    s.sizes = parse_sizes(spec);
-    s.repeats = integer_field(spec, field("repeats"));
-    s.window_s = number_field(spec, field("window_s"));
-    return s;
-  }
-  copy_spec stored(const json& spec) const { return parse(spec, {}); }
-  json to_json(const copy_spec& s) const { return {{"sizes", s.sizes}, {"repeats", s.repeats}, {"window_s", s.window_s}}; }
 
   std::vector<copy_point> expand(const copy_spec& s) const {
     std::vector<copy_point> points;
