@@ -17,22 +17,16 @@ using nlohmann::json;
 
 std::string field(const std::string& name) { return "spec." + name; }
 
-std::string list_text(const std::vector<std::int64_t>& v) {
-  std::string s;
-  for (auto x : v) s += (s.empty() ? "" : ", ") + std::to_string(x);
-  return s;
-}
-
 // "all" | "min" | "max" | [ints], each checked against the offered list.
+// `setting`: the point key the axis sets (gpu_freq_hz), which names it in a refusal: the words
+// a point's apply would use for the same value (platform::check_offered_clock).
 std::optional<std::vector<std::int64_t>> parse_freqs(const json& spec, const std::string& name,
-                                                     const std::vector<std::int64_t>& offered, const char* offered_key) {
+                                                     const std::vector<std::int64_t>& offered, const char* setting) {
   auto it = spec.find(name);
   if (it == spec.end() || it->is_null()) return std::nullopt;
   std::vector<std::int64_t> valid = offered;
   std::sort(valid.begin(), valid.end());
-  if (valid.empty())
-    throw validation_error(field(name), "this board offers no " + name + " control (" + offered_key + " is empty)",
-                           "not_offered");
+  if (valid.empty()) platform::check_offered_clock(0, valid, field(name), setting);
   std::vector<std::int64_t> out;
   const auto add = [&](std::int64_t f) {
     if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
@@ -45,13 +39,7 @@ std::optional<std::vector<std::int64_t>> parse_freqs(const json& spec, const std
     } else if (item == "max") {
       add(valid.back());
     } else {
-      const auto f = spec_integer(item, name);
-      if (!std::binary_search(valid.begin(), valid.end(), f))
-        throw validation_error(field(name),
-                               name + " value " + std::to_string(f) + " is not offered by this board; valid: " +
-                                   list_text(valid),
-                               "not_offered");
-      add(f);
+      add(platform::check_offered_clock(spec_integer(item, name), valid, field(name), setting));
     }
   }
   if (out.empty()) throw validation_error(field(name), name + " is empty: the sweep would have no points", "empty");
@@ -157,9 +145,9 @@ std::vector<spec_field> with_board_axes(std::vector<spec_field> before, const st
 }
 
 void normalize_board_axes(const nlohmann::json& spec, const platform::board_offer& offered, nlohmann::json& out) {
-  out["gpu_freqs"] = list_or_null(parse_freqs(spec, "gpu_freqs", offered.gpu_freqs_hz, "gpu_freqs_hz"));
-  out["cpu_freqs"] = list_or_null(parse_freqs(spec, "cpu_freqs", offered.cpu_freqs_khz, "cpu_freqs_khz"));
-  out["emc_freqs"] = list_or_null(parse_freqs(spec, "emc_freqs", offered.emc_freqs_hz, "emc_freqs_hz"));
+  out["gpu_freqs"] = list_or_null(parse_freqs(spec, "gpu_freqs", offered.gpu_freqs_hz, "gpu_freq_hz"));
+  out["cpu_freqs"] = list_or_null(parse_freqs(spec, "cpu_freqs", offered.cpu_freqs_khz, "cpu_freq_khz"));
+  out["emc_freqs"] = list_or_null(parse_freqs(spec, "emc_freqs", offered.emc_freqs_hz, "emc_freq_hz"));
   const auto modes = parse_power_modes(spec, offered);
   out["power_modes"] = list_or_null(modes);
   const auto& allow = allow_reboot_field();

@@ -1,5 +1,9 @@
 #include <jetperf/platform/board_setting.hpp>
 
+#include <algorithm>
+
+#include <jetperf/common/errors.hpp>
+
 namespace jetperf::platform {
 
 const std::vector<setting_field>& setting_fields() {
@@ -10,6 +14,17 @@ const std::vector<setting_field>& setting_fields() {
       {"cpu_freq_khz", "kHz", "CPU clock", &board_setting::cpu_freq_khz, true},
   };
   return fields;
+}
+
+std::int64_t check_offered_clock(std::int64_t value, std::vector<std::int64_t> offered, const std::string& field,
+                                 const std::string& setting) {
+  if (offered.empty()) throw validation_error(field, "this board offers no " + setting + " control", "not_offered");
+  std::sort(offered.begin(), offered.end());
+  if (std::binary_search(offered.begin(), offered.end(), value)) return value;
+  std::string valid;
+  for (auto v : offered) valid += (valid.empty() ? "" : ", ") + std::to_string(v);
+  throw validation_error(field, setting + " " + std::to_string(value) + " is not offered by this board; valid: " + valid,
+                         "not_offered");
 }
 
 std::string board_setting::label() const {

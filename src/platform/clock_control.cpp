@@ -1,3 +1,4 @@
+#include <jetperf/platform/board_setting.hpp>
 #include <jetperf/platform/clock_control.hpp>
 
 #include <algorithm>
@@ -11,12 +12,6 @@
 namespace jetperf::platform {
 
 namespace {
-
-std::string list_text(const std::vector<long long>& values) {
-  std::string s;
-  for (auto v : values) s += (s.empty() ? "" : ", ") + std::to_string(v);
-  return s;
-}
 
 std::string core_online_path(int core) {
   return std::string(paths::cpu_dir) + "/cpu" + std::to_string(core) + "/online";
@@ -34,11 +29,7 @@ void wait_for_rate(const sysfs_root& root, const std::string& path, long long hz
 }  // namespace
 
 long long check_frequency(long long value, const std::vector<long long>& offered, const std::string& field) {
-  if (offered.empty()) throw validation_error(field, field + ": this board offers no settable frequencies");
-  if (!std::binary_search(offered.begin(), offered.end(), value))
-    throw validation_error(field, field + ": " + std::to_string(value) + " is not offered by this board; valid: " +
-                                      list_text(offered));
-  return value;
+  return check_offered_clock(value, std::vector<std::int64_t>(offered.begin(), offered.end()), field, field);
 }
 
 clock_control::clock_control(sysfs_root root, board_discovery discovery)

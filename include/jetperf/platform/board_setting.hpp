@@ -34,6 +34,15 @@ struct setting_field {
 /// power_mode, emc_freq_hz, gpu_freq_hz, cpu_freq_khz: sweep order, outermost first.
 const std::vector<setting_field>& setting_fields();
 
+/// The one check of a clock value against the values the board offers (`offered`, any order),
+/// wherever a value arrives: a job's spec axes at submission (field "spec.gpu_freqs"), PUT
+/// /v1/clocks, and a point's setting when it is applied. Returns `value`; else throws
+/// validation_error(field, "<setting> <value> is not offered by this board; valid: <list>",
+/// "not_offered"), or "this board offers no <setting> control" when it offers none, so a value
+/// is refused in the same words at submission and at apply.
+std::int64_t check_offered_clock(std::int64_t value, std::vector<std::int64_t> offered, const std::string& field,
+                                 const std::string& setting);
+
 struct power_mode_offer {
   int id = 0;
   std::string name;

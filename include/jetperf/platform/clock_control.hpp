@@ -13,9 +13,9 @@
 
 namespace jetperf::platform {
 
-/// Returns `value` when `offered` holds it; else throws validation_error(field) saying the board
-/// offers no frequencies, or listing those it does. ("min" and "max" are resolved by the caller
-/// that reads them: api/board_views.hpp.)
+/// check_offered_clock (board_setting.hpp) over a clock's available list, `field` naming both
+/// the refused field and the setting. ("min" and "max" are resolved by the caller that reads
+/// them: api/board_views.hpp.)
 long long check_frequency(long long value, const std::vector<long long>& offered, const std::string& field);
 
 class clock_control {
