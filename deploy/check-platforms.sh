@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The checks too slow for every CI run, each in a fresh chroot (deploy/chroot.sh), for the
-# README's "Supported platforms" table. Run before a release or after build-system changes.
+# supported-platforms table in docs/platforms.md. Run before a release or after build-system changes.
 #
 #   deploy/check-platforms.sh arm64    # Debian 12: jetperf_<version>_arm64.deb cross-built, and
 #                                      # the unit tests (and with JETPERF_ARM64_SIM=1 the sim
