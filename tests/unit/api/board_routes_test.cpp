@@ -165,9 +165,9 @@ TEST_F(board_routes_test, clocks_lock_read_back_and_restore) {
 
 TEST_F(board_routes_test, clock_values_not_offered_are_400_naming_the_field) {
   const auto before = tree();
-  expect_error(call("PUT", "/v1/clocks", R"({"gpu":828750001})"), 400, "invalid_field", "gpu", "828750000");
-  expect_error(call("PUT", "/v1/clocks", R"({"gpu":828750000,"cpu":12345})"), 400, "invalid_field", "cpu", "1497600");
-  expect_error(call("PUT", "/v1/clocks", R"({"emc":1})"), 400, "invalid_field", "emc", "3199000000");
+  expect_error(call("PUT", "/v1/clocks", R"({"gpu":828750001})"), 400, "not_offered", "gpu", "828750000");
+  expect_error(call("PUT", "/v1/clocks", R"({"gpu":828750000,"cpu":12345})"), 400, "not_offered", "cpu", "1497600");
+  expect_error(call("PUT", "/v1/clocks", R"({"emc":1})"), 400, "not_offered", "emc", "3199000000");
   expect_error(call("PUT", "/v1/clocks", R"({"gpu":"fast"})"), 400, "invalid_field", "gpu");
   expect_error(call("PUT", "/v1/clocks", R"({"gpu":1.5})"), 400, "invalid_field", "gpu");
   expect_error(call("PUT", "/v1/clocks", R"({"gpu":"max","vic":1})"), 400, "unknown_field", "vic", "gpu, cpu, emc");
