@@ -12,6 +12,7 @@
 #include <jetperf/kinds/gemm/gemm_spec.hpp>
 #include <jetperf/measure/backend_cache.hpp>
 #include <jetperf/measure/point_board.hpp>
+#include <jetperf/measure/point_latency.hpp>
 #include <jetperf/measure/point_power.hpp>
 #include <jetperf/measure/point_protocol.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
@@ -153,14 +154,11 @@ measure::point_result gemm_kind::run_point(measure::point_context& ctx, const ge
   mt.set(cols::tensor_used, tensor_used);
   measure::put_settings(mt, m.applied);
   mt.set(cols::threads, spec.threads);
-  mt.set(cols::iterations, latency.count);
   mt.set(cols::window_s, static_cast<double>(res.t_end_ns - res.t_start_ns) * 1e-9);
-  mt.set(cols::time_mean_s, latency.mean_s);
-  mt.set(cols::time_median_s, latency.median_s);
-  mt.set(cols::time_min_s, latency.min_s);
-  mt.set(cols::time_max_s, latency.max_s);
-  mt.set(cols::time_std_s, latency.std_s);
-  mt.set(cols::time_rse, std::isfinite(latency.rse) ? std::optional<double>(latency.rse) : std::nullopt);
+  measure::put_latency(mt,
+                       {cols::iterations, cols::time_mean_s, cols::time_median_s, cols::time_min_s, cols::time_max_s,
+                        cols::time_std_s, cols::time_rse},
+                       latency);
   const double gflops = latency.mean_s > 0 ? gemm_flops(p.size.m, p.size.n, p.size.k) / latency.mean_s / 1e9 : 0.0;
   mt.set(cols::gflops, gflops);
 

@@ -13,6 +13,7 @@
 #include <jetperf/kinds/layers/layers_estimate.hpp>
 #include <jetperf/measure/point_protocol.hpp>
 #include <jetperf/measure/point_board.hpp>
+#include <jetperf/measure/point_latency.hpp>
 #include <jetperf/measure/point_power.hpp>
 #include <jetperf/measure/sensor_averaging_scope.hpp>
 #include <jetperf/models/network.hpp>
@@ -279,15 +280,11 @@ void put_layer_identity(row& mt, const layers_point& p, const std::string& backe
 // The window: its latency, length and runs, and the sensors' averaging it ran under.
 void put_window(row& mt, const layers_spec& spec, const measure::point_measurement& m, double update_period_s,
                 const measure::sensor_averaging_scope& sensors) {
-  const auto& latency = m.latency;
   mt.set(cols::protocol, spec.protocol);
-  mt.set(cols::latency_count, latency.count);
-  mt.set(cols::latency_mean_s, latency.mean_s);
-  mt.set(cols::latency_median_s, latency.median_s);
-  mt.set(cols::latency_std_s, latency.std_s);
-  mt.set(cols::latency_min_s, latency.min_s);
-  mt.set(cols::latency_max_s, latency.max_s);
-  mt.set(cols::latency_rse, std::isfinite(latency.rse) ? std::optional<double>(latency.rse) : std::nullopt);
+  measure::put_latency(mt,
+                       {cols::latency_count, cols::latency_mean_s, cols::latency_median_s, cols::latency_min_s,
+                        cols::latency_max_s, cols::latency_std_s, cols::latency_rse},
+                       m.latency);
   mt.set(cols::window_s, static_cast<double>(m.window.t_end_ns - m.window.t_start_ns) * 1e-9);
   mt.set(cols::window_runs, m.window.latency.count);
   mt.set(cols::sensor_update_period_s, update_period_s);
