@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -94,7 +95,7 @@ class onednn_layer_backend final : public layer_backend {
     try {
       const auto wiring = detail::wire_layer(net, l);
       std::vector<dnnl::memory::desc> in_mds, out_mds;
-      for (const auto& s : l.input_shapes) in_mds.push_back(onednn::plain_desc(s, 1, type));
+      for (std::size_t k = 0; k < l.inputs.size(); ++k) in_mds.push_back(input_desc(net, l, k, 1, type));
       for (int i = l.first; i < l.last; ++i) {
         const auto& o = net.ops[static_cast<std::size_t>(i)];
         std::vector<dnnl::memory::desc> mds;
@@ -132,9 +133,12 @@ class onednn_layer_backend final : public layer_backend {
         std::vector<dnnl::memory> produced;
         std::vector<dnnl::memory::desc> produced_mds;
         for (const auto& s : wiring[static_cast<std::size_t>(i - l.first)]) {
-          produced.push_back(s.external ? inputs_[static_cast<std::size_t>(s.index)]
-                                        : outputs_[static_cast<std::size_t>(s.index - l.first)]);
-          produced_mds.push_back(produced.back().get_desc());
+          const auto k = static_cast<std::size_t>(s.index);
+          produced.push_back(s.external ? inputs_[k] : outputs_[static_cast<std::size_t>(s.index - l.first)]);
+          // An external input is planned in the layout its producer writes inside the whole
+          // network (converted once, not in the timed runs), so the op gets the implementation
+          // the network gives it: a pooling fed plain NCHW gets oneDNN's slow reference one.
+          produced_mds.push_back(s.external ? input_desc(net, l, k, batch, type) : produced.back().get_desc());
         }
         const auto before = steps_.size();
         if (auto why = plan_or_reason(o, produced_mds, batch, type,
@@ -234,6 +238,44 @@ class onednn_layer_backend final : public layer_backend {
     std::string impl;      ///< oneDNN's impl_info_str
     double macs_per_byte = 0;  ///< its op's arithmetic intensity, for a simulated board's power
   };
+
+  // The layout input `k` of `l` has inside the whole network: its producer's destination as
+  // planned over the network's ops in order; plain NCHW / NC for the network's own input, or
+  // where the network cannot be planned that far.
+  dnnl::memory::desc input_desc(const models::network& net, const models::layer& l, std::size_t k, std::int64_t batch,
+                                dt type) const {
+    const auto plain = onednn::plain_desc(l.input_shapes[k], batch, type);
+    const int producer = l.inputs[k];
+    if (producer == models::k_network_input) return plain;
+    const auto& dsts = network_dsts(net, batch, type);
+    const auto p = static_cast<std::size_t>(producer);
+    return p < dsts.size() && dsts[p].dims() == plain.dims() ? dsts[p] : plain;
+  }
+
+  // Each op's destination layout in the whole network at `batch` and `type`, planned once per
+  // network (descriptors only: nothing runs); it stops at the first op oneDNN cannot plan.
+  const std::vector<dnnl::memory::desc>& network_dsts(const models::network& net, std::int64_t batch, dt type) const {
+    const auto key = net.name + "/" + std::to_string(net.ops.size()) + "/" + std::to_string(batch) + "/" +
+                     std::to_string(static_cast<int>(type));
+    if (const auto it = network_dsts_.find(key); it != network_dsts_.end()) return it->second;
+    auto& dsts = network_dsts_[key];
+    const auto whole = models::whole_network(net);
+    try {
+      const auto wiring = detail::wire_layer(net, whole);
+      for (int i = whole.first; i < whole.last; ++i) {
+        std::vector<dnnl::memory::desc> srcs;
+        for (const auto& s : wiring[static_cast<std::size_t>(i - whole.first)])
+          srcs.push_back(s.external ? onednn::plain_desc(whole.input_shapes[static_cast<std::size_t>(s.index)], batch, type)
+                                    : dsts[static_cast<std::size_t>(s.index)]);
+        if (plan_or_reason(net.ops[static_cast<std::size_t>(i)], srcs, batch, type,
+                           [&](const onednn::op_plan& p) { dsts.push_back(p.dst); }))
+          break;
+      }
+    } catch (const std::exception&) {
+      // A network that does not wire: every input stays plain.
+    }
+    return dsts;
+  }
 
   // What oneDNN chose to run a primitive with ("brg:avx512_core", "jit:uni", "ref:any").
   static std::string impl_of(const dnnl::primitive& p) {
@@ -392,6 +434,8 @@ class onednn_layer_backend final : public layer_backend {
   std::vector<std::pair<dnnl::memory, dnnl::memory>> input_conversions_;  ///< those of layer inputs, done untimed
   std::size_t output_size_ = 0;
   dnnl::memory::desc output_plain_;
+  /// network_dsts' plans, by network, batch and type.
+  mutable std::map<std::string, std::vector<dnnl::memory::desc>> network_dsts_;
   bool ran_ = false;
 };
 
