@@ -1,8 +1,9 @@
 #include <jetperf/kinds/layers/layers_results.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <string>
@@ -43,9 +44,15 @@ std::string value_text(const cell& v) {
   if (v.is_integer()) return std::to_string(*v.integer());
   if (v.is_bool()) return *v.boolean() ? "true" : "false";
   if (v.is_double() && std::isfinite(*v.number())) {
+    // The shortest text that reads back as the same double (std::to_chars for doubles is
+    // past gcc 9, the oldest compiler we build with).
+    const double d = *v.number();
     char buf[32];
-    const auto end = std::to_chars(buf, buf + sizeof buf, *v.number()).ptr;
-    std::string text(buf, end);
+    for (int precision = 1; precision <= 17; ++precision) {
+      std::snprintf(buf, sizeof buf, "%.*g", precision, d);
+      if (std::strtod(buf, nullptr) == d) break;
+    }
+    std::string text(buf);
     // JSON writes a whole double with its ".0".
     if (text.find_first_of(".e") == std::string::npos) text += ".0";
     return text;
