@@ -114,6 +114,10 @@ class results_command final : public command {
       // Only a terminal gets its columns limited; a file or a pipe gets the default ones in full.
       auto view = view_;
       view.max_width = output_.empty() ? stdout_terminal_width() : 0;
+      // A job's summary is rendered through its kind's declared tables; tagged results have none.
+      const auto job = j.value("job", nlohmann::json::object());
+      if (format == "table" && job.is_object() && j.contains("summary"))
+        view.summary_tables = kind_summary_tables(ctx, job.value("kind", std::string()));
       text = format == "json" ? j.dump(2) + "\n" : format_results_view(j, view);
     }
     if (output_.empty()) {

@@ -21,7 +21,7 @@ class show_command final : public command {
     if (ctx.config().json)
       std::cout << j.dump(2) << '\n';
     else
-      std::cout << format_job_view(j);
+      std::cout << format_job_view(j, kind_summary_tables(ctx, j.value("kind", std::string())));
     return 0;
   }
 

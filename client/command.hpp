@@ -10,6 +10,8 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <jetperf/common/summary_table.hpp>
+
 #include "http_client.hpp"
 #include "settings.hpp"
 
@@ -38,6 +40,11 @@ class context {
 
 /// Throws cli_error(exit_failure) for a non-2xx reply: "<message> (field: <field>)".
 void throw_if_error(const http_reply& reply);
+
+/// The tables the daemon declares in `kind`'s summaries (GET /v1/kinds/{kind}); none for an
+/// empty kind or one the daemon no longer has (its jobs' summaries then read as key: value lines).
+/// Other failures throw like context::call.
+std::vector<summary_table> kind_summary_tables(context& ctx, const std::string& kind);
 
 /// Percent-encodes a query parameter value.
 std::string url_encode(const std::string& value);

@@ -4,6 +4,7 @@
 
 #include "cli_error.hpp"
 #include "command.hpp"
+#include "summary_tables.hpp"
 
 namespace jetperf::client {
 
@@ -38,6 +39,14 @@ nlohmann::json context::call(const std::string& method, const std::string& targe
   if (j.is_discarded())
     throw cli_error(exit_failure, "the server sent invalid JSON for " + method + " " + target);
   return j;
+}
+
+std::vector<summary_table> kind_summary_tables(context& ctx, const std::string& kind) {
+  if (kind.empty()) return {};
+  const auto reply = ctx.http().request("GET", "/v1/kinds/" + url_encode(kind));
+  if (reply.status == 404) return {};
+  throw_if_error(reply);
+  return parse_summary_tables(nlohmann::json::parse(reply.body, nullptr, false));
 }
 
 std::string context::call_text(const std::string& target) {

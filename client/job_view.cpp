@@ -92,7 +92,7 @@ std::string format_spec(const nlohmann::json& spec, const std::string& indent) {
   return out;
 }
 
-std::string format_job_view(const nlohmann::json& job) {
+std::string format_job_view(const nlohmann::json& job, const std::vector<summary_table>& summary_tables) {
   std::ostringstream out;
   const auto progress = job.value("progress", json::object());
   out << "id:        " << text_or_dash(job, "id") << '\n'
@@ -110,7 +110,7 @@ std::string format_job_view(const nlohmann::json& job) {
     out << "error:     " << format_cell(job["error"]) << '\n';
   out << "spec:\n" << format_spec(job.value("spec", json::object()));
   const auto kind = job.contains("kind") && job["kind"].is_string() ? job["kind"].get<std::string>() : std::string();
-  out << format_show_summary(kind, job.value("summary", json()));
+  out << format_show_summary(kind, job.value("summary", json()), summary_tables);
   const auto provenance = format_provenance(job.value("provenance", json::object()));
   if (!provenance.empty()) out << "provenance:\n" << indent_lines(provenance, "  ");
   return out.str();

@@ -227,7 +227,7 @@ std::string format_results_view(const nlohmann::json& results, const result_view
     summary = gemm_verdicts_over(matched_rows, columns, std::move(summary));
     out += "(the verdicts below are over the " + points(matched) + " matching --where)\n";
   }
-  return out + format_results_summary(kind, summary) +
+  return out + format_results_summary(kind, summary, options.summary_tables) +
          provenance_board_line(results.value("provenance", json::object()), speed_not_simulated);
 }
 

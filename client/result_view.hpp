@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <jetperf/common/summary_table.hpp>
+
 namespace jetperf::client {
 
 /// How a person asked to see the results.
@@ -15,6 +17,9 @@ struct result_view_options {
   bool wide = false;                 ///< --wide: every column, no width limit
   std::vector<std::string> where;    ///< --where KEY=VALUE items; a row must match all
   int max_width = 0;                 ///< a terminal's width; 0 (pipe, file): no limit
+  /// The kind's declared summary tables (GET /v1/kinds/{kind}); none: the summary reads as
+  /// `key: value` lines.
+  std::vector<summary_table> summary_tables;
 };
 
 /// Renders GET /v1/jobs/{id}/results?format=json. Throws cli_error(exit_usage) for an unknown

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "output.hpp"
+#include "summary_tables.hpp"
 
 namespace jetperf::client {
 
@@ -28,10 +29,6 @@ std::string key_value_lines(const json& summary, const std::vector<std::string>&
 
 bool is_gemm_summary(const std::string& kind, const json& summary) {
   return kind == "gemm" && summary.contains("best_overall");
-}
-
-bool is_layers_summary(const std::string& kind, const json& summary) {
-  return kind == "layers" && field(summary, "networks").is_array();
 }
 
 // "1 contended, 2 rse_unmet": the points a verdict left out, by why ("" for none).
@@ -99,55 +96,10 @@ std::string best_per_size_lines(const json& summary) {
   return out;
 }
 
-// One row per network, device and board setting: how much of it was measured, how long the
-// whole network took, how far the layers' sum is from it, and the energy of both.
-std::string networks_table(const json& summary) {
-  std::vector<std::vector<std::string>> rows;
-  for (const auto& n : summary["networks"]) {
-    if (!n.is_object()) continue;
-    rows.push_back({format_cell(field(n, "network")), format_cell(field(n, "device")), format_cell(field(n, "setting")),
-                    format_cell(field(n, "layers_measured")) + "/" + format_cell(field(n, "layers")),
-                    format_cell(field(n, "end_to_end_latency_s")), format_cell(field(n, "layers_over_end_to_end")),
-                    format_cell(field(n, "layer_energy_sum_j")), format_cell(field(n, "end_to_end_energy_j"))});
-  }
-  if (rows.empty()) return "networks: -\n";
-  return format_table({"network", "device", "setting", "layers", "end_to_end_s", "layers/e2e", "layer_energy_j",
-                       "end_to_end_j"},
-                      rows);
-}
-
-bool is_command_summary(const std::string& kind, const json& summary) {
-  return kind == "command" && field(summary, "settings").is_array();
-}
-
-// "cpu_freq_khz=115200,gpu_freq_hz=..." for a setting's non-null values ("as is" when none).
-std::string setting_text(const json& setting) {
+// The declared tables the summary holds, one after the other.
+std::string tables_text(const std::vector<const summary_table*>& tables, const json& summary) {
   std::string out;
-  if (setting.is_object())
-    for (const auto& kv : setting.items())
-      if (!kv.value().is_null()) out += (out.empty() ? "" : ",") + kv.key() + "=" + format_cell(kv.value());
-  return out.empty() ? "as is" : out;
-}
-
-// A command job per board setting: its runs' median wall time and energy, then each marked
-// phase's mean time and energy per run.
-std::string command_tables(const json& summary) {
-  std::vector<std::vector<std::string>> runs, phases;
-  for (const auto& s : summary["settings"]) {
-    if (!s.is_object()) continue;
-    const auto label = setting_text(field(s, "setting"));
-    runs.push_back({label, format_cell(field(s, "runs")), format_cell(field(s, "wall_median_s")),
-                    format_cell(field(s, "energy_median_j"))});
-    const auto ph = field(s, "phases");
-    if (!ph.is_object()) continue;
-    for (const auto& p : ph.items())
-      phases.push_back({label, p.key(), format_cell(field(p.value(), "runs")), format_cell(field(p.value(), "time_mean_s")),
-                        format_cell(field(p.value(), "energy_mean_j"))});
-  }
-  if (runs.empty()) return "runs: -\n";
-  std::string out = format_table({"setting", "runs", "wall_median_s", "energy_median_j"}, runs);
-  if (!phases.empty())
-    out += "phases (mean per run):\n" + format_table({"setting", "phase", "runs", "time_mean_s", "energy_mean_j"}, phases);
+  for (const auto* t : tables) out += format_summary_table(*t, summary);
   return out;
 }
 
@@ -174,6 +126,13 @@ std::string points_line(const nlohmann::json& summary) {
 
 const std::vector<std::string> k_runner_keys = {"points", "caveats"};
 
+// The summary keys the tables show.
+std::vector<std::string> row_keys(const std::vector<const summary_table*>& tables) {
+  std::vector<std::string> keys;
+  for (const auto* t : tables) keys.push_back(t->rows);
+  return keys;
+}
+
 std::vector<std::string> with_runner_keys(std::vector<std::string> keys) {
   keys.insert(keys.end(), k_runner_keys.begin(), k_runner_keys.end());
   return keys;
@@ -197,25 +156,26 @@ std::string caveat_lines(const nlohmann::json& j) {
   return out;
 }
 
-std::string format_results_summary(const std::string& kind, const nlohmann::json& summary) {
+std::string format_results_summary(const std::string& kind, const nlohmann::json& summary,
+                                   const std::vector<summary_table>& tables) {
   if (!summary.is_object() || summary.empty()) return {};
   const std::string tail = points_line(summary) + caveat_lines(summary);
   if (is_gemm_summary(kind, summary)) return "\n" + most_efficient_line(summary) + repeat_lines(summary) + tail;
-  if (is_layers_summary(kind, summary)) return "\nsummary:\n" + indent_lines(networks_table(summary) + tail, "  ");
-  if (is_command_summary(kind, summary)) return "\nsummary:\n" + indent_lines(command_tables(summary) + tail, "  ");
+  const auto present = tables_in(tables, summary);
+  if (!present.empty()) return "\nsummary:\n" + indent_lines(tables_text(present, summary) + tail, "  ");
   return "\nsummary:\n" + indent_lines(key_value_lines(summary, k_runner_keys) + tail, "  ");
 }
 
-std::string format_show_summary(const std::string& kind, const nlohmann::json& summary) {
+std::string format_show_summary(const std::string& kind, const nlohmann::json& summary,
+                                const std::vector<summary_table>& tables) {
   if (!summary.is_object() || summary.empty()) return {};
+  const auto present = tables_in(tables, summary);
   std::string body;
   if (is_gemm_summary(kind, summary))
     body = most_efficient_line(summary) + best_per_size_lines(summary) + repeat_lines(summary) +
            key_value_lines(summary, with_runner_keys({"best_overall", "best_overall_over_idle", "best_per_dtype_size", "left_out", "repeats"}));
-  else if (is_layers_summary(kind, summary))
-    body = networks_table(summary) + key_value_lines(summary, with_runner_keys({"networks"}));
-  else if (is_command_summary(kind, summary))
-    body = command_tables(summary) + key_value_lines(summary, with_runner_keys({"settings"}));
+  else if (!present.empty())
+    body = tables_text(present, summary) + key_value_lines(summary, with_runner_keys(row_keys(present)));
   else
     body = key_value_lines(summary, k_runner_keys);
   body += points_line(summary) + caveat_lines(summary);

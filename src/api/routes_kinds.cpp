@@ -1,5 +1,5 @@
-// GET /v1/kinds, /v1/kinds/{kind}: each job kind's spec fields and result columns, the same
-// declarations the daemon validates specs with and writes results through.
+// GET /v1/kinds, /v1/kinds/{kind}: each job kind's spec fields, result columns and summary
+// tables, the same declarations the daemon validates specs with and writes results through.
 #include <jetperf/api/result_table.hpp>
 #include <jetperf/api/router.hpp>
 #include <jetperf/api/routes.hpp>
@@ -9,6 +9,37 @@ namespace jetperf::api {
 
 namespace {
 
+const char* format_name(summary_format f) {
+  switch (f) {
+    case summary_format::setting: return "setting";
+    case summary_format::fraction: return "fraction";
+    case summary_format::value: break;
+  }
+  return "value";
+}
+
+const char* source_name(summary_source s) {
+  switch (s) {
+    case summary_source::parent: return "parent";
+    case summary_source::key: return "key";
+    case summary_source::row: break;
+  }
+  return "row";
+}
+
+nlohmann::json summary_table_json(const summary_table& t) {
+  nlohmann::json columns = nlohmann::json::array();
+  for (const auto& c : t.columns) {
+    nlohmann::json col = {{"header", c.header}, {"path", c.path},   {"unit", c.unit},
+                          {"format", format_name(c.format)}, {"source", source_name(c.source)}};
+    // Only a fraction has a whole.
+    if (c.format == summary_format::fraction) col["of"] = c.of;
+    columns.push_back(std::move(col));
+  }
+  return {{"name", t.name},         {"title", t.title},       {"rows", t.rows},
+          {"nested", t.nested},     {"columns", std::move(columns)}, {"empty_text", t.empty_text}};
+}
+
 nlohmann::json kind_json(const jobs::workload& w) {
   nlohmann::json fields = nlohmann::json::array();
   for (const auto& f : w.spec_fields()) fields.push_back(to_json(f));
@@ -17,13 +48,16 @@ nlohmann::json kind_json(const jobs::workload& w) {
   for (const auto& c : output_columns(table, {})) columns.push_back(column_json(c));
   nlohmann::json formats = {"json", "csv"};
   for (const auto& f : w.export_formats()) formats.push_back(f);
+  nlohmann::json summary_tables = nlohmann::json::array();
+  for (const auto& t : w.summary_tables()) summary_tables.push_back(summary_table_json(t));
   return {{"kind", w.kind()},
           {"description", w.description()},
           {"spec", {{"fields", std::move(fields)}}},
           {"columns", std::move(columns)},
           // Rail columns sit between the kind's own and reason/error, one per board rail.
           {"rail_columns", table.rails ? nlohmann::json(rail_column_name("<NAME>")) : nlohmann::json()},
-          {"formats", std::move(formats)}};
+          {"formats", std::move(formats)},
+          {"summary_tables", std::move(summary_tables)}};
 }
 
 http_response list(const route_request& r) {

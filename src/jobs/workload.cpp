@@ -22,6 +22,11 @@ const column_table& workload::columns() const {
   return none;
 }
 
+const std::vector<summary_table>& workload::summary_tables() const {
+  static const std::vector<summary_table> none;
+  return none;
+}
+
 nlohmann::json workload::compare(const nlohmann::json&, const std::vector<store::point_record>&,
                                  const std::string&) const {
   throw validation_error("by", "jobs of kind '" + kind() + "' have no comparisons");

@@ -5,6 +5,7 @@
 //   std::string description() const;                 one sentence for GET /v1/kinds
 //   const std::vector<spec_field>& spec_fields() const;
 //   const column_table& columns() const;
+//   const std::vector<summary_table>& summary_tables() const;  optional: the summary's tables
 // and its Spec type writes the spec's JSON form (in the kind's <kind>_spec files, the one place
 // a kind reads JSON):
 //   static Spec Spec::parse(const nlohmann::json&, const platform::board_offer&);  a request's spec
@@ -56,6 +57,10 @@ class kind {
   }
   const column_table& columns() const {
     static const column_table none;
+    return none;
+  }
+  const std::vector<summary_table>& summary_tables() const {
+    static const std::vector<summary_table> none;
     return none;
   }
 
@@ -143,6 +148,7 @@ class typed_workload final : public workload {
   std::string description() const override { return kind_.description(); }
   const std::vector<spec_field>& spec_fields() const override { return kind_.spec_fields(); }
   const column_table& columns() const override { return kind_.columns(); }
+  const std::vector<summary_table>& summary_tables() const override { return kind_.summary_tables(); }
 
   std::int64_t spec_version() const override { return kind_.spec_version(); }
   nlohmann::json upgrade(const nlohmann::json& spec, std::int64_t from_version) const override {

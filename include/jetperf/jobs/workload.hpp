@@ -14,6 +14,7 @@
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/common/columns.hpp>
+#include <jetperf/common/summary_table.hpp>
 #include <jetperf/jobs/job_plan.hpp>
 #include <jetperf/jobs/point_row.hpp>
 #include <jetperf/measure/point_context.hpp>
@@ -38,6 +39,9 @@ class workload {
   /// The columns a point of this kind fills, in output order. Every key a point's metrics hold
   /// is one of them (or a rail column), so JSON, CSV and the client's table read one table.
   virtual const column_table& columns() const;
+  /// The lists in summarize()'s answer that read as tables (GET /v1/kinds), so clients render
+  /// them without knowing the kind; none by default.
+  virtual const std::vector<summary_table>& summary_tables() const;
   /// Validates the spec field by field and fills defaults. `offered` is board_settings::offered()
   /// (or {} without a board). Throws validation_error with field "spec.<name>".
   virtual nlohmann::json normalize(const nlohmann::json& spec, const platform::board_offer& offered) const = 0;

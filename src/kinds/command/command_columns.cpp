@@ -48,4 +48,33 @@ const column_table& command_columns() {
   return table;
 }
 
+
+const std::vector<summary_table>& command_summary_tables() {
+  using f = summary_format;
+  using from = summary_source;
+  // Per board setting its runs' median wall time and energy, then each marked phase's mean time
+  // and energy per run (the phases are named members of each setting's "phases").
+  static const std::vector<summary_table> tables{
+      {"runs",
+       "",
+       "settings",
+       "",
+       {{"setting", "setting", "", f::setting},
+        {"runs", "runs", "", f::value},
+        {"wall_median_s", "wall_median_s", "s", f::value},
+        {"energy_median_j", "energy_median_j", "J", f::value}},
+       "runs: -"},
+      {"phases",
+       "phases (mean per run)",
+       "settings",
+       "phases",
+       {{"setting", "setting", "", f::setting, from::parent},
+        {"phase", "", "", f::value, from::key},
+        {"runs", "runs", "", f::value},
+        {"time_mean_s", "time_mean_s", "s", f::value},
+        {"energy_mean_j", "energy_mean_j", "J", f::value}},
+       ""}};
+  return tables;
+}
+
 }  // namespace jetperf::kinds

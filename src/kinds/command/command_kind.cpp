@@ -61,6 +61,7 @@ class command_kind final : public jobs::kind<command_spec, command_point> {
   }
   const std::vector<spec_field>& spec_fields() const { return command_spec_fields(); }
   const column_table& columns() const { return command_columns(); }
+  const std::vector<summary_table>& summary_tables() const { return command_summary_tables(); }
 
   command_spec parse(const nlohmann::json& spec, const platform::board_offer& offered) const {
     return command_spec::parse(spec, offered, policy_);

@@ -91,4 +91,26 @@ const column_table& layers_columns() {
   return table;
 }
 
+
+const std::vector<summary_table>& layers_summary_tables() {
+  using f = summary_format;
+  // One row per network, device and board setting: how much of it was measured, how long the
+  // whole network took, how far the layers' sum is from it, and the energy of both.
+  static const std::vector<summary_table> tables{
+      {"networks",
+       "",
+       "networks",
+       "",
+       {{"network", "network", "", f::value},
+        {"device", "device", "", f::value},
+        {"setting", "setting", "", f::value},
+        {"layers", "layers_measured", "", f::fraction, summary_source::row, "layers"},
+        {"end_to_end_s", "end_to_end_latency_s", "s", f::value},
+        {"layers/e2e", "layers_over_end_to_end", "", f::value},
+        {"layer_energy_j", "layer_energy_sum_j", "J", f::value},
+        {"end_to_end_j", "end_to_end_energy_j", "J", f::value}},
+       "networks: -"}};
+  return tables;
+}
+
 }  // namespace jetperf::kinds

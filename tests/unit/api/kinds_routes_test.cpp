@@ -1,5 +1,6 @@
 // GET /v1/kinds: each kind's declared spec fields and columns, the same declarations its spec is
 // parsed with and its results are written through.
+#include <jetperf/kinds/command/command_kind.hpp>
 #include <jetperf/kinds/gemm/gemm_kind.hpp>
 #include <jetperf/kinds/layers/layers_kind.hpp>
 
@@ -60,6 +61,47 @@ TEST_F(kinds_routes, columns_are_the_kinds_table_and_the_layers_defaults_are_its
   EXPECT_EQ(latency, (nlohmann::json{{"name", "latency_mean_s"}, {"type", "number"}, {"role", "metric"},
                                      {"unit", "s"}, {"description", "mean latency of one run"}, {"shown", true}}));
   EXPECT_EQ(layers["formats"], (nlohmann::json{"json", "csv", "dnnstats"}));
+}
+
+// The summary's tables as declared, so a client renders them without knowing the kind.
+TEST_F(kinds_routes, serves_each_kinds_summary_tables) {
+  EXPECT_EQ(kind("gemm")["summary_tables"], nlohmann::json::array());
+  const auto col = [](const char* header, const char* path, const char* unit) {
+    return nlohmann::json{{"header", header}, {"path", path}, {"unit", unit}, {"format", "value"}, {"source", "row"}};
+  };
+  const nlohmann::json networks = {
+      {"name", "networks"},
+      {"title", ""},
+      {"rows", "networks"},
+      {"nested", ""},
+      {"columns",
+       {col("network", "network", ""), col("device", "device", ""), col("setting", "setting", ""),
+        {{"header", "layers"}, {"path", "layers_measured"}, {"unit", ""}, {"format", "fraction"}, {"source", "row"},
+         {"of", "layers"}},
+        col("end_to_end_s", "end_to_end_latency_s", "s"), col("layers/e2e", "layers_over_end_to_end", ""),
+        col("layer_energy_j", "layer_energy_sum_j", "J"), col("end_to_end_j", "end_to_end_energy_j", "J")}},
+      {"empty_text", "networks: -"}};
+  EXPECT_EQ(kind("layers")["summary_tables"], nlohmann::json::array({networks}));
+
+  registry_.add(kinds::make_command_kind({}));
+  const auto tables = kind("command")["summary_tables"];
+  ASSERT_EQ(tables.size(), 2u) << tables.dump(1);
+  EXPECT_EQ(tables[0]["name"], "runs");
+  EXPECT_EQ(tables[0]["rows"], "settings");
+  EXPECT_EQ(tables[0]["empty_text"], "runs: -");
+  EXPECT_EQ(tables[0]["columns"][0], (nlohmann::json{{"header", "setting"}, {"path", "setting"}, {"unit", ""},
+                                                     {"format", "setting"}, {"source", "row"}}));
+  EXPECT_EQ(tables[0]["columns"][2], col("wall_median_s", "wall_median_s", "s"));
+  EXPECT_EQ(tables[1]["name"], "phases");
+  EXPECT_EQ(tables[1]["title"], "phases (mean per run)");
+  EXPECT_EQ(tables[1]["rows"], "settings");
+  EXPECT_EQ(tables[1]["nested"], "phases");
+  EXPECT_EQ(tables[1]["empty_text"], "");
+  EXPECT_EQ(tables[1]["columns"][0], (nlohmann::json{{"header", "setting"}, {"path", "setting"}, {"unit", ""},
+                                                     {"format", "setting"}, {"source", "parent"}}));
+  EXPECT_EQ(tables[1]["columns"][1],
+            (nlohmann::json{{"header", "phase"}, {"path", ""}, {"unit", ""}, {"format", "value"}, {"source", "key"}}));
+  EXPECT_EQ(tables[1]["columns"][4], col("energy_mean_j", "energy_mean_j", "J"));
 }
 
 // A default is written once: what /v1/kinds declares is what normalize fills in.

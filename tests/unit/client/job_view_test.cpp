@@ -2,6 +2,8 @@
 // the summary read by kind.
 #include <gtest/gtest.h>
 
+#include <jetperf/kinds/layers/layers_columns.hpp>
+
 #include "job_view.hpp"
 
 using namespace jetperf::client;
@@ -74,7 +76,7 @@ TEST(job_view, layers_job_with_user_networks_and_the_networks_table) {
        "layers": 3, "layers_measured": 3, "layer_latency_sum_s": 0.00021, "end_to_end_latency_s": 0.0002,
        "layers_over_end_to_end": 1.05, "layer_energy_sum_j": 0.0006, "end_to_end_energy_j": 0.00055,
        "end_to_end_power_w": 2.75}]}})");
-  EXPECT_EQ(format_job_view(job),
+  EXPECT_EQ(format_job_view(job, jetperf::kinds::layers_summary_tables()),
             "id:        12\n"
             "kind:      layers\n"
             "state:     failed\n"

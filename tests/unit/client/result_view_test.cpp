@@ -2,6 +2,8 @@
 // rows, how skipped and failed points read, and how the table fits a terminal.
 #include <gtest/gtest.h>
 
+#include <jetperf/kinds/layers/layers_columns.hpp>
+
 #include "cli_error.hpp"
 #include "result_columns.hpp"
 #include "result_view.hpp"
@@ -439,7 +441,10 @@ TEST(result_view, layers_end_with_the_networks_table_and_others_with_key_values)
     {"network": "alexnet", "device": "cuda", "setting": "as_is", "granularity": "op", "layers": 21,
      "layers_measured": 21, "layer_latency_sum_s": 0.0131, "end_to_end_latency_s": 0.0124,
      "layers_over_end_to_end": 1.06, "layer_energy_sum_j": 0.052, "end_to_end_energy_j": 0.047}]})");
-  const auto text = view(j);
+  // The networks table is the one the layers kind declares (GET /v1/kinds).
+  result_view_options with_tables;
+  with_tables.summary_tables = jetperf::kinds::layers_summary_tables();
+  const auto text = view(j, with_tables);
   EXPECT_EQ(text.substr(text.find("\n\n")),
             "\n\nsummary:\n"
             "  network  device  setting  layers  end_to_end_s  layers/e2e  layer_energy_j  end_to_end_j\n"

@@ -7,6 +7,7 @@
 
 #include <jetperf/common/columns.hpp>
 #include <jetperf/common/row.hpp>
+#include <jetperf/common/summary_table.hpp>
 
 namespace jetperf::kinds {
 
@@ -29,5 +30,7 @@ inline constexpr column_key<std::int64_t> stderr_bytes{"stderr_bytes"};
 }  // namespace command::cols
 
 const column_table& command_columns();
+/// The summary's runs and phases tables per board setting (command_kind.cpp's summarize).
+const std::vector<summary_table>& command_summary_tables();
 
 }  // namespace jetperf::kinds

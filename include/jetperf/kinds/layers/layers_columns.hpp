@@ -9,6 +9,7 @@
 
 #include <jetperf/common/columns.hpp>
 #include <jetperf/common/row.hpp>
+#include <jetperf/common/summary_table.hpp>
 
 namespace jetperf::kinds {
 
@@ -64,5 +65,7 @@ inline constexpr column_key<cell_list> layer_rows{"layer_rows"};
 }  // namespace layers::cols
 
 const column_table& layers_columns();
+/// The summary's networks table (layers_results.cpp's summarize_layers writes its rows).
+const std::vector<summary_table>& layers_summary_tables();
 
 }  // namespace jetperf::kinds
