@@ -432,7 +432,6 @@ TEST(onednn_layers, blocks_that_open_with_glue) {
   expect_block_matches("squeezenet1_0", "flatten");
 }
 
-#endif  // JETPERF_HAS_ONEDNN
 
 namespace {
 
@@ -481,3 +480,5 @@ TEST(onednn_layers, resnet18s_ops_alone_run_the_implementation_they_run_in_the_n
 TEST(onednn_layers, squeezenet1_0s_ops_alone_run_the_implementation_they_run_in_the_network) {
   expect_isolated_ops_run_as_in_the_network("squeezenet1_0");
 }
+
+#endif  // JETPERF_HAS_ONEDNN
