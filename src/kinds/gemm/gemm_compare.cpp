@@ -1,5 +1,6 @@
 #include <jetperf/kinds/gemm/gemm_compare.hpp>
 
+#include <cstdio>
 #include <map>
 #include <optional>
 
@@ -41,7 +42,12 @@ std::string key_text(const cell& c) {
   if (c.is_null()) return "n";
   if (const auto b = c.boolean()) return *b ? "t" : "f";
   if (c.is_integer()) return "i" + std::to_string(*c.integer());
-  if (c.is_double()) return "d" + std::to_string(*c.number());
+  if (c.is_double()) {
+    // Every digit a double has (std::to_string keeps six decimals and would merge neighbours).
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", *c.number());
+    return std::string("d") + text;
+  }
   if (const auto t = c.text()) return "s" + std::to_string(t->size()) + ":" + *t;
   return "?";
 }

@@ -151,3 +151,17 @@ TEST(gemm_compare, repeats_of_one_setting_give_a_mean_an_interval_and_a_disagree
   // Without repeats there is nothing to summarize.
   EXPECT_TRUE(repeats_json({point("float", 512, false, 900, 100, 5)}).empty());
 }
+
+// Points whose params differ only in the seventh decimal of a number are different points: the
+// grouping keeps every digit of a double (six decimals would have merged them as repeats).
+TEST(gemm_compare, params_that_differ_past_six_decimals_are_not_repeats_of_each_other) {
+  auto a = point("float", 512, false, 900, 100, 5);
+  auto b = point("float", 512, false, 900, 120, 5);
+  a["params"]["gpu_freq_hz"] = 1.0000001;
+  b["params"]["gpu_freq_hz"] = 1.0000002;
+  a["params"]["repeat"] = 0;
+  b["params"]["repeat"] = 1;
+  EXPECT_TRUE(repeats_json({a, b}).empty());
+  b["params"]["gpu_freq_hz"] = 1.0000001;
+  EXPECT_EQ(repeats_json({a, b}).size(), 1u);
+}
