@@ -146,11 +146,10 @@ TEST(http_limits, sockets_that_send_nothing_make_room_for_the_token_holder) {
     auto& holder = *holders.back();
     ASSERT_TRUE(holder.send(raw_client::request("POST", "/v1/jobs", "{}", "Authorization: Bearer good\r\n")));
     EXPECT_EQ(holder.read_response().result_int(), 200) << "round " << round;
-    // The oldest silent socket was closed to make room (its read ends at once, not after the
-    // client's 5 s receive timeout), the others kept.
-    const auto asked = std::chrono::steady_clock::now();
-    EXPECT_EQ(silent[static_cast<std::size_t>(round)]->read_to_eof(), "");
-    EXPECT_LT(std::chrono::steady_clock::now() - asked, 2s) << "round " << round;
+    // The oldest silent socket was closed to make room, the others kept: its read ends at the
+    // server's close (read_to_eof throws at the client's 5 s receive timeout, long before the
+    // 30 s header timeout would close it).
+    EXPECT_EQ(silent[static_cast<std::size_t>(round)]->read_to_eof(), "") << "round " << round;
   }
   // A connection that has sent a request is never closed for another: with every slot held by
   // served ones, a newcomer over the limit is answered 503 as before.

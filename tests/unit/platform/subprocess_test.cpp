@@ -48,13 +48,12 @@ TEST(subprocess, feeds_stdin) {
 TEST(subprocess, kills_on_timeout) {
   jetperf::test::temp_dir tmp;
   auto p = script(tmp, "t.sh", "echo started\nexec sleep 30\n");
-  auto t0 = std::chrono::steady_clock::now();
   auto r = run_process({p}, 300ms);
+  // Killed, not waited for: a child left to run would exit 0 after its 30 s with no signal.
   EXPECT_TRUE(r.timed_out);
   EXPECT_EQ(r.term_signal, 9);
   EXPECT_EQ(r.exit_code, -1);
   EXPECT_EQ(r.out, "started\n");
-  EXPECT_LT(std::chrono::steady_clock::now() - t0, 10s);
 }
 
 TEST(subprocess, missing_program_is_a_platform_error) {
