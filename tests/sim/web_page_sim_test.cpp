@@ -3,7 +3,7 @@
 // folder and Debian's /usr/share/javascript. The board view's live plot (every sample while a job
 // runs, ~100 rows a second), the job list's filters, a finished gemm job in the explorer (presets,
 // x/y, fixed values, log axes, the CSV of the plotted rows), a point's samples, the page's data
-// logic with known data, the draw time of 100k points and of a full 10-minute ring, a missing
+// logic with known data, the summary tables a kind declares, the draw time of 100k points and of a full 10-minute ring, a missing
 // library named on the page, the CSP and the tab-only token; no console error
 // or uncaught exception anywhere. Screenshots go to <build>/tests/artefacts/web/.
 //
@@ -386,6 +386,50 @@ TEST_F(web_page, data_logic_gives_the_known_answers) {
                                                       ["in_context_median_s", [0.0025, null, 0.0011]]])"));
   EXPECT_EQ(r["mapping_throughputs"], nlohmann::json({10, 7}));
   EXPECT_EQ(r["csv"], "name,v,tags\r\n'=2+3,-5,'@x;y\r\n\"a,\"\"b\"\"\",1.5,\r\n");
+}
+
+// The summary tables a kind declares, drawn by the page from GET /v1/kinds/{kind} alone, read
+// cell for cell as the client printed the same stored summaries (the golden fixture's `show` of a
+// command job and a layers job, recorded before the page had these tables).
+TEST_F(web_page, declared_summary_tables_read_as_the_client_prints_them) {
+  open("#/jobs");
+  const auto summary_of = [](const std::string& job) {
+    return nlohmann::json::parse(read_file(fixtures_dir() + "/golden/" + job))["summary"].dump();
+  };
+  const auto r = page_->evaluate(R"((async () => {
+    const t = await import('/web/js/summary_tables.js');
+    const decl = async (kind) => (await (await fetch('/v1/kinds/' + kind)).json()).summary_tables;
+    const command = await decl('command'), layers = await decl('layers');
+    const command_summary = )" + summary_of("job-6.json") + R"(;
+    const layers_summary = )" + summary_of("job-3.json") + R"(;
+    const by_name = (tables, name) => tables.find((x) => x.name === name);
+    const view = t.summary_tables_view(command, command_summary);
+    const box = document.createElement('div');
+    box.append(...view);
+    return {
+      runs: t.table_rows(by_name(command, 'runs'), command_summary),
+      phases: t.table_rows(by_name(command, 'phases'), command_summary),
+      networks: t.table_rows(by_name(layers, 'networks'), layers_summary),
+      none: t.summary_tables_view(command, { points: {} }).length,
+      numbers: [3, 0.02254, 2.9914, 123.456, 12345.6, 1234567.5, 0.000123, -0.5, 1e-12].map(t.number_text),
+      view_ids: view.map((v) => v.id),
+      view_rows: view.map((v) => v.dataset.rows),
+      headers: [...box.querySelectorAll('#summary-table-phases th')].map((x) => x.textContent),
+      titles: [...box.querySelectorAll('h4')].map((x) => x.textContent),
+    };
+  })())");
+  EXPECT_EQ(r["runs"], nlohmann::json::parse(R"([["cpu_freq_khz=2201600", "2", "0.4233", "2.991"]])"));
+  EXPECT_EQ(r["phases"], nlohmann::json::parse(R"([["cpu_freq_khz=2201600", "busy", "2", "0.2001", "1.471"],
+                                                    ["cpu_freq_khz=2201600", "sleep", "2", "0.2004", "1.364"]])"));
+  EXPECT_EQ(r["networks"], nlohmann::json::parse(R"([["squeezenet1_0", "cpu", "cpu_freq_khz=2201600", "18/18", "0.0225",
+                                                      "0.8571", "0.1511", "0.1754"]])"));
+  EXPECT_EQ(r["none"], 0);
+  // client/output.cpp's format_number, digit for digit.
+  EXPECT_EQ(r["numbers"], nlohmann::json({"3", "0.0225", "2.991", "123.5", "12346", "1.23e+06", "0.000123", "-0.5", "1e-12"}));
+  EXPECT_EQ(r["view_ids"], nlohmann::json({"summary-table-runs", "summary-table-phases"}));
+  EXPECT_EQ(r["view_rows"], nlohmann::json({"1", "2"}));
+  EXPECT_EQ(r["headers"], nlohmann::json({"setting", "phase", "runs", "time_mean_s", "energy_mean_j"}));
+  EXPECT_EQ(r["titles"], nlohmann::json({"phases (mean per run)"}));
 }
 
 TEST_F(web_page, live_plot_draws_100k_points_from_its_ring) {

@@ -6,6 +6,7 @@ import { el, pairs_table, format_duration, show_message } from './dom.js';
 import { progress_cell } from './jobs_view.js';
 import { explorer_view } from './explorer_view.js';
 import { samples_view } from './samples_view.js';
+import { summary_tables_view } from './summary_tables.js';
 
 export class job_view {
   constructor(root, id) {
@@ -32,12 +33,27 @@ export class job_view {
         el('details', { open: true }, el('summary', {}, 'Spec'), el('pre', { id: 'job-spec' }, JSON.stringify(job.spec, null, 1))),
         el('details', {}, el('summary', {}, 'Provenance'), el('pre', { id: 'job-provenance' }, JSON.stringify(job.provenance, null, 1))),
         el('details', { open: true }, el('summary', {}, 'Summary'), el('pre', { id: 'job-summary' }, JSON.stringify(job.summary, null, 1)))),
+      el('div', { id: 'job-summary-tables' }),
       pairs_table([['tags', job.tags.join(', ')], ['created', job.created_at], ['started', job.started_at], ['finished', job.finished_at]]),
       el('h3', { hidden: !live }, 'Points as they finish'), el('table', { id: 'point-events', hidden: !live }),
       el('h3', {}, 'Results'), el('div', { id: 'explorer' }, live ? 'results appear when the job ends' : ''),
       el('div', { id: 'samples' }));
+    await this.show_summary_tables();
     if (live) this.follow();
     else await this.show_results();
+  }
+
+  // The summary's declared tables (GET /v1/kinds/{kind}); a kind this daemon no longer has, or
+  // one that declares none, leaves the raw summary above as the only view.
+  async show_summary_tables() {
+    let kind = null;
+    try {
+      kind = await get_json(`/v1/kinds/${encodeURIComponent(this.job.kind)}`);
+    } catch (_) {
+      return;
+    }
+    const box = document.getElementById('job-summary-tables');
+    if (box) box.replaceChildren(...summary_tables_view(kind.summary_tables, this.job.summary));
   }
 
   follow() {
