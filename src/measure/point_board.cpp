@@ -58,6 +58,8 @@ applied_settings apply_point_settings(measure::point_context& ctx, const platfor
     a.read_back = ctx.board->apply(a.requested);
   else if (!a.requested.empty())
     a.flags.push_back("settings_not_applied");
+  else if (ctx.board)
+    a.read_back = ctx.board->read_back();  // nothing swept: the row still says what it ran at
   if (!a.requested.empty())
     ctx.record("settings", a.requested.label(), t0, clock.now_ns(),
                record{{"requested", setting_record(a.requested)}, {"read_back", set_values(a.read_back)}});

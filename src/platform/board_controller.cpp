@@ -151,6 +151,20 @@ current_settings board_controller::apply_request(const board_request& request) {
   return apply_locked(request);
 }
 
+namespace {
+
+// What a point records is what the board reads back, for the controls this board has.
+board_setting setting_of(const current_settings& now) {
+  board_setting read_back;
+  read_back.power_mode = now.power_mode;
+  read_back.gpu_freq_hz = now.gpu_freq_hz;
+  read_back.cpu_freq_khz = now.cpu_freq_khz;
+  read_back.emc_freq_hz = now.emc_freq_hz;
+  return read_back;
+}
+
+}  // namespace
+
 board_setting board_controller::apply(const board_setting& setting) {
   board_request request;
   if (setting.power_mode) request.power_mode = static_cast<int>(*setting.power_mode);
@@ -173,14 +187,12 @@ board_setting board_controller::apply(const board_setting& setting) {
                                       "reboot the board and go on with the job after the boot");
     }
   }
-  const auto now = apply_locked(request);
-  // What a point records is what the board reads back, for the controls this board has.
-  board_setting read_back;
-  read_back.power_mode = now.power_mode;
-  read_back.gpu_freq_hz = now.gpu_freq_hz;
-  read_back.cpu_freq_khz = now.cpu_freq_khz;
-  read_back.emc_freq_hz = now.emc_freq_hz;
-  return read_back;
+  return setting_of(apply_locked(request));
+}
+
+board_setting board_controller::read_back() const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  return setting_of(current_locked());
 }
 
 void board_controller::check_power_mode(int mode) const {

@@ -33,6 +33,7 @@ class fake_board final : public platform::board_settings {
     ++applies_;
     return state_;
   }
+  platform::board_setting read_back() const override { return state_; }
   void restore() override { state_ = {}; }
 
   double gpu_hz() const { return static_cast<double>(state_.gpu_freq_hz.value_or(0)); }

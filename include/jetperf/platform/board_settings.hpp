@@ -26,6 +26,10 @@ class board_settings {
   /// board does not offer, platform_error on failure (after putting the board back), and
   /// reboot_required (changing nothing) when the power mode can only change through a reboot.
   virtual board_setting apply(const board_setting& setting) = 0;
+  /// What the board runs at now, for the controls it has, as apply() reads it back: what a point
+  /// that sets nothing records (a row says the clocks it ran at, swept or not). Empty where
+  /// nothing can be read.
+  virtual board_setting read_back() const { return {}; }
   /// Restores the armed snapshot and closes it; a no-op when not armed. When putting the power
   /// mode back needs a reboot, the mode is switched for the next boot and the snapshot stays open:
   /// the clocks are restored by the start-up after that boot.

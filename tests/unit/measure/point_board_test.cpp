@@ -51,6 +51,28 @@ json verdict(platform::board_settings& board, const json& point, telemetry::samp
 
 }  // namespace
 
+// A point that sets nothing still records the clocks the board ran at: read back, not asked.
+TEST(point_board, a_point_that_sets_nothing_records_what_the_board_reads_back) {
+  jetperf::test::fake_board board;
+  board.apply({std::nullopt, 2133000000, 600000000, 2200000});
+  const auto applies = board.applies();
+  const auto m = verdict(board, json::object());
+  EXPECT_EQ(board.applies(), applies);  // read, not applied
+  EXPECT_EQ(m["gpu_freq_hz"], 600000000) << m.dump();
+  EXPECT_EQ(m["cpu_freq_khz"], 2200000) << m.dump();
+  EXPECT_EQ(m["emc_freq_hz"], 2133000000) << m.dump();
+  EXPECT_TRUE(m["power_mode"].is_null()) << m.dump();
+  EXPECT_EQ(m["requested"], json::object()) << m.dump();
+  EXPECT_EQ(m["read_back"], json({{"cpu_freq_khz", 2200000}, {"emc_freq_hz", 2133000000}, {"gpu_freq_hz", 600000000}}));
+  EXPECT_FALSE(has_flag(m, "settings_not_applied")) << m.dump();
+  EXPECT_FALSE(has_flag(m, "throttled")) << m.dump();
+  // A board that reads nothing back leaves the settings null, as before.
+  stubborn_emc_board blind(0);
+  const auto b = verdict(blind, json::object());
+  EXPECT_TRUE(b["gpu_freq_hz"].is_null()) << b.dump();
+  EXPECT_EQ(b["read_back"], json::object()) << b.dump();
+}
+
 TEST(point_board, emc_read_back_below_the_request_is_flagged_throttled_like_gpu_and_cpu_clocks) {
   stubborn_emc_board board(1600000000);
   const auto m = verdict(board, {{"emc_freq_hz", 2133000000}, {"gpu_freq_hz", 900000000}});
