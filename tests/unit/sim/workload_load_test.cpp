@@ -235,8 +235,9 @@ TEST(cpu_cgroup, a_held_thread_runs_at_its_share_in_a_group_of_its_own_and_comes
   EXPECT_EQ(test::read_file(group_a + "/cpu.cfs_quota_us"), "10000\n");
   share->release(a.tid());
   EXPECT_FALSE(std::filesystem::exists(group_a)) << "the thread's group stays after its release";
-  // Released, it runs free again (at least more than its old share, on a busy 2-core machine).
-  EXPECT_GT(busy_over(a.tid(), 300), 0.3);
+  // Released, it is back in the process's own cgroup (the main thread's), with no quota of its
+  // own. (Its CPU share then is the machine's load's to decide, so it is not timed here.)
+  EXPECT_EQ(test::read_file("/proc/self/task/" + std::to_string(a.tid()) + "/cgroup"), test::read_file("/proc/self/cgroup"));
   // A thread that is gone says so.
   EXPECT_EQ(share->hold(999999999, 0.5).result, share_outcome::kind::gone);
   const auto group = share->group_dir();
