@@ -65,7 +65,14 @@ TEST_F(kinds_routes, columns_are_the_kinds_table_and_the_layers_defaults_are_its
 
 // The summary's tables as declared, so a client renders them without knowing the kind.
 TEST_F(kinds_routes, serves_each_kinds_summary_tables) {
-  EXPECT_EQ(kind("gemm")["summary_tables"], nlohmann::json::array());
+  const auto gemm = kind("gemm")["summary_tables"];
+  ASSERT_EQ(gemm.size(), 2u) << gemm.dump();
+  EXPECT_EQ(gemm[0]["rows"], "best_per_dtype_size");
+  EXPECT_EQ(gemm[1]["rows"], "repeats");
+  EXPECT_EQ(gemm[0]["columns"][9], (nlohmann::json{{"header", "gflops_per_w"}, {"path", "gflops_per_w"}, {"unit", "GFLOP/s/W"},
+                                                   {"format", "value"}, {"source", "row"}}));
+  EXPECT_EQ(gemm[1]["columns"][9]["path"], "gflops.mean");
+  EXPECT_EQ(kind("idle")["summary_tables"], nlohmann::json::array());
   const auto col = [](const char* header, const char* path, const char* unit) {
     return nlohmann::json{{"header", header}, {"path", path}, {"unit", unit}, {"format", "value"}, {"source", "row"}};
   };

@@ -8,6 +8,7 @@
 
 #include <jetperf/common/columns.hpp>
 #include <jetperf/common/row.hpp>
+#include <jetperf/common/summary_table.hpp>
 
 namespace jetperf::kinds {
 
@@ -38,5 +39,9 @@ inline constexpr column_key<std::vector<std::string>> kernels{"kernels"};
 }  // namespace gemm::cols
 
 const column_table& gemm_columns();
+/// The summary's lists as tables (GET /v1/kinds/gemm): the best setting per dtype and size, and
+/// the repeats' spread per setting. The client's `show` keeps gemm's verdict sentences (the
+/// "most efficient:" line scripts read); the web page draws these.
+const std::vector<summary_table>& gemm_summary_tables();
 
 }  // namespace jetperf::kinds
