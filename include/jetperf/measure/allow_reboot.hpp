@@ -1,6 +1,6 @@
 #pragma once
 // A job's consent to reboots: the spec field `allow_reboot` that every kind sweeping power modes
-// declares with the other board axes (board_axis_fields), and how the runner (jobs/job_service),
+// declares with the other board axes (board_axis_fields), and how the runner (jobs/job_runner),
 // which acts on it (it journals the job, reboots and resumes), reads it from a stored spec.
 #include <nlohmann/json.hpp>
 

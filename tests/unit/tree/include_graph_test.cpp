@@ -108,6 +108,8 @@ TEST(include_graph, the_json_free_folders_include_no_nlohmann_json) {
 const std::set<std::string> k_json_edges_of_the_middle = {
     "include/jetperf/common/cell_json.hpp",          "include/jetperf/common/spec_fields.hpp",
     "include/jetperf/common/spec_table.hpp",         "include/jetperf/jobs/job_service.hpp",
+    "include/jetperf/jobs/job_events.hpp",           "include/jetperf/jobs/job_journal.hpp",
+    "include/jetperf/jobs/job_queue.hpp",
     "include/jetperf/jobs/kind.hpp",                 "include/jetperf/jobs/point_tally.hpp",
     "include/jetperf/jobs/workload.hpp",             "include/jetperf/kinds/command/command_spec.hpp",
     "include/jetperf/kinds/gemm/gemm_spec.hpp",      "include/jetperf/kinds/layers/layers_spec.hpp",
