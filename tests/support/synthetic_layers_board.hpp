@@ -188,7 +188,7 @@ struct synthetic_layers_board {
     measure::point_context ctx;
     ctx.telemetry = &sensor;
     ctx.time = time;
-    auto out = measure::in_context_protocol(ctx, be, net, layers, idle, plan)();
+    auto out = measure::measure_in_context(ctx, be, net, layers, idle, plan);
     ran_s = be.ran_s();
     return out;
   }

@@ -64,6 +64,7 @@ record in_context_estimator_record(const measure::in_context_diagnostics& e) {
           {"attributed_energy_j", e.attributed_energy_j},
           {"attributed_energy_ci95_j", finite_or_null(e.attributed_energy_ci95_j)},
           {"target_half_width", e.target_half_width},
+          {"sensor_retries", static_cast<std::int64_t>(e.sensor_retries)},
           {"sensor", record{{"nominal_period_s", s.nominal_period_s},
                             {"poll_period_s", s.poll_period_s > 0 ? cell(s.poll_period_s) : cell()},
                             {"period_s", s.period_s},

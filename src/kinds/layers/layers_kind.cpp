@@ -407,7 +407,7 @@ measure::point_result layers_kind::run_point(measure::point_context& ctx, const 
   std::optional<measure::in_context_result> in_context;
   if (spec.in_context())
     plan.window = [&, ip = in_context_plan_of(spec, sensors, update_period_s)](std::optional<double> idle_w) {
-      in_context = measure::in_context_protocol(ctx, *be, entry.net, layers, idle_w, ip)();
+      in_context = measure::measure_in_context(ctx, *be, entry.net, layers, idle_w, ip);
       return in_context->window;
     };
   const auto m = measure::run_point(ctx, p.setting, plan, idle_);

@@ -92,6 +92,25 @@ in_context_protocol::in_context_protocol(const point_context& ctx, workloads::la
       source_(ctx.telemetry), times_(layers.size()), rng_(static_cast<std::uint64_t>(ctx.clock().now_ns())),
       offsets_(layers.size()) {}
 
+in_context_result measure_in_context(const point_context& ctx, workloads::layer_backend& be, const models::network& net,
+                                     const std::vector<models::layer>& layers, std::optional<double> idle_w,
+                                     in_context_plan plan) {
+  auto out = in_context_protocol(ctx, be, net, layers, idle_w, plan)();
+  std::size_t retries = 0;
+  for (; out.estimator.sensor_unfitted && retries < plan.sensor_retries && !ctx.cancelled(); ++retries) {
+    ctx.record("windows", "sensor clock not fitted", out.window.t_start_ns, out.window.t_end_ns,
+               record{{"reason", out.estimator.unresolvable}, {"retry", static_cast<std::int64_t>(retries + 1)}});
+    spdlog::info("in_context: {}; measuring a window twice as long", out.estimator.unresolvable);
+    plan.min_time_s *= 2;
+    plan.max_time_s *= 2;
+    // The clock is fitted afresh from the new window's polls: the failed one's would spoil it.
+    plan.sensor_since_ns = std::max(plan.sensor_since_ns, out.window.t_end_ns);
+    out = in_context_protocol(ctx, be, net, layers, idle_w, plan)();
+  }
+  out.estimator.sensor_retries = retries;
+  return out;
+}
+
 in_context_result in_context_protocol::operator()() {
   start();
   for (std::size_t run = 0;; ++run) {
@@ -477,6 +496,7 @@ void in_context_protocol::report_diagnostics() {
   e.attributed_energy_j = res_.sum_energy_j;
   e.attributed_energy_ci95_j = res_.sum_energy_ci95_j;
   e.target_half_width = plan_.target_rel;
+  e.sensor_unfitted = !fit_.unusable.empty() && !fit_.poll_too_slow;
   e.sensor = {fit_.nominal_period_s, plan_.poll_period_s, fit_.period_s, fit_.lateness_median_s, fit_.lateness_iqr_s,
               fit_.phase_uncertainty_s, fit_.changes, fit_.readings.size()};
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -266,4 +267,52 @@ TEST(in_context_protocol, a_sensor_that_loses_its_clock_stops_the_runs_and_keeps
   EXPECT_GT(e.units, 4u);
   EXPECT_NEAR(e.sensor.period_s, 4.896e-3, 4.896e-3 * 0.002);
   EXPECT_GE(check_against_truth(out, b, plan.target_rel), 4u);
+}
+
+// A sensor whose changes follow no clock for the first window (a loaded host's late, uneven
+// polls look like this): the window is measured again, twice as long, and the layers get their
+// numbers from the second. One that never settles leaves them unresolvable after the retry.
+TEST(in_context_protocol, an_unfitted_sensor_clock_is_measured_again_with_a_longer_window) {
+  const auto glitchy_until = [](test::synthetic_layers_board& b, std::int64_t until_ns) {
+    b.sensor.period_ns = 1'000'000;
+    const auto steady = b.sensor.power;
+    b.sensor.power = [steady, until_ns](std::int64_t t) {
+      return t >= until_ns ? steady(t) : steady(t) + 1e-6 * static_cast<double>((t / 1'000'000) % 2);
+    };
+  };
+  measure::in_context_plan plan;
+  plan.min_time_s = 0.3;
+  plan.max_time_s = 1.0;
+  plan.check_period_s = 0.25;
+  plan.target_rel = 0.05;
+
+  auto settles = board(0.02, test::sensor_clock{5'000'000, 4'896'000, 1'100'000});
+  glitchy_until(settles, settles.time->now_ns() + 1'200'000'000);
+  const auto t0 = settles.time->now_ns();
+  const auto out = settles.run(false, k_idle_w, plan);
+  EXPECT_EQ(out.estimator.sensor_retries, 1u);
+  EXPECT_FALSE(out.estimator.sensor_unfitted) << out.estimator.unresolvable;
+  ASSERT_TRUE(out.estimated) << out.estimator.unresolvable;
+  // The window kept is the second: it starts after the first one's second.
+  EXPECT_GT(out.window.t_start_ns, t0 + 1'000'000'000);
+  EXPECT_NEAR(out.estimator.sensor.period_s, 4.896e-3, 4.896e-3 * 0.002);
+  // Each layer with a number of its own holds its true power (the runs of both windows are in
+  // the board's log, so the latency checks of check_against_truth do not apply).
+  std::size_t own = 0;
+  for (std::size_t li = 0; li < out.layers.size(); ++li) {
+    const auto& row = out.layers[li];
+    if (row.resolution != layer_resolution::resolved && row.resolution != layer_resolution::not_converged) continue;
+    ++own;
+    EXPECT_NEAR(row.power_w, settles.true_power(li), 2 * row.power_ci95_w) << row.name;
+  }
+  EXPECT_GE(own, 4u);
+
+  auto never = board(0.02, test::sensor_clock{5'000'000, 4'896'000, 1'100'000});
+  glitchy_until(never, std::numeric_limits<std::int64_t>::max());
+  const auto lost = never.run(false, k_idle_w, plan);
+  EXPECT_EQ(lost.estimator.sensor_retries, 1u);
+  EXPECT_TRUE(lost.estimator.sensor_unfitted);
+  EXPECT_FALSE(lost.estimated);
+  EXPECT_NE(lost.estimator.unresolvable.find("no regular clock"), std::string::npos) << lost.estimator.unresolvable;
+  for (const auto& row : lost.layers) EXPECT_EQ(row.resolution, layer_resolution::unresolvable) << row.name;
 }
