@@ -1,3 +1,4 @@
+#include <jetperf/api/missing_page.hpp>
 #include <jetperf/api/router.hpp>
 #include <jetperf/api/routes.hpp>
 #include <jetperf/api/static_files.hpp>
@@ -33,8 +34,17 @@ const std::string& web_root(const route_request& r) {
 
 http_response index_page(const route_request& r) {
   r.query.reject_unknown({});
-  // The page changes with the package: revalidate every load.
-  return file_response(read_static_file(web_root(r), "index.html"), "no-cache");
+  try {
+    // The page changes with the package: revalidate every load.
+    return file_response(read_static_file(web_root(r), "index.html"), "no-cache");
+  } catch (const not_found& e) {
+    // A browser opened the daemon's address: answer with a page that says what to install or
+    // which flag to pass, not a JSON error body.
+    static_file missing{"", "text/html; charset=utf-8", missing_page_html(r.svc.web_root, e.what())};
+    auto res = file_response(missing, "no-cache");
+    res.status = 404;
+    return res;
+  }
 }
 
 http_response web_file(const route_request& r) {

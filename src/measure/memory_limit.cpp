@@ -1,13 +1,10 @@
 #include <jetperf/measure/memory_limit.hpp>
 
-#include <fstream>
 #include <limits>
-#include <sstream>
 
 #include <unistd.h>
 
 #include <jetperf/platform/meminfo.hpp>
-#include <jetperf/platform/sysfs_paths.hpp>
 
 namespace jetperf::measure {
 
@@ -38,10 +35,7 @@ std::int64_t host_memory_bytes() {
 }
 
 std::int64_t host_available_memory_bytes() {
-  std::ifstream in(platform::paths::meminfo);
-  std::stringstream text;
-  text << in.rdbuf();
-  const auto bytes = platform::meminfo_bytes(text.str(), "MemAvailable");
+  const auto bytes = platform::host_memory_info().available_bytes;
   return bytes && *bytes > 0 ? *bytes : 0;
 }
 

@@ -11,10 +11,7 @@ namespace jetperf::platform {
 
 namespace {
 
-std::optional<std::int64_t> mem_total_bytes(const sysfs_root& root) {
-  const auto text = root.try_read(paths::meminfo);
-  return text ? meminfo_bytes(*text, "MemTotal") : std::nullopt;
-}
+std::optional<std::int64_t> mem_total_bytes(const sysfs_root& root) { return read_memory_info(root).total_bytes; }
 
 }  // namespace
 

@@ -11,42 +11,11 @@ namespace jetperf::platform {
 
 namespace {
 
-std::string strip_nul(std::string s) {
-  s.erase(std::remove(s.begin(), s.end(), '\0'), s.end());
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
-  return s;
-}
-
-bool is_gpu_name(const std::string& name) {
-  static const char* known[] = {"gv11b", "gp10b", "ga10b", "gb10b", "gpu"};
-  for (const char* k : known)
-    if (name == k) return true;
-  return name.find("gpu") != std::string::npos;
-}
-
 std::optional<int> core_number(const std::string& entry) {
   if (entry.size() < 4 || entry.compare(0, 3, "cpu") != 0) return std::nullopt;
   for (size_t i = 3; i < entry.size(); ++i)
     if (!std::isdigit(static_cast<unsigned char>(entry[i]))) return std::nullopt;
   return std::stoi(entry.substr(3));
-}
-
-std::optional<gpu_node> find_gpu(const sysfs_root& root) {
-  const std::string cls = paths::devfreq_class;
-  for (const auto& entry : root.list(cls)) {
-    // Resolve inside the root first: the class entries are links (absolute on some kernels).
-    auto freq = root.resolve(cls + "/" + entry);
-    if (!freq) continue;
-    auto dev = root.resolve(*freq + "/device");
-    if (!dev) continue;
-    auto name_path = root.resolve(*dev + "/of_node/name");
-    auto name = name_path ? root.try_read(*name_path) : std::nullopt;
-    if (!name) continue;
-    const std::string of_name = strip_nul(*name);
-    if (!is_gpu_name(of_name)) continue;
-    return gpu_node{of_name, *freq, *dev};
-  }
-  return std::nullopt;
 }
 
 std::string find_fan(const sysfs_root& root) {
@@ -113,7 +82,7 @@ std::vector<int> parse_cpu_list(const std::string& text) {
 
 board_discovery discover_board(const sysfs_root& root, const board_info& info) {
   board_discovery d;
-  d.gpu = find_gpu(root);
+  d.gpu = find_gpu_node(root);
 
   const std::string cpu = paths::cpu_dir;
   for (const auto& entry : root.list(cpu))

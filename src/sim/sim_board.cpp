@@ -8,6 +8,8 @@
 
 #include <jetperf/common/errors.hpp>
 #include <jetperf/platform/nvpmodel_conf.hpp>
+#include <jetperf/platform/own_executable.hpp>
+#include <jetperf/platform/sysfs_paths.hpp>
 #include <jetperf/sim/board_tree.hpp>
 #include <jetperf/sim/nvpmodel_conf_writer.hpp>
 #include <jetperf/sim/nvpmodel_program.hpp>
@@ -24,10 +26,10 @@ constexpr const char* tegrastats_exe = "jetperf-sim-tegrastats";
 
 std::string find_tools_dir(const std::string& given) {
   if (!given.empty()) return given;
-  std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) throw platform_error("cannot locate the simulator programs: /proc/self/exe unreadable");
-  const fs::path d = exe.parent_path();
+  const auto exe = platform::own_executable();
+  if (!exe)
+    throw platform_error("cannot locate the simulator programs: " + std::string(platform::paths::self_exe) + " unreadable");
+  const fs::path d = fs::path(*exe).parent_path();
   for (const fs::path& c : {d, d / "sim", d / "daemon" / "sim", d / ".." / "lib" / "jetperf"})
     if (fs::exists(c / nvpmodel_exe) && fs::exists(c / tegrastats_exe)) return c.string();
   throw platform_error("cannot find " + std::string(nvpmodel_exe) + " beside " + d.string() +

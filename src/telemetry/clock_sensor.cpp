@@ -11,29 +11,9 @@ namespace {
 // Both EMC rate files live in debugfs (root only); t186/t194/t234 first, then t210.
 const char* const emc_rate_paths[] = {platform::paths::bpmp_emc_rate, platform::paths::t210_emc_rate};
 
-bool is_gpu_node(std::string name) {
-  while (!name.empty() && (name.back() == '\n' || name.back() == ' ' || name.back() == '\0')) name.pop_back();
-  return name == "gv11b" || name == "gp10b" || name == "ga10b" || name == "gb10b" ||
-         name.find("gpu") != std::string::npos;
-}
-
 }  // namespace
 
-std::optional<gpu_dirs> find_gpu_dirs(const platform::sysfs_root& root) {
-  const std::string base = platform::paths::devfreq_class;
-  for (const auto& e : root.list(base)) {
-    std::string entry = base + "/" + e;
-    auto node = root.try_read(entry + "/device/of_node/name");
-    if (!node || !is_gpu_node(*node)) continue;
-    gpu_dirs d;
-    d.devfreq_dir = root.resolve(entry).value_or(entry);
-    d.device_dir = root.resolve(entry + "/device").value_or(entry + "/device");
-    return d;
-  }
-  return std::nullopt;
-}
-
-clock_sensor::clock_sensor(const platform::sysfs_root& root, std::optional<gpu_dirs> gpu,
+clock_sensor::clock_sensor(const platform::sysfs_root& root, std::optional<platform::gpu_node> gpu,
                            std::int64_t min_interval_ns)
     : min_interval_ns_(min_interval_ns) {
   auto add = [&](const std::string& name, const std::string& unit, channel_kind kind, const std::string& path,
@@ -44,9 +24,9 @@ clock_sensor::clock_sensor(const platform::sysfs_root& root, std::optional<gpu_d
     files_.push_back(std::move(f));
     scale_.push_back(scale);
   };
-  if (!gpu) gpu = find_gpu_dirs(root);
+  if (!gpu) gpu = platform::find_gpu_node(root);
   if (gpu) {
-    add("clock.gpu", "Hz", channel_kind::clock, gpu->devfreq_dir + "/cur_freq", 1.0);
+    add("clock.gpu", "Hz", channel_kind::clock, gpu->freq_dir + "/cur_freq", 1.0);
     // `load` is per-mille; jtop divides by 10 for percent.
     add("util.gpu", "%", channel_kind::utilisation, gpu->device_dir + "/load", 0.1);
   }

@@ -3,9 +3,10 @@
 // folder and Debian's /usr/share/javascript. The board view's live plot (every sample while a job
 // runs, ~100 rows a second), the job list's filters, a finished gemm job in the explorer (presets,
 // x/y, fixed values, log axes, the CSV of the plotted rows), a point's samples, the page's data
-// logic with known data, the summary tables a kind declares, the draw time of 100k points and of a full 10-minute ring, a missing
-// library named on the page, the CSP and the tab-only token; no console error
-// or uncaught exception anywhere. Screenshots go to <build>/tests/artefacts/web/.
+// logic with known data, the summary tables a kind declares, the draw time of 100k points and of
+// a full 10-minute ring, a missing library named on the page, the CSP and the tab-only token, the
+// page from a daemon run from its build tree with no --web-root; no console error or uncaught
+// exception anywhere. Screenshots go to <build>/tests/artefacts/web/.
 //
 // The only skip: no working chromium binary on this machine (Ubuntu 20.04's is a snap stub).
 #include <sys/stat.h>
@@ -587,6 +588,37 @@ TEST_F(web_page, a_missing_library_is_named_on_the_page) {
   // The rest of the page still works.
   EXPECT_TRUE(page_->wait_until("document.getElementById('jobs-table')", std::chrono::seconds(5)));
   shot("missing_libraries.png");
+}
+
+// Issue 36: build/daemon/jetperfd run from its build tree, with no --web-root and no web_root in
+// its config (daemon_process passes --config /dev/null), serves the page at / without flags: the
+// installed one, or before `cmake --install` this build's source tree's web/
+// (daemon/daemon_config.cpp, pick_web_root), and the page renders with its libraries.
+TEST_F(web_page, a_daemon_run_from_its_build_tree_serves_the_page_without_a_web_root) {
+  ASSERT_EQ(daemon_path(), binary_dir() + "/daemon/jetperfd");
+  temp_dir sim;
+  daemon_process bare({"--board", "sim:orin-agx", "--sim-dir", sim.path()});
+  http_client http(bare.port());
+  const auto index = http.request("GET", "/");
+  ASSERT_EQ(index.status, 200) << index.body << "\ndaemon log:\n" << bare.log();
+  EXPECT_EQ(index.header("content-type"), "text/html; charset=utf-8");
+  // An installed page is a copy of the same web/ folder.
+  EXPECT_EQ(index.body, read_file(source_dir() + "/web/index.html"));
+  EXPECT_EQ(http.request("GET", "/v1/no-such-thing").header("content-type"), "application/json");
+
+  page_->navigate("about:blank");
+  page_->navigate("http://127.0.0.1:" + std::to_string(bare.port()) + "/#/board");
+  ASSERT_TRUE(page_->wait_until("document.body.dataset.ready === 'true'", std::chrono::seconds(20)))
+      << page_->evaluate("document.body.innerText");
+  EXPECT_EQ(page_->evaluate("document.title"), "jetperf");
+  ASSERT_TRUE(page_->wait_until("(document.getElementById('board-identity')?.innerText || '').includes('sim:orin-agx')",
+                                std::chrono::seconds(15)))
+      << page_->evaluate("document.body.innerText");
+  EXPECT_TRUE(page_->wait_until("Number(document.getElementById('live-power')?.dataset.rows) > 0", std::chrono::seconds(15)))
+      << page_->evaluate("document.body.innerText");
+  EXPECT_TRUE(page_->evaluate("document.getElementById('library-errors').hidden").get<bool>())
+      << page_->evaluate("document.getElementById('library-errors').innerText");
+  shot("build_tree_page.png");
 }
 
 }  // namespace

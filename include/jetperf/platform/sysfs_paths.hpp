@@ -22,6 +22,8 @@ inline constexpr const char* proc_stat = "/proc/stat";
 // Control groups: where they are mounted and which this process is in.
 inline constexpr const char* self_mountinfo = "/proc/self/mountinfo";
 inline constexpr const char* self_cgroup = "/proc/self/cgroup";
+/// This process's program file (the simulator finds its programs beside it).
+inline constexpr const char* self_exe = "/proc/self/exe";
 inline constexpr const char* cpu_online = "/sys/devices/system/cpu/online";
 inline constexpr const char* cpu_present = "/sys/devices/system/cpu/present";
 inline constexpr const char* cpufreq_dir = "/sys/devices/system/cpu/cpufreq";

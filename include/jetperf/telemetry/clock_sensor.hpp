@@ -1,30 +1,21 @@
 #pragma once
 // Clocks and GPU load: "clock.gpu" (Hz, devfreq cur_freq), "util.gpu" (%, device `load` per-mille / 10),
 // "clock.emc" (Hz, debugfs when readable), "clock.cpuN" (Hz, scaling_cur_freq kHz x 1000).
-// The GPU is found as jtop finds it: /sys/class/devfreq/*/device/of_node/name naming a GPU.
+// The GPU is the one platform's board detection finds (platform::find_gpu_node).
 #include <optional>
 #include <string>
 
+#include <jetperf/platform/gpu_node.hpp>
 #include <jetperf/platform/sysfs_root.hpp>
 #include <jetperf/telemetry/detail/sysfs_file.hpp>
 #include <jetperf/telemetry/sensor.hpp>
 
 namespace jetperf::telemetry {
 
-/// The GPU's devfreq directory and device directory, as board paths.
-struct gpu_dirs {
-  std::string devfreq_dir;
-  std::string device_dir;
-};
-
-/// Looks through /sys/class/devfreq for an entry whose device/of_node/name is gv11b, gp10b, ga10b,
-/// gb10b or contains "gpu"; nullopt when none.
-std::optional<gpu_dirs> find_gpu_dirs(const platform::sysfs_root& root);
-
 class clock_sensor : public sensor {
  public:
-  /// `gpu` overrides discovery (e.g. from platform's board detection).
-  explicit clock_sensor(const platform::sysfs_root& root, std::optional<gpu_dirs> gpu = std::nullopt,
+  /// `gpu` overrides the detection (platform::find_gpu_node under `root`).
+  explicit clock_sensor(const platform::sysfs_root& root, std::optional<platform::gpu_node> gpu = std::nullopt,
                         std::int64_t min_interval_ns = 0);
 
   std::vector<channel_info> channels() const override { return channels_; }

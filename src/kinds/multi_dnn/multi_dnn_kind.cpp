@@ -15,7 +15,7 @@
 #include <jetperf/measure/point_power.hpp>
 #include <jetperf/measure/protocols/concurrent.hpp>
 #include <jetperf/models/zoo.hpp>
-#include <jetperf/platform/sysfs_paths.hpp>
+#include <jetperf/platform/meminfo.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
 #include <jetperf/workloads/layer_backends.hpp>
 
@@ -257,7 +257,7 @@ measure::point_result multi_dnn_kind::run_point(measure::point_context& ctx, con
   const double per_inference_s = inferences ? w.seconds() / static_cast<double>(inferences) : 0.0;
   const auto power_w = measure::put_power_metrics(mt, window, idle_w, per_inference_s);
   mt.set(cols::tegrastats,
-         window.power ? tegrastats_aggregates(*window.power, read_memory_use(platform::paths::meminfo)) : record());
+         window.power ? tegrastats_aggregates(*window.power, memory_use_of(platform::host_memory_info())) : record());
   int cpu_networks = 0;
   mt.set(cols::stages, stage_rows(ctx.job_id, spec, m, pipelines, w, cpu_networks));
   measure::put_window_flags(mt, applied.flags, ctx, window, applied, power_w.has_value(),

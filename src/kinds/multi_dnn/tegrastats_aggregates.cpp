@@ -1,9 +1,7 @@
 #include <jetperf/kinds/multi_dnn/tegrastats_aggregates.hpp>
 
 #include <cmath>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 namespace jetperf::kinds {
 
@@ -51,19 +49,15 @@ record engine(const stats_by_name& stats, const std::string& util, const std::st
 
 }  // namespace
 
-memory_use read_memory_use(const std::string& path) {
-  std::ifstream in(path);
-  std::map<std::string, double> kb;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream ss(line);
-    std::string key;
-    double value = 0;
-    if (ss >> key >> value && !key.empty() && key.back() == ':') kb[key.substr(0, key.size() - 1)] = value;
-  }
+memory_use memory_use_of(const platform::memory_info& memory) {
+  // In kB, as the file counts them: the seed divided its kB by 1024.
+  auto in_use_mb = [](const std::optional<std::int64_t>& total, const std::optional<std::int64_t>& left) {
+    return total && left ? std::optional<double>(round2(static_cast<double>(*total / 1024 - *left / 1024) / 1024.0))
+                         : std::nullopt;
+  };
   memory_use m;
-  if (kb.count("MemTotal") && kb.count("MemAvailable")) m.ram_mb = round2((kb["MemTotal"] - kb["MemAvailable"]) / 1024.0);
-  if (kb.count("SwapTotal") && kb.count("SwapFree")) m.swap_mb = round2((kb["SwapTotal"] - kb["SwapFree"]) / 1024.0);
+  m.ram_mb = in_use_mb(memory.total_bytes, memory.available_bytes);
+  m.swap_mb = in_use_mb(memory.swap_total_bytes, memory.swap_free_bytes);
   return m;
 }
 

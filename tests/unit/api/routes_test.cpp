@@ -55,14 +55,18 @@ TEST_F(routes_test, every_registered_route_is_in_the_contract) {
   }
 }
 
+// The API's 404s are JSON; "/" without a page is an HTML page for a browser (web_routes_test).
 TEST_F(routes_test, unknown_path_is_404_with_error_body) {
-  for (const char* target : {"/v1/nope", "/", "/v1/jobs/1/nope", "/v1/jobs/", "/v2/health", ""}) {
+  for (const char* target : {"/v1/nope", "/v1/jobs/1/nope", "/v1/jobs/", "/v2/health", ""}) {
     auto res = call("GET", target);
     EXPECT_EQ(res.status, 404) << target;
     auto j = json_of(res);
     EXPECT_EQ(j["error"]["code"], "not_found");
     EXPECT_TRUE(j["error"]["field"].is_null());
   }
+  const auto page = call("GET", "/");
+  EXPECT_EQ(page.status, 404);
+  EXPECT_EQ(page.content_type, "text/html; charset=utf-8");
 }
 
 TEST_F(routes_test, wrong_method_is_405_with_allow) {

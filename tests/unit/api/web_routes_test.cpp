@@ -99,7 +99,43 @@ TEST_F(web_routes, only_get_and_an_unset_root_says_the_page_is_not_installed) {
   make_web_router("", "");
   res = get("/");
   EXPECT_EQ(res.status, 404);
-  EXPECT_NE(json_of(res)["error"]["message"].get<std::string>().find("web_root is not set"), std::string::npos) << res.body;
+  EXPECT_EQ(res.content_type, "text/html; charset=utf-8");
+  EXPECT_NE(res.body.find("no web root is configured"), std::string::npos) << res.body;
+  EXPECT_NE(res.body.find("--web-root"), std::string::npos) << res.body;
+}
+
+// A daemon whose page is missing answers a browser with a page: where it looked, why it failed,
+// what to install or which flag to pass. The API and the page's own files keep their JSON 404s.
+TEST_F(web_routes, a_missing_page_is_an_html_page_saying_what_to_install_or_pass) {
+  temp_dir parent;
+  const std::string root = parent.file("we<b>&\"web");  // escaped on the page, not markup
+  ASSERT_EQ(::mkdir(root.c_str(), 0755), 0);
+  make_web_router(root, js_.path());
+  const auto res = get("/");
+  EXPECT_EQ(res.status, 404);
+  EXPECT_EQ(res.content_type, "text/html; charset=utf-8");
+  EXPECT_EQ(res.body.rfind("<!doctype html>", 0), 0u) << res.body;
+  const std::string shown = parent.path() + "/we&lt;b&gt;&amp;&quot;web/index.html";
+  EXPECT_NE(res.body.find("it looked for <code>" + shown + "</code> (" + shown + " not found)"), std::string::npos)
+      << res.body;
+  EXPECT_EQ(res.body.find("we<b>"), std::string::npos) << res.body;
+  EXPECT_NE(res.body.find("<h1>The jetperf web page is not installed</h1>"), std::string::npos) << res.body;
+  EXPECT_NE(res.body.find("sudo cmake --install build"), std::string::npos) << res.body;
+  EXPECT_NE(res.body.find("--web-root /path/to/jetperf/web"), std::string::npos) << res.body;
+  EXPECT_NE(res.body.find("web_root = /path/to/jetperf/web"), std::string::npos) << res.body;
+  // The same strict policy as the page: the answer carries no inline script or style.
+  EXPECT_NE(header_of(res, "Content-Security-Policy").find("script-src 'self';"), std::string::npos);
+  EXPECT_EQ(res.body.find("<script"), std::string::npos);
+  EXPECT_EQ(res.body.find("style"), std::string::npos);
+
+  const auto asset = get("/web/js/main.js");
+  EXPECT_EQ(asset.status, 404);
+  EXPECT_EQ(asset.content_type, "application/json");
+  EXPECT_EQ(json_of(asset)["error"]["code"], "not_found");
+  const auto api = router().handle(request("GET", "/v1/no-such-thing", {}, /*with_token=*/false));
+  EXPECT_EQ(api.status, 404);
+  EXPECT_EQ(api.content_type, "application/json");
+  EXPECT_EQ(json_of(api)["error"]["code"], "not_found");
 }
 
 TEST_F(web_routes, a_missing_library_is_named_with_the_file_looked_for) {

@@ -218,10 +218,12 @@ TEST(clock_sensor, gpu_found_through_devfreq_of_node) {
   write_file(t.file("sys/devices/system/cpu/cpufreq/policy0/x"), "");
   write_file(t.file("sys/kernel/debug/bpmp/debug/clk/emc/rate"), "2133000000\n");
   platform::sysfs_root root(t.path());
-  auto dirs = find_gpu_dirs(root);
-  ASSERT_TRUE(dirs);
-  EXPECT_EQ(dirs->device_dir, "/sys/devices/platform/17000000.gpu");
-  EXPECT_EQ(dirs->devfreq_dir, "/sys/devices/platform/17000000.gpu/devfreq_dev");
+  // The sensor's GPU is platform's detection (one GPU detection for the board and the sensors).
+  auto node = platform::find_gpu_node(root);
+  ASSERT_TRUE(node);
+  EXPECT_EQ(node->of_name, "gpu");
+  EXPECT_EQ(node->device_dir, "/sys/devices/platform/17000000.gpu");
+  EXPECT_EQ(node->freq_dir, "/sys/devices/platform/17000000.gpu/devfreq_dev");
   clock_sensor s(root);
   auto ch = s.channels();
   ASSERT_EQ(ch.size(), 5u);

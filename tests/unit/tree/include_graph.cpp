@@ -1,32 +1,24 @@
 #include "include_graph.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <deque>
 #include <filesystem>
-#include <fstream>
 #include <functional>
-#include <optional>
-#include <regex>
-#include <sstream>
+#include <map>
+#include <set>
 #include <tuple>
 
+#include "board_io.hpp"
 #include "cmake_commands.hpp"
+#include "layer_order.hpp"
+#include "source_text.hpp"
+#include "tree_files.hpp"
 
 namespace jetperf::test::tree {
 namespace {
 
 namespace fs = std::filesystem;
 using variables_t = std::map<std::string, std::vector<std::string>>;
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-bool starts_with(const std::string& s, const std::string& prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
 
 // "jetperf::store" and "jetperf_store" -> "store"; anything else (CUDA::cudart, ...) -> "".
 std::string library_of_item(const std::string& item) {
@@ -51,7 +43,7 @@ std::vector<cmake_command> commands_of(const fs::path& root, const std::string& 
   const fs::path file = root / dir / "CMakeLists.txt";
   if (!fs::exists(file)) return {};
   auto vars = base_variables(root, dir);
-  return read_cmake_commands(read_text(file), vars);
+  return read_cmake_commands(read_text(file.string()), vars);
 }
 
 // The client's executable is named jetperf; every other target is a library jetperf_<name>.
@@ -98,49 +90,6 @@ void read_declarations(const fs::path& root, const std::string& dir, library_gra
   }
 }
 
-std::vector<std::string> split_path(const std::string& rel) {
-  std::vector<std::string> parts;
-  for (const auto& p : fs::path(rel)) parts.push_back(p.string());
-  return parts;
-}
-
-// The library a file belongs to by its folder; nullopt for files outside every library.
-std::optional<std::string> owner_of(const std::string& rel, const library_graph& g) {
-  const auto p = split_path(rel);
-  if (p.size() >= 3 && p[0] == "src") {
-    if (p.size() >= 4 && p[2] == "cuda" && g.libraries.count("cuda")) return std::string("cuda");
-    return p[1];
-  }
-  if (p.size() >= 4 && p[0] == "include" && p[1] == "jetperf") return p[2];
-  if (p.size() >= 2 && p[0] == "kernels") return std::string("cuda");
-  if (p.size() >= 2 && p[0] == "client") return std::string("client");
-  return std::nullopt;
-}
-
-// The library folder of a file for reports: "src/telemetry/", "include/jetperf/store/".
-std::string folder_of(const std::string& rel) {
-  const auto p = split_path(rel);
-  if (p[0] == "include") return "include/jetperf/" + p[2] + "/";
-  if (p[0] == "src" && p.size() >= 4 && p[2] == "cuda") return "src/" + p[1] + "/cuda/";
-  return p[0] == "src" ? "src/" + p[1] + "/" : p[0] + "/";
-}
-
-bool is_source(const fs::path& p) {
-  static const std::set<std::string> exts = {".cpp", ".hpp", ".h", ".cc", ".cu", ".cuh", ".inl", ".ipp"};
-  return exts.count(p.extension().string()) > 0;
-}
-
-// Source files under root/dir, as paths relative to root, sorted.
-std::vector<std::string> sources_under(const fs::path& root, const std::string& dir) {
-  std::vector<std::string> out;
-  if (!fs::is_directory(root / dir)) return out;
-  for (const auto& e : fs::recursive_directory_iterator(root / dir)) {
-    if (e.is_regular_file() && is_source(e.path())) out.push_back(fs::relative(e.path(), root).generic_string());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 std::string join(const std::set<std::string>& s, const std::string& none) {
   std::string out;
   for (const auto& x : s) out += (out.empty() ? "" : ", ") + x;
@@ -154,47 +103,35 @@ std::set<std::string> direct_links(const library_graph& g, const std::string& li
   return out;
 }
 
-void check_includes(const fs::path& root, const library_graph& g, std::vector<violation>& out) {
-  static const std::regex include_re(R"(^\s*#\s*include\s*[<"](jetperf/([^/>"]+)/[^>"]+)[>"])");
+// Folders of no declared library, and includes of a library that the includer does not link
+// (an include the layer order already reports as upward is not reported twice).
+void check_includes(const std::vector<library_file>& files, const std::vector<project_include>& includes,
+                    const library_graph& g, const layer_order* order, std::vector<violation>& out) {
   std::set<std::string> reported_folders;
-  std::vector<std::string> files;
-  for (const char* dir : {"src", "include/jetperf", "kernels", "client"}) {
-    if (std::string(dir) == "client" && !g.libraries.count("client")) continue;
-    for (auto& f : sources_under(root, dir)) files.push_back(std::move(f));
+  for (const auto& f : files) {
+    if (g.libraries.count(f.owner)) continue;
+    const std::string folder = folder_of(f.path);
+    if (reported_folders.insert(folder).second)
+      out.push_back({violation_kind::unknown_library, f.path, 0, {},
+                     folder + ": no library is declared for this folder (jetperf_area(NAME " + f.owner +
+                         " ...) in src/CMakeLists.txt)"});
   }
-  for (const auto& rel : files) {
-    const auto owner = owner_of(rel, g);
-    if (!owner) continue;
-    if (!g.libraries.count(*owner)) {
-      const std::string folder = folder_of(rel);
-      if (reported_folders.insert(folder).second)
-        out.push_back({violation_kind::unknown_library, rel, 0, {},
-                       folder + ": no library is declared for this folder (jetperf_area(NAME " + *owner +
-                           " ...) in src/CMakeLists.txt)"});
+  std::map<std::string, std::set<std::string>> allowed;
+  for (const auto& lib : g.libraries) allowed[lib] = g.dependencies(lib);
+  for (const auto& inc : includes) {
+    const std::string &owner = inc.owner, &lib = inc.library;
+    if (!g.libraries.count(owner) || lib == owner || allowed[owner].count(lib)) continue;
+    const std::string at = inc.file + ":" + std::to_string(inc.line) + ": ";
+    if (!g.libraries.count(lib)) {
+      out.push_back({violation_kind::unknown_library, inc.file, inc.line, inc.header,
+                     at + "<" + inc.header + "> belongs to no declared library (no jetperf_" + lib + ")"});
       continue;
     }
-    const auto allowed = g.dependencies(*owner);
-    std::istringstream in(read_text(root / rel));
-    std::string line;
-    int n = 0;
-    while (std::getline(in, line)) {
-      ++n;
-      std::smatch m;
-      if (!std::regex_search(line, m, include_re)) continue;
-      const std::string header = m[1], lib = m[2];
-      const std::string at = rel + ":" + std::to_string(n) + ": ";
-      if (lib == *owner || allowed.count(lib)) continue;
-      if (!g.libraries.count(lib)) {
-        out.push_back({violation_kind::unknown_library, rel, n, header,
-                       at + "<" + header + "> belongs to no declared library (no jetperf_" + lib + ")"});
-        continue;
-      }
-      out.push_back({violation_kind::undeclared_include, rel, n, header,
-                     at + *owner + " includes <" + header + "> of library " + lib + ", but " + *owner +
-                         " does not link " + lib + " (" + *owner + " links: " +
-                         join(direct_links(g, *owner), "nothing") +
-                         "); move the code down or the header up, or declare the link if it points downwards"});
-    }
+    if (order && order->layer_of.count(lib) && order->layer_of.count(owner) && !order->below(lib, owner)) continue;
+    out.push_back({violation_kind::undeclared_include, inc.file, inc.line, inc.header,
+                   at + owner + " includes <" + inc.header + "> of library " + lib + ", but " + owner +
+                       " does not link " + lib + " (" + owner + " links: " + join(direct_links(g, owner), "nothing") +
+                       "); move the code down or the header up, or declare the link if it points downwards"});
   }
 }
 
@@ -271,101 +208,15 @@ void check_cycles(const library_graph& g, std::vector<violation>& out) {
   }
 }
 
-// String literals of C++ source with their line; comments, character literals, digit separators
-// and #include lines are skipped, raw strings read whole.
-std::vector<std::pair<int, std::string>> string_literals(const std::string& s) {
-  std::vector<std::pair<int, std::string>> out;
-  std::size_t i = 0;
-  int line = 1;
-  bool line_start = true;  // only blanks since the last newline
-  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-  while (i < s.size()) {
-    const char c = s[i];
-    if (c == '\n') {
-      ++line;
-      ++i;
-      line_start = true;
-      continue;
-    }
-    if (c == ' ' || c == '\t' || c == '\r') {
-      ++i;
-      continue;
-    }
-    if (c == '#' && line_start) {
-      std::size_t j = i + 1;
-      while (j < s.size() && (s[j] == ' ' || s[j] == '\t')) ++j;
-      if (s.compare(j, 7, "include") == 0) {
-        while (i < s.size() && s[i] != '\n') ++i;
-        continue;
-      }
-    }
-    line_start = false;
-    if (s.compare(i, 2, "//") == 0) {
-      while (i < s.size() && s[i] != '\n') ++i;
-    } else if (s.compare(i, 2, "/*") == 0) {
-      const std::size_t end = s.find("*/", i + 2);
-      const std::size_t stop = end == std::string::npos ? s.size() : end + 2;
-      line += static_cast<int>(std::count(s.begin() + static_cast<std::ptrdiff_t>(i),
-                                          s.begin() + static_cast<std::ptrdiff_t>(stop), '\n'));
-      i = stop;
-    } else if (c == 'R' && i + 1 < s.size() && s[i + 1] == '"') {
-      const std::size_t open = s.find('(', i + 2);
-      if (open == std::string::npos) break;
-      const std::string close = ")" + s.substr(i + 2, open - i - 2) + "\"";
-      std::size_t end = s.find(close, open + 1);
-      if (end == std::string::npos) end = s.size();
-      out.emplace_back(line, s.substr(open + 1, end - open - 1));
-      line += static_cast<int>(std::count(s.begin() + static_cast<std::ptrdiff_t>(i),
-                                          s.begin() + static_cast<std::ptrdiff_t>(std::min(end, s.size())), '\n'));
-      i = std::min(end + close.size(), s.size());
-    } else if (c == '"' || c == '\'') {
-      // 1'000'000: a digit separator, not a character literal.
-      if (c == '\'' && i > 0 && std::isalnum(static_cast<unsigned char>(s[i - 1]))) {
-        ++i;
-        continue;
-      }
-      std::string text;
-      std::size_t j = i + 1;
-      while (j < s.size() && s[j] != c && s[j] != '\n') {
-        if (s[j] == '\\' && j + 1 < s.size()) ++j;
-        text += s[j];
-        ++j;
-      }
-      if (c == '"') out.emplace_back(line, text);
-      i = j + 1;
-    } else if (ident(c)) {
-      // A whole identifier, so the R of a raw string is seen only at its start (uR"(...)").
-      std::size_t j = i;
-      while (j < s.size() && ident(s[j])) ++j;
-      const std::string word = s.substr(i, j - i);
-      const bool raw_prefix = word == "u8R" || word == "uR" || word == "UR" || word == "LR";
-      i = raw_prefix && j < s.size() && s[j] == '"' ? j - 1 : j;
-    } else {
-      ++i;
-    }
-  }
-  return out;
-}
-
-bool is_board_path(const std::string& text) {
-  if (text == "/sys" || starts_with(text, "/sys/") || starts_with(text, "/proc/")) return true;
-  for (const char* dir : {"sys/class", "sys/devices", "sys/kernel", "sys/bus", "sys/firmware", "sys/module",
-                          "sys/fs", "sys/power"}) {
-    for (std::size_t at = text.find(dir); at != std::string::npos; at = text.find(dir, at + 1))
-      if (at == 0 || text[at - 1] == '/') return true;
-  }
-  return false;
-}
-
 void check_board_paths(const fs::path& root, std::vector<violation>& out) {
-  std::vector<std::string> files = sources_under(root, "src");
-  for (auto& f : sources_under(root, "include/jetperf")) files.push_back(std::move(f));
+  std::vector<std::string> files = sources_under(root.string(), "src");
+  for (auto& f : sources_under(root.string(), "include/jetperf")) files.push_back(std::move(f));
   for (const auto& rel : files) {
     const auto p = split_path(rel);
     const std::string area = p[0] == "src" ? p[1] : p.size() >= 4 ? p[2] : "";
     // platform owns the path table; the simulator writes whole fake board trees.
     if (area == "platform" || area == "sim") continue;
-    for (const auto& [line, text] : string_literals(read_text(root / rel))) {
+    for (const auto& [line, text] : string_literals(read_text((root / rel).string()))) {
       if (!is_board_path(text)) continue;
       out.push_back({violation_kind::sys_path_literal, rel, line, {},
                      rel + ":" + std::to_string(line) + ": \"" + text +
@@ -429,10 +280,16 @@ library_graph read_library_graph(const std::string& root_dir) {
 std::vector<violation> check_tree(const std::string& root_dir) {
   const fs::path root(root_dir);
   const library_graph g = read_library_graph(root_dir);
+  const auto order = read_layer_order(root_dir);
+  const auto files = library_files(root_dir, g);
+  const auto includes = project_includes(root_dir, files);
   std::vector<violation> out;
   check_cycles(g, out);
-  check_includes(root, g, out);
+  check_includes(files, includes, g, order ? &*order : nullptr, out);
+  if (order) check_layer_order(g, *order, includes, out);
+  check_unused_links(g, files, includes, out);
   check_board_paths(root, out);
+  check_raw_board_io(root_dir, out);
   check_client_sources(root, out);
   std::sort(out.begin(), out.end(), [](const violation& a, const violation& b) {
     return std::tie(a.file, a.line, a.message) < std::tie(b.file, b.line, b.message);

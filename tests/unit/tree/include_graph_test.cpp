@@ -1,7 +1,9 @@
 // The include-graph check over the real tree, and over small trees written here that each hold
 // one of the violations the tree once had (store -> jobs, platform -> store, /sys in telemetry,
-// the client compiling src/, jetperf_cuda <-> jetperf_workloads).
+// the client compiling src/, jetperf_cuda <-> jetperf_workloads). The layer order's rules, unused
+// links and raw board file I/O have their small trees in architecture_rules_test.cpp.
 #include "include_graph.hpp"
+#include "small_tree.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -38,6 +40,10 @@ TEST(include_graph, reads_the_declared_links_of_the_real_tree) {
   EXPECT_FALSE(g.dependencies("cuda").count("workloads"));
   EXPECT_FALSE(g.dependencies("platform").count("store"));
   EXPECT_FALSE(g.dependencies("store").count("jobs"));
+  // DESIGN.md: the store is used by jobs and the API, never by measure (nor telemetry, which
+  // once declared a link to it that nothing used).
+  EXPECT_FALSE(g.dependencies("measure").count("store"));
+  EXPECT_FALSE(g.dependencies("telemetry").count("store"));
   // DESIGN.md's order: the kinds above the job runner, the runner above the measurement
   // protocols (it hands each point a measure::point_context), the API above the contract only
   // (kinds are registered by the daemon).
@@ -135,19 +141,6 @@ TEST(include_graph, the_middle_includes_nlohmann_json_only_at_its_listed_edges) 
     EXPECT_TRUE(including.count(path)) << path << " no longer includes nlohmann json: take it off the list";
 }
 
-// A small tree: src/CMakeLists.txt with the given areas, plus files.
-class small_tree : public ::testing::Test {
- protected:
-  void cmake(const std::string& dir, const std::string& text) { write(dir + "/CMakeLists.txt", text); }
-  void write(const std::string& rel, const std::string& text) { write_file(dir_.file(rel), text); }
-  std::vector<violation> check() const { return check_tree(dir_.path()); }
-
-  static std::string messages(const std::vector<violation>& v) { return to_string(v); }
-  static bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
-
-  temp_dir dir_;
-};
-
 const char* const k_areas =
     "jetperf_area(NAME common DEPS nlohmann_json::nlohmann_json)\n"
     "jetperf_area(NAME store DEPS jetperf::common SQLite::SQLite3)\n"
@@ -156,9 +149,13 @@ const char* const k_areas =
 
 TEST_F(small_tree, a_clean_tree_passes) {
   cmake("src", k_areas);
+  layers("common\nstore platform  # peers\njobs\n");
   write("include/jetperf/store/job_store.hpp", "#pragma once\n#include <jetperf/common/errors.hpp>\n");
-  write("src/jobs/job_service.cpp", "#include <jetperf/store/job_store.hpp>\n#include <jetperf/common/errors.hpp>\n");
-  write("src/platform/sysfs_paths.cpp", "const char* p = \"/sys/class/devfreq\";\n");
+  write("src/jobs/job_service.cpp", "#include <jetperf/store/job_store.hpp>\n#include <jetperf/common/errors.hpp>\n"
+                                    "#include <jetperf/platform/sysfs_paths.hpp>\n");
+  write("include/jetperf/platform/sysfs_paths.hpp", "#pragma once\n#include <jetperf/common/errors.hpp>\n");
+  write("src/platform/sysfs_paths.cpp", "const char* p = \"/sys/class/devfreq\";\n"
+                                        "std::ifstream in(\"/proc/meminfo\");\n");
   EXPECT_TRUE(check().empty()) << messages(check());
 }
 
@@ -167,7 +164,7 @@ TEST_F(small_tree, store_including_a_jobs_header_is_reported) {
   write("include/jetperf/jobs/job_state.hpp", "#pragma once\n");
   write("include/jetperf/store/job_store.hpp",
         "#pragma once\n// Jobs and their points.\n#include <string>\n\n#include <jetperf/jobs/job_state.hpp>\n");
-  const auto v = check();
+  const auto v = check(violation_kind::undeclared_include);
   ASSERT_EQ(v.size(), 1u) << messages(v);
   EXPECT_EQ(v[0].kind, violation_kind::undeclared_include);
   EXPECT_EQ(v[0].file, "include/jetperf/store/job_store.hpp");
@@ -183,7 +180,7 @@ TEST_F(small_tree, platform_including_the_store_without_linking_it_is_reported) 
   cmake("src", k_areas);
   write("include/jetperf/store/snapshot_store.hpp", "#pragma once\n");
   write("src/platform/store_snapshot_journal.cpp", "#include <jetperf/store/snapshot_store.hpp>\n");
-  const auto v = check();
+  const auto v = check(violation_kind::undeclared_include);
   ASSERT_EQ(v.size(), 1u) << messages(v);
   EXPECT_EQ(v[0].kind, violation_kind::undeclared_include);
   EXPECT_TRUE(contains(v[0].message, "src/platform/store_snapshot_journal.cpp:1: platform includes "
@@ -203,7 +200,7 @@ TEST_F(small_tree, transitive_links_and_deps_through_variables_allow_an_include)
   write("src/workloads/cpu_gemm_backend.cpp",
         "#include <jetperf/backend/gemm_backend.hpp>\n#include <jetperf/models/network.hpp>\n");
   write("src/models/network.cpp", "#include <jetperf/backend/gemm_backend.hpp>\n");
-  const auto v = check();
+  const auto v = check(violation_kind::undeclared_include);
   ASSERT_EQ(v.size(), 1u) << messages(v);
   EXPECT_TRUE(contains(v[0].message, "src/models/network.cpp:1: models includes <jetperf/backend/gemm_backend.hpp> "
                                      "of library backend, but models does not link backend"))
@@ -215,7 +212,7 @@ TEST_F(small_tree, a_cycle_in_the_declared_links_is_reported) {
         "jetperf_area(NAME common)\n"
         "jetperf_area(NAME store DEPS jetperf::common jetperf::jobs)\n"
         "jetperf_area(NAME jobs DEPS jetperf::store)\n");
-  const auto v = check();
+  const auto v = check(violation_kind::dependency_cycle);
   ASSERT_EQ(v.size(), 1u) << messages(v);
   EXPECT_EQ(v[0].kind, violation_kind::dependency_cycle);
   EXPECT_EQ(v[0].message,
@@ -237,7 +234,7 @@ TEST_F(small_tree, cuda_and_workloads_linking_each_other_is_reported) {
         "# a static-library cycle CMake links twice\n"
         "target_link_libraries(jetperf_cuda INTERFACE jetperf_workloads)\n");
   write("src/workloads/cuda/cudnn_layer_backend.cpp", "#include <jetperf/workloads/layer_data.hpp>\n");
-  const auto v = check();
+  const auto v = check(violation_kind::dependency_cycle);
   ASSERT_EQ(v.size(), 1u) << messages(v);
   EXPECT_EQ(v[0].kind, violation_kind::dependency_cycle);
   EXPECT_TRUE(contains(v[0].message, "dependency cycle cuda -> workloads -> cuda (cuda links workloads at "
@@ -258,7 +255,7 @@ TEST_F(small_tree, cuda_sources_belong_to_jetperf_cuda) {
         "#include <jetperf/backend/layer_data.hpp>\n#include <jetperf/cuda/cuda_layers.hpp>\n"
         "#include <jetperf/workloads/layer_backends.hpp>\n");
   write("src/workloads/layer_backends.cpp", "#include <jetperf/cuda/cuda_layers.hpp>\n");
-  const auto v = check();
+  const auto v = check(violation_kind::undeclared_include);
   ASSERT_EQ(v.size(), 1u) << messages(v);
   EXPECT_TRUE(contains(v[0].message, "src/workloads/cuda/cudnn_layer_backend.cpp:3: cuda includes "
                                      "<jetperf/workloads/layer_backends.hpp> of library workloads, but cuda does "
@@ -283,7 +280,7 @@ TEST_F(small_tree, board_paths_outside_platform_are_reported) {
         "int n = 1'000; char q = '\"'; auto r = R\"x(/proc/stat)x\";\n");
   write("src/platform/sysfs_paths.cpp", "const char* p = \"/sys/class/devfreq\";\n");
   write("src/sim/board_tree.cpp", "t.put(\"/sys/devices/pwm-fan/target_pwm\", \"0\\n\");\n");
-  const auto v = check();
+  const auto v = check(violation_kind::sys_path_literal);
   std::vector<std::pair<int, std::string>> got;
   for (const auto& x : v) {
     EXPECT_EQ(x.kind, violation_kind::sys_path_literal) << x.message;

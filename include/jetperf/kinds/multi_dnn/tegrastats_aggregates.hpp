@@ -4,10 +4,10 @@
 // tegrastats log: per-core CPU utilisation and frequency min/max/avg, GPU (GR3D) and EMC
 // utilisation and frequency, RAM and SWAP, each temperature zone and each rail's power.
 #include <optional>
-#include <string>
 
 #include <jetperf/common/cell.hpp>
 #include <jetperf/measure/power_window.hpp>
+#include <jetperf/platform/meminfo.hpp>
 
 namespace jetperf::kinds {
 
@@ -15,10 +15,10 @@ struct memory_use {
   std::optional<double> ram_mb, swap_mb;
 };
 
-/// RAM and swap in use (MemTotal - MemAvailable, SwapTotal - SwapFree) from a meminfo file
-/// (platform::paths::meminfo: the memory of the machine the networks run on, a board's own or,
-/// on a simulated board, the host's).
-memory_use read_memory_use(const std::string& meminfo_path);
+/// RAM and swap in use in MB (MemTotal - MemAvailable, SwapTotal - SwapFree, two decimals) of
+/// `memory`: platform::host_memory_info(), the machine the networks run on (a board's own or, on
+/// a simulated board, the host's).
+memory_use memory_use_of(const platform::memory_info& memory);
 
 /// The seed's layout, in its key order: "RAM", "SWAP" (MB), "CPU" {"Utilization", "Frequencies"
 /// (MHz)} {min, max, avg} lists per core, "EMC_FREQ" and "GR3D_FREQ" {Utilization (%),
