@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -12,6 +13,7 @@
 #include <sstream>
 
 #include <jetperf/config.hpp>
+#include <jetperf/platform/own_executable.hpp>
 
 namespace jetperf::daemon {
 
@@ -262,13 +264,25 @@ bool file_exists(const std::string& path) {
 
 std::string installed_web_root() { return JETPERF_DEFAULT_WEB_ROOT; }
 
-std::string pick_web_root(const std::string& installed, const std::string& source_tree) {
+std::string pick_web_root(const std::string& installed, const std::string& source_tree, bool from_build_tree) {
+  if (from_build_tree && file_exists(source_tree + "/index.html")) return source_tree;
   if (file_exists(installed + "/index.html")) return installed;
   if (file_exists(source_tree + "/index.html")) return source_tree;
   return installed;  // its absence is what the page's 404 names
 }
 
-std::string default_web_root() { return pick_web_root(installed_web_root(), JETPERF_SOURCE_WEB_ROOT); }
+bool in_build_tree(const std::string& executable, const std::string& build_dir) {
+  return !build_dir.empty() && executable.size() > build_dir.size() &&
+         executable.compare(0, build_dir.size(), build_dir) == 0 && executable[build_dir.size()] == '/';
+}
+
+std::string default_web_root() {
+  // The kernel names the executable with symbolic links resolved: so is the build directory.
+  std::error_code ec;
+  const auto build_dir = std::filesystem::weakly_canonical(JETPERF_BUILD_DIR, ec).string();
+  const auto exe = platform::own_executable();
+  return pick_web_root(installed_web_root(), JETPERF_SOURCE_WEB_ROOT, exe && !ec && in_build_tree(*exe, build_dir));
+}
 
 std::string daemon_config::listen_text() const {
   if (listen_host.find(':') != std::string::npos) {

@@ -21,10 +21,14 @@ class config_error : public std::runtime_error {
 /// Where `cmake --install` puts web/: <install prefix>/share/jetperf/web (/usr/share/jetperf/web in
 /// the .deb).
 std::string installed_web_root();
-/// `installed` when it holds the page, else `source_tree` when that does (a daemon run from its
-/// build tree before `cmake --install`, as the quick start's last line suggests), else `installed`.
-std::string pick_web_root(const std::string& installed, const std::string& source_tree);
-/// The web_root a configuration without one gets: the installed page, or this build's source tree's.
+/// For a daemon run from its build tree (`from_build_tree`), `source_tree` when it holds the page:
+/// the page of the code being run, not an older installed one. Else `installed` when it holds
+/// the page, else `source_tree` when that does, else `installed` (what the missing page names).
+std::string pick_web_root(const std::string& installed, const std::string& source_tree, bool from_build_tree);
+/// Whether `executable` lies in the build directory `build_dir` (a daemon not yet installed).
+bool in_build_tree(const std::string& executable, const std::string& build_dir);
+/// The web_root a configuration without one gets: this build's source tree's page for a daemon
+/// run from its build tree, the installed page for an installed one.
 std::string default_web_root();
 
 struct daemon_config {

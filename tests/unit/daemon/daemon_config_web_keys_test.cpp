@@ -32,11 +32,22 @@ TEST(daemon_config_web_keys, a_daemon_run_from_its_build_tree_serves_the_source_
   const std::string installed = dir.file("prefix/share/jetperf/web"), source = dir.file("src/web");
   std::filesystem::create_directories(installed);
   std::filesystem::create_directories(source);
-  EXPECT_EQ(pick_web_root(installed, source), installed) << "neither has the page: the installed one is named";
+  EXPECT_EQ(pick_web_root(installed, source, true), installed) << "neither has the page: the installed one is named";
+  EXPECT_EQ(pick_web_root(installed, source, false), installed);
   std::ofstream(source + "/index.html") << "<!doctype html>";
-  EXPECT_EQ(pick_web_root(installed, source), source);
+  EXPECT_EQ(pick_web_root(installed, source, true), source);
+  EXPECT_EQ(pick_web_root(installed, source, false), source) << "not installed yet: the source tree's page";
   std::ofstream(installed + "/index.html") << "<!doctype html>";
-  EXPECT_EQ(pick_web_root(installed, source), installed) << "installed, the installed page wins";
+  EXPECT_EQ(pick_web_root(installed, source, true), source) << "run from the build tree: its own page, not an older install";
+  EXPECT_EQ(pick_web_root(installed, source, false), installed) << "an installed daemon serves the installed page";
+}
+
+TEST(daemon_config_web_keys, a_daemon_knows_whether_it_runs_from_its_build_tree) {
+  EXPECT_TRUE(in_build_tree("/src/build/daemon/jetperfd", "/src/build"));
+  EXPECT_FALSE(in_build_tree("/usr/sbin/jetperfd", "/src/build"));
+  EXPECT_FALSE(in_build_tree("/src/build2/daemon/jetperfd", "/src/build")) << "a prefix of a name is not its folder";
+  EXPECT_FALSE(in_build_tree("/src/build", "/src/build"));
+  EXPECT_FALSE(in_build_tree("/src/build/daemon/jetperfd", ""));
 }
 
 TEST(daemon_config_web_keys, file_then_flags) {
