@@ -4,7 +4,7 @@
 #include <jetperf/common/spec_fields.hpp>
 
 using namespace jetperf;
-using nlohmann::json;
+
 
 namespace {
 template <class F>
@@ -20,7 +20,7 @@ std::string code_of(F&& f) {
 
 TEST(spec_fields, integers) {
   EXPECT_EQ(jetperf::integer_field({{"n", 5}}, "n", 1, 10, 3), 5);
-  EXPECT_EQ(jetperf::integer_field(json::object(), "n", 1, 10, 3), 3);
+  EXPECT_EQ(jetperf::integer_field(record(), "n", 1, 10, 3), 3);
   EXPECT_EQ(jetperf::integer_field({{"n", 4.0}}, "n", 1, 10, 3), 4);
   EXPECT_EQ(code_of([] { jetperf::integer_field({{"n", 4.5}}, "n", 1, 10, 3); }), "spec.n:invalid_field");
   EXPECT_EQ(code_of([] { jetperf::integer_field({{"n", "4"}}, "n", 1, 10, 3); }), "spec.n:invalid_field");
