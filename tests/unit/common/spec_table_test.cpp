@@ -45,6 +45,16 @@ std::string refused_field(const record& j) {
   return "";
 }
 
+std::string refused_stored(const record& j) {
+  try {
+    toy_spec s;
+    toy_table().stored(j, s);
+  } catch (const validation_error& e) {
+    return e.field();
+  }
+  return "";
+}
+
 TEST(spec_table, absent_fields_take_their_defaults_and_a_rule_reads_the_fields_before_it) {
   auto s = parsed(record());
   EXPECT_EQ(s.mode, "short");
@@ -87,6 +97,15 @@ TEST(spec_table, the_stored_form_reads_back_and_a_field_stored_before_it_existed
   EXPECT_EQ(back.repeats, 3);
   EXPECT_DOUBLE_EQ(back.window_s, 10.0) << "the rule, over the stored mode";
   EXPECT_FALSE(back.duration_s);
+}
+
+TEST(spec_table, a_stored_value_reads_as_its_members_type_or_is_refused) {
+  toy_spec back;
+  toy_table().stored(record{{"mode", "long"}, {"window_s", 4}, {"repeats", 2.0}}, back);
+  EXPECT_DOUBLE_EQ(back.window_s, 4.0) << "an integer stored for a number";
+  EXPECT_EQ(back.repeats, 2) << "a whole double stored for an integer";
+  EXPECT_EQ(refused_stored(record{{"mode", 3}}), "spec.mode");
+  EXPECT_EQ(refused_stored(record{{"pin", "yes"}}), "spec.pin");
 }
 
 TEST(spec_table, declarations_keep_the_order_and_the_unbound_fields) {
