@@ -26,6 +26,11 @@ void reject_unknown(const record& spec, const Known& is_known, const std::string
 }
 }  // namespace
 
+const cell* given_field(const record& spec, const std::string& name) {
+  const auto* c = spec.find(name);
+  return c && !c->is_null() ? c : nullptr;
+}
+
 void reject_unknown_fields(const record& spec, std::initializer_list<const char*> allowed) {
   std::string list;
   for (const char* a : allowed) list += std::string(list.empty() ? "" : ", ") + a;
@@ -117,10 +122,7 @@ void reject_unknown_fields(const record& spec, const std::vector<spec_field>& fi
 
 namespace {
 // An explicit null means "the default", as absence does.
-bool absent(const record& spec, const spec_field& f) {
-  const auto* c = spec.find(f.name);
-  return !c || c->is_null();
-}
+bool absent(const record& spec, const spec_field& f) { return !given_field(spec, f.name); }
 }  // namespace
 
 double number_field(const record& spec, const spec_field& f, double fallback) {

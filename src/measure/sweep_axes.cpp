@@ -18,18 +18,13 @@ std::string field(const std::string& name) { return "spec." + name; }
 
 bool is_text(const cell& c, const char* text) { return c.is_string() && c.as_string() == text; }
 
-// A field given and not null.
-const cell* given(const record& spec, const std::string& name) {
-  const auto* c = spec.find(name);
-  return c && !c->is_null() ? c : nullptr;
-}
 
 // "all" | "min" | "max" | [ints], each checked against the offered list.
 // `setting`: the point key the axis sets (gpu_freq_hz), which names it in a refusal: the words
 // a point's apply would use for the same value (platform::check_offered_clock).
 std::optional<std::vector<std::int64_t>> parse_freqs(const record& spec, const std::string& name,
                                                      const std::vector<std::int64_t>& offered, const char* setting) {
-  const auto* given_list = given(spec, name);
+  const auto* given_list = given_field(spec, name);
   if (!given_list) return std::nullopt;
   std::vector<std::int64_t> valid = offered;
   std::sort(valid.begin(), valid.end());
@@ -54,7 +49,7 @@ std::optional<std::vector<std::int64_t>> parse_freqs(const record& spec, const s
 }
 
 std::optional<std::vector<std::int64_t>> parse_power_modes(const record& spec, const platform::board_offer& offered) {
-  const auto* given_list = given(spec, "power_modes");
+  const auto* given_list = given_field(spec, "power_modes");
   if (!given_list) return std::nullopt;
   std::vector<std::pair<std::int64_t, std::string>> modes;
   for (const auto& m : offered.power_modes) modes.emplace_back(m.id, m.name);

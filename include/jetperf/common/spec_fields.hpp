@@ -11,6 +11,8 @@
 
 namespace jetperf {
 
+/// The field `name` when the spec gives it and it is not null (null reads as absent); nullptr else.
+const cell* given_field(const record& spec, const std::string& name);
 /// Rejects any key of `spec` not in `allowed` (field "spec.<key>").
 void reject_unknown_fields(const record& spec, std::initializer_list<const char*> allowed);
 /// A finite number in [min, max]; `fallback` when absent.

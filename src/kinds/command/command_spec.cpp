@@ -203,14 +203,9 @@ const std::vector<spec_field>& command_spec_fields() {
 
 namespace {
 
-// A field given and not null; nullptr otherwise.
-const cell* given(const record& spec, const char* name) {
-  const auto* c = spec.find(name);
-  return c && !c->is_null() ? c : nullptr;
-}
 
 std::vector<std::string> parse_argv(const record& spec) {
-  const auto* argv = given(spec, "argv");
+  const auto* argv = given_field(spec, "argv");
   if (!argv) throw validation_error(field("argv"), "argv is required: the program and its arguments");
   if (!argv->is_list() || argv->as_list().empty())
     throw validation_error(field("argv"), "argv must be a non-empty list of strings, e.g. [\"python3\", \"train.py\"]");
@@ -225,7 +220,7 @@ std::vector<std::string> parse_argv(const record& spec) {
 
 std::map<std::string, std::string> parse_env(const record& spec) {
   std::map<std::string, std::string> out;
-  const auto* env = given(spec, "env");
+  const auto* env = given_field(spec, "env");
   if (!env) return out;
   if (!env->is_record()) throw validation_error(field("env"), "env must be an object {NAME: value}");
   if (env->as_record().size() > k_max_command_env)
@@ -248,8 +243,8 @@ command_spec command_spec::parse(const record& spec, const platform::board_offer
   s.argv = parse_argv(spec);
   s.env = parse_env(spec);
 
-  if (const auto* program = given(spec, "program")) checked_text(*program, field("program"));
-  const auto* cwd = given(spec, "cwd");
+  if (const auto* program = given_field(spec, "program")) checked_text(*program, field("program"));
+  const auto* cwd = given_field(spec, "cwd");
   const bool cwd_given = cwd != nullptr;
   if (cwd_given) {
     s.cwd = checked_text(*cwd, field("cwd"));

@@ -217,17 +217,15 @@ gemm_spec gemm_spec::parse(const record& spec, const platform::board_offer& offe
   const bool has_cuda = offered.has_cuda_device ? *offered.has_cuda_device : cuda_device_available();
   out.device = string_field(spec, declared("device"), has_cuda ? "cuda" : "cpu");
 
-  const auto given_or = [&spec](const char* name, const cell& fallback) -> const cell& {
-    const auto* c = spec.find(name);
-    return c && !c->is_null() ? *c : fallback;
-  };
-  out.dtypes = parse_dtypes(given_or("dtypes", declared("dtypes").default_value));
+  const auto* dtypes = given_field(spec, "dtypes");
+  out.dtypes = parse_dtypes(dtypes ? *dtypes : declared("dtypes").default_value);
   // A null sizes is not "the default": it is refused as any other entry that is not a size.
   const auto* sizes = spec.find("sizes");
   const auto runs = parse_size_runs(sizes ? *sizes : declared("sizes").default_value);
   const auto size_count = count_of(runs);
   if (size_count == 0) throw validation_error(field("sizes"), "sizes is empty: the sweep would have no points", "empty");
-  out.tensor = parse_tensor(given_or("tensor", cell(out.device == "cuda" ? "both" : "off")));
+  const auto* tensor = given_field(spec, "tensor");
+  out.tensor = parse_tensor(tensor ? *tensor : cell(out.device == "cuda" ? "both" : "off"));
 
   if (out.device == "cpu") refuse_what_the_cpu_lacks(out);
   normalize_board_axes(spec, offered, out.board_axes);

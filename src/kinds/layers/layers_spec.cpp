@@ -29,17 +29,12 @@ std::string field(const std::string& name) { return "spec." + name; }
 
 const spec_field& declared(const char* name) { return find_spec_field(layers_spec_fields(), name); }
 
-// A field given and not null; nullptr otherwise.
-const cell* given(const record& spec, const char* name) {
-  const auto* c = spec.find(name);
-  return c && !c->is_null() ? c : nullptr;
-}
 
 // Each name once, in the order given; a set rather than a scan of `out` keeps a list of
 // 100 000 distinct names (a 1 MiB body) linear.
 std::vector<std::string> string_list(const record& spec, const char* name) {
   std::vector<std::string> out;
-  const auto* list = given(spec, name);
+  const auto* list = given_field(spec, name);
   if (!list) return out;
   std::unordered_set<std::string> seen;
   for (const auto& item : spec_list(*list)) {
@@ -88,7 +83,7 @@ void check_memory(const models::network& net, const working_set& need, const std
 // spec.dtype: one name or a list, each a dtype the layer backends run.
 std::vector<std::string> parse_dtypes(const record& spec) {
   const auto& f = declared("dtype");
-  const auto* list = given(spec, "dtype");
+  const auto* list = given_field(spec, "dtype");
   if (!list) return f.default_value.strings();
   std::vector<std::string> out;
   for (const auto& item : spec_list(*list)) {
@@ -104,7 +99,7 @@ std::vector<std::string> parse_dtypes(const record& spec) {
 std::vector<std::int64_t> parse_integers(const record& spec, const char* name) {
   const auto& f = declared(name);
   std::vector<std::int64_t> out;
-  const auto* list = given(spec, name);
+  const auto* list = given_field(spec, name);
   if (!list) {
     if (f.default_value.is_list())
       for (const auto& v : f.default_value.as_list()) out.push_back(*v.integer());
@@ -151,7 +146,7 @@ void parse_networks(const record& spec, layers_spec& s) {
       throw validation_error(field("models"), "unknown model '" + n + "' (known: " + models::zoo_names() + ")", "unknown_model");
     s.models.push_back(n);
   }
-  if (const auto* list = given(spec, "networks")) {
+  if (const auto* list = given_field(spec, "networks")) {
     if (!list->is_list())
       throw validation_error(field("networks"), "networks must be a list of network objects (proto/network.schema.json)");
     // Names taken so far, in a set: a scan of the names per network was quadratic in their number.
@@ -204,7 +199,7 @@ void parse_protocol(const record& spec, layers_spec& s) {
   s.boundary_s = number_field(spec, declared("boundary_s"), s.fixed() ? 1.0 : 0.05);
   s.gap_s = number_field(spec, declared("gap_s"), s.fixed() ? 2.0 : 0.0);
   s.target_rse = number_field(spec, declared("target_rse"));
-  if (given(spec, "latency_target_rse"))
+  if (given_field(spec, "latency_target_rse"))
     s.latency_target_rse = number_field(spec, declared("latency_target_rse"));
   s.min_time_s = number_field(spec, declared("min_time_s"));
   // in_context's budget is for the whole network: the runs stop once every layer is within the
@@ -221,7 +216,7 @@ void parse_protocol(const record& spec, layers_spec& s) {
 // (auto); the isolated protocols leave the sensors as the board has them.
 measure::sensor_samples_request parse_sensor_samples(const record& spec, const layers_spec& s,
                                                      const platform::board_offer& offered) {
-  const auto* asked = given(spec, "sensor_samples");
+  const auto* asked = given_field(spec, "sensor_samples");
   const cell samples = asked ? *asked : s.in_context() ? cell("auto") : cell("as_is");
   return measure::sensor_samples_request::parse(samples, &offered.sensor_samples);
 }

@@ -23,11 +23,6 @@ std::string field(const std::string& name) { return "spec." + name; }
 
 const spec_field& declared(const char* name) { return find_spec_field(multi_dnn_spec_fields(), name); }
 
-// A field given and not null; nullptr otherwise.
-const cell* given(const record& spec, const char* name) {
-  const auto* c = spec.find(name);
-  return c && !c->is_null() ? c : nullptr;
-}
 
 // Each zoo network's block count and the boundaries where the rest of it reads only the tensor
 // the blocks before leave (every boundary of the zoo's networks, checked rather than assumed).
@@ -57,7 +52,7 @@ const zoo_blocks& zoo_block_table() {
 
 std::vector<std::string> name_list(const record& spec, const char* name) {
   std::vector<std::string> out;
-  const auto* list = given(spec, name);
+  const auto* list = given_field(spec, name);
   if (!list) return out;
   std::unordered_set<std::string> seen;
   for (const auto& item : spec_list(*list)) {
@@ -70,7 +65,7 @@ std::vector<std::string> name_list(const record& spec, const char* name) {
 // "2:4", [2, 4] or 3.
 std::pair<std::int64_t, std::int64_t> parse_range(const record& spec) {
   const auto& f = declared("num_networks");
-  const auto* asked = given(spec, "num_networks");
+  const auto* asked = given_field(spec, "num_networks");
   const cell& v = asked ? *asked : f.default_value;
   std::vector<std::int64_t> ends;
   if (v.is_string()) {
@@ -101,7 +96,7 @@ std::pair<std::int64_t, std::int64_t> parse_range(const record& spec) {
 std::vector<std::pair<std::string, double>> parse_priorities(const record& spec, const mapping_rules& rules) {
   const auto at = field("device_priorities");
   std::vector<std::pair<std::string, double>> out;
-  const auto* asked = given(spec, "device_priorities");
+  const auto* asked = given_field(spec, "device_priorities");
   if (!asked) {
     for (const auto& d : rules.devices) out.emplace_back(d, 1.0 / static_cast<double>(rules.devices.size()));
     return out;
@@ -175,7 +170,7 @@ multi_dnn_spec multi_dnn_spec::parse(const record& spec, const platform::board_o
   const auto rules = multi_dnn_rules(offered);
   multi_dnn_spec s;
 
-  if (const auto* maps = given(spec, "mappings")) {
+  if (const auto* maps = given_field(spec, "mappings")) {
     if (!maps->is_list())
       throw validation_error(field("mappings"), "mappings must be a list of mappings in the seed's form");
     const auto& list = maps->as_list();
@@ -186,7 +181,7 @@ multi_dnn_spec multi_dnn_spec::parse(const record& spec, const platform::board_o
       s.mappings.push_back(parse_mapping(list[i], rules, "spec.mappings[" + std::to_string(i) + "]"));
     // An empty list asks for nothing: it must not quietly become the generator's default draw (a
     // stored generated spec names its samples, and stays valid).
-    if (s.mappings.empty() && !given(spec, "samples"))
+    if (s.mappings.empty() && !given_field(spec, "samples"))
       throw validation_error(field("mappings"),
                              "mappings is empty: give at least one mapping, or leave mappings out and set samples for "
                              "the generator",
