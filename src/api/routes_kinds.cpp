@@ -3,6 +3,7 @@
 #include <jetperf/api/result_table.hpp>
 #include <jetperf/api/router.hpp>
 #include <jetperf/api/routes.hpp>
+#include <jetperf/common/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
 
 namespace jetperf::api {
@@ -40,9 +41,21 @@ nlohmann::json summary_table_json(const summary_table& t) {
           {"nested", t.nested},     {"columns", std::move(columns)}, {"empty_text", t.empty_text}};
 }
 
+// A declared spec field: {name, type, default, description[, min, max][, choices]}.
+nlohmann::json spec_field_json(const spec_field& f) {
+  nlohmann::json j = {{"name", f.name}, {"type", to_string(f.type)}, {"default", to_json(f.default_value)},
+                      {"description", f.description}};
+  if (f.type == spec_type::number || f.type == spec_type::integer) {
+    j["min"] = f.min;
+    j["max"] = f.max;
+  }
+  if (!f.choices.empty()) j["choices"] = f.choices;
+  return j;
+}
+
 nlohmann::json kind_json(const jobs::workload& w) {
   nlohmann::json fields = nlohmann::json::array();
-  for (const auto& f : w.spec_fields()) fields.push_back(to_json(f));
+  for (const auto& f : w.spec_fields()) fields.push_back(spec_field_json(f));
   nlohmann::json columns = nlohmann::json::array();
   const auto& table = w.columns();
   for (const auto& c : output_columns(table, {})) columns.push_back(column_json(c));

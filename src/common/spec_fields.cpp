@@ -16,26 +16,39 @@ std::string format_number(double v) {
   ss << v;
   return ss.str();
 }
+
+template <class Known>
+void reject_unknown(const record& spec, const Known& is_known, const std::string& known_list) {
+  for (const auto& e : spec)
+    if (!is_known(e.first))
+      throw validation_error("spec." + e.first, "unknown field '" + e.first + "' (known: " + known_list + ")",
+                             "unknown_field");
+}
 }  // namespace
 
-void reject_unknown_fields(const nlohmann::json& spec, std::initializer_list<const char*> allowed) {
-  for (auto it = spec.begin(); it != spec.end(); ++it) {
-    bool known = false;
-    for (const char* a : allowed) known = known || it.key() == a;
-    if (!known) {
-      std::string list;
-      for (const char* a : allowed) list += std::string(list.empty() ? "" : ", ") + a;
-      throw validation_error("spec." + it.key(), "unknown field '" + it.key() + "' (known: " + list + ")",
-                             "unknown_field");
-    }
-  }
+const cell* given_field(const record& spec, const std::string& name) {
+  const auto* c = spec.find(name);
+  return c && !c->is_null() ? c : nullptr;
 }
 
-double number_field(const nlohmann::json& spec, const char* name, double min, double max, double fallback) {
-  auto it = spec.find(name);
-  if (it == spec.end()) return fallback;
-  if (!it->is_number()) throw validation_error(field_name(name), std::string(name) + " must be a number");
-  const double v = it->get<double>();
+void reject_unknown_fields(const record& spec, std::initializer_list<const char*> allowed) {
+  std::string list;
+  for (const char* a : allowed) list += std::string(list.empty() ? "" : ", ") + a;
+  reject_unknown(
+      spec,
+      [&](const std::string& key) {
+        for (const char* a : allowed)
+          if (key == a) return true;
+        return false;
+      },
+      list);
+}
+
+double number_field(const record& spec, const char* name, double min, double max, double fallback) {
+  const auto* c = spec.find(name);
+  if (!c) return fallback;
+  if (!c->is_number()) throw validation_error(field_name(name), std::string(name) + " must be a number");
+  const double v = *c->number();
   if (!std::isfinite(v) || v < min || v > max)
     throw validation_error(field_name(name), std::string(name) + " must be between " + format_number(min) +
                                                  " and " + format_number(max) + ", got " + format_number(v),
@@ -43,19 +56,22 @@ double number_field(const nlohmann::json& spec, const char* name, double min, do
   return v;
 }
 
-std::int64_t integer_field(const nlohmann::json& spec, const char* name, std::int64_t min, std::int64_t max,
+std::int64_t integer_field(const record& spec, const char* name, std::int64_t min, std::int64_t max,
                            std::int64_t fallback) {
-  auto it = spec.find(name);
-  if (it == spec.end()) return fallback;
+  const auto* c = spec.find(name);
+  if (!c) return fallback;
   std::int64_t v = 0;
-  if (it->is_number_integer()) {
-    if (it->is_number_unsigned() && it->get<std::uint64_t>() > static_cast<std::uint64_t>(max))
+  // A JSON integer arrives as an integer cell; a whole double (2.0) is the same integer.
+  if (c->is_integer()) {
+    v = *c->integer();
+    // A positive integer read from JSON text was an unsigned one, refused in these words
+    // before it could overflow (the refusals requests have always had).
+    if (v >= 0 && v > max)
       throw validation_error(field_name(name), std::string(name) + " must be at most " + std::to_string(max),
                              "out_of_range");
-    v = it->get<std::int64_t>();
-  } else if (it->is_number_float() && std::isfinite(it->get<double>()) &&
-             std::floor(it->get<double>()) == it->get<double>() && std::fabs(it->get<double>()) < 9e15) {
-    v = static_cast<std::int64_t>(it->get<double>());
+  } else if (c->is_double() && std::isfinite(*c->number()) && std::floor(*c->number()) == *c->number() &&
+             std::fabs(*c->number()) < 9e15) {
+    v = static_cast<std::int64_t>(*c->number());
   } else {
     throw validation_error(field_name(name), std::string(name) + " must be an integer");
   }
@@ -66,11 +82,11 @@ std::int64_t integer_field(const nlohmann::json& spec, const char* name, std::in
   return v;
 }
 
-std::string string_field(const nlohmann::json& spec, const char* name, const std::string& fallback) {
-  auto it = spec.find(name);
-  if (it == spec.end()) return fallback;
-  if (!it->is_string()) throw validation_error(field_name(name), std::string(name) + " must be a string");
-  return it->get<std::string>();
+std::string string_field(const record& spec, const char* name, const std::string& fallback) {
+  const auto* c = spec.find(name);
+  if (!c) return fallback;
+  if (!c->is_string()) throw validation_error(field_name(name), std::string(name) + " must be a string");
+  return c->as_string();
 }
 
 const char* to_string(spec_type t) {
@@ -91,47 +107,44 @@ const spec_field& find_spec_field(const std::vector<spec_field>& fields, const s
   throw std::logic_error("spec field '" + name + "' is not declared");
 }
 
-void reject_unknown_fields(const nlohmann::json& spec, const std::vector<spec_field>& fields) {
-  for (auto it = spec.begin(); it != spec.end(); ++it) {
-    bool known = false;
-    for (const auto& f : fields) known = known || it.key() == f.name;
-    if (!known) {
-      std::string list;
-      for (const auto& f : fields) list += (list.empty() ? "" : ", ") + f.name;
-      throw validation_error("spec." + it.key(), "unknown field '" + it.key() + "' (known: " + list + ")",
-                             "unknown_field");
-    }
-  }
+void reject_unknown_fields(const record& spec, const std::vector<spec_field>& fields) {
+  std::string list;
+  for (const auto& f : fields) list += (list.empty() ? "" : ", ") + f.name;
+  reject_unknown(
+      spec,
+      [&](const std::string& key) {
+        for (const auto& f : fields)
+          if (key == f.name) return true;
+        return false;
+      },
+      list);
 }
 
 namespace {
 // An explicit null means "the default", as absence does.
-bool absent(const nlohmann::json& spec, const spec_field& f) {
-  auto it = spec.find(f.name);
-  return it == spec.end() || it->is_null();
-}
+bool absent(const record& spec, const spec_field& f) { return !given_field(spec, f.name); }
 }  // namespace
 
-double number_field(const nlohmann::json& spec, const spec_field& f, double fallback) {
+double number_field(const record& spec, const spec_field& f, double fallback) {
   if (absent(spec, f)) return fallback;
   return number_field(spec, f.name.c_str(), f.min, f.max, fallback);
 }
 
-double number_field(const nlohmann::json& spec, const spec_field& f) {
-  return number_field(spec, f, f.default_value.is_number() ? f.default_value.get<double>() : 0.0);
+double number_field(const record& spec, const spec_field& f) {
+  return number_field(spec, f, f.default_value.number().value_or(0.0));
 }
 
-std::int64_t integer_field(const nlohmann::json& spec, const spec_field& f, std::int64_t fallback) {
+std::int64_t integer_field(const record& spec, const spec_field& f, std::int64_t fallback) {
   if (absent(spec, f)) return fallback;
   return integer_field(spec, f.name.c_str(), static_cast<std::int64_t>(f.min), static_cast<std::int64_t>(f.max),
                        fallback);
 }
 
-std::int64_t integer_field(const nlohmann::json& spec, const spec_field& f) {
-  return integer_field(spec, f, f.default_value.is_number() ? f.default_value.get<std::int64_t>() : 0);
+std::int64_t integer_field(const record& spec, const spec_field& f) {
+  return integer_field(spec, f, f.default_value.integer().value_or(0));
 }
 
-std::string string_field(const nlohmann::json& spec, const spec_field& f, const std::string& fallback) {
+std::string string_field(const record& spec, const spec_field& f, const std::string& fallback) {
   const auto v = absent(spec, f) ? fallback : string_field(spec, f.name.c_str(), fallback);
   if (f.choices.empty()) return v;
   for (const auto& c : f.choices)
@@ -142,25 +155,15 @@ std::string string_field(const nlohmann::json& spec, const spec_field& f, const 
                          f.name + " must be one of " + list + "\", got \"" + v + "\"");
 }
 
-std::string string_field(const nlohmann::json& spec, const spec_field& f) {
-  return string_field(spec, f, f.default_value.is_string() ? f.default_value.get<std::string>() : std::string());
+std::string string_field(const record& spec, const spec_field& f) {
+  return string_field(spec, f, f.default_value.text().value_or(std::string()));
 }
 
-bool bool_field(const nlohmann::json& spec, const spec_field& f) {
-  if (absent(spec, f)) return f.default_value.is_boolean() && f.default_value.get<bool>();
-  if (!spec[f.name].is_boolean()) throw validation_error(field_name(f.name.c_str()), f.name + " must be true or false");
-  return spec[f.name].get<bool>();
-}
-
-nlohmann::json to_json(const spec_field& f) {
-  nlohmann::json j = {{"name", f.name}, {"type", to_string(f.type)}, {"default", f.default_value},
-                      {"description", f.description}};
-  if (f.type == spec_type::number || f.type == spec_type::integer) {
-    j["min"] = f.min;
-    j["max"] = f.max;
-  }
-  if (!f.choices.empty()) j["choices"] = f.choices;
-  return j;
+bool bool_field(const record& spec, const spec_field& f) {
+  if (absent(spec, f)) return f.default_value.boolean().value_or(false);
+  const auto v = spec.at(f.name).boolean();
+  if (!v) throw validation_error(field_name(f.name.c_str()), f.name + " must be true or false");
+  return *v;
 }
 
 }  // namespace jetperf

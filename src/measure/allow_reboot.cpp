@@ -14,6 +14,11 @@ const spec_field& allow_reboot_field() {
   return field;
 }
 
+bool allows_reboot(const record& normalized_spec) {
+  const auto* c = normalized_spec.find(allow_reboot_field().name);
+  return c && c->boolean().value_or(false);
+}
+
 bool allows_reboot(const nlohmann::json& normalized_spec) {
   const auto it = normalized_spec.find(allow_reboot_field().name);
   return it != normalized_spec.end() && it->is_boolean() && it->get<bool>();

@@ -23,23 +23,23 @@ std::vector<spec_field> with_contention_fields(std::vector<spec_field> fields) {
   return fields;
 }
 
-contention_policy contention_policy::parse(const nlohmann::json& spec) {
+contention_policy contention_policy::parse(const record& spec) {
   contention_policy p;
   p.threshold = number_field(spec, find_spec_field(contention_fields(), "contention_threshold"));
   p.max_retries = integer_field(spec, find_spec_field(contention_fields(), "max_retries"));
   return p;
 }
 
-contention_policy contention_policy::stored(const nlohmann::json& j) {
+contention_policy contention_policy::stored(const record& j) {
   contention_policy p;
-  p.threshold = j.value("contention_threshold", p.threshold);
-  p.max_retries = j.value("max_retries", p.max_retries);
+  if (const auto* c = j.find("contention_threshold")) p.threshold = c->number().value_or(p.threshold);
+  if (const auto* c = j.find("max_retries")) p.max_retries = c->integer().value_or(p.max_retries);
   return p;
 }
 
-void contention_policy::put(nlohmann::json& normalized) const {
-  normalized["contention_threshold"] = threshold;
-  normalized["max_retries"] = max_retries;
+void contention_policy::put(record& normalized) const {
+  normalized.set("contention_threshold", threshold);
+  normalized.set("max_retries", max_retries);
 }
 
 void contention_probe::start() {

@@ -13,7 +13,7 @@
 
 namespace jetperf::measure {
 
-nlohmann::json sensor_samples_request::to_json() const {
+cell sensor_samples_request::to_cell() const {
   switch (mode) {
     case how::automatic: return "auto";
     case how::count: return count;
@@ -22,11 +22,11 @@ nlohmann::json sensor_samples_request::to_json() const {
   return "as_is";
 }
 
-sensor_samples_request sensor_samples_request::parse(const nlohmann::json& j, const std::vector<std::int64_t>* offered) {
+sensor_samples_request sensor_samples_request::parse(const cell& value, const std::vector<std::int64_t>* offered) {
   const std::string field = "spec.sensor_samples";
   sensor_samples_request r;
-  if (j.is_string()) {
-    const auto text = j.get<std::string>();
+  if (value.is_string()) {
+    const auto& text = value.as_string();
     if (text == "as_is") return r;
     if (text != "auto") throw validation_error(field, "sensor_samples must be \"auto\", \"as_is\" or an averaging count");
     r.mode = how::automatic;
@@ -34,7 +34,7 @@ sensor_samples_request sensor_samples_request::parse(const nlohmann::json& j, co
   }
   // A count, read as every integer field is (4.0 is 4; 4.5, true and [4] are not counts).
   r.mode = how::count;
-  r.count = integer_field(nlohmann::json{{"sensor_samples", j}}, "sensor_samples", 1, 1 << 20, 0);
+  r.count = integer_field(record{{"sensor_samples", value}}, "sensor_samples", 1, 1 << 20, 0);
   if (!offered) return r;
   if (offered->empty())
     throw validation_error(field, "this board's power sensors have no averaging count to set (no INA3221 hwmon "

@@ -5,6 +5,7 @@
 #include <optional>
 #include <sstream>
 
+#include <jetperf/common/cell_text.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/measure/allow_reboot.hpp>
 #include <jetperf/platform/reboot_plan.hpp>
@@ -13,17 +14,18 @@ namespace jetperf::measure {
 
 namespace {
 
-using nlohmann::json;
-
 std::string field(const std::string& name) { return "spec." + name; }
+
+bool is_text(const cell& c, const char* text) { return c.is_string() && c.as_string() == text; }
+
 
 // "all" | "min" | "max" | [ints], each checked against the offered list.
 // `setting`: the point key the axis sets (gpu_freq_hz), which names it in a refusal: the words
 // a point's apply would use for the same value (platform::check_offered_clock).
-std::optional<std::vector<std::int64_t>> parse_freqs(const json& spec, const std::string& name,
+std::optional<std::vector<std::int64_t>> parse_freqs(const record& spec, const std::string& name,
                                                      const std::vector<std::int64_t>& offered, const char* setting) {
-  auto it = spec.find(name);
-  if (it == spec.end() || it->is_null()) return std::nullopt;
+  const auto* given_list = given_field(spec, name);
+  if (!given_list) return std::nullopt;
   std::vector<std::int64_t> valid = offered;
   std::sort(valid.begin(), valid.end());
   if (valid.empty()) platform::check_offered_clock(0, valid, field(name), setting);
@@ -31,12 +33,12 @@ std::optional<std::vector<std::int64_t>> parse_freqs(const json& spec, const std
   const auto add = [&](std::int64_t f) {
     if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
   };
-  for (const auto& item : spec_list(*it)) {
-    if (item == "all") {
+  for (const auto& item : spec_list(*given_list)) {
+    if (is_text(item, "all")) {
       for (auto f : valid) add(f);
-    } else if (item == "min") {
+    } else if (is_text(item, "min")) {
       add(valid.front());
-    } else if (item == "max") {
+    } else if (is_text(item, "max")) {
       add(valid.back());
     } else {
       add(platform::check_offered_clock(spec_integer(item, name), valid, field(name), setting));
@@ -46,28 +48,28 @@ std::optional<std::vector<std::int64_t>> parse_freqs(const json& spec, const std
   return out;
 }
 
-std::optional<std::vector<std::int64_t>> parse_power_modes(const json& spec, const platform::board_offer& offered) {
-  auto it = spec.find("power_modes");
-  if (it == spec.end() || it->is_null()) return std::nullopt;
+std::optional<std::vector<std::int64_t>> parse_power_modes(const record& spec, const platform::board_offer& offered) {
+  const auto* given_list = given_field(spec, "power_modes");
+  if (!given_list) return std::nullopt;
   std::vector<std::pair<std::int64_t, std::string>> modes;
   for (const auto& m : offered.power_modes) modes.emplace_back(m.id, m.name);
   std::string valid;
   for (const auto& [id, nm] : modes) valid += (valid.empty() ? "" : ", ") + std::to_string(id) + " (" + nm + ")";
   if (modes.empty()) throw validation_error(field("power_modes"), "this board offers no power modes", "not_offered");
   std::vector<std::int64_t> out;
-  for (const auto& item : spec_list(*it)) {
-    if (item == "all") {
+  for (const auto& item : spec_list(*given_list)) {
+    if (is_text(item, "all")) {
       for (const auto& m : modes)
         if (std::find(out.begin(), out.end(), m.first) == out.end()) out.push_back(m.first);
       continue;
     }
     std::optional<std::int64_t> id;
     for (const auto& [mid, nm] : modes) {
-      if (item.is_number_integer() && item.get<std::int64_t>() == mid) id = mid;
-      if (item.is_string() && (item.get<std::string>() == nm || item.get<std::string>() == std::to_string(mid))) id = mid;
+      if (item.is_integer() && *item.integer() == mid) id = mid;
+      if (item.is_string() && (item.as_string() == nm || item.as_string() == std::to_string(mid))) id = mid;
     }
     if (!id)
-      throw validation_error(field("power_modes"), "power mode " + item.dump() + " is not offered; valid: " + valid,
+      throw validation_error(field("power_modes"), "power mode " + json_text(item) + " is not offered; valid: " + valid,
                              "not_offered");
     if (std::find(out.begin(), out.end(), *id) == out.end()) out.push_back(*id);
   }
@@ -76,13 +78,17 @@ std::optional<std::vector<std::int64_t>> parse_power_modes(const json& spec, con
   return out;
 }
 
-json list_or_null(const std::optional<std::vector<std::int64_t>>& v) { return v ? json(*v) : json(); }
+cell list_or_null(const std::optional<std::vector<std::int64_t>>& v) { return v ? cell(*v) : cell(); }
 
-std::size_t count_or_one(const json& v) { return v.is_array() ? v.size() : 1; }
-
-std::vector<json> values(const json& v) {
-  return v.is_array() ? std::vector<json>(v.begin(), v.end()) : std::vector<json>{json()};
+const cell& axis(const record& spec, const char* name) {
+  static const cell none;
+  const auto* c = spec.find(name);
+  return c ? *c : none;
 }
+
+std::size_t count_or_one(const cell& v) { return v.is_list() ? v.as_list().size() : 1; }
+
+cell_list values(const cell& v) { return v.is_list() ? v.as_list() : cell_list{cell()}; }
 
 }  // namespace
 
@@ -93,14 +99,14 @@ std::optional<std::int64_t> parse_count(const std::string& text) {
   return std::stoll(text);
 }
 
-std::int64_t spec_integer(const nlohmann::json& v, const std::string& name) {
-  if (v.is_number_integer()) return v.get<std::int64_t>();
-  if (v.is_number_float() && std::isfinite(v.get<double>()) && std::floor(v.get<double>()) == v.get<double>() &&
-      std::fabs(v.get<double>()) < 9e15)
-    return static_cast<std::int64_t>(v.get<double>());
+std::int64_t spec_integer(const cell& v, const std::string& name) {
+  if (v.is_integer()) return *v.integer();
+  if (v.is_double() && std::isfinite(*v.number()) && std::floor(*v.number()) == *v.number() &&
+      std::fabs(*v.number()) < 9e15)
+    return static_cast<std::int64_t>(*v.number());
   if (v.is_string())
-    if (auto i = parse_count(v.get<std::string>())) return *i;
-  throw validation_error(field(name), name + " must hold integers, got " + v.dump());
+    if (auto i = parse_count(v.as_string())) return *i;
+  throw validation_error(field(name), name + " must hold integers, got " + json_text(v));
 }
 
 std::vector<std::string> split_trimmed(const std::string& text, char sep) {
@@ -115,11 +121,11 @@ std::vector<std::string> split_trimmed(const std::string& text, char sep) {
   return out;
 }
 
-std::vector<nlohmann::json> spec_list(const nlohmann::json& v) {
-  if (v.is_array()) return {v.begin(), v.end()};
+cell_list spec_list(const cell& v) {
+  if (v.is_list()) return v.as_list();
   if (v.is_string()) {
-    std::vector<json> out;
-    for (auto& piece : split_trimmed(v.get<std::string>(), ',')) out.emplace_back(std::move(piece));
+    cell_list out;
+    for (auto& piece : split_trimmed(v.as_string(), ',')) out.emplace_back(std::move(piece));
     return out;
   }
   return {v};
@@ -144,17 +150,18 @@ std::vector<spec_field> with_board_axes(std::vector<spec_field> before, const st
   return before;
 }
 
-void normalize_board_axes(const nlohmann::json& spec, const platform::board_offer& offered, nlohmann::json& out) {
-  out["gpu_freqs"] = list_or_null(parse_freqs(spec, "gpu_freqs", offered.gpu_freqs_hz, "gpu_freq_hz"));
-  out["cpu_freqs"] = list_or_null(parse_freqs(spec, "cpu_freqs", offered.cpu_freqs_khz, "cpu_freq_khz"));
-  out["emc_freqs"] = list_or_null(parse_freqs(spec, "emc_freqs", offered.emc_freqs_hz, "emc_freq_hz"));
+void normalize_board_axes(const record& spec, const platform::board_offer& offered, record& out) {
+  out.set("gpu_freqs", list_or_null(parse_freqs(spec, "gpu_freqs", offered.gpu_freqs_hz, "gpu_freq_hz")));
+  out.set("cpu_freqs", list_or_null(parse_freqs(spec, "cpu_freqs", offered.cpu_freqs_khz, "cpu_freq_khz")));
+  out.set("emc_freqs", list_or_null(parse_freqs(spec, "emc_freqs", offered.emc_freqs_hz, "emc_freq_hz")));
   const auto modes = parse_power_modes(spec, offered);
-  out["power_modes"] = list_or_null(modes);
+  out.set("power_modes", list_or_null(modes));
   const auto& allow = allow_reboot_field();
-  out[allow.name] = bool_field(spec, allow);
+  const bool allowed = bool_field(spec, allow);
+  out.set(allow.name, allowed);
   // Refused up front rather than failing point by point: the sweep in order, from the mode in
   // effect now and back to it when the job ends (the job's points apply the modes in this order).
-  if (modes && !out[allow.name].get<bool>()) {
+  if (modes && !allowed) {
     const auto steps = platform::reboot_steps(offered, *modes);
     if (!steps.empty())
       throw validation_error(field(allow.name),
@@ -166,9 +173,12 @@ void normalize_board_axes(const nlohmann::json& spec, const platform::board_offe
   }
 }
 
-nlohmann::json stored_board_axes(const nlohmann::json& normalized) {
-  json axes = json::object();
-  for (const auto& f : board_axis_fields()) axes[f.name] = normalized.value(f.name, f.default_value);
+record stored_board_axes(const record& normalized) {
+  record axes;
+  for (const auto& f : board_axis_fields()) {
+    const auto* c = normalized.find(f.name);
+    axes.set(f.name, c ? *c : f.default_value);
+  }
   return axes;
 }
 
@@ -181,27 +191,27 @@ const std::vector<std::string>& board_setting_keys() {
   return keys;
 }
 
-std::vector<nlohmann::json> board_setting_points(const nlohmann::json& spec) {
-  std::vector<json> points;
-  for (const auto& mode : values(spec.value("power_modes", json())))
-    for (const auto& emc : values(spec.value("emc_freqs", json())))
-      for (const auto& gpu : values(spec.value("gpu_freqs", json())))
-        for (const auto& cpu : values(spec.value("cpu_freqs", json())))
+std::vector<record> board_setting_points(const record& spec) {
+  std::vector<record> points;
+  for (const auto& mode : values(axis(spec, "power_modes")))
+    for (const auto& emc : values(axis(spec, "emc_freqs")))
+      for (const auto& gpu : values(axis(spec, "gpu_freqs")))
+        for (const auto& cpu : values(axis(spec, "cpu_freqs")))
           points.push_back({{"power_mode", mode}, {"emc_freq_hz", emc}, {"gpu_freq_hz", gpu}, {"cpu_freq_khz", cpu}});
   return points;
 }
 
-std::size_t board_setting_count(const nlohmann::json& spec) {
+std::size_t board_setting_count(const record& spec) {
   std::size_t n = 1;
   for (const auto& a : board_axis_sizes(spec)) n *= a.second;
   return n;
 }
 
-std::vector<std::pair<std::string, std::size_t>> board_axis_sizes(const nlohmann::json& spec) {
-  return {{"power_modes", count_or_one(spec.value("power_modes", json()))},
-          {"emc_freqs", count_or_one(spec.value("emc_freqs", json()))},
-          {"gpu_freqs", count_or_one(spec.value("gpu_freqs", json()))},
-          {"cpu_freqs", count_or_one(spec.value("cpu_freqs", json()))}};
+std::vector<std::pair<std::string, std::size_t>> board_axis_sizes(const record& spec) {
+  return {{"power_modes", count_or_one(axis(spec, "power_modes"))},
+          {"emc_freqs", count_or_one(axis(spec, "emc_freqs"))},
+          {"gpu_freqs", count_or_one(axis(spec, "gpu_freqs"))},
+          {"cpu_freqs", count_or_one(axis(spec, "cpu_freqs"))}};
 }
 
 }  // namespace jetperf::measure

@@ -6,13 +6,13 @@
 //   const std::vector<spec_field>& spec_fields() const;
 //   const column_table& columns() const;
 //   const std::vector<summary_table>& summary_tables() const;  optional: the summary's tables
-// and its Spec type writes the spec's JSON form (in the kind's <kind>_spec files, the one place
-// a kind reads JSON):
-//   static Spec Spec::parse(const nlohmann::json&, const platform::board_offer&);  a request's spec
-//   static Spec Spec::stored(const nlohmann::json&);  a stored spec (to_json's output)
-//   nlohmann::json Spec::to_json() const;             the spec as stored, every default filled
-//   static nlohmann::json Spec::upgrade(const nlohmann::json&, std::int64_t from_version);  optional
-// (a kind whose parse needs its own state, like command's policy, writes parse/stored/to_json
+// and its Spec type reads and writes the spec's stored form, a record (common/cell.hpp: the
+// typed value tree a request's JSON object arrives as), in the kind's <kind>_spec files:
+//   static Spec Spec::parse(const record&, const platform::board_offer&);  a request's spec
+//   static Spec Spec::stored(const record&);         a stored spec (to_record's output)
+//   record Spec::to_record() const;                  the spec as stored, every default filled
+//   static record Spec::upgrade(record, std::int64_t from_version);  optional
+// (a kind whose parse needs its own state, like command's policy, writes parse/stored/to_record
 // itself and they are used instead);
 //   std::vector<Point> expand(const Spec&) const;    the points, in the order they run
 //   record params_of(const Point&) const;            a point as its params are stored
@@ -22,8 +22,9 @@
 // an older form, and the views below (their defaults say "none"): summarize(rows) -> cell,
 // compare(rows, by) -> cell, export_results(format, rows) -> cell, over the finished points
 // (jobs::point_row). Rows are built through the kind's column constants (common/row.hpp). make_workload() turns it
-// into the runner's workload: the spec is parsed and expanded once per job (workload::plan),
-// and summaries, comparisons and exports get the finished rows, never store types, and not the
+// into the runner's workload, whose contract is still JSON: the adapter below converts at that
+// boundary (common/cell_json), so no kind names JSON. The spec is parsed and expanded once per
+// job (workload::plan), and summaries, comparisons and exports get the finished rows, never store types, and not the
 // spec (they read what the rows say: a job stored by an older version still has its views).
 #include <algorithm>
 #include <cstddef>
@@ -64,7 +65,7 @@ class kind {
     return none;
   }
 
-  /// The version of the spec's stored form that to_json writes; raise it when that form changes
+  /// The version of the spec's stored form that to_record writes; raise it when that form changes
   /// and teach Spec::upgrade() the old one.
   std::int64_t spec_version() const { return 1; }
   std::map<std::string, std::size_t> foreseen_skips(const Spec&, const std::vector<Point>&) const { return {}; }
@@ -80,6 +81,12 @@ class kind {
   bool export_has_provenance(const std::string&) const { return true; }
 };
 
+/// A spec from the runner's JSON as the record a kind reads: an object's members (keys in the
+/// object's order); null, no spec at all, as no fields (every default, as the API reads an
+/// absent spec); anything else refused: validation_error("spec", "the <kind> spec must be a
+/// JSON object").
+record spec_record(const std::string& kind, const nlohmann::json& spec);
+
 namespace detail {
 
 // What a kind writes itself, else its Spec type does (the spec's JSON form), else the default.
@@ -92,9 +99,9 @@ struct has_stored : std::false_type {};
 template <class K>
 struct has_stored<K, std::void_t<decltype(&K::stored)>> : std::true_type {};
 template <class K, class = void>
-struct has_to_json : std::false_type {};
+struct has_to_record : std::false_type {};
 template <class K>
-struct has_to_json<K, std::void_t<decltype(&K::to_json)>> : std::true_type {};
+struct has_to_record<K, std::void_t<decltype(&K::to_record)>> : std::true_type {};
 template <class T, class = void>
 struct has_upgrade : std::false_type {};
 template <class T>
@@ -135,7 +142,8 @@ class typed_plan final : public job_plan {
   std::vector<record> params_;
 };
 
-/// The runner's workload over a typed kind: JSON only here, at the contract's edge.
+/// The runner's workload over a typed kind: JSON only here, at the contract's edge (specs as
+/// records through spec_record and to_json, points through record_of).
 template <class K>
 class typed_workload final : public workload {
  public:
@@ -153,12 +161,12 @@ class typed_workload final : public workload {
   std::int64_t spec_version() const override { return kind_.spec_version(); }
   nlohmann::json upgrade(const nlohmann::json& spec, std::int64_t from_version) const override {
     if (from_version >= kind_.spec_version()) return spec;
-    if constexpr (has_upgrade<K>::value) return kind_.upgrade(spec, from_version);
-    else if constexpr (has_upgrade<Spec>::value) return Spec::upgrade(spec, from_version);
+    if constexpr (has_upgrade<K>::value) return jetperf::to_json(kind_.upgrade(spec_record(kind(), spec), from_version));
+    else if constexpr (has_upgrade<Spec>::value) return jetperf::to_json(Spec::upgrade(spec_record(kind(), spec), from_version));
     else return spec;
   }
   nlohmann::json normalize(const nlohmann::json& spec, const platform::board_offer& offered) const override {
-    return to_json(parse(spec, offered));
+    return jetperf::to_json(to_record(parse(spec_record(kind(), spec), offered)));
   }
   std::vector<nlohmann::json> expand(const nlohmann::json& spec) const override {
     std::vector<nlohmann::json> out;
@@ -204,17 +212,19 @@ class typed_workload final : public workload {
   K& typed() { return kind_; }
 
  private:
-  Spec parse(const nlohmann::json& spec, const platform::board_offer& offered) const {
+  Spec parse(const record& spec, const platform::board_offer& offered) const {
     if constexpr (has_parse<K>::value) return kind_.parse(spec, offered);
     else return Spec::parse(spec, offered);
   }
+  // A stored spec, read from the store's JSON.
   Spec stored(const nlohmann::json& spec) const {
-    if constexpr (has_stored<K>::value) return kind_.stored(spec);
-    else return Spec::stored(spec);
+    const auto r = spec_record(kind(), spec);
+    if constexpr (has_stored<K>::value) return kind_.stored(r);
+    else return Spec::stored(r);
   }
-  nlohmann::json to_json(const Spec& spec) const {
-    if constexpr (has_to_json<K>::value) return kind_.to_json(spec);
-    else return spec.to_json();
+  record to_record(const Spec& spec) const {
+    if constexpr (has_to_record<K>::value) return kind_.to_record(spec);
+    else return spec.to_record();
   }
 
   std::vector<Point> typed_points(const std::vector<nlohmann::json>& points) const {

@@ -8,8 +8,7 @@
 #include <optional>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include <jetperf/common/cell.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/platform/cpu_usage.hpp>
 
@@ -20,11 +19,11 @@ struct contention_policy {
   std::int64_t max_retries = 2;
 
   /// Reads contention_threshold and max_retries from a spec (validation_error naming the field).
-  static contention_policy parse(const nlohmann::json& spec);
+  static contention_policy parse(const record& spec);
   /// From a stored spec; a spec stored before these fields existed gets the defaults.
-  static contention_policy stored(const nlohmann::json& normalized);
+  static contention_policy stored(const record& normalized);
   /// Writes both fields into a normalized spec.
-  void put(nlohmann::json& normalized) const;
+  void put(record& normalized) const;
 };
 
 /// contention_threshold and max_retries, as GET /v1/kinds serves them.

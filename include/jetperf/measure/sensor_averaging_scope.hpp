@@ -11,8 +11,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include <jetperf/common/cell.hpp>
 #include <jetperf/platform/board_settings.hpp>
 #include <jetperf/telemetry/sample_source.hpp>
 
@@ -26,11 +25,11 @@ struct sensor_samples_request {
   std::int64_t count = 0;  ///< with how::count
 
   /// The spec's form: "as_is", "auto" or an integer count.
-  nlohmann::json to_json() const;
+  cell to_cell() const;
   /// Parses the spec's form; throws validation_error("spec.sensor_samples") otherwise. Counts
   /// are checked against `offered` (board_offer::sensor_samples: a board with none refuses a
   /// count); null for a stored spec, checked when it was submitted.
-  static sensor_samples_request parse(const nlohmann::json& j, const std::vector<std::int64_t>* offered);
+  static sensor_samples_request parse(const cell& value, const std::vector<std::int64_t>* offered);
 };
 
 /// Polls per update auto leaves the sampler: an update is placed between the last poll that did

@@ -8,8 +8,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include <jetperf/common/cell.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/platform/board_setting.hpp>
 
@@ -20,13 +19,13 @@ std::optional<std::int64_t> parse_count(const std::string& text);
 
 /// A list item as an integer: an integer, an integral float or a decimal string; throws
 /// validation_error("spec.<name>") otherwise.
-std::int64_t spec_integer(const nlohmann::json& v, const std::string& name);
+std::int64_t spec_integer(const cell& v, const std::string& name);
 
 /// `text` cut at `sep`, each piece trimmed of blanks, empty pieces dropped ("a, b,," -> a, b).
 std::vector<std::string> split_trimmed(const std::string& text, char sep);
 
-/// A list from a JSON array or a comma-separated string ("a, b" -> ["a", "b"]); a scalar -> [it].
-std::vector<nlohmann::json> spec_list(const nlohmann::json& v);
+/// A list from a list or a comma-separated string ("a, b" -> ["a", "b"]); a scalar -> [it].
+cell_list spec_list(const cell& v);
 
 /// The spec fields every kind that sweeps board settings declares, declared once here:
 /// power_modes, emc_freqs, gpu_freqs, cpu_freqs and allow_reboot (allow_reboot_field).
@@ -39,22 +38,22 @@ std::vector<spec_field> with_board_axes(std::vector<spec_field> before, const st
 /// setting as it is, and allow_reboot as a boolean. Throws validation_error("spec.<axis>") naming
 /// the valid values, and validation_error("spec.allow_reboot") naming the switches when a power
 /// mode of the sweep (or the way back to the current one) needs a reboot and allow_reboot is false.
-void normalize_board_axes(const nlohmann::json& spec, const platform::board_offer& offered, nlohmann::json& out);
+void normalize_board_axes(const record& spec, const platform::board_offer& offered, record& out);
 
 /// The board_axis_fields() of a stored (normalized) spec, for a kind's stored() to keep.
-nlohmann::json stored_board_axes(const nlohmann::json& normalized);
+record stored_board_axes(const record& normalized);
 
 /// The keys of a point that are board settings, in sweep order (outermost first).
 const std::vector<std::string>& board_setting_keys();
 
 /// The distinct board settings of a normalized spec, power mode outermost, then emc, gpu, cpu:
 /// each {power_mode, emc_freq_hz, gpu_freq_hz, cpu_freq_khz} (null = leave as is).
-std::vector<nlohmann::json> board_setting_points(const nlohmann::json& spec);
+std::vector<record> board_setting_points(const record& spec);
 
 /// How many distinct board settings a normalized spec sweeps (at least 1).
-std::size_t board_setting_count(const nlohmann::json& spec);
+std::size_t board_setting_count(const record& spec);
 
 /// The four axis names, in sweep order, with their sizes (for "too many points" messages).
-std::vector<std::pair<std::string, std::size_t>> board_axis_sizes(const nlohmann::json& spec);
+std::vector<std::pair<std::string, std::size_t>> board_axis_sizes(const record& spec);
 
 }  // namespace jetperf::measure

@@ -63,11 +63,10 @@ class command_kind final : public jobs::kind<command_spec, command_point> {
   const column_table& columns() const { return command_columns(); }
   const std::vector<summary_table>& summary_tables() const { return command_summary_tables(); }
 
-  command_spec parse(const nlohmann::json& spec, const platform::board_offer& offered) const {
+  // The spec's parse needs the daemon's policy: the kind's own; stored and to_record are the spec's.
+  command_spec parse(const record& spec, const platform::board_offer& offered) const {
     return command_spec::parse(spec, offered, policy_);
   }
-  command_spec stored(const nlohmann::json& spec) const { return command_spec::stored(spec); }
-  nlohmann::json to_json(const command_spec& spec) const { return spec.to_json(); }
   std::vector<command_point> expand(const command_spec& spec) const { return kinds::expand(spec); }
   record params_of(const command_point& p) const { return p.to_record(); }
   command_point point_of(const record& p) const { return command_point::of(p); }

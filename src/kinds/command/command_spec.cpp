@@ -9,9 +9,10 @@
 
 #include <fstream>
 
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/common/cell_text.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_table.hpp>
+#include <jetperf/common/stored_spec.hpp>
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/sweep_axes.hpp>
 #include <jetperf/platform/account_access.hpp>
@@ -21,8 +22,6 @@ namespace jetperf::kinds {
 using namespace measure;  // the board-setting axes every sweeping kind shares
 
 namespace {
-
-using nlohmann::json;
 
 // The search path for a bare program name: a fixed one (or the spec's own PATH), never the
 // daemon's environment.
@@ -39,9 +38,9 @@ bool is_env_name(const std::string& s) {
   return true;
 }
 
-std::string checked_text(const json& v, const std::string& where) {
-  if (!v.is_string()) throw validation_error(where, "must be a string, got " + v.dump().substr(0, 80));
-  const auto s = v.get<std::string>();
+std::string checked_text(const cell& v, const std::string& where) {
+  if (!v.is_string()) throw validation_error(where, "must be a string, got " + json_text(v).substr(0, 80));
+  const auto& s = v.as_string();
   if (s.size() > k_max_command_arg_bytes)
     throw validation_error(where, "longer than " + std::to_string(k_max_command_arg_bytes) + " bytes", "too_large");
   if (s.find('\0') != std::string::npos) throw validation_error(where, "holds a NUL byte");
@@ -173,7 +172,7 @@ const spec_table<command_spec>& command_table() {
         "given is not used: argv[0] is resolved again, so a stored spec can be submitted as it stands (rerun)",
         0, 0, {}}, {}},
       {{"cwd", t::text, nullptr, "working directory (an absolute path; default: the account's home, else /)", 0, 0, {}}, {}},
-      {{"env", t::object, json::object(),
+      {{"env", t::object, record(),
         "environment variables {NAME: value}; the daemon's own environment is not passed on (PATH, HOME, USER, "
         "LOGNAME and JETPERF_MARKERS are set)", 0, static_cast<double>(k_max_command_env), {}}, {}},
       {{"timeout_s", t::number, 3600.0, "each run is killed (its whole process group) after this many seconds",
@@ -202,37 +201,53 @@ const std::vector<spec_field>& command_spec_fields() {
   return fields;
 }
 
-command_spec command_spec::parse(const json& spec, const platform::board_offer& offered, const command_policy& policy) {
+namespace {
+
+
+std::vector<std::string> parse_argv(const record& spec) {
+  const auto* argv = given_field(spec, "argv");
+  if (!argv) throw validation_error(field("argv"), "argv is required: the program and its arguments");
+  if (!argv->is_list() || argv->as_list().empty())
+    throw validation_error(field("argv"), "argv must be a non-empty list of strings, e.g. [\"python3\", \"train.py\"]");
+  const auto& items = argv->as_list();
+  if (items.size() > k_max_command_args)
+    throw validation_error(field("argv"), "more than " + std::to_string(k_max_command_args) + " arguments", "too_large");
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < items.size(); ++i) out.push_back(checked_text(items[i], field("argv[" + std::to_string(i) + "]")));
+  if (out[0].empty()) throw validation_error(field("argv[0]"), "the program name is empty");
+  return out;
+}
+
+std::map<std::string, std::string> parse_env(const record& spec) {
+  std::map<std::string, std::string> out;
+  const auto* env = given_field(spec, "env");
+  if (!env) return out;
+  if (!env->is_record()) throw validation_error(field("env"), "env must be an object {NAME: value}");
+  if (env->as_record().size() > k_max_command_env)
+    throw validation_error(field("env"), "more than " + std::to_string(k_max_command_env) + " variables", "too_large");
+  for (const auto& [name, value] : env->as_record()) {
+    if (!is_env_name(name)) throw validation_error(field("env." + name.substr(0, 64)), "not a variable name ([A-Za-z_][A-Za-z0-9_]*)");
+    if (name.rfind("JETPERF_", 0) == 0)
+      throw validation_error(field("env." + name), "JETPERF_* variables are the daemon's to set", "forbidden");
+    out[name] = checked_text(value, field("env." + name));
+  }
+  return out;
+}
+
+}  // namespace
+
+command_spec command_spec::parse(const record& spec, const platform::board_offer& offered, const command_policy& policy) {
   if (!policy.enabled) throw validation_error("kind", policy.disabled_reason, "forbidden");
-  if (!spec.is_object()) throw validation_error("spec", "the command spec must be a JSON object");
   reject_unknown_fields(spec, command_spec_fields());
   command_spec s;
-  const auto argv = spec.find("argv");
-  if (argv == spec.end() || argv->is_null()) throw validation_error(field("argv"), "argv is required: the program and its arguments");
-  if (!argv->is_array() || argv->empty())
-    throw validation_error(field("argv"), "argv must be a non-empty list of strings, e.g. [\"python3\", \"train.py\"]");
-  if (argv->size() > k_max_command_args)
-    throw validation_error(field("argv"), "more than " + std::to_string(k_max_command_args) + " arguments", "too_large");
-  for (std::size_t i = 0; i < argv->size(); ++i) s.argv.push_back(checked_text((*argv)[i], field("argv[" + std::to_string(i) + "]")));
-  if (s.argv[0].empty()) throw validation_error(field("argv[0]"), "the program name is empty");
+  s.argv = parse_argv(spec);
+  s.env = parse_env(spec);
 
-  const auto env = spec.find("env");
-  if (env != spec.end() && !env->is_null()) {
-    if (!env->is_object()) throw validation_error(field("env"), "env must be an object {NAME: value}");
-    if (env->size() > k_max_command_env)
-      throw validation_error(field("env"), "more than " + std::to_string(k_max_command_env) + " variables", "too_large");
-    for (auto it = env->begin(); it != env->end(); ++it) {
-      if (!is_env_name(it.key())) throw validation_error(field("env." + it.key().substr(0, 64)), "not a variable name ([A-Za-z_][A-Za-z0-9_]*)");
-      if (it.key().rfind("JETPERF_", 0) == 0)
-        throw validation_error(field("env." + it.key()), "JETPERF_* variables are the daemon's to set", "forbidden");
-      s.env[it.key()] = checked_text(it.value(), field("env." + it.key()));
-    }
-  }
-
-  if (spec.contains("program") && !spec["program"].is_null()) checked_text(spec["program"], field("program"));
-  const bool cwd_given = spec.contains("cwd") && !spec["cwd"].is_null();
+  if (const auto* program = given_field(spec, "program")) checked_text(*program, field("program"));
+  const auto* cwd = given_field(spec, "cwd");
+  const bool cwd_given = cwd != nullptr;
   if (cwd_given) {
-    s.cwd = checked_text(spec["cwd"], field("cwd"));
+    s.cwd = checked_text(*cwd, field("cwd"));
     if (s.cwd.empty() || s.cwd.front() != '/') throw validation_error(field("cwd"), "cwd must be an absolute path");
   }
   const auto path = s.env.count("PATH") ? s.env["PATH"] : std::string(k_default_path);
@@ -253,21 +268,26 @@ command_spec command_spec::parse(const json& spec, const platform::board_offer& 
   return s;
 }
 
-command_spec command_spec::stored(const json& j) {
+command_spec command_spec::stored(const record& j) {
+  const stored_spec r(j);
   command_spec s;
-  s.argv = j.at("argv").get<std::vector<std::string>>();
-  s.program = j.at("program").get<std::string>();
-  s.cwd = j.at("cwd").get<std::string>();
-  s.env = j.at("env").get<std::map<std::string, std::string>>();
+  s.argv = r.texts("argv");
+  s.program = r.text("program");
+  s.cwd = r.text("cwd");
+  if (r.at("env").is_record())
+    for (const auto& [name, value] : r.at("env").as_record()) s.env[name] = value.text().value_or("");
   command_table().stored(j, s);
   command_table_after_axes().stored(j, s);
   s.board_axes = stored_board_axes(j);
   return s;
 }
 
-json command_spec::to_json() const {
-  json j = board_axes;
-  j.update({{"argv", argv}, {"program", program}, {"cwd", cwd}, {"env", env}});
+record command_spec::to_record() const {
+  record j = board_axes;
+  j.set("argv", argv);
+  j.set("program", program);
+  j.set("cwd", cwd);
+  j.set("env", env);
   command_table().put(*this, j);
   command_table_after_axes().put(*this, j);
   return j;
@@ -287,13 +307,7 @@ command_point command_point::of(const record& point) {
 std::vector<command_point> expand(const command_spec& spec) {
   std::vector<command_point> points;
   for (const auto& setting : board_setting_points(spec.board_axes))
-    for (std::int64_t r = 0; r < spec.repeats; ++r) points.push_back({setting_of_point(record_of(setting)), r});
-  return points;
-}
-
-std::vector<json> expand_command_spec(const json& normalized) {
-  std::vector<json> points;
-  for (const auto& p : expand(command_spec::stored(normalized))) points.push_back(jetperf::to_json(p.to_record()));
+    for (std::int64_t r = 0; r < spec.repeats; ++r) points.push_back({setting_of_point(setting), r});
   return points;
 }
 

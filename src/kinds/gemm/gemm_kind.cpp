@@ -52,7 +52,7 @@ class gemm_kind final : public jobs::kind<gemm_spec, gemm_point> {
   const std::vector<spec_field>& spec_fields() const { return gemm_spec_fields(); }
   const column_table& columns() const { return gemm_columns(); }
 
-  // The spec's JSON form (parse, stored, to_json) is gemm_spec's own.
+  // The spec's stored form (parse, stored, to_record) is gemm_spec's own.
   std::vector<gemm_point> expand(const gemm_spec& spec) const { return kinds::expand(spec); }
   record params_of(const gemm_point& p) const { return p.to_record(); }
   gemm_point point_of(const record& p) const { return gemm_point::of(p); }

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/common/cell_text.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_table.hpp>
 #include <jetperf/common/saturating.hpp>
@@ -23,8 +23,6 @@ using namespace workloads;  // the backends and dtypes the kind measures with
 using namespace measure;    // the board-setting axes every sweeping kind shares
 
 namespace {
-
-using nlohmann::json;
 
 constexpr std::int64_t k_max_dim = 1 << 20;
 
@@ -85,15 +83,17 @@ size_run parse_size_text(const std::string& text) {
   return {size_of(*s, *s, *s)};
 }
 
-std::vector<size_run> parse_size_runs(const json& v) {
+std::vector<size_run> parse_size_runs(const cell& v) {
   std::vector<size_run> out;
   for (const auto& item : spec_list(v)) {
+    const auto* mnk = item.is_record() ? &item.as_record() : nullptr;
     if (item.is_string())
-      out.push_back(parse_size_text(item.get<std::string>()));
+      out.push_back(parse_size_text(item.as_string()));
     else if (item.is_number())
       out.push_back({size_of(spec_integer(item, "sizes"), spec_integer(item, "sizes"), spec_integer(item, "sizes"))});
-    else if (item.is_object() && item.contains("m") && item.contains("n") && item.contains("k"))
-      out.push_back({size_of(spec_integer(item["m"], "sizes"), spec_integer(item["n"], "sizes"), spec_integer(item["k"], "sizes"))});
+    else if (mnk && mnk->contains("m") && mnk->contains("n") && mnk->contains("k"))
+      out.push_back({size_of(spec_integer(mnk->at("m"), "sizes"), spec_integer(mnk->at("n"), "sizes"),
+                             spec_integer(mnk->at("k"), "sizes"))});
     else
       throw validation_error(field("sizes"), "sizes must be \"from:to:step\", a list of ints or \"MxNxK\" strings");
   }
@@ -117,35 +117,35 @@ std::vector<gemm_size> expand_sizes(const std::vector<size_run>& runs) {
   return out;
 }
 
-std::vector<std::string> parse_dtypes(const json& v) {
+std::vector<std::string> parse_dtypes(const cell& v) {
   std::vector<std::string> out;
   for (const auto& item : spec_list(v)) {
-    if (!item.is_string() || !parse_gemm_dtype(item.get<std::string>()))
-      throw validation_error(field("dtypes"), "unknown dtype " + item.dump() + " (known: half, float, double)");
-    if (std::find(out.begin(), out.end(), item.get<std::string>()) == out.end()) out.push_back(item);
+    if (!item.is_string() || !parse_gemm_dtype(item.as_string()))
+      throw validation_error(field("dtypes"), "unknown dtype " + json_text(item) + " (known: half, float, double)");
+    if (std::find(out.begin(), out.end(), item.as_string()) == out.end()) out.push_back(item.as_string());
   }
   if (out.empty()) throw validation_error(field("dtypes"), "dtypes is empty: the sweep would have no points", "empty");
   return out;
 }
 
-std::vector<bool> parse_tensor(const json& v) {
+std::vector<bool> parse_tensor(const cell& v) {
   std::vector<bool> out;
   const auto add = [&](bool b) {
     if (std::find(out.begin(), out.end(), b) == out.end()) out.push_back(b);
   };
   for (const auto& item : spec_list(v)) {
-    if (item.is_boolean()) {
-      add(item.get<bool>());
-    } else if (item == "on") {
+    if (item.is_bool()) {
+      add(*item.boolean());
+    } else if (item == cell("on")) {
       add(true);
-    } else if (item == "off") {
+    } else if (item == cell("off")) {
       add(false);
-    } else if (item == "both") {
+    } else if (item == cell("both")) {
       add(true);
       add(false);
     } else {
       throw validation_error(field("tensor"), "tensor must be \"on\", \"off\", \"both\" or a list of them, got " +
-                                                  item.dump());
+                                                  json_text(item));
     }
   }
   if (out.empty()) throw validation_error(field("tensor"), "tensor is empty: the sweep would have no points", "empty");
@@ -186,7 +186,7 @@ const std::vector<spec_field>& gemm_spec_fields() {
   using t = spec_type;
   static const std::vector<spec_field> fields = with_contention_fields(with_board_axes({
       {"device", t::text, nullptr, "cuda or cpu (default: cuda when the board has a CUDA device)", 0, 0, {"cuda", "cpu"}},
-      {"dtypes", t::list, json::array({"float"}), "half, float, double: a list or comma-separated text", 0, 0, {}},
+      {"dtypes", t::list, cell_list{"float"}, "half, float, double: a list or comma-separated text", 0, 0, {}},
       {"sizes", t::list, "128:2048:128", "from:to:step, N (square), MxNxK, or a list of them", 0, 0, {}},
       {"tensor", t::list, nullptr, "on, off, both or a list (default: both on cuda, off on cpu)", 0, 0, {}},
   }, gemm_table().declarations()));
@@ -210,22 +210,22 @@ void refuse_what_the_cpu_lacks(const gemm_spec& spec) {
 
 }  // namespace
 
-gemm_spec gemm_spec::parse(const json& spec, const platform::board_offer& offered) {
-  if (!spec.is_object()) throw validation_error("spec", "the gemm spec must be a JSON object");
+gemm_spec gemm_spec::parse(const record& spec, const platform::board_offer& offered) {
   reject_unknown_fields(spec, gemm_spec_fields());
   gemm_spec out;
 
   const bool has_cuda = offered.has_cuda_device ? *offered.has_cuda_device : cuda_device_available();
   out.device = string_field(spec, declared("device"), has_cuda ? "cuda" : "cpu");
 
-  out.dtypes = parse_dtypes(spec.contains("dtypes") && !spec["dtypes"].is_null() ? spec["dtypes"]
-                                                                                  : declared("dtypes").default_value);
-  const auto runs = parse_size_runs(spec.contains("sizes") ? spec["sizes"] : declared("sizes").default_value);
+  const auto* dtypes = given_field(spec, "dtypes");
+  out.dtypes = parse_dtypes(dtypes ? *dtypes : declared("dtypes").default_value);
+  // A null sizes is not "the default": it is refused as any other entry that is not a size.
+  const auto* sizes = spec.find("sizes");
+  const auto runs = parse_size_runs(sizes ? *sizes : declared("sizes").default_value);
   const auto size_count = count_of(runs);
   if (size_count == 0) throw validation_error(field("sizes"), "sizes is empty: the sweep would have no points", "empty");
-  out.tensor = parse_tensor(spec.contains("tensor") && !spec["tensor"].is_null()
-                                ? spec["tensor"]
-                                : json(out.device == "cuda" ? "both" : "off"));
+  const auto* tensor = given_field(spec, "tensor");
+  out.tensor = parse_tensor(tensor ? *tensor : cell(out.device == "cuda" ? "both" : "off"));
 
   if (out.device == "cpu") refuse_what_the_cpu_lacks(out);
   normalize_board_axes(spec, offered, out.board_axes);
@@ -277,7 +277,7 @@ gemm_spec gemm_spec::parse(const json& spec, const platform::board_offer& offere
   return out;
 }
 
-std::uint64_t count_gemm_sizes(const nlohmann::json& sizes) { return count_of(parse_size_runs(sizes)); }
+std::uint64_t count_gemm_sizes(const cell& sizes) { return count_of(parse_size_runs(sizes)); }
 
 std::uint64_t gemm_point_count(const std::vector<std::pair<std::string, std::uint64_t>>& dims) {
   std::uint64_t total = 1;
@@ -285,24 +285,31 @@ std::uint64_t gemm_point_count(const std::vector<std::pair<std::string, std::uin
   return total;
 }
 
-gemm_spec gemm_spec::stored(const json& j) {
+gemm_spec gemm_spec::stored(const record& j) {
   gemm_spec s;
-  s.device = j.at("device").get<std::string>();
-  s.dtypes = j.at("dtypes").get<std::vector<std::string>>();
-  for (const auto& size : j.at("sizes"))
-    s.sizes.push_back({size.at("m").get<std::int64_t>(), size.at("n").get<std::int64_t>(), size.at("k").get<std::int64_t>()});
-  s.tensor = j.at("tensor").get<std::vector<bool>>();
+  s.device = j.at("device").as_string();
+  s.dtypes = j.at("dtypes").strings();
+  for (const auto& size : j.at("sizes").as_list()) {
+    const auto& mnk = size.as_record();
+    s.sizes.push_back({*mnk.at("m").integer(), *mnk.at("n").integer(), *mnk.at("k").integer()});
+  }
+  for (const auto& t : j.at("tensor").as_list()) s.tensor.push_back(t.boolean().value());
   s.board_axes = stored_board_axes(j);
   gemm_table().stored(j, s);  // a spec stored before repeats existed ran once: its default
   s.contention = measure::contention_policy::stored(j);
   return s;
 }
 
-json gemm_spec::to_json() const {
-  json out = board_axes;
-  json size_list = json::array();
-  for (const auto& s : sizes) size_list.push_back({{"m", s.m}, {"n", s.n}, {"k", s.k}});
-  out.update({{"device", device}, {"dtypes", dtypes}, {"sizes", size_list}, {"tensor", tensor}});
+record gemm_spec::to_record() const {
+  record out = board_axes;
+  cell_list size_list;
+  for (const auto& s : sizes) size_list.push_back(record{{"m", s.m}, {"n", s.n}, {"k", s.k}});
+  out.set("device", device);
+  out.set("dtypes", dtypes);
+  out.set("sizes", std::move(size_list));
+  cell_list tensor_list;
+  for (const bool t : tensor) tensor_list.push_back(t);
+  out.set("tensor", std::move(tensor_list));
   gemm_table().put(*this, out);
   contention.put(out);
   return out;
@@ -338,21 +345,13 @@ gemm_point gemm_point::of(const record& point) {
 std::vector<gemm_point> expand(const gemm_spec& spec) {
   std::vector<gemm_point> points;
   std::vector<platform::board_setting> settings;
-  for (const auto& s : board_setting_points(spec.board_axes)) settings.push_back(measure::setting_of_point(record_of(s)));
+  for (const auto& s : board_setting_points(spec.board_axes)) settings.push_back(measure::setting_of_point(s));
   for (std::int64_t r = 0; r < spec.repeats; ++r)
     for (const auto& setting : settings)
       for (const auto& dtype : spec.dtypes)
         for (const bool tensor : spec.tensor)
           for (const auto& size : spec.sizes) points.push_back({setting, spec.device, dtype, tensor, size, r});
   return points;
-}
-
-json normalize_gemm_spec(const json& spec, const platform::board_offer& offered) { return gemm_spec::parse(spec, offered).to_json(); }
-
-std::vector<json> expand_gemm_spec(const json& normalized) {
-  std::vector<json> out;
-  for (const auto& p : expand(gemm_spec::stored(normalized))) out.push_back(jetperf::to_json(p.to_record()));
-  return out;
 }
 
 }  // namespace jetperf::kinds

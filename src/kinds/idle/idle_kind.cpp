@@ -33,9 +33,6 @@ class idle_kind final : public jobs::kind<idle_spec, idle_point> {
   const std::vector<spec_field>& spec_fields() const { return idle_spec_fields(); }
   const column_table& columns() const { return idle_columns(); }
 
-  idle_spec parse(const nlohmann::json& spec, const platform::board_offer&) const { return idle_spec::parse(spec); }
-  idle_spec stored(const nlohmann::json& spec) const { return idle_spec::parse(spec); }
-  nlohmann::json to_json(const idle_spec& spec) const { return spec.to_json(); }
   std::vector<idle_point> expand(const idle_spec& spec) const { return kinds::expand(spec); }
   record params_of(const idle_point& p) const { return {{cols::repeat.name, p.repeat}}; }
   idle_point point_of(const record& p) const {
@@ -107,17 +104,15 @@ const column_table& idle_columns() {
   return table;
 }
 
-idle_spec idle_spec::parse(const nlohmann::json& spec) {
-  if (spec.is_null()) return {};  // no spec at all: every default
-  if (!spec.is_object()) throw validation_error("spec", "the idle spec must be a JSON object");
+idle_spec idle_spec::parse(const record& spec, const platform::board_offer&) {
   reject_unknown_fields(spec, idle_spec_fields());
   idle_spec s;
   idle_table().parse(spec, s);
   return s;
 }
 
-nlohmann::json idle_spec::to_json() const {
-  nlohmann::json out = nlohmann::json::object();
+record idle_spec::to_record() const {
+  record out;
   idle_table().put(*this, out);
   return out;
 }

@@ -310,7 +310,7 @@ class layers_kind final : public jobs::kind<layers_spec, layers_point> {
   const std::vector<spec_field>& spec_fields() const { return layers_spec_fields(); }
   const column_table& columns() const { return layers_columns(); }
   const std::vector<summary_table>& summary_tables() const { return layers_summary_tables(); }
-  // The spec's JSON form (parse, stored, to_json, upgrade) is layers_spec's own.
+  // The spec's stored form (parse, stored, to_record, upgrade) is layers_spec's own.
   std::int64_t spec_version() const { return k_layers_spec_version; }
   std::vector<layers_point> expand(const layers_spec& spec) const { return kinds::expand(spec); }
   record params_of(const layers_point& p) const { return p.to_record(); }

@@ -7,14 +7,14 @@
 #include <unordered_set>
 
 #include <jetperf/backend/gemm_dtype.hpp>
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/common/cell_text.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_fields.hpp>
+#include <jetperf/common/stored_spec.hpp>
 #include <jetperf/measure/memory_limit.hpp>
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/sweep_axes.hpp>
 #include <jetperf/models/network_builder.hpp>
-#include <jetperf/models/network_json.hpp>
 #include <jetperf/models/zoo.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
 
@@ -25,22 +25,21 @@ using namespace measure;    // the board-setting axes every sweeping kind shares
 
 namespace {
 
-using nlohmann::json;
-
 std::string field(const std::string& name) { return "spec." + name; }
 
 const spec_field& declared(const char* name) { return find_spec_field(layers_spec_fields(), name); }
 
+
 // Each name once, in the order given; a set rather than a scan of `out` keeps a list of
 // 100 000 distinct names (a 1 MiB body) linear.
-std::vector<std::string> string_list(const json& spec, const char* name) {
+std::vector<std::string> string_list(const record& spec, const char* name) {
   std::vector<std::string> out;
-  auto it = spec.find(name);
-  if (it == spec.end() || it->is_null()) return out;
+  const auto* list = given_field(spec, name);
+  if (!list) return out;
   std::unordered_set<std::string> seen;
-  for (const auto& item : spec_list(*it)) {
-    if (!item.is_string()) throw validation_error(field(name), std::string(name) + " must hold names, got " + item.dump());
-    if (seen.insert(item.get<std::string>()).second) out.push_back(item);
+  for (const auto& item : spec_list(*list)) {
+    if (!item.is_string()) throw validation_error(field(name), std::string(name) + " must hold names, got " + json_text(item));
+    if (seen.insert(item.as_string()).second) out.push_back(item.as_string());
   }
   return out;
 }
@@ -82,28 +81,31 @@ void check_memory(const models::network& net, const working_set& need, const std
 }
 
 // spec.dtype: one name or a list, each a dtype the layer backends run.
-std::vector<std::string> parse_dtypes(const json& spec) {
+std::vector<std::string> parse_dtypes(const record& spec) {
   const auto& f = declared("dtype");
-  if (!spec.contains("dtype") || spec["dtype"].is_null()) return f.default_value.get<std::vector<std::string>>();
+  const auto* list = given_field(spec, "dtype");
+  if (!list) return f.default_value.strings();
   std::vector<std::string> out;
-  for (const auto& item : spec_list(spec["dtype"])) {
-    if (!item.is_string() || std::find(f.choices.begin(), f.choices.end(), item.get<std::string>()) == f.choices.end())
-      throw validation_error(field("dtype"), "dtype must be float, half or a list of them, got " + item.dump());
-    if (std::find(out.begin(), out.end(), item.get<std::string>()) == out.end()) out.push_back(item);
+  for (const auto& item : spec_list(*list)) {
+    if (!item.is_string() || std::find(f.choices.begin(), f.choices.end(), item.as_string()) == f.choices.end())
+      throw validation_error(field("dtype"), "dtype must be float, half or a list of them, got " + json_text(item));
+    if (std::find(out.begin(), out.end(), item.as_string()) == out.end()) out.push_back(item.as_string());
   }
   if (out.empty()) throw validation_error(field("dtype"), "dtype is empty: the job would have no points", "empty");
   return out;
 }
 
 // spec.batch and spec.input_size: one integer or a list, each within the declared range.
-std::vector<std::int64_t> parse_integers(const json& spec, const char* name) {
+std::vector<std::int64_t> parse_integers(const record& spec, const char* name) {
   const auto& f = declared(name);
   std::vector<std::int64_t> out;
-  if (!spec.contains(name) || spec[name].is_null()) {
-    if (f.default_value.is_array()) out = f.default_value.get<std::vector<std::int64_t>>();
+  const auto* list = given_field(spec, name);
+  if (!list) {
+    if (f.default_value.is_list())
+      for (const auto& v : f.default_value.as_list()) out.push_back(*v.integer());
     return out;
   }
-  for (const auto& item : spec_list(spec[name])) {
+  for (const auto& item : spec_list(*list)) {
     const auto v = spec_integer(item, name);
     if (v < static_cast<std::int64_t>(f.min) || v > static_cast<std::int64_t>(f.max))
       throw validation_error(field(name), std::string(name) + " must be between " +
@@ -135,7 +137,7 @@ std::vector<std::optional<std::int64_t>> sizes_of(const user_networks& users, co
 // Networks: zoo names and user networks, each name once. A stored spec lists its user networks'
 // names in models too (after the zoo's): those refer to spec.networks, so that a stored spec
 // parses to itself and can be submitted again as it is (jetperf rerun).
-void parse_networks(const json& spec, layers_spec& s) {
+void parse_networks(const record& spec, layers_spec& s) {
   // Indexed as given: a valid list is stored as it came (the checks below refuse any other).
   s.networks = user_networks::of_spec(spec);
   for (const auto& n : string_list(spec, "models")) {
@@ -144,15 +146,14 @@ void parse_networks(const json& spec, layers_spec& s) {
       throw validation_error(field("models"), "unknown model '" + n + "' (known: " + models::zoo_names() + ")", "unknown_model");
     s.models.push_back(n);
   }
-  const auto it = spec.find("networks");
-  if (it != spec.end() && !it->is_null()) {
-    if (!it->is_array())
+  if (const auto* list = given_field(spec, "networks")) {
+    if (!list->is_list())
       throw validation_error(field("networks"), "networks must be a list of network objects (proto/network.schema.json)");
     // Names taken so far, in a set: a scan of the names per network was quadratic in their number.
     std::unordered_set<std::string> taken(s.models.begin(), s.models.end());
-    for (std::size_t i = 0; i < it->size(); ++i) {
+    for (std::size_t i = 0; i < s.networks.size(); ++i) {
       const auto prefix = "spec.networks[" + std::to_string(i) + "]";
-      const auto net = models::network_from_json((*it)[i], prefix);
+      const auto net = s.networks.network(i, prefix);
       if (models::find_model(net.name) || !taken.insert(net.name).second)
         throw validation_error(prefix + ".name", "network name '" + net.name + "' is already used (by the zoo or another network)");
       s.models.push_back(net.name);
@@ -164,7 +165,7 @@ void parse_networks(const json& spec, layers_spec& s) {
 }
 
 // Devices: the GPU when the board has one, else the CPU.
-std::vector<std::string> parse_devices(const json& spec, const platform::board_offer& offered) {
+std::vector<std::string> parse_devices(const record& spec, const platform::board_offer& offered) {
   const bool has_cuda = offered.has_cuda_device ? *offered.has_cuda_device : cuda_device_available();
   const char* device_field = spec.contains("devices") ? "devices" : "device";
   auto devices = string_list(spec, device_field);
@@ -176,7 +177,7 @@ std::vector<std::string> parse_devices(const json& spec, const platform::board_o
 }
 
 // What every layer runs at: granularity, dtype, batch, input size, and how often the job runs.
-void parse_variants(const json& spec, layers_spec& s) {
+void parse_variants(const record& spec, layers_spec& s) {
   s.granularity = string_field(spec, declared("granularity"));
   s.dtypes = parse_dtypes(spec);
   s.batches = parse_integers(spec, "batch");
@@ -185,7 +186,7 @@ void parse_variants(const json& spec, layers_spec& s) {
 }
 
 // The protocol and its windows; each default is the protocol's own.
-void parse_protocol(const json& spec, layers_spec& s) {
+void parse_protocol(const record& spec, layers_spec& s) {
   s.protocol = string_field(spec, declared("protocol"));
   s.latency_samples = integer_field(spec, declared("latency_samples"));
   // A layer alone warms its own caches over a few runs; a whole network does not keep them from
@@ -198,7 +199,7 @@ void parse_protocol(const json& spec, layers_spec& s) {
   s.boundary_s = number_field(spec, declared("boundary_s"), s.fixed() ? 1.0 : 0.05);
   s.gap_s = number_field(spec, declared("gap_s"), s.fixed() ? 2.0 : 0.0);
   s.target_rse = number_field(spec, declared("target_rse"));
-  if (spec.contains("latency_target_rse") && !spec["latency_target_rse"].is_null())
+  if (given_field(spec, "latency_target_rse"))
     s.latency_target_rse = number_field(spec, declared("latency_target_rse"));
   s.min_time_s = number_field(spec, declared("min_time_s"));
   // in_context's budget is for the whole network: the runs stop once every layer is within the
@@ -213,11 +214,10 @@ void parse_protocol(const json& spec, layers_spec& s) {
 
 // in_context resolves layers by the edges of the sensor's windows: by default it shortens them
 // (auto); the isolated protocols leave the sensors as the board has them.
-measure::sensor_samples_request parse_sensor_samples(const json& spec, const layers_spec& s,
+measure::sensor_samples_request parse_sensor_samples(const record& spec, const layers_spec& s,
                                                      const platform::board_offer& offered) {
-  const json samples = spec.contains("sensor_samples") && !spec["sensor_samples"].is_null() ? spec["sensor_samples"]
-                       : s.in_context()                                                    ? json("auto")
-                                                                                           : json("as_is");
+  const auto* asked = given_field(spec, "sensor_samples");
+  const cell samples = asked ? *asked : s.in_context() ? cell("auto") : cell("as_is");
   return measure::sensor_samples_request::parse(samples, &offered.sensor_samples);
 }
 
@@ -294,27 +294,25 @@ std::vector<std::pair<std::string, std::vector<models::layer>>> layers_to_run(co
 
 std::string dnnstats_device_key(const std::string& device) { return device == "cuda" ? "gpu" : device; }
 
-std::optional<std::int64_t> published_input_size(const nlohmann::json& spec, const std::string& name) {
+std::optional<std::int64_t> published_input_size(const record& spec, const std::string& name) {
   if (user_networks::of_spec(spec).contains(name)) return std::nullopt;
   return zoo_input_size(name);
 }
 
-models::network network_of_spec(const nlohmann::json& spec, const std::string& name,
+models::network network_of_spec(const record& spec, const std::string& name,
                                 std::optional<std::int64_t> input_size) {
   return network_of_spec(user_networks::of_spec(spec), name, input_size);
 }
 
 models::network network_of_spec(const user_networks& users, const std::string& name,
                                 std::optional<std::int64_t> input_size) {
-  std::size_t position = 0;
-  if (const auto* n = users.find(name, &position))
-    return models::network_from_json(*n, "spec.networks[" + std::to_string(position) + "]");
+  if (const auto position = users.position_of(name))
+    return users.network(*position, "spec.networks[" + std::to_string(*position) + "]");
   if (!input_size) input_size = zoo_input_size(name);
   return input_size ? models::build_model(name, *input_size) : models::build_model(name);
 }
 
-layers_spec layers_spec::parse(const nlohmann::json& spec, const platform::board_offer& offered) {
-  if (!spec.is_object()) throw validation_error("spec", "the layers spec must be a JSON object");
+layers_spec layers_spec::parse(const record& spec, const platform::board_offer& offered) {
   reject_unknown_fields(spec, layers_spec_fields());
   layers_spec s;
   parse_networks(spec, s);
@@ -329,20 +327,20 @@ layers_spec layers_spec::parse(const nlohmann::json& spec, const platform::board
   s.cooldown_s = number_field(spec, declared("cooldown_s"));
   s.contention = measure::contention_policy::parse(spec);
   normalize_board_axes(spec, offered, s.board_axes);
-  if (spec.contains("tags")) s.tags = spec["tags"];
+  if (const auto* tags = spec.find("tags")) s.tags = *tags;
   check_point_count(s);
   check_networks_fit(s, offered);
   return s;
 }
 
-nlohmann::json layers_spec::to_json() const {
-  json out = {{"models", models},
+record layers_spec::to_record() const {
+  record out = {{"models", models},
               {"networks", networks.list()},
               {"devices", devices},
               {"granularity", granularity},
               {"dtype", dtypes},
               {"batch", batches},
-              {"input_size", input_sizes.empty() ? json() : json(input_sizes)},
+              {"input_size", input_sizes.empty() ? cell() : cell(input_sizes)},
               {"repeats", repeats},
               {"protocol", protocol},
               {"latency_samples", latency_samples},
@@ -351,22 +349,18 @@ nlohmann::json layers_spec::to_json() const {
               {"boundary_s", boundary_s},
               {"gap_s", gap_s},
               {"target_rse", target_rse},
-              {"latency_target_rse", latency_target_rse ? json(*latency_target_rse) : json()},
+              {"latency_target_rse", latency_target_rse},
               {"min_time_s", min_time_s},
               {"max_time_s", max_time_s},
               {"target_half_width", target_half_width},
-              {"sensor_samples", sensor_samples.to_json()},
+              {"sensor_samples", sensor_samples.to_cell()},
               {"end_to_end", end_to_end},
               {"threads", threads},
               {"cooldown_s", cooldown_s}};
   contention.put(out);
-  out.update(board_axes);
-  if (tags) out["tags"] = *tags;
+  for (const auto& axis : board_axes) out.set(axis.first, axis.second);
+  if (tags) out.set("tags", *tags);
   return out;
-}
-
-nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform::board_offer& offered) {
-  return layers_spec::parse(spec, offered).to_json();
 }
 
 record layers_point::to_record() const {
@@ -418,7 +412,7 @@ std::vector<layers_point> expand(const layers_spec& s) {
   layers_point p;
   for (p.repeat = 0; p.repeat < s.repeats; ++p.repeat)
     for (const auto& setting : settings) {
-      p.setting = setting_of_point(record_of(setting));
+      p.setting = setting_of_point(setting);
       for (const auto& [name, layers] : networks)
         for (const auto& size : sizes_of(s.networks, name, s.input_sizes))
           for (const auto batch : s.batches)
@@ -440,12 +434,6 @@ std::vector<layers_point> expand(const layers_spec& s) {
   return points;
 }
 
-std::vector<nlohmann::json> expand_layers_spec(const nlohmann::json& normalized) {
-  std::vector<json> out;
-  for (const auto& p : expand(layers_spec::stored(normalized))) out.push_back(jetperf::to_json(p.to_record()));
-  return out;
-}
-
 const std::vector<spec_field>& layers_spec_fields() {
   using t = spec_type;
   static const std::vector<spec_field> fields = with_contention_fields(with_board_axes({
@@ -454,9 +442,9 @@ const std::vector<spec_field>& layers_spec_fields() {
       {"devices", t::list, nullptr, "cuda and/or cpu (default: cuda when the board has a CUDA device)", 0, 0, {}},
       {"device", t::text, nullptr, "one device, as devices", 0, 0, {}},
       {"granularity", t::text, "block", "block (torchvision modules) or op (every op)", 0, 0, {"block", "op"}},
-      {"batch", t::list, json::array({1}), "batch sizes (one or a list, each 1..65536): every layer runs at each", 1,
+      {"batch", t::list, cell_list{1}, "batch sizes (one or a list, each 1..65536): every layer runs at each", 1,
        65536, {}},
-      {"dtype", t::list, json::array({"float"}), "float, half or both (one or a list): every layer runs in each", 0, 0,
+      {"dtype", t::list, cell_list{"float"}, "float, half or both (one or a list): every layer runs in each", 0, 0,
        {"float", "half"}},
       {"input_size", t::list, nullptr,
        "input sizes in pixels for the zoo networks (one or a list, each 8..8192; default: each network's published "
@@ -501,56 +489,55 @@ const std::vector<spec_field>& layers_spec_fields() {
   return fields;
 }
 
-json layers_spec::upgrade(const json& stored, std::int64_t from_version) {
-  if (from_version >= k_layers_spec_version) return stored;
-  json j = stored;
+record layers_spec::upgrade(record j, std::int64_t from_version) {
+  if (from_version >= k_layers_spec_version) return j;
+  const auto absent = [&j](const char* key) { return !j.contains(key); };
   // Specs stored before these were lists held one dtype and one batch, ran every network at 224
   // pixels and ran once.
-  for (const char* key : {"dtype", "batch", "input_size"})
-    if (j.contains(key) && !j[key].is_array() && !j[key].is_null()) j[key] = json::array({j[key]});
-  if (!j.contains("batch")) j["batch"] = json::array({1});
-  if (!j.contains("input_size")) j["input_size"] = json::array({224});
-  if (!j.contains("repeats")) j["repeats"] = 1;
+  for (const char* key : {"dtype", "batch", "input_size"}) {
+    auto* v = j.find(key);
+    if (v && !v->is_list() && !v->is_null()) *v = cell_list{*v};
+  }
+  if (absent("batch")) j.set("batch", cell_list{1});
+  if (absent("input_size")) j.set("input_size", cell_list{224});
+  if (absent("repeats")) j.set("repeats", 1);
   // Before latency_target_rse existed latency was not a criterion; before in_context its target
   // had no field; before sensor_samples the sensors were left as they were.
-  if (!j.contains("latency_target_rse")) j["latency_target_rse"] = nullptr;
-  if (!j.contains("target_half_width")) j["target_half_width"] = 0.05;
-  if (!j.contains("sensor_samples")) j["sensor_samples"] = "as_is";
+  if (absent("latency_target_rse")) j.set("latency_target_rse", nullptr);
+  if (absent("target_half_width")) j.set("target_half_width", 0.05);
+  if (absent("sensor_samples")) j.set("sensor_samples", "as_is");
   return j;
 }
 
-layers_spec layers_spec::stored(const nlohmann::json& j) {
-  const auto integers = [&j](const char* key) {
-    const auto& v = j.at(key);
-    return v.is_null() ? std::vector<std::int64_t>{} : v.get<std::vector<std::int64_t>>();
-  };
+layers_spec layers_spec::stored(const record& j) {
+  const stored_spec r(j);
   layers_spec s;
-  s.models = j.at("models").get<std::vector<std::string>>();
+  s.models = r.texts("models");
   s.networks = user_networks::of_spec(j);
-  s.devices = j.at("devices").get<std::vector<std::string>>();
-  s.granularity = j.at("granularity").get<std::string>();
-  s.dtypes = j.at("dtype").get<std::vector<std::string>>();
-  s.batches = integers("batch");
-  s.input_sizes = integers("input_size");
-  s.repeats = j.at("repeats").get<std::int64_t>();
-  s.protocol = j.at("protocol").get<std::string>();
-  s.latency_samples = j.at("latency_samples").get<std::int64_t>();
-  s.warmup_runs = j.at("warmup_runs").get<std::int64_t>();
-  s.threads = j.at("threads").get<std::int64_t>();
-  s.window_s = j.at("window_s").get<double>();
-  s.boundary_s = j.at("boundary_s").get<double>();
-  s.gap_s = j.at("gap_s").get<double>();
-  s.target_rse = j.at("target_rse").get<double>();
-  if (j.at("latency_target_rse").is_number()) s.latency_target_rse = j["latency_target_rse"].get<double>();
-  s.min_time_s = j.at("min_time_s").get<double>();
-  s.max_time_s = j.at("max_time_s").get<double>();
-  s.target_half_width = j.at("target_half_width").get<double>();
-  s.sensor_samples = measure::sensor_samples_request::parse(j.at("sensor_samples"), nullptr);
-  s.cooldown_s = j.at("cooldown_s").get<double>();
+  s.devices = r.texts("devices");
+  s.granularity = r.text("granularity");
+  s.dtypes = r.texts("dtype");
+  s.batches = r.integers("batch");
+  s.input_sizes = r.integers("input_size");
+  s.repeats = r.integer("repeats");
+  s.protocol = r.text("protocol");
+  s.latency_samples = r.integer("latency_samples");
+  s.warmup_runs = r.integer("warmup_runs");
+  s.threads = r.integer("threads");
+  s.window_s = r.number("window_s");
+  s.boundary_s = r.number("boundary_s");
+  s.gap_s = r.number("gap_s");
+  s.target_rse = r.number("target_rse");
+  s.latency_target_rse = r.at("latency_target_rse").number();
+  s.min_time_s = r.number("min_time_s");
+  s.max_time_s = r.number("max_time_s");
+  s.target_half_width = r.number("target_half_width");
+  s.sensor_samples = measure::sensor_samples_request::parse(r.at("sensor_samples"), nullptr);
+  s.cooldown_s = r.number("cooldown_s");
   s.contention = measure::contention_policy::stored(j);
-  s.end_to_end = j.at("end_to_end").get<bool>();
+  s.end_to_end = r.boolean("end_to_end");
   s.board_axes = stored_board_axes(j);
-  if (j.contains("tags")) s.tags = j["tags"];
+  if (const auto* tags = j.find("tags")) s.tags = *tags;
   return s;
 }
 

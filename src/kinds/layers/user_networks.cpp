@@ -1,30 +1,37 @@
 #include <jetperf/kinds/layers/user_networks.hpp>
 
+#include <jetperf/common/cell_json.hpp>
+#include <jetperf/models/network_json.hpp>
+
 namespace jetperf::kinds {
 
-user_networks user_networks::from_list(nlohmann::json list) {
+user_networks user_networks::from_list(cell list) {
   user_networks out;
-  if (!list.is_array()) return out;
+  if (!list.is_list()) return out;
   out.list_ = std::move(list);
-  for (std::size_t i = 0; i < out.list_.size(); ++i) {
-    const auto& n = out.list_[i];
-    if (!n.is_object()) continue;
-    const auto name = n.find("name");
-    if (name != n.end() && name->is_string()) out.by_name_.emplace(name->get<std::string>(), i);  // the first keeps it
+  const auto& items = out.list_.as_list();
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (!items[i].is_record()) continue;
+    const auto* name = items[i].as_record().find("name");
+    if (name && name->is_string()) out.by_name_.emplace(name->as_string(), i);  // the first keeps it
   }
   return out;
 }
 
-user_networks user_networks::of_spec(const nlohmann::json& spec) {
-  const auto it = spec.find("networks");
-  return it == spec.end() ? user_networks() : from_list(*it);
+user_networks user_networks::of_spec(const record& spec) {
+  const auto* list = spec.find("networks");
+  return list ? from_list(*list) : user_networks();
 }
 
-const nlohmann::json* user_networks::find(const std::string& name, std::size_t* position) const {
+std::optional<std::size_t> user_networks::position_of(const std::string& name) const {
   const auto it = by_name_.find(name);
-  if (it == by_name_.end()) return nullptr;
-  if (position) *position = it->second;
-  return &list_[it->second];
+  if (it == by_name_.end()) return std::nullopt;
+  return it->second;
+}
+
+models::network user_networks::network(std::size_t position, const std::string& field_prefix) const {
+  // The file format's reader reads JSON: the one network asked for is made JSON for it.
+  return models::network_from_json(to_json(list_.as_list().at(position)), field_prefix);
 }
 
 }  // namespace jetperf::kinds

@@ -2,13 +2,12 @@
 
 #include <algorithm>
 
+#include <jetperf/common/cell_text.hpp>
 #include <jetperf/common/errors.hpp>
 
 namespace jetperf::kinds {
 
 namespace {
-
-using nlohmann::json;
 
 // "22" -> 22; -1 for anything but a decimal integer without sign or leading zero (so that "5"
 // and "05" cannot name one split twice).
@@ -28,29 +27,29 @@ std::string devices_text(const std::vector<std::string>& devices) {
   return s;
 }
 
-network_mapping parse_network(const std::string& name, const json& stages, const mapping_rules& rules,
+network_mapping parse_network(const std::string& name, const cell& stages_value, const mapping_rules& rules,
                               const std::string& field) {
   const auto blocks = rules.blocks.find(name);
   if (blocks == rules.blocks.end())
     throw validation_error(field, "unknown network '" + name + "' (GET /v1/models lists the zoo)", "unknown_model");
-  if (!stages.is_object() || stages.empty())
+  if (!stages_value.is_record() || stages_value.as_record().empty())
     throw validation_error(field, name + " must map split indices to devices, e.g. {\"" +
                                       std::to_string(blocks->second) + "\": \"cpu\"}");
   network_mapping n;
   n.network = name;
-  for (auto it = stages.begin(); it != stages.end(); ++it) {
-    const auto at = field + "." + it.key();
-    const int index = split_index(it.key());
+  for (const auto& [key, value] : stages_value.as_record()) {
+    const auto at = field + "." + key;
+    const int index = split_index(key);
     if (index < 1 || index > blocks->second)
       throw validation_error(at, name + " has " + std::to_string(blocks->second) + " blocks: a split index is 1.." +
-                                     std::to_string(blocks->second) + ", got '" + it.key() + "'",
+                                     std::to_string(blocks->second) + ", got '" + key + "'",
                              "out_of_range");
-    if (!it->is_string())
-      throw validation_error(at, "the device of " + name + "'s stage " + it.key() + " must be a string, got " + it->dump());
-    const auto device = it->get<std::string>();
+    if (!value.is_string())
+      throw validation_error(at, "the device of " + name + "'s stage " + key + " must be a string, got " + json_text(value));
+    const auto& device = value.as_string();
     if (std::find(rules.devices.begin(), rules.devices.end(), device) == rules.devices.end()) {
       if (device == "cuda")
-        throw validation_error(at, name + "'s stage " + it.key() + " asks for cuda: " + rules.missing_cuda, "unsupported");
+        throw validation_error(at, name + "'s stage " + key + " asks for cuda: " + rules.missing_cuda, "unsupported");
       throw validation_error(at, "device must be one of " + devices_text(rules.devices) + ", got \"" + device + "\"");
     }
     n.stages.push_back({index, device});
@@ -88,28 +87,19 @@ std::string mapping_class(const mapping& m) {
   return split ? "D" : "C";
 }
 
-mapping parse_mapping(const json& j, const mapping_rules& rules, const std::string& field) {
-  if (!j.is_object())
+mapping parse_mapping(const cell& value, const mapping_rules& rules, const std::string& field) {
+  if (!value.is_record())
     throw validation_error(field, "a mapping is an object {\"<network>\": {\"<split index>\": \"<device>\"}}, got " +
-                                      j.dump().substr(0, 80));
+                                      json_text(value).substr(0, 80));
+  const auto& j = value.as_record();
   if (j.empty()) throw validation_error(field, "the mapping names no network", "empty");
   if (j.size() > k_max_mapping_networks)
     throw validation_error(field, "a mapping runs at most " + std::to_string(k_max_mapping_networks) +
                                       " networks at once, got " + std::to_string(j.size()),
                            "too_large");
   mapping m;
-  for (auto it = j.begin(); it != j.end(); ++it) m.networks.push_back(parse_network(it.key(), *it, rules, field + "." + it.key()));
+  for (const auto& [name, stages] : j) m.networks.push_back(parse_network(name, stages, rules, field + "." + name));
   return m;
-}
-
-nlohmann::ordered_json mapping_json(const mapping& m) {
-  nlohmann::ordered_json out = nlohmann::ordered_json::object();
-  for (const auto& n : m.networks) {
-    nlohmann::ordered_json stages = nlohmann::ordered_json::object();
-    for (const auto& s : n.stages) stages[std::to_string(s.split)] = s.device;
-    out[n.network] = std::move(stages);
-  }
-  return out;
 }
 
 record mapping_record(const mapping& m) {
@@ -120,6 +110,20 @@ record mapping_record(const mapping& m) {
     out.set(n.network, std::move(stages));
   }
   return out;
+}
+
+mapping mapping_of_record(const record& seed_form) {
+  mapping m;
+  for (const auto& [name, stages] : seed_form) {
+    network_mapping n{name, {}};
+    if (stages.is_record())
+      for (const auto& [split, device] : stages.as_record()) n.stages.push_back({std::stoi(split), device.text().value_or("")});
+    std::sort(n.stages.begin(), n.stages.end(), [](const auto& a, const auto& b) { return a.split < b.split; });
+    m.networks.push_back(std::move(n));
+  }
+  // In name order, as a mapping holds them (and as JSON's objects always gave them back).
+  std::sort(m.networks.begin(), m.networks.end(), [](const auto& a, const auto& b) { return a.network < b.network; });
+  return m;
 }
 
 std::string mapping_key(const mapping& m) {

@@ -61,7 +61,7 @@ class multi_dnn_kind final : public jobs::kind<multi_dnn_spec, multi_dnn_point> 
   const std::vector<spec_field>& spec_fields() const { return multi_dnn_spec_fields(); }
   const column_table& columns() const { return multi_dnn_columns(); }
 
-  // The spec's JSON form (parse, stored, to_json) is multi_dnn_spec's own.
+  // The spec's stored form (parse, stored, to_record) is multi_dnn_spec's own.
   std::vector<multi_dnn_point> expand(const multi_dnn_spec& spec) const { return kinds::expand(spec); }
   record params_of(const multi_dnn_point& p) const { return p.to_record(); }
   multi_dnn_point point_of(const record& p) const { return multi_dnn_point::of(p); }

@@ -4,9 +4,10 @@
 #include <cmath>
 #include <unordered_set>
 
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/common/cell_text.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_table.hpp>
+#include <jetperf/common/stored_spec.hpp>
 #include <jetperf/config.hpp>
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/sweep_axes.hpp>
@@ -18,13 +19,10 @@ using namespace measure;  // the board-setting axes every sweeping kind shares
 
 namespace {
 
-using nlohmann::json;
-
 std::string field(const std::string& name) { return "spec." + name; }
 
 const spec_field& declared(const char* name) { return find_spec_field(multi_dnn_spec_fields(), name); }
 
-bool given(const json& spec, const char* name) { return spec.contains(name) && !spec[name].is_null(); }
 
 // Each zoo network's block count and the boundaries where the rest of it reads only the tensor
 // the blocks before leave (every boundary of the zoo's networks, checked rather than assumed).
@@ -52,36 +50,38 @@ const zoo_blocks& zoo_block_table() {
   return table;
 }
 
-std::vector<std::string> name_list(const json& spec, const char* name) {
+std::vector<std::string> name_list(const record& spec, const char* name) {
   std::vector<std::string> out;
-  if (!given(spec, name)) return out;
+  const auto* list = given_field(spec, name);
+  if (!list) return out;
   std::unordered_set<std::string> seen;
-  for (const auto& item : spec_list(spec[name])) {
-    if (!item.is_string()) throw validation_error(field(name), std::string(name) + " must hold names, got " + item.dump());
-    if (seen.insert(item.get<std::string>()).second) out.push_back(item);
+  for (const auto& item : spec_list(*list)) {
+    if (!item.is_string()) throw validation_error(field(name), std::string(name) + " must hold names, got " + json_text(item));
+    if (seen.insert(item.as_string()).second) out.push_back(item.as_string());
   }
   return out;
 }
 
 // "2:4", [2, 4] or 3.
-std::pair<std::int64_t, std::int64_t> parse_range(const json& spec) {
+std::pair<std::int64_t, std::int64_t> parse_range(const record& spec) {
   const auto& f = declared("num_networks");
-  const json v = given(spec, "num_networks") ? spec["num_networks"] : f.default_value;
+  const auto* asked = given_field(spec, "num_networks");
+  const cell& v = asked ? *asked : f.default_value;
   std::vector<std::int64_t> ends;
   if (v.is_string()) {
-    const auto text = v.get<std::string>();
+    const auto& text = v.as_string();
     const auto colon = text.find(':');
     for (const auto& piece : {text.substr(0, colon), colon == std::string::npos ? text : text.substr(colon + 1)}) {
       const auto n = parse_count(piece);
       if (!n) throw validation_error(field("num_networks"), "num_networks must be N or LO:HI, got '" + text + "'");
       ends.push_back(*n);
     }
-  } else if (v.is_array() && v.size() == 2) {
-    for (const auto& x : v) ends.push_back(spec_integer(x, "num_networks"));
+  } else if (v.is_list() && v.as_list().size() == 2) {
+    for (const auto& x : v.as_list()) ends.push_back(spec_integer(x, "num_networks"));
   } else if (v.is_number()) {
     ends = {spec_integer(v, "num_networks"), spec_integer(v, "num_networks")};
   } else {
-    throw validation_error(field("num_networks"), "num_networks must be N, \"LO:HI\" or [LO, HI], got " + v.dump());
+    throw validation_error(field("num_networks"), "num_networks must be N, \"LO:HI\" or [LO, HI], got " + json_text(v));
   }
   if (ends[0] < static_cast<std::int64_t>(f.min) || ends[1] > static_cast<std::int64_t>(f.max) || ends[0] > ends[1])
     throw validation_error(field("num_networks"),
@@ -93,44 +93,46 @@ std::pair<std::int64_t, std::int64_t> parse_range(const json& spec) {
 
 // {"cpu": 0.4, "cuda": 0.6}, "cpu=0.4,cuda=0.6" or the seed's [0.4, 0.6] (in the order cpu,
 // cuda); weights are normalized to sum to 1. Default: equal odds for every device offered.
-std::vector<std::pair<std::string, double>> parse_priorities(const json& spec, const mapping_rules& rules) {
+std::vector<std::pair<std::string, double>> parse_priorities(const record& spec, const mapping_rules& rules) {
   const auto at = field("device_priorities");
   std::vector<std::pair<std::string, double>> out;
-  if (!given(spec, "device_priorities")) {
+  const auto* asked = given_field(spec, "device_priorities");
+  if (!asked) {
     for (const auto& d : rules.devices) out.emplace_back(d, 1.0 / static_cast<double>(rules.devices.size()));
     return out;
   }
-  const json& v = spec["device_priorities"];
-  const auto add = [&](const std::string& device, const json& weight) {
+  const cell& v = *asked;
+  const auto add = [&](const std::string& device, const cell& weight) {
     if (device != "cpu" && device != "cuda")
       throw validation_error(at, "device_priorities names devices cpu and cuda, got \"" + device + "\"");
-    if (!weight.is_number() || !std::isfinite(weight.get<double>()) || weight.get<double>() < 0)
-      throw validation_error(at, "the priority of " + device + " must be a number >= 0, got " + weight.dump());
-    if (weight.get<double>() > 0 && std::find(rules.devices.begin(), rules.devices.end(), device) == rules.devices.end())
+    if (!weight.is_number() || !std::isfinite(*weight.number()) || *weight.number() < 0)
+      throw validation_error(at, "the priority of " + device + " must be a number >= 0, got " + json_text(weight));
+    if (*weight.number() > 0 && std::find(rules.devices.begin(), rules.devices.end(), device) == rules.devices.end())
       throw validation_error(at, "device_priorities gives cuda a chance: " + rules.missing_cuda, "unsupported");
     for (const auto& p : out)
       if (p.first == device) throw validation_error(at, "device_priorities names " + device + " twice");
-    out.emplace_back(device, weight.get<double>());
+    out.emplace_back(device, *weight.number());
   };
-  if (v.is_object()) {
-    for (auto it = v.begin(); it != v.end(); ++it) add(it.key(), *it);
+  if (v.is_record()) {
+    for (const auto& [device, weight] : v.as_record()) add(device, weight);
   } else if (v.is_string()) {
-    for (const auto& item : split_trimmed(v.get<std::string>(), ',')) {
+    for (const auto& item : split_trimmed(v.as_string(), ',')) {
       const auto eq = item.find('=');
       if (eq == std::string::npos) throw validation_error(at, "device_priorities must be DEVICE=WEIGHT,..., got '" + item + "'");
-      json weight;
+      cell weight;
       try {
         std::size_t used = 0;
         const double w = std::stod(item.substr(eq + 1), &used);
         if (used == item.size() - eq - 1) weight = w;
       } catch (const std::exception&) {
       }
-      add(item.substr(0, eq), weight.is_null() ? json(item.substr(eq + 1)) : weight);
+      add(item.substr(0, eq), weight.is_null() ? cell(item.substr(eq + 1)) : weight);
     }
-  } else if (v.is_array()) {
+  } else if (v.is_list()) {
     static const char* order[] = {"cpu", "cuda"};
-    if (v.size() > 2) throw validation_error(at, "device_priorities as a list gives the cpu and cuda weights, in that order");
-    for (std::size_t i = 0; i < v.size(); ++i) add(order[i], v[i]);
+    const auto& weights = v.as_list();
+    if (weights.size() > 2) throw validation_error(at, "device_priorities as a list gives the cpu and cuda weights, in that order");
+    for (std::size_t i = 0; i < weights.size(); ++i) add(order[i], weights[i]);
   } else {
     throw validation_error(at, "device_priorities must be {\"cpu\": W, \"cuda\": W}, \"cpu=W,cuda=W\" or [W_cpu, W_cuda]");
   }
@@ -139,17 +141,6 @@ std::vector<std::pair<std::string, double>> parse_priorities(const json& spec, c
   if (total <= 0) throw validation_error(at, "device_priorities gives every device weight 0", "empty");
   for (auto& p : out) p.second /= total;
   return out;
-}
-
-mapping trusted_mapping(const json& j) {
-  mapping m;
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    network_mapping n{it.key(), {}};
-    for (auto s = it->begin(); s != it->end(); ++s) n.stages.push_back({std::stoi(s.key()), s->get<std::string>()});
-    std::sort(n.stages.begin(), n.stages.end(), [](const auto& a, const auto& b) { return a.split < b.split; });
-    m.networks.push_back(std::move(n));
-  }
-  return m;
 }
 
 }  // namespace
@@ -174,23 +165,23 @@ const spec_table<multi_dnn_spec>& multi_dnn_table();
 const spec_table<multi_dnn_spec>& multi_dnn_table_after_axes();
 }  // namespace
 
-multi_dnn_spec multi_dnn_spec::parse(const json& spec, const platform::board_offer& offered) {
-  if (!spec.is_object()) throw validation_error("spec", "the multi_dnn spec must be a JSON object");
+multi_dnn_spec multi_dnn_spec::parse(const record& spec, const platform::board_offer& offered) {
   reject_unknown_fields(spec, multi_dnn_spec_fields());
   const auto rules = multi_dnn_rules(offered);
   multi_dnn_spec s;
 
-  if (given(spec, "mappings")) {
-    if (!spec["mappings"].is_array())
+  if (const auto* maps = given_field(spec, "mappings")) {
+    if (!maps->is_list())
       throw validation_error(field("mappings"), "mappings must be a list of mappings in the seed's form");
-    if (spec["mappings"].size() > k_max_multi_dnn_points)
+    const auto& list = maps->as_list();
+    if (list.size() > k_max_multi_dnn_points)
       throw validation_error(field("mappings"), "at most " + std::to_string(k_max_multi_dnn_points) + " mappings",
                              "too_large");
-    for (std::size_t i = 0; i < spec["mappings"].size(); ++i)
-      s.mappings.push_back(parse_mapping(spec["mappings"][i], rules, "spec.mappings[" + std::to_string(i) + "]"));
+    for (std::size_t i = 0; i < list.size(); ++i)
+      s.mappings.push_back(parse_mapping(list[i], rules, "spec.mappings[" + std::to_string(i) + "]"));
     // An empty list asks for nothing: it must not quietly become the generator's default draw (a
     // stored generated spec names its samples, and stays valid).
-    if (s.mappings.empty() && !given(spec, "samples"))
+    if (s.mappings.empty() && !given_field(spec, "samples"))
       throw validation_error(field("mappings"),
                              "mappings is empty: give at least one mapping, or leave mappings out and set samples for "
                              "the generator",
@@ -234,7 +225,7 @@ multi_dnn_spec multi_dnn_spec::parse(const json& spec, const platform::board_off
     throw validation_error(field("window_s"), "window_s must be longer than its two boundaries (2 x boundary_s)",
                            "out_of_range");
   normalize_board_axes(spec, offered, s.board_axes);
-  if (spec.contains("tags")) s.tags = spec["tags"];
+  if (const auto* tags = spec.find("tags")) s.tags = *tags;
 
   // The job's size, counted before the generator runs.
   double per_setting = static_cast<double>(s.mappings.size());
@@ -264,53 +255,58 @@ std::vector<generated_mapping> multi_dnn_spec::all_mappings() const {
   return out;
 }
 
-json multi_dnn_spec::to_json() const {
-  json out = board_axes;
-  json explicit_maps = json::array();
-  for (const auto& m : mappings) explicit_maps.push_back(json::parse(mapping_json(m).dump()));
-  json priorities = json::object();
-  for (const auto& [d, w] : generator.device_priorities) priorities[d] = w;
-  out.update({{"mappings", explicit_maps},
-              {"networks", generator.networks},
-              {"num_networks", {generator.min_networks, generator.max_networks}},
-              {"samples", generator.samples},
-              {"sets", generator.sets},
-              {"device_priorities", priorities},
-              {"max_split_networks", generator.max_split_networks},
-              {"single_networks", generator.single_networks},
-              {"gpu_only_maps", generator.gpu_only_maps},
-              {"seed", static_cast<std::int64_t>(generator.seed)}});
+record multi_dnn_spec::to_record() const {
+  record out = board_axes;
+  cell_list explicit_maps;
+  for (const auto& m : mappings) explicit_maps.push_back(mapping_record(m));
+  record priorities;
+  for (const auto& [d, w] : generator.device_priorities) priorities.set(d, w);
+  out.set("mappings", std::move(explicit_maps));
+  out.set("networks", generator.networks);
+  out.set("num_networks", cell_list{generator.min_networks, generator.max_networks});
+  out.set("samples", generator.samples);
+  out.set("sets", generator.sets);
+  out.set("device_priorities", std::move(priorities));
+  out.set("max_split_networks", generator.max_split_networks);
+  out.set("single_networks", generator.single_networks);
+  out.set("gpu_only_maps", generator.gpu_only_maps);
+  out.set("seed", static_cast<std::int64_t>(generator.seed));
   multi_dnn_table().put(*this, out);
   multi_dnn_table_after_axes().put(*this, out);
-  if (!tags.is_null()) out["tags"] = tags;
+  if (!tags.is_null()) out.set("tags", tags);
   return out;
 }
 
-multi_dnn_spec multi_dnn_spec::stored(const json& j) {
+multi_dnn_spec multi_dnn_spec::stored(const record& j) {
+  const stored_spec r(j);
   multi_dnn_spec s;
-  for (const auto& m : j.at("mappings")) s.mappings.push_back(trusted_mapping(m));
+  if (r.at("mappings").is_list())
+    for (const auto& m : r.at("mappings").as_list())
+      s.mappings.push_back(mapping_of_record(m.is_record() ? m.as_record() : record()));
   auto& g = s.generator;
-  g.networks = j.at("networks").get<std::vector<std::string>>();
-  g.min_networks = j.at("num_networks").at(0).get<std::int64_t>();
-  g.max_networks = j.at("num_networks").at(1).get<std::int64_t>();
-  g.samples = j.at("samples").get<std::int64_t>();
-  g.sets = j.at("sets").get<std::int64_t>();
-  // Stored in name order (cpu, cuda): the order the generator draws in.
-  for (auto it = j.at("device_priorities").begin(); it != j.at("device_priorities").end(); ++it)
-    g.device_priorities.emplace_back(it.key(), it->get<double>());
-  g.max_split_networks = j.at("max_split_networks").get<std::int64_t>();
-  g.single_networks = j.at("single_networks").get<bool>();
-  g.gpu_only_maps = j.at("gpu_only_maps").get<bool>();
-  g.seed = static_cast<std::uint64_t>(j.at("seed").get<std::int64_t>());
+  g.networks = r.texts("networks");
+  const auto range = r.integers("num_networks");
+  if (range.size() != 2) throw validation_error(field("num_networks"), "the stored spec's num_networks is not [LO, HI]");
+  g.min_networks = range[0];
+  g.max_networks = range[1];
+  g.samples = r.integer("samples");
+  g.sets = r.integer("sets");
+  // In name order (cpu, cuda), as JSON stores an object: the order the generator draws in.
+  if (r.at("device_priorities").is_record())
+    for (const auto& [device, weight] : r.at("device_priorities").as_record())
+      g.device_priorities.emplace_back(device, weight.number().value_or(0.0));
+  std::sort(g.device_priorities.begin(), g.device_priorities.end());
+  g.max_split_networks = r.integer("max_split_networks");
+  g.single_networks = r.boolean("single_networks");
+  g.gpu_only_maps = r.boolean("gpu_only_maps");
+  g.seed = static_cast<std::uint64_t>(r.integer("seed"));
   s.generate = g.samples > 0 || g.single_networks || g.gpu_only_maps;
   multi_dnn_table().stored(j, s);
   multi_dnn_table_after_axes().stored(j, s);
   s.board_axes = stored_board_axes(j);
-  s.tags = j.value("tags", json());
+  if (const auto* tags = j.find("tags")) s.tags = *tags;
   return s;
 }
-
-mapping mapping_of_point(const json& point) { return trusted_mapping(point.at("mapping")); }
 
 record multi_dnn_point::to_record() const {
   record p = setting_record(setting);
@@ -334,7 +330,8 @@ multi_dnn_point multi_dnn_point::of(const record& point) {
   p.setting = setting_of_point(point);
   p.repeat = integer("repeat", 0);
   p.mapping_id = integer("mapping_id", 0);
-  p.mapping.m = trusted_mapping(jetperf::to_json(point.at("mapping")));
+  const auto& seed_form = point.at("mapping");
+  p.mapping.m = mapping_of_record(seed_form.is_record() ? seed_form.as_record() : record());
   const auto* cls = point.find("mapping_class");
   p.mapping.mapping_class = cls && cls->is_string() ? cls->as_string() : std::string();
   p.mapping.set = integer("set", -1);
@@ -347,19 +344,13 @@ std::vector<multi_dnn_point> expand(const multi_dnn_spec& spec) {
   for (std::int64_t r = 0; r < spec.repeats; ++r)
     for (const auto& setting : board_setting_points(spec.board_axes))
       for (std::size_t i = 0; i < maps.size(); ++i)
-        points.push_back({setting_of_point(record_of(setting)), r, static_cast<std::int64_t>(i), maps[i]});
-  return points;
-}
-
-std::vector<json> expand_multi_dnn_spec(const json& normalized) {
-  std::vector<json> points;
-  for (const auto& p : expand(multi_dnn_spec::stored(normalized))) points.push_back(jetperf::to_json(p.to_record()));
+        points.push_back({setting_of_point(setting), r, static_cast<std::int64_t>(i), maps[i]});
   return points;
 }
 
 namespace {
 
-json boundary_by_protocol(const multi_dnn_spec& s) { return s.fixed() ? 2.0 : 0.05; }
+cell boundary_by_protocol(const multi_dnn_spec& s) { return s.fixed() ? 2.0 : 0.05; }
 
 // The mapping and generator fields (read by parse()), then the protocol's, each bound to its member.
 const spec_table<multi_dnn_spec>& multi_dnn_table() {

@@ -31,7 +31,7 @@ class probe_kind final : public test::json_kind {
                false} {}
   std::string kind() const { return "probe"; }
   const column_table& columns() const { return table_; }
-  json parse(const json&, const platform::board_offer&) const { return json::object(); }
+  json parse(const record&, const platform::board_offer&) const { return json::object(); }
   std::vector<json> expand(const json&) const { return {json::object()}; }
   measure::point_result run_point(measure::point_context&, const json&, const json&) {
     measure::point_result r;

@@ -8,8 +8,6 @@
 namespace jetperf {
 namespace {
 
-using nlohmann::json;
-
 struct toy_spec {
   std::string mode = "x";
   double window_s = 0;
@@ -18,7 +16,7 @@ struct toy_spec {
   bool pin = false;
 };
 
-json window_by_mode(const toy_spec& s) { return s.mode == "long" ? 10.0 : 1.0; }
+cell window_by_mode(const toy_spec& s) { return s.mode == "long" ? 10.0 : 1.0; }
 
 const spec_table<toy_spec>& toy_table() {
   static const spec_table<toy_spec> table({
@@ -32,13 +30,13 @@ const spec_table<toy_spec>& toy_table() {
   return table;
 }
 
-toy_spec parsed(const json& j) {
+toy_spec parsed(const record& j) {
   toy_spec s;
   toy_table().parse(j, s);
   return s;
 }
 
-std::string refused_field(const json& j) {
+std::string refused_field(const record& j) {
   try {
     parsed(j);
   } catch (const validation_error& e) {
@@ -47,8 +45,18 @@ std::string refused_field(const json& j) {
   return "";
 }
 
+std::string refused_stored(const record& j) {
+  try {
+    toy_spec s;
+    toy_table().stored(j, s);
+  } catch (const validation_error& e) {
+    return e.field();
+  }
+  return "";
+}
+
 TEST(spec_table, absent_fields_take_their_defaults_and_a_rule_reads_the_fields_before_it) {
-  auto s = parsed(json::object());
+  auto s = parsed(record());
   EXPECT_EQ(s.mode, "short");
   EXPECT_DOUBLE_EQ(s.window_s, 1.0);
   EXPECT_FALSE(s.duration_s);
@@ -72,9 +80,11 @@ TEST(spec_table, each_refusal_names_its_field) {
 
 TEST(spec_table, the_stored_form_reads_back_and_a_field_stored_before_it_existed_takes_its_default) {
   const auto s = parsed({{"mode", "long"}, {"duration_s", 0.5}, {"repeats", 4}});
-  json stored = json::object();
+  record stored;
   toy_table().put(s, stored);
-  EXPECT_EQ(stored, (json{{"mode", "long"}, {"window_s", 10.0}, {"duration_s", 0.5}, {"repeats", 4}, {"pin", false}}));
+  EXPECT_EQ(stored, (record{{"mode", "long"}, {"window_s", 10.0}, {"duration_s", 0.5}, {"repeats", 4}, {"pin", false}}));
+  EXPECT_TRUE(stored.at("window_s").is_double()) << "a number field stays a double: stored JSON keeps 10.0";
+  EXPECT_TRUE(stored.at("repeats").is_integer());
   toy_spec back;
   toy_table().stored(stored, back);
   EXPECT_EQ(back.mode, "long");
@@ -82,11 +92,20 @@ TEST(spec_table, the_stored_form_reads_back_and_a_field_stored_before_it_existed
   EXPECT_EQ(back.repeats, 4);
   stored.erase("repeats");
   stored.erase("window_s");
-  stored["duration_s"] = nullptr;
+  stored.set("duration_s", nullptr);
   toy_table().stored(stored, back);
   EXPECT_EQ(back.repeats, 3);
   EXPECT_DOUBLE_EQ(back.window_s, 10.0) << "the rule, over the stored mode";
   EXPECT_FALSE(back.duration_s);
+}
+
+TEST(spec_table, a_stored_value_reads_as_its_members_type_or_is_refused) {
+  toy_spec back;
+  toy_table().stored(record{{"mode", "long"}, {"window_s", 4}, {"repeats", 2.0}}, back);
+  EXPECT_DOUBLE_EQ(back.window_s, 4.0) << "an integer stored for a number";
+  EXPECT_EQ(back.repeats, 2) << "a whole double stored for an integer";
+  EXPECT_EQ(refused_stored(record{{"mode", 3}}), "spec.mode");
+  EXPECT_EQ(refused_stored(record{{"pin", "yes"}}), "spec.pin");
 }
 
 TEST(spec_table, declarations_keep_the_order_and_the_unbound_fields) {

@@ -28,8 +28,8 @@ namespace {
 class modes_workload final : public test::json_kind {
  public:
   std::string kind() const { return "modes"; }
-  json parse(const json& spec, const platform::board_offer&) const {
-    return {{"modes", spec.at("modes")}, {"allow_reboot", bool_field(spec, measure::allow_reboot_field())}};
+  json parse(const record& spec, const platform::board_offer&) const {
+    return {{"modes", jetperf::to_json(spec.at("modes"))}, {"allow_reboot", bool_field(spec, measure::allow_reboot_field())}};
   }
   std::vector<json> expand(const json& spec) const {
     std::vector<json> p;

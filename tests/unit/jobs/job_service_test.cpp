@@ -27,16 +27,20 @@ namespace {
 class scripted_workload final : public test::json_kind {
  public:
   std::string kind() const { return "scripted"; }
-  json parse(const json& spec, const platform::board_offer&) const {
+  json parse(const record& spec, const platform::board_offer&) const {
+    const auto list_or_empty = [&spec](const char* key) {
+      const auto* c = spec.find(key);
+      return c ? jetperf::to_json(*c) : json::array();
+    };
     jetperf::reject_unknown_fields(spec, {"points", "sleep_ms", "estimate_ms", "expand_ms", "fail", "skip", "no_power", "spans"});
     const auto sleep_ms = jetperf::integer_field(spec, "sleep_ms", 0, 100000, 0);
     json out = {{"points", jetperf::integer_field(spec, "points", 0, 200000, 3)},
                 {"sleep_ms", sleep_ms},
                 {"estimate_ms", jetperf::integer_field(spec, "estimate_ms", 0, 100000, sleep_ms)},
                 {"expand_ms", jetperf::integer_field(spec, "expand_ms", 0, 100000, 0)},
-                {"fail", spec.value("fail", json::array())},
-                {"skip", spec.value("skip", json::array())},
-                {"no_power", spec.value("no_power", json::array())},
+                {"fail", list_or_empty("fail")},
+                {"skip", list_or_empty("skip")},
+                {"no_power", list_or_empty("no_power")},
                 {"spans", jetperf::integer_field(spec, "spans", 0, 100000, 0)}};
     return out;
   }

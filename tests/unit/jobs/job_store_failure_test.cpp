@@ -34,7 +34,7 @@ class padded_workload final : public test::json_kind {
   std::shared_ptr<std::function<void()>> hook = std::make_shared<std::function<void()>>();
 
   std::string kind() const { return "padded"; }
-  json parse(const json& spec, const platform::board_offer&) const {
+  json parse(const record& spec, const platform::board_offer&) const {
     reject_unknown_fields(spec, {"points", "pad", "break_at"});
     return {{"points", integer_field(spec, "points", 1, 100, 5)},
             {"pad", integer_field(spec, "pad", 0, 1 << 20, 0)},

@@ -24,16 +24,15 @@ class versioned_kind final : public test::json_kind {
  public:
   std::string kind() const { return "versioned"; }
   std::int64_t spec_version() const { return 2; }
-  json upgrade(const json& spec, std::int64_t from) const {
+  record upgrade(record spec, std::int64_t from) const {
     upgrades_seen->push_back(from);
-    json out = spec;
-    if (from < 2 && out.contains("n")) {
-      out["points"] = out["n"];
-      out.erase("n");
+    if (const auto* n = spec.find("n"); from < 2 && n) {
+      spec.set("points", *n);
+      spec.erase("n");
     }
-    return out;
+    return spec;
   }
-  json parse(const json& spec, const platform::board_offer&) const {
+  json parse(const record& spec, const platform::board_offer&) const {
     return {{"points", integer_field(spec, "points", 1, 10, 1)}};
   }
   std::vector<json> expand(const json& spec) const {

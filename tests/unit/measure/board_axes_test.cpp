@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <jetperf/common/cell_json.hpp>
+
 #include <jetperf/common/errors.hpp>
 #include <jetperf/measure/sweep_axes.hpp>
 #include <jetperf/platform/clock_control.hpp>
@@ -26,8 +28,8 @@ std::pair<std::string, std::string> refusal(F f) {
 
 std::pair<std::string, std::string> at_submission(const char* axis, json values, const platform::board_offer& offer) {
   return refusal([&] {
-    json out = json::object();
-    measure::normalize_board_axes({{axis, std::move(values)}}, offer, out);
+    record out;
+    measure::normalize_board_axes(record{{axis, cell_of(values)}}, offer, out);
   });
 }
 

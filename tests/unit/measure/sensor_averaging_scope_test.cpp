@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <jetperf/common/cell_text.hpp>
 #include <jetperf/common/errors.hpp>
 
 #include <support/fake_sources.hpp>
@@ -60,7 +61,7 @@ test::fake_source sampler_at(double configured_s, double fastest_s) {
   return s;
 }
 
-std::string field_of(const nlohmann::json& j, const std::vector<std::int64_t>* offered) {
+std::string field_of(const cell& j, const std::vector<std::int64_t>* offered) {
   try {
     sensor_samples_request::parse(j, offered);
   } catch (const validation_error& e) {
@@ -72,17 +73,15 @@ std::string field_of(const nlohmann::json& j, const std::vector<std::int64_t>* o
 }  // namespace
 
 TEST(sensor_samples_request, the_specs_forms_and_what_is_refused) {
-  EXPECT_EQ(sensor_samples_request::parse("auto", &counts).to_json(), "auto");
-  EXPECT_EQ(sensor_samples_request::parse("as_is", &counts).to_json(), "as_is");
+  EXPECT_EQ(sensor_samples_request::parse("auto", &counts).to_cell(), cell("auto"));
+  EXPECT_EQ(sensor_samples_request::parse("as_is", &counts).to_cell(), cell("as_is"));
   const auto four = sensor_samples_request::parse(4, &counts);
   EXPECT_EQ(four.mode, sensor_samples_request::how::count);
-  EXPECT_EQ(four.to_json(), 4);
+  EXPECT_EQ(four.to_cell(), cell(4));
   EXPECT_EQ(sensor_samples_request::parse(4.0, &counts).count, 4);  // JSON's 4.0 is the integer 4
-  for (const nlohmann::json& bad : {nlohmann::json(5), nlohmann::json(0), nlohmann::json(-4), nlohmann::json(2048),
-                                    nlohmann::json("fast"), nlohmann::json(4.5), nlohmann::json(true),
-                                    nlohmann::json::array({4})}) {
+  for (const cell& bad : {cell(5), cell(0), cell(-4), cell(2048), cell("fast"), cell(4.5), cell(true), cell(cell_list{4})}) {
     const auto why = field_of(bad, &counts);
-    EXPECT_EQ(why.rfind("spec.sensor_samples: ", 0), 0u) << bad.dump() << " -> " << why;
+    EXPECT_EQ(why.rfind("spec.sensor_samples: ", 0), 0u) << json_text(bad) << " -> " << why;
   }
   EXPECT_NE(field_of(5, &counts).find("1, 4, 16, 64, 128, 256, 512, 1024"), std::string::npos);
   // A board with no count to set refuses a count, not auto.

@@ -8,8 +8,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include <jetperf/common/cell.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/kinds/command/command_policy.hpp>
@@ -32,12 +30,12 @@ struct command_spec {
   std::int64_t warmup_runs = 0;
   double cooldown_s = 0;
   double idle_s = 1;  ///< idle baseline per setting (0: none)
-  nlohmann::json board_axes = nlohmann::json::object();
+  record board_axes;
 
-  static command_spec parse(const nlohmann::json& spec, const platform::board_offer& offered,
+  static command_spec parse(const record& spec, const platform::board_offer& offered,
                             const command_policy& policy);
-  static command_spec stored(const nlohmann::json& normalized);
-  nlohmann::json to_json() const;
+  static command_spec stored(const record& normalized);
+  record to_record() const;
 };
 
 const std::vector<spec_field>& command_spec_fields();
@@ -58,7 +56,6 @@ struct command_point {
 
 /// The points: board setting outermost (each setting's warm-up runs once), then the repeat.
 std::vector<command_point> expand(const command_spec& spec);
-std::vector<nlohmann::json> expand_command_spec(const nlohmann::json& normalized);
 
 /// The environment the program gets: PATH (unless env sets it), HOME, USER, LOGNAME of the
 /// account, the spec's env, then `extra` (JETPERF_MARKERS, ...) as "NAME=value" strings.

@@ -9,11 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include <jetperf/common/cell.hpp>
-#include <jetperf/platform/board_setting.hpp>
-
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/measure/contention.hpp>
 #include <jetperf/platform/board_setting.hpp>
@@ -33,7 +29,7 @@ struct gemm_spec {
   std::vector<gemm_size> sizes;
   std::vector<bool> tensor;
   /// power_modes, emc_freqs, gpu_freqs, cpu_freqs: lists of ints, or null = leave as is.
-  nlohmann::json board_axes = nlohmann::json::object();
+  record board_axes;
   std::int64_t threads = 0;
   double warmup_s = 0, min_time_s = 0, max_time_s = 0, target_rse = 0;
   std::int64_t min_samples = 0;
@@ -42,12 +38,12 @@ struct gemm_spec {
   std::int64_t repeats = 1;  ///< the whole sweep runs this many times
   measure::contention_policy contention;  ///< contention_threshold, max_retries
 
-  /// Validates `spec` against what the board offers ({} without a board).
-  static gemm_spec parse(const nlohmann::json& spec, const platform::board_offer& offered);
-  /// A stored spec (the output of to_json): already validated when the job was submitted.
-  static gemm_spec stored(const nlohmann::json& normalized);
+  /// Validates `spec` (a request's, as a record) against what the board offers ({} without a board).
+  static gemm_spec parse(const record& spec, const platform::board_offer& offered);
+  /// A stored spec (the output of to_record): already validated when the job was submitted.
+  static gemm_spec stored(const record& normalized);
   /// The normalized spec as stored: every default filled in, sizes as [{"m","n","k"}].
-  nlohmann::json to_json() const;
+  record to_record() const;
 
   /// Seconds of the idle baseline measured once per distinct setting.
   double idle_baseline_s() const;
@@ -69,7 +65,7 @@ const std::vector<spec_field>& gemm_spec_fields();
 /// How many sizes spec.sizes (as written: a list or text of ranges, N, MxNxK) stands for,
 /// counted without building them (saturating); throws validation_error("spec.sizes") for a
 /// malformed or out-of-range entry.
-std::uint64_t count_gemm_sizes(const nlohmann::json& sizes);
+std::uint64_t count_gemm_sizes(const cell& sizes);
 
 /// The product of the sweep's axis sizes (name, values), saturating at the uint64 maximum.
 std::uint64_t gemm_point_count(const std::vector<std::pair<std::string, std::uint64_t>>& dims);
@@ -77,9 +73,5 @@ std::uint64_t gemm_point_count(const std::vector<std::pair<std::string, std::uin
 /// The points: the repeat outermost (the whole sweep runs again, so drift between repeats shows),
 /// then power mode, emc, gpu and cpu clocks, then dtype, tensor, size.
 std::vector<gemm_point> expand(const gemm_spec& spec);
-
-/// JSON in, JSON out (the job contract's form of parse and expand).
-nlohmann::json normalize_gemm_spec(const nlohmann::json& spec, const platform::board_offer& offered);
-std::vector<nlohmann::json> expand_gemm_spec(const nlohmann::json& normalized);
 
 }  // namespace jetperf::kinds

@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include <jetperf/common/cell.hpp>
 #include <jetperf/jobs/workload.hpp>
 
 namespace jetperf::kinds {
@@ -14,8 +15,10 @@ struct idle_spec {
   std::int64_t repeats = 1;
 
   /// Validates field by field (validation_error "spec.<field>") and fills the declared defaults.
-  static idle_spec parse(const nlohmann::json& spec);
-  nlohmann::json to_json() const;
+  static idle_spec parse(const record& spec, const platform::board_offer& offered = {});
+  /// A stored spec reads as a request's: its fields are all declared and bound.
+  static idle_spec stored(const record& normalized) { return parse(normalized); }
+  record to_record() const;
 };
 
 struct idle_point {

@@ -7,8 +7,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include <jetperf/common/cell.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/kinds/layers/user_networks.hpp>
@@ -21,7 +19,7 @@ namespace jetperf::kinds {
 
 /// Largest job accepted (points).
 constexpr std::size_t k_max_layers_points = 100000;
-/// The version of the stored form layers_spec::to_json writes (jobs store it; 0: stored before
+/// The version of the stored form layers_spec::to_record writes (jobs store it; 0: stored before
 /// versions, which upgrade() reads).
 constexpr std::int64_t k_layers_spec_version = 1;
 
@@ -43,24 +41,24 @@ struct layers_spec {
   measure::sensor_samples_request sensor_samples;  ///< the sensors' averaging for each point
   bool end_to_end = true;
   measure::contention_policy contention;  ///< contention_threshold, max_retries
-  nlohmann::json board_axes = nlohmann::json::object();  ///< power_modes, emc/gpu/cpu_freqs (null = as is)
-  std::optional<nlohmann::json> tags;  ///< as the request gave them (stored as given)
+  record board_axes;  ///< power_modes, emc/gpu/cpu_freqs (null = as is)
+  std::optional<cell> tags;  ///< as the request gave them (stored as given)
 
   /// Validates `spec` against the board (board_settings::offered(), or {} without a board):
   /// models as a list of names or a comma-separated string, each name once; user networks
   /// checked layer by layer (spec.networks[i].layers[j]); every default filled in. A batch whose
   /// largest layer does not fit the device's memory is refused (spec.batch), and so is a job of
   /// more than k_max_layers_points points (named after its largest axis).
-  static layers_spec parse(const nlohmann::json& spec, const platform::board_offer& offered);
-  /// A stored spec (the output of to_json): already validated at submission.
-  static layers_spec stored(const nlohmann::json& normalized);
+  static layers_spec parse(const record& spec, const platform::board_offer& offered);
+  /// A stored spec (the output of to_record): already validated at submission.
+  static layers_spec stored(const record& normalized);
   /// A spec stored in an older form (`from_version` < k_layers_spec_version; 0: before versions)
   /// in the current one: the one place the layers kind reads its old forms.
-  static nlohmann::json upgrade(const nlohmann::json& stored, std::int64_t from_version);
+  static record upgrade(record stored, std::int64_t from_version);
   /// The spec as stored: models as a list of names (the user networks' after the zoo's), networks
   /// as given, devices as a list, input_size null for "each at its published resolution", every
   /// default filled in. A stored spec parses to itself (jetperf rerun).
-  nlohmann::json to_json() const;
+  record to_record() const;
 
   bool fixed() const { return protocol == "fixed"; }
   bool in_context() const { return protocol == "in_context"; }
@@ -102,22 +100,17 @@ struct layers_point {
 /// and layer index (the end-to-end point, layer_index -1, after each network's layers).
 std::vector<layers_point> expand(const layers_spec& spec);
 
-/// JSON in, JSON out, as the job contract stores them: parse(spec, offered).to_json(), and the
-/// points of a stored spec as stored.
-nlohmann::json normalize_layers_spec(const nlohmann::json& spec, const platform::board_offer& offered);
-std::vector<nlohmann::json> expand_layers_spec(const nlohmann::json& normalized);
-
 /// The network named `name`: a user network, else the zoo's at `input_size` pixels (nullopt: its
 /// published resolution).
 models::network network_of_spec(const user_networks& users, const std::string& name,
                                 std::optional<std::int64_t> input_size = std::nullopt);
 /// The same in a stored spec (its networks indexed for this one call).
-models::network network_of_spec(const nlohmann::json& spec, const std::string& name,
+models::network network_of_spec(const record& spec, const std::string& name,
                                 std::optional<std::int64_t> input_size = std::nullopt);
 
 /// The resolution a zoo network was published at (224, efficientnet_b1 240, b2 288); nullopt for
 /// a user network of the stored spec `spec`.
-std::optional<std::int64_t> published_input_size(const nlohmann::json& spec, const std::string& name);
+std::optional<std::int64_t> published_input_size(const record& spec, const std::string& name);
 
 /// "cuda" -> "gpu", "cpu" -> "cpu": the device keys of the seed's processed layout.
 std::string dnnstats_device_key(const std::string& device);

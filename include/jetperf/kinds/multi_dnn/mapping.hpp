@@ -9,8 +9,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include <jetperf/common/cell.hpp>
 
 namespace jetperf::kinds {
@@ -56,12 +54,13 @@ std::string mapping_class(const mapping& m);
 /// not a decimal integer, out of range, or leaves the network's end unmapped, a device not
 /// offered, a split whose stage needs more than the tensor the previous stage leaves). Two
 /// adjacent stages may share a device: a pipeline cut on one device.
-mapping parse_mapping(const nlohmann::json& j, const mapping_rules& rules, const std::string& field);
+mapping parse_mapping(const cell& value, const mapping_rules& rules, const std::string& field);
 
-/// The seed's form, {"<network>": {"<split>": "<device>"}}, networks in the mapping's order.
-nlohmann::ordered_json mapping_json(const mapping& m);
-/// The same as a record (a point's stored "mapping").
+/// The seed's form, {"<network>": {"<split>": "<device>"}}, networks in the mapping's order (a
+/// point's stored "mapping", an explicit mapping of a stored spec).
 record mapping_record(const mapping& m);
+/// A mapping in the seed's form read back (trusted: it was validated at submission).
+mapping mapping_of_record(const record& seed_form);
 
 /// A canonical text of the mapping ("alexnet:21=cuda;resnet18:5=cpu,14=cuda"), for finding
 /// duplicates and labelling rows.

@@ -8,8 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include <jetperf/common/cell.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/kinds/multi_dnn/mapping.hpp>
 #include <jetperf/kinds/multi_dnn/mapping_generator.hpp>
@@ -32,13 +31,13 @@ struct multi_dnn_spec {
   double window_s = 30, boundary_s = 0.05, target_rse = 0.01, min_time_s = 1, max_time_s = 30, cooldown_s = 0;
   std::int64_t warmup_runs = 3;
   std::int64_t repeats = 1;
-  nlohmann::json board_axes = nlohmann::json::object();
-  nlohmann::json tags;
+  record board_axes;
+  cell tags;  ///< as the request gave them (null: none)
 
-  static multi_dnn_spec parse(const nlohmann::json& spec, const platform::board_offer& offered);
+  static multi_dnn_spec parse(const record& spec, const platform::board_offer& offered);
   /// A stored (normalized) spec, already validated at submission.
-  static multi_dnn_spec stored(const nlohmann::json& normalized);
-  nlohmann::json to_json() const;
+  static multi_dnn_spec stored(const record& normalized);
+  record to_record() const;
   bool fixed() const { return protocol == "fixed"; }
   /// Every mapping the job measures: the explicit ones, then the generated ones.
   std::vector<generated_mapping> all_mappings() const;
@@ -65,9 +64,5 @@ struct multi_dnn_point {
 
 /// The points: repeat outermost, then board setting, then mapping.
 std::vector<multi_dnn_point> expand(const multi_dnn_spec& spec);
-std::vector<nlohmann::json> expand_multi_dnn_spec(const nlohmann::json& normalized);
-
-/// A point's mapping, read back from its seed form (trusted: it was validated at submission).
-mapping mapping_of_point(const nlohmann::json& point);
 
 }  // namespace jetperf::kinds

@@ -16,17 +16,16 @@ namespace jetperf::test {
 
 namespace {
 
-using nlohmann::json;
-
-// The spec and its JSON form (parse, stored, to_json): the one place the kind reads JSON.
+// The spec and its stored form (parse, stored, to_record): read from and written as a record,
+// the typed value tree the request's JSON object arrives as. The kind names no JSON.
 struct copy_spec {
   std::vector<std::int64_t> sizes;  ///< bytes per copy, one point each
   std::int64_t repeats = 1;
   double window_s = 0.05;
 
-  static copy_spec parse(const json& spec, const platform::board_offer&);
-  static copy_spec stored(const json& spec) { return parse(spec, {}); }
-  json to_json() const { return {{"sizes", sizes}, {"repeats", repeats}, {"window_s", window_s}}; }
+  static copy_spec parse(const record& spec, const platform::board_offer&);
+  static copy_spec stored(const record& spec) { return parse(spec, {}); }
+  record to_record() const { return {{"sizes", sizes}, {"repeats", repeats}, {"window_s", window_s}}; }
 };
 
 struct copy_point {
@@ -36,7 +35,7 @@ struct copy_point {
 
 const std::vector<spec_field>& copy_spec_fields() {
   static const std::vector<spec_field> fields = {
-      {"sizes", spec_type::list, json::array({65536}), "bytes per copy, one point each", 64, 1 << 24, {}},
+      {"sizes", spec_type::list, cell_list{65536}, "bytes per copy, one point each", 64, 1 << 24, {}},
       {"repeats", spec_type::integer, 1, "how many times the sizes run", 1, 100, {}},
       {"window_s", spec_type::number, 0.05, "seconds each point copies for", 0.01, 60, {}},
   };
@@ -45,18 +44,18 @@ const std::vector<spec_field>& copy_spec_fields() {
 
 const spec_field& field(const char* name) { return find_spec_field(copy_spec_fields(), name); }
 
-std::vector<std::int64_t> parse_sizes(const json& spec) {
+std::vector<std::int64_t> parse_sizes(const record& spec) {
   const auto& f = field("sizes");
-  const json sizes = spec.value("sizes", f.default_value);
-  if (!sizes.is_array() || sizes.empty())
+  const auto* given = spec.find("sizes");
+  const cell& sizes = given ? *given : f.default_value;
+  if (!sizes.is_list() || sizes.as_list().empty())
     throw validation_error("spec.sizes", "sizes must be a non-empty list of integers");
   std::vector<std::int64_t> out;
-  for (const auto& s : sizes) out.push_back(integer_field(json{{"sizes", s}}, f));
+  for (const auto& s : sizes.as_list()) out.push_back(integer_field(record{{"sizes", s}}, f));
   return out;
 }
 
-copy_spec copy_spec::parse(const json& spec, const platform::board_offer&) {
-  if (!spec.is_object()) throw validation_error("spec", "the copy spec must be a JSON object");
+copy_spec copy_spec::parse(const record& spec, const platform::board_offer&) {
   reject_unknown_fields(spec, copy_spec_fields());
   copy_spec s;
   s.sizes = parse_sizes(spec);

@@ -215,8 +215,8 @@ TEST(command_spec, defaults_and_points_setting_outermost_then_repeat) {
 
 TEST(command_spec, the_program_gets_only_its_own_environment) {
   test::temp_dir dir;
-  auto spec = kinds::command_spec::stored(
-      kinds::make_command_kind(policy_in(dir.path()))->normalize({{"argv", {"/bin/true"}}, {"env", {{"PATH", "/opt/x"}, {"LANG", "C"}}}}, {}));
+  auto spec = kinds::command_spec::stored(jetperf::record_of(
+      kinds::make_command_kind(policy_in(dir.path()))->normalize({{"argv", {"/bin/true"}}, {"env", {{"PATH", "/opt/x"}, {"LANG", "C"}}}}, {})));
   auto account = platform::current_account();
   account.home = "/home/someone";
   account.name = "someone";

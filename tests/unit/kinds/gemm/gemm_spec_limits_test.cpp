@@ -13,11 +13,16 @@
 #include <jetperf/measure/memory_limit.hpp>
 
 #include "../allocation_counter.hpp"
+#include "../spec_json.hpp"
 
 using nlohmann::json;
 using namespace jetperf::kinds;
 
 namespace {
+
+json normalize_gemm_spec(const json& spec, const jetperf::platform::board_offer& off) {
+  return jetperf::test::normalized_json<gemm_spec>("gemm", spec, off);
+}
 
 // A board that reports no memory, as the simulated ones do.
 jetperf::platform::board_offer unreported(bool has_cuda) {
@@ -41,12 +46,12 @@ jetperf::validation_error refusal(const json& spec, const jetperf::platform::boa
 TEST(gemm_spec_limits, sizes_are_counted_without_being_built) {
   json ten = json::array();
   for (int i = 0; i < 10; ++i) ten.push_back("1:100000:1");
-  EXPECT_EQ(count_gemm_sizes(ten), 1000000u);
+  EXPECT_EQ(count_gemm_sizes(jetperf::cell_of(ten)), 1000000u);
   EXPECT_EQ(count_gemm_sizes("128:2048:128"), 16u);
   EXPECT_EQ(count_gemm_sizes("1:10:3"), 4u);  // 1, 4, 7, 10
   EXPECT_EQ(count_gemm_sizes("1:9:3"), 3u);   // 1, 4, 7: the end need not be a step
   EXPECT_EQ(count_gemm_sizes("512:128:128"), 0u);
-  EXPECT_EQ(count_gemm_sizes(json::array({"1:10:3", 64, "8x16x32", {{"m", 1}, {"n", 2}, {"k", 3}}})), 7u);
+  EXPECT_EQ(count_gemm_sizes(jetperf::cell_of(json::array({"1:10:3", 64, "8x16x32", {{"m", 1}, {"n", 2}, {"k", 3}}}))), 7u);
   EXPECT_EQ(count_gemm_sizes("1:1048576:1, 1:1048576:1"), 2u * 1048576u);
   // Each end is checked, without walking the range: 2^20 + 1 is beyond the largest dimension.
   EXPECT_THROW(count_gemm_sizes("1:1048577:1"), jetperf::validation_error);

@@ -7,11 +7,18 @@
 
 #include <jetperf/common/errors.hpp>
 
+#include "../spec_json.hpp"
+
 using nlohmann::json;
 using namespace jetperf::kinds;
 namespace measure = jetperf::measure;
 
 namespace {
+
+json normalize_gemm_spec(const json& spec, const jetperf::platform::board_offer& off) {
+  return jetperf::test::normalized_json<gemm_spec>("gemm", spec, off);
+}
+std::vector<json> expand_gemm_spec(const json& stored) { return jetperf::test::expanded_json<gemm_spec>(stored); }
 
 jetperf::platform::board_offer offered() {
   jetperf::platform::board_offer o;
@@ -173,7 +180,7 @@ TEST(gemm_spec, expansion_count_fields_and_order_minimise_changes) {
 }
 
 TEST(gemm_estimate, a_fixed_window_is_its_duration_warm_up_and_one_idle_baseline_per_setting) {
-  const auto spec = gemm_spec::stored(
+  const auto spec = jetperf::test::stored_of<gemm_spec>(
       normalize_gemm_spec({{"device", "cpu"}, {"duration_s", 2.0}, {"warmup_s", 1.0}, {"sizes", {64, 128}}, {"cpu_freqs", "all"}}, offered()));
   const auto points = expand(spec);
   ASSERT_EQ(points.size(), 4u);  // 2 CPU clocks x 2 sizes
@@ -189,7 +196,7 @@ TEST(gemm_estimate, a_fixed_window_is_its_duration_warm_up_and_one_idle_baseline
 }
 
 TEST(gemm_estimate, large_gemms_take_their_runs_not_the_window_floor) {
-  const auto spec = gemm_spec::stored(normalize_gemm_spec(
+  const auto spec = jetperf::test::stored_of<gemm_spec>(normalize_gemm_spec(
       {{"device", "cpu"}, {"sizes", {128, 2048}}, {"min_time_s", 0.2}, {"max_time_s", 30.0}, {"min_samples", 10}}, offered()));
   const auto points = expand(spec);
   // What this board measured: 50 GFLOP/s and 10 us per call, whatever the size.
@@ -243,7 +250,7 @@ TEST(gemm_spec, power_modes_that_need_a_reboot_are_refused_without_allow_reboot)
   EXPECT_EQ(s["allow_reboot"], true);
   EXPECT_EQ(s["power_modes"], json({0, 2}));
   // Kept through the stored form, and false by default.
-  EXPECT_EQ(gemm_spec::stored(s).to_json()["allow_reboot"], true);
+  EXPECT_EQ(jetperf::test::stored_of<gemm_spec>(s).to_record().at("allow_reboot"), jetperf::cell(true));
   EXPECT_EQ(normalize_gemm_spec(json::object(), off)["allow_reboot"], false);
   bool declared = false;
   for (const auto& f : gemm_spec_fields()) declared = declared || (f.name == "allow_reboot" && f.default_value == false);

@@ -12,6 +12,8 @@
 
 #include <jetperf/common/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
+
+#include "../spec_json.hpp"
 #include <jetperf/kinds/layers/layers_kind.hpp>
 #include <jetperf/kinds/layers/layers_results.hpp>
 #include <jetperf/kinds/layers/layers_spec.hpp>
@@ -23,6 +25,15 @@ using nlohmann::json;
 using namespace jetperf::kinds;
 
 namespace {
+
+json normalize_layers_spec(const json& spec, const jetperf::platform::board_offer& off) {
+  return jetperf::test::normalized_json<layers_spec>("layers", spec, off);
+}
+std::vector<json> expand_layers_spec(const json& stored) { return jetperf::test::expanded_json<layers_spec>(stored); }
+json upgraded(const json& stored, std::int64_t from) {
+  return jetperf::to_json(layers_spec::upgrade(jetperf::record_of(stored), from));
+}
+
 
 // The board the fixture was recorded against.
 jetperf::platform::board_offer offered() {
@@ -44,7 +55,7 @@ const json& fixture() {
 // The stored spec of a case: what its request normalized to, or a legacy one as the runner reads
 // it (a job stored before spec versions is upgraded from version 0).
 json stored_of(const json& c) {
-  return c.contains("normalized") ? c["normalized"] : layers_spec::upgrade(c["stored"], 0);
+  return c.contains("normalized") ? c["normalized"] : upgraded(c["stored"], 0);
 }
 
 std::unique_ptr<jetperf::jobs::workload> layers_workload() {
@@ -69,7 +80,7 @@ jetperf::measure::estimate_context estimate_ctx(json* costs) {
 
 std::string refusal(const json& spec) {
   try {
-    layers_spec::parse(spec, offered());
+    normalize_layers_spec(spec, offered());
   } catch (const jetperf::validation_error& e) {
     return e.field() + " | " + e.what() + " | " + e.code();
   }
@@ -88,7 +99,7 @@ TEST(layers_json_form, a_request_parses_to_the_stored_spec_it_always_did) {
   for (const auto& c : fixture()["cases"]) {
     if (!c.contains("spec")) continue;
     // dump(): 5 and 5.0 compare equal as JSON, and are not the same stored spec.
-    EXPECT_EQ(layers_spec::parse(c["spec"], offered()).to_json().dump(), c["normalized"].dump()) << c["name"];
+    EXPECT_EQ(normalize_layers_spec(c["spec"], offered()).dump(), c["normalized"].dump()) << c["name"];
     EXPECT_EQ(layers_workload()->normalize(c["spec"], offered()).dump(), c["normalized"].dump()) << c["name"];
   }
 }
@@ -98,7 +109,7 @@ TEST(layers_json_form, a_stored_spec_parses_and_reads_back_to_itself) {
     if (!c.contains("normalized")) continue;
     const auto& stored = c["normalized"];
     EXPECT_EQ(normalize_layers_spec(stored, offered()).dump(), stored.dump()) << c["name"];
-    EXPECT_EQ(layers_spec::stored(stored).to_json().dump(), stored.dump()) << c["name"];
+    EXPECT_EQ(jetperf::to_json(jetperf::test::stored_of<layers_spec>(stored).to_record()).dump(), stored.dump()) << c["name"];
   }
 }
 
@@ -106,7 +117,7 @@ TEST(layers_json_form, the_points_are_those_the_json_code_expanded) {
   for (const auto& c : fixture()["cases"]) {
     if (c["name"] == "legacy_points") continue;  // points edited after expanding
     const auto& want = c["points"];
-    const auto typed = expand(layers_spec::stored(stored_of(c)));
+    const auto typed = expand(jetperf::test::stored_of<layers_spec>(stored_of(c)));
     ASSERT_EQ(typed.size(), want.size()) << c["name"];
     for (std::size_t i = 0; i < typed.size(); ++i) {
       const auto got = jetperf::to_json(typed[i].to_record());

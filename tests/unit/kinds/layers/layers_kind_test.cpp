@@ -20,6 +20,7 @@
 #include <jetperf/measure/kernel_runs.hpp>
 
 #include "../declared_columns.hpp"
+#include "../spec_json.hpp"
 #include "support/fake_sources.hpp"
 #include "support/playback_tracer.hpp"
 
@@ -183,7 +184,7 @@ json quick(const json& extra = json::object()) {
 TEST_F(layers_workload_test, every_block_gets_latency_power_and_energy) {
   const auto rows = run_all(quick());
   ASSERT_EQ(rows.size(), 4u);  // stem, gap, (flatten +) fc, end to end
-  const auto net = network_of_spec(spec_, "tiny");
+  const auto net = network_of_spec(jetperf::record_of(spec_), "tiny");
   const auto layers = jetperf::models::layers_of(net, jetperf::models::granularity::block);
   double sum = 0;
   for (std::size_t i = 0; i < 3; ++i) {
@@ -297,7 +298,7 @@ TEST_F(layers_workload_test, an_in_context_point_holds_a_declared_row_per_layer)
   ASSERT_EQ(last.params.at("layer_index").integer(), -1);
   const auto items = last.metrics.get(layers::cols::layer_rows);
   ASSERT_TRUE(items) << rows.back().dump();
-  const auto net = network_of_spec(spec_, "tiny");
+  const auto net = network_of_spec(jetperf::record_of(spec_), "tiny");
   const auto layers = jetperf::models::layers_of(net, jetperf::models::granularity::block);
   ASSERT_EQ(items->size(), layers.size() + 1);
   EXPECT_TRUE(items->front().as_record().empty());

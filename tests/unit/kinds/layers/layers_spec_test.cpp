@@ -6,10 +6,21 @@
 
 #include <jetperf/common/errors.hpp>
 
+#include "../spec_json.hpp"
+
 using nlohmann::json;
 using namespace jetperf::kinds;
 
 namespace {
+
+json normalize_layers_spec(const json& spec, const jetperf::platform::board_offer& off) {
+  return jetperf::test::normalized_json<layers_spec>("layers", spec, off);
+}
+std::vector<json> expand_layers_spec(const json& stored) { return jetperf::test::expanded_json<layers_spec>(stored); }
+json upgraded(const json& stored, std::int64_t from) {
+  return jetperf::to_json(layers_spec::upgrade(jetperf::record_of(stored), from));
+}
+
 
 jetperf::platform::board_offer offered() {
   jetperf::platform::board_offer o;
@@ -92,7 +103,7 @@ TEST(layers_spec, user_networks_join_the_zoo_by_name) {
   ASSERT_EQ(points.size(), 22u + 4u);
   EXPECT_EQ(points[22]["network"], "tiny");
   EXPECT_EQ(points[22]["layer_name"], "stem");
-  EXPECT_EQ(network_of_spec(s, "tiny").ops.size(), 5u);
+  EXPECT_EQ(network_of_spec(jetperf::record_of(s), "tiny").ops.size(), 5u);
   // The stored spec is itself a valid spec: submitted again (jetperf rerun), it normalizes to itself.
   EXPECT_EQ(normalize_layers_spec(s, offered()), s);
 }
@@ -148,7 +159,7 @@ TEST(layers_spec, declares_and_checks_allow_reboot_like_every_sweeping_kind) {
   EXPECT_EQ(field_of({{"models", "resnet18"}, {"power_modes", {0, 1}}}, off).rfind("spec.allow_reboot |", 0), 0u);
   const auto s = normalize_layers_spec({{"models", "resnet18"}, {"power_modes", {0, 1}}, {"allow_reboot", true}}, off);
   EXPECT_EQ(s["allow_reboot"], true);
-  EXPECT_EQ(layers_spec::stored(s).board_axes["allow_reboot"], true);
+  EXPECT_EQ(jetperf::test::stored_of<layers_spec>(s).board_axes.at("allow_reboot"), jetperf::cell(true));
   std::size_t declared = 0;
   for (const auto& f : layers_spec_fields()) declared += f.name == "allow_reboot";
   EXPECT_EQ(declared, 1u);
@@ -180,7 +191,7 @@ TEST(layers_spec, dtype_batch_and_input_size_are_axes_and_repeats_run_the_whole_
   EXPECT_EQ(points[112]["repeat"], 1);
   EXPECT_EQ(points[112]["layer_index"], 0);
   // The network really runs at the size: resnet18's stem at 160 pixels gives 80x80.
-  EXPECT_EQ(network_of_spec(s, "resnet18", 160).ops[0].output_shape, (jetperf::models::shape{64, 80, 80}));
+  EXPECT_EQ(network_of_spec(jetperf::record_of(s), "resnet18", 160).ops[0].output_shape, (jetperf::models::shape{64, 80, 80}));
 }
 
 TEST(layers_spec, each_zoo_network_runs_at_its_published_resolution_unless_told_otherwise) {
@@ -190,12 +201,12 @@ TEST(layers_spec, each_zoo_network_runs_at_its_published_resolution_unless_told_
     const auto net = p["network"].get<std::string>();
     EXPECT_EQ(p["input_size"], net == "efficientnet_b1" ? 240 : net == "efficientnet_b2" ? 288 : 224) << net;
   }
-  EXPECT_EQ(published_input_size(s, "efficientnet_b2"), 288);
-  EXPECT_EQ(network_of_spec(s, "efficientnet_b1").input_shape, (jetperf::models::shape{3, 240, 240}));
+  EXPECT_EQ(published_input_size(jetperf::record_of(s), "efficientnet_b2"), 288);
+  EXPECT_EQ(network_of_spec(jetperf::record_of(s), "efficientnet_b1").input_shape, (jetperf::models::shape{3, 240, 240}));
   // A user network keeps its own input shape: its points have no input size.
   const auto u = normalize_layers_spec({{"networks", json::array({tiny_net()})}, {"input_size", 64}}, offered());
   for (const auto& p : expand_layers_spec(u)) EXPECT_TRUE(p["input_size"].is_null()) << p.dump();
-  EXPECT_EQ(network_of_spec(u, "tiny").input_shape, (jetperf::models::shape{3, 16, 16}));
+  EXPECT_EQ(network_of_spec(jetperf::record_of(u), "tiny").input_shape, (jetperf::models::shape{3, 16, 16}));
 }
 
 TEST(layers_spec, an_input_size_the_network_cannot_take_names_the_network_and_the_op) {
@@ -223,10 +234,10 @@ TEST(layers_spec, a_spec_stored_before_the_axes_existed_still_reads_and_runs_as_
   legacy.erase("input_size");
   legacy.erase("repeats");
   // Read only in the current form; a job stored before spec versions goes through the upgrade.
-  EXPECT_ANY_THROW(layers_spec::stored(legacy));
-  legacy = layers_spec::upgrade(legacy, 0);
-  EXPECT_EQ(layers_spec::upgrade(legacy, 0), legacy) << "the upgrade of a current spec changes nothing";
-  const auto stored = layers_spec::stored(legacy);
+  EXPECT_ANY_THROW(jetperf::test::stored_of<layers_spec>(legacy));
+  legacy = upgraded(legacy, 0);
+  EXPECT_EQ(upgraded(legacy, 0), legacy) << "the upgrade of a current spec changes nothing";
+  const auto stored = jetperf::test::stored_of<layers_spec>(legacy);
   EXPECT_EQ(stored.dtypes, std::vector<std::string>{"half"});
   EXPECT_EQ(stored.batches, std::vector<std::int64_t>{4});
   EXPECT_EQ(stored.input_sizes, std::vector<std::int64_t>{224});
@@ -251,17 +262,17 @@ TEST(layers_spec, in_context_runs_one_point_per_network_with_its_own_time_budget
       {{"models", "resnet50"}, {"protocol", "in_context"}, {"warmup_runs", 7}, {"max_time_s", 30}}, offered());
   EXPECT_EQ(asked["warmup_runs"], 7);
   EXPECT_DOUBLE_EQ(asked["max_time_s"].get<double>(), 30.0);
-  EXPECT_DOUBLE_EQ(layers_spec::stored(s).idle_baseline_s(), 0.25);
+  EXPECT_DOUBLE_EQ(jetperf::test::stored_of<layers_spec>(s).idle_baseline_s(), 0.25);
   // 30 readings of the sensor, within 0.1-0.25 s: an Orin at 4 samples updates every 4.896 ms.
-  EXPECT_NEAR(layers_spec::stored(s).idle_baseline_s(0.004896), 0.14688, 1e-12);
-  EXPECT_DOUBLE_EQ(layers_spec::stored(s).idle_baseline_s(0.0196), 0.25);
-  EXPECT_DOUBLE_EQ(layers_spec::stored(s).idle_baseline_s(0.001), 0.1);
+  EXPECT_NEAR(jetperf::test::stored_of<layers_spec>(s).idle_baseline_s(0.004896), 0.14688, 1e-12);
+  EXPECT_DOUBLE_EQ(jetperf::test::stored_of<layers_spec>(s).idle_baseline_s(0.0196), 0.25);
+  EXPECT_DOUBLE_EQ(jetperf::test::stored_of<layers_spec>(s).idle_baseline_s(0.001), 0.1);
   // Eight times the unknowns at op granularity, most of them short: a longer budget.
   EXPECT_DOUBLE_EQ(normalize_layers_spec({{"models", "resnet50"}, {"protocol", "in_context"}, {"granularity", "op"}},
                                          offered())["max_time_s"].get<double>(),
                    10.0);
-  EXPECT_DOUBLE_EQ(layers_spec::stored(adaptive).idle_baseline_s(), 0.5);
-  EXPECT_DOUBLE_EQ(layers_spec::stored(adaptive).idle_baseline_s(0.004896), 0.5);
+  EXPECT_DOUBLE_EQ(jetperf::test::stored_of<layers_spec>(adaptive).idle_baseline_s(), 0.5);
+  EXPECT_DOUBLE_EQ(jetperf::test::stored_of<layers_spec>(adaptive).idle_baseline_s(0.004896), 0.5);
   const auto points = expand_layers_spec(s);
   // Every layer is measured inside the end-to-end runs: one point per network, even at op granularity.
   ASSERT_EQ(points.size(), 2u);
@@ -277,7 +288,7 @@ TEST(layers_spec, in_context_runs_one_point_per_network_with_its_own_time_budget
   // A spec stored before the field existed reads the default.
   auto stored = s;
   stored.erase("target_half_width");
-  stored = layers_spec::upgrade(stored, 0);
-  EXPECT_DOUBLE_EQ(layers_spec::stored(stored).target_half_width, 0.05);
-  EXPECT_TRUE(layers_spec::stored(stored).in_context());
+  stored = upgraded(stored, 0);
+  EXPECT_DOUBLE_EQ(jetperf::test::stored_of<layers_spec>(stored).target_half_width, 0.05);
+  EXPECT_TRUE(jetperf::test::stored_of<layers_spec>(stored).in_context());
 }

@@ -10,10 +10,20 @@
 #include <jetperf/common/errors.hpp>
 #include <jetperf/config.hpp>
 
+#include "../spec_json.hpp"
+
 using nlohmann::json;
 using namespace jetperf::kinds;
 
 namespace {
+
+multi_dnn_spec parsed(const json& spec, const jetperf::platform::board_offer& offered) {
+  return multi_dnn_spec::parse(jetperf::jobs::spec_record("multi_dnn", spec), offered);
+}
+jetperf::cell mapping_cell(const char* text) { return jetperf::cell_of(json::parse(text)); }
+json normalized(const json& spec, const jetperf::platform::board_offer& offered) {
+  return jetperf::test::normalized_json<multi_dnn_spec>("multi_dnn", spec, offered);
+}
 
 jetperf::platform::board_offer board(bool cuda = true) {
   jetperf::platform::board_offer o;
@@ -25,7 +35,7 @@ jetperf::platform::board_offer board(bool cuda = true) {
 
 std::string refusal(const json& spec, const jetperf::platform::board_offer& offered = board()) {
   try {
-    multi_dnn_spec::parse(spec, offered);
+    parsed(spec, offered);
   } catch (const jetperf::validation_error& e) {
     return e.field() + " | " + e.what();
   }
@@ -54,7 +64,7 @@ bool build_has_cuda() { return JETPERF_HAS_CUDA && JETPERF_HAS_CUDNN; }
 // build's devices): "<field> | <message>".
 std::string mapping_refusal(const json& m) {
   try {
-    parse_mapping(m, rules(), "spec.mappings[0]");
+    parse_mapping(jetperf::cell_of(m), rules(), "spec.mappings[0]");
   } catch (const jetperf::validation_error& e) {
     return e.field() + " | " + e.what();
   }
@@ -65,7 +75,7 @@ std::string mapping_refusal(const json& m) {
 
 TEST(multi_dnn_mapping, the_seeds_example_parses_with_its_stages_and_class) {
   // The seed's example workload: four networks whole on the GPU.
-  const auto m = parse_mapping(json::parse(R"({"resnet50": {"22": "cuda"}, "mnasnet1_0": {"19": "cuda"},
+  const auto m = parse_mapping(mapping_cell(R"({"resnet50": {"22": "cuda"}, "mnasnet1_0": {"19": "cuda"},
                                               "alexnet": {"21": "cuda"}, "mobilenet_v2": {"21": "cuda"}})"),
                                rules(), "spec.mappings[0]");
   ASSERT_EQ(m.networks.size(), 4u);
@@ -73,7 +83,7 @@ TEST(multi_dnn_mapping, the_seeds_example_parses_with_its_stages_and_class) {
   EXPECT_EQ(m.networks[3].stages[0].split, 22);
   EXPECT_EQ(mapping_class(m), "B");
   // A split: blocks [0, 8) on the CPU, [8, 22) on the GPU; the last index is the block count.
-  const auto d = parse_mapping(json::parse(R"({"resnet50": {"22": "cuda", "8": "cpu"}, "alexnet": {"21": "cpu"}})"),
+  const auto d = parse_mapping(mapping_cell(R"({"resnet50": {"22": "cuda", "8": "cpu"}, "alexnet": {"21": "cpu"}})"),
                                rules(), "m");
   EXPECT_EQ(mapping_class(d), "D");
   const auto& r50 = d.networks[1];
@@ -82,13 +92,13 @@ TEST(multi_dnn_mapping, the_seeds_example_parses_with_its_stages_and_class) {
   EXPECT_EQ(r50.first_block(1), 8);
   EXPECT_EQ(r50.last_block(1), 22);
   EXPECT_EQ(mapping_key(d), "alexnet:21=cpu;resnet50:8=cpu,22=cuda");
-  EXPECT_EQ(mapping_json(d).dump(), R"({"alexnet":{"21":"cpu"},"resnet50":{"8":"cpu","22":"cuda"}})");
-  EXPECT_EQ(mapping_class(parse_mapping(json::parse(R"({"alexnet": {"21": "cpu"}})"), rules(), "m")), "A");
-  EXPECT_EQ(mapping_class(parse_mapping(json::parse(R"({"alexnet": {"21": "cpu"}, "resnet18": {"14": "cuda"}})"),
+  EXPECT_EQ(jetperf::to_ordered_json(mapping_record(d)).dump(), R"({"alexnet":{"21":"cpu"},"resnet50":{"8":"cpu","22":"cuda"}})");
+  EXPECT_EQ(mapping_class(parse_mapping(mapping_cell(R"({"alexnet": {"21": "cpu"}})"), rules(), "m")), "A");
+  EXPECT_EQ(mapping_class(parse_mapping(mapping_cell(R"({"alexnet": {"21": "cpu"}, "resnet18": {"14": "cuda"}})"),
                                         rules(), "m")),
             "C");
   // A cut on one device is a pipeline of two stages, and a split all the same.
-  EXPECT_EQ(mapping_class(parse_mapping(json::parse(R"({"alexnet": {"21": "cpu"}, "resnet18": {"5": "cpu", "14": "cpu"}})"),
+  EXPECT_EQ(mapping_class(parse_mapping(mapping_cell(R"({"alexnet": {"21": "cpu"}, "resnet18": {"5": "cpu", "14": "cpu"}})"),
                                         rules(), "m")),
             "D");
 }
@@ -158,9 +168,9 @@ TEST(multi_dnn_spec, generator_fields_are_checked) {
   // An empty list of mappings is no request for the generator's default draw (it became 100).
   EXPECT_EQ(field_only({{"mappings", json::array()}}), "spec.mappings");
   // A stored generated spec names its samples beside its empty list: accepted again as it stands.
-  const auto generated = multi_dnn_spec::parse({{"samples", 2}, {"device_priorities", "cpu=1"}}, board()).to_json();
+  const auto generated = normalized({{"samples", 2}, {"device_priorities", "cpu=1"}}, board());
   EXPECT_EQ(generated["mappings"], json::array());
-  EXPECT_EQ(multi_dnn_spec::parse(generated, board()).to_json(), generated);
+  EXPECT_EQ(normalized(generated, board()), generated);
   EXPECT_EQ(field_only({{"samples", 20000}, {"sets", 10}}), "spec.samples");  // too many points
   EXPECT_EQ(field_only({{"protocol", "fixed"}, {"window_s", 1}, {"boundary_s", 0.5}}), "spec.window_s");
   EXPECT_EQ(field_only({{"min_time_s", 5}, {"max_time_s", 1}}), "spec.max_time_s");
@@ -177,17 +187,17 @@ TEST(multi_dnn_spec, priorities_come_in_the_seeds_forms_and_sum_to_one) {
       EXPECT_NE(r.find("this build has no CUDA"), std::string::npos) << r;
       continue;
     }
-    const auto s = multi_dnn_spec::parse({{"device_priorities", given}}, board());
+    const auto s = parsed({{"device_priorities", given}}, board());
     ASSERT_EQ(s.generator.device_priorities.size(), 2u);
     EXPECT_EQ(s.generator.device_priorities[0].first, "cpu");
     EXPECT_NEAR(s.generator.device_priorities[0].second, 0.4, 1e-12);
     EXPECT_NEAR(s.generator.device_priorities[1].second, 0.6, 1e-12);
   }
   // Default: every device offered, equal odds; only the CPU without a GPU.
-  EXPECT_EQ(multi_dnn_spec::parse(json::object(), board(false)).generator.device_priorities.size(), 1u);
-  EXPECT_EQ(multi_dnn_spec::parse(json::object(), board(true)).generator.device_priorities.size(), build_has_cuda() ? 2u : 1u);
+  EXPECT_EQ(parsed(json::object(), board(false)).generator.device_priorities.size(), 1u);
+  EXPECT_EQ(parsed(json::object(), board(true)).generator.device_priorities.size(), build_has_cuda() ? 2u : 1u);
   // A weight of 0 for a device the build lacks is no chance at all: accepted.
-  const auto cpu_only = multi_dnn_spec::parse({{"device_priorities", "cpu=1,cuda=0"}}, board(false));
+  const auto cpu_only = parsed({{"device_priorities", "cpu=1,cuda=0"}}, board(false));
   EXPECT_NEAR(cpu_only.generator.device_priorities[0].second, 1.0, 1e-12);
 }
 
@@ -199,9 +209,9 @@ TEST(multi_dnn_spec, normalizes_to_itself_and_expands_setting_by_mapping) {
                       {"device_priorities", "cpu=1"},
                       {"mappings", json::array({{{"alexnet", {{"21", "cpu"}}}}})},
                       {"cpu_freqs", "min,max"}};
-  const auto s = multi_dnn_spec::parse(given, board()).to_json();
-  EXPECT_EQ(multi_dnn_spec::parse(s, board()).to_json(), s);  // a stored spec can be submitted again
-  const auto points = expand_multi_dnn_spec(s);
+  const auto s = normalized(given, board());
+  EXPECT_EQ(normalized(s, board()), s);  // a stored spec can be submitted again
+  const auto points = jetperf::test::expanded_json<multi_dnn_spec>(s);
   // 2 clocks x (1 explicit + 4 for each of the two sets).
   const std::size_t per_setting = points.size() / 2;
   ASSERT_EQ(points.size() % 2, 0u);
@@ -244,7 +254,7 @@ TEST(multi_dnn_generator, a_seed_gives_the_same_mappings_and_another_seed_others
   EXPECT_NE(ka, kc);
   // Every generated mapping is one the validator accepts.
   for (const auto& g : a) {
-    const auto back = parse_mapping(json::parse(mapping_json(g.m).dump()), rules(), "m");
+    const auto back = parse_mapping(mapping_record(g.m), rules(), "m");
     EXPECT_EQ(mapping_key(back), mapping_key(g.m));
     EXPECT_EQ(g.mapping_class, mapping_class(g.m));
     EXPECT_GE(g.m.networks.size(), 2u);
