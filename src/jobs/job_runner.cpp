@@ -220,7 +220,7 @@ bool job_runner::run_point_of(job_run& run, std::int64_t i) {
     if (p.status == "ok" && r.cost) eta_.record_run(run.job.kind, *r.cost, r.run_s, r.run_cv);
   } catch (const platform::reboot_required& e) {
     if (queue_.aborting()) return false;
-    if (board_ && measure::allows_reboot(run.job.spec)) {
+    if (board_ && measure::allows_reboot(record_of(run.job.spec))) {
       run.reboot.emplace(i, e.power_mode());
       return false;
     }

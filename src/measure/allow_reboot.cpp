@@ -19,9 +19,4 @@ bool allows_reboot(const record& normalized_spec) {
   return c && c->boolean().value_or(false);
 }
 
-bool allows_reboot(const nlohmann::json& normalized_spec) {
-  const auto it = normalized_spec.find(allow_reboot_field().name);
-  return it != normalized_spec.end() && it->is_boolean() && it->get<bool>();
-}
-
 }  // namespace jetperf::measure

@@ -2,8 +2,6 @@
 // A job's consent to reboots: the spec field `allow_reboot` that every kind sweeping power modes
 // declares with the other board axes (board_axis_fields), and how the runner (jobs/job_runner),
 // which acts on it (it journals the job, reboots and resumes), reads it from a stored spec.
-#include <nlohmann/json.hpp>
-
 #include <jetperf/common/cell.hpp>
 #include <jetperf/common/spec_fields.hpp>
 
@@ -14,8 +12,5 @@ const spec_field& allow_reboot_field();
 
 /// Whether a normalized spec lets the runner reboot the board (false when absent: older jobs).
 bool allows_reboot(const record& normalized_spec);
-/// The same over the stored JSON, for the runner (jobs/job_service) until it reads the stored
-/// spec as a record; then this overload and the JSON include go.
-bool allows_reboot(const nlohmann::json& normalized_spec);
 
 }  // namespace jetperf::measure

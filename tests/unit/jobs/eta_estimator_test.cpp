@@ -28,7 +28,7 @@ measure::run_cost cost_of(double work) {
 class timed_kind final : public test::json_kind {
  public:
   std::string kind() const { return "timed"; }
-  json parse(const json& spec, const platform::board_offer&) const { return spec; }
+  json parse(const record& spec, const platform::board_offer&) const { return jetperf::to_json(spec); }
   std::vector<json> expand(const json& spec) const {
     std::vector<json> p;
     for (int i = 0; i < spec["points"].get<int>(); ++i) p.push_back({{"i", i}});

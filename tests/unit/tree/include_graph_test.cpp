@@ -117,7 +117,7 @@ const std::set<std::string> k_json_edges_of_the_middle = {
     "include/jetperf/jobs/job_events.hpp",    "include/jetperf/jobs/job_journal.hpp",
     "include/jetperf/jobs/job_queue.hpp",
     "include/jetperf/jobs/kind.hpp",          "include/jetperf/jobs/point_tally.hpp",
-    "include/jetperf/jobs/workload.hpp",      "include/jetperf/measure/allow_reboot.hpp",
+    "include/jetperf/jobs/workload.hpp",
 };
 
 TEST(include_graph, the_middle_includes_nlohmann_json_only_at_its_listed_edges) {
