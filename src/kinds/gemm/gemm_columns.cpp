@@ -59,52 +59,39 @@ const column_table& gemm_columns() {
 const std::vector<summary_table>& gemm_summary_tables() {
   using f = summary_format;
   using from = summary_source;
-  // The board setting of a summary row sits in its params; a clock no point set reads "-".
-  const auto setting_columns = [](const std::string& prefix) {
+  // What names a row: its dtype and size, then tensor and the board setting, which sit in the
+  // row's params (`prefix`); a clock no point set reads "-". Then the table's own columns.
+  const auto setting_then = [](const std::string& prefix, const std::vector<summary_column>& tail) {
     std::vector<summary_column> c;
-    for (const char* key : {"power_mode", "gpu_freq_hz", "cpu_freq_khz", "emc_freq_hz"})
+    for (const char* key : {"dtype", "m", "n", "k"}) c.push_back({key, key, "", f::value, from::row, ""});
+    for (const char* key : {"tensor", "power_mode", "gpu_freq_hz", "cpu_freq_khz", "emc_freq_hz"})
       c.push_back({key, prefix + key, "", f::value, from::row, ""});
+    c.insert(c.end(), tail.begin(), tail.end());
     return c;
-  };
-  const auto with = [](std::vector<summary_column> head, const std::vector<summary_column>& middle,
-                       const std::vector<summary_column>& tail) {
-    head.insert(head.end(), middle.begin(), middle.end());
-    head.insert(head.end(), tail.begin(), tail.end());
-    return head;
   };
   static const std::vector<summary_table> tables{
       {"best",
        "best per dtype and size (GFLOP/s per watt drawn, and over idle)",
        "best_per_dtype_size",
        "",
-       with({{"dtype", "dtype", "", f::value},
-             {"m", "m", "", f::value},
-             {"n", "n", "", f::value},
-             {"k", "k", "", f::value},
-             {"tensor", "params.tensor", "", f::value}},
-            setting_columns("params."),
-            {{"gflops_per_w", "gflops_per_w", "GFLOP/s/W", f::value},
-             {"gflops", "gflops", "GFLOP/s", f::value},
-             {"power_w", "power_w", "W", f::value},
-             {"over_idle_cpu_freq_khz", "over_idle.params.cpu_freq_khz", "kHz", f::value},
-             {"over_idle_gpu_freq_hz", "over_idle.params.gpu_freq_hz", "Hz", f::value},
-             {"gflops_per_dynamic_w", "over_idle.gflops_per_dynamic_w", "GFLOP/s/W", f::value}}),
+       setting_then("params.",
+                    {{"gflops_per_w", "gflops_per_w", "GFLOP/s/W", f::value},
+                     {"gflops", "gflops", "GFLOP/s", f::value},
+                     {"power_w", "power_w", "W", f::value},
+                     {"over_idle_cpu_freq_khz", "over_idle.params.cpu_freq_khz", "kHz", f::value},
+                     {"over_idle_gpu_freq_hz", "over_idle.params.gpu_freq_hz", "Hz", f::value},
+                     {"gflops_per_dynamic_w", "over_idle.gflops_per_dynamic_w", "GFLOP/s/W", f::value}}),
        "best per dtype and size: - (no point measured power)"},
       {"repeats",
        "across repeats (GFLOP/s mean, 95% interval)",
        "repeats",
        "",
-       with({{"dtype", "dtype", "", f::value},
-             {"m", "m", "", f::value},
-             {"n", "n", "", f::value},
-             {"k", "k", "", f::value},
-             {"tensor", "tensor", "", f::value}},
-            setting_columns(""),
-            {{"gflops_mean", "gflops.mean", "GFLOP/s", f::value},
-             {"ci95_low", "gflops.ci95_low", "GFLOP/s", f::value},
-             {"ci95_high", "gflops.ci95_high", "GFLOP/s", f::value},
-             {"n", "gflops.n", "", f::value},
-             {"disagree", "repeats_disagree", "", f::value}}),
+       setting_then("",
+                    {{"gflops_mean", "gflops.mean", "GFLOP/s", f::value},
+                     {"ci95_low", "gflops.ci95_low", "GFLOP/s", f::value},
+                     {"ci95_high", "gflops.ci95_high", "GFLOP/s", f::value},
+                     {"n", "gflops.n", "", f::value},
+                     {"disagree", "repeats_disagree", "", f::value}}),
        ""}};
   return tables;
 }
