@@ -21,7 +21,8 @@ std::string resolution_of(const record* item) {
 
 // Why a row is not ok ("" when it is).
 std::string missing_in_row(const column_table& table, const row& point, const record* item) {
-  if (resolution_of(item) == "runs_nothing") return {};
+  // An alias ran nothing; a merged layer's figure is its group's row.
+  if (resolution_of(item) == "runs_nothing" || resolution_of(item) == "merged") return {};
   for (const auto& c : table.columns) {
     if (!c.main) continue;
     const auto* v = value_in_row(point, item, c.name);

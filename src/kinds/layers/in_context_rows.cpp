@@ -15,6 +15,19 @@ namespace {
 // NaN and infinities mean "not known": stored as null.
 cell finite_or_null(double v) { return std::isfinite(v) ? cell(v) : cell(); }
 
+// A layer's or a group's power and energy with their intervals.
+template <typename Figures>
+void put_figures(row& item, const Figures& f) {
+  item.set(measure::cols::power_w, f.power_w);
+  item.set(cols::power_ci95_w, f.power_ci95_w);
+  item.set(measure::cols::energy_j, f.energy_j);
+  item.set(cols::energy_ci95_j, f.energy_ci95_j);
+  item.set(measure::cols::dynamic_power_w, f.dynamic_power_w);
+  item.set(measure::cols::dynamic_energy_j, f.dynamic_energy_j);
+  item.set(cols::layer_readings, f.readings);
+  if (f.edge_limited) item.set(measure::cols::flags, std::vector<std::string>{"edge_limited"});
+}
+
 }  // namespace
 
 row in_context_layer_row(const measure::in_context_layer& l) {
@@ -32,16 +45,20 @@ row in_context_layer_row(const measure::in_context_layer& l) {
   item.set(cols::latency_min_s, timed(lat.min_s));
   item.set(cols::latency_max_s, timed(lat.max_s));
   item.set(cols::layer_resolution, to_string(l.resolution));
-  if (!l.has_figure()) return item;
-  item.set(measure::cols::power_w, l.power_w);
-  item.set(cols::power_ci95_w, l.power_ci95_w);
-  item.set(measure::cols::energy_j, l.energy_j);
-  item.set(cols::energy_ci95_j, l.energy_ci95_j);
-  item.set(measure::cols::dynamic_power_w, l.dynamic_power_w);
-  item.set(measure::cols::dynamic_energy_j, l.dynamic_energy_j);
-  item.set(cols::layer_readings, l.readings);
-  if (l.edge_limited) item.set(measure::cols::flags, std::vector<std::string>{"edge_limited"});
   if (l.resolution == measure::layer_resolution::merged) item.set(cols::merged_with, l.merged_with);
+  if (l.has_figure()) put_figures(item, l);
+  return item;
+}
+
+row in_context_group_row(const measure::in_context_group& g) {
+  row item;
+  item.set(cols::layer_index, std::optional<std::int64_t>());
+  item.set(cols::layer_name, g.name);
+  item.set(cols::layer_type, std::string("group"));
+  item.set(cols::latency_mean_s, g.latency_mean_s);
+  item.set(cols::layer_resolution, std::string("group"));
+  item.set(cols::merged_with, g.members_text);
+  put_figures(item, g);
   return item;
 }
 

@@ -68,10 +68,11 @@ const column_table& layers_columns() {
                false),
               declare(cols::layer_resolution, metric, "",
                "in_context layer rows: resolved (within target_half_width), not_converged (its own wider interval), "
-               "merged (the readings could not tell it from its neighbours: power_w is theirs together), "
+               "merged (the readings could not tell it from its neighbours: no figure of its own, its group row has "
+               "theirs together), group (such a group: layer_index null, its members in merged_with), "
                "runs_nothing (an alias), unresolvable", true),
-              declare(cols::merged_with, metric, "", "in_context merged rows: the layers it was measured with",
-               false),
+              declare(cols::merged_with, metric, "",
+               "in_context merged rows: the layers it was measured with; group rows: the group's members", false),
               declare(cols::layer_readings, metric, "",
                "in_context layer rows: sensor readings whose window overlapped the layer", false),
               declare(cols::layer_energy_sum_j, metric, "J",

@@ -86,21 +86,28 @@ void put_in_context_flags(row& mt, const measure::in_context_result& ic) {
   mt.set(measure::cols::flags, std::move(flags));
 }
 
-// One layer's row of an in_context point: its own measurements, its shapes and work at the
-// batch, and null for what only the network has.
-row in_context_item(const measure::in_context_layer& layer, const row& mt, const models::layer& l, std::int64_t batch) {
-  auto item = in_context_layer_row(layer);
+// One layer's row of an in_context point (or a merged group's, `first` to `last` its members):
+// its own measurements, its shapes and work at the batch, and null for what only the network has.
+row in_context_item(row item, const row& mt, const models::layer& first, const models::layer& last,
+                    const std::vector<const models::layer*>& members, std::int64_t batch) {
   for (const char* key : k_network_only)
     if (!item.has(key)) item.put(key, nullptr);
   for (const auto& e : mt.cells())
     if (rail_of_column(e.first) != "") item.put(e.first, nullptr);
-  item.set(cols::input_shapes, shapes_text(l.input_shapes, batch));
-  item.set(cols::output_shape, models::format_shape(l.output_shape, batch));
-  item.set(cols::params, l.params);
-  item.set(cols::macs, l.macs * batch);
-  item.set(cols::flops, l.flops * batch);
-  item.set(cols::ops, l.last - l.first);
-  item.set(cols::gflops, gflops_of(l.flops * batch, item.get(cols::latency_mean_s)));
+  std::int64_t params = 0, macs = 0, flops = 0, ops = 0;
+  for (const auto* l : members) {
+    params += l->params;
+    macs += l->macs * batch;
+    flops += l->flops * batch;
+    ops += static_cast<std::int64_t>(l->last - l->first);
+  }
+  item.set(cols::input_shapes, shapes_text(first.input_shapes, batch));
+  item.set(cols::output_shape, models::format_shape(last.output_shape, batch));
+  item.set(cols::params, params);
+  item.set(cols::macs, macs);
+  item.set(cols::flops, flops);
+  item.set(cols::ops, ops);
+  item.set(cols::gflops, gflops_of(flops, item.get(cols::latency_mean_s)));
   merge_flags(item, mt);
   item.set(cols::layer_energy_sum_j, nullptr);
   item.set(cols::layer_energy_sum_ci95_j, nullptr);
@@ -117,7 +124,17 @@ void put_layer_rows(row& mt, const measure::in_context_result& ic, const std::ve
   mt.set(cols::layer_energy_sum_ci95_j, ic.estimated ? std::optional<double>(ic.sum_energy_ci95_j) : std::nullopt);
   mt.set(cols::estimator, in_context_estimator_record(ic.estimator));
   cell_list rows{record()};
-  for (const auto& layer : ic.layers) rows.push_back(in_context_item(layer, mt, layers.at(layer.index), batch).cells());
+  for (const auto& layer : ic.layers) {
+    const auto& l = layers.at(layer.index);
+    rows.push_back(in_context_item(in_context_layer_row(layer), mt, l, l, {&l}, batch).cells());
+  }
+  // Each merged group once, after the layers, with its members' work added up.
+  for (const auto& g : ic.groups) {
+    std::vector<const models::layer*> members;
+    for (auto i : g.members) members.push_back(&layers.at(i));
+    rows.push_back(
+        in_context_item(in_context_group_row(g), mt, *members.front(), *members.back(), members, batch).cells());
+  }
   mt.set(cols::layer_rows, std::move(rows));
 }
 

@@ -69,13 +69,15 @@ const cell_list* in_context_layers(const jobs::point_row& r) {
   return &items->as_list();
 }
 
-// Its layers: each one that ran counts, and is measured when it has a power figure.
+// Its layers: each one that ran counts, and is measured when it has a power figure or is a
+// member of a merged group (whose row has the figure; the group row itself is no layer).
 void count_in_context_layers(const cell_list& items, std::size_t& layers, std::size_t& measured, double& latency_sum) {
   for (std::size_t i = 1; i < items.size(); ++i) {
     const row item(items[i].is_record() ? items[i].as_record() : record());
-    if (item.get(cols::layer_resolution).value_or("") == "runs_nothing") continue;
+    const auto resolution = item.get(cols::layer_resolution).value_or("");
+    if (resolution == "runs_nothing" || resolution == "group") continue;
     ++layers;
-    if (!item.get(measure::cols::power_w)) continue;
+    if (resolution != "merged" && !item.get(measure::cols::power_w)) continue;
     ++measured;
     latency_sum += item.get(cols::latency_mean_s).value_or(0);
   }

@@ -430,12 +430,13 @@ void in_context_protocol::measure_runs_power() {
   }
 }
 
-// Each layer's latency in the runs and the figure of the unit it ended in.
+// Each layer's latency in the runs and the figure of the unit it ended in; a unit of several
+// layers gives one group figure over their summed time, and its members none of their own.
 void in_context_protocol::figure_layers() {
   std::vector<const layer_unit*> unit_of(layers_.size(), nullptr);
   for (const auto& u : res_.units)
     for (int l : u.layers) unit_of[static_cast<std::size_t>(l)] = &u;
-  double sum_var = 0;
+  const bool figures = unresolvable_.empty();
   for (std::size_t li = 0; li < layers_.size(); ++li) {
     in_context_layer item;
     item.index = li;
@@ -443,38 +444,68 @@ void in_context_protocol::figure_layers() {
     item.type = layers_[li].type;
     item.latency = compute_latency_stats(times_[li]);
     const auto* u = unit_of[li];
-    const double mean_s = item.latency.mean_s;
     if (!item.latency.count) {
       item.resolution = layer_resolution::runs_nothing;
-    } else if (!u || !unresolvable_.empty() || !std::isfinite(u->power_ci95_w)) {
+    } else if (!u || !figures || !std::isfinite(u->power_ci95_w)) {
       item.resolution = layer_resolution::unresolvable;
+    } else if (u->layers.size() > 1) {
+      for (int o : u->layers)
+        if (o != static_cast<int>(li))
+          item.merged_with += (item.merged_with.empty() ? "" : ", ") + layers_[static_cast<std::size_t>(o)].name;
+      item.resolution = layer_resolution::merged;
     } else {
-      item.power_w = u->power_w;
-      item.power_ci95_w = u->power_ci95_w;
-      item.energy_j = u->power_w * mean_s;
-      item.energy_ci95_j = u->power_ci95_w * mean_s;
-      item.dynamic_power_w = u->power_w - *idle_w_;
-      item.dynamic_energy_j = (u->power_w - *idle_w_) * mean_s;
-      item.readings = u->readings;
-      item.edge_limited = edge_limited(mean_s);
-      if (u->layers.size() > 1) {
-        // Never a figure of its own: the unit's power, and which layers it was measured with.
-        for (int o : u->layers)
-          if (o != static_cast<int>(li))
-            item.merged_with += (item.merged_with.empty() ? "" : ", ") + layers_[static_cast<std::size_t>(o)].name;
-        item.resolution = layer_resolution::merged;
-      } else {
-        item.resolution = u->rel_half_width() <= plan_.target_rel ? layer_resolution::resolved : layer_resolution::not_converged;
-      }
-      out_.sum_energy_j += u->power_w * mean_s;
-      const double half = u->power_ci95_w * mean_s;
-      sum_var += half * half;
+      put_unit_figures(item, *u, item.latency.mean_s);
+      item.resolution = u->rel_half_width() <= plan_.target_rel ? layer_resolution::resolved : layer_resolution::not_converged;
     }
     out_.layers.push_back(std::move(item));
   }
-  out_.estimated = unresolvable_.empty() && est_.has_value();
-  // The units' intervals are nearly independent once resolved; the estimator's own sum (with the
-  // covariances, over the gap-free attributed time) is in the diagnostics beside it.
+  if (figures)
+    for (const auto& u : res_.units)
+      if (u.layers.size() > 1 && std::isfinite(u.power_ci95_w)) out_.groups.push_back(group_of(u));
+  add_up_layers();
+  out_.estimated = figures && est_.has_value();
+}
+
+// A unit's figures over `seconds` of its time.
+template <typename Figures>
+void in_context_protocol::put_unit_figures(Figures& f, const layer_unit& u, double seconds) const {
+  f.power_w = u.power_w;
+  f.power_ci95_w = u.power_ci95_w;
+  f.energy_j = u.power_w * seconds;
+  f.energy_ci95_j = u.power_ci95_w * seconds;
+  f.dynamic_power_w = u.power_w - *idle_w_;
+  f.dynamic_energy_j = (u.power_w - *idle_w_) * seconds;
+  f.readings = u.readings;
+  f.edge_limited = edge_limited(seconds);
+}
+
+// A merged unit's group: its members (which ran: out_.layers holds their times) and figures.
+in_context_group in_context_protocol::group_of(const layer_unit& u) const {
+  in_context_group g;
+  for (int l : u.layers) {
+    const auto& member = out_.layers[static_cast<std::size_t>(l)];
+    g.members.push_back(member.index);
+    g.name += (g.name.empty() ? "" : " + ") + member.name;
+    g.members_text += (g.members_text.empty() ? "" : ", ") + member.name;
+    g.latency_mean_s += member.latency.mean_s;
+  }
+  put_unit_figures(g, u, g.latency_mean_s);
+  return g;
+}
+
+// The layers' energy added up, one term per unit: a group's members move together, so its
+// interval is the group's, not its members' as if independent. The units' intervals are nearly
+// independent once resolved; the estimator's own sum (with the covariances, over the gap-free
+// attributed time) is in the diagnostics beside it.
+void in_context_protocol::add_up_layers() {
+  double sum_var = 0;
+  const auto add = [&](double energy_j, double half_j) {
+    out_.sum_energy_j += energy_j;
+    sum_var += half_j * half_j;
+  };
+  for (const auto& l : out_.layers)
+    if (l.has_figure()) add(l.energy_j, l.energy_ci95_j);
+  for (const auto& g : out_.groups) add(g.energy_j, g.energy_ci95_j);
   out_.sum_energy_ci95_j = std::sqrt(sum_var);
 }
 

@@ -63,3 +63,25 @@ TEST(point_outcome, each_item_of_a_row_list_is_judged_over_the_points_values) {
   EXPECT_EQ(settle(table("layer_rows"), stages), "no_power");
   EXPECT_EQ(stages["layer_rows"][1]["status"], "no_power");
 }
+
+// A merged layer has no figure of its own: its group's row has it, so the layer is not missing
+// power and the point stays ok; a group without its figure would be.
+TEST(point_outcome, a_merged_layer_is_whole_through_its_group_row) {
+  json m = {{"latency_mean_s", 0.03},
+            {"power_w", 7.9},
+            {"layer_rows",
+             {json::object(),
+              {{"latency_mean_s", 0.002}, {"power_w", nullptr}, {"layer_resolution", "merged"}},
+              {{"latency_mean_s", 0.001}, {"power_w", nullptr}, {"layer_resolution", "merged"}},
+              {{"latency_mean_s", 0.003}, {"power_w", 8.2}, {"layer_resolution", "group"}}}}};
+  EXPECT_EQ(settle(table("layer_rows"), m), "ok");
+  json lost = {{"latency_mean_s", 0.03},
+               {"power_w", 7.9},
+               {"layer_rows",
+                {json::object(),
+                 {{"latency_mean_s", 0.002}, {"power_w", nullptr}, {"layer_resolution", "merged"}},
+                 {{"latency_mean_s", 0.003}, {"power_w", nullptr}, {"layer_resolution", "group"}}}}};
+  EXPECT_EQ(settle(table("layer_rows"), lost), "no_power");
+  EXPECT_EQ(lost["layer_rows"][1]["status"], "ok");
+  EXPECT_EQ(lost["layer_rows"][2]["status"], "no_power");
+}

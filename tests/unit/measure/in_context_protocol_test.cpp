@@ -58,6 +58,12 @@ std::size_t check_against_truth(const measure::in_context_result& out, const tes
     const double median = ran.size() % 2 ? ran[ran.size() / 2] : (ran[ran.size() / 2 - 1] + ran[ran.size() / 2]) / 2;
     EXPECT_NEAR(row.latency.median_s, median, 2e-6);
     EXPECT_EQ(row.latency.count, ran.size());
+    if (row.resolution == layer_resolution::merged) {
+      // No figure of its own: its group's, checked below.
+      EXPECT_FALSE(row.merged_with.empty());
+      EXPECT_EQ(row.power_w, 0.0);
+      continue;
+    }
     if (!row.has_figure()) {
       ADD_FAILURE() << "no power figure: " << to_string(row.resolution);
       continue;
@@ -65,14 +71,30 @@ std::size_t check_against_truth(const measure::in_context_result& out, const tes
     const double ci = row.power_ci95_w;
     EXPECT_GT(ci, 0);
     EXPECT_NEAR(row.energy_j, row.power_w * row.latency.mean_s, 1e-12);
-    if (row.resolution == layer_resolution::merged) {
-      EXPECT_FALSE(row.merged_with.empty());
-      continue;
-    }
     ++own;
     EXPECT_NEAR(row.power_w, b.true_power(li), 2 * ci);
     EXPECT_EQ(row.resolution == layer_resolution::resolved, ci / row.power_w <= target_rel + 1e-12);
   }
+  // Each merged layer is in exactly one group, whose figure holds its members' true power over
+  // their time together.
+  std::vector<int> groups_of(out.layers.size(), 0);
+  for (const auto& g : out.groups) {
+    SCOPED_TRACE(g.name);
+    EXPECT_GE(g.members.size(), 2u);
+    double seconds = 0, joules = 0;
+    for (auto li : g.members) {
+      ++groups_of.at(li);
+      EXPECT_EQ(out.layers[li].resolution, layer_resolution::merged);
+      seconds += out.layers[li].latency.mean_s;
+      joules += b.true_power(li) * out.layers[li].latency.mean_s;
+    }
+    EXPECT_NEAR(g.latency_mean_s, seconds, 1e-12);
+    EXPECT_NEAR(g.energy_j, g.power_w * g.latency_mean_s, 1e-12);
+    EXPECT_GT(g.power_ci95_w, 0);
+    EXPECT_NEAR(g.power_w, joules / seconds, 2 * g.power_ci95_w);
+  }
+  for (std::size_t li = 0; li < out.layers.size(); ++li)
+    EXPECT_EQ(groups_of[li], out.layers[li].resolution == layer_resolution::merged ? 1 : 0) << out.layers[li].name;
   return own;
 }
 

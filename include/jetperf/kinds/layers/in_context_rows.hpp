@@ -13,6 +13,11 @@ namespace jetperf::kinds {
 /// dynamic_energy_j, layer_readings (flags ["edge_limited"], merged_with where they apply).
 row in_context_layer_row(const measure::in_context_layer& l);
 
+/// A merged group's item, after the layers': layer_index null, layer_name its members joined by
+/// " + ", layer_type and layer_resolution `group`, merged_with its members, latency_mean_s their
+/// mean times added up, and the group's power and energy columns as a layer's.
+row in_context_group_row(const measure::in_context_group& g);
+
 /// The end-to-end row's `estimator` column.
 record in_context_estimator_record(const measure::in_context_diagnostics& e);
 

@@ -80,7 +80,7 @@ struct in_context_plan {
 enum class layer_resolution {
   resolved,       ///< its own unit, within the target
   not_converged,  ///< its own unit, short of the target
-  merged,         ///< measured together with its neighbours (merged_with): the unit's power, not its own
+  merged,         ///< measured together with its neighbours (merged_with): no figure of its own, its group's is in_context_group
   unresolvable,   ///< no figure (why: in_context_diagnostics::unresolvable)
   runs_nothing,   ///< an alias (a flatten): nothing of it ran
 };
@@ -92,17 +92,31 @@ struct in_context_layer {
   std::string name, type;
   latency_stats latency;  ///< its time in each run
   layer_resolution resolution = layer_resolution::unresolvable;
-  /// With a figure (resolved, not_converged, merged): its unit's power (idle included) with the
+  /// With a figure (resolved, not_converged): its unit's power (idle included) with the
   /// half-width of its 95% interval, and what follows from it over the layer's mean time.
+  /// A merged layer has none: the readings could not tell it from its neighbours, so the one
+  /// figure is its group's (in_context_result::groups), never each member's.
   double power_w = 0, power_ci95_w = 0, energy_j = 0, energy_ci95_j = 0;
   double dynamic_power_w = 0, dynamic_energy_j = 0;
   std::size_t readings = 0;  ///< the sensor readings its unit was estimated from
   bool edge_limited = false; ///< shorter than 0.15 sensor windows: where the window edges fall moves its figure
   std::string merged_with;   ///< merged: the other layers of its unit, comma-separated
   bool has_figure() const {
-    return resolution == layer_resolution::resolved || resolution == layer_resolution::not_converged ||
-           resolution == layer_resolution::merged;
+    return resolution == layer_resolution::resolved || resolution == layer_resolution::not_converged;
   }
+};
+
+/// Layers the readings could not tell apart, measured as one: the group's figures over the
+/// members' summed mean time. Reported once, as a row of its own naming its members.
+struct in_context_group {
+  std::vector<std::size_t> members;  ///< layer indices, in order
+  std::string name;                  ///< the members' names joined by " + "
+  std::string members_text;          ///< the members' names, comma-separated
+  double latency_mean_s = 0;         ///< the members' mean times added up
+  double power_w = 0, power_ci95_w = 0, energy_j = 0, energy_ci95_j = 0;
+  double dynamic_power_w = 0, dynamic_energy_j = 0;
+  std::size_t readings = 0;
+  bool edge_limited = false;
 };
 
 /// The sensor's update clock as fitted from its changes.
@@ -144,6 +158,7 @@ struct in_context_diagnostics {
 struct in_context_result {
   loop_result window;  ///< the end-to-end runs as one window (its power, latency)
   std::vector<in_context_layer> layers;  ///< one per layer, in layer order
+  std::vector<in_context_group> groups;  ///< the merged layers' groups, in layer order
   in_context_diagnostics estimator;
   /// Set when the backend cannot time its ops one by one: nothing was measured.
   std::optional<std::string> unsupported;
@@ -195,6 +210,10 @@ class in_context_protocol {
   void finish();
   void measure_runs_power();
   void figure_layers();
+  template <typename Figures>
+  void put_unit_figures(Figures& f, const layer_unit& u, double seconds) const;
+  in_context_group group_of(const layer_unit& u) const;
+  void add_up_layers();
   void report_diagnostics();
 
   const point_context& ctx_;

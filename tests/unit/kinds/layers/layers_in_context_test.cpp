@@ -3,7 +3,9 @@
 
 #include <jetperf/common/cell_json.hpp>
 #include <jetperf/kinds/layers/in_context.hpp>
+#include <jetperf/kinds/layers/in_context_rows.hpp>
 #include <jetperf/kinds/layers/layers_columns.hpp>
+#include <jetperf/measure/point_columns.hpp>
 #include <jetperf/workloads/layer_backends.hpp>
 #include <jetperf/models/zoo.hpp>
 
@@ -68,4 +70,47 @@ TEST(layers_in_context, every_layer_of_a_network_gets_its_time_in_context_and_it
   }
   EXPECT_EQ(ops, measure::k_in_context_traced_runs * net.ops.size());
   EXPECT_GE(layer_spans, kinds::k_in_context_min_runs * timed);
+}
+
+// Merged layers are reported once: each member names the others and has no figure of its own,
+// and one group row carries the figure over the members' time together.
+TEST(layers_in_context, a_merged_group_is_one_row_naming_its_members_and_its_members_have_no_figure) {
+  measure::in_context_layer member;
+  member.index = 1;
+  member.name = "bn1";
+  member.latency.count = 9;
+  member.latency.mean_s = 0.002;
+  member.resolution = measure::layer_resolution::merged;
+  member.merged_with = "relu, maxpool";
+  const auto m = kinds::in_context_layer_row(member);
+  EXPECT_EQ(m.get(kinds::layers::cols::layer_resolution), std::string("merged"));
+  EXPECT_EQ(m.get(kinds::layers::cols::merged_with), std::string("relu, maxpool"));
+  EXPECT_FALSE(m.has(measure::cols::power_w));
+  EXPECT_FALSE(m.has(measure::cols::energy_j));
+
+  measure::in_context_group g;
+  g.members = {1, 2, 3};
+  g.name = "bn1 + relu + maxpool";
+  g.members_text = "bn1, relu, maxpool";
+  g.latency_mean_s = 0.004;
+  g.power_w = 9.5;
+  g.power_ci95_w = 0.2;
+  g.energy_j = 0.038;
+  g.energy_ci95_j = 0.0008;
+  g.dynamic_power_w = 4.5;
+  g.dynamic_energy_j = 0.018;
+  g.readings = 40;
+  const auto r = kinds::in_context_group_row(g);
+  EXPECT_TRUE(r.has(kinds::layers::cols::layer_index));
+  EXPECT_FALSE(r.get(kinds::layers::cols::layer_index));
+  EXPECT_EQ(r.get(kinds::layers::cols::layer_name), std::string("bn1 + relu + maxpool"));
+  EXPECT_EQ(r.get(kinds::layers::cols::layer_type), std::string("group"));
+  EXPECT_EQ(r.get(kinds::layers::cols::layer_resolution), std::string("group"));
+  EXPECT_EQ(r.get(kinds::layers::cols::merged_with), std::string("bn1, relu, maxpool"));
+  EXPECT_EQ(r.get(kinds::layers::cols::latency_mean_s), 0.004);
+  EXPECT_EQ(r.get(measure::cols::power_w), 9.5);
+  EXPECT_EQ(r.get(measure::cols::energy_j), 0.038);
+  EXPECT_EQ(r.get(kinds::layers::cols::power_ci95_w), 0.2);
+  EXPECT_EQ(r.get(kinds::layers::cols::layer_readings), std::int64_t{40});
+  EXPECT_FALSE(r.has(measure::cols::flags));
 }

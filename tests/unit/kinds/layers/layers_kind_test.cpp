@@ -18,6 +18,7 @@
 #include <jetperf/kinds/layers/layers_results.hpp>
 #include <jetperf/kinds/layers/layers_spec.hpp>
 #include <jetperf/measure/kernel_runs.hpp>
+#include <jetperf/measure/point_columns.hpp>
 
 #include "../declared_columns.hpp"
 #include "../spec_json.hpp"
@@ -300,16 +301,29 @@ TEST_F(layers_workload_test, an_in_context_point_holds_a_declared_row_per_layer)
   ASSERT_TRUE(items) << rows.back().dump();
   const auto net = network_of_spec(jetperf::record_of(spec_), "tiny");
   const auto layers = jetperf::models::layers_of(net, jetperf::models::granularity::block);
-  ASSERT_EQ(items->size(), layers.size() + 1);
+  // One row per layer, then one per merged group.
+  ASSERT_GE(items->size(), layers.size() + 1);
   EXPECT_TRUE(items->front().as_record().empty());
   EXPECT_TRUE(last.metrics.get(layers::cols::estimator));
-  for (std::size_t i = 1; i < items->size(); ++i) {
+  std::size_t merged = 0;
+  for (std::size_t i = 1; i <= layers.size(); ++i) {
     const jetperf::row item((*items)[i].as_record());
     EXPECT_EQ(item.get(layers::cols::layer_index), static_cast<std::int64_t>(i - 1));
     EXPECT_EQ(item.get(layers::cols::macs), layers[i - 1].macs);
     EXPECT_TRUE(item.has(layers::cols::kernels) && !item.get(layers::cols::kernels));  // null: the network's
     EXPECT_TRUE(item.get(layers::cols::layer_resolution));
+    if (item.get(layers::cols::layer_resolution) == std::string("merged")) {
+      ++merged;
+      EXPECT_FALSE(item.get(jetperf::measure::cols::power_w));  // its group's row has it
+    }
   }
+  for (std::size_t i = layers.size() + 1; i < items->size(); ++i) {
+    const jetperf::row group((*items)[i].as_record());
+    EXPECT_EQ(group.get(layers::cols::layer_resolution), std::string("group"));
+    EXPECT_FALSE(group.get(layers::cols::layer_index));
+    EXPECT_TRUE(group.get(jetperf::measure::cols::power_w));
+  }
+  EXPECT_EQ(items->size() > layers.size() + 1, merged > 0);
 }
 
 TEST_F(layers_workload_test, a_device_without_backend_is_skipped_with_the_reason) {
@@ -508,9 +522,11 @@ TEST(layers_results, an_in_context_point_counts_its_layers_and_their_energy) {
         {"layer_rows",
          {json::object(),
           {{"layer_index", 0}, {"latency_mean_s", 0.004}, {"power_w", 8.5}, {"layer_resolution", "resolved"}},
-          {{"layer_index", 1}, {"latency_mean_s", 0.005}, {"power_w", 7.9}, {"layer_resolution", "merged"}},
+          {{"layer_index", 1}, {"latency_mean_s", 0.005}, {"power_w", nullptr}, {"layer_resolution", "merged"}},
           {{"layer_index", 2}, {"latency_mean_s", 0.001}, {"power_w", nullptr}, {"layer_resolution", "unresolvable"}},
-          {{"layer_index", 3}, {"latency_mean_s", nullptr}, {"layer_resolution", "runs_nothing"}}}}}}};
+          {{"layer_index", 3}, {"latency_mean_s", nullptr}, {"layer_resolution", "runs_nothing"}},
+          // A merged layer is measured through its group; the group row is no layer of its own.
+          {{"layer_index", nullptr}, {"latency_mean_s", 0.005}, {"power_w", 7.9}, {"layer_resolution", "group"}}}}}}};
   const auto summary =
       summary_of({point_row{0, "unresolvable", jetperf::record_of(params), jetperf::row_of(row["metrics"])}});
   ASSERT_EQ(summary["networks"].size(), 1u);
