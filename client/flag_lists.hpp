@@ -43,6 +43,17 @@ struct value_flag {
 using number_flag = value_flag<double>;
 using integer_flag = value_flag<std::int64_t>;
 
+/// --contention-threshold and --max-retries -> spec.contention_threshold, max_retries: the same
+/// for every kind that measures windows (measure/contention.hpp).
+inline number_flag contention_threshold_flag() {
+  return {"--contention-threshold", "contention_threshold",
+          "Share of the workload's cores' time other processes may take in a window before it is measured again "
+          "(spec.contention_threshold; default 0.05)"};
+}
+inline number_flag max_retries_flag() {
+  return {"--max-retries", "max_retries", "Times a contended window is measured again (spec.max_retries; default 2)"};
+}
+
 /// --power-mode, --gpu-freq, --cpu-freq, --emc-freq -> spec.power_modes, gpu_freqs, cpu_freqs,
 /// emc_freqs (only those given); --allow-reboot -> spec.allow_reboot = true.
 class board_axis_flags {

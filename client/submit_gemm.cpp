@@ -63,10 +63,8 @@ class gemm_kind final : public submit_kind {
       {"--duration-s", "duration_s", "Fixed window per point instead of adaptive stopping (spec.duration_s)"},
       {"--boundary-s", "boundary_s", "Seconds trimmed from each end of the power window (spec.boundary_s)"},
       {"--cooldown-s", "cooldown_s", "Idle seconds before each point (spec.cooldown_s)"},
-      {"--contention-threshold", "contention_threshold",
-       "Share of the workload's cores' time other processes may take in a window before it is measured again "
-       "(spec.contention_threshold; default 0.05)"},
-      {"--max-retries", "max_retries", "Times a contended window is measured again (spec.max_retries; default 2)"},
+      contention_threshold_flag(),
+      max_retries_flag(),
   };
 };
 

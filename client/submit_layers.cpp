@@ -118,10 +118,8 @@ class layers_kind final : public submit_kind {
        "in_context: run until every layer's 95% energy interval is within this fraction of its energy (spec."
        "target_half_width; default 0.05)"},
       {"--cooldown-s", "cooldown_s", "Idle seconds before each point (spec.cooldown_s)"},
-      {"--contention-threshold", "contention_threshold",
-       "Share of the workload's cores' time other processes may take in a window before it is measured again "
-       "(spec.contention_threshold; default 0.05)"},
-      {"--max-retries", "max_retries", "Times a contended window is measured again (spec.max_retries; default 2)"},
+      contention_threshold_flag(),
+      max_retries_flag(),
   };
 };
 

@@ -98,13 +98,15 @@ class multi_dnn_kind final : public submit_kind {
       {"--warmup-runs", "warmup_runs", "Inferences of each network before the window (spec.warmup_runs)"},
       {"--repeats", "repeats", "Run the whole job this many times (spec.repeats)"},
   };
-  number_flag numbers_[6] = {
+  number_flag numbers_[8] = {
       {"--window-s", "window_s", "fixed: the window per mapping, boundaries included (spec.window_s)"},
       {"--boundary-s", "boundary_s", "Seconds trimmed from each end of the power window (spec.boundary_s)"},
       {"--target-rse", "target_rse", "adaptive: throughput and power RSE to reach (spec.target_rse)"},
       {"--min-time-s", "min_time_s", "adaptive: shortest window (spec.min_time_s)"},
       {"--max-time-s", "max_time_s", "adaptive: longest window (spec.max_time_s)"},
       {"--cooldown-s", "cooldown_s", "Idle seconds before each mapping (spec.cooldown_s)"},
+      contention_threshold_flag(),
+      max_retries_flag(),
   };
 };
 

@@ -12,6 +12,8 @@
 #include <thread>
 #include <vector>
 
+#include <jetperf/config.hpp>
+
 #include "backbone_helpers.hpp"
 
 using namespace jetperf::test;
@@ -95,3 +97,51 @@ TEST(contention_sim, windows_a_hog_took_the_cpu_from_are_retried_flagged_and_lef
     EXPECT_EQ(row["values"][0]["left_out"], "contended");
   }
 }
+
+#if JETPERF_HAS_ONEDNN
+// multi_dnn's concurrent window alike: measured again while the networks run on, kept flagged,
+// and no best mapping named from it.
+TEST(contention_sim, a_multi_dnn_window_a_hog_took_the_cpu_from_is_retried_flagged_and_left_out) {
+  temp_dir sim;
+  daemon_process daemon({"--board", "sim:orin-agx", "--sim-dir", sim.path()});
+  http_client http(daemon.port(), std::chrono::seconds(30));
+  const json spec = {{"mappings", {{{"squeezenet1_0", {{"18", "cpu"}}}}}},
+                     {"protocol", "fixed"},
+                     {"window_s", 0.5},
+                     {"boundary_s", 0.05},
+                     {"warmup_runs", 1},
+                     {"cpu_freqs", {"max"}},
+                     {"max_retries", 1},
+                     {"contention_threshold", 0.05}};
+  std::int64_t id = 0;
+  {
+    const cpu_hogs hogs;
+    ASSERT_GT(hogs.count(), 0u);
+    const auto submitted =
+        http.request("POST", "/v1/jobs", json{{"kind", "multi_dnn"}, {"spec", spec}}.dump(), bearer(daemon.token()));
+    ASSERT_EQ(submitted.status, 201) << submitted.body;
+    id = json_of(submitted)["id"].get<std::int64_t>();
+    ASSERT_EQ(wait_state(http, id, {"succeeded", "partial", "failed", "cancelled"}, std::chrono::seconds(120)),
+              "succeeded")
+        << daemon.log();
+  }
+  const auto results = json_of(http.request("GET", "/v1/jobs/" + std::to_string(id) + "/results"));
+  const auto& rows = results["rows"];
+  ASSERT_EQ(rows.size(), 1u) << results.dump(1);
+  const auto& row = rows[0];
+  EXPECT_GT(row["others_cpu_share"].get<double>(), 0.3) << row.dump();
+  EXPECT_EQ(row["retries"], 1) << row.dump();
+  const auto& flags = row["flags"];
+  EXPECT_NE(std::find(flags.begin(), flags.end(), "contended"), flags.end()) << row.dump();
+  EXPECT_EQ(row["status"], "ok");
+  EXPECT_GT(row["inference_count"].get<std::int64_t>(), 0) << row.dump();
+  const auto& summary = results["summary"];
+  EXPECT_TRUE(summary["best_throughput"].is_null()) << summary.dump();
+  EXPECT_TRUE(summary["best_efficiency"].is_null()) << summary.dump();
+  EXPECT_EQ(summary["left_out"]["contended"], 1) << summary.dump();
+  const auto trace = json_of(http.request("GET", "/v1/jobs/" + std::to_string(id) + "/trace?counters=none"));
+  int contended_windows = 0;
+  for (const auto& e : trace["traceEvents"]) contended_windows += e.value("name", "") == "contended window" ? 1 : 0;
+  EXPECT_EQ(contended_windows, 1);
+}
+#endif

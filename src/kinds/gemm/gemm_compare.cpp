@@ -8,6 +8,7 @@
 #include <jetperf/kinds/gemm/gemm_columns.hpp>
 #include <jetperf/measure/point_columns.hpp>
 #include <jetperf/measure/repeat_stats.hpp>
+#include <jetperf/measure/verdict_exclusion.hpp>
 
 namespace jetperf::kinds {
 
@@ -24,17 +25,6 @@ struct flat_point {
   /// time from, or one that ended short of its precision target, can name the wrong winner.
   std::string left_out;
 };
-
-// The flags that keep a point out of every verdict, in the order a point is said to have one.
-const char* const k_verdict_exclusions[] = {"contended", "rse_unmet"};
-
-std::string verdict_exclusion(const row& metrics) {
-  const auto flags = metrics.get(measure::cols::flags).value_or(std::vector<std::string>{});
-  for (const char* flag : k_verdict_exclusions)
-    for (const auto& f : flags)
-      if (f == flag) return flag;
-  return {};
-}
 
 // A value's text for grouping keys: type and value, unambiguous (a key's order is first-seen,
 // never this text's).
@@ -80,7 +70,7 @@ std::vector<flat_point> flatten(const std::vector<jobs::point_row>& points) {
       else if (const auto* m = p.metrics.find(k)) f.params.set(k, *m);
     }
     f.metrics = p.metrics;
-    f.left_out = verdict_exclusion(f.metrics);
+    f.left_out = measure::verdict_exclusion(f.metrics);
     out.push_back(std::move(f));
   }
   return out;

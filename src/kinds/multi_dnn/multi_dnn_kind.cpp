@@ -128,6 +128,7 @@ measure::concurrent_plan plan_of(const multi_dnn_spec& spec, double update_s) {
   plan.boundary_s = spec.boundary_s;
   plan.threads = static_cast<int>(spec.threads);
   plan.pin = spec.pin;
+  plan.contention = spec.contention;
   return plan;
 }
 

@@ -2,9 +2,12 @@
 
 #include <cstdio>
 #include <map>
+#include <optional>
+#include <set>
 
 #include <jetperf/kinds/multi_dnn/multi_dnn_columns.hpp>
 #include <jetperf/measure/point_columns.hpp>
+#include <jetperf/measure/verdict_exclusion.hpp>
 
 namespace jetperf::kinds {
 
@@ -45,10 +48,34 @@ std::string clever_format(double v) {
   return buf;
 }
 
+namespace {
+
+// The best mapping by one figure per second of the window (inferences per second, per joule, per
+// joule over idle).
+struct best_by {
+  const char* figure;
+  std::optional<record> best;
+
+  void offer(const record& id, double value, std::optional<double> power_w) {
+    if (best && value <= *best->at(figure).number()) return;
+    best = id;
+    best->set(figure, value);
+    if (power_w) best->set("power_w", *power_w);
+  }
+  cell result() const { return best ? cell(*best) : cell(); }
+};
+
+}  // namespace
+
 record summarize_multi_dnn(const std::vector<jobs::point_row>& rows) {
   std::map<std::string, std::int64_t> classes;
   std::size_t measured = 0, skipped = 0, failed = 0;
-  std::optional<record> best_throughput, best_efficiency;
+  best_by throughput{"throughput_ips", {}}, efficiency{"inferences_per_j", {}},
+      dynamic_efficiency{"inferences_per_dynamic_j", {}};
+  // Points the verdicts leave out (a contended or short window), counted once per point (a
+  // mapping's point has a row per stage).
+  std::map<std::string, std::int64_t> left_out;
+  std::set<std::int64_t> left_points;
   for (const auto& r : rows) {
     const auto& m = r.metrics;
     const auto& p = r.params;
@@ -60,27 +87,26 @@ record summarize_multi_dnn(const std::vector<jobs::point_row>& rows) {
     if (r.status != "ok" || !ips) continue;
     ++measured;
     const record id{{"mapping_id", value_or(p, "mapping_id", -1)}, {"mapping", value_or(p, "mapping", cell())}};
-    if (!best_throughput || *ips > *best_throughput->at("throughput_ips").number()) {
-      best_throughput = id;
-      best_throughput->set("throughput_ips", *ips);
+    if (const auto why = measure::verdict_exclusion(m); !why.empty()) {
+      if (left_points.insert(r.index).second) ++left_out[why];
+      continue;
     }
+    throughput.offer(id, *ips, std::nullopt);
     const auto power_w = m.get(measure::cols::power_w);
-    if (power_w && *power_w > 0) {
-      const double per_j = *ips / *power_w;
-      if (!best_efficiency || per_j > *best_efficiency->at("inferences_per_j").number()) {
-        best_efficiency = id;
-        best_efficiency->set("inferences_per_j", per_j);
-        best_efficiency->set("power_w", *power_w);
-      }
-    }
+    if (power_w && *power_w > 0) efficiency.offer(id, *ips / *power_w, *power_w);
+    const auto dynamic_w = m.get(measure::cols::dynamic_power_w);
+    if (dynamic_w && *dynamic_w > 0) dynamic_efficiency.offer(id, *ips / *dynamic_w, *dynamic_w);
   }
-  return {{"mappings", rows.size()},
-          {"measured", measured},
-          {"skipped", skipped},
-          {"failed", failed},
-          {"classes", classes},
-          {"best_throughput", best_throughput ? cell(*best_throughput) : cell()},
-          {"best_efficiency", best_efficiency ? cell(*best_efficiency) : cell()}};
+  record out{{"mappings", rows.size()},
+             {"measured", measured},
+             {"skipped", skipped},
+             {"failed", failed},
+             {"classes", classes},
+             {"best_throughput", throughput.result()},
+             {"best_efficiency", efficiency.result()},
+             {"best_dynamic_efficiency", dynamic_efficiency.result()}};
+  if (!left_out.empty()) out.set("left_out", left_out);
+  return out;
 }
 
 record multinet_export(const std::vector<jobs::point_row>& rows) {

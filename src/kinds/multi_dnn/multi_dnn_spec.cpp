@@ -219,6 +219,7 @@ multi_dnn_spec multi_dnn_spec::parse(const record& spec, const platform::board_o
 
   multi_dnn_table().parse(spec, s);
   multi_dnn_table_after_axes().parse(spec, s);
+  s.contention = measure::contention_policy::parse(spec);
   if (s.max_time_s < s.min_time_s)
     throw validation_error(field("max_time_s"), "max_time_s must be at least min_time_s", "out_of_range");
   if (s.fixed() && s.window_s <= 2 * s.boundary_s)
@@ -273,6 +274,7 @@ record multi_dnn_spec::to_record() const {
   out.set("seed", static_cast<std::int64_t>(generator.seed));
   multi_dnn_table().put(*this, out);
   multi_dnn_table_after_axes().put(*this, out);
+  contention.put(out);
   if (!tags.is_null()) out.set("tags", tags);
   return out;
 }
@@ -303,6 +305,7 @@ multi_dnn_spec multi_dnn_spec::stored(const record& j) {
   s.generate = g.samples > 0 || g.single_networks || g.gpu_only_maps;
   multi_dnn_table().stored(j, s);
   multi_dnn_table_after_axes().stored(j, s);
+  s.contention = measure::contention_policy::stored(j);
   s.board_axes = stored_board_axes(j);
   if (const auto* tags = j.find("tags")) s.tags = *tags;
   return s;
@@ -410,8 +413,8 @@ const spec_table<multi_dnn_spec>& multi_dnn_table_after_axes() {
 }  // namespace
 
 const std::vector<spec_field>& multi_dnn_spec_fields() {
-  static const std::vector<spec_field> fields =
-      with_board_axes(multi_dnn_table().declarations(), multi_dnn_table_after_axes().declarations());
+  static const std::vector<spec_field> fields = with_contention_fields(
+      with_board_axes(multi_dnn_table().declarations(), multi_dnn_table_after_axes().declarations()));
   return fields;
 }
 

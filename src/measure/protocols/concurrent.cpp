@@ -72,7 +72,7 @@ concurrent_protocol::~concurrent_protocol() {
 concurrent_result concurrent_protocol::operator()() {
   out_.t_warmup_ns = clock_.now_ns();
   start_threads();
-  if (warm_up()) run_window();
+  if (warm_up()) run_windows();
   if (cancelled()) {
     out_.window.cancelled = true;
     out_.window.decision = {true, stop_reason::cancelled, {}};
@@ -138,6 +138,39 @@ bool concurrent_protocol::all_warm() {
     warm = warm && s->w.warmup >= plan_.warmup_runs;
   }
   return warm;
+}
+
+// Windows until one was not contended (or max_retries were measured again): each one not kept
+// stays on the point's timeline, named for why.
+void concurrent_protocol::run_windows() {
+  contention_probe probe(ctx_.cpu_usage);
+  for (std::int64_t retries = 0;; ++retries) {
+    probe.start();
+    run_window();
+    if (out_.window.cancelled || !out_.error.empty()) return;
+    auto& c = out_.window.contention;
+    c = probe.stop(plan_.contention, retries);
+    if (!c || !c->contended || retries >= plan_.contention.max_retries) return;
+    ctx_.record("windows", "contended window", out_.window.t_start_ns, out_.window.t_end_ns,
+                {{"others_cpu_share", c->others_cpu_share}, {"retry", retries + 1}});
+    reset_window();
+  }
+}
+
+// Forgets the window measured: its inferences count as before the next one (the pipelines never
+// stopped), and no edge is set until the next window opens.
+void concurrent_protocol::reset_window() {
+  std::vector<std::unique_lock<std::mutex>> locks;
+  for (auto& s : slots_) locks.emplace_back(s->m);
+  for (auto& s : slots_) {
+    pipeline_window fresh;
+    fresh.warmup = s->w.warmup + s->w.inferences;
+    fresh.stages.resize(s->w.stages.size());
+    s->w = std::move(fresh);
+    s->start_ns = s->end_ns = k_never;
+  }
+  out_.window = loop_result{};
+  last_power_check_ns_ = 0;
 }
 
 // The window, from its opening edge to its closing one: a check every check_period_s until the

@@ -18,6 +18,7 @@
 
 #include <support/fake_sources.hpp>
 #include <support/lockstep_clock.hpp>
+#include <support/scripted_cpu_usage.hpp>
 
 using namespace jetperf;
 
@@ -283,4 +284,58 @@ TEST(concurrent_protocol, a_pipeline_that_never_warms_up_fails_the_window_at_the
   EXPECT_EQ(r.error, "the networks did not finish 2 warm-up inferences in 1 s");
   EXPECT_EQ(r.window.t_start_ns, 0);
   EXPECT_EQ(r.pipelines[0].warmup, 1u);  // the one in flight at the timeout, finished before the join
+}
+
+// A window other processes took more than the threshold from is measured again at once, the
+// pipelines running on: the one kept counts only its own inferences (those of the window let go
+// count as before it), and the window let go stays on the timeline, named for why.
+TEST(concurrent_protocol, a_contended_window_is_measured_again_and_the_one_kept_says_what_it_met) {
+  bench b(1);
+  add_alexnet(b);
+  test::scripted_cpu_usage usage(b.clock, {0.40, 0.02});
+  b.ctx.cpu_usage = &usage;
+  std::vector<measure::timeline_span> spans;
+  b.ctx.timeline = [&](measure::timeline_span sp) { spans.push_back(std::move(sp)); };
+  auto plan = fixed_plan(0.49);
+  plan.contention = {0.05, 2};
+  const auto r = b.run(plan);
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(usage.windows, 2);
+  ASSERT_TRUE(r.window.contention);
+  EXPECT_NEAR(r.window.contention->others_cpu_share, 0.02, 1e-9);
+  EXPECT_EQ(r.window.contention->retries, 1);
+  EXPECT_FALSE(r.window.contention->contended);
+  // The first window as in the fixed window's test (12 to 512 ms, alexnet's 87 inferences), then
+  // the second from 512 ms to its 25th check: alexnet's inferences ending at 513.03 to 1008.95 ms.
+  ASSERT_EQ(spans.size(), 1u);
+  EXPECT_EQ(spans[0].name, "contended window");
+  EXPECT_EQ(spans[0].t_start_ns, k_start + 12 * k_ms);
+  EXPECT_EQ(spans[0].t_end_ns, k_start + 512 * k_ms);
+  EXPECT_EQ(r.window.t_start_ns, k_start + 512 * k_ms);
+  EXPECT_EQ(r.window.t_end_ns, k_start + 1012 * k_ms);
+  EXPECT_EQ(r.pipelines[0].inferences, 88u);
+  EXPECT_EQ(r.pipelines[0].stages[0].count, 88u);
+  EXPECT_EQ(r.pipelines[0].warmup, 89u);
+  ASSERT_TRUE(r.window.power && r.window.power->total_power_w);
+  EXPECT_NEAR(r.window.power_window_s, 0.4, 1e-12);
+}
+
+TEST(concurrent_protocol, after_max_retries_the_last_window_is_kept_flagged_and_without_a_source_none_is_measured) {
+  bench b(1);
+  add_alexnet(b);
+  test::scripted_cpu_usage usage(b.clock, {0.30, 0.20, 0.10, 0.0});
+  b.ctx.cpu_usage = &usage;
+  auto plan = fixed_plan(0.09);
+  plan.contention = {0.05, 2};
+  const auto r = b.run(plan);
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(usage.windows, 3);  // the first and two retries; the fourth share is never asked for
+  ASSERT_TRUE(r.window.contention);
+  EXPECT_NEAR(r.window.contention->others_cpu_share, 0.10, 1e-9);
+  EXPECT_EQ(r.window.contention->retries, 2);
+  EXPECT_TRUE(r.window.contention->contended);
+
+  bench none(1);
+  add_alexnet(none);
+  EXPECT_FALSE(none.run(plan).window.contention);
 }

@@ -8,39 +8,11 @@
 
 #include <gtest/gtest.h>
 
+#include "support/scripted_cpu_usage.hpp"
 #include "support/virtual_clock.hpp"
 
 namespace jetperf::measure {
 namespace {
-
-// Each window asks twice (start, stop): the stop answers with the next scripted share of others.
-class scripted_usage final : public platform::cpu_usage {
- public:
-  scripted_usage(const clock& time, std::deque<double> shares) : time_(time), shares_(std::move(shares)) {}
-  platform::cpu_usage_snapshot now() const override {
-    platform::cpu_usage_snapshot s;
-    s.t_ns = time_.now_ns();
-    s.cores = 2;
-    if (!started_) {
-      started_ = s;
-      return s;
-    }
-    const double wall = static_cast<double>(s.t_ns - started_->t_ns) * 1e-9 * s.cores;
-    const double share = shares_.empty() ? 0.0 : shares_.front();
-    if (!shares_.empty()) shares_.pop_front();
-    s.own_s = started_->own_s + 0.25 * wall;  // the daemon's own time does not count
-    s.busy_s = started_->busy_s + 0.25 * wall + share * wall;
-    started_.reset();
-    ++windows;
-    return s;
-  }
-  mutable int windows = 0;
-
- private:
-  const clock& time_;
-  mutable std::deque<double> shares_;
-  mutable std::optional<platform::cpu_usage_snapshot> started_;
-};
 
 struct contention_run {
   point_measurement m;
@@ -50,7 +22,7 @@ struct contention_run {
 
 contention_run run_with(std::deque<double> shares, contention_policy policy) {
   test::virtual_clock time;
-  scripted_usage usage(time, std::move(shares));
+  test::scripted_cpu_usage usage(time, std::move(shares));
   contention_run out;
   point_context ctx;
   ctx.time = &time;

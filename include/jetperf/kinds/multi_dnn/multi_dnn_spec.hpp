@@ -12,6 +12,7 @@
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/kinds/multi_dnn/mapping.hpp>
 #include <jetperf/kinds/multi_dnn/mapping_generator.hpp>
+#include <jetperf/measure/contention.hpp>
 #include <jetperf/platform/board_setting.hpp>
 
 namespace jetperf::kinds {
@@ -31,6 +32,7 @@ struct multi_dnn_spec {
   double window_s = 30, boundary_s = 0.05, target_rse = 0.01, min_time_s = 1, max_time_s = 30, cooldown_s = 0;
   std::int64_t warmup_runs = 3;
   std::int64_t repeats = 1;
+  measure::contention_policy contention;  ///< contention_threshold, max_retries
   record board_axes;
   cell tags;  ///< as the request gave them (null: none)
 

@@ -5,7 +5,9 @@
 // time (the seed's protocol) or once every pipeline's throughput and the board's mean power have
 // converged (the adaptive rule), or at max_time. An inference belongs to the window when it
 // completed inside it; the window's edges are taken under every pipeline's lock, so none is
-// counted on the wrong side of an edge.
+// counted on the wrong side of an edge. A window other processes took more CPU time from than
+// the plan's contention threshold is measured again (up to its max_retries; measure/contention.hpp),
+// the pipelines still running between the two, and the one kept says what it met.
 // The protocol runs on the point context's clock, which every pipeline's thread reads too (it
 // must be safe to use from several threads, as CLOCK_MONOTONIC is): on a board CLOCK_MONOTONIC,
 // in tests a clock whose time moves when every thread sleeps (tests/support/lockstep_clock.hpp),
@@ -18,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include <jetperf/measure/contention.hpp>
 #include <jetperf/measure/measurement_loop.hpp>
 #include <jetperf/measure/point_context.hpp>
 
@@ -64,6 +67,7 @@ struct concurrent_plan {
   int threads = 1;                ///< CPU threads of each pipeline
   bool pin = false;               ///< pipeline i's threads on cores i*threads.. (mod the core count)
   double check_period_s = 0.02;
+  contention_policy contention;   ///< measured with the context's cpu_usage (none: not measured)
 };
 
 /// One stage of one pipeline over the window.
@@ -119,7 +123,9 @@ class concurrent_protocol {
   void run_pipeline(std::size_t index);
   bool warm_up();
   bool all_warm();
+  void run_windows();
   void run_window();
+  void reset_window();
   std::optional<stop_decision> decision(std::int64_t now, double elapsed_s);
   std::optional<stop_decision> adaptive_decision(std::int64_t now, double elapsed_s);
   std::vector<std::string> throughput_unmet();
