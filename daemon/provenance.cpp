@@ -4,6 +4,7 @@
 #include <jetperf/api/provenance_views.hpp>
 #include <jetperf/config.hpp>
 #include <jetperf/platform/sysfs_root.hpp>
+#include <jetperf/telemetry/rail_role.hpp>
 #include <jetperf/workloads/backend_versions.hpp>
 
 namespace jetperf::daemon {
@@ -42,6 +43,9 @@ nlohmann::json sensor_part(const telemetry::sampler& sampler, const std::string&
   for (const auto& c : sampler.channels()) {
     if (c.kind != telemetry::channel_kind::power) continue;
     nlohmann::json channel = {{"name", c.name}, {"source", c.source}, {"driver", power_driver_of(c.source)}};
+    // The role makes a total comparable across boards whose rails are named differently.
+    if (c.name.rfind("rail.", 0) == 0) channel["role"] = telemetry::rail_role(c.name.substr(5));
+    else if (c.name == "power.total") channel["role"] = "total";
     put_hwmon_averaging(channel, root, c.source);
     channels.push_back(std::move(channel));
   }
@@ -58,6 +62,7 @@ nlohmann::json sampling_part(const telemetry::sampler& sampler) {
 }  // namespace
 
 std::string power_driver_of(const std::string& source) {
+  if (source.find("/power1_input") != std::string::npos) return "ina238 (hwmon)";
   if (source.find("/hwmon") != std::string::npos) return "ina3221 (hwmon)";
   if (source.find("iio:device") != std::string::npos) return "ina3221 (iio)";
   if (source.rfind("/", 0) == 0) return "sysfs";

@@ -3,9 +3,11 @@
 #include <jetperf/api/board_views.hpp>
 #include <jetperf/api/router.hpp>
 #include <jetperf/api/routes.hpp>
+#include <jetperf/api/telemetry_view.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/platform/board_controller.hpp>
 #include <jetperf/platform/reboot_plan.hpp>
+#include <jetperf/telemetry/rail_role.hpp>
 
 namespace jetperf::api {
 
@@ -32,10 +34,23 @@ void reject_body_fields(const route_request& r) {
   if (!body.empty()) throw validation_error(body.begin().key(), "unknown field '" + body.begin().key() + "'", "unknown_field");
 }
 
+// The rails the sampler reads, each with its role beside its name; null without telemetry.
+nlohmann::json rails_of(const route_request& r) {
+  if (!r.svc.telemetry) return nullptr;
+  nlohmann::json rails = nlohmann::json::array();
+  for (const auto& c : r.svc.telemetry->channels()) {
+    if (c.kind != telemetry::channel_kind::power || c.name.rfind("rail.", 0) != 0) continue;
+    const std::string name = c.name.substr(5);
+    rails.push_back({{"name", name}, {"role", telemetry::rail_role(name)}, {"source", c.source}});
+  }
+  return rails;
+}
+
 http_response board(const route_request& r) {
   r.query.reject_unknown({});
   auto& b = board_of(r);
   auto j = board_json(b.describe());
+  j["rails"] = rails_of(r);
   nlohmann::json identity;
   if (r.svc.board_identity) identity = r.svc.board_identity();
   if (!identity.is_object()) identity = nlohmann::json::object();

@@ -32,6 +32,7 @@ bool contains(const std::string& s, const std::string& part) { return s.find(par
 std::string module_from_model(const std::string& model) {
   // Order matters: "Orin Nano" before "Nano", "Xavier NX" before "Xavier".
   static const std::pair<const char*, const char*> table[] = {
+      {"AGX Thor", "AGX Thor"},   {"Thor", "AGX Thor"},
       {"Orin Nano", "Orin Nano"}, {"Orin NX", "Orin NX"},     {"AGX Orin", "AGX Orin"},
       {"Orin", "AGX Orin"},       {"Xavier NX", "Xavier NX"}, {"AGX Xavier", "AGX Xavier"},
       {"Xavier", "AGX Xavier"},   {"TX2", "TX2"},             {"quill", "TX2"},
@@ -92,7 +93,7 @@ board_info detect_board(const sysfs_root& root, const std::function<bool()>& dgp
   }
   if (auto compat = root.try_read(paths::dt_compatible)) b.compatible = split_nul(*compat);
   static const std::pair<const char*, const char*> socs[] = {
-      {"tegra234", "t234"}, {"tegra194", "t194"}, {"tegra186", "t186"}, {"tegra210", "t210"}};
+      {"tegra264", "t264"}, {"tegra234", "t234"}, {"tegra194", "t194"}, {"tegra186", "t186"}, {"tegra210", "t210"}};
   for (const auto& c : b.compatible) {
     for (const auto& s : socs) {
       if (contains(c, s.first) && b.family.empty()) {
@@ -102,10 +103,20 @@ board_info detect_board(const sysfs_root& root, const std::function<bool()>& dgp
     }
   }
   b.module = module_from_model(b.model);
+  if (b.family.empty()) {
+    // A Tegra SoC jetperf has no name for yet: still a Jetson, served with what it finds.
+    for (const auto& c : b.compatible) {
+      const auto at = c.find("nvidia,tegra");
+      if (at == std::string::npos) continue;
+      b.family = "unknown";
+      b.soc = c.substr(at + 7);
+      break;
+    }
+  }
   if (b.family.empty() && !b.module.empty()) {
     // Device trees without a tegra compatible entry: fall back on the model name.
     static const std::pair<const char*, const char*> by_module[] = {
-        {"Orin", "t234"}, {"Xavier", "t194"}, {"TX2", "t186"}, {"Nano", "t210"}, {"TX1", "t210"}};
+        {"Thor", "t264"}, {"Orin", "t234"}, {"Xavier", "t194"}, {"TX2", "t186"}, {"Nano", "t210"}, {"TX1", "t210"}};
     for (const auto& m : by_module) {
       if (contains(b.module, m.first)) {
         b.family = m.second;

@@ -5,6 +5,7 @@
 #include <set>
 
 #include <jetperf/platform/sysfs_paths.hpp>
+#include <jetperf/telemetry/rail_role.hpp>
 
 namespace jetperf::telemetry {
 namespace {
@@ -56,6 +57,23 @@ void add_hwmon(const platform::sysfs_root& root, const std::string& dir, std::ve
   }
 }
 
+// INA238 (Linux ina238 hwmon driver): in1_input bus mV, curr1_input mA, power1_input uW, no label.
+// jtop names Thor's carrier monitor VIN, as tegrastats does (PR #900; WendyOS PR #1316's line).
+void add_ina238(const platform::sysfs_root& root, const std::string& dev, std::vector<rail_desc>& out) {
+  for (const auto& h : root.list(dev + "/hwmon")) {
+    const std::string dir = dev + "/hwmon/" + h;
+    if (!starts_with(h, "hwmon") || !root.exists(dir + "/power1_input")) continue;
+    rail_desc r;
+    r.name = "VIN";
+    r.driver = rail_driver::hwmon_power;
+    r.power_path = dir + "/power1_input";
+    r.voltage_path = dir + "/in1_input";
+    r.current_path = dir + "/curr1_input";
+    out.push_back(std::move(r));
+    return;
+  }
+}
+
 void add_device(const platform::sysfs_root& root, const std::string& dev, std::vector<rail_desc>& out) {
   for (const auto& entry : root.list(dev)) {
     if (starts_with(entry, "iio:device")) {
@@ -73,14 +91,18 @@ void add_device(const platform::sysfs_root& root, const std::string& dev, std::v
 std::vector<rail_desc> discover_rails(const platform::sysfs_root& root) {
   std::vector<rail_desc> out;
   std::set<std::string> seen;  // resolved device paths: both walks can reach the same chip
+  std::vector<std::string> ina238;
   const std::string devices = platform::paths::i2c_devices;
   for (const auto& dev : root.list(devices)) {
     std::string path = devices + "/" + dev;
     auto name = root.try_read(path + "/name");
-    if (!name || name->find("ina3221") == std::string::npos) continue;
+    if (!name) continue;
+    const bool is_3221 = name->find("ina3221") != std::string::npos;
+    if (!is_3221 && name->find("ina238") == std::string::npos) continue;
     std::string key = root.resolve(path).value_or(path);
     if (!seen.insert(key).second) continue;
-    add_device(root, path, out);
+    if (is_3221) add_device(root, path, out);
+    else ina238.push_back(path);
   }
   const std::string drivers = platform::paths::ina3221x_driver;
   for (const auto& dev : root.list(drivers)) {
@@ -90,6 +112,9 @@ std::vector<rail_desc> discover_rails(const platform::sysfs_root& root) {
     if (!seen.insert(key).second) continue;
     add_device(root, path, out);
   }
+  // After the module's INA3221 channels: the carrier's input, the total.
+  for (const auto& path : ina238) add_ina238(root, path, out);
+  for (auto& r : out) r.role = rail_role(r.name);
   return out;
 }
 
@@ -101,9 +126,10 @@ std::optional<double> rails_update_interval_s(const std::vector<rail_desc>& rail
 }
 
 std::optional<std::size_t> input_rail_index(const std::vector<rail_desc>& rails) {
-  for (std::size_t i = 0; i < rails.size(); ++i) {
-    if (rails[i].name == "VDD_IN" || rails[i].name == "POM_5V_IN") return i;
-  }
+  // VIN first: on Thor it measures the whole board, module rails included (jtop PR #900).
+  for (const char* name : {"VIN", "VDD_IN", "POM_5V_IN"})
+    for (std::size_t i = 0; i < rails.size(); ++i)
+      if (rails[i].name == name) return i;
   return std::nullopt;
 }
 

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <map>
 
+#include <jetperf/telemetry/rail_role.hpp>
+
 namespace jetperf::telemetry {
 namespace {
 
@@ -48,6 +50,10 @@ std::string label(const char* key, const std::string& value) {
   return std::string(key) + "=\"" + prometheus_escape_label(value) + "\"";
 }
 
+// `rail` stays the first label (existing queries keep matching); `role` lets a fleet sum
+// role="total" across families whose rails are named differently.
+std::string rail_labels(const std::string& rail) { return label("rail", rail) + "," + label("role", rail_role(rail)); }
+
 }  // namespace
 
 std::string prometheus_escape_label(const std::string& value) {
@@ -75,7 +81,7 @@ std::string render_prometheus(const std::vector<channel_info>& channels,
     const std::string& n = channels[i].name;
     if (n.rfind("rail.", 0) == 0)
       w.add("jetperf_rail_energy_joules_total", "Energy of one rail since the daemon started, in joules.", "counter",
-            label("rail", n.substr(5)), joules[i], energy.timestamp_ms);
+            rail_labels(n.substr(5)), joules[i], energy.timestamp_ms);
     if (energy.totals.total_channel && static_cast<std::size_t>(*energy.totals.total_channel) == i)
       w.add("jetperf_energy_joules_total", "Module total energy since the daemon started, in joules.", "counter", "",
             joules[i], energy.timestamp_ms);
@@ -101,7 +107,7 @@ std::string render_prometheus(const std::vector<channel_info>& channels,
     double v = *values[i];
     auto suffix = [&](const char* prefix) { return n.substr(std::string(prefix).size()); };
     if (n.rfind("rail.", 0) == 0) {
-      w.add("jetperf_rail_power_watts", "Power of one rail in watts.", "gauge", label("rail", suffix("rail.")), v);
+      w.add("jetperf_rail_power_watts", "Power of one rail in watts.", "gauge", rail_labels(suffix("rail.")), v);
     } else if (n.rfind("clock.", 0) == 0) {
       double hz = channels[i].unit == "kHz" ? v * 1e3 : channels[i].unit == "MHz" ? v * 1e6 : v;
       w.add("jetperf_clock_hz", "Current clock frequency in hertz.", "gauge", label("domain", suffix("clock.")), hz);

@@ -12,10 +12,10 @@ namespace jetperf::telemetry {
 rail_sensor::rail_sensor(const platform::sysfs_root& root, std::vector<rail_desc> rails,
                          std::int64_t bus_voltage_interval_ns)
     : rails_(std::move(rails)), bus_interval_ns_(bus_voltage_interval_ns) {
-  if (rails_.empty()) throw platform_error("no INA3221 power rails found under " + root.root());
+  if (rails_.empty()) throw platform_error("no INA3221 or INA238 power rails found under " + root.root());
   for (const auto& r : rails_) {
     open_rail f;
-    if (r.driver == rail_driver::iio) {
+    if (r.driver != rail_driver::hwmon) {
       f.power = detail::sysfs_file(root.host_path(r.power_path));
       sources_.push_back(r.power_path);
     } else {
@@ -45,6 +45,8 @@ void rail_sensor::read(std::int64_t t_ns, double* values) {
     double w = nan;
     if (rails_[i].driver == rail_driver::iio) {
       if (auto mw = files_[i].power.read_int()) w = static_cast<double>(*mw) / 1000.0;
+    } else if (rails_[i].driver == rail_driver::hwmon_power) {
+      if (auto uw = files_[i].power.read_int()) w = static_cast<double>(*uw) / 1e6;
     } else {
       auto& f = files_[i];
       if (!f.bus_mv || t_ns - f.bus_read_ns >= bus_interval_ns_ || t_ns < f.bus_read_ns) {

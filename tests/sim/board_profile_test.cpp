@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include <jetperf/sim/board_profile.hpp>
+#include <jetperf/telemetry/rail_role.hpp>
 #include <jetperf/store/database.hpp>
 #include <jetperf/store/snapshot_store.hpp>
 
@@ -193,6 +194,14 @@ TEST_P(sim_board_api, detects_sets_modes_locks_clocks_and_restores) {
   EXPECT_EQ(b.value("soc", ""), p.soc);
   EXPECT_EQ(b.value("board", ""), "sim:" + p.name);
   EXPECT_EQ(b.value("simulated", false), true);
+  // Rails: every non-NC channel of the profile, each with the role its name gives.
+  std::size_t listed = 0;
+  for (const auto& chip : p.ina)
+    for (const auto& ch : chip.channels) listed += ch.kind == sim::rail_kind::nc ? 0 : 1;
+  ASSERT_TRUE(b.at("rails").is_array()) << board.body;
+  EXPECT_EQ(b.at("rails").size(), listed) << board.body;
+  for (const auto& r : b.at("rails"))
+    EXPECT_EQ(r.value("role", ""), telemetry::rail_role(r.value("name", ""))) << r.dump();
   const auto health = json_of(http.request("GET", "/v1/health"));
   EXPECT_EQ(health.value("board", ""), "sim:" + p.name);
   EXPECT_EQ(health.value("simulated", false), true);
@@ -272,6 +281,7 @@ TEST_P(sim_board_api, detects_sets_modes_locks_clocks_and_restores) {
   const auto metrics = http.request("GET", "/metrics");
   EXPECT_EQ(metrics.status, 200);
   EXPECT_NE(metrics.body.find("jetperf_rail_power_watts{rail=\""), std::string::npos) << metrics.body;
+  EXPECT_NE(metrics.body.find("\",role=\""), std::string::npos) << metrics.body;
   EXPECT_NE(metrics.body.find("jetperf_power_total_watts "), std::string::npos);
 }
 

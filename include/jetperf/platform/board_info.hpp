@@ -10,10 +10,12 @@ namespace jetperf::platform {
 
 struct board_info {
   bool jetson = false;
-  std::string family;   ///< "t210", "t186", "t194", "t234"; "dgpu" or "host" when not a Jetson
+  /// "t210", "t186", "t194", "t234", "t264"; "unknown" for a Tegra SoC not in that list (a Jetson
+  /// all the same, served with whatever rails, clocks and zones it has); "dgpu" or "host" off Jetson.
+  std::string family;
   std::string soc;      ///< "tegra234", ...; "" on a host
   std::string model;    ///< device-tree model string as the board prints it
-  std::string module;   ///< "AGX Orin", "Orin Nano", "Orin NX", "AGX Xavier", "Xavier NX", "TX2", "Nano", ""
+  std::string module;   ///< "AGX Thor", "AGX Orin", "Orin Nano", "Orin NX", "AGX Xavier", "Xavier NX", "TX2", "Nano", ""
   std::vector<std::string> compatible;  ///< device-tree compatible entries
   std::string l4t;      ///< "35.4.1"; "" when /etc/nv_tegra_release is absent
   int l4t_major = 0;

@@ -60,9 +60,9 @@ struct prometheus_clock_floor {
 };
 
 /// `values[i]` is channel i's latest value (nullopt: not exported). Channels map to
-/// jetperf_rail_power_watts{rail}, jetperf_power_total_watts, jetperf_clock_hz{domain},
+/// jetperf_rail_power_watts{rail,role} (role: telemetry/rail_role.hpp), jetperf_power_total_watts, jetperf_clock_hz{domain},
 /// jetperf_temperature_celsius{zone}, jetperf_utilisation_ratio{domain} (percent / 100). Energy:
-/// jetperf_rail_energy_joules_total{rail}, jetperf_energy_joules_total (the total power channel),
+/// jetperf_rail_energy_joules_total{rail,role}, jetperf_energy_joules_total (the total power channel),
 /// jetperf_job_energy_joules_total{job_id,kind}, jetperf_job_progress_ratio{job_id,kind}.
 /// Throttle state: jetperf_clock_floor_hz{domain} and jetperf_clock_throttled{domain} (0 or 1)
 /// per entry of `floors`.

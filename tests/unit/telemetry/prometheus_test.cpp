@@ -29,8 +29,8 @@ TEST(prometheus, renders_channels_health_and_job) {
   std::string text = render_prometheus(ch, v, 0, h, job);
   EXPECT_TRUE(has_line(text, "# TYPE jetperf_rail_power_watts gauge"));
   EXPECT_TRUE(has_line(text, "# HELP jetperf_rail_power_watts Power of one rail in watts."));
-  EXPECT_TRUE(has_line(text, "jetperf_rail_power_watts{rail=\"VDD_IN\"} 5.25"));
-  EXPECT_TRUE(has_line(text, "jetperf_rail_power_watts{rail=\"odd\\\"name\\\\\"} 1"));
+  EXPECT_TRUE(has_line(text, "jetperf_rail_power_watts{rail=\"VDD_IN\",role=\"total\"} 5.25"));
+  EXPECT_TRUE(has_line(text, "jetperf_rail_power_watts{rail=\"odd\\\"name\\\\\",role=\"other\"} 1"));
   EXPECT_TRUE(has_line(text, "jetperf_power_total_watts 5.25"));
   EXPECT_TRUE(has_line(text, "jetperf_clock_hz{domain=\"gpu\"} 918000000"));
   EXPECT_TRUE(has_line(text, "jetperf_temperature_celsius{zone=\"tj\"} 44.343"));
@@ -65,7 +65,7 @@ TEST(prometheus, energy_counters_job_series_and_build_info) {
   const std::string text =
       render_prometheus(ch, {5.0, 9.0, 1e9}, 1, sampler_health{}, prometheus_job_state{}, energy, build);
   EXPECT_TRUE(has_line(text, "# TYPE jetperf_rail_energy_joules_total counter"));
-  EXPECT_TRUE(has_line(text, "jetperf_rail_energy_joules_total{rail=\"VDD_GPU\"} 12.5"));
+  EXPECT_TRUE(has_line(text, "jetperf_rail_energy_joules_total{rail=\"VDD_GPU\",role=\"gpu\"} 12.5"));
   EXPECT_TRUE(has_line(text, "jetperf_energy_joules_total 40.25"));
   // power.total is not a rail: it is the module total only.
   EXPECT_EQ(text.find("rail=\"total\""), std::string::npos);
@@ -76,10 +76,10 @@ TEST(prometheus, energy_counters_job_series_and_build_info) {
   // With a timestamp, every energy counter states the instant it is exact at.
   energy.timestamp_ms = 1700000000123;
   const std::string stamped = render_prometheus(ch, {5.0, 9.0, 1e9}, 1, sampler_health{}, prometheus_job_state{}, energy);
-  EXPECT_TRUE(has_line(stamped, "jetperf_rail_energy_joules_total{rail=\"VDD_GPU\"} 12.5 1700000000123"));
+  EXPECT_TRUE(has_line(stamped, "jetperf_rail_energy_joules_total{rail=\"VDD_GPU\",role=\"gpu\"} 12.5 1700000000123"));
   EXPECT_TRUE(has_line(stamped, "jetperf_energy_joules_total 40.25 1700000000123"));
   EXPECT_TRUE(has_line(stamped, "jetperf_job_energy_joules_total{job_id=\"41\",kind=\"idle\"} 30.5 1700000000123"));
-  EXPECT_TRUE(has_line(stamped, "jetperf_rail_power_watts{rail=\"VDD_GPU\"} 5"));
+  EXPECT_TRUE(has_line(stamped, "jetperf_rail_power_watts{rail=\"VDD_GPU\",role=\"gpu\"} 5"));
   EXPECT_TRUE(has_line(text, "jetperf_build_info{version=\"0.1.0\",board=\"orin-7\",model=\"AGX Orin\",l4t=\"\","
                              "simulated=\"true\"} 1"));
 }
