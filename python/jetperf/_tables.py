@@ -46,6 +46,8 @@ class KindColumns:
 
 
 def _convert(values, kind):
+    """CSV cells of one column -> a pandas array of the declared type's dtype (_DTYPES); an
+    empty cell is missing (NA, NaN)."""
     pd = _optional.pandas()
     if kind == "integer":
         return pd.array([int(v) if v != "" else None for v in values], dtype="Int64")
@@ -53,7 +55,7 @@ def _convert(values, kind):
         return pd.array([float(v) if v != "" else math.nan for v in values], dtype="float64")
     if kind == "boolean":
         return pd.array([None if v == "" else v == "true" for v in values], dtype="boolean")
-    return pd.array([v if v != "" else None for v in values], dtype="string")
+    return pd.array([v if v != "" else None for v in values], dtype=_DTYPES.get(kind, "string"))
 
 
 def frame_from_csv(text, columns):
@@ -66,7 +68,7 @@ def frame_from_csv(text, columns):
     data = {}
     for i, name in enumerate(header):
         values = [r[i] if i < len(r) else "" for r in body]
-        data[name] = _convert(values, _DTYPES.get(columns.of(name).get("type"), "string"))
+        data[name] = _convert(values, columns.of(name).get("type"))
     df = pd.DataFrame(data, columns=header)
     decl = {name: columns.of(name) for name in header}
     df.attrs["units"] = {n: c.get("unit", "") for n, c in decl.items() if c.get("unit")}

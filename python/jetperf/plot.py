@@ -22,6 +22,19 @@ def select(df, fixed):
     return df[mask]
 
 
+def _still_varying(rows, x, color, fixed):
+    """Parameters that take several values at one (colour, x): each must split the lines, or a
+    line would join points that differ in more than x. Those that only follow x or the colour
+    (n and k with m, the requested clocks with the clock) do not."""
+    skip = {x, color, *_NOT_SERIES, *(fixed or {})}
+    at = [x] + ([color] if color else [])
+    out = []
+    for p in rows.attrs.get("parameters", []):
+        if p in rows.columns and p not in skip and rows.groupby(at + out, dropna=False)[p].nunique(dropna=False).max() > 1:
+            out.append(p)
+    return out
+
+
 def plot(df, x, y, color=None, fixed=None, logx=False, ax=None, title=None):
     """`y` against `x`, one line per value of `color`, on the rows where `fixed`'s columns have
     its values; parameters still varying besides those split the lines too (so each line holds
@@ -33,13 +46,10 @@ def plot(df, x, y, color=None, fixed=None, logx=False, ax=None, title=None):
     rows = select(df, fixed)
     if rows.empty:
         raise ValueError(f"no rows with {fixed}")
-    params = df.attrs.get("parameters", [])
-    varying = [p for p in params if p in rows.columns and p not in (x, color, *_NOT_SERIES, *(fixed or {}))
-               and rows[p].nunique(dropna=False) > 1]
-    keys = ([color] if color else []) + varying
+    keys = ([color] if color else []) + _still_varying(rows, x, color, fixed)
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 4.5))
-    groups = rows.groupby(keys, dropna=False, sort=True) if keys else [((), rows)]
+    groups = rows.groupby(keys if len(keys) > 1 else keys[0], dropna=False, sort=True) if keys else [((), rows)]
     for key, part in groups:
         key = key if isinstance(key, tuple) else (key,)
         part = part.sort_values(x)
