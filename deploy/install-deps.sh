@@ -62,6 +62,9 @@ if [ "$tests" = 1 ]; then
   # Test only; both run on the build machine, also in a cross build.
   tools+=(prometheus)          # the sim test that scrapes two daemons (tests/sim/prometheus_sim_test.cpp)
   optional+=(chromium)         # the headless browser of tests/sim/web_page_sim_test.cpp
+  # The Python package's tests (python/tests, ctest label python): Debian's pandas and
+  # matplotlib, pytest, and venv for the `pip install ./python` test.
+  tools+=(python3-pandas python3-matplotlib python3-pytest python3-setuptools python3-venv python3-pip)
                                # (Ubuntu's chromium-browser is a snap stub: that test then skips)
 fi
 if [ -n "$arch" ]; then

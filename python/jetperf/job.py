@@ -1,0 +1,143 @@
+"""A job on a board: follow it, cancel, rerun or resume it, and read what it measured."""
+import json
+
+from . import _optional
+from ._progress import progress_display
+from ._tables import frame_from_csv
+from .telemetry import read_job_samples
+
+FINAL_STATES = ("succeeded", "partial", "failed", "cancelled", "interrupted")
+
+
+class Job:
+    """`board.submit(...)` or `board.job(id)`; `info()` is the job as the daemon has it now."""
+
+    def __init__(self, board, doc):
+        self.board = board
+        self.id = int(doc["id"])
+        self.kind = doc.get("kind")
+        self._doc = doc
+
+    def __repr__(self):
+        return f"<jetperf.Job {self.id} {self.kind} {self._doc.get('state')} on {self.board.name}>"
+
+    @property
+    def _path(self):
+        return f"/v1/jobs/{self.id}"
+
+    def info(self):
+        """GET /v1/jobs/{id}: state, spec, tags, progress, provenance, summary."""
+        self._doc = self.board.http.get(self._path)
+        self.kind = self._doc.get("kind", self.kind)
+        return self._doc
+
+    @property
+    def state(self):
+        return self.info().get("state")
+
+    def wait(self, progress=True, timeout=None):
+        """Follows the job's event stream (state, progress, point, end) until it ends and
+        returns its final state; progress=True shows a bar (tqdm) or a plain line."""
+        display = progress_display(self.id) if progress else None
+        try:
+            while True:
+                state = self.info().get("state")
+                if state in FINAL_STATES:
+                    return state
+                # The stream can end without `end` (a daemon restart): look again, reconnect.
+                for event, data in self.board.http.events(self._path + "/events", timeout=timeout):
+                    doc = json.loads(data) if data.startswith("{") else {}
+                    if event == "state":
+                        state = doc.get("state", state)
+                    if display and event == "progress":
+                        display.update(doc.get("done", 0), doc.get("total", 0), doc.get("eta_s"), state)
+                    if event == "end":
+                        break
+        finally:
+            if display:
+                display.close()
+
+    def cancel(self):
+        """DELETE /v1/jobs/{id}; 409 (JetperfError) when the job has already ended."""
+        return self.board.http.json("DELETE", self._path)
+
+    def resume(self):
+        """POST /v1/jobs/{id}/resume: an interrupted job goes on from its last finished point."""
+        self._doc = self.board.http.json("POST", self._path + "/resume", {})
+        return self
+
+    def rerun(self):
+        """The stored spec and tags submitted again, as a new Job (the CLI's `jetperf rerun`)."""
+        old = self.info()
+        body = {"kind": old.get("kind"), "spec": old.get("spec", {}), "tags": old.get("tags", [])}
+        return Job(self.board, self.board.http.json("POST", "/v1/jobs", body))
+
+    def results(self):
+        """One row per point as a DataFrame: the daemon's CSV export (the CLI's `results ID
+        --format csv`), typed by the kind's declared columns. attrs: units, parameters, metrics."""
+        text = self.board.http.text("GET", self._path + "/results", params={"format": "csv"})
+        df = frame_from_csv(text, self.board.columns(self.kind))
+        df.attrs.update(kind=self.kind, job_id=self.id)
+        return df
+
+    def _results_json(self):
+        return self.board.http.get(self._path + "/results", format="json")
+
+    def rows(self):
+        """The rows as the JSON export has them (lists and objects as Python values)."""
+        return self._results_json().get("rows", [])
+
+    def summary(self):
+        """The kind's summary of the finished rows (best settings, caveats, counts)."""
+        return self._results_json().get("summary", {})
+
+    def provenance(self):
+        """Board, versions, power sensor, sampling, simulation: where the numbers come from."""
+        return self.info().get("provenance", {})
+
+    def samples(self, point=None, channels=None, start_ns=None, end_ns=None):
+        """The job's stored telemetry, one column per channel, indexed by t_s (seconds from the
+        first sample; attrs t0_ns is it on CLOCK_MONOTONIC): `point=N` is that point's window."""
+        _optional.pandas()
+        return read_job_samples(self.board.http, self.id, point, start_ns, end_ns, channels)
+
+    def timeline(self):
+        """The job's spans and instants (points, settings, idle, warm-up, windows, runs,
+        phases, markers) from its trace: track, name, point, start_ns, end_ns, dur_s, args."""
+        pd = _optional.pandas()
+        doc = self.board.http.get(self._path + "/trace", counters="none")
+        rows = []
+        for e in doc.get("traceEvents", []):
+            if e.get("ph") not in ("X", "i"):
+                continue
+            start = int(round(e["ts"] * 1000))
+            dur = int(round(e.get("dur", 0) * 1000))
+            args = e.get("args", {})
+            rows.append((e.get("cat", ""), e.get("name", ""), args.get("point"), start, start + dur, dur / 1e9, args))
+        df = pd.DataFrame(rows, columns=["track", "name", "point", "start_ns", "end_ns", "dur_s", "args"])
+        df = df.astype({"track": "string", "name": "string", "point": "Int64",
+                        "start_ns": "int64", "end_ns": "int64", "dur_s": "float64"})
+        df = df.sort_values(["start_ns", "end_ns"], kind="stable").reset_index(drop=True)
+        df.attrs["units"] = {"start_ns": "ns", "end_ns": "ns", "dur_s": "s"}
+        return df
+
+    def phases(self):
+        """A command job's marked phases, one row per run and phase: count, time_s, power_w,
+        energy_j, dynamic_energy_j (from each row's `phases`)."""
+        pd = _optional.pandas()
+        out = []
+        for row in self.rows():
+            for name, p in (row.get("phases") or {}).items():
+                out.append({"index": row.get("index"), "repeat": row.get("repeat"), "phase": name,
+                            **{k: p.get(k) for k in ("count", "time_s", "power_w", "energy_j", "dynamic_energy_j")}})
+        cols = ["index", "repeat", "phase", "count", "time_s", "power_w", "energy_j", "dynamic_energy_j"]
+        df = pd.DataFrame(out, columns=cols).astype(
+            {"index": "Int64", "repeat": "Int64", "phase": "string", "count": "Int64", "time_s": "float64",
+             "power_w": "float64", "energy_j": "float64", "dynamic_energy_j": "float64"})
+        df.attrs["units"] = {"time_s": "s", "power_w": "W", "energy_j": "J", "dynamic_energy_j": "J"}
+        return df
+
+    def plot_point(self, point, channels=("power.total",), margin_s=1.0, ax=None):
+        """A point's raw power around its measurement window, the window shaded."""
+        from .plot import plot_point
+        return plot_point(self, point, channels, margin_s, ax)
