@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <tuple>
 
 namespace jetperf::measure {
 
@@ -20,6 +21,10 @@ std::vector<layer_span> spans_of_kernels(const std::vector<op_kernels>& run) {
 
 namespace {
 
+// The floor of placement_uncertainty_ns, as a share of the poll spacing. Against the simulated
+// GPU's truth (tests/unit/measure/simulated_gpu.hpp) the fitted updates sat 22-27 us early with
+// 1 ms polls, consistently: a bias of the phase the fit picks within the polls' brackets, which
+// its phase uncertainty (0 there) does not count.
 constexpr double k_placement_share_of_poll = 0.05;
 
 // The counter's updates as (time, joules): on its fitted clock where its changes follow one, else
@@ -40,56 +45,8 @@ std::vector<std::pair<std::int64_t, double>> counter_updates(const std::vector<s
   return out;
 }
 
-// The counter's first and last update inside [from, to], as (time, joules) each.
-std::optional<std::pair<std::pair<std::int64_t, double>, std::pair<std::int64_t, double>>> counter_interval(
-    const std::vector<std::pair<std::int64_t, double>>& updates, std::int64_t from, std::int64_t to) {
-  const auto a = std::find_if(updates.begin(), updates.end(), [&](const auto& u) { return u.first >= from; });
-  const auto b = std::find_if(updates.rbegin(), updates.rend(), [&](const auto& u) { return u.first <= to; });
-  if (a == updates.end() || b == updates.rend() || !(b->first > a->first)) return std::nullopt;
-  return std::make_pair(*a, *b);
-}
+}  // namespace
 
-// Each layer's time inside (from, to] (its parts as the estimator attributes them: each up to the
-// next one's start), and the runs' time there in all.
-std::vector<double> layer_seconds_within(const std::vector<std::vector<layer_span>>& runs,
-                                         const std::vector<int>& layer_of_part, std::size_t layers, std::int64_t from,
-                                         std::int64_t to, double& in_runs_s) {
-  std::vector<double> out(layers, 0.0);
-  in_runs_s = 0;
-  for (const auto& run : runs)
-    for (std::size_t i = 0; i < run.size(); ++i) {
-      const auto end = i + 1 < run.size() ? std::max(run[i].start_ns, run[i + 1].start_ns) : run[i].end_ns;
-      const auto overlap = std::min(end, to) - std::max(run[i].start_ns, from);
-      if (overlap <= 0) continue;
-      const auto p = static_cast<std::size_t>(run[i].layer);
-      const int l = layer_of_part.empty() ? run[i].layer : layer_of_part[p];
-      if (l >= 0) out[static_cast<std::size_t>(l)] += static_cast<double>(overlap) * 1e-9;
-      in_runs_s += static_cast<double>(overlap) * 1e-9;
-    }
-  return out;
-}
-
-// The check of the layers' energy against the counter over (c.from_ns, c.to_ns].
-void check_against_counter(const std::vector<std::vector<layer_span>>& runs, const gpu_energy_options& o,
-                           const layer_power_result& est, gpu_counter_check& c) {
-  std::vector<double> power(o.layer_count, 0.0);
-  for (const auto& u : est.units)
-    for (int l : u.layers) power[static_cast<std::size_t>(l)] = u.power_w;
-  double in_runs_s = 0;
-  const auto seconds = layer_seconds_within(runs, o.layer_of_part, o.layer_count, c.from_ns, c.to_ns, in_runs_s);
-  c.layers_j = 0;
-  for (std::size_t l = 0; l < o.layer_count; ++l) c.layers_j += power[l] * seconds[l];
-  const double between_w = std::isfinite(est.between_runs_power_w) ? est.between_runs_power_w : o.idle_w;
-  c.between_runs_j = between_w * (static_cast<double>(c.to_ns - c.from_ns) * 1e-9 - in_runs_s);
-  c.sum_rel_error = c.counter_j > 0 ? (c.layers_j + c.between_runs_j - c.counter_j) / c.counter_j : 0.0;
-  c.unconstrained_gap_j = -est.exact_energy_gap_j;
-}
-
-// How far the readings' fitted update times may be off, either way (95%): the fit's own phase
-// uncertainty, and at least 5% of the median poll spacing. (Against the simulated GPU's truth
-// (tests/unit/measure/simulated_gpu.hpp) the fitted updates sat 22-27 us early with 1 ms polls,
-// consistently: a bias of the phase the fit picks within the polls' brackets, which its phase
-// uncertainty does not count.)
 double placement_uncertainty_ns(const sensor_update_fit& fit, const std::vector<std::pair<std::int64_t, double>>& polls) {
   std::vector<std::int64_t> gaps;
   for (std::size_t i = 1; i < polls.size(); ++i) gaps.push_back(polls[i].first - polls[i - 1].first);
@@ -101,9 +58,6 @@ double placement_uncertainty_ns(const sensor_update_fit& fit, const std::vector<
   return std::max(fit.phase_uncertainty_s * 1e9, k_placement_share_of_poll * poll_ns);
 }
 
-// Each unit's interval widened by what moving every reading by the placement uncertainty, either
-// way, moves its power (half the spread, added in quadrature): the residuals do not see an error
-// shared by every reading's placement.
 void widen_for_placement(layer_power_estimator& est, const std::vector<power_reading>& readings, double shift_ns,
                          layer_power_result& res) {
   if (!(shift_ns > 0) || !res.unresolvable.empty()) return;
@@ -124,7 +78,19 @@ void widen_for_placement(layer_power_estimator& est, const std::vector<power_rea
   }
 }
 
-}  // namespace
+std::optional<counter_energy> counter_energy_within(const std::vector<std::pair<std::int64_t, double>>& polls,
+                                                    std::int64_t from_ns, std::int64_t to_ns) {
+  if (polls.size() < 2) return std::nullopt;
+  counter_energy out;
+  const auto updates = counter_updates(polls, out.clock_fitted);
+  const auto a = std::find_if(updates.begin(), updates.end(), [&](const auto& u) { return u.first >= from_ns; });
+  const auto b = std::find_if(updates.rbegin(), updates.rend(), [&](const auto& u) { return u.first <= to_ns; });
+  if (a == updates.end() || b == updates.rend() || !(b->first > a->first)) return std::nullopt;
+  out.from_ns = a->first;
+  out.to_ns = b->first;
+  out.joules = b->second - a->second;
+  return out;
+}
 
 gpu_layer_energy estimate_gpu_layer_energy(const std::vector<std::vector<op_kernels>>& runs, const nvml_polls& polls,
                                            const gpu_energy_options& o) {
@@ -157,20 +123,22 @@ gpu_layer_energy estimate_gpu_layer_energy(const std::vector<std::vector<op_kern
     if (r.end_ns <= last_ns) readings.push_back(r);
   est.set_readings(readings);
   auto& c = out.counter;
-  if (polls.energy_j.size() >= 2) {
-    const auto updates = counter_updates(polls.energy_j, c.clock_fitted);
-    if (const auto in = counter_interval(updates, spans.front().front().start_ns, spans.back().back().end_ns)) {
-      c.available = true;
-      c.from_ns = in->first.first;
-      c.to_ns = in->second.first;
-      c.counter_j = in->second.second - in->first.second;
-      est.set_exact_energy(c.from_ns, c.to_ns, c.counter_j);
-    }
+  if (const auto e = counter_energy_within(polls.energy_j, spans.front().front().start_ns, spans.back().back().end_ns)) {
+    c.available = true;
+    c.clock_fitted = e->clock_fitted;
+    c.from_ns = e->from_ns;
+    c.to_ns = e->to_ns;
+    c.counter_j = e->joules;
+    est.set_exact_energy(c.from_ns, c.to_ns, c.counter_j);
   }
   out.estimate = est.solve();
   widen_for_placement(est, readings, placement_uncertainty_ns(out.power_fit, polls.power_w), out.estimate);
   out.unresolvable = out.estimate.unresolvable;
-  if (c.available) check_against_counter(spans, o, out.estimate, c);
+  if (c.available) {
+    std::tie(c.layers_j, c.between_runs_j) = est.energy_within(c.from_ns, c.to_ns, out.estimate);
+    c.sum_rel_error = c.counter_j > 0 ? (c.layers_j + c.between_runs_j - c.counter_j) / c.counter_j : 0.0;
+    c.unconstrained_gap_j = -out.estimate.exact_energy_gap_j;
+  }
   return out;
 }
 

@@ -316,6 +316,27 @@ void layer_power_estimator::set_exact_energy(std::int64_t from_ns, std::int64_t 
   exact_.assign(1, exact_energy{from_ns, to_ns, joules});
 }
 
+std::pair<double, double> layer_power_estimator::energy_within(std::int64_t from_ns, std::int64_t to_ns,
+                                                               const layer_power_result& result) const {
+  std::vector<double> power(layer_count_, options_.idle_w);
+  for (const auto& u : result.units)
+    for (int l : u.layers) power[static_cast<std::size_t>(l)] = u.power_w;
+  double layers_j = 0;
+  std::int64_t in_runs = 0;
+  for (const auto& r : runs_) {
+    if (r.end_ns <= from_ns || r.start_ns >= to_ns) continue;
+    for (const auto& sp : r.spans) {
+      const auto overlap = std::min(sp.end_ns, to_ns) - std::max(sp.start_ns, from_ns);
+      if (overlap <= 0) continue;
+      const int l = layer_of_part_[static_cast<std::size_t>(sp.layer)];
+      layers_j += power[static_cast<std::size_t>(l)] * static_cast<double>(overlap) * 1e-9;
+      in_runs += overlap;
+    }
+  }
+  const double between_w = std::isfinite(result.between_runs_power_w) ? result.between_runs_power_w : options_.idle_w;
+  return {layers_j, between_w * static_cast<double>(to_ns - from_ns - in_runs) * 1e-9};
+}
+
 void layer_power_estimator::exact_row(system& s) const {
   const auto& x = exact_.front();
   const std::size_t nc = columns_.size();

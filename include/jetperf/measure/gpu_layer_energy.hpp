@@ -18,6 +18,7 @@
 // the timeline and the polls.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -72,12 +73,35 @@ struct gpu_counter_check {
   double unconstrained_gap_j = 0;
 };
 
+/// The energy counter's difference between its first and last update inside an interval.
+struct counter_energy {
+  bool clock_fitted = false;  ///< its updates placed on a fitted clock (else between the polls that saw them)
+  std::int64_t from_ns = 0, to_ns = 0;
+  double joules = 0;
+};
+
+/// From the counter's polls (t_ns, J), in time order; nullopt with fewer than two updates
+/// inside [from_ns, to_ns].
+std::optional<counter_energy> counter_energy_within(const std::vector<std::pair<std::int64_t, double>>& polls,
+                                                    std::int64_t from_ns, std::int64_t to_ns);
+
 struct gpu_layer_energy {
   layer_power_result estimate;  ///< units, powers and energies per run, with 95% intervals
   sensor_update_fit power_fit;  ///< the power reading's update clock
   gpu_counter_check counter;
   std::string unresolvable;     ///< why no figure (empty: estimate holds them)
 };
+
+/// How far the readings' fitted update times may be off, either way (95%): the fit's own phase
+/// uncertainty, and at least 5% of the polls' median spacing (`polls`: the reading's polls).
+double placement_uncertainty_ns(const sensor_update_fit& fit, const std::vector<std::pair<std::int64_t, double>>& polls);
+
+/// Widens each unit's interval in `result` (a solve of `est` over `readings`) by what moving every
+/// reading by `shift_ns` either way moves its power (half the spread, in quadrature): the
+/// residuals do not see an error shared by every reading's placement. Leaves `est` with
+/// `readings`.
+void widen_for_placement(layer_power_estimator& est, const std::vector<power_reading>& readings, double shift_ns,
+                         layer_power_result& result);
 
 /// The estimate from the runs (each a run's ops, from its kernels) and the NVML polls over them.
 /// With the counter (two updates inside the runs), the estimate is held to its energy.

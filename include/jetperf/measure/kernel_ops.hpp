@@ -7,15 +7,12 @@
 #include <vector>
 
 #include <jetperf/backend/kernel_trace.hpp>
+#include <jetperf/backend/layer_backend.hpp>
 #include <jetperf/measure/gpu_layer_energy.hpp>
 
 namespace jetperf::measure {
 
-/// When the host launched one op's kernels (CLOCK_MONOTONIC): [from_ns, to_ns].
-struct op_launch {
-  int op = -1;
-  std::int64_t from_ns = 0, to_ns = 0;
-};
+using workloads::op_launch;
 
 /// Each op's kernels (those whose launch call falls in its launch window), in the order of
 /// `launches`; a kernel with an unknown launch time, or launched outside every window, is in

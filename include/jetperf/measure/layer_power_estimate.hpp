@@ -152,6 +152,11 @@ class layer_power_estimator {
   /// residuals). The interval's time outside the runs counts as the between-runs unknown with
   /// between_runs_column, else at the idle term. One interval: a later call replaces it.
   void set_exact_energy(std::int64_t from_ns, std::int64_t to_ns, double joules);
+  /// The energy over (from_ns, to_ns] that `result` gives (J): each layer at its unit's power for
+  /// its time there (as attributed: each part up to the next one's start), the rest of the
+  /// interval between runs at their estimated power (idle without the column), split as
+  /// (layers, between runs).
+  std::pair<double, double> energy_within(std::int64_t from_ns, std::int64_t to_ns, const layer_power_result& result) const;
   /// Time outside the runs when the board was not idle (the caller's own work between runs):
   /// readings whose window overlaps it are left out. In time order.
   void exclude(std::int64_t from_ns, std::int64_t to_ns) { excluded_.emplace_back(from_ns, to_ns); }
