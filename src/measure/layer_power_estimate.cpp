@@ -360,7 +360,7 @@ void layer_power_estimator::exact_row(system& s) const {
 layer_power_estimator::system layer_power_estimator::build() const {
   const std::size_t nc = columns_.size(), n = unknowns();
   const bool between = n > nc;
-  system s{normal_equations(n), std::vector<std::size_t>(n, 0), std::vector<double>(n, 0.0), {}};
+  system s{normal_equations(n), std::vector<std::size_t>(n, 0), std::vector<double>(n, 0.0), {}, {}, 0.0};
   for (const auto& r : runs_)
     for (const auto& sp : r.spans)
       s.duration_s[static_cast<std::size_t>(column_of_part_[static_cast<std::size_t>(sp.layer)])] +=
