@@ -93,9 +93,44 @@ struct layer_power_estimator::system {
   /// E[a a'] (n x n) of one reading at a random phase of the runs' mean cycle (empty: not
   /// computed, as when no readings are to come, or no runs).
   std::vector<double> expected;
+  /// The exact energy's row c (seconds of each unknown inside its interval) and right-hand side
+  /// (its joules less the idle term's); empty without one.
+  std::vector<double> exact_row;
+  double exact_rhs = 0;
   /// Adds unknown `v` to unknown `u` (u < v) and removes `v`, as merging their columns of A does.
   void merge_unknowns(std::size_t u, std::size_t v);
 };
+
+namespace {
+
+// Holds the least-squares solution `x` (with residual sum `rss` over `rows` rows, covariance
+// `cov`) to the exact row c'x = e: x + K (e - c'x), K = M c / c'M c, where cov = sigma^2 M.
+// The residual sum grows by (e - c'x)^2 / c'M c, the residuals gain one degree of freedom, and
+// the covariance loses its part along c: sigma_c^2 (M - M c c' M / c'M c). Returns e - c'x
+// before (J), NaN where c'M c is not positive (nothing of the unknowns is in the interval).
+double hold_to_exact(const std::vector<double>& c, double e, std::size_t rows, std::vector<double>& x, double& rss,
+                     std::vector<double>& cov) {
+  const std::size_t n = x.size();
+  std::vector<double> v(n, 0.0);
+  double q = 0, cx = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < n; ++j) v[i] += cov[i * n + j] * c[j];
+    q += c[i] * v[i];
+    cx += c[i] * x[i];
+  }
+  if (!(q > 0) || rows <= n) return k_nan;
+  const double gap = e - cx;
+  for (std::size_t i = 0; i < n; ++i) x[i] += v[i] * gap / q;
+  const double sigma2 = rss / static_cast<double>(rows - n);
+  if (!(sigma2 > 0)) return gap;
+  rss += gap * gap * sigma2 / q;
+  const double scale = rss / static_cast<double>(rows - n + 1) / sigma2;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) cov[i * n + j] = scale * (cov[i * n + j] - v[i] * v[j] / q);
+  return gap;
+}
+
+}  // namespace
 
 namespace {
 
@@ -276,10 +311,56 @@ std::vector<int> layer_power_estimator::layers_of(std::size_t from, std::size_t 
 
 void layer_power_estimator::add_reading(const power_reading& r) { readings_.push_back(r); }
 
+void layer_power_estimator::set_exact_energy(std::int64_t from_ns, std::int64_t to_ns, double joules) {
+  if (!(to_ns > from_ns)) throw std::invalid_argument("layer power estimator: an exact energy needs an interval");
+  exact_.assign(1, exact_energy{from_ns, to_ns, joules});
+}
+
+std::pair<double, double> layer_power_estimator::energy_within(std::int64_t from_ns, std::int64_t to_ns,
+                                                               const layer_power_result& result) const {
+  std::vector<double> power(layer_count_, options_.idle_w);
+  for (const auto& u : result.units)
+    for (int l : u.layers) power[static_cast<std::size_t>(l)] = u.power_w;
+  double layers_j = 0;
+  std::int64_t in_runs = 0;
+  for (const auto& r : runs_) {
+    if (r.end_ns <= from_ns || r.start_ns >= to_ns) continue;
+    for (const auto& sp : r.spans) {
+      const auto overlap = std::min(sp.end_ns, to_ns) - std::max(sp.start_ns, from_ns);
+      if (overlap <= 0) continue;
+      const int l = layer_of_part_[static_cast<std::size_t>(sp.layer)];
+      layers_j += power[static_cast<std::size_t>(l)] * static_cast<double>(overlap) * 1e-9;
+      in_runs += overlap;
+    }
+  }
+  const double between_w = std::isfinite(result.between_runs_power_w) ? result.between_runs_power_w : options_.idle_w;
+  return {layers_j, between_w * static_cast<double>(to_ns - from_ns - in_runs) * 1e-9};
+}
+
+void layer_power_estimator::exact_row(system& s) const {
+  const auto& x = exact_.front();
+  const std::size_t nc = columns_.size();
+  s.exact_row.assign(s.ne.n, 0.0);
+  std::int64_t in_runs = 0;
+  for (const auto& r : runs_) {
+    if (r.end_ns <= x.from_ns || r.start_ns >= x.to_ns) continue;
+    for (const auto& sp : r.spans) {
+      const auto overlap = std::min(sp.end_ns, x.to_ns) - std::max(sp.start_ns, x.from_ns);
+      if (overlap <= 0) continue;
+      s.exact_row[static_cast<std::size_t>(column_of_part_[static_cast<std::size_t>(sp.layer)])] +=
+          static_cast<double>(overlap) * 1e-9;
+      in_runs += overlap;
+    }
+  }
+  // The rest of the interval is between runs: the unknown of its own, or the idle term.
+  if (s.ne.n > nc) s.exact_row[nc] = static_cast<double>(x.to_ns - x.from_ns - in_runs) * 1e-9;
+  s.exact_rhs = x.joules - options_.idle_w * static_cast<double>(x.to_ns - x.from_ns) * 1e-9;
+}
+
 layer_power_estimator::system layer_power_estimator::build() const {
   const std::size_t nc = columns_.size(), n = unknowns();
   const bool between = n > nc;
-  system s{normal_equations(n), std::vector<std::size_t>(n, 0), std::vector<double>(n, 0.0), {}};
+  system s{normal_equations(n), std::vector<std::size_t>(n, 0), std::vector<double>(n, 0.0), {}, {}, 0.0};
   for (const auto& r : runs_)
     for (const auto& sp : r.spans)
       s.duration_s[static_cast<std::size_t>(column_of_part_[static_cast<std::size_t>(sp.layer)])] +=
@@ -290,6 +371,7 @@ layer_power_estimator::system layer_power_estimator::build() const {
   if (!runs_.empty())
     for (double& d : s.duration_s) d /= static_cast<double>(runs_.size());
 
+  if (!exact_.empty()) exact_row(s);
   const double w = static_cast<double>(options_.window_ns);
   std::vector<double> dense(n, 0.0);
   std::vector<std::pair<std::size_t, double>> row;
@@ -341,10 +423,14 @@ layer_power_result layer_power_estimator::solve(const system& s) const {
   if (s.ne.rows == 0) {
     out.unresolvable = "no sensor reading overlaps a run";
   }
-  const auto sol = solve_nnls(s.ne);
-  const auto cov = covariance(s.ne, sol.rss);
-  const double factor = interval_factor(s.ne.rows, n);
-  out.residual_dof = s.ne.rows > n ? s.ne.rows - n : 0;
+  auto sol = solve_nnls(s.ne);
+  auto cov = covariance(s.ne, sol.rss);
+  // An exact energy is one more equation the solution meets exactly: one more spare row.
+  const bool exact = !s.exact_row.empty() && !cov.empty();
+  if (exact) out.exact_energy_gap_j = hold_to_exact(s.exact_row, s.exact_rhs, s.ne.rows, sol.x, sol.rss, cov);
+  const std::size_t rows = s.ne.rows + (exact ? 1 : 0);
+  const double factor = interval_factor(rows, n);
+  out.residual_dof = rows > n ? rows - n : 0;
   out.columns = n;
   out.residual_rms_w = s.ne.rows ? std::sqrt(sol.rss / static_cast<double>(s.ne.rows)) : 0.0;
   out.condition_number = s.ne.rows ? condition_number(s.ne) : k_inf;
@@ -522,6 +608,10 @@ void layer_power_estimator::system::merge_unknowns(std::size_t u, std::size_t v)
   if (!expected.empty()) merge_columns(expected, n, u, v);
   ne.atb[u] += ne.atb[v];
   ne.atb.erase(ne.atb.begin() + static_cast<std::ptrdiff_t>(v));
+  if (!exact_row.empty()) {
+    exact_row[u] += exact_row[v];
+    exact_row.erase(exact_row.begin() + static_cast<std::ptrdiff_t>(v));
+  }
   coverage[u] = std::max(coverage[u], coverage[v]);
   coverage.erase(coverage.begin() + static_cast<std::ptrdiff_t>(v));
   // Mean durations add: both units run once per run.

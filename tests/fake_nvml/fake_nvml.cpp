@@ -1,4 +1,5 @@
-// A stand-in for libnvidia-ml.so.1 with known answers, loaded by path in unit_telemetry.
+// A stand-in for libnvidia-ml.so.1 with known answers, loaded by path in unit_telemetry and
+// unit_measure (whose simulated GPU sets its power and energy counter before each poll).
 // Built twice: full, and with FAKE_NVML_MINIMAL (no power/energy/application-clock symbols).
 #include <cstring>
 
@@ -7,6 +8,7 @@ constexpr int ok = 0;
 constexpr int not_supported = 3;
 constexpr int invalid_argument = 2;
 unsigned int g_power_mw = 12345;
+unsigned long long g_energy_mj = 5000000ULL;
 int g_inits = 0;
 struct utilization {
   unsigned int gpu;
@@ -18,6 +20,7 @@ int g_device_tag = 0;
 extern "C" {
 
 __attribute__((visibility("default"))) void fake_nvml_set_power_mw(unsigned int mw) { g_power_mw = mw; }
+__attribute__((visibility("default"))) void fake_nvml_set_energy_mj(unsigned long long mj) { g_energy_mj = mj; }
 __attribute__((visibility("default"))) int fake_nvml_init_count() { return g_inits; }
 
 __attribute__((visibility("default"))) int nvmlInit_v2() {
@@ -44,7 +47,7 @@ __attribute__((visibility("default"))) int nvmlDeviceGetPowerUsage(void*, unsign
   return ok;
 }
 __attribute__((visibility("default"))) int nvmlDeviceGetTotalEnergyConsumption(void*, unsigned long long* mj) {
-  *mj = 5000000ULL;
+  *mj = g_energy_mj;
   return ok;
 }
 __attribute__((visibility("default"))) int nvmlDeviceGetApplicationsClock(void*, int, unsigned int* mhz) {

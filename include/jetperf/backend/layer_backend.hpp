@@ -33,6 +33,14 @@ struct op_span {
   std::int64_t end_ns = 0;
 };
 
+/// When the host launched one op's work (CLOCK_MONOTONIC), on a backend whose ops run
+/// asynchronously: the kernels whose launch calls fall in [from_ns, to_ns] are the op's.
+struct op_launch {
+  int op = -1;                  ///< index into the network's ops
+  std::int64_t from_ns = 0;
+  std::int64_t to_ns = 0;
+};
+
 class layer_backend {
  public:
   virtual ~layer_backend() = default;
@@ -62,6 +70,10 @@ class layer_backend {
   /// one by one (the CPU backends run them synchronously, in order); empty where it cannot (a
   /// GPU backend: CUPTI gives its kernels instead).
   virtual std::vector<op_span> timed_run_ops() { return {}; }
+  /// Launches the layer once, as run_once, and says when each op's launches began and ended
+  /// (without waiting for the GPU), where the backend can: with its tracer's kernels, each op's
+  /// GPU time (measure/kernel_ops.hpp). Empty where it cannot (the CPU backends: timed_run_ops).
+  virtual std::vector<op_launch> run_once_noting_ops() { return {}; }
   /// The implementation each op of the prepared layer runs with, by op index: oneDNN's
   /// impl_info_str (e.g. "brg:avx512_core", with "+reorder" when a layout conversion runs before
   /// it), "reference"; empty when unknown.

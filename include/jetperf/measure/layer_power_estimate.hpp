@@ -122,6 +122,10 @@ struct layer_power_result {
   /// Mean resultant length of the runs' start phases against the window (0: spread evenly,
   /// 1: every run starts at the same phase of the sensor, so no new information accrues).
   double phase_lock = 0;
+  /// With an exact energy (layer_power_estimator::set_exact_energy) that the estimate was held to:
+  /// the unconstrained estimate's energy over its interval minus the exact one (J; NaN without
+  /// one, or when the design was singular and the estimate could not be held to it).
+  double exact_energy_gap_j = std::numeric_limits<double>::quiet_NaN();
   /// Why nothing can be estimated (no readings overlap the runs, ...); empty otherwise.
   std::string unresolvable;
   /// Every unit's energy interval is within the target, with at least k_min_residual_dof
@@ -141,6 +145,18 @@ class layer_power_estimator {
   void add_run(const std::vector<layer_span>& spans);
   /// Readings in time order.
   void add_reading(const power_reading& r);
+  /// The board's energy over (from_ns, to_ns] known exactly (an energy counter's difference, J):
+  /// the solution is held to it as an equality constraint (x + K (e - c'x), K = M c / c'M c with
+  /// M the unknowns' covariance), which narrows the intervals along c and adds one residual
+  /// degree of freedom (covariance M - M c c' M / c'M c, sigma^2 from the constrained
+  /// residuals). The interval's time outside the runs counts as the between-runs unknown with
+  /// between_runs_column, else at the idle term. One interval: a later call replaces it.
+  void set_exact_energy(std::int64_t from_ns, std::int64_t to_ns, double joules);
+  /// The energy over (from_ns, to_ns] that `result` gives (J): each layer at its unit's power for
+  /// its time there (as attributed: each part up to the next one's start), the rest of the
+  /// interval between runs at their estimated power (idle without the column), split as
+  /// (layers, between runs).
+  std::pair<double, double> energy_within(std::int64_t from_ns, std::int64_t to_ns, const layer_power_result& result) const;
   /// Time outside the runs when the board was not idle (the caller's own work between runs):
   /// readings whose window overlaps it are left out. In time order.
   void exclude(std::int64_t from_ns, std::int64_t to_ns) { excluded_.emplace_back(from_ns, to_ns); }
@@ -181,6 +197,8 @@ class layer_power_estimator {
   };
   struct system;
   system build() const;
+  /// The exact energy's row and right-hand side into `s` (whose unknowns are set).
+  void exact_row(system& s) const;
   /// E[a a'] (unknowns x unknowns) of one reading whose window ends at a random phase of the runs'
   /// mean cycle: the information each reading still to come adds on average.
   std::vector<double> expected_information() const;
@@ -222,6 +240,11 @@ class layer_power_estimator {
   /// Each unit's (readings, relative half-width) at the merge_unresolvable calls that gave a
   /// result, a quarter more readings apart.
   std::map<std::vector<int>, std::vector<std::pair<std::size_t, double>>> history_;
+  struct exact_energy {
+    std::int64_t from_ns = 0, to_ns = 0;
+    double joules = 0;
+  };
+  std::vector<exact_energy> exact_;  ///< at most one
 };
 
 }  // namespace jetperf::measure

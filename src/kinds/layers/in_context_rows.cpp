@@ -65,7 +65,7 @@ row in_context_group_row(const measure::in_context_group& g) {
 record in_context_estimator_record(const measure::in_context_diagnostics& e) {
   const auto& s = e.sensor;
   const auto& b = e.between_runs;
-  return {{"unresolvable", e.unresolvable.empty() ? cell() : cell(e.unresolvable)},
+  record out{{"unresolvable", e.unresolvable.empty() ? cell() : cell(e.unresolvable)},
           {"runs", e.runs},
           {"readings", e.readings},
           {"units", e.units},
@@ -96,6 +96,17 @@ record in_context_estimator_record(const measure::in_context_diagnostics& e) {
                                   {"power_ci95_w", finite_or_null(b.power_ci95_w)},
                                   {"readings", b.readings},
                                   {"window_power_w", cell(b.window_power_w)}}}};
+  // On a GPU with NVML's energy counter only (docs/protocols/in_context.md, "On a GPU").
+  if (const auto& c = e.counter)
+    out.set("energy_counter", record{{"from_ns", c->from_ns},
+                                     {"to_ns", c->to_ns},
+                                     {"clock_fitted", c->clock_fitted},
+                                     {"counter_j", c->counter_j},
+                                     {"layers_j", c->layers_j},
+                                     {"between_runs_j", c->between_runs_j},
+                                     {"sum_rel_error", c->sum_rel_error},
+                                     {"unconstrained_gap_j", finite_or_null(c->unconstrained_gap_j)}});
+  return out;
 }
 
 }  // namespace jetperf::kinds

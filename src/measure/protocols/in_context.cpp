@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
+#include <tuple>
 
 #include <spdlog/spdlog.h>
 
+#include <jetperf/measure/kernel_ops.hpp>
 #include <jetperf/measure/network_runs.hpp>
 #include <jetperf/measure/power_window.hpp>
 
@@ -23,6 +26,8 @@ constexpr std::int64_t k_sensor_fit_lead_ns = 3'000'000'000;
 constexpr double k_edge_limited_windows = 0.15;
 // How far either side of a layer a targeted update may fall (the runs' own spread).
 constexpr double k_edge_margin_ns = 250'000;
+// A GPU run's kernels kept (resnet50 at op granularity launches a few hundred).
+constexpr std::size_t k_max_kernels_per_run = 1u << 14;
 // The longest wait between two checks, however long a check takes.
 constexpr std::int64_t k_max_check_spacing_ns = 2'000'000'000;
 
@@ -149,7 +154,19 @@ in_context_result in_context_protocol::operator()() {
 void in_context_protocol::start() {
   kernels_ = be_.op_kernels();
   total_ = source_ ? source_->total_power_channel() : std::nullopt;
+  if (total_) {
+    // NVML's power as the total is the dgpu board: its energy counter sits beside it.
+    const auto ch = source_->channels();
+    const auto& name = ch.at(static_cast<std::size_t>(*total_)).name;
+    nvml_ = name.rfind("nvml.", 0) == 0 && name.size() > 6 && name.compare(name.size() - 6, 6, ".power") == 0;
+    const auto energy = nvml_ ? name.substr(0, name.size() - 6) + ".energy" : std::string();
+    for (std::size_t i = 0; nvml_ && i < ch.size(); ++i)
+      if (ch[i].name == energy) energy_ = static_cast<int>(i);
+  }
   nominal_s_ = plan_.sensor_period_s > 0 ? plan_.sensor_period_s : source_ ? source_->update_period_s() : 0.0;
+  // NVML's update period differs by GPU and is configured nowhere (the sampler reports its own
+  // tick): it is found from the reading's changes before the window, as a fit from scratch would.
+  if (nvml_ && !(plan_.sensor_period_s > 0)) nominal_s_ = nvml_update_period_s();
   if (!source_ || !total_) unresolvable_ = "no power sensor";
   else if (!idle_w_) unresolvable_ = "no idle baseline to subtract";
   else if (!(nominal_s_ > 0)) unresolvable_ = "the sensor's update period is unknown";
@@ -172,6 +189,15 @@ void in_context_protocol::start() {
     est_->exclude(fit_from, r.t_start_ns);
   }
   next_check_ = r.t_start_ns + static_cast<std::int64_t>(plan_.check_period_s * 1e9);
+}
+
+double in_context_protocol::nvml_update_period_s() const {
+  const auto now = clock_.now_ns();
+  std::vector<std::pair<std::int64_t, double>> polls;
+  for (const auto& smp : source_->window(std::max({now - k_sensor_fit_lead_ns, source_->complete_since_ns(), plan_.sensor_since_ns}), now))
+    if (smp.channel == *total_ && (polls.empty() || smp.t_ns > polls.back().first)) polls.emplace_back(smp.t_ns, smp.value);
+  const auto fit = fit_sensor_updates(polls, 0);
+  return fit.unusable.empty() ? fit.period_s : 0.0;
 }
 
 const std::vector<std::pair<std::int64_t, double>>& in_context_protocol::read_series(std::int64_t to_ns) {
@@ -229,9 +255,13 @@ void in_context_protocol::pause_before(std::size_t run) {
 // into the estimate.
 in_context_protocol::ran in_context_protocol::run_network(std::size_t run) {
   auto& r = out_.window;
-  const auto ops = be_.timed_run_ops();
+  std::string why;
+  auto ops = be_.timed_run_ops();
+  if (ops.empty()) ops = gpu_run_ops(why);
   if (ops.empty()) {
-    out_.unsupported = be_.name() + " cannot time its ops one by one (in_context runs on the CPU backends)";
+    out_.unsupported = !why.empty() ? why
+                                    : be_.name() + " cannot time its ops one by one (in_context runs on the CPU backends, "
+                                                   "and on a GPU with NVML power)";
     return ran::unsupported;
   }
   const auto spans = layer_spans_of_run(ops, layers_);
@@ -256,6 +286,41 @@ in_context_protocol::ran in_context_protocol::run_network(std::size_t run) {
     spans_kept_ += spans.size();
   }
   return ran::ok;
+}
+
+// A GPU backend's ops run asynchronously: each op's GPU time is its kernels' (CUPTI), given to the
+// op whose launch calls they came from. Only where NVML's power is the total (the dgpu board):
+// a Jetson's GPU path is not checked yet.
+std::vector<workloads::op_span> in_context_protocol::gpu_run_ops(std::string& why) {
+  auto* tracer = be_.tracer();
+  if (!nvml_ || !tracer) return {};
+  try {
+    tracer->start();
+  } catch (const std::exception& e) {
+    why = be_.name() + " cannot time its ops one by one: the kernel trace is unavailable (" + e.what() + ")";
+    return {};
+  }
+  std::vector<workloads::op_launch> launches;
+  try {
+    launches = be_.run_once_noting_ops();
+    be_.sync();
+  } catch (...) {
+    tracer->stop(0);
+    throw;
+  }
+  const auto trace = tracer->stop(k_max_kernels_per_run);
+  std::size_t unattributed = 0;
+  const auto spans = spans_of_kernels(kernels_by_op(launches, trace.kernels, &unattributed));
+  if (spans.empty()) {
+    why = be_.name() + " cannot time its ops one by one: no kernel of a run could be given to its op";
+    return {};
+  }
+  if (unattributed > 0 || trace.dropped > 0)
+    spdlog::debug("in_context: {} kernels of a run not given to an op, {} dropped", unattributed, trace.dropped);
+  std::vector<workloads::op_span> out;
+  out.reserve(spans.size());
+  for (const auto& sp : spans) out.push_back({sp.layer, sp.start_ns, sp.end_ns});
+  return out;
 }
 
 // A check of the estimate while the runs go on: false when they should stop (stop_ says why).
@@ -391,10 +456,43 @@ void in_context_protocol::finish() {
   if (!est_) return;
   clock_.sleep_for(window_ns_ + window_ns_ / 2 + 2'000'000);
   const double ran_s = static_cast<double>(r.t_end_ns - r.t_start_ns) * 1e-9;
+  hold_to_counter();
   solve(clock_.now_ns(), ran_s, ran_s, false);
+  finish_gpu_estimate();
   if (!res_.converged) r.decision.unmet.push_back("layer_energy_interval");
   if (!res_.unresolvable.empty()) unresolvable_ = res_.unresolvable;
   if (!fit_.unusable.empty()) unresolvable_ = fit_.unusable;
+}
+
+// NVML's energy counter over the runs (its first to last update inside them) is an exact
+// integral: the final estimate is held to it (layer_power_estimator::set_exact_energy).
+void in_context_protocol::hold_to_counter() {
+  if (!energy_ || run_spans_.empty()) return;
+  std::vector<std::pair<std::int64_t, double>> polls;
+  for (const auto& smp : source_->window(out_.window.t_start_ns, clock_.now_ns()))
+    if (smp.channel == *energy_ && (polls.empty() || smp.t_ns > polls.back().first)) polls.emplace_back(smp.t_ns, smp.value);
+  const auto e = counter_energy_within(polls, run_spans_.front().first, run_spans_.back().second);
+  if (!e) return;
+  est_->set_exact_energy(e->from_ns, e->to_ns, e->joules);
+  gpu_counter_check c;
+  c.available = true;
+  c.clock_fitted = e->clock_fitted;
+  c.from_ns = e->from_ns;
+  c.to_ns = e->to_ns;
+  c.counter_j = e->joules;
+  out_.estimator.counter = c;
+}
+
+void in_context_protocol::finish_gpu_estimate() {
+  if (!nvml_ || !est_) return;
+  widen_for_placement(*est_, fit_.readings, placement_uncertainty_ns(fit_, series_), res_);
+  if (!out_.estimator.counter) return;
+  auto& c = *out_.estimator.counter;
+  std::tie(c.layers_j, c.between_runs_j) = est_->energy_within(c.from_ns, c.to_ns, res_);
+  c.sum_rel_error = c.counter_j > 0 ? (c.layers_j + c.between_runs_j - c.counter_j) / c.counter_j : 0.0;
+  c.unconstrained_gap_j = -res_.exact_energy_gap_j;
+  spdlog::info("in_context on the GPU: layers {:.3f} J and between runs {:.3f} J against the counter's {:.3f} J ({:+.3f}%)",
+               c.layers_j, c.between_runs_j, c.counter_j, 100 * c.sum_rel_error);
 }
 
 // The end-to-end row is the runs' power: the window holds the time between them too (the pauses,

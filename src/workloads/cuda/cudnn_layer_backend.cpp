@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <jetperf/backend/detail/layer_wiring.hpp>
+#include <jetperf/common/clock.hpp>
 #include <jetperf/backend/layer_data.hpp>
 #include <jetperf/cuda/cuda_gemm.hpp>
 
@@ -125,6 +126,7 @@ class cudnn_layer_backend final : public layer_backend {
       const models::op& o = net.ops[static_cast<std::size_t>(i)];
       if (aliases_input(o.type)) continue;
       runners_.push_back(make_op_runner(o, i, op_inputs[k], outputs[k], ctx_));
+      runner_ops_.push_back(i);
       workspace = std::max(workspace, runners_.back()->workspace_bytes());
     }
     search.reset();
@@ -143,6 +145,21 @@ class cudnn_layer_backend final : public layer_backend {
   void run_once() override {
     if (!prepared_) throw std::logic_error("cudnn backend: run before prepare");
     for (auto& r : runners_) r->run(ctx_);
+  }
+
+  // Each op's launch calls between two host clock reads: CUPTI correlates every kernel with its
+  // launch call's host time, so the kernels fall to their ops (measure/kernel_ops.hpp).
+  std::vector<op_launch> run_once_noting_ops() override {
+    if (!prepared_) throw std::logic_error("cudnn backend: run before prepare");
+    std::vector<op_launch> out;
+    out.reserve(runners_.size());
+    for (std::size_t r = 0; r < runners_.size(); ++r) {
+      op_launch l{runner_ops_[r], monotonic_ns(), 0};
+      runners_[r]->run(ctx_);
+      l.to_ns = monotonic_ns();
+      out.push_back(l);
+    }
+    return out;
   }
 
   void sync() override { JETPERF_CUDA_CALL(cudaStreamSynchronize(stream_.get())); }
@@ -197,6 +214,7 @@ class cudnn_layer_backend final : public layer_backend {
     if (stream_) cudaStreamSynchronize(stream_.get());
     prepared_ = false;
     runners_.clear();
+    runner_ops_.clear();
     intermediates_.clear();
     inputs_.clear();
     workspace_.reset();
@@ -217,6 +235,7 @@ class cudnn_layer_backend final : public layer_backend {
   std::vector<device_memory> intermediates_;
   device_memory workspace_;
   std::vector<std::unique_ptr<op_runner>> runners_;  // after the memory they point into: destroyed first
+  std::vector<int> runner_ops_;                      ///< each runner's op index in the network
   const void* output_ = nullptr;
   std::size_t output_count_ = 0;
 };

@@ -14,6 +14,9 @@
 // of up to one sensor period more, so the windows' edges fall across the layers again.
 // With aim_updates (off by default), every other run is delayed so that an update falls inside a
 // layer still short of its target.
+// A GPU backend's ops run asynchronously: on a GPU with NVML power (the dgpu board), each run's
+// ops are timed by their kernels (CUPTI, measure/kernel_ops.hpp), and NVML's energy counter holds
+// the final estimate (measure/gpu_layer_energy.hpp).
 // The protocol runs on the point context's clock: CLOCK_MONOTONIC on a board, virtual time in
 // tests (whose synthetic board's work and sensor advance the same clock).
 #include <cstddef>
@@ -26,6 +29,7 @@
 #include <vector>
 
 #include <jetperf/backend/layer_backend.hpp>
+#include <jetperf/measure/gpu_layer_energy.hpp>
 #include <jetperf/measure/latency_stats.hpp>
 #include <jetperf/measure/layer_power_estimate.hpp>
 #include <jetperf/measure/measurement_loop.hpp>
@@ -153,6 +157,9 @@ struct in_context_diagnostics {
   std::size_t sensor_retries = 0;  ///< windows measured again for an unfitted sensor clock
   in_context_sensor sensor;
   in_context_between_runs between_runs;
+  /// On a GPU with NVML's energy counter (docs/protocols/in_context.md, "On a GPU"): the counter's
+  /// energy over the runs, which the estimate was held to, against the layers'.
+  std::optional<gpu_counter_check> counter;
 };
 
 struct in_context_result {
@@ -201,6 +208,15 @@ class in_context_protocol {
   void start();
   void pause_before(std::size_t run);
   ran run_network(std::size_t run);
+  /// A GPU backend's run, its ops timed by their kernels; empty (with why) where it cannot be.
+  std::vector<workloads::op_span> gpu_run_ops(std::string& why);
+  /// On a GPU: the counter's energy over the runs as the estimate's exact constraint.
+  void hold_to_counter();
+  /// NVML's update period from its changes over the polls before now (0: not found).
+  double nvml_update_period_s() const;
+  /// On a GPU: the final estimate's intervals widened for the readings' placement, and the
+  /// layers' energy against the counter's.
+  void finish_gpu_estimate();
   bool go_on_after_check(std::int64_t now, double elapsed_s);
   void log_check(std::int64_t now, double elapsed_s) const;
   check solve(std::int64_t until_ns, double elapsed_s, double horizon_s, bool may_lock);
@@ -226,6 +242,10 @@ class in_context_protocol {
 
   const telemetry::sample_source* source_;
   std::optional<int> total_;
+  /// NVML's power reading is the total (the dgpu board): a GPU backend's ops may be timed by
+  /// their kernels; and its energy counter channel, where it has one.
+  bool nvml_ = false;
+  std::optional<int> energy_;
   double nominal_s_ = 0;
   std::int64_t window_ns_ = 0;
   std::map<int, std::string> kernels_;
