@@ -340,7 +340,7 @@ TEST(tegrastats_parser, jetpack7_2_temperatures_with_the_unit_twice) {
   ASSERT_EQ(r.rails.size(), 1u);
   EXPECT_EQ(r.rails[0].max_mw, opt(4200));
   // A stray unit with nothing after it is not a temperature.
-  EXPECT_FALSE(parse_tegrastats_line("cpu@50.5CC").unparsed.empty());
+  EXPECT_FALSE(parse_tegrastats_line("RAM 2000/62000MB (lfb 3x2MB) cpu@50.5CC").unparsed.empty());
 }
 
 TEST(tegrastats_parser, thor_gpu_list_without_load) {
