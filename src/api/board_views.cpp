@@ -15,7 +15,7 @@ nlohmann::json or_null(const std::optional<T>& v) {
 
 nlohmann::json gpu_json(const platform::gpu_description& gpu) {
   return {{"available_hz", gpu.available_hz}, {"min_hz", gpu.range.min}, {"max_hz", gpu.range.max},
-          {"governor", gpu.range.governor}};
+          {"governor", gpu.range.governor}, {"scaling", gpu.scaling}};
 }
 
 nlohmann::json cpu_json(const platform::cpu_description& cpu) {

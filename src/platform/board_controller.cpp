@@ -414,7 +414,12 @@ board_description board_controller::describe() const {
   d.info = info_;
   d.modes = describe_modes();
   if (conf_) d.default_mode = conf_->default_mode;
-  if (clocks_.has_gpu()) d.gpu = gpu_description{clocks_.gpu_available_hz(), clocks_.gpu_range()};
+  if (clocks_.has_gpu()) {
+    const auto& node = clocks_.discovery().gpu;
+    const bool nvgpu_switch = node && root_.exists(node->device_dir + "/enable_3d_scaling");
+    d.gpu = gpu_description{clocks_.gpu_available_hz(), clocks_.gpu_range(),
+                            nvgpu_switch ? "enable_3d_scaling" : "devfreq_governor"};
+  }
   d.cpu = describe_cpu();
   if (clocks_.has_emc()) {
     d.emc = emc_description{clocks_.emc_available_hz(), std::nullopt};

@@ -1,6 +1,8 @@
-// The six simulated boards. Facts (paths, names, mode tables, frequency steps) come from
+// The eight simulated boards. Facts (paths, names, mode tables, frequency steps) come from
 // shared/jetson/README.md and its fixtures; where the README says [unconfirmed] the value here is
-// a plausible pick and carries the same mark. Power constants are model calibration, not facts:
+// a plausible pick and carries the same mark. The JetPack 7 boards (orin-agx-jp7, thor) take
+// their facts from the recorded layouts tests/fixtures/layouts/{orin-agx,thor}_r39.layout and
+// docs/boards.md; their [assumed] values are listed there. Power constants are model calibration, not facts:
 // they are tuned so that idle and full-load totals land where public measurements put them.
 #include <jetperf/sim/board_profile.hpp>
 
@@ -459,6 +461,118 @@ board_profile orin_nano() {
   return p;
 }
 
+
+// JetPack 7 tegrastats as root: the engines it prints `off` when idle (jtop's test_06 JP7.2 line).
+const std::vector<std::string> jp7_orin_engines = {"NVENC0", "NVDEC0", "NVJPG0", "NVJPG1", "VIC",
+                                                   "OFA",    "NVDLA0", "NVDLA1", "PVA0_FREQ"};
+
+// AGX Orin on JetPack 7.2 (L4T r39.2, kernel 6.8 sbsa): the r36 board with the classic nvgpu
+// node at bus@0 (no KNEXT twins), no enable_3d_scaling (3D scaling is the devfreq governor,
+// jtop PR #867) and the JP7.2 tegrastats line. NVML there answers NotSupported; the simulator
+// has none, which jetperf treats alike.
+board_profile orin_agx_jp7() {
+  board_profile p = orin_agx();
+  p.name = "orin-agx-jp7";
+  p.description = "Jetson AGX Orin 64GB devkit (t234, ga10b) on JetPack 7.2, L4T r39.2, ina3221 hwmon rails";
+  // GCID and date [assumed] (orin-agx_r39.layout).
+  p.release_line =
+      "# R39 (release), REVISION: 2.0, GCID: 43121880, BOARD: generic, EABI: aarch64, DATE: Fri May 15 00:00:00 UTC 2026";
+  p.l4t_major = 39;
+  p.knext = false;
+  const std::string gpu = "/sys/devices/platform/bus@0/17000000.gpu";
+  p.gpu_device_dir = gpu;
+  p.gpu_devfreq_dir = gpu + "/devfreq/17000000.gpu";
+  p.gpu_devfreq_dir_alt.clear();
+  p.gpu_pm_dir = gpu;
+  p.gpu_pm_dir_alt.clear();
+  p.symlinks.clear();
+  p.enable_3d_scaling = false;
+  p.gpu_governors = "nvhost_podgov performance userspace";
+  p.emc_cap_path_alt.clear();
+  p.zones = {{"cpu-thermal", 1.5}, {"soc2-thermal", -3}, {"soc0-thermal", -2}, {"gpu-thermal", -0.5}};
+  const std::string i2c = "/sys/devices/platform/bus@0/c240000.i2c/i2c-1/";
+  p.ina[0].device_path = i2c + "1-0040";
+  p.ina[0].hwmon_index = 1;
+  p.ina[1].device_path = i2c + "1-0041";
+  p.ina[1].hwmon_index = 2;
+  p.swap_total_mb = 0;  // the JP7.2 line has no SWAP field
+  p.vic_field = false;
+  p.engines_off = jp7_orin_engines;
+  p.temp_max = true;
+  p.rail_max = true;
+  return p;
+}
+
+// AGX Thor devkit (T5000, tegra264) on L4T r38/r39 (JetPack 7): thor_r39.layout's tree. The
+// GPU is the devfreq entry gpu-gpc-0 (and gpu-nvd-0) with no nvgpu files; the carrier's INA238
+// VIN is the total beside the module's INA3221; UCSI supplies sit beside them; no EMC control.
+board_profile thor() {
+  board_profile p;
+  p.name = "thor";
+  p.description = "Jetson AGX Thor devkit (t264 T5000, OpenRM GPU through devfreq gpu-gpc-0), L4T r39.2, ina238 VIN + ina3221";
+  p.soc = "tegra264";
+  p.model = "NVIDIA Jetson AGX Thor Developer Kit";
+  p.compatible = {"nvidia,p4071-0000+p3834-0008", "nvidia,p3834-0008", "nvidia,tegra264"};
+  p.release_line =
+      "# R39 (release), REVISION: 2.0, GCID: 43121880, BOARD: generic, EABI: aarch64, DATE: Fri May 15 00:00:00 UTC 2026";
+  p.l4t_major = 39;
+  p.nvpmodel_conf_name = "nvpmodel_p3834_0008.conf";
+  // 14 Neoverse-V3AE cores in one policy; the ladder and 2601.6 MHz top [assumed].
+  p.clusters = {{"CPU_V3AE", range(0, 13), carmel_a78_table(2601600)}};
+  const std::string df = "/sys/devices/virtual/devfreq/gpu-gpc-0";
+  p.gpu_device_dir = df;
+  p.gpu_devfreq_dir = df;
+  p.gpu_class_name = "gpu-gpc-0";
+  p.gpu_pm_dir = df;
+  p.nvgpu_sysfs = false;
+  p.enable_3d_scaling = false;
+  p.gpu_governors = "nvhost_podgov performance userspace";
+  p.gpu_extra_devfreq = {"gpu-nvd-0"};
+  p.gpu_gpcs = 3;  // GR3D_FREQ @[f0,f1,f2] (jtop's test_06 Thor line)
+  // Ladder [assumed] up to the T5000's 1575 MHz; 1 GHz is the layouts' cur_freq.
+  p.gpu_freqs_hz = {300000000, 402000000, 504000000,  606000000,  708000000,  810000000,  912000000,
+                    1000000000, 1116000000, 1218000000, 1320000000, 1422000000, 1524000000, 1575000000};
+  p.emc_freqs_hz = {2133000000, 3199000000, 4266000000};  // model only, no files [assumed]
+  p.zones = {{"cpu-thermal", 1.0}, {"tj-thermal", 3.0}, {"soc012-thermal", -1.0},
+             {"gpu-thermal", 0, true}, {"soc345-thermal", 3.0}};
+  p.hwmon_rails = true;
+  p.ina = {{"1-0040", "/sys/devices/platform/bus@0/c240000.i2c/i2c-1/1-0040", 1,
+            {{"VDD_GPU", rail_kind::gpu}, {"VDD_CPU_SOC_MSS", rail_kind::cpu_soc_mss}, {"VIN_SYS_5V0", rail_kind::sys5v}}}};
+  p.ina238 = {{"7-0044", "/sys/devices/platform/bus@0/c250000.i2c/i2c-7/7-0044", 3}};
+  p.ucsi_supplies = {"ucsi-source-psy-USBC000:001"};
+  p.fan_hwmon = true;
+  // Modes 0 MAXN and 1 120W (r38.2, jetpack-nixos PR #460); 2 90W and 3 70W from a later T5000
+  // conf (docs/boards.md). Every cap and core count below MAXN [assumed].
+  p.modes = {mode(0, "MAXN", range(0, 13), 0, -1, 0, -1, 0),
+             mode(1, "120W", range(0, 13), 0, -1, 0, 1320000000, 0),
+             mode(2, "90W", range(0, 11), 0, 2188800, 0, 1116000000, 0),
+             mode(3, "70W", range(0, 9), 0, 1958400, 0, 912000000, 0)};
+  p.default_mode = 1;  // `NV Power Mode[1]: 120W` on a fresh r38.4 (jtop #820) [assumed default]
+  p.ram_total_mb = 125772;  // 128 GB module [assumed figure]
+  p.swap_total_mb = 0;
+  p.timestamp = true;
+  p.rail_mw_suffix = true;
+  p.rail_max = true;
+  p.gr3d_array = true;
+  p.gr3d_load = false;
+  p.engines_off = {"NVENC0", "NVDEC0", "NVJPG0", "VIC", "OFA", "PVA0_FREQ"};  // [assumed]
+  p.ape_mhz = 174;  // [assumed]
+  auto& c = p.power;
+  c.cpu_core_static_mw = 60;
+  c.cpu_core_max_mw = 1800;  // 14 cores busy at MAXN: about +25 W
+  c.gpu_static_mw = 1500;
+  c.gpu_max_mw = 60000;
+  c.gpu_tpcs = 10;
+  c.soc_static_mw = 6000;
+  c.ddr_static_mw = 1500;
+  c.emc_max_mw = 4000;
+  c.sys5v_mw = 2500;
+  c.input_base_mw = 8000;  // carrier, fan, NVMe and PD losses the module rails do not see
+  c.input_efficiency = 0.88;
+  c.ambient_c = 28;
+  c.thermal_c_per_w = 0.5;
+  return p;
+}
 }  // namespace
 
 const mode_spec* board_profile::find_mode(int id) const {
@@ -474,7 +588,8 @@ int board_profile::core_count() const {
 }
 
 const std::vector<board_profile>& board_profiles() {
-  static const std::vector<board_profile> all = {tx2(), nano(), xavier_agx(), xavier_nx(), orin_agx(), orin_nano()};
+  static const std::vector<board_profile> all = {tx2(),      nano(),      xavier_agx(),   xavier_nx(),
+                                                     orin_agx(), orin_nano(), orin_agx_jp7(), thor()};
   return all;
 }
 

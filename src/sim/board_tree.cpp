@@ -96,14 +96,13 @@ void write_cpus(const tree& t, const board_profile& p) {
   t.put(cpu + "/offline", "\n", kind::live);
 }
 
-void write_gpu(const tree& t, const board_profile& p) {
+void write_nvgpu_device(const tree& t, const board_profile& p) {
   const std::string& dev = p.gpu_device_dir;
-  const std::string& df = p.gpu_devfreq_dir;
   t.put(dev + "/of_node/name", p.gpu_of_node_name + '\0');
   t.put(dev + "/modalias", p.gpu_compatible + "\n");
   t.put(dev + "/load", "0\n", kind::live);
   t.put(dev + "/railgate_enable", "1\n", kind::setting);
-  t.put(dev + "/enable_3d_scaling", "1\n", kind::setting);
+  if (p.enable_3d_scaling) t.put(dev + "/enable_3d_scaling", "1\n", kind::setting);
   t.put(dev + "/power/control", "auto\n", kind::setting);
   t.put(dev + "/is_railgated", "yes\n", kind::live);
   t.put(dev + "/gpu_powered_on", "0\n", kind::live);
@@ -111,22 +110,36 @@ void write_gpu(const tree& t, const board_profile& p) {
   t.put(dev + "/emc3d_ratio", "750\n");
   if (p.has_tpc_param || p.soc != "tegra210") t.put(dev + "/tpc_pg_mask", "0\n", kind::setting);
   if (p.has_fbp_param) t.put(dev + "/fbp_pg_mask", "0\n", kind::setting);
+}
 
+void write_devfreq(const tree& t, const board_profile& p, const std::string& df) {
   t.put(df + "/available_frequencies", join(p.gpu_freqs_hz, " ") + "\n");
-  t.put(df + "/available_governors", "wmark_active nvhost_podgov userspace performance simple_ondemand\n");
+  t.put(df + "/available_governors", p.gpu_governors + "\n");
   t.put(df + "/governor", "nvhost_podgov\n", kind::setting);
   t.put(df + "/polling_interval", "25\n", kind::setting);
   t.put(df + "/min_freq", std::to_string(p.gpu_freqs_hz.front()) + "\n", kind::setting);
   t.put(df + "/max_freq", std::to_string(p.gpu_freqs_hz.back()) + "\n", kind::setting);
   t.put(df + "/cur_freq", std::to_string(p.gpu_freqs_hz.front()) + "\n", kind::live);
   t.put(df + "/target_freq", std::to_string(p.gpu_freqs_hz.front()) + "\n", kind::live);
+}
+
+void write_gpu(const tree& t, const board_profile& p) {
+  const std::string& df = p.gpu_devfreq_dir;
+  if (p.nvgpu_sysfs) write_nvgpu_device(t, p);
+  write_devfreq(t, p, df);
   // devfreq dir -> its device, and the class entry -> the devfreq dir (README 1.1 discovery).
-  t.link(df + "/device", dev);
+  // Thor's entries are virtual devfreq devices with no device behind them (jtop #885).
+  if (p.nvgpu_sysfs) t.link(df + "/device", p.gpu_device_dir);
   t.link("/sys/class/devfreq/" + p.gpu_class_name, df);
+  for (const auto& name : p.gpu_extra_devfreq) {
+    write_devfreq(t, p, "/sys/devices/virtual/devfreq/" + name);
+    t.link("/sys/class/devfreq/" + name, "/sys/devices/virtual/devfreq/" + name);
+  }
   for (const auto& clk : p.gpu_clock_debugfs) t.put(clk, "0\n", kind::live);
 }
 
 void write_emc(const tree& t, const board_profile& p) {
+  if (p.emc_rate_path.empty()) return;
   const std::string top = std::to_string(p.emc_freqs_hz.back());
   const std::string low = std::to_string(p.emc_freqs_hz.front());
   t.put(p.emc_rate_path, top + "\n", kind::live);
@@ -160,6 +173,7 @@ std::vector<int> used_hwmon(const board_profile& p) {
   std::vector<int> used;
   if (p.hwmon_rails)
     for (const auto& c : p.ina) used.push_back(c.hwmon_index);
+  for (const auto& c : p.ina238) used.push_back(c.hwmon_index);
   return used;
 }
 
@@ -226,6 +240,26 @@ void write_rails(const tree& t, const board_profile& p, const std::string& root)
   (void)root;
 }
 
+// Thor's carrier monitor (Linux ina238 driver, jtop PR #900): no label, power1_input in uW.
+void write_ina238(const tree& t, const board_profile& p) {
+  for (const auto& chip : p.ina238) {
+    t.put(chip.device_path + "/name", "ina238\n");
+    t.link("/sys/bus/i2c/devices/" + chip.bus_addr, chip.device_path);
+    t.link("/sys/bus/i2c/drivers/ina238/" + chip.bus_addr, chip.device_path);
+    const std::string dir = ina238_dir(chip);
+    t.link("/sys/class/hwmon/hwmon" + std::to_string(chip.hwmon_index), dir);
+    t.put(dir + "/name", "ina238\n");
+    for (const char* f : {"/in0_input", "/in1_input", "/curr1_input", "/power1_input"}) t.put(dir + f, "0\n", kind::live);
+  }
+  // USB-C PD sources: what the charger offers, which jetperf must not take for a reading.
+  for (const auto& psy : p.ucsi_supplies) {
+    const std::string dir = "/sys/class/power_supply/" + psy;
+    t.put(dir + "/voltage_now", "20000000\n");
+    t.put(dir + "/current_now", "5000000\n");
+    t.put(dir + "/online", "1\n");
+  }
+}
+
 void write_fan(const tree& t, const board_profile& p) {
   if (!p.fan_hwmon) {
     t.put("/sys/devices/pwm-fan/target_pwm", "0\n", kind::setting);
@@ -255,6 +289,10 @@ std::string rail_dir(const board_profile& p, const std::string& root, const ina_
   return root + chip.device_path + "/iio:device" + std::to_string(chip.hwmon_index);
 }
 
+std::string ina238_dir(const ina238_chip& chip) {
+  return chip.device_path + "/hwmon/hwmon" + std::to_string(chip.hwmon_index);
+}
+
 std::string cpu_range_list(const std::vector<bool>& online) {
   std::string out;
   size_t i = 0;
@@ -281,6 +319,7 @@ bool write_board_tree(const board_profile& p, const std::string& root, bool rese
   write_emc(t, p);
   write_thermal(t, p);
   write_rails(t, p, root);
+  write_ina238(t, p);
   write_fan(t, p);
   return fresh;
 }

@@ -55,11 +55,14 @@ std::string nvpmodel_conf_text(const board_profile& p) {
     arg_lines(o, "TPC_PG_MASK", pm("tpc_pg_mask"), pm_alt("tpc_pg_mask"), p.knext);
     o << '\n';
   }
-  o << "< PARAM TYPE=FILE NAME=GPU_POWER_CONTROL_ENABLE >\n";
-  arg_lines(o, "GPU_PWR_CNTL_EN", pm("power/control"), pm_alt("power/control"), p.knext);
-  o << "\n< PARAM TYPE=FILE NAME=GPU_POWER_CONTROL_DISABLE >\n";
-  arg_lines(o, "GPU_PWR_CNTL_DIS", pm("power/control"), pm_alt("power/control"), p.knext);
-  o << '\n';
+  // Thor's GPU has no nvgpu power/control file to hold on while its clocks are written.
+  if (p.nvgpu_sysfs) {
+    o << "< PARAM TYPE=FILE NAME=GPU_POWER_CONTROL_ENABLE >\n";
+    arg_lines(o, "GPU_PWR_CNTL_EN", pm("power/control"), pm_alt("power/control"), p.knext);
+    o << "\n< PARAM TYPE=FILE NAME=GPU_POWER_CONTROL_DISABLE >\n";
+    arg_lines(o, "GPU_PWR_CNTL_DIS", pm("power/control"), pm_alt("power/control"), p.knext);
+    o << '\n';
+  }
 
   for (const auto& c : p.clusters) {
     o << "< PARAM TYPE=CLOCK NAME=" << c.param << " >\n";
@@ -78,9 +81,12 @@ std::string nvpmodel_conf_text(const board_profile& p) {
   for (const auto& [arg, file] : gpu_args) o << arg << ' ' << plain_dir << '/' << file << '\n';
   if (!alt.empty())
     for (const auto& [arg, file] : gpu_args) o << arg << "_KNEXT " << knext_dir << '/' << file << '\n';
-  o << "\n< PARAM TYPE=CLOCK NAME=EMC >\n";
-  arg_lines(o, "MAX_FREQ", p.emc_cap_path, p.emc_cap_path_alt, p.knext);
   o << '\n';
+  if (!p.emc_cap_path.empty()) {
+    o << "< PARAM TYPE=CLOCK NAME=EMC >\n";
+    arg_lines(o, "MAX_FREQ", p.emc_cap_path, p.emc_cap_path_alt, p.knext);
+    o << '\n';
+  }
   if (p.has_oc_param) {
     o << "< PARAM TYPE=HWMON NAME=VDDIN_OC_LIMIT >\n"
       << "WARN " << p.oc_hwmon_dir << " curr1_max\n"
@@ -97,15 +103,14 @@ std::string nvpmodel_conf_text(const board_profile& p) {
     if (p.has_fbp_param) o << "FBP_POWER_GATING FBP_PG_MASK " << m.fbp_pg_mask << '\n';
     if (p.has_tpc_param) o << "TPC_POWER_GATING TPC_PG_MASK " << m.tpc_pg_mask << '\n';
     // power/control "on" before the GPU clock writes and "auto" after them, as every stock file does.
-    o << "GPU_POWER_CONTROL_ENABLE GPU_PWR_CNTL_EN on\n";
+    if (p.nvgpu_sysfs) o << "GPU_POWER_CONTROL_ENABLE GPU_PWR_CNTL_EN on\n";
     for (const auto& c : p.clusters) {
       if (!cluster_active(c, m)) continue;
       o << c.param << " MIN_FREQ " << m.cpu_min_khz << '\n' << c.param << " MAX_FREQ " << m.cpu_max_khz << '\n';
     }
-    o << "GPU MIN_FREQ " << m.gpu_min_hz << '\n'
-      << "GPU MAX_FREQ " << m.gpu_max_hz << '\n'
-      << "GPU_POWER_CONTROL_DISABLE GPU_PWR_CNTL_DIS auto\n"
-      << "EMC MAX_FREQ " << m.emc_max_hz << '\n';
+    o << "GPU MIN_FREQ " << m.gpu_min_hz << '\n' << "GPU MAX_FREQ " << m.gpu_max_hz << '\n';
+    if (p.nvgpu_sysfs) o << "GPU_POWER_CONTROL_DISABLE GPU_PWR_CNTL_DIS auto\n";
+    if (!p.emc_cap_path.empty()) o << "EMC MAX_FREQ " << m.emc_max_hz << '\n';
     if (p.has_oc_param) o << "VDDIN_OC_LIMIT WARN " << m.oc_warn_ma << "\nVDDIN_OC_LIMIT CRIT " << m.oc_crit_ma << '\n';
     o << '\n';
   }

@@ -27,6 +27,7 @@ double domain_power::rail(rail_kind k) const {
     case rail_kind::gpu_soc: return gpu + soc;
     case rail_kind::cpu_cv: return cpu + cv;
     case rail_kind::cpu_gpu_cv: return cpu + gpu + cv;
+    case rail_kind::cpu_soc_mss: return cpu + soc + ddr;
     case rail_kind::nc: return 0;
   }
   return 0;

@@ -284,6 +284,17 @@ board_load rail_simulator::read_clocks(const std::map<int, double>& work_shares)
   }
   const double cpu_busy = online ? util_sum / online : 0;
 
+  read_gpu(l);
+  read_emc(l, std::max(cpu_busy, l.gpu_load));
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    host_load_ = cpu_busy;
+  }
+  return l;
+}
+
+void rail_simulator::read_gpu(board_load& l) {
+  const auto& p = profile_;
   // GPU: devfreq keeps cur_freq within [min, max]; the GPU is rail-gated when idle.
   const auto& gt = p.gpu_freqs_hz;
   const std::string& df = p.gpu_devfreq_dir;
@@ -298,19 +309,30 @@ board_load rail_simulator::read_clocks(const std::map<int, double>& work_shares)
   l.gpu_gated_tpcs = popcount(get_ll(p.gpu_device_dir + "/tpc_pg_mask").value_or(0));
   put(df + "/cur_freq", std::to_string(l.gpu_hz) + "\n");
   put(df + "/target_freq", std::to_string(l.gpu_hz) + "\n");
-  put(p.gpu_device_dir + "/is_railgated", std::string(l.gpu_powered ? "no" : "yes") + "\n");
-  put(p.gpu_device_dir + "/gpu_powered_on", std::string(l.gpu_powered ? "1" : "0") + "\n");
+  if (p.nvgpu_sysfs) {
+    put(p.gpu_device_dir + "/is_railgated", std::string(l.gpu_powered ? "no" : "yes") + "\n");
+    put(p.gpu_device_dir + "/gpu_powered_on", std::string(l.gpu_powered ? "1" : "0") + "\n");
+  }
   for (const auto& clk : p.gpu_clock_debugfs) put(clk, std::to_string(l.gpu_powered ? l.gpu_hz : 0) + "\n");
+}
 
+void rail_simulator::read_emc(board_load& l, double demand) {
+  const auto& p = profile_;
   // EMC: actmon scales it with memory demand between the floor and the nvpmodel cap.
   const auto& et = p.emc_freqs_hz;
+  if (p.emc_rate_path.empty()) {
+    // No EMC files (Thor): the memory clock follows demand on its own table, unseen.
+    l.emc_util = std::clamp(0.03 + 0.5 * demand, 0.0, 1.0);
+    if (!et.empty())
+      l.emc_hz = std::max(et.front(), table_floor(et, static_cast<long long>(static_cast<double>(et.back()) * (0.67 + 0.33 * demand))));
+    return;
+  }
   long long emn = get_ll(p.emc_min_path).value_or(et.front());
   long long emx = get_ll(p.emc_max_path).value_or(et.back());
   long long cap = get_ll(p.emc_cap_path).value_or(0);
   if (cap > 0) emx = std::min(emx, cap);
   emx = std::max(table_floor(et, emx), et.front());
   emn = std::min(table_ceil(et, emn), emx);
-  const double demand = std::max(cpu_busy, l.gpu_load);
   long long emc = table_floor(et, static_cast<long long>(static_cast<double>(emx) * (0.67 + 0.33 * demand)));
   // A locked/overridden EMC (jetson_clocks) runs at the rate written, not at actmon's choice.
   if (p.soc == "tegra210" && get_ll("/sys/kernel/debug/clk/override.emc/clk_state").value_or(0) == 1)
@@ -323,11 +345,6 @@ board_load rail_simulator::read_clocks(const std::map<int, double>& work_shares)
   // mc_all in kHz-weighted activity, so activity / rate_kHz is the load fraction [unconfirmed unit].
   put("/sys/kernel/actmon_avg_activity/mc_all",
       std::to_string(static_cast<long long>(l.emc_util * static_cast<double>(l.emc_hz) / 1000.0)) + "\n");
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    host_load_ = cpu_busy;
-  }
-  return l;
 }
 
 void rail_simulator::write_rails(const domain_power& d) {
@@ -373,9 +390,28 @@ void rail_simulator::write_rails(const domain_power& d) {
       if (has_input ? input : true) total += rails[r].second;
     }
   if (profile_.ina.empty()) total = board_total_mw(profile_, d);
+  // The carrier's INA238 measures the whole board: the total, the module's rails inside it.
+  for (const auto& chip : profile_.ina238) total = write_ina238(chip, d.input * (1 + jitter(rng_)), rails);
   std::lock_guard<std::mutex> lock(mutex_);
   rails_ = std::move(rails);
   total_ = total;
+}
+
+double rail_simulator::write_ina238(const ina238_chip& chip, double mw,
+                                    std::vector<std::pair<std::string, double>>& rails) {
+  std::uniform_real_distribution<double> jitter(-options_.noise * noise_scale_, options_.noise * noise_scale_);
+  // A 20 V USB-C PD input (the layouts' in1_input 19968 mV); 2 mOhm shunt [assumed].
+  const long long mv = 20000 + static_cast<long long>(std::lround(jitter(rng_) * 16000));
+  const long long ma = std::llround(std::max(0.0, mw) * 1000.0 / static_cast<double>(mv));
+  // mV x mA = uW: the driver's power1_input, kept equal to V x I as the files show them.
+  const long long uw = mv * ma;
+  const std::string dir = ina238_dir(chip);
+  put(dir + "/in0_input", std::to_string(ma / 500) + "\n");
+  put(dir + "/in1_input", std::to_string(mv) + "\n");
+  put(dir + "/curr1_input", std::to_string(ma) + "\n");
+  put(dir + "/power1_input", std::to_string(uw) + "\n");
+  rails.emplace_back("VIN", static_cast<double>(uw) / 1000.0);
+  return static_cast<double>(uw) / 1000.0;
 }
 
 void rail_simulator::write_temps(double total_mw, double dt_s) {

@@ -34,6 +34,37 @@ tegrastats_sampler::tegrastats_sampler(const board_profile& profile, std::string
   stat_.sample();
 }
 
+std::string tegrastats_zone_name(const std::string& zone_type) {
+  static const std::string suffix = "-thermal";
+  if (zone_type.size() > suffix.size() && zone_type.compare(zone_type.size() - suffix.size(), suffix.size(), suffix) == 0)
+    return zone_type.substr(0, zone_type.size() - suffix.size());
+  return zone_type;
+}
+
+void tegrastats_sampler::gpu_fields(std::ostream& o, bool root_form) const {
+  const auto& p = profile_;
+  auto ll = [&](const std::string& board_path) { return detail::read_ll(root_ + board_path).value_or(0); };
+  // Thor has no load file: GR3D_FREQ carries its clocks only, and only as root.
+  if (p.gr3d_load) o << " GR3D_FREQ " << ll(p.gpu_device_dir + "/load") / 10 << '%';
+  else if (root_form) o << " GR3D_FREQ ";
+  if (root_form) {
+    if (p.gr3d_array) {
+      o << "@[";
+      for (size_t g = 0; g < p.gpu_clock_debugfs.size(); ++g) o << (g ? "," : "") << ll(p.gpu_clock_debugfs[g]) / 1000000;
+      // No clock file per GPC (Thor): each GPC at the devfreq clock.
+      if (p.gpu_clock_debugfs.empty())
+        for (int g = 0; g < p.gpu_gpcs; ++g) o << (g ? "," : "") << ll(p.gpu_devfreq_dir + "/cur_freq") / 1000000;
+      o << ']';
+    } else if (!p.gpu_clock_debugfs.empty()) {
+      o << '@' << ll(p.gpu_clock_debugfs.front()) / 1000000;
+    }
+    for (const auto& engine : p.engines_off) o << ' ' << engine << " off";
+    if (p.vic_field) o << " VIC_FREQ 729";
+    o << " APE " << p.ape_mhz;
+    if (p.mts) o << " MTS fg 0% bg 0%";
+  }
+}
+
 std::string tegrastats_sampler::line(bool root_form, std::time_t now) {
   const auto& p = profile_;
   auto ll = [&](const std::string& board_path, long long dflt) {
@@ -77,28 +108,21 @@ std::string tegrastats_sampler::line(bool root_form, std::time_t now) {
   }
   o << ']';
 
-  const long long emc_hz = ll(p.emc_rate_path, 0);
-  const long long mc_all = ll("/sys/kernel/actmon_avg_activity/mc_all", 0);
-  const long long emc_pct = emc_hz > 0 ? std::clamp<long long>(mc_all * 100 / (emc_hz / 1000), 0, 100) : 0;
-  o << " EMC_FREQ " << emc_pct << '%';
-  if (root_form) o << '@' << emc_hz / 1000000;
-  o << " GR3D_FREQ " << ll(p.gpu_device_dir + "/load", 0) / 10 << '%';
-  if (root_form) {
-    if (p.gr3d_array) {
-      o << "@[";
-      for (size_t g = 0; g < p.gpu_clock_debugfs.size(); ++g)
-        o << (g ? "," : "") << ll(p.gpu_clock_debugfs[g], 0) / 1000000;
-      o << ']';
-    } else if (!p.gpu_clock_debugfs.empty()) {
-      o << '@' << ll(p.gpu_clock_debugfs.front(), 0) / 1000000;
-    }
-    if (p.vic_field) o << " VIC_FREQ 729";
-    o << " APE " << p.ape_mhz;
-    if (p.mts) o << " MTS fg 0% bg 0%";
+  if (!p.emc_rate_path.empty()) {
+    const long long emc_hz = ll(p.emc_rate_path, 0);
+    const long long mc_all = ll("/sys/kernel/actmon_avg_activity/mc_all", 0);
+    const long long emc_pct = emc_hz > 0 ? std::clamp<long long>(mc_all * 100 / (emc_hz / 1000), 0, 100) : 0;
+    o << " EMC_FREQ " << emc_pct << '%';
+    if (root_form) o << '@' << emc_hz / 1000000;
   }
+  gpu_fields(o, root_form);
   for (size_t i = 0; i < p.zones.size(); ++i) {
     const long long m = ll("/sys/devices/virtual/thermal/thermal_zone" + std::to_string(i) + "/temp", -256000);
-    o << ' ' << p.zones[i].type << '@' << format_celsius(m) << 'C';
+    // JetPack 7.2 prints the maximum seen beside the current value (jtop's test_06 line).
+    auto& seen = zone_max_[p.zones[i].type];
+    seen = std::max(seen, m);
+    o << ' ' << tegrastats_zone_name(p.zones[i].type) << '@' << format_celsius(m) << 'C';
+    if (p.temp_max) o << '/' << format_celsius(m == -256000 ? m : seen) << 'C';
   }
 
   std::vector<long long> now_mw;
@@ -115,17 +139,22 @@ std::string tegrastats_sampler::line(bool root_form, std::time_t now) {
       now_mw.push_back(mw);
     }
   }
+  for (const auto& chip : p.ina238) now_mw.push_back(ll(ina238_dir(chip) + "/power1_input", 0) / 1000);
   rail_sum_.resize(now_mw.size(), 0.0);
   ++samples_;
-  size_t r = 0;
+  rail_max_.resize(now_mw.size(), 0);
+  std::vector<std::string> labels;
   for (const auto& chip : p.ina)
-    for (const auto& ch : chip.channels) {
-      rail_sum_[r] += static_cast<double>(now_mw[r]);
-      const long long avg = std::llround(rail_sum_[r] / static_cast<double>(samples_));
-      o << ' ' << ch.label << ' ' << now_mw[r] << (p.rail_mw_suffix ? "mW/" : "/") << avg
-        << (p.rail_mw_suffix ? "mW" : "");
-      ++r;
-    }
+    for (const auto& ch : chip.channels) labels.push_back(ch.label);
+  for (size_t k = 0; k < p.ina238.size(); ++k) labels.push_back("VIN");
+  for (size_t r = 0; r < labels.size(); ++r) {
+    rail_sum_[r] += static_cast<double>(now_mw[r]);
+    rail_max_[r] = std::max(rail_max_[r], now_mw[r]);
+    const long long avg = std::llround(rail_sum_[r] / static_cast<double>(samples_));
+    o << ' ' << labels[r] << ' ' << now_mw[r] << (p.rail_mw_suffix ? "mW/" : "/") << avg
+      << (p.rail_mw_suffix ? "mW" : "");
+    if (p.rail_max) o << '/' << rail_max_[r] << "mW";
+  }
   return o.str();
 }
 

@@ -660,6 +660,9 @@ class line_scanner {
     double cur = 0;
     if (!consume_number(value, cur)) return false;
     std::optional<double> max_c;
+    // JetPack 7.2 writes the unit on both values, cpu@52.968C/52.968C (jtop's test_06 line);
+    // the earlier JetPack 7 form is cpu@45.5/47.2C.
+    if (value.size() > 1 && value.front() == 'C') consume(value, 'C');
     if (!value.empty()) {
       double mx = 0;
       if (!consume(value, '/') || !consume_number(value, mx) || !value.empty()) return false;

@@ -198,10 +198,13 @@ TEST_P(sim_board_api, detects_sets_modes_locks_clocks_and_restores) {
   std::size_t listed = 0;
   for (const auto& chip : p.ina)
     for (const auto& ch : chip.channels) listed += ch.kind == sim::rail_kind::nc ? 0 : 1;
+  listed += p.ina238.size();  // Thor's VIN
   ASSERT_TRUE(b.at("rails").is_array()) << board.body;
   EXPECT_EQ(b.at("rails").size(), listed) << board.body;
   for (const auto& r : b.at("rails"))
     EXPECT_EQ(r.value("role", ""), telemetry::rail_role(r.value("name", ""))) << r.dump();
+  // 3D scaling: nvgpu's switch where the board has it, else the devfreq governor (JetPack 7).
+  EXPECT_EQ(b.at("gpu").value("scaling", ""), p.enable_3d_scaling ? "enable_3d_scaling" : "devfreq_governor");
   const auto health = json_of(http.request("GET", "/v1/health"));
   EXPECT_EQ(health.value("board", ""), "sim:" + p.name);
   EXPECT_EQ(health.value("simulated", false), true);
@@ -432,7 +435,8 @@ TEST_P(sim_board_api, rejects_bad_input_and_busy_or_failing_changes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(profiles, sim_board_api,
-                         ::testing::Values("tx2", "nano", "xavier-agx", "xavier-nx", "orin-agx", "orin-nano"),
+                         ::testing::Values("tx2", "nano", "xavier-agx", "xavier-nx", "orin-agx", "orin-nano",
+                                           "orin-agx-jp7", "thor"),
                          [](const auto& info) {
                            std::string n = info.param;
                            for (char& c : n)

@@ -27,6 +27,9 @@ struct power_mode_description {
 struct gpu_description {
   std::vector<long long> available_hz;
   clock_range range;
+  /// How the GPU's 3D scaling is switched: "enable_3d_scaling" (nvgpu's file, up to L4T r36) or
+  /// "devfreq_governor" (nvhost_podgov vs performance: JetPack 7.2 Orin, Thor).
+  std::string scaling;
 };
 
 struct cluster_description {

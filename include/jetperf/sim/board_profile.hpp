@@ -17,7 +17,7 @@ struct cpu_cluster {
 };
 
 /// Which power domains a rail measures (the rail simulator sums them).
-enum class rail_kind { input, cpu, gpu, soc, ddr, cv, sys5v, wifi, gpu_soc, cpu_cv, cpu_gpu_cv, nc };
+enum class rail_kind { input, cpu, gpu, soc, ddr, cv, sys5v, wifi, gpu_soc, cpu_cv, cpu_gpu_cv, nc, cpu_soc_mss };
 
 struct rail_channel {
   std::string label;  ///< rail name as tegrastats prints it ("NC" for unconnected channels)
@@ -32,8 +32,16 @@ struct ina_chip {
   std::vector<rail_channel> channels;  ///< exactly three
 };
 
+/// One INA238 (Thor's carrier VIN monitor): one channel, no label, hwmon power1_input in
+/// microwatts beside in1_input (mV) and curr1_input (mA); the board's total.
+struct ina238_chip {
+  std::string bus_addr;     ///< "7-0044"
+  std::string device_path;  ///< real device directory
+  int hwmon_index = 0;      ///< hwmonN
+};
+
 struct thermal_zone_spec {
-  std::string type;     ///< zone type = tegrastats name
+  std::string type;     ///< zone type = tegrastats name, less a "-thermal" suffix (JetPack 7)
   double offset_c = 0;  ///< added to the modelled die temperature
   bool offline = false; ///< reads -256000 (sensor not available)
   bool fixed_trip = false;  ///< PMIC: a fixed 100 C trip value, not a measurement
@@ -100,9 +108,19 @@ struct board_profile {
   std::string gpu_compatible;   ///< modalias-style compatible string
   std::vector<long long> gpu_freqs_hz;
   std::vector<std::string> gpu_clock_debugfs;  ///< actual GPC clock files (one per GPC)
+  /// nvgpu's device files (of_node/name, load, railgate_enable, power/control, tpc_pg_mask ...);
+  /// false on Thor, whose OpenRM GPU shows only devfreq entries (gpu_devfreq_dir is the device).
+  bool nvgpu_sysfs = true;
+  bool enable_3d_scaling = true;  ///< nvgpu's enable_3d_scaling file (gone on L4T r39: the governor is it)
+  std::string gpu_governors = "wmark_active nvhost_podgov userspace performance simple_ondemand";
+  /// The GPU's other devfreq entries under /sys/devices/virtual/devfreq (Thor's gpu-nvd-0).
+  std::vector<std::string> gpu_extra_devfreq;
+  int gpu_gpcs = 1;             ///< GR3D_FREQ @[...] entries when no clock file per GPC is kept
 
   // EMC (README 2)
-  std::string emc_rate_path, emc_min_path, emc_max_path;  ///< debugfs
+  /// debugfs; "" where jetperf has no EMC control (Thor: bwmgr devfreq), and the model then runs
+  /// the EMC on its own table with no files.
+  std::string emc_rate_path, emc_min_path, emc_max_path;
   std::string emc_cap_path;     ///< nvpmodel cap file for the path set the tools use
   std::string emc_cap_path_alt; ///< the other kernel's cap file ("" = none)
   std::vector<long long> emc_freqs_hz;
@@ -112,6 +130,9 @@ struct board_profile {
 
   std::vector<thermal_zone_spec> zones;
   std::vector<ina_chip> ina;    ///< empty: no power monitor
+  std::vector<ina238_chip> ina238;  ///< after the INA3221 rails; named VIN, the total
+  /// /sys/class/power_supply entries of USB-C PD sources (UCSI): negotiated limits, not readings.
+  std::vector<std::string> ucsi_supplies;
   bool hwmon_rails = false;     ///< r35+ hwmon layout; r32 IIO layout otherwise
 
   bool fan_hwmon = false;       ///< r35+ pwmfan hwmon; r32 /sys/devices/pwm-fan
@@ -133,6 +154,10 @@ struct board_profile {
   bool mts = false;             ///< MTS fg/bg field as root (TX2, Xavier)
   bool vic_field = false;       ///< VIC_FREQ as root (Orin)
   int ape_mhz = 25;             ///< APE clock printed as root
+  bool rail_max = false;        ///< NAME curmW/avgmW/maxmW (JetPack 7)
+  bool temp_max = false;        ///< name@curC/maxC (JetPack 7.2 on Orin)
+  bool gr3d_load = true;        ///< false: GR3D_FREQ @[f0,...] without a load (Thor)
+  std::vector<std::string> engines_off;  ///< "NVENC0 off ..." as root (JetPack 7), before APE
 
   power_constants power;
 
@@ -140,7 +165,7 @@ struct board_profile {
   int core_count() const;
 };
 
-/// All profiles: tx2, nano, xavier-agx, xavier-nx, orin-agx, orin-nano.
+/// All profiles: tx2, nano, xavier-agx, xavier-nx, orin-agx, orin-nano, orin-agx-jp7, thor.
 const std::vector<board_profile>& board_profiles();
 /// The profile of that name; throws not_found listing the known names.
 const board_profile& find_profile(const std::string& name);

@@ -15,6 +15,9 @@ bool write_board_tree(const board_profile& profile, const std::string& root, boo
 /// Host directory of the hwmon node of INA chip `chip` (r35+) or of its iio:device (r32).
 std::string rail_dir(const board_profile& profile, const std::string& root, const ina_chip& chip);
 
+/// Board path of the hwmon node of an INA238 chip.
+std::string ina238_dir(const ina238_chip& chip);
+
 /// The /sys/devices/system/cpu/online text ("0-3,6") for a per-core online list.
 std::string cpu_range_list(const std::vector<bool>& online);
 

@@ -108,9 +108,15 @@ class rail_simulator final : public platform::workload_processes {
   /// The last sampled threads' loads (`work_shares` where they noted work) packed onto the online
   /// cores, busiest first.
   std::vector<double> pack_loads(const std::vector<bool>& online, const std::map<int, double>& work_shares) const;
+  /// The GPU's clock, load and power gating into `l` (devfreq follows its governor).
+  void read_gpu(board_load& l);
+  /// The EMC rate and utilisation into `l`, for the CPU/GPU demand (0..1).
+  void read_emc(board_load& l, double demand);
   void reserve_speed(const board_load& l);
   void write_proc_stat(const board_load& l, double dt_s);
   void write_rails(const domain_power& power);
+  /// One INA238's files for `mw`; adds its rail (VIN) to `rails`; returns the power written, mW.
+  double write_ina238(const ina238_chip& chip, double mw, std::vector<std::pair<std::string, double>>& rails);
   void write_temps(double total_mw, double dt_s);
 
   const board_profile& profile_;

@@ -6,6 +6,8 @@
 #include <jetperf/sim/host_cpu_stat.hpp>
 
 #include <ctime>
+#include <map>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -22,12 +24,20 @@ class tegrastats_sampler {
   std::string line(bool root_form, std::time_t now);
 
  private:
+  /// GR3D_FREQ and, as root, the engines, VIC, APE and MTS fields.
+  void gpu_fields(std::ostream& o, bool root_form) const;
+
   const board_profile& profile_;
   std::string root_, proc_;
   host_cpu_stat stat_;
   std::vector<double> rail_sum_;
+  std::vector<long long> rail_max_;
+  std::map<std::string, long long> zone_max_;
   long long samples_ = 0;
 };
+
+/// The name tegrastats prints for a thermal zone type: "cpu-thermal" -> "cpu" (JetPack 7 zones).
+std::string tegrastats_zone_name(const std::string& zone_type);
 
 /// "44.562" / "32" / "-256": a millidegree value as tegrastats prints it (no trailing zeros).
 std::string format_celsius(long long millideg);

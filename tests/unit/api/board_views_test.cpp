@@ -99,7 +99,7 @@ TEST(board_views, board_with_controls_shows_ranges_and_settings) {
   platform::board_description d;
   d.info = orin_info();
   d.default_mode = 2;
-  d.gpu = platform::gpu_description{{114750000, 1300500000}, {114750000, 1300500000, "nvhost_podgov"}};
+  d.gpu = platform::gpu_description{{114750000, 1300500000}, {114750000, 1300500000, "nvhost_podgov"}, "devfreq_governor"};
   d.cpu.clusters.push_back({{0, 1}, {115200, 2201600}, platform::clock_range{115200, 2201600, "schedutil"}});
   d.cpu.clusters.push_back({{2, 3}, {115200}, std::nullopt});  // offline: lists only
   d.cpu.cores = {0, 1, 2, 3};
@@ -111,7 +111,7 @@ TEST(board_views, board_with_controls_shows_ranges_and_settings) {
   const auto j = board_json(d);
   EXPECT_EQ(j["default_mode"], 2);
   EXPECT_EQ(j["gpu"], json::parse(R"({"available_hz":[114750000,1300500000],"min_hz":114750000,"max_hz":1300500000,
-                                      "governor":"nvhost_podgov"})"));
+                                      "governor":"nvhost_podgov","scaling":"devfreq_governor"})"));
   EXPECT_EQ(j["cpu"]["clusters"], json::parse(R"([{"cores":[0,1],"available_khz":[115200,2201600],"min_khz":115200,
                                                    "max_khz":2201600,"governor":"schedutil"},
                                                   {"cores":[2,3],"available_khz":[115200]}])"));

@@ -328,6 +328,21 @@ TEST(tegrastats_parser, jetpack7_orin_line_field_by_field) {
   EXPECT_TRUE(j["cpus"][3]["util_pct"].is_null());
 }
 
+// JetPack 7.2 on Orin writes the unit after both values (the form of the real line in jtop's
+// jtop/tests/test_06_tegra_parse.py; values here are made up).
+TEST(tegrastats_parser, jetpack7_2_temperatures_with_the_unit_twice) {
+  auto r = parse_tegrastats_line("07-01-2026 10:00:00 RAM 2000/62000MB (lfb 3x2MB) cpu@50.5C/51.25C gpu@-256C/-256C "
+                                 "VDD_GPU_SOC 4000mW/4100mW/4200mW");
+  EXPECT_TRUE(r.unparsed.empty());
+  expect_temps(r, {{"cpu", 50.5}, {"gpu", {}}});
+  EXPECT_EQ(r.temps[0].max_celsius, opt(51.25));
+  EXPECT_FALSE(r.temps[1].max_celsius);
+  ASSERT_EQ(r.rails.size(), 1u);
+  EXPECT_EQ(r.rails[0].max_mw, opt(4200));
+  // A stray unit with nothing after it is not a temperature.
+  EXPECT_FALSE(parse_tegrastats_line("RAM 2000/62000MB (lfb 3x2MB) cpu@50.5CC").unparsed.empty());
+}
+
 TEST(tegrastats_parser, thor_gpu_list_without_load) {
   auto r = parse_tegrastats_line(
       "RAM 5000/128000MB (lfb 2x4MB) CPU [1%@2600,3%@2600] EMC_FREQ 0%@4266 GR3D_FREQ @[1000,1000,1000] "
