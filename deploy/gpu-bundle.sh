@@ -14,8 +14,8 @@
 #
 # No CUDA, cuBLAS, cuDNN or driver library is carried (deploy/gpu-bundle/cuda-libs.sh). The CUDA
 # plugin is built for sm_80 and sm_90 and the Jetson architectures this toolkit still supports.
-# Needs the CUDA toolkit (default /usr/local/cuda, or CUDA_HOME) and patchelf (installed with apt
-# when missing and run as root). JETPERF_JOBS: build jobs (default: the machine's cores);
+# Needs the CUDA toolkit (default /usr/local/cuda, or CUDA_HOME), patchelf and xz (installed with
+# apt when missing and run as root). JETPERF_JOBS: build jobs (default: the machine's cores);
 # JETPERF_XZ_LEVEL: xz's preset (default 9, about 16 MiB; CI's 1 takes a sixth of the time for
 # about 22 MiB).
 set -euo pipefail
@@ -28,10 +28,11 @@ max_mib=60
 . deploy/gpu-bundle/cuda-libs.sh
 
 [ -x "$nvcc" ] || { echo "gpu-bundle: no CUDA compiler at $nvcc (set CUDA_HOME)" >&2; exit 2; }
-if ! command -v patchelf >/dev/null; then
-  [ "$(id -u)" -eq 0 ] || { echo "gpu-bundle: needs patchelf (apt-get install patchelf)" >&2; exit 2; }
-  apt-get install -y -q --no-install-recommends patchelf >/dev/null
-fi
+for tool in patchelf:patchelf xz:xz-utils; do
+  command -v "${tool%%:*}" >/dev/null && continue
+  [ "$(id -u)" -eq 0 ] || { echo "gpu-bundle: needs ${tool%%:*} (apt-get install ${tool#*:})" >&2; exit 2; }
+  apt-get install -y -q --no-install-recommends "${tool#*:}" >/dev/null
+done
 
 # Data-centre Ampere and Hopper, plus the Jetsons' (Nano 53, TX2 62, Xavier 72, Orin 87, Thor
 # 101 before CUDA 13, 110 since) that this nvcc still compiles for.

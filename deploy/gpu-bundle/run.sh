@@ -224,6 +224,9 @@ python=$(find_python)
 env_line "bundle" "$(cat "$bundle/BUILD-INFO" 2>/dev/null | paste -sd' ')"
 env_line "host" "$(uname -srm), $(nproc) cores"
 env_line "budget" "$minutes minutes"
+# Through their own runpaths, before any CUDA library is looked for: the bundle's programs start.
+env_line "jetperfd" "$(bin/jetperfd --version 2>&1 | head -n 1)"
+env_line "jetperf" "$(bin/jetperf --version 2>&1 | head -n 1)"
 if ! gpu_found; then
   env_line "gpu" "none found (nvidia-smi -L lists no GPU, or no /dev/nvidia0 without it)"
   for s in "${steps[@]}"; do step_skip "$s" "skipped: no GPU"; done
