@@ -11,6 +11,8 @@
 # CUDA, cuBLAS, cuDNN or driver library: they are looked up here (the toolkit's lib64, Python's
 # `nvidia` packages) and named in the report. Without a GPU every step is skipped, saying so.
 # Exits 0 when every step ran (whatever its figures), 1 when one could not, 2 on a usage error.
+# JETPERF_BUNDLE_BOARD (default dgpu) runs the jobs on another board, e.g. a simulated one, to try
+# the run's own plumbing on a machine without a GPU (with a stand-in nvidia-smi on the PATH).
 set -uo pipefail
 
 bundle=$(cd "$(dirname "$0")" && pwd)
@@ -29,6 +31,7 @@ done
 mkdir -p "$out/steps" && out=$(cd "$out" && pwd) || exit 2
 cd "$bundle" || exit 2
 budget_s=$((minutes * 60))
+board=${JETPERF_BUNDLE_BOARD:-dgpu}
 start_s=$SECONDS
 say() { echo "run.sh: $*"; }
 env_line() { echo "$1: $2" >>"$out/environment.txt"; say "$1: $2"; }
@@ -173,7 +176,12 @@ cmd() {
   return "$rc"
 }
 
-py() { LD_LIBRARY_PATH=$plain_ld_path "$python" "$@"; }
+# Python with the environment it came with (PyTorch loads its own CUDA libraries), as a command
+# that `timeout` can run and a reader can retype.
+py() {
+  if [ -n "$plain_ld_path" ]; then echo env "LD_LIBRARY_PATH=$plain_ld_path" "$python"
+  else echo env -u LD_LIBRARY_PATH "$python"; fi
+}
 
 # job FIGURE COLUMNS KIND ARGS...: submits a job to the daemon, follows it until the step's time
 # is up (then cancels it, so the next step does not queue behind it) and keeps its results.
@@ -184,10 +192,12 @@ job() {
   id=$(sed -n 's/^submitted job \([0-9]*\).*/\1/p' "$step_dir/log.txt" | tail -n 1)
   [ -n "$id" ] || { step_rc=1; return 1; }
   last_job=$id
-  if ! cmd bin/jetperf watch "$id"; then
-    timeout 30 bin/jetperf cancel "$id" >>"$step_dir/log.txt" 2>&1
-    echo "bin/jetperf cancel $id" >>"$step_dir/commands"
-  fi
+  cmd bin/jetperf watch "$id"
+  case $? in
+    124 | 137)
+      timeout 30 bin/jetperf cancel "$id" >>"$step_dir/log.txt" 2>&1
+      echo "bin/jetperf cancel $id" >>"$step_dir/commands" ;;
+  esac
   timeout 60 bin/jetperf results "$id" --format json -o "$step_dir/figures/$figure.json" >>"$step_dir/log.txt" 2>&1
   echo "bin/jetperf results $id --format json -o figures/$figure.json" >>"$step_dir/commands"
   echo "$columns" >"$step_dir/figures/$figure.columns"
@@ -201,7 +211,7 @@ start_daemon() {
   mkdir -p "$state"
   head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n' >"$state/token"
   chmod 600 "$state/token"
-  bin/jetperfd --board dgpu --listen 127.0.0.1:0 --ready-file "$state/ready" --db "$state/jetperf.db" \
+  bin/jetperfd --board "$board" --listen 127.0.0.1:0 --ready-file "$state/ready" --db "$state/jetperf.db" \
     --token-file "$state/token" --config /dev/null --sim-dir "$state/sim" --log-level info >"$state/jetperfd.log" 2>&1 &
   daemon_pid=$!
   for i in $(seq 1 100); do
@@ -212,7 +222,7 @@ start_daemon() {
   port=$(sed -n 's/.*:\([0-9][0-9]*\).*/\1/p' "$state/ready" 2>/dev/null | head -n 1)
   [ -n "$port" ] || { say "jetperfd did not start (see $state/jetperfd.log)"; return 1; }
   export JETPERF_HOST=127.0.0.1:$port JETPERF_TOKEN=$(cat "$state/token")
-  say "jetperfd on the dgpu board at $JETPERF_HOST (log: $state/jetperfd.log)"
+  say "jetperfd on the $board board at $JETPERF_HOST (log: $state/jetperfd.log)"
 }
 stop_daemon() { [ -z "$daemon_pid" ] || { kill "$daemon_pid" 2>/dev/null; wait "$daemon_pid" 2>/dev/null; }; }
 trap stop_daemon EXIT

@@ -23,7 +23,7 @@ step_gemm_tflops() {
     --warmup-s 0.2 --min-time-s 0.3 --max-time-s 1.5 --cooldown-s 0
   gemm_job=$last_job
   if [ -n "$python" ]; then
-    cmd ">torch_matmul" py python/torch_gemm.py --sizes "$gemm_sizes" --jetperf "$step_dir/figures/cublas.json"
+    cmd ">torch_matmul" $(py) python/torch_gemm.py --sizes "$gemm_sizes" --jetperf "$step_dir/figures/cublas.json"
   fi
   step_end
 }
@@ -35,7 +35,7 @@ step_layers_cudnn() {
   job cudnn "$layer_columns" layers --model resnet50,mobilenet_v2 --device cuda --granularity block \
     --latency-samples 50 --min-time-s 0.2 --max-time-s 0.5 --no-end-to-end --cooldown-s 0
   if [ -n "$python" ]; then
-    cmd ">torch_eager" py python/torch_layers.py --jetperf "$step_dir/figures/cudnn.json"
+    cmd ">torch_eager" $(py) python/torch_layers.py --jetperf "$step_dir/figures/cudnn.json"
   fi
   step_end
 }
@@ -54,7 +54,7 @@ step_gemm_clocks() {
   local clocks=min,max
   cmd ">board" bin/jetperf --json board
   if [ -n "$python" ]; then
-    clocks=$(py python/pick_clocks.py "$step_dir/figures/board.json" 6 2>>"$step_dir/log.txt") || clocks=min,max
+    clocks=$($(py) python/pick_clocks.py "$step_dir/figures/board.json" 6 2>>"$step_dir/log.txt") || clocks=min,max
   fi
   job clocks "$gemm_columns,flags" gemm --device cuda --dtype half --tensor on --sizes 4096 --gpu-freq "$clocks" \
     --warmup-s 0.2 --min-time-s 0.3 --max-time-s 1.5 --cooldown-s 0
@@ -71,7 +71,7 @@ step_kernel_trace() {
     local kernels runs names=""
     kernels=$(grep -o '"cat":"kernels"' "$step_dir/trace.json" | wc -l)
     runs=$(grep -o '"kernel_trace":true' "$step_dir/trace.json" | wc -l)
-    if [ -n "$python" ]; then names=$(py python/kernel_names.py "$step_dir/trace.json" 2>>"$step_dir/log.txt"); fi
+    if [ -n "$python" ]; then names=$($(py) python/kernel_names.py "$step_dir/trace.json" 2>>"$step_dir/log.txt"); fi
     printf '{"job": %s, "point": 0, "traced_runs": %s, "kernels": %s, "kernel_names": %s}\n' \
       "$gemm_job" "$runs" "$kernels" "${names:-null}" >"$step_dir/figures/trace_summary.json"
     echo "grep -o '\"cat\":\"kernels\"' trace.json | wc -l" >>"$step_dir/commands"
@@ -102,7 +102,7 @@ run_steps() {
   else
     local s
     for s in 02-gemm_tflops 03-layers_cudnn 04-layers_end_to_end 05-gemm_clocks 06-kernel_trace; do
-      step_skip "$s" "not run: jetperfd --board dgpu did not start ($(tail -n 1 "$out/daemon/jetperfd.log"))"
+      step_skip "$s" "not run: jetperfd --board $board did not start ($(tail -n 1 "$out/daemon/jetperfd.log"))"
     done
   fi
   step_multi_dnn
