@@ -9,7 +9,7 @@ layer_columns=network,layer_index,layer_name,dtype,latency_median_s,latency_coun
 gemm_job=""
 
 step_gpu_tests() {
-  step_begin 01-gpu_tests 18
+  step_begin 01-gpu_tests 15
   # The multi_dnn checks run in their own step (07).
   cmd tests/device_tests --gtest_filter=-multi_dnn_gpu.* --gtest_output="json:$step_dir/figures/gtest.json"
   step_end
@@ -18,7 +18,7 @@ step_gpu_tests() {
 # cuBLAS through the gemm kind: half, float and double, tensor cores on and off (float with
 # tensor cores on is TF32); bf16 is not a gemm dtype, so only torch measures it.
 step_gemm_tflops() {
-  step_begin 02-gemm_tflops 14
+  step_begin 02-gemm_tflops 13
   job cublas "$gemm_columns" gemm --device cuda --dtype half,float,double --tensor both --sizes "$gemm_sizes" \
     --warmup-s 0.2 --min-time-s 0.3 --max-time-s 1.5 --cooldown-s 0
   gemm_job=$last_job
@@ -31,7 +31,7 @@ step_gemm_tflops() {
 # Block latency on cuDNN, 50 runs a block (median), and the same blocks in PyTorch eager with the
 # same input shapes, dtype and number of runs.
 step_layers_cudnn() {
-  step_begin 03-layers_cudnn 16
+  step_begin 03-layers_cudnn 14
   job cudnn "$layer_columns" layers --model resnet50,mobilenet_v2 --device cuda --granularity block \
     --latency-samples 50 --min-time-s 0.2 --max-time-s 0.5 --no-end-to-end --cooldown-s 0
   if [ -n "$python" ]; then
@@ -41,7 +41,7 @@ step_layers_cudnn() {
 }
 
 step_layers_end_to_end() {
-  step_begin 04-layers_end_to_end 12
+  step_begin 04-layers_end_to_end 10
   job layers "$layer_columns" layers --model resnet50 --device cuda --granularity block --latency-samples 50 \
     --max-time-s 1 --cooldown-s 0
   step_end
@@ -50,7 +50,7 @@ step_layers_end_to_end() {
 # The GPU clocks the board offers (NVML's supported graphics clocks), six of them spread over the
 # range; where NVML refuses to lock them (a container), the rows say so.
 step_gemm_clocks() {
-  step_begin 05-gemm_clocks 12
+  step_begin 05-gemm_clocks 10
   local clocks=min,max
   cmd ">board" bin/jetperf --json board
   if [ -n "$python" ]; then
@@ -82,10 +82,11 @@ step_kernel_trace() {
 # The multi_dnn GPU checks (a CPU/GPU split through pinned memory, two GPU networks overlapping on
 # their streams), then the 2-4-network CPU-only mappings per hour on this machine's cores.
 step_multi_dnn() {
-  step_begin 07-multi_dnn 20
+  step_begin 07-multi_dnn 30
   cmd tests/device_tests --gtest_filter=multi_dnn_gpu.* --gtest_output="json:$step_dir/figures/gtest.json"
-  # samples=2 fixed_samples=1 target_rse=0.01 window_s=10 boundary_s=1 networks=2:4
-  cmd ">cpu_rate" bench/bench_multi_dnn_rate 2 1 0.01 10 1 2:4
+  # samples=1 fixed_samples=1 target_rse=0.01 window_s=10 boundary_s=1 networks=2:4: three
+  # mappings each way (on 2 loaded cores the adaptive ones took their 30 s each; 16 take less).
+  cmd ">cpu_rate" bench/bench_multi_dnn_rate 1 1 0.01 10 1 2:4
   step_end
 }
 
