@@ -89,7 +89,10 @@ while IFS= read -r -d '' f; do
 done < <(find "$stage" -type f -print0)
 
 {
-  echo "commit $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$src" diff --quiet HEAD 2>/dev/null || echo +changes)"
+  # Outside a clone (CI's chroot copies the files, not .git) the commit is unknown, not changed.
+  changes=""
+  git -C "$src" diff --quiet HEAD 2>/dev/null || [ $? -ne 1 ] || changes=+changes
+  echo "commit $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)$changes"
   echo "built $(date -u +%Y-%m-%dT%H:%M:%SZ) with $("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/CUDA \1/p')"
   echo "sm $archs"
 } >"$stage/BUILD-INFO"
