@@ -1,5 +1,6 @@
 #pragma once
-// Paths the tests need, fixed at configure time (tests/support/test_paths.cpp.in).
+// Paths the tests need, fixed at configure time (tests/support/test_paths.cpp.in); the GPU
+// bundle's run.sh names its unpacked daemon and client in JETPERF_TEST_DAEMON and JETPERF_TEST_CLIENT.
 #include <string>
 
 namespace jetperf::test {
