@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <jetperf/measure/sensor_updates.hpp>
+
 namespace jetperf::measure {
 namespace {
 
@@ -29,9 +31,9 @@ struct transition {
   double after_s;
 };
 
-// A step's levels need a clear gap between them: ten times the spread of either level's
-// readings, so the noise cannot pass for part of the step.
-constexpr double k_min_step_over_noise = 10;
+// A step's levels need a clear gap between them: four times the spread of either level's
+// readings (a few each), so the noise cannot pass for part of the step.
+constexpr double k_min_step_over_noise = 4;
 // Readings this close to either level are the level, not part of the step.
 constexpr double k_level_margin = 0.03;
 
@@ -53,6 +55,20 @@ void add_transitions(const std::vector<power_reading>& readings, std::int64_t ed
   }
 }
 
+// Each change as a reading, at the middle of the two polls it fell between: when a reader first
+// saw the update, which is what a lag means to a reader (the regular clock the period is fitted to
+// would place an update the driver wrote late at its due time).
+std::vector<power_reading> seen_changes(const std::vector<std::pair<std::int64_t, double>>& polls) {
+  std::vector<power_reading> out;
+  for (std::size_t i = 1; i < polls.size(); ++i)
+    if (polls[i].second != polls[i - 1].second)
+      out.push_back({polls[i - 1].first + (polls[i].first - polls[i - 1].first) / 2, polls[i].second});
+  return out;
+}
+
+// How much of a period after an update's first change its last part may still arrive.
+constexpr double k_torn_fraction = 0.6;
+
 }  // namespace
 
 step_response fit_step_response(const std::vector<power_reading>& readings, const std::vector<load_edge>& edges,
@@ -66,25 +82,22 @@ step_response fit_step_response(const std::vector<power_reading>& readings, cons
     out.unusable = "fewer than 3 readings caught part-way through a step of the load";
     return out;
   }
-  // Least squares of after = delay + window x fraction.
-  double sf = 0, st = 0;
-  for (const auto& p : points) {
-    sf += p.fraction;
-    st += p.after_s;
-  }
-  const double n = static_cast<double>(points.size());
-  const double mf = sf / n, mt = st / n;
-  double sff = 0, sft = 0;
-  for (const auto& p : points) {
-    sff += (p.fraction - mf) * (p.fraction - mf);
-    sft += (p.fraction - mf) * (p.after_s - mt);
-  }
-  if (!(sff > 0)) {
+  // after = delay + window x fraction, fitted by Theil-Sen (the median of the pairwise slopes):
+  // a reading the driver wrote late is an outlier the fit must not follow.
+  std::vector<double> slopes;
+  for (std::size_t i = 0; i < points.size(); ++i)
+    for (std::size_t j = i + 1; j < points.size(); ++j) {
+      const double df = points[j].fraction - points[i].fraction;
+      if (std::abs(df) > 0.05) slopes.push_back((points[j].after_s - points[i].after_s) / df);
+    }
+  if (slopes.empty()) {
     out.unusable = "the readings part-way through a step all caught it at the same fraction";
     return out;
   }
-  out.window_s = sft / sff;
-  out.delay_s = mt - out.window_s * mf;
+  out.window_s = median_of(slopes);
+  std::vector<double> offsets;
+  for (const auto& p : points) offsets.push_back(p.after_s - out.window_s * p.fraction);
+  out.delay_s = median_of(offsets);
   out.lag_s = out.delay_s + out.window_s / 2;
   return out;
 }
@@ -117,6 +130,22 @@ std::optional<double> repeat_read_fraction(const std::vector<std::pair<std::int6
   return static_cast<double>(same) / static_cast<double>(pairs);
 }
 
+std::vector<std::pair<std::int64_t, double>> merge_torn_updates(std::vector<std::pair<std::int64_t, double>> polls,
+                                                                std::int64_t within_ns) {
+  std::size_t start = 0;  // the poll that first saw the update under way
+  bool seen = false;
+  for (std::size_t i = 1; i < polls.size(); ++i) {
+    if (polls[i].second == polls[i - 1].second) continue;
+    if (seen && polls[i].first - polls[start].first < within_ns) {
+      for (std::size_t k = start; k < i; ++k) polls[k].second = polls[i].second;
+      continue;
+    }
+    start = i;
+    seen = true;
+  }
+  return polls;
+}
+
 read_latency summarize_read_latency(std::vector<double> durations_s) {
   read_latency out;
   out.reads = durations_s.size();
@@ -126,6 +155,32 @@ read_latency summarize_read_latency(std::vector<double> durations_s) {
   // Nearest rank: the smallest duration that 99% of the reads do not exceed.
   const auto rank = static_cast<std::size_t>(std::ceil(0.99 * static_cast<double>(durations_s.size())));
   out.p99_s = durations_s[std::max<std::size_t>(rank, 1) - 1];
+  return out;
+}
+
+channel_card card_of_channel(const std::vector<std::pair<std::int64_t, double>>& polls,
+                             const std::vector<load_edge>& edges, double half_period_s, double nominal_period_s) {
+  channel_card out;
+  std::vector<double> values;
+  values.reserve(polls.size());
+  for (const auto& p : polls) values.push_back(p.second);
+  out.resolution = smallest_step(values);
+  // The next update is a period away, and a torn one is whole well before (a chip's driver
+  // writes its files within a millisecond; a simulated board's thread, on a busy host, within
+  // about half a period).
+  const auto whole = nominal_period_s > 0
+                         ? merge_torn_updates(polls, static_cast<std::int64_t>(nominal_period_s * 1e9 * k_torn_fraction))
+                         : polls;
+  const auto fit = fit_sensor_updates(whole, nominal_period_s);
+  out.updates = fit.readings.size();
+  if (!fit.unusable.empty() || !(fit.period_s > 0)) {
+    out.period_unusable = fit.unusable.empty() ? "too few changes to fit an update clock" : fit.unusable;
+    out.step.unusable = out.period_unusable;
+    return out;
+  }
+  out.period_s = fit.period_s;
+  out.repeat_fraction = repeat_read_fraction(whole, fit.update_ns, fit.period_s, fit.lateness_median_s);
+  out.step = fit_step_response(seen_changes(whole), edges, half_period_s);
   return out;
 }
 

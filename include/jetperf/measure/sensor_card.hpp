@@ -51,6 +51,13 @@ std::optional<double> smallest_step(std::vector<double> values, double floor = 1
 std::optional<double> repeat_read_fraction(const std::vector<std::pair<std::int64_t, double>>& polls,
                                            std::int64_t update_ns, double period_s, double lateness_s);
 
+/// The polls with each torn update made whole: a channel read from two files (hwmon's voltage and
+/// current) read between the driver's two writes shows half an update, then the rest a poll or
+/// two later. A change within `within_ns` of the previous one is the same update: its value is
+/// taken back to where that update was first seen, so the update has one change, at its start.
+std::vector<std::pair<std::int64_t, double>> merge_torn_updates(std::vector<std::pair<std::int64_t, double>> polls,
+                                                                std::int64_t within_ns);
+
 /// Median and 99th percentile of durations (s); zeros for none.
 struct read_latency {
   double median_s = 0;
@@ -58,5 +65,19 @@ struct read_latency {
   std::size_t reads = 0;
 };
 read_latency summarize_read_latency(std::vector<double> durations_s);
+
+/// One channel's card from its polls (time-ordered (t_ns, value)) over a square wave of `edges`.
+/// `nominal_period_s`: what the board's configuration says (the fit searches near it; 0: the
+/// changes' own spacing, which torn reads of a two-file channel can halve).
+struct channel_card {
+  double period_s = 0;              ///< fitted update period (0: none could be fitted)
+  std::string period_unusable;      ///< why not, when not
+  std::size_t updates = 0;          ///< updates placed
+  step_response step;
+  std::optional<double> resolution;       ///< smallest step, in the channel's unit
+  std::optional<double> repeat_fraction;  ///< repeat_read_fraction
+};
+channel_card card_of_channel(const std::vector<std::pair<std::int64_t, double>>& polls,
+                             const std::vector<load_edge>& edges, double half_period_s, double nominal_period_s);
 
 }  // namespace jetperf::measure

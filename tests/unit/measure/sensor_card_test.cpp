@@ -133,3 +133,15 @@ TEST(sensor_card, read_latency_is_the_median_and_the_99th_percentile) {
   EXPECT_NEAR(r.p99_s, 198e-6, 1e-12);
   EXPECT_EQ(summarize_read_latency({}).reads, 0u);
 }
+
+TEST(sensor_card, a_torn_update_is_one_change_at_its_start_with_its_whole_value) {
+  // Updates at 20 and 40 ms: the first read half-written at 20 ms (1.5) and whole at 21 ms (2).
+  const std::vector<std::pair<std::int64_t, double>> polls{{19'000'000, 1},   {20'000'000, 1.5}, {21'000'000, 2},
+                                                           {22'000'000, 2},   {40'000'000, 3},   {41'000'000, 3}};
+  const auto whole = merge_torn_updates(polls, 6'000'000);
+  const std::vector<std::pair<std::int64_t, double>> expected{{19'000'000, 1}, {20'000'000, 2}, {21'000'000, 2},
+                                                              {22'000'000, 2}, {40'000'000, 3}, {41'000'000, 3}};
+  EXPECT_EQ(whole, expected);
+  // Updates further apart than the window stay apart.
+  EXPECT_EQ(merge_torn_updates(polls, 500'000), polls);
+}
