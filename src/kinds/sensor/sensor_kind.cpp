@@ -47,15 +47,6 @@ class fast_polls {
   telemetry::sample_source* source_;
 };
 
-std::string averaging_text(const std::vector<platform::sensor_chip_averaging>& chips) {
-  std::string out;
-  for (const auto& c : chips) {
-    out += (out.empty() ? "" : "; ") + c.dir + ": samples=" + std::to_string(c.samples);
-    if (c.update_interval_ms) out += " update_interval_ms=" + std::to_string(*c.update_interval_ms);
-  }
-  return out;
-}
-
 cell ms_or_null(double seconds, bool known) { return known ? cell(seconds * 1e3) : cell(nullptr); }
 
 record channel_row(const std::string& name, const std::string& unit, const measure::channel_card& c) {
@@ -142,7 +133,7 @@ class sensor_kind final : public jobs::kind<sensor_spec, sensor_point> {
     m.set(cols::half_period_s, spec.half_period_s);
     m.set(cols::edges, static_cast<std::int64_t>(edges));
     const auto chips = ctx.board ? ctx.board->sensor_averaging() : std::vector<platform::sensor_chip_averaging>{};
-    m.put(cols::averaging.name, chips.empty() ? cell(nullptr) : cell(averaging_text(chips)));
+    m.put(cols::averaging.name, chips.empty() ? cell(nullptr) : cell(platform::describe_sensor_averaging(chips)));
     m.put(cols::averaging_samples.name, chips.empty() ? cell(nullptr) : cell(chips.front().samples));
     const auto latency = measure::summarize_read_latency(ctx.telemetry ? ctx.telemetry->power_read_durations_s()
                                                                        : std::vector<double>{});
