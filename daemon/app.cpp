@@ -6,6 +6,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <jetperf/api/sensor_card_view.hpp>
+#include <jetperf/common/clock.hpp>
 #include <jetperf/config.hpp>
 #include <jetperf/sim/sim_fidelity.hpp>
 #include <jetperf/store/reboot_journal.hpp>
@@ -130,7 +132,15 @@ void app::make_job_service() {
   if (board_.sim) job_options.processes = board_.sim->simulator();
   job_options.cpu_usage = &cpu_usage_;
   const platform::board_fidelity* fidelity = fidelity_.get();
-  job_options.provenance = [this, sampler, fidelity] { return job_provenance(board_, sampler, fidelity); };
+  job_options.provenance = [this, sampler, fidelity] {
+    auto j = job_provenance(board_, sampler, fidelity);
+    // The sensor card in force when the job ran (null before any): what its energy figures rest on.
+    std::optional<nlohmann::json> card;
+    if (jobs_ && board_.controller)
+      card = api::latest_sensor_card(*jobs_, api::sensor_card_board_of(*board_.controller), wall_ns());
+    j["sensor_card"] = card ? *card : nlohmann::json();
+    return j;
+  };
   // Estimates learn from the runs of this board only.
   job_options.cost_scope = board_.name;
   jobs_ = std::make_unique<jobs::job_service>(*db_, registry_, hub_, board_.controller.get(), sampler_.get(),

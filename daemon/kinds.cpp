@@ -5,6 +5,7 @@
 #include <jetperf/kinds/idle/idle_kind.hpp>
 #include <jetperf/kinds/layers/layers_kind.hpp>
 #include <jetperf/kinds/multi_dnn/multi_dnn_kind.hpp>
+#include <jetperf/kinds/sensor/sensor_kind.hpp>
 
 namespace jetperf::daemon {
 
@@ -14,6 +15,7 @@ void register_kinds(jobs::workload_registry& registry, const kinds::command_poli
   registry.add(kinds::make_gemm_kind());
   registry.add(kinds::make_layers_kind());
   registry.add(kinds::make_multi_dnn_kind());
+  registry.add(kinds::make_sensor_kind());
   // Registered when off too: a submission is then told which configuration keys enable it.
   registry.add(kinds::make_command_kind(command));
 }

@@ -3,7 +3,9 @@
 #include <jetperf/api/board_views.hpp>
 #include <jetperf/api/router.hpp>
 #include <jetperf/api/routes.hpp>
+#include <jetperf/api/sensor_card_view.hpp>
 #include <jetperf/api/telemetry_view.hpp>
+#include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/platform/board_controller.hpp>
 #include <jetperf/platform/reboot_plan.hpp>
@@ -57,6 +59,8 @@ http_response board(const route_request& r) {
   if (!identity.contains("simulated")) identity["simulated"] = false;
   if (!identity.contains("board")) identity["board"] = b.info().jetson ? std::string("jetson") : b.info().family;
   for (const auto& item : identity.items()) j[item.key()] = item.value();
+  const auto card = api::latest_sensor_card(*r.svc.jobs, sensor_card_board_of(b), wall_ns());
+  j["sensor_card"] = card ? *card : nlohmann::json();
   return json_response(200, j);
 }
 

@@ -70,4 +70,13 @@ std::optional<double> slowest_ms_per_sample(const std::vector<sensor_chip_averag
   return slowest;
 }
 
+std::string describe_sensor_averaging(const std::vector<sensor_chip_averaging>& chips) {
+  std::string out;
+  for (const auto& c : chips) {
+    out += (out.empty() ? "" : "; ") + c.dir + ": samples=" + std::to_string(c.samples);
+    if (c.update_interval_ms) out += " update_interval_ms=" + std::to_string(*c.update_interval_ms);
+  }
+  return out;
+}
+
 }  // namespace jetperf::platform

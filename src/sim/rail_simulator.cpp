@@ -126,11 +126,12 @@ void rail_simulator::run() {
 }
 
 std::chrono::microseconds rail_simulator::follow_averaging() {
-  if (!profile_.hwmon_rails || profile_.ina.empty()) return options_.period;
+  const auto base = options_.period.value_or(std::chrono::microseconds(profile_.sensor.period_us));
+  if (!profile_.hwmon_rails || profile_.ina.empty()) return base;
   // The chips share one averaging count as jetperfd sets them; the first one's is the schedule.
   const auto samples = get_ll(rail_dir(profile_, "", profile_.ina.front()) + "/samples");
-  if (!samples || *samples <= 0) return options_.period;
-  const auto period = options_.period * *samples / k_tree_samples;
+  if (!samples || *samples <= 0) return base;
+  const auto period = base * *samples / k_tree_samples;
   // Averaging fewer samples leaves more of the ADC's noise in each reading (1/sqrt(samples)).
   noise_scale_ = std::sqrt(static_cast<double>(k_tree_samples) / static_cast<double>(*samples));
   // The driver computes update_interval from the chip's configuration, rounded to a millisecond.

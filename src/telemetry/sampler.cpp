@@ -145,6 +145,21 @@ std::optional<std::int64_t> sampler::job() const {
   return j;
 }
 
+void sampler::note_read(double seconds) {
+  std::lock_guard<std::mutex> lock(read_mutex_);
+  if (read_durations_.size() < k_read_durations) read_durations_.push_back(seconds);
+  else read_durations_[read_next_] = seconds;
+  read_next_ = (read_next_ + 1) % k_read_durations;
+}
+
+std::vector<double> sampler::power_read_durations_s() const {
+  std::lock_guard<std::mutex> lock(read_mutex_);
+  if (read_durations_.size() < k_read_durations) return read_durations_;
+  std::vector<double> out(read_durations_.begin() + static_cast<std::ptrdiff_t>(read_next_), read_durations_.end());
+  out.insert(out.end(), read_durations_.begin(), read_durations_.begin() + static_cast<std::ptrdiff_t>(read_next_));
+  return out;
+}
+
 void sampler::tick(std::int64_t t_ns) {
   std::lock_guard<std::mutex> ticking(tick_mutex_);
   tick_samples_.clear();
@@ -160,7 +175,9 @@ void sampler::tick(std::int64_t t_ns) {
     std::size_t n = (s + 1 < sensors_.size() ? offsets_[s + 1] : channels_.size()) - offsets_[s];
     std::fill(v, v + n, std::numeric_limits<double>::quiet_NaN());
     try {
+      const auto read_from = gives_power_[s] ? monotonic_ns() : 0;
       sensors_[s]->read(t_ns, v);
+      if (gives_power_[s] && n > 0) note_read(static_cast<double>(monotonic_ns() - read_from) * 1e-9 / static_cast<double>(n));
     } catch (const std::exception& e) {
       // A sensor failing one tick must not end sampling; its channels simply have no sample.
       // The first failure of each sensor is a warning (it names the file); repeats at 1 kHz are not.

@@ -39,4 +39,8 @@ std::optional<double> slowest_update_interval_s(const std::vector<sensor_chip_av
 /// what another count's interval follows from); nullopt when no chip says its interval.
 std::optional<double> slowest_ms_per_sample(const std::vector<sensor_chip_averaging>& chips);
 
+/// "<dir>: samples=N update_interval_ms=M; ..." (the interval where the chip says it): the
+/// configuration a sensor card was measured under, compared to tell a stale card; "" for none.
+std::string describe_sensor_averaging(const std::vector<sensor_chip_averaging>& chips);
+
 }  // namespace jetperf::platform

@@ -83,6 +83,18 @@ struct power_constants {
   double thermal_tau_s = 20;       ///< first-order thermal time constant
 };
 
+/// The power monitor's timing as the rail simulator keeps it (rail_simulator.hpp): what the
+/// sensor card (the `sensor` kind) must find.
+struct sensor_timing {
+  /// The update period at the tree's averaging count of 16: an INA3221 averaging 16 samples of
+  /// bus and shunt voltage (204 us conversions each) on its 3 channels, 3 x 16 x 408 us.
+  long long period_us = 19584;
+  /// Each reading is the mean over the period that just ended, in the files as it ends: a load
+  /// step shows half its size half a period after it.
+  double window_s() const { return static_cast<double>(period_us) * 1e-6; }
+  double lag_s() const { return window_s() / 2; }
+};
+
 struct board_profile {
   std::string name;         ///< "orin-agx"
   std::string description;  ///< one line for `--board sim:?` listings
@@ -160,6 +172,7 @@ struct board_profile {
   std::vector<std::string> engines_off;  ///< "NVENC0 off ..." as root (JetPack 7), before APE
 
   power_constants power;
+  sensor_timing sensor;
 
   const mode_spec* find_mode(int id) const;
   int core_count() const;

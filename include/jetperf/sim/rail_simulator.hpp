@@ -44,13 +44,11 @@ struct speed_status {
 };
 
 struct rail_simulator_options {
-  /// An INA3221 averaging 16 samples of bus and shunt voltage (204 us conversions each) on its
-  /// 3 channels: 3 x 16 x 408 us = 19.584 ms, which the hwmon driver rounds to an update_interval
-  /// of 20 ms (what the simulated tree says). Not a whole number of milliseconds, as a real chip's
-  /// is not: a sampler ticking every millisecond sees the updates at every phase. This is the
-  /// period at the tree's 16 samples: a hwmon board's period follows its `samples` file, as the
-  /// chip's conversion does (4 samples: 4.896 ms), and so do update_interval and the noise.
-  std::chrono::microseconds period{19584};
+  /// The update period at the tree's 16 samples (nullopt: the profile's, sensor_timing). Not a
+  /// whole number of milliseconds, as a real chip's is not: a sampler ticking every millisecond
+  /// sees the updates at every phase. A hwmon board's period follows its `samples` file, as the
+  /// chip's conversion does (4 samples: a quarter), and so do update_interval and the noise.
+  std::optional<std::chrono::microseconds> period;
   /// Busy fraction per CPU since the previous call (tests). Default: the workload threads of
   /// this process, each given a CPU share of the simulated clock.
   std::function<std::vector<double>()> host_load;

@@ -92,6 +92,9 @@ class sampler : public sample_source {
   /// clocks, temperatures and utilisation keep the configured period (they are not what a
   /// shorter sensor window needs, and at 1 kHz they would cost most of the tick).
   double set_job_tick_period_s(double period_s) override;
+  /// The last k_read_durations kept (the sensor card's read latency).
+  std::vector<double> power_read_durations_s() const override;
+  static constexpr std::size_t k_read_durations = 4096;
 
  private:
   struct pending_batch {
@@ -104,6 +107,8 @@ class sampler : public sample_source {
   /// Appends the ring's samples within [from_ns, to_ns]; ring_mutex_ held.
   void window_locked(std::int64_t from_ns, std::int64_t to_ns, std::vector<sample>& out) const;
   void record_jitter(std::int64_t late_ns);
+  /// Keeps one power read's duration (s per channel) in the ring.
+  void note_read(double seconds);
   /// Sleeps until `deadline_ns` at the idle period; true when a job or stop() cut it short.
   bool idle_wait(std::int64_t deadline_ns);
   /// Starts a new stretch of the rate statistics when the sampling thread changes period (idle,
@@ -145,6 +150,9 @@ class sampler : public sample_source {
   std::atomic<std::int64_t> job_id_{0};
   std::atomic<std::int64_t> point_period_ns_{0};  ///< a point's period (0: the configured one)
 
+  mutable std::mutex read_mutex_;      ///< guards the durations below
+  std::vector<double> read_durations_;  ///< ring of k_read_durations, per channel read
+  std::size_t read_next_ = 0;
   mutable std::mutex health_mutex_;
   std::vector<std::int64_t> jitter_ns_;  ///< ring of recent lateness values
   std::size_t jitter_next_ = 0;

@@ -18,7 +18,7 @@ std::string results_doc() { return read_file(source_dir() + "/docs/results.md");
 TEST(results_doc_columns, every_kind_s_column_list_in_docs_results_md_is_current) {
   const auto registry = daemon_kinds();
   const auto doc = results_doc();
-  ASSERT_EQ(registry.kinds(), (std::vector<std::string>{"command", "gemm", "idle", "layers", "multi_dnn"}));
+  ASSERT_EQ(registry.kinds(), (std::vector<std::string>{"command", "gemm", "idle", "layers", "multi_dnn", "sensor"}));
   for (const auto& kind : stale_kinds(doc, registry))
     ADD_FAILURE() << "docs/results.md: the column list of kind '" << kind << "' is "
                   << (block_of(doc, kind) ? "not what its column table declares" : "missing (no <!-- columns:" + kind + " --> markers)")
@@ -51,7 +51,7 @@ TEST(results_doc_columns, a_stale_or_missing_list_is_found_and_rewritten) {
   std::string doc = "# Results\n\n## idle\n\n<!-- columns:idle -->\n| `gone` |\n<!-- /columns:idle -->\n\nAfter.\n";
   auto stale = stale_kinds(doc, registry);
   // idle's block is stale; the other kinds have none.
-  EXPECT_EQ(stale, (std::vector<std::string>{"command", "gemm", "idle", "layers", "multi_dnn"}));
+  EXPECT_EQ(stale, (std::vector<std::string>{"command", "gemm", "idle", "layers", "multi_dnn", "sensor"}));
   doc = with_block(doc, "idle", current);
   EXPECT_EQ(block_of(doc, "idle"), current);
   EXPECT_EQ(doc.rfind("\n\nAfter.\n"), doc.size() - 9);

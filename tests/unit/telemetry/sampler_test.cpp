@@ -348,3 +348,47 @@ TEST(sampler, thread_over_a_rail_tree) {
 
 }  // namespace
 }  // namespace jetperf::telemetry
+
+namespace jetperf::telemetry {
+namespace {
+
+// A power sensor whose read takes at least 2 ms, for three channels: 2/3 ms a channel.
+class slow_sensor : public sensor {
+ public:
+  std::vector<channel_info> channels() const override {
+    return {{"rail.A", "W", channel_kind::power, "test"},
+            {"rail.B", "W", channel_kind::power, "test"},
+            {"power.total", "W", channel_kind::power, "test"}};
+  }
+  void read(std::int64_t, double* v) override {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    v[0] = v[1] = v[2] = 1;
+  }
+};
+
+// Temperatures only: not a power read, not timed.
+class temperature_sensor : public sensor {
+ public:
+  std::vector<channel_info> channels() const override { return {{"temp.A", "C", channel_kind::temperature, "test"}}; }
+  void read(std::int64_t, double* v) override { v[0] = 40; }
+};
+
+TEST(sampler, times_each_power_read_per_channel_and_keeps_the_latest) {
+  sampler_config cfg;
+  sampler s(sensors(std::make_unique<slow_sensor>(), std::make_unique<temperature_sensor>()), cfg);
+  EXPECT_TRUE(s.power_read_durations_s().empty());
+  for (int k = 1; k <= 3; ++k) s.tick(k * 1'000'000);
+  const auto d = s.power_read_durations_s();
+  ASSERT_EQ(d.size(), 3u);  // one a tick: the temperature group is not timed
+  for (double x : d) EXPECT_GE(x, 0.002 / 3);
+}
+
+TEST(sampler, the_read_durations_are_a_ring_of_the_latest) {
+  sampler_config cfg;
+  sampler s(sensors(std::make_unique<counting_sensor>()), cfg);
+  for (std::size_t k = 1; k <= sampler::k_read_durations + 10; ++k) s.tick(static_cast<std::int64_t>(k) * 1'000'000);
+  EXPECT_EQ(s.power_read_durations_s().size(), sampler::k_read_durations);
+}
+
+}  // namespace
+}  // namespace jetperf::telemetry

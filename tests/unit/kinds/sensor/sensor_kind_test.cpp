@@ -1,0 +1,101 @@
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include <jetperf/common/cell_json.hpp>
+#include <jetperf/common/errors.hpp>
+#include <jetperf/jobs/kind.hpp>
+#include <jetperf/kinds/sensor/sensor_kind.hpp>
+#include <jetperf/measure/point_context.hpp>
+
+#include "../declared_columns.hpp"
+
+using namespace jetperf;
+using nlohmann::json;
+
+namespace {
+
+std::string field_of(const json& spec) {
+  auto w = kinds::make_sensor_kind();
+  try {
+    w->normalize(spec, {});
+  } catch (const validation_error& e) {
+    return e.field();
+  }
+  return "<accepted>";
+}
+
+// A power channel updating every 20 ms (a new value each update, 4 mW apart), polled every
+// millisecond, and its total; a temperature that is no power channel.
+class updating_source final : public telemetry::sample_source {
+ public:
+  std::vector<telemetry::channel_info> channels() const override {
+    return {{"rail.VDD_IN", "W", telemetry::channel_kind::power, "test"},
+            {"temp.CPU", "C", telemetry::channel_kind::temperature, "test"}};
+  }
+  std::vector<telemetry::sample> window(std::int64_t from, std::int64_t to) const override {
+    std::vector<telemetry::sample> out;
+    for (auto t = from - from % 1'000'000 + 300'000; t <= to; t += 1'000'000) {
+      const auto k = t / 20'000'000;
+      out.push_back({0, t, 5.0 + 0.004 * static_cast<double>(k % 7)});
+      out.push_back({1, t, 45.0});
+    }
+    return out;
+  }
+  std::optional<int> total_power_channel() const override { return 0; }
+  double update_period_s() const override { return 0.020; }
+  std::vector<double> power_read_durations_s() const override { return {1e-6, 2e-6, 3e-6}; }
+};
+
+}  // namespace
+
+TEST(sensor_kind, defaults_are_filled_in_and_one_point_is_the_card) {
+  auto w = kinds::make_sensor_kind();
+  const auto spec = w->normalize(json::object(), {});
+  EXPECT_DOUBLE_EQ(spec["half_period_s"].get<double>(), 0.1);
+  EXPECT_EQ(spec["cycles"].get<int>(), 15);
+  EXPECT_EQ(spec["threads"].get<int>(), 1);
+  const auto points = w->expand(spec);
+  ASSERT_EQ(points.size(), 1u);
+  EXPECT_EQ(points[0]["load"], "cpu");
+  // The lead, 31 halves of 0.1 s.
+  EXPECT_NEAR(w->estimate_points_s(spec, points, {})[0], 0.3 + 3.1, 1e-9);
+}
+
+TEST(sensor_kind, bad_specs_name_their_field) {
+  EXPECT_EQ(field_of({{"half_period_s", 0.001}}), "spec.half_period_s");
+  EXPECT_EQ(field_of({{"threads", 0}}), "spec.threads");
+  EXPECT_EQ(field_of({{"bogus", 1}}), "spec.bogus");
+  // 200 cycles of 0.2 s halves would take 80 s: past the card's minute.
+  EXPECT_EQ(field_of({{"cycles", 200}, {"half_period_s", 0.2}}), "spec.cycles");
+  EXPECT_EQ(field_of({{"cycles", 100}, {"half_period_s", 0.2}}), "<accepted>");
+}
+
+TEST(sensor_kind, the_card_gives_each_power_channel_its_period_and_says_why_a_step_was_not_seen) {
+  auto w = kinds::make_sensor_kind();
+  updating_source source;
+  measure::point_context ctx;
+  ctx.telemetry = &source;
+  const json spec = w->normalize({{"cycles", 2}, {"half_period_s", 0.05}}, {});
+  const auto r = w->run_point(ctx, spec, w->expand(spec)[0]);
+  // The point's own cells are declared, and so is each channel's row; "channels" holds the rows
+  // (the table's row_list).
+  EXPECT_EQ(test::undeclared_keys(*w, r.metrics), w->columns().row_list);
+  const auto& m = r.metrics.cells();
+  ASSERT_TRUE(m.find("channels") && m.find("channels")->is_list());
+  const auto& rows = m.find("channels")->as_list();
+  ASSERT_EQ(rows.size(), 1u);  // the temperature is no power channel
+  EXPECT_EQ(test::undeclared_keys(*w, row(rows[0].as_record())), "");
+  const auto& c = rows[0].as_record();
+  EXPECT_EQ(c.find("channel")->as_string(), "rail.VDD_IN");
+  EXPECT_NEAR(*c.find("update_period_ms")->number(), 20.0, 0.1);
+  EXPECT_NEAR(*c.find("resolution_mw")->number(), 4.0, 1e-6);
+  EXPECT_EQ(c.find("cached")->boolean(), true);
+  // A source that does not follow the load shows no step: no lag, and the row says why.
+  EXPECT_TRUE(c.find("lag_ms")->is_null());
+  EXPECT_FALSE(c.find("unusable")->as_string().empty());
+  EXPECT_EQ(*m.find("edges")->integer(), 4);
+  EXPECT_NEAR(*m.find("read_p50_us")->number(), 2.0, 1e-9);
+  EXPECT_EQ(*m.find("reads")->integer(), 3);
+  EXPECT_TRUE(m.find("averaging")->is_null());  // no board: no driver configuration
+}
