@@ -45,6 +45,21 @@ class cpu_hogs {
   std::vector<pid_t> pids_;
 };
 
+// Submits a `kind` job and waits for its end, with a CPU hog on every core of the host until it
+// ends; the job must succeed (a contended window is kept, flagged, not failed). Returns its id.
+std::int64_t run_beside_hogs(daemon_process& daemon, http_client& http, const char* kind, const json& spec) {
+  const cpu_hogs hogs;
+  EXPECT_GT(hogs.count(), 0u);
+  const auto submitted =
+      http.request("POST", "/v1/jobs", json{{"kind", kind}, {"spec", spec}}.dump(), bearer(daemon.token()));
+  EXPECT_EQ(submitted.status, 201) << submitted.body;
+  if (submitted.status != 201) return 0;
+  const auto id = json_of(submitted)["id"].get<std::int64_t>();
+  EXPECT_EQ(wait_state(http, id, {"succeeded", "partial", "failed", "cancelled"}, std::chrono::seconds(120)), "succeeded")
+      << daemon.log();
+  return id;
+}
+
 }  // namespace
 
 TEST(contention_sim, windows_a_hog_took_the_cpu_from_are_retried_flagged_and_left_out_of_the_verdict) {
@@ -54,18 +69,8 @@ TEST(contention_sim, windows_a_hog_took_the_cpu_from_are_retried_flagged_and_lef
   const json spec = {{"device", "cpu"},      {"dtypes", {"float"}}, {"sizes", {64, 96}}, {"threads", 1},
                      {"warmup_s", 0.05},     {"duration_s", 0.3},   {"boundary_s", 0.02}, {"max_retries", 1},
                      {"contention_threshold", 0.05}};
-  std::int64_t id = 0;
-  {
-    const cpu_hogs hogs;
-    ASSERT_GT(hogs.count(), 0u);
-    const auto submitted =
-        http.request("POST", "/v1/jobs", json{{"kind", "gemm"}, {"spec", spec}}.dump(), bearer(daemon.token()));
-    ASSERT_EQ(submitted.status, 201) << submitted.body;
-    id = json_of(submitted)["id"].get<std::int64_t>();
-    ASSERT_EQ(wait_state(http, id, {"succeeded", "partial", "failed", "cancelled"}, std::chrono::seconds(120)),
-              "succeeded")
-        << daemon.log();
-  }
+  const auto id = run_beside_hogs(daemon, http, "gemm", spec);
+  ASSERT_GT(id, 0);
   const auto results = json_of(http.request("GET", "/v1/jobs/" + std::to_string(id) + "/results"));
   const auto& rows = results["rows"];
   ASSERT_EQ(rows.size(), 2u) << results.dump(1);
@@ -113,18 +118,8 @@ TEST(contention_sim, a_multi_dnn_window_a_hog_took_the_cpu_from_is_retried_flagg
                      {"cpu_freqs", {"max"}},
                      {"max_retries", 1},
                      {"contention_threshold", 0.05}};
-  std::int64_t id = 0;
-  {
-    const cpu_hogs hogs;
-    ASSERT_GT(hogs.count(), 0u);
-    const auto submitted =
-        http.request("POST", "/v1/jobs", json{{"kind", "multi_dnn"}, {"spec", spec}}.dump(), bearer(daemon.token()));
-    ASSERT_EQ(submitted.status, 201) << submitted.body;
-    id = json_of(submitted)["id"].get<std::int64_t>();
-    ASSERT_EQ(wait_state(http, id, {"succeeded", "partial", "failed", "cancelled"}, std::chrono::seconds(120)),
-              "succeeded")
-        << daemon.log();
-  }
+  const auto id = run_beside_hogs(daemon, http, "multi_dnn", spec);
+  ASSERT_GT(id, 0);
   const auto results = json_of(http.request("GET", "/v1/jobs/" + std::to_string(id) + "/results"));
   const auto& rows = results["rows"];
   ASSERT_EQ(rows.size(), 1u) << results.dump(1);
