@@ -621,5 +621,48 @@ TEST_F(web_page, a_daemon_run_from_its_build_tree_serves_the_page_without_a_web_
   shot("build_tree_page.png");
 }
 
+// A Thor (sim:thor: its power from the carrier's INA238 VIN, its GPU a devfreq gpu-gpc node):
+// the page names the board, plots VIN live, and draws a finished GEMM job of it as it does an Orin's.
+TEST_F(web_page, a_thor_board_and_its_gemm_job_on_the_page) {
+  temp_dir sim;
+  daemon_process thor({"--board", "sim:thor", "--sim-dir", sim.path(), "--web-root", source_dir() + "/web",
+                       "--javascript-dir", "/usr/share/javascript"});
+  http_client http(thor.port(), std::chrono::seconds(30));
+  const nlohmann::json body{{"kind", "gemm"},
+                            {"spec",
+                             {{"device", "cpu"}, {"dtypes", {"float"}}, {"sizes", {32, 64}}, {"threads", 1},
+                              {"warmup_s", 0.01}, {"min_time_s", 0.3}, {"max_time_s", 0.5}, {"target_rse", 0.1},
+                              {"min_samples", 3}}}};
+  const auto r = http.request("POST", "/v1/jobs", body.dump(), bearer(thor.token()));
+  ASSERT_EQ(r.status, 201) << r.body;
+  const auto id = json_of(r).value("id", std::int64_t{0});
+  ASSERT_EQ(wait_state(http, id, {"succeeded", "failed", "cancelled"}, std::chrono::seconds(120)), "succeeded")
+      << thor.log();
+  const auto base = "http://127.0.0.1:" + std::to_string(thor.port()) + "/";
+  page_->navigate("about:blank");
+  page_->navigate(base + "#/board");
+  ASSERT_TRUE(page_->wait_until("document.body.dataset.ready === 'true'", std::chrono::seconds(20)))
+      << page_->evaluate("document.body.innerText");
+  ASSERT_TRUE(page_->wait_until("(document.getElementById('board-identity')?.innerText || '').includes('sim:thor')",
+                                std::chrono::seconds(20)))
+      << page_->evaluate("document.body.innerText");
+  ASSERT_TRUE(page_->wait_until("(document.getElementById('live-power')?.innerText || '').includes('VIN')",
+                                std::chrono::seconds(15)))
+      << page_->evaluate("document.getElementById('live-power')?.innerText");
+  shot("thor_board.png");
+  page_->navigate("about:blank");
+  page_->navigate(base + "#/jobs/" + std::to_string(id));
+  ASSERT_TRUE(page_->wait_until("document.body.dataset.ready === 'true'", std::chrono::seconds(20)))
+      << page_->evaluate("document.body.innerText");
+  const std::string chart = "Chart.getChart(document.getElementById('explorer-canvas'))";
+  ASSERT_TRUE(page_->wait_until(chart, std::chrono::seconds(15))) << page_->evaluate("document.body.innerText");
+  const auto rows = json_of(http.request("GET", "/v1/jobs/" + std::to_string(id) + "/results"))["rows"];
+  int ok = 0;
+  for (const auto& row : rows) ok += row["status"] == "ok" && row["gflops"].is_number();
+  EXPECT_EQ(ok, 2) << rows.dump(1);
+  EXPECT_EQ(page_->evaluate(chart + ".data.datasets.reduce((n, d) => n + d.data.length, 0)").get<int>(), ok);
+  shot("thor_job.png");
+}
+
 }  // namespace
 }  // namespace jetperf::test

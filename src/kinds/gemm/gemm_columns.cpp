@@ -81,7 +81,8 @@ const std::vector<summary_table>& gemm_summary_tables() {
                      {"over_idle_cpu_freq_khz", "over_idle.params.cpu_freq_khz", "kHz", f::value},
                      {"over_idle_gpu_freq_hz", "over_idle.params.gpu_freq_hz", "Hz", f::value},
                      {"gflops_per_dynamic_w", "over_idle.gflops_per_dynamic_w", "GFLOP/s/W", f::value}}),
-       "best per dtype and size: - (no point measured power)"},
+       "best per dtype and size: - (no point measured power, or each one was left out of the verdict: see the "
+       "caveats)"},
       {"repeats",
        "across repeats (GFLOP/s mean, 95% interval)",
        "repeats",
