@@ -25,8 +25,9 @@ def test_lock_clocks_then_restore(board):
     assert board.clocks()["cpu_freq_khz"] == max(available)
     board.lock_clocks(cpu=available[1])
     assert board.clocks()["cpu_freq_khz"] == available[1]
-    board.restore()  # the settings of the daemon's start
-    assert board.clocks()["cpu_freq_khz"] == before["cpu_freq_khz"]
+    board.restore()  # the settings of the daemon's start: each cluster's governor and bounds
+    # (the current clock then follows the simulated governor and the host's load: not compared)
+    assert board.clocks()["state"]["cpu"] == before["state"]["cpu"]
     with pytest.raises(ValueError):
         board.lock_clocks()
 

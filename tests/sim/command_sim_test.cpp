@@ -301,8 +301,13 @@ TEST_F(command_jobs, an_attached_trace_is_aligned_by_markers_and_gives_energy_pe
 TEST_F(command_jobs, the_program_runs_as_the_configured_account_with_only_its_own_environment) {
   http_client http(daemon_->port(), std::chrono::seconds(30));
   const auto id = submit(http, {{"argv", {program(), "--env"}}, {"env", {{"MY_SETTING", "42"}}}, {"idle_s", 0}});
-  ASSERT_EQ(wait_state(http, id, {"succeeded", "partial", "failed"}, std::chrono::seconds(60)), "succeeded");
-  const auto out = rows_of(http, id).at(0)["stdout_tail"].get<std::string>();
+  // The run lasts a few milliseconds: on a loaded host no power sample may fall inside it, and
+  // the job then honestly fails for want of power (no_power). What it ran as is the point here.
+  const auto state = wait_state(http, id, {"succeeded", "partial", "failed"}, std::chrono::seconds(60));
+  const auto row = rows_of(http, id).at(0);
+  ASSERT_TRUE(state == "succeeded" || row["status"] == "no_power") << state << " " << row.dump();
+  EXPECT_EQ(row["exit_code"], 0) << row.dump();
+  const auto out = row["stdout_tail"].get<std::string>();
   const passwd* nobody = ::getpwnam("nobody");
   ASSERT_NE(nobody, nullptr);
   EXPECT_NE(out.find("uid=" + std::to_string(nobody->pw_uid) + "\n"), std::string::npos) << out;
