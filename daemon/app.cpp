@@ -11,6 +11,7 @@
 #include <jetperf/config.hpp>
 #include <jetperf/sim/sim_fidelity.hpp>
 #include <jetperf/store/reboot_journal.hpp>
+#include <jetperf/store/cell_json.hpp>
 
 #include "atomic_file.hpp"
 #include "command_setup.hpp"
@@ -139,7 +140,7 @@ void app::make_job_service() {
     if (jobs_ && board_.controller)
       card = api::latest_sensor_card(*jobs_, api::sensor_card_board_of(*board_.controller), wall_ns());
     j["sensor_card"] = card ? *card : nlohmann::json();
-    return j;
+    return cell_of(j);
   };
   // Estimates learn from the runs of this board only.
   job_options.cost_scope = board_.name;

@@ -3,6 +3,7 @@
 #include <jetperf/api/routes.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/jobs/point_tally.hpp>
+#include <jetperf/store/cell_json.hpp>
 
 namespace jetperf::api {
 
@@ -17,11 +18,11 @@ http_response compare(const route_request& r) {
   const auto id = r.id_param();
   const auto job = r.svc.jobs->get(id);
   const auto& workload = r.svc.jobs->registry().get(job.kind);
-  const auto points = r.svc.jobs->points(id);
+  const auto rows = jobs::point_rows(r.svc.jobs->points(id));
   return json_response(200, {{"job_id", id},
                              {"by", *by},
-                             {"rows", workload.compare(job.spec, points, *by)},
-                             {"caveats", jobs::tally_points(points).caveats()}});
+                             {"rows", to_json(workload.compare(rows, *by))},
+                             {"caveats", jobs::tally_points(rows).caveats()}});
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <jetperf/store/retention_store.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/jobs/job_state.hpp>
+#include <jetperf/store/cell_json.hpp>
 
 namespace jetperf::api {
 
@@ -73,8 +74,8 @@ http_response submit(const route_request& r) {
     dry_run = it->get<bool>();
   }
 
-  if (dry_run) return json_response(200, r.svc.jobs->dry_run(kind, spec));
-  const auto job = r.svc.jobs->submit(kind, spec, tags);
+  if (dry_run) return json_response(200, to_json(r.svc.jobs->dry_run(kind, record_of(spec))));
+  const auto job = r.svc.jobs->submit(kind, record_of(spec), tags);
   auto res = json_response(201, job_json(job));
   res.headers.emplace_back("Location", "/v1/jobs/" + std::to_string(job.id));
   return res;

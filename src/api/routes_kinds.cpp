@@ -3,7 +3,7 @@
 #include <jetperf/api/result_table.hpp>
 #include <jetperf/api/router.hpp>
 #include <jetperf/api/routes.hpp>
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
 
 namespace jetperf::api {

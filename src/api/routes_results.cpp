@@ -11,6 +11,7 @@
 #include <jetperf/api/routes.hpp>
 #include <jetperf/api/telemetry_view.hpp>
 #include <jetperf/common/errors.hpp>
+#include <jetperf/store/cell_json.hpp>
 
 namespace jetperf::api {
 
@@ -26,7 +27,7 @@ nlohmann::json summary_of(const route_request& r, const store::job_record& job,
   const auto& registry = r.svc.jobs->registry();
   if (points.empty() || !registry.has(job.kind)) return nlohmann::json::object();
   try {
-    return registry.get(job.kind).summarize(job.spec, points);
+    return to_json(registry.get(job.kind).summarize(jobs::point_rows(points)));
   } catch (const std::exception& e) {
     spdlog::warn("job {}: summary failed: {}", job.id, e.what());
     return nlohmann::json::object();
@@ -62,7 +63,7 @@ http_response results(const route_request& r) {
       const auto own = w.export_formats();
       if (std::find(own.begin(), own.end(), format) != own.end()) {
         http_response res;
-        auto exported = w.export_results(format, job.spec, r.svc.jobs->points(id));
+        auto exported = to_ordered_json(w.export_results(format, jobs::point_rows(r.svc.jobs->points(id))));
         // Where the numbers come from travels with them, as the last key of the layout, unless
         // the layout's readers would take it for one of theirs (GET /v1/jobs/{id} has it too).
         if (exported.is_object() && w.export_has_provenance(format)) exported["provenance"] = job.provenance;

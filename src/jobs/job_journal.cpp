@@ -6,16 +6,17 @@
 
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
+#include <jetperf/store/job_cells.hpp>
 
 namespace jetperf::jobs {
 
-job_journal::job_journal(store::database& db, store::job_store& jobs, std::function<nlohmann::json()> provenance)
+job_journal::job_journal(store::database& db, store::job_store& jobs, std::function<cell()> provenance)
     : jobs_(jobs), timeline_(db), provenance_(std::move(provenance)) {}
 
 void job_journal::record_provenance(std::int64_t id) {
   if (!provenance_) return;
   try {
-    jobs_.set_provenance(id, provenance_());
+    store::set_provenance(jobs_, id, provenance_());
   } catch (const std::exception& e) {
     spdlog::warn("job {}: provenance not recorded: {}", id, e.what());
   }
@@ -24,35 +25,37 @@ void job_journal::record_provenance(std::int64_t id) {
 void job_journal::record_clocks(std::int64_t id) {
   const auto c = read_clock_pair();
   try {
-    timeline_.add({{id, std::nullopt, "clocks", "realtime", c.monotonic_ns, c.monotonic_ns,
-                    {{"realtime_ns", c.realtime_ns}, {"read_ns", c.read_ns}}}});
+    timeline_.add({store::stored_span(id, std::nullopt, "clocks", "realtime", c.monotonic_ns, c.monotonic_ns,
+                                      {{"realtime_ns", c.realtime_ns}, {"read_ns", c.read_ns}})});
   } catch (const std::exception& e) {
     spdlog::warn("job {}: clock reading not stored: {}", id, e.what());
   }
 }
 
-void job_journal::record_summary(std::int64_t id, const workload& w, const nlohmann::json& spec,
-                                 const std::vector<store::point_record>& stored, const point_tally& tally) {
+void job_journal::record_summary(std::int64_t id, const workload& w, const std::vector<point_row>& rows,
+                                 const point_tally& tally) {
   try {
-    auto summary = w.summarize(spec, stored);
-    if (!summary.is_object()) summary = nlohmann::json::object();
-    summary["points"] = tally.to_json();
-    summary["caveats"] = tally.caveats();
-    jobs_.set_summary(id, summary);
+    auto summary = w.summarize(rows);
+    if (!summary.is_record()) summary = record();
+    summary.as_record().set("points", tally.to_record());
+    summary.as_record().set("caveats", tally.caveats());
+    store::set_summary(jobs_, id, summary);
   } catch (const std::exception& e) {
     spdlog::warn("job {}: summary failed: {}", id, e.what());
   }
 }
 
-void job_journal::record_point_spans(std::int64_t id, const store::point_record& p, std::int64_t started_ns,
-                                     std::int64_t ended_ns, std::vector<store::timeline_span>& spans) {
-  nlohmann::json args = {{"params", p.params}, {"status", p.status}};
-  if (p.metrics.contains("reason")) args["reason"] = p.metrics["reason"];
-  if (p.metrics.contains("error")) args["error"] = p.metrics["error"];
-  spans.push_back({id, p.index, "points", "point " + std::to_string(p.index), started_ns, ended_ns, std::move(args)});
-  if (p.t_end_ns > p.t_start_ns)
-    spans.push_back({id, p.index, "windows", "window " + std::to_string(p.index), p.t_start_ns, p.t_end_ns,
-                     nlohmann::json::object()});
+void job_journal::record_point_spans(std::int64_t id, const point_row& p, std::int64_t window_start_ns,
+                                     std::int64_t window_end_ns, std::int64_t started_ns, std::int64_t ended_ns,
+                                     std::vector<store::timeline_span>& spans) {
+  record args{{"params", p.params}, {"status", p.status}};
+  if (const auto* reason = p.metrics.find("reason")) args.set("reason", *reason);
+  if (const auto* error = p.metrics.find("error")) args.set("error", *error);
+  spans.push_back(store::stored_span(id, p.index, "points", "point " + std::to_string(p.index), started_ns, ended_ns,
+                                     args));
+  if (window_end_ns > window_start_ns)
+    spans.push_back(store::stored_span(id, p.index, "windows", "window " + std::to_string(p.index), window_start_ns,
+                                       window_end_ns));
   store_spans(id, spans);
 }
 

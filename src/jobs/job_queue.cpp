@@ -7,6 +7,7 @@
 
 #include <jetperf/common/errors.hpp>
 #include <jetperf/jobs/job_events.hpp>
+#include <jetperf/store/job_cells.hpp>
 
 namespace jetperf::jobs {
 
@@ -20,7 +21,7 @@ constexpr std::chrono::seconds k_state_retry{5};
 job_queue::job_queue(store::job_store& jobs, job_journal& journal, event_hub& hub, std::size_t max_queued)
     : jobs_(jobs), journal_(journal), hub_(hub), max_queued_(max_queued) {}
 
-store::job_record job_queue::submit(const std::string& kind, const nlohmann::json& spec,
+store::job_record job_queue::submit(const std::string& kind, const record& spec,
                                     const std::vector<std::string>& tags, std::int64_t points, double estimate_s,
                                     std::int64_t spec_version) {
   std::optional<store::job_record> job;
@@ -29,7 +30,7 @@ store::job_record job_queue::submit(const std::string& kind, const nlohmann::jso
     if (stopping_) throw unavailable("the daemon is shutting down");
     if (queue_.size() >= max_queued_)
       throw unavailable("the queue is full (" + std::to_string(max_queued_) + " jobs)");
-    const auto id = jobs_.insert(kind, spec, tags, points, estimate_s, spec_version);
+    const auto id = store::insert_job(jobs_, kind, spec, tags, points, estimate_s, spec_version);
     queue_.push_back(id);
     // The answer is the job as queued: read after the wake-up, the runner may have taken it.
     job = read_back(id);

@@ -6,7 +6,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include <jetperf/common/cell_json.hpp>
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/free_memory.hpp>
@@ -17,6 +16,7 @@
 #include <jetperf/jobs/point_outcome.hpp>
 #include <jetperf/measure/allow_reboot.hpp>
 #include <jetperf/platform/reboot_required.hpp>
+#include <jetperf/store/job_cells.hpp>
 
 namespace jetperf::jobs {
 
@@ -114,7 +114,7 @@ void job_runner::run_job(store::job_record job) {
   auto& w = registry_.get(job.kind);
   job_run run(std::move(job), w);
   // The stored spec, in its kind's current form, parsed and expanded once for the whole job.
-  run.plan = w.plan(w.upgrade(run.job.spec, run.job.spec_version));
+  run.plan = w.plan(w.upgrade(store::spec_of(run.job), run.job.spec_version));
   if (!begin_run(run)) return;
   run.ctx = point_context_for(run);
   run.point_started_ns = monotonic_ns();
@@ -165,13 +165,12 @@ measure::point_context job_runner::point_context_for(job_run& run) {
   ctx.processes = options_.processes;
   ctx.cpu_usage = options_.cpu_usage;
   ctx.event = [this, id](const std::string& type, const record& data) {
-    const auto j = to_json(data);
-    jobs_.add_event(id, type, j);
-    publish_job_event(hub_, id, type, j);
+    store::add_event(jobs_, id, type, data);
+    publish_job_event(hub_, id, type, data);
   };
   ctx.timeline = [this, &run, id](measure::timeline_span s) {
-    run.spans.push_back(
-        {id, s.point_index, std::move(s.track), std::move(s.name), s.t_start_ns, s.t_end_ns, to_json(s.args)});
+    run.spans.push_back(store::stored_span(id, s.point_index, std::move(s.track), std::move(s.name), s.t_start_ns,
+                                           s.t_end_ns, s.args));
     if (run.spans.size() >= k_spans_held) journal_.store_spans(id, run.spans);
   };
   return ctx;
@@ -194,17 +193,15 @@ bool job_runner::run_point_of(job_run& run, std::int64_t i) {
   run.guard_reason = thermal_violation();
   if (!run.guard_reason.empty()) {
     spdlog::warn("job {}: {}", id, run.guard_reason);
-    jobs_.add_event(id, "thermal_guard", {{"reason", run.guard_reason}});
+    store::add_event(jobs_, id, "thermal_guard", {{"reason", run.guard_reason}});
     return false;
   }
   run.ctx.index = i;
-  store::point_record p;
-  p.job_id = id;
-  p.index = i;
-  p.params = to_json(run.plan->points()[static_cast<std::size_t>(i)]);
+  point_row p{i, "", run.plan->points()[static_cast<std::size_t>(i)], row()};
+  std::int64_t window_start_ns = 0, window_end_ns = 0;
   const auto record_failure = [&](const std::string& what) {
     p.status = "failed";
-    p.metrics = {{"error", what}};
+    p.metrics = row(record{{"error", what}});
     run.last_error = what;
     spdlog::warn("job {} point {} failed: {}", id, p.index, what);
   };
@@ -214,13 +211,13 @@ bool job_runner::run_point_of(job_run& run, std::int64_t i) {
     if (queue_.aborting()) return false;
     // A point that ran without its main metrics says why, never ok.
     p.status = r.status == "ok" ? settle_status(run.kind.columns(), r.metrics) : r.status;
-    p.metrics = to_json(r.metrics);
-    p.t_start_ns = r.t_start_ns;
-    p.t_end_ns = r.t_end_ns;
+    p.metrics = std::move(r.metrics);
+    window_start_ns = r.t_start_ns;
+    window_end_ns = r.t_end_ns;
     if (p.status == "ok" && r.cost) eta_.record_run(run.job.kind, *r.cost, r.run_s, r.run_cv);
   } catch (const platform::reboot_required& e) {
     if (queue_.aborting()) return false;
-    if (board_ && measure::allows_reboot(record_of(run.job.spec))) {
+    if (board_ && measure::allows_reboot(store::spec_of(run.job))) {
       run.reboot.emplace(i, e.power_mode());
       return false;
     }
@@ -230,8 +227,8 @@ bool job_runner::run_point_of(job_run& run, std::int64_t i) {
     record_failure(e.what());
   }
   (p.status == "failed" ? run.failed : run.ok)++;
-  jobs_.add_point(p);
-  journal_.record_point_spans(id, p, run.point_started_ns, monotonic_ns(), run.spans);
+  jobs_.add_point(store::stored_point(id, i, p.status, p.params, p.metrics, window_start_ns, window_end_ns));
+  journal_.record_point_spans(id, p, window_start_ns, window_end_ns, run.point_started_ns, monotonic_ns(), run.spans);
   run.point_started_ns = monotonic_ns();
   report_progress(run, i, p.status, run.point_started_ns);
   return true;
@@ -267,16 +264,16 @@ void job_runner::end_run(job_run& run) {
     if (!failure.empty()) run.last_error = "restoring the board failed: " + failure;
   }
   // Counted over every point of the job, those of earlier runs of a resumed job included.
-  const auto stored = jobs_.points(id);
-  const auto tally = tally_points(stored);
+  const auto rows = point_rows(jobs_.points(id));
+  const auto tally = tally_points(rows);
   const auto [final_state, error] = final_state_of(run, reason, tally);
-  journal_.record_summary(id, run.kind, run.job.spec, stored, tally);
+  journal_.record_summary(id, run.kind, rows, tally);
   journal_.record_provenance(id);
   journal_.record_clocks(id);
   queue_.finish(id, final_state, error);
   spdlog::info("job {} {}", id, to_string(final_state));
-  nlohmann::json state = {{"id", id}, {"state", to_string(final_state)}};
-  if (!error.empty()) state["error"] = error;
+  record state{{"id", id}, {"state", to_string(final_state)}};
+  if (!error.empty()) state.set("error", error);
   publish_job_event(hub_, id, "state", state);
   publish_job_event(hub_, id, "end", {{"id", id}, {"state", to_string(final_state)}});
 }
@@ -299,7 +296,7 @@ bool job_runner::reboot_for(const store::job_record& job, std::int64_t index, st
                           "; the job goes on at point " + std::to_string(index) + " after the boot";
   // Journaled before nvpmodel is answered YES: a real board goes down while nvpmodel runs.
   reboots_.record(id, index, power_mode);
-  jobs_.add_event(id, "reboot", {{"index", index}, {"power_mode", power_mode}});
+  store::add_event(jobs_, id, "reboot", {{"index", index}, {"power_mode", power_mode}});
   jobs_.set_state(id, job_state::interrupted, why);
   queue_.set_rebooting(true);
   try {
@@ -313,7 +310,7 @@ bool job_runner::reboot_for(const store::job_record& job, std::int64_t index, st
     }
     spdlog::error("job {}: rebooting into power mode {} failed: {}", id, power_mode, e.what());
     reboots_.clear(id);
-    jobs_.add_event(id, "reboot_failed", {{"index", index}, {"power_mode", power_mode}, {"error", e.what()}});
+    store::add_event(jobs_, id, "reboot_failed", {{"index", index}, {"power_mode", power_mode}, {"error", e.what()}});
     jobs_.set_state(id, job_state::running);
     queue_.set_rebooting(false);
     return false;
@@ -334,13 +331,11 @@ void job_runner::resume_after_reboot() {
   // The settings from before the job, armed again: put back as `board` goes, unless the job goes on.
   auto board = board_guard::rearmed(board_, id);
   const auto mode = board.booted_in();
-  nlohmann::json data{{"index", pending->point_index},
-                      {"power_mode", pending->power_mode},
-                      {"booted_in", mode ? nlohmann::json(*mode) : nlohmann::json()}};
+  const record data{{"index", pending->point_index}, {"power_mode", pending->power_mode}, {"booted_in", mode}};
   if (mode && *mode == pending->power_mode) {
     spdlog::info("job {}: the board booted in power mode {}; the job goes on at point {}", id, *mode,
                  pending->point_index);
-    jobs_.add_event(id, "rebooted", data);
+    store::add_event(jobs_, id, "rebooted", data);
     jobs_.set_state(id, job_state::queued);
     publish_job_event(hub_, id, "state", {{"id", id}, {"state", "queued"}});
     // The job's next run arms the board (armed already: arming is idempotent) and restores it.
@@ -352,7 +347,7 @@ void job_runner::resume_after_reboot() {
   const std::string why = "the board came back in power mode " + (mode ? std::to_string(*mode) : std::string("unknown")) +
                           " instead of " + std::to_string(pending->power_mode) + " after the reboot";
   spdlog::error("job {}: {}", id, why);
-  jobs_.add_event(id, "reboot_failed", data);
+  store::add_event(jobs_, id, "reboot_failed", data);
   jobs_.set_state(id, job_state::interrupted, why);
   publish_job_event(hub_, id, "state", {{"id", id}, {"state", "interrupted"}, {"error", why}});
 }

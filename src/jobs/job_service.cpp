@@ -1,8 +1,9 @@
 #include <jetperf/jobs/job_service.hpp>
 
+#include <algorithm>
+#include <cstddef>
 #include <optional>
 
-#include <jetperf/common/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/platform/reboot_plan.hpp>
 
@@ -52,7 +53,7 @@ void job_service::start() { runner_.start(); }
 
 void job_service::stop() { runner_.stop(); }
 
-store::job_record job_service::submit(const std::string& kind, const nlohmann::json& spec,
+store::job_record job_service::submit(const std::string& kind, const record& spec,
                                       const std::vector<std::string>& tags) {
   auto& w = registry_.get(kind);
   const auto offered = board_ ? board_->offered() : platform::board_offer{};
@@ -69,26 +70,25 @@ store::job_record job_service::submit(const std::string& kind, const nlohmann::j
                        w.spec_version());
 }
 
-nlohmann::json job_service::dry_run(const std::string& kind, const nlohmann::json& spec) const {
+record job_service::dry_run(const std::string& kind, const record& spec) const {
   auto& w = registry_.get(kind);
   const auto offered = board_ ? board_->offered() : platform::board_offer{};
   auto normalized = w.normalize(spec, offered);
   const auto plan = w.plan(normalized);
   const auto& points = plan->points();
   if (points.empty()) throw validation_error("spec", "the spec expands to an empty sweep", "empty_sweep");
-  nlohmann::json skips = nlohmann::json::array();
-  for (const auto& s : plan->foreseen_skips()) skips.push_back({{"reason", s.first}, {"points", s.second}});
+  cell_list skips;
+  for (const auto& s : plan->foreseen_skips()) skips.push_back(record{{"reason", s.first}, {"points", s.second}});
   // The power-mode switches that reboot the board (allowed by the spec, or it was refused above).
   std::vector<std::int64_t> modes;
   for (const auto& p : points)
     if (auto m = point_power_mode(p)) modes.push_back(*m);
-  nlohmann::json reboots = nlohmann::json::array();
+  cell_list reboots;
   for (const auto& step : platform::reboot_steps(offered, modes))
-    reboots.push_back({{"from", step.from}, {"to", step.to}, {"restore", step.restore}});
+    reboots.push_back(record{{"from", step.from}, {"to", step.to}, {"restore", step.restore}});
   // What will run, in order: the first points of it (a multi_dnn job's mappings are its points).
   constexpr std::size_t k_planned = 200;
-  nlohmann::json planned = nlohmann::json::array();
-  for (std::size_t i = 0; i < points.size() && i < k_planned; ++i) planned.push_back(to_json(points[i]));
+  cell_list planned(points.begin(), points.begin() + static_cast<std::ptrdiff_t>(std::min(points.size(), k_planned)));
   return {{"kind", kind},
           {"spec", normalized},
           {"points", points.size()},

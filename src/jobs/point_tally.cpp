@@ -6,8 +6,9 @@ namespace {
 // The states of a point that ran without its main metrics (jobs/point_outcome.hpp).
 constexpr const char* k_lacking_states[] = {"no_power", "unresolvable", "incomplete"};
 
-std::string text_of(const nlohmann::json& metrics, const char* key) {
-  if (metrics.is_object() && metrics.contains(key) && metrics[key].is_string()) return metrics[key].get<std::string>();
+std::string text_of(const row& metrics, const char* key) {
+  const auto* c = metrics.find(key);
+  if (c && c->is_string()) return c->as_string();
   return "(no reason given)";
 }
 
@@ -24,7 +25,7 @@ std::string most_common(const std::map<std::string, std::int64_t>& reasons) {
 
 }  // namespace
 
-point_tally tally_points(const std::vector<store::point_record>& points) {
+point_tally tally_points(const std::vector<point_row>& points) {
   point_tally t;
   for (const auto& p : points) {
     if (p.status == "failed") {
@@ -37,20 +38,18 @@ point_tally tally_points(const std::vector<store::point_record>& points) {
       ++t.lacking[p.status];
     } else {
       ++t.ok;
-      const auto f = p.metrics.is_object() ? p.metrics.value("flags", nlohmann::json::array()) : nlohmann::json();
-      if (f.is_array())
-        for (const auto& flag : f)
-          if (flag.is_string()) ++t.flags[flag.get<std::string>()];
+      if (const auto* f = p.metrics.find("flags"))
+        for (const auto& flag : f->strings()) ++t.flags[flag];
     }
   }
   return t;
 }
 
-nlohmann::json point_tally::to_json() const {
-  nlohmann::json j = {{"ok", ok}, {"skipped", skipped}, {"failed", failed},
-                      {"skip_reasons", skip_reasons}, {"fail_reasons", fail_reasons}, {"flags", flags}};
-  for (const char* state : k_lacking_states) j[state] = lacking.count(state) ? lacking.at(state) : 0;
-  return j;
+record point_tally::to_record() const {
+  record r{{"ok", ok}, {"skipped", skipped}, {"failed", failed},
+           {"skip_reasons", skip_reasons}, {"fail_reasons", fail_reasons}, {"flags", flags}};
+  for (const char* state : k_lacking_states) r.set(state, lacking.count(state) ? lacking.at(state) : 0);
+  return r;
 }
 
 std::vector<std::string> point_tally::caveats() const {

@@ -1,16 +1,15 @@
 #include <jetperf/jobs/workload.hpp>
 
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/job_cells.hpp>
 
 namespace jetperf::jobs {
 
 std::vector<point_row> point_rows(const std::vector<store::point_record>& points) {
   std::vector<point_row> rows;
   rows.reserve(points.size());
-  for (const auto& p : points) rows.push_back({p.index, p.status, record_of(p.params), row_of(p.metrics)});
+  for (const auto& p : points) rows.push_back({p.index, p.status, store::params_of(p), store::metrics_of(p)});
   return rows;
 }
-
 
 const std::vector<spec_field>& workload::spec_fields() const {
   static const std::vector<spec_field> none;
@@ -27,13 +26,11 @@ const std::vector<summary_table>& workload::summary_tables() const {
   return none;
 }
 
-nlohmann::json workload::compare(const nlohmann::json&, const std::vector<store::point_record>&,
-                                 const std::string&) const {
+cell workload::compare(const std::vector<point_row>&, const std::string&) const {
   throw validation_error("by", "jobs of kind '" + kind() + "' have no comparisons");
 }
 
-nlohmann::ordered_json workload::export_results(const std::string& format, const nlohmann::json&,
-                                        const std::vector<store::point_record>&) const {
+cell workload::export_results(const std::string& format, const std::vector<point_row>&) const {
   throw validation_error("format", "jobs of kind '" + kind() + "' have no format '" + format + "'");
 }
 

@@ -5,7 +5,9 @@
 #include <map>
 #include <set>
 
+#include <jetperf/common/cell_text.hpp>
 #include <jetperf/common/errors.hpp>
+#include <jetperf/models/network_cell.hpp>
 #include <jetperf/models/network_builder.hpp>
 
 namespace jetperf::models {
@@ -360,6 +362,11 @@ network network_from_json(const json& j, const std::string& field_prefix) {
   }
   blocks.finish(b);
   return b.build();
+}
+
+network network_from_cell(const cell& c, const std::string& field_prefix) {
+  // The spec's cell as the text it arrived as: the reader keeps one path for files and specs.
+  return network_from_json(json::parse(json_text(c)), field_prefix);
 }
 
 }  // namespace jetperf::models

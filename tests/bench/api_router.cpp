@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/json_workload.hpp"
 #include <jetperf/api/router.hpp>
 #include <jetperf/kinds/idle/idle_kind.hpp>
 #include <jetperf/store/database.hpp>
@@ -40,7 +41,7 @@ int main() {
   registry.add(jetperf::kinds::make_idle_kind());
   jetperf::event_hub hub;
   jetperf::jobs::job_service service(db, registry, hub, nullptr, nullptr);
-  for (int i = 0; i < 100; ++i) service.submit("idle", {{"repeats", 3}}, {"bench"});
+  for (int i = 0; i < 100; ++i) service.submit("idle", jetperf::test::spec_of({{"repeats", 3}}), {"bench"});
   jetperf::api::services s;
   s.jobs = &service;
   s.hub = &hub;

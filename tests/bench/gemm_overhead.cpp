@@ -8,11 +8,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/config.hpp>
 #include <jetperf/measure/measurement_loop.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
 #include <jetperf/kinds/gemm/gemm_kind.hpp>
+
+#include "support/json_workload.hpp"
 
 #if JETPERF_HAS_OPENBLAS
 #include <cblas.h>
@@ -61,7 +63,7 @@ double loop_gflops(int s, double* busy_fraction) {
 }
 
 double run_point_gflops(int s) {
-  auto w = kinds::make_gemm_kind();
+  auto w = jetperf::test::json_workload(kinds::make_gemm_kind());
   const auto spec = w->normalize({{"device", "cpu"}, {"dtypes", {"float"}}, {"sizes", {s}}, {"warmup_s", 0.1},
                                   {"duration_s", k_window_s}},
                                  {});

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/measure/kernel_runs.hpp>
 #include <jetperf/models/zoo.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>

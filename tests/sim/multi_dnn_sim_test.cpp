@@ -7,7 +7,7 @@
 #include <fstream>
 #include <set>
 
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/config.hpp>
 #include <jetperf/kinds/multi_dnn/multi_dnn_spec.hpp>
 

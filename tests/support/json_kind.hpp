@@ -4,7 +4,7 @@
 // and reading back convert between the record and the JSON one for one.
 #include <nlohmann/json.hpp>
 
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/jobs/kind.hpp>
 
 namespace jetperf::test {

@@ -4,13 +4,12 @@
 #include <cstdint>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
+#include <jetperf/common/cell.hpp>
 #include <jetperf/common/event_hub.hpp>
 
 namespace jetperf::jobs {
 
-/// Publishes `event` with `data` on "job:<id>" and on "jobs".
-void publish_job_event(event_hub& hub, std::int64_t id, const std::string& event, const nlohmann::json& data);
+/// Publishes `event` with `data` (as JSON text) on "job:<id>" and on "jobs".
+void publish_job_event(event_hub& hub, std::int64_t id, const std::string& event, const record& data);
 
 }  // namespace jetperf::jobs

@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include <jetperf/common/cell.hpp>
 #include <jetperf/jobs/job_state.hpp>
+#include <jetperf/jobs/point_row.hpp>
 #include <jetperf/jobs/point_tally.hpp>
 #include <jetperf/jobs/workload.hpp>
 #include <jetperf/store/database.hpp>
@@ -26,7 +26,7 @@ class job_journal {
  public:
   /// `provenance` (may be empty) says where a job's numbers come from: board, software versions,
   /// sensor, sampling.
-  job_journal(store::database& db, store::job_store& jobs, std::function<nlohmann::json()> provenance);
+  job_journal(store::database& db, store::job_store& jobs, std::function<cell()> provenance);
 
   /// Stores provenance() with job `id` (at its start and again at its end, then with the sampling
   /// it achieved); nothing without a provenance source. A failure is logged, never fatal to the job.
@@ -37,12 +37,13 @@ class job_journal {
   void record_clocks(std::int64_t id);
   /// The kind's summary over the job's stored points, with the tally's counts and caveats; a
   /// failure is logged.
-  void record_summary(std::int64_t id, const workload& w, const nlohmann::json& spec,
-                      const std::vector<store::point_record>& stored, const point_tally& tally);
-  /// Stores a finished point's spans: its own (points), its measurement window (windows) and what
-  /// the workload recorded (`spans`, emptied).
-  void record_point_spans(std::int64_t id, const store::point_record& p, std::int64_t started_ns,
-                          std::int64_t ended_ns, std::vector<store::timeline_span>& spans);
+  void record_summary(std::int64_t id, const workload& w, const std::vector<point_row>& rows,
+                      const point_tally& tally);
+  /// Stores a finished point's spans: its own (points, from `started_ns` to `ended_ns`), its
+  /// measurement window (windows; none when empty) and what the workload recorded (`spans`,
+  /// emptied).
+  void record_point_spans(std::int64_t id, const point_row& p, std::int64_t window_start_ns, std::int64_t window_end_ns,
+                          std::int64_t started_ns, std::int64_t ended_ns, std::vector<store::timeline_span>& spans);
   /// Stores the spans and empties the vector; a failure is logged, not thrown.
   void store_spans(std::int64_t id, std::vector<store::timeline_span>& spans);
   /// Removes what points `first_point` and after stored of their spans (an interrupted point's,
@@ -66,7 +67,7 @@ class job_journal {
 
   store::job_store& jobs_;
   store::timeline_store timeline_;
-  std::function<nlohmann::json()> provenance_;
+  std::function<cell()> provenance_;
   mutable std::mutex mutex_;
   // Final states the database refused, by job: {state, error}; guarded by mutex_.
   std::map<std::int64_t, std::pair<job_state, std::string>> unsaved_;

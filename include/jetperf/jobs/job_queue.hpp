@@ -12,8 +12,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include <jetperf/common/cell.hpp>
 #include <jetperf/common/event_hub.hpp>
 #include <jetperf/jobs/job_journal.hpp>
 #include <jetperf/jobs/job_state.hpp>
@@ -31,7 +30,7 @@ class job_queue {
 
   /// Persists a queued job (already validated and estimated) and wakes the runner. Throws
   /// unavailable (queue full or stopping).
-  store::job_record submit(const std::string& kind, const nlohmann::json& spec, const std::vector<std::string>& tags,
+  store::job_record submit(const std::string& kind, const record& spec, const std::vector<std::string>& tags,
                            std::int64_t points, double estimate_s, std::int64_t spec_version);
   /// Cancels a queued job, or stops the running one and waits for its final state. Throws
   /// not_found, conflict (already finished).

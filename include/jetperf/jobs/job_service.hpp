@@ -11,8 +11,7 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include <jetperf/common/cell.hpp>
 #include <jetperf/common/event_hub.hpp>
 #include <jetperf/jobs/eta_estimator.hpp>
 #include <jetperf/jobs/job_journal.hpp>
@@ -42,7 +41,7 @@ struct job_service_options {
   const platform::cpu_usage* cpu_usage = nullptr;
   /// Where a job's numbers come from (board, software versions, sensor, sampling), stored with
   /// the job when it starts and again when it ends (then with the sampling it achieved).
-  std::function<nlohmann::json()> provenance;
+  std::function<cell()> provenance;
   /// The board the cost model's history belongs to (its name); estimates learn per scope.
   std::string cost_scope = "default";
 };
@@ -63,13 +62,13 @@ class job_service {
   /// The running job is stored as `interrupted`; queued jobs stay queued.
   void stop();
 
-  /// Validates (kind, spec, tags), persists a queued job and wakes the runner.
+  /// Validates (kind, spec, tags), persists a queued job and wakes the runner. `spec` is the
+  /// request's spec object's members (none: every default).
   /// Throws validation_error, unavailable (queue full or stopping).
-  store::job_record submit(const std::string& kind, const nlohmann::json& spec,
-                           const std::vector<std::string>& tags);
+  store::job_record submit(const std::string& kind, const record& spec, const std::vector<std::string>& tags);
   /// Validates without submitting: returns the normalized spec, point count, estimate and the
   /// power-mode switches that reboot the board ("reboots": [{from, to, restore}]).
-  nlohmann::json dry_run(const std::string& kind, const nlohmann::json& spec) const;
+  record dry_run(const std::string& kind, const record& spec) const;
   /// Cancels a queued or running job. Throws not_found, conflict (already finished).
   store::job_record cancel(std::int64_t id);
   /// Queues an interrupted job again, or one that failed because the database could not be

@@ -21,11 +21,12 @@
 // and, where it has them, spec_version() with upgrade(stored, from_version) for specs stored in
 // an older form, and the views below (their defaults say "none"): summarize(rows) -> cell,
 // compare(rows, by) -> cell, export_results(format, rows) -> cell, over the finished points
-// (jobs::point_row). Rows are built through the kind's column constants (common/row.hpp). make_workload() turns it
-// into the runner's workload, whose contract is still JSON: the adapter below converts at that
-// boundary (common/cell_json), so no kind names JSON. The spec is parsed and expanded once per
-// job (workload::plan), and summaries, comparisons and exports get the finished rows, never store types, and not the
-// spec (they read what the rows say: a job stored by an older version still has its views).
+// (jobs::point_row). Rows are built through the kind's column constants (common/row.hpp).
+// make_workload() turns it into the runner's workload, whose specs and points are records: the
+// adapter below parses and writes them through the kind's types. The spec is parsed and expanded
+// once per job (workload::plan), and summaries, comparisons and exports get the finished rows,
+// never store types, and not the spec (they read what the rows say: a job stored by an older
+// version still has its views).
 #include <algorithm>
 #include <cstddef>
 #include <map>
@@ -35,9 +36,6 @@
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include <jetperf/common/cell_json.hpp>
 #include <jetperf/jobs/point_row.hpp>
 #include <jetperf/jobs/workload.hpp>
 
@@ -80,12 +78,6 @@ class kind {
   std::vector<std::string> export_formats() const { return {}; }
   bool export_has_provenance(const std::string&) const { return true; }
 };
-
-/// A spec from the runner's JSON as the record a kind reads: an object's members (keys in the
-/// object's order); null, no spec at all, as no fields (every default, as the API reads an
-/// absent spec); anything else refused: validation_error("spec", "the <kind> spec must be a
-/// JSON object").
-record spec_record(const std::string& kind, const nlohmann::json& spec);
 
 namespace detail {
 
@@ -142,8 +134,8 @@ class typed_plan final : public job_plan {
   std::vector<record> params_;
 };
 
-/// The runner's workload over a typed kind: JSON only here, at the contract's edge (specs as
-/// records through spec_record and to_json, points through record_of).
+/// The runner's workload over a typed kind: specs through the kind's parse, stored form and
+/// to_record, points through params_of.
 template <class K>
 class typed_workload final : public workload {
  public:
@@ -159,53 +151,37 @@ class typed_workload final : public workload {
   const std::vector<summary_table>& summary_tables() const override { return kind_.summary_tables(); }
 
   std::int64_t spec_version() const override { return kind_.spec_version(); }
-  nlohmann::json upgrade(const nlohmann::json& spec, std::int64_t from_version) const override {
+  record upgrade(const record& spec, std::int64_t from_version) const override {
     if (from_version >= kind_.spec_version()) return spec;
-    if constexpr (has_upgrade<K>::value) return jetperf::to_json(kind_.upgrade(spec_record(kind(), spec), from_version));
-    else if constexpr (has_upgrade<Spec>::value) return jetperf::to_json(Spec::upgrade(spec_record(kind(), spec), from_version));
+    if constexpr (has_upgrade<K>::value) return kind_.upgrade(spec, from_version);
+    else if constexpr (has_upgrade<Spec>::value) return Spec::upgrade(spec, from_version);
     else return spec;
   }
-  nlohmann::json normalize(const nlohmann::json& spec, const platform::board_offer& offered) const override {
-    return jetperf::to_json(to_record(parse(spec_record(kind(), spec), offered)));
+  record normalize(const record& spec, const platform::board_offer& offered) const override {
+    return to_record(parse(spec, offered));
   }
-  std::vector<nlohmann::json> expand(const nlohmann::json& spec) const override {
-    std::vector<nlohmann::json> out;
-    for (const auto& p : kind_.expand(stored(spec))) out.push_back(jetperf::to_json(kind_.params_of(p)));
+  std::vector<record> expand(const record& spec) const override {
+    std::vector<record> out;
+    for (const auto& p : kind_.expand(stored(spec))) out.push_back(kind_.params_of(p));
     return out;
   }
-  std::unique_ptr<job_plan> plan(const nlohmann::json& spec) override {
+  std::unique_ptr<job_plan> plan(const record& spec) override {
     return std::make_unique<typed_plan<K>>(kind_, stored(spec));
   }
-  std::map<std::string, std::size_t> foreseen_skips(const nlohmann::json& spec,
-                                                    const std::vector<nlohmann::json>& points) const override {
-    return kind_.foreseen_skips(stored(spec), typed_points(points));
-  }
-  std::vector<double> estimate_points_s(const nlohmann::json& spec, const std::vector<nlohmann::json>& points,
-                                        const measure::estimate_context& ctx) const override {
-    return kind_.estimate_points_s(stored(spec), typed_points(points), ctx);
-  }
-  measure::point_result run_point(measure::point_context& ctx, const nlohmann::json& spec,
-                                  const nlohmann::json& point) override {
-    return kind_.run_point(ctx, stored(spec), kind_.point_of(record_of(point)));
-  }
-  nlohmann::json summarize(const nlohmann::json& spec, const std::vector<store::point_record>& points) const override {
-    return jetperf::to_json(kind_.summarize(point_rows(points)));
-  }
-  nlohmann::json compare(const nlohmann::json& spec, const std::vector<store::point_record>& points,
-                         const std::string& by) const override {
-    if constexpr (has_compare<K>::value) return jetperf::to_json(kind_.compare(point_rows(points), by));
-    else return workload::compare(spec, points, by);
+  cell summarize(const std::vector<point_row>& rows) const override { return kind_.summarize(rows); }
+  cell compare(const std::vector<point_row>& rows, const std::string& by) const override {
+    if constexpr (has_compare<K>::value) return kind_.compare(rows, by);
+    else return workload::compare(rows, by);
   }
   std::vector<std::string> export_formats() const override { return kind_.export_formats(); }
   bool export_has_provenance(const std::string& format) const override { return kind_.export_has_provenance(format); }
-  nlohmann::ordered_json export_results(const std::string& format, const nlohmann::json& spec,
-                                        const std::vector<store::point_record>& points) const override {
+  cell export_results(const std::string& format, const std::vector<point_row>& rows) const override {
     if constexpr (has_export<K>::value) {
       const auto formats = kind_.export_formats();
       if (std::find(formats.begin(), formats.end(), format) != formats.end())
-        return jetperf::to_ordered_json(kind_.export_results(format, point_rows(points)));
+        return kind_.export_results(format, rows);
     }
-    return workload::export_results(format, spec, points);  // the message names the kind
+    return workload::export_results(format, rows);  // the message names the kind
   }
 
   /// The kind itself (tests reach its typed methods through it).
@@ -216,22 +192,13 @@ class typed_workload final : public workload {
     if constexpr (has_parse<K>::value) return kind_.parse(spec, offered);
     else return Spec::parse(spec, offered);
   }
-  // A stored spec, read from the store's JSON.
-  Spec stored(const nlohmann::json& spec) const {
-    const auto r = spec_record(kind(), spec);
-    if constexpr (has_stored<K>::value) return kind_.stored(r);
-    else return Spec::stored(r);
+  Spec stored(const record& spec) const {
+    if constexpr (has_stored<K>::value) return kind_.stored(spec);
+    else return Spec::stored(spec);
   }
   record to_record(const Spec& spec) const {
     if constexpr (has_to_record<K>::value) return kind_.to_record(spec);
     else return spec.to_record();
-  }
-
-  std::vector<Point> typed_points(const std::vector<nlohmann::json>& points) const {
-    std::vector<Point> out;
-    out.reserve(points.size());
-    for (const auto& p : points) out.push_back(kind_.point_of(record_of(p)));
-    return out;
   }
 
   mutable K kind_;

@@ -7,9 +7,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include <jetperf/store/job_store.hpp>
+#include <jetperf/common/cell.hpp>
+#include <jetperf/jobs/point_row.hpp>
 
 namespace jetperf::jobs {
 
@@ -23,7 +22,7 @@ struct point_tally {
 
   /// {"ok","skipped","failed","no_power","unresolvable","incomplete","skip_reasons":{..},
   ///  "fail_reasons":{..},"flags":{..}}
-  nlohmann::json to_json() const;
+  record to_record() const;
   /// What a reader must know before comparing these points, one sentence each (e.g. that the
   /// simulated clock did not change speed, so comparisons across clocks cover power only).
   std::vector<std::string> caveats() const;
@@ -33,6 +32,6 @@ struct point_tally {
   std::string shortfall() const;
 };
 
-point_tally tally_points(const std::vector<store::point_record>& points);
+point_tally tally_points(const std::vector<point_row>& points);
 
 }  // namespace jetperf::jobs

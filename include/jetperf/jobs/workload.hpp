@@ -1,16 +1,16 @@
 #pragma once
-// The job runner's view of a kind: JSON in and out, as specs and rows are stored and served.
-// Kinds do not implement it by hand: each is a typed jobs::kind<Spec, Point> (jobs/kind.hpp)
-// that jobs::make_workload turns into one. The job runner owns ordering, progress, persistence
-// and cancellation; a workload only measures.
+// The job runner's view of a kind: specs and points as records, finished points as rows, views
+// as cells (common/cell.hpp); the store and the API make them JSON. Kinds do not implement it by
+// hand: each is a typed jobs::kind<Spec, Point> (jobs/kind.hpp) that jobs::make_workload turns
+// into one. The job runner owns ordering, progress, persistence and cancellation; a workload only
+// measures.
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include <jetperf/common/cell.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/common/columns.hpp>
@@ -42,56 +42,36 @@ class workload {
   /// The lists in summarize()'s answer that read as tables (GET /v1/kinds), so clients render
   /// them without knowing the kind; none by default.
   virtual const std::vector<summary_table>& summary_tables() const;
-  /// Validates the spec field by field and fills defaults. `offered` is board_settings::offered()
-  /// (or {} without a board). Throws validation_error with field "spec.<name>".
-  virtual nlohmann::json normalize(const nlohmann::json& spec, const platform::board_offer& offered) const = 0;
-  /// The ordered points of a normalized spec (each a JSON object of settings).
-  virtual std::vector<nlohmann::json> expand(const nlohmann::json& spec) const = 0;
-  /// Points of a normalized spec that this machine could only skip, counted by reason, for the
-  /// dry run (e.g. cuda points without a CUDA device). What a spec can never run is refused by
-  /// normalize() instead.
-  virtual std::map<std::string, std::size_t> foreseen_skips(const nlohmann::json& spec,
-                                                           const std::vector<nlohmann::json>& points) const {
-    return {};
-  }
-  /// Seconds each of `points` (the expansion of `spec`, in order) will take: the protocol around
-  /// its runs (windows, warm-up, cool-down, the idle baseline of each new setting) over the time
-  /// of one run that `ctx` gives (what this board measured before). The runner sums them for the
-  /// job's estimate and refreshes them as the job runs. Default: nothing known (0 each).
-  virtual std::vector<double> estimate_points_s(const nlohmann::json& spec, const std::vector<nlohmann::json>& points,
-                                                const measure::estimate_context& ctx) const {
-    return std::vector<double>(points.size(), 0.0);
-  }
+  /// Validates a request's spec (its members; no spec at all: no fields) field by field and fills
+  /// defaults: the spec as stored. `offered` is board_settings::offered() (or {} without a board).
+  /// Throws validation_error with field "spec.<name>".
+  virtual record normalize(const record& spec, const platform::board_offer& offered) const = 0;
+  /// The ordered points of a normalized spec, each as its params are stored.
+  virtual std::vector<record> expand(const record& spec) const = 0;
 
-  /// The version of this kind's stored spec that to_json writes now; stored with each job.
+  /// The version of this kind's stored spec that normalize writes now; stored with each job.
   virtual std::int64_t spec_version() const { return 1; }
   /// A stored spec of an older version (0: stored before versions existed) as the current
   /// version writes it: the one place a kind reads its old forms.
-  virtual nlohmann::json upgrade(const nlohmann::json& spec, std::int64_t from_version) const { return spec; }
+  virtual record upgrade(const record& spec, std::int64_t from_version) const { return spec; }
   /// The normalized (stored) spec parsed and expanded once, for the runner to hold while the job
-  /// runs. Throws validation_error when the stored spec is no longer valid.
-  virtual std::unique_ptr<job_plan> plan(const nlohmann::json& spec) = 0;
+  /// runs: its points, their estimates, foreseen skips and the measuring of each. Throws
+  /// validation_error when the stored spec is no longer valid.
+  virtual std::unique_ptr<job_plan> plan(const record& spec) = 0;
 
-  /// Measures one point. Throws on failure of the point (the runner records it and goes on).
-  virtual measure::point_result run_point(measure::point_context& ctx, const nlohmann::json& spec, const nlohmann::json& point) = 0;
   /// Job-level summary over the finished points (best setting, ...).
-  virtual nlohmann::json summarize(const nlohmann::json& spec,
-                                   const std::vector<store::point_record>& points) const {
-    return nlohmann::json::object();
-  }
+  virtual cell summarize(const std::vector<point_row>& rows) const { return record(); }
   /// Compares finished points along one parameter (GET /v1/jobs/{id}/compare?by=...), e.g.
   /// tensor cores on vs off. Throws validation_error(field "by") when the kind has no such view.
-  virtual nlohmann::json compare(const nlohmann::json& spec, const std::vector<store::point_record>& points,
-                                 const std::string& by) const;
+  virtual cell compare(const std::vector<point_row>& rows, const std::string& by) const;
   /// The kind's own result layouts besides json and csv (GET /v1/jobs/{id}/results?format=NAME),
   /// e.g. "dnnstats" for layer-wise jobs: the processed layout existing analysis code reads.
   virtual std::vector<std::string> export_formats() const { return {}; }
   /// Whether the job's provenance joins the export as its last key ("provenance"); false for a
   /// layout whose readers take every key for one of theirs (dnnstats: each key a network).
   virtual bool export_has_provenance(const std::string& format) const { return true; }
-  /// The results in `format` (one of export_formats()), keys in the layout's own order.
-  virtual nlohmann::ordered_json export_results(const std::string& format, const nlohmann::json& spec,
-                                        const std::vector<store::point_record>& points) const;
+  /// The results in `format` (one of export_formats()); records keep the layout's key order.
+  virtual cell export_results(const std::string& format, const std::vector<point_row>& rows) const;
 };
 
 }  // namespace jetperf::jobs

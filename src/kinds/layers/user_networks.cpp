@@ -1,7 +1,6 @@
 #include <jetperf/kinds/layers/user_networks.hpp>
 
-#include <jetperf/common/cell_json.hpp>
-#include <jetperf/models/network_json.hpp>
+#include <jetperf/models/network_cell.hpp>
 
 namespace jetperf::kinds {
 
@@ -30,8 +29,7 @@ std::optional<std::size_t> user_networks::position_of(const std::string& name) c
 }
 
 models::network user_networks::network(std::size_t position, const std::string& field_prefix) const {
-  // The file format's reader reads JSON: the one network asked for is made JSON for it.
-  return models::network_from_json(to_json(list_.as_list().at(position)), field_prefix);
+  return models::network_from_cell(list_.as_list().at(position), field_prefix);
 }
 
 }  // namespace jetperf::kinds

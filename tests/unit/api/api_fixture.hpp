@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "support/json_workload.hpp"
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -104,7 +105,7 @@ class api_fixture : public ::testing::Test {
 
   /// Submits an idle job through the service (not the API) and returns its id.
   std::int64_t submit_idle(nlohmann::json spec = nlohmann::json::object(), std::vector<std::string> tags = {}) {
-    return service_->submit("idle", spec, tags).id;
+    return service_->submit("idle", jetperf::test::spec_of(spec), tags).id;
   }
 
   static nlohmann::json contract() { return nlohmann::json::parse(api::openapi_json()); }

@@ -118,7 +118,7 @@ TEST_F(kinds_routes, declared_defaults_are_the_ones_normalize_fills_in) {
     if (name == "layers") spec["models"] = {"alexnet"};
     platform::board_offer no_cuda;
     no_cuda.has_cuda_device = false;
-    const auto normalized = registry_.get(name).normalize(spec, no_cuda);
+    const auto normalized = to_json(registry_.get(name).normalize(record_of(spec), no_cuda));
     int checked = 0;
     const auto declared = kind(name);
     for (const auto& f : declared["spec"]["fields"]) {

@@ -7,8 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include "support/json_workload.hpp"
 #include "support/json_kind.hpp"
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/api/router.hpp>
 #include <jetperf/common/event_hub.hpp>
 #include <jetperf/jobs/job_service.hpp>
@@ -55,7 +56,7 @@ outputs run_probe(const std::string& column) {
   event_hub hub;
   jobs::job_service service(db, registry, hub, nullptr, nullptr);
   service.start();
-  const auto id = service.submit("probe", json::object(), {}).id;
+  const auto id = service.submit("probe", jetperf::test::spec_of(json::object()), {}).id;
   for (int i = 0; i < 500 && service.get(id).state != jobs::job_state::succeeded; ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   EXPECT_EQ(service.get(id).state, jobs::job_state::succeeded);

@@ -5,7 +5,7 @@
 #include <map>
 #include <optional>
 
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 
 using namespace jetperf;
 

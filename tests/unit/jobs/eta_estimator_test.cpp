@@ -47,7 +47,7 @@ class timed_kind final : public test::json_kind {
 struct fixture {
   store::database db{":memory:"};
   std::unique_ptr<jobs::workload> kind = jobs::make_workload(timed_kind{});
-  std::unique_ptr<jobs::job_plan> plan_of(const json& spec) { return kind->plan(kind->normalize(spec, {})); }
+  std::unique_ptr<jobs::job_plan> plan_of(const json& spec) { return kind->plan(kind->normalize(record_of(spec), {})); }
 };
 
 }  // namespace

@@ -65,7 +65,7 @@ TEST(job_journal, stores_the_provenance_only_with_a_source) {
   jobs::job_journal without(f.db, f.jobs, nullptr);
   without.record_provenance(id);
   EXPECT_EQ(f.jobs.get(id)->provenance, json::object());
-  jobs::job_journal with(f.db, f.jobs, [] { return json{{"board", "sim:test"}}; });
+  jobs::job_journal with(f.db, f.jobs, [] { return jetperf::cell(jetperf::record{{"board", "sim:test"}}); });
   with.record_provenance(id);
   EXPECT_EQ(f.jobs.get(id)->provenance, (json{{"board", "sim:test"}}));
 }

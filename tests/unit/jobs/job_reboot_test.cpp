@@ -8,8 +8,9 @@
 #include <map>
 #include <thread>
 
+#include "support/json_workload.hpp"
 #include "support/json_kind.hpp"
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/measure/allow_reboot.hpp>
 #include <jetperf/jobs/job_service.hpp>
@@ -117,7 +118,7 @@ struct fixture {
 
 TEST(job_reboot, allowed_reboots_journal_the_point_and_the_next_start_resumes_there) {
   fixture f;
-  const auto id = f.service->submit("modes", {{"modes", {0, 1, 2}}, {"allow_reboot", true}}, {}).id;
+  const auto id = f.service->submit("modes", jetperf::test::spec_of({{"modes", {0, 1, 2}}, {"allow_reboot", true}}), {}).id;
   for (std::int64_t want = 0; want < 2; ++want) {
     auto j = f.wait_settled(id, static_cast<std::size_t>(want));
     ASSERT_EQ(j.state, jobs::job_state::interrupted) << j.error;
@@ -161,7 +162,7 @@ TEST(job_reboot, allowed_reboots_journal_the_point_and_the_next_start_resumes_th
 
 TEST(job_reboot, without_allow_reboot_the_point_fails_naming_the_field) {
   fixture f;
-  const auto id = f.service->submit("modes", {{"modes", {0, 2}}}, {}).id;
+  const auto id = f.service->submit("modes", jetperf::test::spec_of({{"modes", {0, 2}}}), {}).id;
   const auto j = f.wait_settled(id, 0);
   // Point 1 (the current mode) ran, point 0 failed: the job says so.
   ASSERT_EQ(j.state, jobs::job_state::partial) << j.error;
@@ -177,7 +178,7 @@ TEST(job_reboot, without_allow_reboot_the_point_fails_naming_the_field) {
 
 TEST(job_reboot, a_board_back_in_another_mode_leaves_the_job_interrupted_and_restores) {
   fixture f;
-  const auto id = f.service->submit("modes", {{"modes", {0}}, {"allow_reboot", true}}, {}).id;
+  const auto id = f.service->submit("modes", jetperf::test::spec_of({{"modes", {0}}, {"allow_reboot", true}}), {}).id;
   ASSERT_EQ(f.wait_settled(id, 0).state, jobs::job_state::interrupted);
   // No boot happened (jetperfd restarted on its own): the board is still in mode 2.
   f.open();

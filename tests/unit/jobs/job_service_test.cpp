@@ -7,8 +7,9 @@
 #include <iostream>
 #include <thread>
 
+#include "support/json_workload.hpp"
 #include "support/json_kind.hpp"
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/jobs/job_service.hpp>
 #include <jetperf/jobs/job_state.hpp>
@@ -143,7 +144,7 @@ TEST(job_service, runs_a_job_to_success_and_stores_its_points) {
     return true;
   });
   f.service->start();
-  auto job = f.service->submit("scripted", {{"points", 3}}, {"t1"});
+  auto job = f.service->submit("scripted", jetperf::test::spec_of({{"points", 3}}), {"t1"});
   EXPECT_EQ(job.id, 1);
   EXPECT_EQ(job.points_total, 3);
   auto done = f.wait_terminal(job.id);
@@ -173,17 +174,17 @@ TEST(job_service, runs_a_job_to_success_and_stores_its_points) {
 
 TEST(job_service, invalid_spec_creates_no_job) {
   fixture f;
-  EXPECT_THROW(f.service->submit("scripted", {{"points", "x"}}, {}), validation_error);
-  EXPECT_THROW(f.service->submit("nope", json::object(), {}), validation_error);
+  EXPECT_THROW(f.service->submit("scripted", jetperf::test::spec_of({{"points", "x"}}), {}), validation_error);
+  EXPECT_THROW(f.service->submit("nope", jetperf::test::spec_of(json::object()), {}), validation_error);
   try {
-    f.service->submit("scripted", {{"points", 0}}, {});
+    f.service->submit("scripted", jetperf::test::spec_of({{"points", 0}}), {});
     FAIL();
   } catch (const validation_error& e) {
     EXPECT_EQ(e.field(), "spec");
     EXPECT_EQ(e.code(), "empty_sweep");
   }
   try {
-    f.service->submit("scripted", {{"points", 100001}}, {});
+    f.service->submit("scripted", jetperf::test::spec_of({{"points", 100001}}), {});
     FAIL();
   } catch (const validation_error& e) {
     EXPECT_EQ(e.code(), "too_many_points");
@@ -196,7 +197,7 @@ TEST(job_service, invalid_spec_creates_no_job) {
 TEST(job_service, a_failing_point_is_recorded_and_the_job_goes_on) {
   fixture f;
   f.service->start();
-  auto some = f.wait_terminal(f.service->submit("scripted", {{"points", 3}, {"fail", {1}}}, {}).id);
+  auto some = f.wait_terminal(f.service->submit("scripted", jetperf::test::spec_of({{"points", 3}, {"fail", {1}}}), {}).id);
   // A job that ran to its end with a failed point is partial, never succeeded.
   EXPECT_EQ(some.state, jobs::job_state::partial);
   EXPECT_EQ(some.error, "1 of 3 points failed (most often: point 1 exploded)");
@@ -207,7 +208,7 @@ TEST(job_service, a_failing_point_is_recorded_and_the_job_goes_on) {
   ASSERT_EQ(points.size(), 3u);
   EXPECT_EQ(points[1].status, "failed");
   EXPECT_EQ(points[1].metrics["error"], "point 1 exploded");
-  auto all = f.wait_terminal(f.service->submit("scripted", {{"points", 2}, {"fail", {0, 1}}}, {}).id);
+  auto all = f.wait_terminal(f.service->submit("scripted", jetperf::test::spec_of({{"points", 2}, {"fail", {0, 1}}}), {}).id);
   EXPECT_EQ(all.state, jobs::job_state::failed);
   EXPECT_EQ(all.error, "point 1 exploded");
 }
@@ -215,7 +216,7 @@ TEST(job_service, a_failing_point_is_recorded_and_the_job_goes_on) {
 TEST(job_service, a_skipped_point_makes_the_job_partial_and_only_skips_fail_it) {
   fixture f;
   f.service->start();
-  auto one = f.wait_terminal(f.service->submit("scripted", {{"points", 3}, {"skip", {2}}}, {}).id);
+  auto one = f.wait_terminal(f.service->submit("scripted", jetperf::test::spec_of({{"points", 3}, {"skip", {2}}}), {}).id);
   // A planned point that has no result is a shortfall, whatever its reason: the dry run lists
   // the skips to come, so a spec can leave them out.
   EXPECT_EQ(one.state, jobs::job_state::partial);
@@ -223,7 +224,7 @@ TEST(job_service, a_skipped_point_makes_the_job_partial_and_only_skips_fail_it) 
             "1 of 3 points lack their main metrics or did not run: 1 skipped (most often skipped: not on this board)");
   EXPECT_EQ(one.summary["points"]["skipped"], 1);
   EXPECT_EQ(one.summary["points"]["skip_reasons"]["not on this board"], 1);
-  auto none = f.wait_terminal(f.service->submit("scripted", {{"points", 2}, {"skip", {0, 1}}}, {}).id);
+  auto none = f.wait_terminal(f.service->submit("scripted", jetperf::test::spec_of({{"points", 2}, {"skip", {0, 1}}}), {}).id);
   EXPECT_EQ(none.state, jobs::job_state::failed);
   EXPECT_EQ(none.error, "no point was measured: all 2 were skipped (most often: not on this board)");
   EXPECT_EQ(none.summary["points"]["ok"], 0);
@@ -234,7 +235,7 @@ TEST(job_service, a_skipped_point_makes_the_job_partial_and_only_skips_fail_it) 
 TEST(job_service, a_point_without_its_main_metrics_is_not_ok_and_the_job_is_partial) {
   fixture f;
   f.service->start();
-  auto job = f.wait_terminal(f.service->submit("scripted", {{"points", 4}, {"no_power", {1}}, {"skip", {3}}}, {}).id);
+  auto job = f.wait_terminal(f.service->submit("scripted", jetperf::test::spec_of({{"points", 4}, {"no_power", {1}}, {"skip", {3}}}), {}).id);
   EXPECT_EQ(job.state, jobs::job_state::partial);
   EXPECT_EQ(job.error, "2 of 4 points lack their main metrics or did not run: 1 skipped, 1 no_power (most often "
                        "skipped: not on this board)");
@@ -246,7 +247,7 @@ TEST(job_service, a_point_without_its_main_metrics_is_not_ok_and_the_job_is_part
   EXPECT_EQ(points[0].status, "ok");
   EXPECT_EQ(points[1].status, "no_power");
   // Every point without its power: the job measured nothing it was asked for.
-  auto none = f.wait_terminal(f.service->submit("scripted", {{"points", 2}, {"no_power", {0, 1}}}, {}).id);
+  auto none = f.wait_terminal(f.service->submit("scripted", jetperf::test::spec_of({{"points", 2}, {"no_power", {0, 1}}}), {}).id);
   EXPECT_EQ(none.state, jobs::job_state::failed);
   EXPECT_EQ(none.error, "2 of 2 points lack their main metrics or did not run: 2 no_power");
 }
@@ -254,10 +255,10 @@ TEST(job_service, a_point_without_its_main_metrics_is_not_ok_and_the_job_is_part
 TEST(job_service, stores_the_provenance_when_the_job_starts_and_when_it_ends) {
   std::atomic<int> calls{0};
   jobs::job_service_options o;
-  o.provenance = [&calls] { return json{{"board", "sim:test"}, {"call", ++calls}}; };
+  o.provenance = [&calls] { return jetperf::cell(jetperf::record{{"board", "sim:test"}, {"call", ++calls}}); };
   fixture f(o);
   f.service->start();
-  auto job = f.wait_terminal(f.service->submit("scripted", {{"points", 1}}, {}).id);
+  auto job = f.wait_terminal(f.service->submit("scripted", jetperf::test::spec_of({{"points", 1}}), {}).id);
   ASSERT_EQ(job.state, jobs::job_state::succeeded);
   EXPECT_EQ(job.provenance["board"], "sim:test");
   // The second record (at the end) carries what the job's sampling achieved.
@@ -269,8 +270,8 @@ TEST(job_service, cancels_queued_and_running_jobs_and_refuses_finished_ones) {
   fixture f;
   f.service->start();
   // Its points sleep far longer than the test runs: only the cancel can end the job.
-  auto running = f.service->submit("scripted", {{"points", 2}, {"sleep_ms", 100000}}, {});
-  auto queued = f.service->submit("scripted", {{"points", 1}}, {});
+  auto running = f.service->submit("scripted", jetperf::test::spec_of({{"points", 2}, {"sleep_ms", 100000}}), {});
+  auto queued = f.service->submit("scripted", jetperf::test::spec_of({{"points", 1}}), {});
   f.wait_running(running.id);
   std::atomic<bool> ended_cancelled{false};
   const auto topic = "job:" + std::to_string(running.id);
@@ -293,7 +294,7 @@ TEST(job_service, a_point_with_more_spans_than_it_holds_stores_them_all_once_eve
   fixture f;
   f.service->start();
   // 10 000 spans, then a long sleep: the spans past 4096 are stored before the point ends.
-  auto job = f.service->submit("scripted", {{"points", 1}, {"sleep_ms", 60000}, {"spans", 10000}}, {});
+  auto job = f.service->submit("scripted", jetperf::test::spec_of({{"points", 1}, {"sleep_ms", 60000}, {"spans", 10000}}), {});
   store::timeline_store timeline(*f.db);
   store::timeline_query marks;  // point 0's spans: its marks alone until it ends
   marks.job_id = job.id;
@@ -321,7 +322,7 @@ TEST(job_service, a_point_with_more_spans_than_it_holds_stores_them_all_once_eve
 TEST(job_service, all_the_spans_of_a_point_are_stored_once) {
   fixture f;
   f.service->start();
-  auto job = f.service->submit("scripted", {{"points", 2}, {"spans", 5000}}, {});
+  auto job = f.service->submit("scripted", jetperf::test::spec_of({{"points", 2}, {"spans", 5000}}), {});
   EXPECT_EQ(f.wait_terminal(job.id).state, jobs::job_state::succeeded);
   store::timeline_query q;
   q.job_id = job.id;
@@ -335,8 +336,8 @@ TEST(job_service, all_the_spans_of_a_point_are_stored_once) {
 TEST(job_service, shutdown_interrupts_and_resume_continues_after_the_last_point) {
   fixture f;
   f.service->start();
-  auto job = f.service->submit("scripted", {{"points", 4}, {"sleep_ms", 150}}, {});
-  auto queued = f.service->submit("scripted", {{"points", 1}}, {});
+  auto job = f.service->submit("scripted", jetperf::test::spec_of({{"points", 4}, {"sleep_ms", 150}}), {});
+  auto queued = f.service->submit("scripted", jetperf::test::spec_of({{"points", 1}}), {});
   // Let two points finish, then stop the daemon's service.
   const auto until = std::chrono::steady_clock::now() + 20s;
   while (f.service->get(job.id).points_done < 2 && std::chrono::steady_clock::now() < until)
@@ -378,9 +379,9 @@ TEST(job_service, a_full_queue_answers_unavailable) {
   jobs::job_service_options opts;
   opts.max_queued = 2;
   fixture f(opts);
-  f.service->submit("scripted", {{"points", 1}}, {});
-  f.service->submit("scripted", {{"points", 1}}, {});
-  EXPECT_THROW(f.service->submit("scripted", {{"points", 1}}, {}), unavailable);
+  f.service->submit("scripted", jetperf::test::spec_of({{"points", 1}}), {});
+  f.service->submit("scripted", jetperf::test::spec_of({{"points", 1}}), {});
+  EXPECT_THROW(f.service->submit("scripted", jetperf::test::spec_of({{"points", 1}}), {}), unavailable);
 }
 
 namespace {
@@ -416,7 +417,7 @@ TEST(job_service, thermal_guard_stops_a_hot_board_and_says_why) {
     opts.on_running = [&](std::optional<std::int64_t> id) { running.push_back(id); };
     jobs::job_service service(db, registry, hub, nullptr, &hot, opts);
     service.start();
-    auto id = service.submit("scripted", {{"points", 2}}, {}).id;
+    auto id = service.submit("scripted", jetperf::test::spec_of({{"points", 2}}), {}).id;
     const auto until = std::chrono::steady_clock::now() + 20s;
     while (!jobs::is_terminal(service.get(id).state) && std::chrono::steady_clock::now() < until)
       std::this_thread::sleep_for(5ms);
@@ -440,7 +441,7 @@ TEST(job_service, the_estimate_follows_the_jobs_own_pace_and_the_next_job_learns
   f.service->start();
   // The kind claims 10 ms per point; each takes at least 40.
   const json spec = {{"points", 20}, {"sleep_ms", 40}, {"estimate_ms", 10}};
-  const auto first = f.service->submit("scripted", spec, {});
+  const auto first = f.service->submit("scripted", jetperf::test::spec_of(spec), {});
   EXPECT_NEAR(first.estimate_s, 0.2, 1e-9) << "no history yet: the kind's own estimate";
   const auto until = std::chrono::steady_clock::now() + 20s;
   while (f.service->get(first.id).points_done < 10 && std::chrono::steady_clock::now() < until)
@@ -451,13 +452,13 @@ TEST(job_service, the_estimate_follows_the_jobs_own_pace_and_the_next_job_learns
   EXPECT_GT(halfway.estimate_now_s, 0.6) << "done " << halfway.points_done;
   ASSERT_EQ(f.wait_terminal(first.id).state, jobs::job_state::succeeded);
   // The next job of the kind is estimated with what this one showed.
-  const auto second = f.service->submit("scripted", spec, {});
+  const auto second = f.service->submit("scripted", jetperf::test::spec_of(spec), {});
   EXPECT_GT(second.estimate_s, 0.6);
-  EXPECT_GT(f.service->dry_run("scripted", spec)["estimate_s"].get<double>(), 0.6);
+  EXPECT_GT(jetperf::to_json(f.service->dry_run("scripted", jetperf::test::spec_of(spec)))["estimate_s"].get<double>(), 0.6);
   // Kept in the store: a restarted daemon estimates the same.
   f.wait_terminal(second.id);
   f.open();
-  EXPECT_GT(f.service->dry_run("scripted", spec)["estimate_s"].get<double>(), 0.6);
+  EXPECT_GT(jetperf::to_json(f.service->dry_run("scripted", jetperf::test::spec_of(spec)))["estimate_s"].get<double>(), 0.6);
 }
 
 TEST(job_service, a_cancel_as_the_runner_takes_the_job_is_never_overwritten) {
@@ -467,7 +468,7 @@ TEST(job_service, a_cancel_as_the_runner_takes_the_job_is_never_overwritten) {
   for (int i = 0; i < 300; ++i) {
     // The runner spends 2 ms expanding the job after taking it from the queue: a cancel lands
     // there, or before, or in the point, by the iteration's delay.
-    const auto job = f.service->submit("scripted", {{"points", 1}, {"expand_ms", 2}}, {});
+    const auto job = f.service->submit("scripted", jetperf::test::spec_of({{"points", 1}, {"expand_ms", 2}}), {});
     std::this_thread::sleep_for(std::chrono::microseconds(500 * (i % 7)));
     bool said_cancelled = false;
     try {
@@ -486,7 +487,7 @@ TEST(job_service, a_cancel_as_the_runner_takes_the_job_is_never_overwritten) {
   }
   EXPECT_GT(cancelled, 0);
   // The runner is still alive and serves the next job.
-  const auto last = f.service->submit("scripted", {{"points", 2}}, {});
+  const auto last = f.service->submit("scripted", jetperf::test::spec_of({{"points", 2}}), {});
   EXPECT_EQ(f.wait_terminal(last.id).state, jobs::job_state::succeeded);
   std::cout << "cancelled " << cancelled << ", finished first " << too_late << " of 300\n";
 }

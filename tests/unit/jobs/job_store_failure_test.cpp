@@ -10,8 +10,9 @@
 #include <thread>
 #include <utility>
 
+#include "support/json_workload.hpp"
 #include "support/json_kind.hpp"
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/jobs/job_service.hpp>
@@ -113,7 +114,7 @@ TEST(job_store_failure, a_full_disk_fails_the_job_with_the_reason_and_it_resumes
   fixture f;
   // Before point 2 the database may not grow any more: storing point 2 fails with SQLITE_FULL.
   *f.hook = [&f] { f.db->exec("PRAGMA max_page_count = " + std::to_string(f.pages())); };
-  const auto id = f.service->submit("padded", {{"points", 5}, {"pad", 20000}, {"break_at", 2}}, {}).id;
+  const auto id = f.service->submit("padded", jetperf::test::spec_of({{"points", 5}, {"pad", 20000}, {"break_at", 2}}), {}).id;
   const auto job = f.wait_terminal(id);
   ASSERT_EQ(job.state, jobs::job_state::failed) << job.error;
   EXPECT_EQ(job.error.rfind("the database could not be written: ", 0), 0u) << job.error;
@@ -133,7 +134,7 @@ TEST(job_store_failure, a_full_disk_fails_the_job_with_the_reason_and_it_resumes
 
   // Space is back: the runner serves the next job, and the failed one goes on from point 2.
   f.db->exec("PRAGMA max_page_count = 1073741823");
-  const auto next = f.service->submit("padded", {{"points", 2}}, {}).id;
+  const auto next = f.service->submit("padded", jetperf::test::spec_of({{"points", 2}}), {}).id;
   EXPECT_EQ(f.wait_terminal(next).state, jobs::job_state::succeeded);
   EXPECT_EQ(f.service->resume(id).state, jobs::job_state::queued);
   const auto resumed = f.wait_terminal(id);
@@ -152,7 +153,7 @@ TEST(job_store_failure, a_final_state_the_database_refuses_is_kept_and_stored_on
   fixture f;
   // From point 1 on, every write fails: the point, the summary and the final state itself.
   *f.hook = [&f] { f.db->exec("PRAGMA query_only = 1"); };
-  const auto id = f.service->submit("padded", {{"points", 3}, {"break_at", 1}}, {}).id;
+  const auto id = f.service->submit("padded", jetperf::test::spec_of({{"points", 3}, {"break_at", 1}}), {}).id;
   const auto job = f.wait_terminal(id);
   ASSERT_EQ(job.state, jobs::job_state::failed) << job.error;
   EXPECT_EQ(job.error.rfind("the database could not be written: ", 0), 0u) << job.error;
@@ -183,7 +184,7 @@ TEST(job_store_failure, a_final_state_the_database_refuses_is_kept_and_stored_on
 TEST(job_store_failure, a_final_state_never_stored_becomes_interrupted_at_the_next_start) {
   fixture f;
   *f.hook = [&f] { f.db->exec("PRAGMA query_only = 1"); };
-  const auto id = f.service->submit("padded", {{"points", 3}, {"break_at", 1}}, {}).id;
+  const auto id = f.service->submit("padded", jetperf::test::spec_of({{"points", 3}, {"break_at", 1}}), {}).id;
   ASSERT_EQ(f.wait_terminal(id).state, jobs::job_state::failed);
   ASSERT_EQ(f.stored(id).state, jobs::job_state::running);
   f.open();  // the daemon restarts (a new connection writes again)
@@ -198,7 +199,7 @@ TEST(job_store_failure, only_jobs_failed_by_the_store_are_resumable_among_failed
   fixture f;
   // A job that failed on its own (its only point failing) stays finished.
   *f.hook = [] { throw std::runtime_error("the board broke"); };
-  const auto id = f.service->submit("padded", {{"points", 1}, {"break_at", 0}}, {}).id;
+  const auto id = f.service->submit("padded", jetperf::test::spec_of({{"points", 1}, {"break_at", 0}}), {}).id;
   const auto job = f.wait_terminal(id);
   ASSERT_EQ(job.state, jobs::job_state::failed);
   EXPECT_EQ(job.error, "the board broke");

@@ -1,7 +1,7 @@
 // A point's status from its rows: ok only with every main metric, else the state that says why.
 #include <gtest/gtest.h>
 
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/jobs/point_outcome.hpp>
 
 using namespace jetperf;

@@ -5,13 +5,14 @@
 
 #include <gtest/gtest.h>
 
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/common/event_hub.hpp>
 #include <jetperf/jobs/job_service.hpp>
 #include <jetperf/jobs/workload_registry.hpp>
 #include <jetperf/store/database.hpp>
 #include <jetperf/store/job_store.hpp>
 
+#include "support/json_workload.hpp"
 #include "support/json_kind.hpp"
 
 namespace jetperf {
@@ -83,7 +84,7 @@ TEST(spec_upgrade, a_job_stored_in_an_older_form_runs_as_its_kind_upgrades_it) {
 
 TEST(spec_upgrade, a_new_job_stores_the_current_version_and_is_not_upgraded) {
   fixture f;
-  const auto id = f.service->submit("versioned", {{"points", 2}}, {}).id;
+  const auto id = f.service->submit("versioned", jetperf::test::spec_of({{"points", 2}}), {}).id;
   EXPECT_EQ(f.service->get(id).spec_version, 2);
   f.service->start();
   EXPECT_EQ(f.finished(id).state, jobs::job_state::succeeded);

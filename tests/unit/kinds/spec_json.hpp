@@ -8,8 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/jobs/kind.hpp>
+#include "support/json_workload.hpp"
 #include <jetperf/platform/board_settings.hpp>
 
 namespace jetperf::test {
@@ -17,7 +18,7 @@ namespace jetperf::test {
 template <class Spec>
 nlohmann::json normalized_json(const std::string& kind, const nlohmann::json& spec,
                                const platform::board_offer& offered) {
-  return to_json(Spec::parse(jobs::spec_record(kind, spec), offered).to_record());
+  return to_json(Spec::parse(test::spec_record(kind, spec), offered).to_record());
 }
 
 template <class Spec>

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 
 #include <jetperf/common/errors.hpp>
 #include <jetperf/measure/sweep_axes.hpp>

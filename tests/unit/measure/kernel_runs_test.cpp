@@ -1,6 +1,6 @@
 // A GPU point's traced runs and kernels on the timeline, over a tracer that plays back kernels
 // launched inside the runs it was given.
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/measure/kernel_runs.hpp>
 
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/measure/point_board.hpp>
 
 #include <algorithm>

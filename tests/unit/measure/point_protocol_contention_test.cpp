@@ -1,7 +1,7 @@
 // A window other processes took CPU time from is measured again, up to the spec's max_retries;
 // the window kept carries others' share and the retries, flagged contended when it too was over
 // the threshold. The skeleton runs on virtual time with a scripted CPU usage source.
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/measure/point_protocol.hpp>
 
 #include <deque>

@@ -1,6 +1,6 @@
 // A power window longer than the telemetry holds must not pass for the whole window: the point
 // is flagged power_window_truncated and says how many seconds its power figures cover.
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/measure/measurement_loop.hpp>
 #include <jetperf/measure/point_board.hpp>
 

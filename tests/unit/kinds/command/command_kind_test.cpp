@@ -3,6 +3,8 @@
 // tails, power, energy and marked phases.
 #include <gtest/gtest.h>
 
+#include "support/json_workload.hpp"
+
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -10,7 +12,7 @@
 
 #include <atomic>
 
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/kinds/command/command_kind.hpp>
 #include <jetperf/kinds/command/command_spec.hpp>
@@ -43,7 +45,7 @@ std::string write_script(const test::temp_dir& dir, const std::string& name, con
 }
 
 std::string field_of(const kinds::command_policy& policy, const json& spec, std::string* code = nullptr) {
-  auto w = kinds::make_command_kind(policy);
+  auto w = jetperf::test::json_workload(kinds::make_command_kind(policy));
   try {
     w->normalize(spec, {});
   } catch (const validation_error& e) {
@@ -120,7 +122,7 @@ TEST(command_spec, resolves_the_program_once_and_keeps_it_inside_the_allowed_dir
   const auto escaped = write_script(outside, "evil.sh", "exit 0");
   ::symlink(escaped.c_str(), dir.file("link.sh").c_str());
   const auto p = policy_in(dir.path(), {dir.path()});
-  auto w = kinds::make_command_kind(p);
+  auto w = jetperf::test::json_workload(kinds::make_command_kind(p));
   const auto spec = w->normalize({{"argv", {"./prog.sh", "x"}}, {"cwd", dir.path()}}, {});
   char resolved[PATH_MAX];
   ASSERT_TRUE(::realpath(inside.c_str(), resolved));
@@ -163,7 +165,7 @@ TEST(command_spec, a_program_or_cwd_its_account_cannot_reach_is_refused_saying_w
   ::chmod(home.c_str(), closed);
   const auto refusal = [&](const json& spec, std::string* field) {
     try {
-      kinds::make_command_kind(p)->normalize(spec, {});
+      jetperf::test::json_workload(kinds::make_command_kind(p))->normalize(spec, {});
     } catch (const validation_error& e) {
       *field = e.field();
       EXPECT_EQ(e.code(), "forbidden") << e.what();
@@ -202,7 +204,7 @@ TEST(command_spec, a_program_or_cwd_its_account_cannot_reach_is_refused_saying_w
 
 TEST(command_spec, defaults_and_points_setting_outermost_then_repeat) {
   test::temp_dir dir;
-  auto w = kinds::make_command_kind(policy_in(dir.path()));
+  auto w = jetperf::test::json_workload(kinds::make_command_kind(policy_in(dir.path())));
   const auto spec = w->normalize({{"argv", {"/bin/true"}}, {"repeats", 3}}, {});
   EXPECT_DOUBLE_EQ(spec["timeout_s"].get<double>(), 3600.0);
   EXPECT_EQ(spec["warmup_runs"], 0);
@@ -215,8 +217,8 @@ TEST(command_spec, defaults_and_points_setting_outermost_then_repeat) {
 
 TEST(command_spec, the_program_gets_only_its_own_environment) {
   test::temp_dir dir;
-  auto spec = kinds::command_spec::stored(jetperf::record_of(
-      kinds::make_command_kind(policy_in(dir.path()))->normalize({{"argv", {"/bin/true"}}, {"env", {{"PATH", "/opt/x"}, {"LANG", "C"}}}}, {})));
+  auto spec = kinds::command_spec::stored(kinds::make_command_kind(policy_in(dir.path()))->normalize(
+      jetperf::test::spec_of({{"argv", {"/bin/true"}}, {"env", {{"PATH", "/opt/x"}, {"LANG", "C"}}}}), {}));
   auto account = platform::current_account();
   account.home = "/home/someone";
   account.name = "someone";
@@ -228,7 +230,7 @@ TEST(command_spec, the_program_gets_only_its_own_environment) {
 TEST(command_kind, a_run_reports_exit_status_tails_power_energy_and_phases) {
   test::temp_dir dir;
   const auto prog = write_script(dir, "prog.sh", "echo hello; echo oops >&2; sleep 0.2; exit 4");
-  auto w = kinds::make_command_kind(policy_in(dir.path()));
+  auto w = jetperf::test::json_workload(kinds::make_command_kind(policy_in(dir.path())));
   constant_power source;
   measure::point_context ctx;
   ctx.job_id = 7;
@@ -260,7 +262,7 @@ TEST(command_kind, a_program_replaced_after_submission_by_a_link_out_of_the_dire
   const auto prog = write_script(dir, "prog.sh", "exit 0");
   const auto evil = write_script(outside, "evil.sh", "touch " + outside.file("ran") + "; exit 0");
   const auto p = policy_in(dir.path(), {dir.path()});
-  auto w = kinds::make_command_kind(p);
+  auto w = jetperf::test::json_workload(kinds::make_command_kind(p));
   const auto spec = w->normalize({{"argv", {prog}}, {"idle_s", 0}}, {});
   char resolved[PATH_MAX];
   ASSERT_TRUE(::realpath(prog.c_str(), resolved));
@@ -289,7 +291,7 @@ TEST(command_kind, a_program_replaced_after_submission_by_a_link_out_of_the_dire
 
 TEST(command_kind, a_run_past_its_timeout_fails_saying_so) {
   test::temp_dir dir;
-  auto w = kinds::make_command_kind(policy_in(dir.path()));
+  auto w = jetperf::test::json_workload(kinds::make_command_kind(policy_in(dir.path())));
   measure::point_context ctx;
   const auto spec = w->normalize({{"argv", {"/bin/sleep", "30"}}, {"timeout_s", 0.2}, {"idle_s", 0}}, {});
   const auto r = w->run_point(ctx, spec, w->expand(spec).at(0));
@@ -304,7 +306,7 @@ TEST(command_kind, warmup_runs_come_before_the_first_run_of_a_setting_only) {
   test::temp_dir dir;
   const auto log = dir.file("runs.log");
   const auto prog = write_script(dir, "count.sh", "echo run >> " + log);
-  auto w = kinds::make_command_kind(policy_in(dir.path()));
+  auto w = jetperf::test::json_workload(kinds::make_command_kind(policy_in(dir.path())));
   measure::point_context ctx;
   const auto spec = w->normalize({{"argv", {prog}}, {"warmup_runs", 2}, {"repeats", 2}, {"idle_s", 0}}, {});
   const auto points = w->expand(spec);
@@ -319,7 +321,7 @@ TEST(command_kind, jetperf_run_is_unique_within_the_job_across_repeats_and_warmu
   test::temp_dir dir;
   const auto log = dir.file("runs.log");
   const auto prog = write_script(dir, "ids.sh", "echo $JETPERF_RUN/$JETPERF_REPEAT >> " + log);
-  auto w = kinds::make_command_kind(policy_in(dir.path()));
+  auto w = jetperf::test::json_workload(kinds::make_command_kind(policy_in(dir.path())));
   const auto spec = w->normalize({{"argv", {prog}}, {"warmup_runs", 1}, {"repeats", 2}, {"idle_s", 0}}, {});
   const auto points = w->expand(spec);
   for (std::size_t i = 0; i < points.size(); ++i) {
@@ -333,7 +335,7 @@ TEST(command_kind, jetperf_run_is_unique_within_the_job_across_repeats_and_warmu
 TEST(command_kind, estimates_take_the_programs_time_from_its_earlier_runs) {
   test::temp_dir dir;
   const auto prog = write_script(dir, "prog.sh", "exit 0");
-  auto w = kinds::make_command_kind(policy_in(dir.path()));
+  auto w = jetperf::test::json_workload(kinds::make_command_kind(policy_in(dir.path())));
   const auto spec = w->normalize({{"argv", {prog, "a"}}, {"warmup_runs", 1}, {"repeats", 2}, {"idle_s", 0.5}}, {});
   const auto points = w->expand(spec);
   // Before any run: the protocol alone (the first repeat's idle).
@@ -361,7 +363,7 @@ TEST(command_kind, estimates_take_the_programs_time_from_its_earlier_runs) {
 
 TEST(command_kind, the_summary_gives_medians_per_setting_and_phase_means_over_the_runs_that_have_them) {
   test::temp_dir dir;
-  auto w = kinds::make_command_kind(policy_in(dir.path()));
+  auto w = jetperf::test::json_workload(kinds::make_command_kind(policy_in(dir.path())));
   const auto point = [](std::int64_t index, double wall, json energy, json phases, const std::string& status = "ok") {
     store::point_record p;
     p.index = index;

@@ -10,7 +10,7 @@
 
 #include <cstring>
 
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/common/clock.hpp>
 #include <jetperf/kinds/command/marker_socket.hpp>
 #include <jetperf/kinds/command/phases.hpp>

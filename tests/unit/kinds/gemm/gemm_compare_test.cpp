@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
 
 using nlohmann::json;

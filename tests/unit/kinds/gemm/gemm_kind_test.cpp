@@ -1,9 +1,11 @@
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/kinds/gemm/gemm_kind.hpp>
 
 #include <algorithm>
 
 #include <gtest/gtest.h>
+
+#include "support/json_workload.hpp"
 
 #include <jetperf/common/errors.hpp>
 #include <jetperf/config.hpp>
@@ -40,7 +42,7 @@ class gemm_workload_test : public ::testing::Test {};
 #if JETPERF_HAS_OPENBLAS
 
 TEST_F(gemm_workload_test, run_point_derives_efficiency_from_known_power) {
-  auto w = jetperf::kinds::make_gemm_kind();
+  auto w = jetperf::test::json_workload(jetperf::kinds::make_gemm_kind());
   fake_board board;
   fake_source src;  // constant 7.5 W
   const auto spec = w->normalize(quick_spec(), board.offered());
@@ -75,7 +77,7 @@ TEST_F(gemm_workload_test, run_point_derives_efficiency_from_known_power) {
 }
 
 TEST_F(gemm_workload_test, higher_clock_draws_more_power_and_idle_is_cached_per_setting) {
-  auto w = jetperf::kinds::make_gemm_kind();
+  auto w = jetperf::test::json_workload(jetperf::kinds::make_gemm_kind());
   fake_board board;
   fake_source src;
   src.power = [&board](std::int64_t) { return 2.0 + board.gpu_hz() / 1e8; };
@@ -107,7 +109,7 @@ TEST_F(gemm_workload_test, higher_clock_draws_more_power_and_idle_is_cached_per_
 }
 
 TEST_F(gemm_workload_test, clock_below_request_is_flagged_throttled) {
-  auto w = jetperf::kinds::make_gemm_kind();
+  auto w = jetperf::test::json_workload(jetperf::kinds::make_gemm_kind());
   fake_board board;
   fake_source src;
   src.clock = [&board](std::int64_t) { return board.gpu_hz() * 0.5; };
@@ -120,7 +122,7 @@ TEST_F(gemm_workload_test, clock_below_request_is_flagged_throttled) {
 }
 
 TEST_F(gemm_workload_test, tensor_on_cpu_is_refused_and_a_stored_one_is_skipped) {
-  auto w = jetperf::kinds::make_gemm_kind();
+  auto w = jetperf::test::json_workload(jetperf::kinds::make_gemm_kind());
   try {
     w->normalize(quick_spec({{"tensor", "both"}}), {});
     FAIL() << "tensor cores on the cpu device were accepted";
@@ -141,7 +143,7 @@ TEST_F(gemm_workload_test, tensor_on_cpu_is_refused_and_a_stored_one_is_skipped)
 }
 
 TEST_F(gemm_workload_test, without_telemetry_power_is_null) {
-  auto w = jetperf::kinds::make_gemm_kind();
+  auto w = jetperf::test::json_workload(jetperf::kinds::make_gemm_kind());
   const auto spec = w->normalize(quick_spec({}), {});
   const auto points = w->expand(spec);
   EXPECT_TRUE(w->foreseen_skips(spec, points).empty());
@@ -155,7 +157,7 @@ TEST_F(gemm_workload_test, without_telemetry_power_is_null) {
 
 TEST_F(gemm_workload_test, cuda_point_without_device_is_skipped_with_reason) {
   if (jetperf::workloads::cuda_device_available()) GTEST_SKIP() << "a CUDA device is present";
-  auto w = jetperf::kinds::make_gemm_kind();
+  auto w = jetperf::test::json_workload(jetperf::kinds::make_gemm_kind());
   const auto spec = w->normalize(quick_spec({{"device", "cuda"}}), {});
   jetperf::measure::point_context ctx;
   const auto points = w->expand(spec);
@@ -171,7 +173,7 @@ TEST_F(gemm_workload_test, cuda_point_without_device_is_skipped_with_reason) {
 }
 
 TEST_F(gemm_workload_test, fixed_duration_protocol) {
-  auto w = jetperf::kinds::make_gemm_kind();
+  auto w = jetperf::test::json_workload(jetperf::kinds::make_gemm_kind());
   const auto spec = w->normalize(quick_spec({{"duration_s", 0.05}}), {});
   jetperf::measure::point_context ctx;
   const auto r = w->run_point(ctx, spec, w->expand(spec)[0]);

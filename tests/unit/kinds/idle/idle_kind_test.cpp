@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
-#include <jetperf/common/cell_json.hpp>
+#include "support/json_workload.hpp"
+
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/kinds/idle/idle_kind.hpp>
@@ -13,7 +15,7 @@ using nlohmann::json;
 namespace {
 
 std::string field_of(const json& spec) {
-  auto w = kinds::make_idle_kind();
+  auto w = jetperf::test::json_workload(kinds::make_idle_kind());
   try {
     w->normalize(spec, {});
   } catch (const validation_error& e) {
@@ -46,7 +48,7 @@ class constant_power final : public telemetry::sample_source {
 }  // namespace
 
 TEST(idle_workload, defaults_are_filled_in) {
-  auto w = kinds::make_idle_kind();
+  auto w = jetperf::test::json_workload(kinds::make_idle_kind());
   auto spec = w->normalize(json::object(), {});
   EXPECT_DOUBLE_EQ(spec["duration_s"].get<double>(), 1.0);
   EXPECT_EQ(spec["repeats"].get<int>(), 1);
@@ -71,7 +73,7 @@ TEST(idle_workload, bad_specs_name_their_field) {
 }
 
 TEST(idle_workload, measures_mean_power_of_the_window) {
-  auto w = kinds::make_idle_kind();
+  auto w = jetperf::test::json_workload(kinds::make_idle_kind());
   constant_power source;
   measure::point_context ctx;
   ctx.telemetry = &source;
@@ -87,7 +89,7 @@ TEST(idle_workload, measures_mean_power_of_the_window) {
 }
 
 TEST(idle_workload, cancellation_ends_the_point_early) {
-  auto w = kinds::make_idle_kind();
+  auto w = jetperf::test::json_workload(kinds::make_idle_kind());
   std::atomic<bool> cancel{true};
   measure::point_context ctx;
   ctx.cancel = &cancel;

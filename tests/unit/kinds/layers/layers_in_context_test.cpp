@@ -1,7 +1,7 @@
 // Each layer isolated beside in context: the ratio, and a flag only beyond the combined spread.
 #include <gtest/gtest.h>
 
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/kinds/layers/in_context.hpp>
 #include <jetperf/kinds/layers/in_context_rows.hpp>
 #include <jetperf/kinds/layers/layers_columns.hpp>

@@ -10,7 +10,9 @@
 
 #include <gtest/gtest.h>
 
-#include <jetperf/common/cell_json.hpp>
+#include "support/json_workload.hpp"
+
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
 
 #include "../spec_json.hpp"
@@ -58,13 +60,13 @@ json stored_of(const json& c) {
   return c.contains("normalized") ? c["normalized"] : upgraded(c["stored"], 0);
 }
 
-std::unique_ptr<jetperf::jobs::workload> layers_workload() {
-  return make_layers_kind(
+jetperf::test::json_workload layers_workload() {
+  return jetperf::test::json_workload(make_layers_kind(
       [](const std::string& device, std::string* why) -> std::unique_ptr<jetperf::workloads::layer_backend> {
         if (device == "cpu") return jetperf::workloads::make_reference_layer_backend();
         *why = "no CUDA device (test)";
         return nullptr;
-      });
+      }));
 }
 
 // The cost model the fixture's estimates were recorded with; `costs` gets each run asked for.

@@ -1,6 +1,6 @@
 // The layers workload over the reference backend and synthetic telemetry with known power:
 // latency and power per layer, the end-to-end row, both protocols, and the seed's layout.
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/kinds/layers/layers_kind.hpp>
 
 #include <algorithm>
@@ -10,6 +10,8 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#include "support/json_workload.hpp"
 
 #include <jetperf/common/clock.hpp>
 #include <jetperf/models/zoo.hpp>
@@ -120,11 +122,11 @@ class layers_workload_test : public ::testing::Test {
     g_new_point = true;
     g_tracer = nullptr;
     g_time_ops = false;
-    workload_ = make_layers_kind([](const std::string& device, std::string* why) -> std::unique_ptr<layer_backend> {
+    workload_.emplace(make_layers_kind([](const std::string& device, std::string* why) -> std::unique_ptr<layer_backend> {
       if (device == "cpu") return std::make_unique<busy_backend>();
       *why = "skipped: no CUDA device (test)";
       return nullptr;
-    });
+    }));
     source_.power = busy_power;
     ctx_.job_id = 7;
     ctx_.board = &board_;
@@ -154,18 +156,18 @@ class layers_workload_test : public ::testing::Test {
       EXPECT_TRUE(items->is_list());
       for (const auto& item : items->as_list()) {
         EXPECT_TRUE(item.is_record());
-        const auto why = jetperf::test::undeclared_keys(*workload_, jetperf::row(item.as_record()));
+        const auto why = jetperf::test::undeclared_keys(**workload_, jetperf::row(item.as_record()));
         if (!why.empty()) out += "layer row: " + why + ";";
       }
       metrics.erase(layers::cols::layer_rows.name);
     }
-    return out + jetperf::test::undeclared_keys(*workload_, metrics);
+    return out + jetperf::test::undeclared_keys(**workload_, metrics);
   }
 
   json summary() const { return jetperf::to_json(summarize_layers(typed_)); }
   nlohmann::ordered_json dnnstats() const { return jetperf::to_ordered_json(layers_dnnstats(typed_)); }
 
-  std::unique_ptr<jetperf::jobs::workload> workload_;
+  std::optional<jetperf::test::json_workload> workload_;
   fake_board board_;
   fake_source source_;
   jetperf::measure::point_context ctx_;
@@ -357,9 +359,9 @@ TEST_F(layers_workload_test, a_layer_the_backend_cannot_prepare_is_skipped_with_
    private:
     std::unique_ptr<layer_backend> inner_ = make_reference_layer_backend();
   };
-  workload_ = make_layers_kind([](const std::string&, std::string*) -> std::unique_ptr<layer_backend> {
+  workload_.emplace(make_layers_kind([](const std::string&, std::string*) -> std::unique_ptr<layer_backend> {
     return std::make_unique<refusing_backend>();
-  });
+  }));
   const auto rows = run_all(quick({{"end_to_end", false}}));
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0]["status"], "ok");
@@ -386,11 +388,11 @@ TEST_F(layers_workload_test, the_dry_run_foresees_the_skips_the_run_would_make) 
     void set_input(std::size_t, const std::vector<float>&) override {}
     std::vector<float> output() override { return {}; }
   };
-  workload_ = make_layers_kind([](const std::string& device, std::string* why) -> std::unique_ptr<layer_backend> {
+  workload_.emplace(make_layers_kind([](const std::string& device, std::string* why) -> std::unique_ptr<layer_backend> {
     if (device == "cpu") return std::make_unique<no_half_fc>();
     *why = "no CUDA device (test)";
     return nullptr;
-  });
+  }));
   const auto spec = workload_->normalize(
       quick({{"dtype", {"float", "half"}}, {"gpu_freqs", "min,max"}, {"devices", {"cpu", "cuda"}}, {"end_to_end", false}}),
       board_.offered());

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include <jetperf/common/cell_json.hpp>
+#include <jetperf/store/cell_json.hpp>
 
 using namespace jetperf;
 using nlohmann::json;

@@ -18,7 +18,7 @@ using namespace jetperf::kinds;
 namespace {
 
 multi_dnn_spec parsed(const json& spec, const jetperf::platform::board_offer& offered) {
-  return multi_dnn_spec::parse(jetperf::jobs::spec_record("multi_dnn", spec), offered);
+  return multi_dnn_spec::parse(jetperf::test::spec_record("multi_dnn", spec), offered);
 }
 jetperf::cell mapping_cell(const char* text) { return jetperf::cell_of(json::parse(text)); }
 json normalized(const json& spec, const jetperf::platform::board_offer& offered) {

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
-#include <jetperf/common/cell_json.hpp>
+#include "support/json_workload.hpp"
+
+#include <jetperf/store/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/jobs/kind.hpp>
 #include <jetperf/kinds/sensor/sensor_kind.hpp>
@@ -16,7 +18,7 @@ using nlohmann::json;
 namespace {
 
 std::string field_of(const json& spec) {
-  auto w = kinds::make_sensor_kind();
+  auto w = jetperf::test::json_workload(kinds::make_sensor_kind());
   try {
     w->normalize(spec, {});
   } catch (const validation_error& e) {
@@ -50,7 +52,7 @@ class updating_source final : public telemetry::sample_source {
 }  // namespace
 
 TEST(sensor_kind, defaults_are_filled_in_and_one_point_is_the_card) {
-  auto w = kinds::make_sensor_kind();
+  auto w = jetperf::test::json_workload(kinds::make_sensor_kind());
   const auto spec = w->normalize(json::object(), {});
   EXPECT_DOUBLE_EQ(spec["half_period_s"].get<double>(), 0.1);
   EXPECT_EQ(spec["cycles"].get<int>(), 15);
@@ -72,7 +74,7 @@ TEST(sensor_kind, bad_specs_name_their_field) {
 }
 
 TEST(sensor_kind, the_card_gives_each_power_channel_its_period_and_says_why_a_step_was_not_seen) {
-  auto w = kinds::make_sensor_kind();
+  auto w = jetperf::test::json_workload(kinds::make_sensor_kind());
   updating_source source;
   measure::point_context ctx;
   ctx.telemetry = &source;

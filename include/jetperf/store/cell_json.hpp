@@ -1,5 +1,5 @@
 #pragma once
-// Cells as JSON and back: the one conversion, used where values cross the edge (store/ writes
+// Cells as JSON and back: the one conversion, where values cross the edge (store/ writes
 // rows and timelines, api/ serves views).
 #include <nlohmann/json.hpp>
 
