@@ -2,6 +2,8 @@
 
 #include "output.hpp"
 
+#include <algorithm>
+
 namespace jetperf::client {
 
 namespace {
@@ -16,6 +18,8 @@ std::string text_of(const json& j, const char* key) {
 summary_format format_of(const std::string& name) {
   if (name == "setting") return summary_format::setting;
   if (name == "fraction") return summary_format::fraction;
+  if (name == "params") return summary_format::params;
+  if (name == "count") return summary_format::count;
   return summary_format::value;
 }
 
@@ -62,6 +66,8 @@ std::string cell_text(const summary_column& c, const row_place& at) {
   switch (c.format) {
     case summary_format::setting: return setting_text(value);
     case summary_format::fraction: return format_cell(value) + "/" + format_cell(at_path(from, c.of));
+    case summary_format::params: return format_params(c.path.empty() ? from : value, {c.of});
+    case summary_format::count: return value.is_array() ? std::to_string(value.size()) : "-";
     case summary_format::value: break;
   }
   return format_cell(value);
@@ -75,23 +81,55 @@ std::vector<std::string> row_cells(const summary_table& table, const row_place& 
 
 }  // namespace
 
+namespace {
+
+summary_table table_of(const json& t) {
+  summary_table table{text_of(t, "name"), text_of(t, "title"), text_of(t, "rows"), text_of(t, "nested"), {},
+                      text_of(t, "empty_text")};
+  const auto cols = t.find("columns");
+  if (cols != t.end() && cols->is_array())
+    for (const auto& c : *cols)
+      if (c.is_object())
+        table.columns.push_back({text_of(c, "header"), text_of(c, "path"), text_of(c, "unit"),
+                                 format_of(text_of(c, "format")), source_of(text_of(c, "source")), text_of(c, "of")});
+  return table;
+}
+
+void replace_all(std::string& text, const std::string& what, const std::string& with) {
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + with.size()))
+    text.replace(at, what.size(), with);
+}
+
+}  // namespace
+
 std::vector<summary_table> parse_summary_tables(const nlohmann::json& kind) {
   std::vector<summary_table> out;
   const auto it = kind.find("summary_tables");
   if (it == kind.end() || !it->is_array()) return out;
-  for (const auto& t : *it) {
-    if (!t.is_object()) continue;
-    summary_table table{text_of(t, "name"), text_of(t, "title"), text_of(t, "rows"), text_of(t, "nested"), {},
-                        text_of(t, "empty_text")};
-    const auto cols = t.find("columns");
-    if (cols != t.end() && cols->is_array())
-      for (const auto& c : *cols)
-        if (c.is_object())
-          table.columns.push_back({text_of(c, "header"), text_of(c, "path"), text_of(c, "unit"),
-                                   format_of(text_of(c, "format")), source_of(text_of(c, "source")), text_of(c, "of")});
-    out.push_back(std::move(table));
+  for (const auto& t : *it)
+    if (t.is_object()) out.push_back(table_of(t));
+  return out;
+}
+
+std::vector<compare_view> parse_compare_views(const nlohmann::json& kind) {
+  std::vector<compare_view> out;
+  const auto it = kind.find("compare_views");
+  if (it == kind.end() || !it->is_array()) return out;
+  for (const auto& v : *it) {
+    if (!v.is_object() || !v.contains("table") || !v["table"].is_object()) continue;
+    compare_view view{{}, table_of(v["table"])};
+    for (const auto& name : v.value("by", json::array()))
+      if (name.is_string()) view.by.push_back(name.get<std::string>());
+    out.push_back(std::move(view));
   }
   return out;
+}
+
+summary_table with_by(summary_table table, const std::string& by) {
+  replace_all(table.empty_text, "{by}", by);
+  for (auto& c : table.columns)
+    for (auto* text : {&c.header, &c.path, &c.of}) replace_all(*text, "{by}", by);
+  return table;
 }
 
 std::vector<const summary_table*> tables_in(const std::vector<summary_table>& tables, const nlohmann::json& summary) {

@@ -13,6 +13,12 @@ namespace jetperf::client {
 /// The `summary_tables` of a GET /v1/kinds/{kind} answer; none when it has none (an older daemon).
 std::vector<summary_table> parse_summary_tables(const nlohmann::json& kind);
 
+/// The `compare_views` of a GET /v1/kinds/{kind} answer; none when it has none.
+std::vector<compare_view> parse_compare_views(const nlohmann::json& kind);
+
+/// `table` with "{by}" in its headers, paths, `of` and empty_text replaced by `by`.
+summary_table with_by(summary_table table, const std::string& by);
+
 /// The declared tables whose rows `summary` holds as a list, in declaration order.
 std::vector<const summary_table*> tables_in(const std::vector<summary_table>& tables, const nlohmann::json& summary);
 

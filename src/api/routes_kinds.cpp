@@ -14,6 +14,8 @@ const char* format_name(summary_format f) {
   switch (f) {
     case summary_format::setting: return "setting";
     case summary_format::fraction: return "fraction";
+    case summary_format::params: return "params";
+    case summary_format::count: return "count";
     case summary_format::value: break;
   }
   return "value";
@@ -33,8 +35,8 @@ nlohmann::json summary_table_json(const summary_table& t) {
   for (const auto& c : t.columns) {
     nlohmann::json col = {{"header", c.header}, {"path", c.path},   {"unit", c.unit},
                           {"format", format_name(c.format)}, {"source", source_name(c.source)}};
-    // Only a fraction has a whole.
-    if (c.format == summary_format::fraction) col["of"] = c.of;
+    // Only a fraction has a whole, and only params a key to leave out.
+    if (c.format == summary_format::fraction || c.format == summary_format::params) col["of"] = c.of;
     columns.push_back(std::move(col));
   }
   return {{"name", t.name},         {"title", t.title},       {"rows", t.rows},
@@ -63,6 +65,8 @@ nlohmann::json kind_json(const jobs::workload& w) {
   for (const auto& f : w.export_formats()) formats.push_back(f);
   nlohmann::json summary_tables = nlohmann::json::array();
   for (const auto& t : w.summary_tables()) summary_tables.push_back(summary_table_json(t));
+  nlohmann::json compare_views = nlohmann::json::array();
+  for (const auto& v : w.compare_views()) compare_views.push_back({{"by", v.by}, {"table", summary_table_json(v.table)}});
   return {{"kind", w.kind()},
           {"description", w.description()},
           {"spec", {{"fields", std::move(fields)}}},
@@ -70,7 +74,8 @@ nlohmann::json kind_json(const jobs::workload& w) {
           // Rail columns sit between the kind's own and reason/error, one per board rail.
           {"rail_columns", table.rails ? nlohmann::json(rail_column_name("<NAME>")) : nlohmann::json()},
           {"formats", std::move(formats)},
-          {"summary_tables", std::move(summary_tables)}};
+          {"summary_tables", std::move(summary_tables)},
+          {"compare_views", std::move(compare_views)}};
 }
 
 http_response list(const route_request& r) {

@@ -26,6 +26,11 @@ const std::vector<summary_table>& workload::summary_tables() const {
   return none;
 }
 
+const std::vector<compare_view>& workload::compare_views() const {
+  static const std::vector<compare_view> none;
+  return none;
+}
+
 cell workload::compare(const std::vector<point_row>&, const std::string&) const {
   throw validation_error("by", "jobs of kind '" + kind() + "' have no comparisons");
 }

@@ -14,6 +14,10 @@ enum class summary_format {
   value,     ///< as any table cell: numbers compact, null "-", strings bare, others compact JSON
   setting,   ///< a board setting {name: value}: "name=value,..." of its non-null values, "as is" when none
   fraction,  ///< "part/whole": the value, "/", then the value at the column's `of` path
+  /// A point's settings in one line ("cpu float 64x64x64 tensor=off gpu_freq_hz=..."), read from
+  /// the object at `path` ("" = the row), leaving out the key named by `of`.
+  params,
+  count,  ///< how many items the list at `path` holds ("-" when it is no list)
 };
 
 /// Where a column's path starts.
@@ -43,5 +47,21 @@ struct summary_table {
   /// The line printed instead of a table without rows ("" = nothing at all).
   std::string empty_text;
 };
+
+/// A comparison a kind offers (GET /v1/jobs/{id}/compare?by=NAME), declared as the table its
+/// answer's "rows" read as, so that a client renders it without knowing the kind. In the table's
+/// headers, paths, `of` and empty_text, "{by}" stands for the parameter asked for.
+struct compare_view {
+  std::vector<std::string> by;  ///< the parameters this view compares by
+  summary_table table;
+};
+
+/// The view of `views` for parameter `by`; nullptr when none compares by it.
+inline const compare_view* find_compare_view(const std::vector<compare_view>& views, const std::string& by) {
+  for (const auto& v : views)
+    for (const auto& name : v.by)
+      if (name == by) return &v;
+  return nullptr;
+}
 
 }  // namespace jetperf

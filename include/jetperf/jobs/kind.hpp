@@ -62,6 +62,11 @@ class kind {
     static const std::vector<summary_table> none;
     return none;
   }
+  /// The comparisons compare(rows, by) makes, as tables; none without compare.
+  const std::vector<compare_view>& compare_views() const {
+    static const std::vector<compare_view> none;
+    return none;
+  }
 
   /// The version of the spec's stored form that to_record writes; raise it when that form changes
   /// and teach Spec::upgrade() the old one.
@@ -149,6 +154,7 @@ class typed_workload final : public workload {
   const std::vector<spec_field>& spec_fields() const override { return kind_.spec_fields(); }
   const column_table& columns() const override { return kind_.columns(); }
   const std::vector<summary_table>& summary_tables() const override { return kind_.summary_tables(); }
+  const std::vector<compare_view>& compare_views() const override { return kind_.compare_views(); }
 
   std::int64_t spec_version() const override { return kind_.spec_version(); }
   record upgrade(const record& spec, std::int64_t from_version) const override {
@@ -170,8 +176,12 @@ class typed_workload final : public workload {
   }
   cell summarize(const std::vector<point_row>& rows) const override { return kind_.summarize(rows); }
   cell compare(const std::vector<point_row>& rows, const std::string& by) const override {
-    if constexpr (has_compare<K>::value) return kind_.compare(rows, by);
-    else return workload::compare(rows, by);
+    if constexpr (has_compare<K>::value) {
+      if (!find_compare_view(kind_.compare_views(), by)) throw validation_error("by", refusal(by));
+      return kind_.compare(rows, by);
+    } else {
+      return workload::compare(rows, by);
+    }
   }
   std::vector<std::string> export_formats() const override { return kind_.export_formats(); }
   bool export_has_provenance(const std::string& format) const override { return kind_.export_has_provenance(format); }
@@ -191,6 +201,13 @@ class typed_workload final : public workload {
   Spec parse(const record& spec, const platform::board_offer& offered) const {
     if constexpr (has_parse<K>::value) return kind_.parse(spec, offered);
     else return Spec::parse(spec, offered);
+  }
+  // "cannot compare by 'x' (known: tensor, gpu_freq_hz, ...)": the parameters the views declare.
+  std::string refusal(const std::string& by) const {
+    std::string known;
+    for (const auto& v : kind_.compare_views())
+      for (const auto& name : v.by) known += (known.empty() ? "" : ", ") + name;
+    return "cannot compare by '" + by + "' (known: " + known + ")";
   }
   Spec stored(const record& spec) const {
     if constexpr (has_stored<K>::value) return kind_.stored(spec);

@@ -62,8 +62,11 @@ class workload {
   /// Job-level summary over the finished points (best setting, ...).
   virtual cell summarize(const std::vector<point_row>& rows) const { return record(); }
   /// Compares finished points along one parameter (GET /v1/jobs/{id}/compare?by=...), e.g.
-  /// tensor cores on vs off. Throws validation_error(field "by") when the kind has no such view.
+  /// tensor cores on vs off: a list of rows that compare_views() declares as a table for `by`.
+  /// Throws validation_error(field "by") when the kind declares no view for `by`.
   virtual cell compare(const std::vector<point_row>& rows, const std::string& by) const;
+  /// The comparisons compare() makes, as tables (GET /v1/kinds); none by default.
+  virtual const std::vector<compare_view>& compare_views() const;
   /// The kind's own result layouts besides json and csv (GET /v1/jobs/{id}/results?format=NAME),
   /// e.g. "dnnstats" for layer-wise jobs: the processed layout existing analysis code reads.
   virtual std::vector<std::string> export_formats() const { return {}; }

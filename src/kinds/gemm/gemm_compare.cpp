@@ -178,10 +178,42 @@ cell_list compare_param(const std::vector<flat_point>& pts, const std::string& b
 
 }  // namespace
 
+const std::vector<compare_view>& gemm_compare_views() {
+  using f = summary_format;
+  using from = summary_source;
+  std::vector<std::string> params;
+  for (const char* k : k_param_keys)
+    if (std::string(k) != "tensor") params.push_back(k);
+  static const std::vector<compare_view> views{
+      {{"tensor"},
+       {"tensor", "", "rows", "",
+        {{"params", "", "", f::params, from::row, "tensor"},
+         {"gflops_on", "gflops_on", "GFLOP/s", f::value},
+         {"gflops_off", "gflops_off", "GFLOP/s", f::value},
+         {"gflops_ratio", "gflops_ratio", "", f::value},
+         {"gflops_per_w_on", "gflops_per_w_on", "GFLOP/s/W", f::value},
+         {"gflops_per_w_off", "gflops_per_w_off", "GFLOP/s/W", f::value},
+         {"gflops_per_w_ratio", "gflops_per_w_ratio", "", f::value}},
+        "no comparable points (by {by})"}},
+      // The winner by GFLOP/s/W drawn and by GFLOP/s/W over idle, how many points the verdict
+      // left out (contended or short of their precision target), and how many values it was
+      // picked from.
+      {params,
+       {"best", "", "rows", "",
+        {{"params", "", "", f::params, from::row, "{by}"},
+         {"best_{by}", "best_{by}", "", f::value},
+         {"best_gflops_per_w", "best_gflops_per_w", "GFLOP/s/W", f::value},
+         {"best_gflops", "best_gflops", "GFLOP/s", f::value},
+         {"best_{by}_over_idle", "best_{by}_over_idle", "", f::value},
+         {"best_gflops_per_dynamic_w", "best_gflops_per_dynamic_w", "GFLOP/s/W", f::value},
+         {"left_out", "left_out", "", f::value},
+         {"{by} values", "values", "", f::count}},
+        "no comparable points (by {by})"}}};
+  return views;
+}
+
 cell_list compare_gemm_points(const std::vector<jobs::point_row>& points, const std::string& by) {
-  bool known = false;
-  for (const char* k : k_param_keys) known = known || by == k;
-  if (!known) {
+  if (!find_compare_view(gemm_compare_views(), by)) {
     std::string list;
     for (const char* k : k_param_keys) list += (list.empty() ? "" : ", ") + std::string(k);
     throw validation_error("by", "cannot compare by '" + by + "' (known: " + list + ")");

@@ -77,6 +77,7 @@ class gemm_kind final : public jobs::kind<gemm_spec, gemm_point> {
   measure::point_result run_point(measure::point_context& ctx, const gemm_spec& spec, const gemm_point& p);
 
   const std::vector<summary_table>& summary_tables() const { return gemm_summary_tables(); }
+  const std::vector<compare_view>& compare_views() const { return gemm_compare_views(); }
 
   cell summarize(const std::vector<jobs::point_row>& rows) const {
     auto summary = best_gemm_settings(rows);

@@ -64,3 +64,32 @@ TEST_F(compare_routes, bad_requests_name_the_field) {
   EXPECT_EQ(call("GET", "/v1/jobs/999/compare?by=tensor").status, 404);
   EXPECT_EQ(call("POST", "/v1/jobs/1/compare?by=tensor", "{}").status, 405);
 }
+
+// What GET /v1/kinds declares is what compare answers: every declared parameter is accepted, the
+// table's columns are keys of the rows, and a parameter no view declares is refused.
+TEST_F(compare_routes, the_declared_views_are_the_comparisons_made) {
+  const auto id = gemm_job();
+  const auto kind = json_of(call("GET", "/v1/kinds/gemm"));
+  ASSERT_TRUE(kind.contains("compare_views")) << kind.dump();
+  std::size_t parameters = 0;
+  for (const auto& view : kind["compare_views"]) {
+    for (const auto& by : view["by"]) {
+      const auto name = by.get<std::string>();
+      const auto res = call("GET", "/v1/jobs/" + std::to_string(id) + "/compare?by=" + name);
+      ASSERT_EQ(res.status, 200) << name << ": " << res.body;
+      const auto rows = json_of(res)["rows"];
+      ++parameters;
+      if (name != "tensor" && name != "device") continue;  // the others group two points into one row
+      ASSERT_FALSE(rows.empty()) << name;
+      for (const auto& c : view["table"]["columns"]) {
+        auto path = c["path"].get<std::string>();
+        for (auto at = path.find("{by}"); at != std::string::npos; at = path.find("{by}")) path.replace(at, 4, name);
+        if (!path.empty()) EXPECT_TRUE(rows[0].contains(path)) << name << ": " << path << " in " << rows[0].dump();
+      }
+    }
+  }
+  EXPECT_EQ(parameters, 11u);
+  EXPECT_EQ(call("GET", "/v1/jobs/" + std::to_string(id) + "/compare?by=colour").status, 400);
+  const auto idle = json_of(call("GET", "/v1/kinds/idle"));
+  EXPECT_EQ(idle["compare_views"], json::array());
+}

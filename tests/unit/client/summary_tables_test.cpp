@@ -90,3 +90,35 @@ TEST(summary_tables, make_the_summary_views_of_a_kind_the_client_does_not_know) 
   // Without a declaration the same summary reads as key: value lines.
   EXPECT_EQ(client::format_results_summary("copy", {{"kept", 4}}, {}), "\nsummary:\n  kept: 4\n");
 }
+
+// A comparison declared as a table for the parameter asked for: "{by}" in headers, paths, `of`
+// and the empty text stands for it; params reads a point's settings from the row leaving that
+// parameter out, count the length of a list.
+TEST(compare_views, are_read_and_rendered_for_the_parameter_asked_for) {
+  const auto kind = json::parse(R"js({"kind": "copy", "compare_views": [
+    {"by": ["gpu_freq_hz", "dtype"], "table": {"name": "best", "title": "", "rows": "rows", "nested": "",
+     "empty_text": "no comparable points (by {by})",
+     "columns": [
+       {"header": "params", "path": "", "unit": "", "format": "params", "source": "row", "of": "{by}"},
+       {"header": "best_{by}", "path": "best_{by}", "unit": "", "format": "value", "source": "row"},
+       {"header": "{by} values", "path": "values", "unit": "", "format": "count", "source": "row"}]}}]})js");
+  const auto views = client::parse_compare_views(kind);
+  ASSERT_EQ(views.size(), 1u);
+  EXPECT_EQ(views[0].by, (std::vector<std::string>{"gpu_freq_hz", "dtype"}));
+  ASSERT_NE(find_compare_view(views, "dtype"), nullptr);
+  EXPECT_EQ(find_compare_view(views, "colour"), nullptr);
+
+  const auto table = client::with_by(views[0].table, "gpu_freq_hz");
+  EXPECT_EQ(table.columns[1].header, "best_gpu_freq_hz");
+  EXPECT_EQ(table.columns[0].of, "gpu_freq_hz");
+  const auto answer = json::parse(R"js({"rows": [
+    {"device": "cpu", "dtype": "float", "m": 64, "n": 64, "k": 64, "tensor": false, "gpu_freq_hz": 1,
+     "best_gpu_freq_hz": 1300500000, "values": [{}, {}, {}]},
+    {"device": "cpu", "dtype": "half", "m": 8, "n": 8, "k": 8, "best_gpu_freq_hz": null, "values": 2}]})js");
+  EXPECT_EQ(client::format_summary_table(table, answer),
+            "params                         best_gpu_freq_hz  gpu_freq_hz values\n"
+            "cpu float 64x64x64 tensor=off        1300500000                   3\n"
+            "cpu half 8x8x8                                -                   -\n");
+  EXPECT_EQ(client::format_summary_table(client::with_by(views[0].table, "dtype"), json::parse(R"({"rows": []})")),
+            "no comparable points (by dtype)\n");
+}

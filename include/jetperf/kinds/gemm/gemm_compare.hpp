@@ -5,6 +5,7 @@
 #include <vector>
 
 #include <jetperf/common/cell.hpp>
+#include <jetperf/common/summary_table.hpp>
 #include <jetperf/jobs/point_row.hpp>
 
 namespace jetperf::kinds {
@@ -23,6 +24,10 @@ namespace jetperf::kinds {
 /// as left_out, and each verdict counts them.
 /// Throws validation_error(field "by") for a param no point has.
 cell_list compare_gemm_points(const std::vector<jobs::point_row>& points, const std::string& by);
+
+/// compare_gemm_points's rows as tables (GET /v1/kinds): tensor on vs off, and the most efficient
+/// value of any other param.
+const std::vector<compare_view>& gemm_compare_views();
 
 /// The most efficient point per dtype and size, and overall, by GFLOP/s per watt drawn and by
 /// GFLOP/s per watt over idle, from the points no flag leaves out:
