@@ -16,6 +16,7 @@
 
 #include "added_kind/copy_kind.hpp"
 #include "result_view.hpp"
+#include "summary_tables.hpp"
 #include "summary_view.hpp"
 #include "support/fake_sources.hpp"
 
@@ -124,6 +125,19 @@ TEST_F(added_kind, runs_and_every_output_reads_its_columns) {
   EXPECT_EQ(table.rfind("status  bytes", 0), 0u) << table;
   const auto summary = client::format_results_summary("copy", job["summary"]);
   EXPECT_NE(summary.find("best_gb_per_s"), std::string::npos) << summary;
+
+  // Its comparison too: the declared view, rendered by the client's generic table; a parameter
+  // no view declares is refused naming the field.
+  const auto views = client::parse_compare_views(json::parse(call("GET", "/v1/kinds/copy").body));
+  ASSERT_EQ(views.size(), 1u);
+  const auto compared = call("GET", "/v1/jobs/" + id + "/compare?by=repeat");
+  ASSERT_EQ(compared.status, 200) << compared.body;
+  const auto compare_text = client::format_summary_table(client::with_by(views[0].table, "repeat"), json::parse(compared.body));
+  EXPECT_EQ(compare_text.rfind("bytes  fastest_repeat  gb_per_s  repeat values\n", 0), 0u) << compare_text;
+  EXPECT_NE(compare_text.find("\n65536               0"), std::string::npos) << compare_text;
+  const auto refused = call("GET", "/v1/jobs/" + id + "/compare?by=bytes");
+  EXPECT_EQ(refused.status, 400);
+  EXPECT_EQ(json::parse(refused.body)["error"]["field"], "by");
 }
 
 }  // namespace

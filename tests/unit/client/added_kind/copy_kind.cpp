@@ -2,10 +2,12 @@
 
 #include <chrono>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
 #include <jetperf/common/spec_fields.hpp>
+#include <jetperf/common/summary_table.hpp>
 #include <jetperf/jobs/kind.hpp>
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/point_columns.hpp>
@@ -128,6 +130,41 @@ class copy_kind final : public jobs::kind<copy_spec, copy_point> {
     r.metrics.set(cols::gb_per_s, m.latency.mean_s > 0 ? static_cast<double>(p.bytes) / m.latency.mean_s / 1e9 : 0.0);
     measure::put_power_metrics(r.metrics, m.window, m.idle_w, m.latency.mean_s);
     return r;
+  }
+
+  // A comparison, declared as the table its rows read as: each size's fastest repeat.
+  const std::vector<compare_view>& compare_views() const {
+    using f = summary_format;
+    using from = summary_source;
+    static const std::vector<compare_view> views{
+        {{"repeat"},
+         {"fastest", "", "rows", "",
+          {{"bytes", "bytes", "", f::value, from::row, ""},
+           {"fastest_{by}", "fastest_{by}", "", f::value, from::row, ""},
+           {"gb_per_s", "gb_per_s", "GB/s", f::value, from::row, ""},
+           {"{by} values", "values", "", f::count, from::row, ""}},
+          "no points (by {by})"}}};
+    return views;
+  }
+  cell compare(const std::vector<jobs::point_row>& rows, const std::string& by) const {
+    std::map<std::int64_t, record> by_size;
+    for (const auto& r : rows) {
+      if (r.status != "ok") continue;
+      const auto bytes = r.metrics.get(cols::bytes).value_or(0);
+      const auto repeat = r.metrics.get(cols::repeat).value_or(0);
+      const auto gb_per_s = r.metrics.get(cols::gb_per_s).value_or(0.0);
+      auto& row = by_size[bytes];
+      if (row.empty()) row = record{{"bytes", bytes}, {"values", cell_list{}}};
+      row.find("values")->as_list().push_back(repeat);
+      const auto* best = row.find("gb_per_s");
+      if (!best || gb_per_s > *best->number()) {
+        row.set("gb_per_s", gb_per_s);
+        row.set("fastest_" + by, repeat);
+      }
+    }
+    cell_list out;
+    for (auto& size : by_size) out.push_back(std::move(size.second));
+    return out;
   }
 
   cell summarize(const std::vector<jobs::point_row>& rows) const {
