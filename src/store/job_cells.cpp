@@ -2,11 +2,19 @@
 
 #include <utility>
 
+#include <jetperf/common/errors.hpp>
 #include <jetperf/store/cell_json.hpp>
 
 namespace jetperf::store {
 
-record spec_of(const job_record& job) { return record_of(job.spec); }
+record spec_of(const job_record& job) {
+  // Every spec is stored as an object; anything else was written by something else, and running
+  // the job on every default would read as its own spec.
+  if (!job.spec.is_null() && !job.spec.is_object())
+    throw corrupt_record("corrupt_job", "job " + std::to_string(job.id) + " has a stored spec that is no JSON object",
+                         "spec");
+  return record_of(job.spec);
+}
 record params_of(const point_record& p) { return record_of(p.params); }
 row metrics_of(const point_record& p) { return row_of(p.metrics); }
 

@@ -13,8 +13,8 @@
 
 namespace jetperf::store {
 
-/// The stored spec as a record: an object's members; anything else (null: no spec at all) as
-/// no fields.
+/// The stored spec as a record: an object's members; null (no spec at all) as no fields. Throws
+/// corrupt_record (field "spec") for anything else.
 record spec_of(const job_record& job);
 /// A stored point's settings and measured values (an empty record/row where they are no object).
 record params_of(const point_record& p);
