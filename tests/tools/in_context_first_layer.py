@@ -4,9 +4,9 @@ they are wrong", item 4), on a simulated board: one isolated `layers` job and N 
 of the same network, one after another, on a jetperfd of its own.
 
 Prints one JSON line per in_context job (conv1's power and 95% interval in context, its power
-alone, whether the isolated figure lies inside the interval, and both normalised by the mean
-dynamic power of the resolved layers, as tests/sim/layers_in_context_sim_test.cpp compares them),
-then a summary line.
+alone, whether the isolated figure lies inside the interval, both normalised by the mean dynamic
+power of the resolved layers, as tests/sim/layers_in_context_sim_test.cpp compares them, and the
+last layer's difference), then a summary line.
 
 Usage: tests/tools/in_context_first_layer.py [N=8] [--model resnet18] [--board sim:orin-agx]
                                              [--build build]
@@ -93,7 +93,12 @@ def main():
                 "ci95_w": round(first["power_ci95_w"], 4), "alone_w": round(alone[0]["power_w"], 4),
                 "alone_inside_interval": within,
                 "normalised_in_context": round(first["dynamic_power_w"] / ctx_mean, 4),
-                "normalised_alone": round(alone[0]["dynamic_power_w"] / alone_mean, 4)}), flush=True)
+                "normalised_alone": round(alone[0]["dynamic_power_w"] / alone_mean, 4),
+                # The last layer, before the next pause: a misplaced window edge moves it the other way.
+                "last_layer": ctx[layers]["layer_name"], "last_resolution": ctx[layers]["layer_resolution"],
+                "last_in_context_minus_alone_w": None if ctx[layers].get("power_w") is None
+                else round(ctx[layers]["power_w"] - alone[layers - 1]["power_w"], 4),
+                "last_ci95_w": ctx[layers].get("power_ci95_w")}), flush=True)
         print(json.dumps({"model": a.model, "board": a.board, "jobs": a.n, "alone_inside_interval": inside,
                           "median_delta_w": round(statistics.median(deltas), 4) if deltas else None,
                           "min_delta_w": round(min(deltas), 4) if deltas else None,
