@@ -2,8 +2,6 @@
 
 #include "output.hpp"
 
-#include <algorithm>
-
 namespace jetperf::client {
 
 namespace {
@@ -78,10 +76,6 @@ std::vector<std::string> row_cells(const summary_table& table, const row_place& 
   for (const auto& c : table.columns) cells.push_back(cell_text(c, at));
   return cells;
 }
-
-}  // namespace
-
-namespace {
 
 summary_table table_of(const json& t) {
   summary_table table{text_of(t, "name"), text_of(t, "title"), text_of(t, "rows"), text_of(t, "nested"), {},

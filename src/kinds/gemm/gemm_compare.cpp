@@ -4,7 +4,6 @@
 #include <map>
 #include <optional>
 
-#include <jetperf/common/errors.hpp>
 #include <jetperf/kinds/gemm/gemm_columns.hpp>
 #include <jetperf/measure/point_columns.hpp>
 #include <jetperf/measure/repeat_stats.hpp>
@@ -213,11 +212,6 @@ const std::vector<compare_view>& gemm_compare_views() {
 }
 
 cell_list compare_gemm_points(const std::vector<jobs::point_row>& points, const std::string& by) {
-  if (!find_compare_view(gemm_compare_views(), by)) {
-    std::string list;
-    for (const char* k : k_param_keys) list += (list.empty() ? "" : ", ") + std::string(k);
-    throw validation_error("by", "cannot compare by '" + by + "' (known: " + list + ")");
-  }
   const auto pts = flatten(points);
   return by == "tensor" ? compare_tensor(pts) : compare_param(pts, by);
 }

@@ -22,7 +22,8 @@ namespace jetperf::kinds {
 /// Verdicts leave out the points flagged contended or rse_unmet (other processes took CPU time
 /// from the window, or it ended short of its precision target): they are listed with the flag
 /// as left_out, and each verdict counts them.
-/// Throws validation_error(field "by") for a param no point has.
+/// `by` is one of gemm_compare_views()' parameters: the workload (jobs/kind.hpp) refuses any other
+/// with validation_error(field "by") before it gets here.
 cell_list compare_gemm_points(const std::vector<jobs::point_row>& points, const std::string& by);
 
 /// compare_gemm_points's rows as tables (GET /v1/kinds): tensor on vs off, and the most efficient
