@@ -37,22 +37,51 @@ constexpr double k_min_step_over_noise = 4;
 // Readings this close to either level are the level, not part of the step.
 constexpr double k_level_margin = 0.03;
 
-void add_transitions(const std::vector<power_reading>& readings, std::int64_t edge_ns, std::int64_t half_ns,
-                     std::vector<transition>& out) {
+// Every reading in the first half of the half-period after the edge, with where in the step it
+// stands (0: the level before, 1: the level after, noise either way). Returns how many stood
+// part-way through it.
+std::size_t add_transitions(const std::vector<power_reading>& readings, std::int64_t edge_ns, std::int64_t half_ns,
+                            std::vector<transition>& out) {
   const auto before = values_between(readings, edge_ns - half_ns / 2, edge_ns);
   const auto after = values_between(readings, edge_ns + half_ns / 2, edge_ns + half_ns);
-  if (before.size() < 2 || after.size() < 2) return;
+  if (before.size() < 2 || after.size() < 2) return 0;
   const double lo = median_of(before), hi = median_of(after);
   double spread = 0;
   for (double v : before) spread = std::max(spread, std::abs(v - lo));
   for (double v : after) spread = std::max(spread, std::abs(v - hi));
-  if (std::abs(hi - lo) < k_min_step_over_noise * spread || hi == lo) return;
+  if (std::abs(hi - lo) < k_min_step_over_noise * spread || hi == lo) return 0;
+  std::size_t part_way = 0;
   for (const auto& r : readings) {
     if (r.end_ns <= edge_ns || r.end_ns > edge_ns + half_ns / 2) continue;
     const double f = (r.watts - lo) / (hi - lo);
-    if (f > k_level_margin && f < 1 - k_level_margin)
-      out.push_back({f, static_cast<double>(r.end_ns - edge_ns) * 1e-9});
+    out.push_back({f, static_cast<double>(r.end_ns - edge_ns) * 1e-9});
+    if (f > k_level_margin && f < 1 - k_level_margin) ++part_way;
   }
+  return part_way;
+}
+
+// How far the readings stand from a step that ramps from `delay` to `delay + window` after the
+// edge (a reading averaging a window that ended `delay` before it was seen): the sum of absolute
+// differences, which a reading the driver wrote late moves no more than by its own error.
+double misfit(const std::vector<transition>& points, double delay_s, double window_s) {
+  double sum = 0;
+  for (const auto& p : points) sum += std::abs(p.fraction - std::clamp((p.after_s - delay_s) / window_s, 0.0, 1.0));
+  return sum;
+}
+
+// The (delay, window) of least misfit on a grid around `at`, `steps` either way of `step`.
+std::pair<double, double> best_ramp(const std::vector<transition>& points, std::pair<double, double> at, double step,
+                                    int steps, double max_window_s) {
+  std::pair<double, double> best = at;
+  double least = misfit(points, at.first, at.second);
+  for (int i = -steps; i <= steps; ++i)
+    for (int j = -steps; j <= steps; ++j) {
+      const double delay = at.first + i * step, window = at.second + j * step;
+      if (window < step || window > max_window_s) continue;
+      const double m = misfit(points, delay, window);
+      if (m < least) least = m, best = {delay, window};
+    }
+  return best;
 }
 
 // Each change as a reading, at the middle of the two polls it fell between: when a reader first
@@ -76,28 +105,22 @@ step_response fit_step_response(const std::vector<power_reading>& readings, cons
   step_response out;
   const auto half_ns = static_cast<std::int64_t>(half_period_s * 1e9);
   std::vector<transition> points;
-  for (const auto& e : edges) add_transitions(readings, e.t_ns, half_ns, points);
-  out.transitions = points.size();
-  if (points.size() < 3) {
+  for (const auto& e : edges) out.transitions += add_transitions(readings, e.t_ns, half_ns, points);
+  if (out.transitions < 3) {
     out.unusable = "fewer than 3 readings caught part-way through a step of the load";
     return out;
   }
-  // after = delay + window x fraction, fitted by Theil-Sen (the median of the pairwise slopes):
-  // a reading the driver wrote late is an outlier the fit must not follow.
-  std::vector<double> slopes;
-  for (std::size_t i = 0; i < points.size(); ++i)
-    for (std::size_t j = i + 1; j < points.size(); ++j) {
-      const double df = points[j].fraction - points[i].fraction;
-      if (std::abs(df) > 0.05) slopes.push_back((points[j].after_s - points[i].after_s) / df);
-    }
-  if (slopes.empty()) {
-    out.unusable = "the readings part-way through a step all caught it at the same fraction";
-    return out;
-  }
-  out.window_s = median_of(slopes);
-  std::vector<double> offsets;
-  for (const auto& p : points) offsets.push_back(p.after_s - out.window_s * p.fraction);
-  out.delay_s = median_of(offsets);
+  // The ramp fitted to every reading after each edge, those at either level too, by least
+  // absolute misfit. (A line through the readings part-way only, as the card once fitted, takes
+  // noise for position: a reading at a level that noise lifts past the margin joins the line at
+  // the wrong end, and on a channel whose step is a few times its noise, Thor's VIN, the window
+  // came out 10-20% wide.) Coarse over a window of up to half the readings' reach, then finer.
+  const double reach_s = half_period_s / 2;
+  auto fit = best_ramp(points, {reach_s / 4, reach_s / 2}, reach_s / 80, 80, reach_s);
+  fit = best_ramp(points, fit, reach_s / 1600, 20, reach_s);
+  fit = best_ramp(points, fit, reach_s / 32000, 20, reach_s);
+  out.delay_s = fit.first;
+  out.window_s = fit.second;
   out.lag_s = out.delay_s + out.window_s / 2;
   return out;
 }

@@ -228,10 +228,42 @@ std::vector<double> place_readings(const std::vector<std::pair<std::int64_t, dou
   return lateness;
 }
 
-// The score counts explained changes less updates where the value stayed: below zero, none.
+// How many changes have an update at phase + k * period between their polls.
+std::size_t explained_changes(const poll_pairs& pairs, double period, double phase) {
+  std::size_t n = 0;
+  for (const auto& q : pairs.changed)
+    if (std::floor((q.second - phase) / period) > std::floor((q.first - phase) / period)) ++n;
+  return n;
+}
+
+// Changes a clock of a whole multiple of the fitted period must explain, of those the fitted
+// one does, to be the sensor's: all but a few changes its polls happened to straddle badly.
+constexpr double k_multiple_explains = 0.97;
+
+// The sensor's period where the fitted one is a fraction of it: a nominal period that is not the
+// chip's (TX2's iio driver gives none, and the sampler's 10 ms stands in for the chip's 19.6)
+// leaves the search only a clock with an update at every change and one between each pair of
+// them, where the value never moves. That clock explains every change; so does the largest
+// multiple of it, at one of its offsets, that is the chip's. (The chip's own clock at a coarse
+// channel, whose value stays at many updates, is no fraction: a multiple of it misses the
+// changes at the updates it skips.)
+candidate whole_period(const poll_pairs& pairs, const candidate& c) {
+  const auto base = static_cast<double>(explained_changes(pairs, c.period, c.phase));
+  if (base < 3) return c;
+  for (int m = 8; m >= 2; --m)
+    for (int j = 0; j < m; ++j) {
+      const double period = m * c.period, phase = std::fmod(c.phase + j * c.period, period);
+      if (static_cast<double>(explained_changes(pairs, period, phase)) >= k_multiple_explains * base)
+        return {period, phase, score(pairs, period, phase, 0, 0)};
+    }
+  return c;
+}
+
+// The changes with no update of the fitted clock between their polls. (Not the score's
+// complement: an update whose value did not move is common where a rail's steps are coarse, a
+// current steady within the chip's 8 mA, and it leaves no change to explain.)
 void count_unexplained(const poll_pairs& pairs, const candidate& c, sensor_update_fit& out) {
-  const auto explained = static_cast<std::size_t>(std::max(c.score, 0L));
-  out.extra_changes = pairs.changed.size() - std::min(explained, pairs.changed.size());
+  out.extra_changes = pairs.changed.size() - explained_changes(pairs, c.period, c.phase);
   if (out.extra_changes * 2 > pairs.changed.size()) {
     // No regular clock explains most changes (half-written totals are a few percent of them).
     out.unusable = "the sensor's updates follow no regular clock: " + std::to_string(out.extra_changes) + " of " +
@@ -262,7 +294,9 @@ sensor_update_fit fit_sensor_updates(const std::vector<std::pair<std::int64_t, d
   }
   if (!(nominal_ns > 0)) return out;
   if (poll_too_slow(samples, t0, nominal_ns, out)) return out;
-  candidate c = fit_clock(pairs, nominal_ns, span, previous, t0);
+  candidate c = whole_period(pairs, fit_clock(pairs, nominal_ns, span, previous, t0));
+  // A multiple found: the chip's period is the scale of the phase search from here.
+  if (c.period > 1.5 * nominal_ns) nominal_ns = c.period;
   out.phase_uncertainty_s = center_phase(pairs, nominal_ns, c) * 1e-9;
   out.period_s = c.period * 1e-9;
   out.update_ns = t0 + static_cast<std::int64_t>(std::llround(c.phase));

@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <thread>
 
@@ -18,18 +19,38 @@ namespace {
 
 // A plain loop of integer arithmetic: one core fully busy, nothing else (no memory traffic).
 constexpr double k_spin_macs_per_byte = 1.0;
-// Waits wake this often to see a cancel, and an idle load thread to see its next busy half.
+// Waits wake this often to see a cancel.
 constexpr std::int64_t k_poll_ns = 2'000'000;
-constexpr auto k_idle_poll = std::chrono::microseconds(20);
 
 void wait_until(std::int64_t deadline_ns, const std::function<bool()>& cancelled) {
   for (std::int64_t now = monotonic_ns(); now < deadline_ns && !cancelled(); now = monotonic_ns())
     std::this_thread::sleep_for(std::chrono::nanoseconds(std::min(k_poll_ns, deadline_ns - now)));
 }
 
-// One load thread: busy while `busy` says so, until `done`. The first notes each edge as it
-// crosses it (the moment its own work began or ended, which is the load's edge).
-void load_thread(const std::atomic<bool>& busy, const std::atomic<bool>& done, std::vector<load_edge>* edges) {
+// What the load threads follow: busy or not, and done. An idle thread sleeps until the next
+// change: one that polled (every 20 us, as it once did) kept a core a tenth busy through every
+// idle half, which a board's idle level shows and which a simulated board counted as load in the
+// idle halves only (it takes a thread's noted work in place of its CPU time where it noted any),
+// so each rising edge first dipped and the fitted lag grew by several milliseconds.
+struct wave_state {
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::atomic<bool> busy{false};
+  std::atomic<bool> done{false};
+
+  void set(bool is_busy, bool is_done) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      busy = is_busy;
+      done = is_done;
+    }
+    changed.notify_all();
+  }
+};
+
+// One load thread: busy while the wave says so, until it is done. The first notes each edge as
+// it crosses it (the moment its own work began or ended, which is the load's edge).
+void load_thread(wave_state& wave, std::vector<load_edge>* edges) {
   // A job's thread by name (common/thread_name.hpp): a simulated board's cores run it.
   name_this_thread("jp-runner-load");
   // The lowest priority: on an idle board its core is as busy, and the sampler (and a simulated
@@ -37,8 +58,8 @@ void load_thread(const std::atomic<bool>& busy, const std::atomic<bool>& done, s
   setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 19);
   bool working = false;
   volatile std::uint64_t x = 0;
-  while (!done.load(std::memory_order_relaxed)) {
-    const bool want = busy.load(std::memory_order_relaxed);
+  while (!wave.done.load(std::memory_order_relaxed)) {
+    const bool want = wave.busy.load(std::memory_order_relaxed);
     if (want != working) {
       if (want) activity::begin_work(k_spin_macs_per_byte);
       else activity::end_work();
@@ -48,7 +69,8 @@ void load_thread(const std::atomic<bool>& busy, const std::atomic<bool>& done, s
     if (working) {
       for (int i = 0; i < 1000; ++i) x = x + static_cast<std::uint64_t>(i);
     } else {
-      std::this_thread::sleep_for(k_idle_poll);
+      std::unique_lock<std::mutex> lock(wave.mutex);
+      wave.changed.wait(lock, [&wave] { return wave.busy.load() || wave.done.load(); });
     }
   }
   if (working) {
@@ -60,22 +82,22 @@ void load_thread(const std::atomic<bool>& busy, const std::atomic<bool>& done, s
 }  // namespace
 
 std::vector<load_edge> run_square_wave(const square_wave_plan& plan, const std::function<bool()>& cancelled) {
-  std::atomic<bool> busy{false}, done{false};
+  wave_state wave;
   std::vector<load_edge> edges;
   std::vector<std::thread> threads;
   for (int i = 0; i < std::max(plan.threads, 1); ++i)
-    threads.emplace_back([&, i] { load_thread(busy, done, i == 0 ? &edges : nullptr); });
+    threads.emplace_back([&, i] { load_thread(wave, i == 0 ? &edges : nullptr); });
   const auto half_ns = static_cast<std::int64_t>(plan.half_period_s * 1e9);
   const auto start = monotonic_ns() + static_cast<std::int64_t>(plan.lead_s * 1e9);
   wait_until(start, cancelled);
   for (int k = 0; k < plan.edges && !cancelled(); ++k) {
-    busy = k % 2 == 0;
+    wave.set(k % 2 == 0, false);
     wait_until(start + (k + 1) * half_ns, cancelled);
   }
-  busy = false;
+  wave.set(false, false);
   // One idle half after the last edge: the readings settle at the idle level.
   wait_until(monotonic_ns() + half_ns, cancelled);
-  done = true;
+  wave.set(false, true);
   for (auto& t : threads) t.join();
   return edges;
 }

@@ -446,13 +446,12 @@ void rail_simulator::step_window(std::int64_t from_ns, std::int64_t to_ns) {
   const auto late_ns = std::max<std::int64_t>(0, monotonic_ns() - to_ns);
   const auto work = activity::work_between(from_ns + late_ns, to_ns + late_ns, intensity_factor);
   board_load l = read_clocks(work.shares);
-  reserve_speed(l);
   write_proc_stat(l, dt_s);
   // The rails are the window that ends as they are written, taken again after the work above
-  // (reading the clocks, the reservations, /proc/stat: about half a millisecond on a loaded
-  // host). Else every reading would show the work up to that long before it appears, and an
-  // estimate that places readings at the moment they change (measure/sensor_updates.hpp), as a
-  // real INA3221's must be, would see each window that much late.
+  // (reading the clocks, /proc/stat: about half a millisecond on a loaded host). Else every
+  // reading would show the work up to that long before it appears, and an estimate that places
+  // readings at the moment they change (measure/sensor_updates.hpp), as a real INA3221's must
+  // be, would see each window that much late.
   // The window ends when the rails are visible, as a chip's register is the moment its conversion
   // ends: after the files' writes (tens of microseconds; the last update's time is the estimate,
   // and the work under way is taken to go on that long).
@@ -468,6 +467,11 @@ void rail_simulator::step_window(std::int64_t from_ns, std::int64_t to_ns) {
   // (A write longer than a whole window is a stalled thread, not the time writes take.)
   rail_write_ns_ = std::min<std::int64_t>(monotonic_ns() - taken_ns, to_ns - from_ns);
   write_temps(total_mw(), dt_s);
+  // The CPU shares for the clocks just read come last: moving a thread into its cgroup quota
+  // takes up to 13 ms on a 2-core host (the cgroup's migration), and before the rails it
+  // delayed their update by as much, so the updates followed no clock a period fit accepts (a
+  // real chip's keep their schedule). The shares take effect a few hundred microseconds later.
+  reserve_speed(l);
 }
 
 std::vector<std::pair<std::string, double>> rail_simulator::rails_mw() const {

@@ -9,9 +9,7 @@
 
 namespace jetperf::telemetry {
 
-rail_sensor::rail_sensor(const platform::sysfs_root& root, std::vector<rail_desc> rails,
-                         std::int64_t bus_voltage_interval_ns)
-    : rails_(std::move(rails)), bus_interval_ns_(bus_voltage_interval_ns) {
+rail_sensor::rail_sensor(const platform::sysfs_root& root, std::vector<rail_desc> rails) : rails_(std::move(rails)) {
   if (rails_.empty()) throw platform_error("no INA3221 or INA238 power rails found under " + root.root());
   for (const auto& r : rails_) {
     open_rail f;
@@ -37,7 +35,7 @@ std::vector<channel_info> rail_sensor::channels() const {
   return out;
 }
 
-void rail_sensor::read(std::int64_t t_ns, double* values) {
+void rail_sensor::read(std::int64_t /*t_ns*/, double* values) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   double sum = 0;
   bool complete = true;
@@ -49,12 +47,12 @@ void rail_sensor::read(std::int64_t t_ns, double* values) {
       if (auto uw = files_[i].power.read_int()) w = static_cast<double>(*uw) / 1e6;
     } else {
       auto& f = files_[i];
-      if (!f.bus_mv || t_ns - f.bus_read_ns >= bus_interval_ns_ || t_ns < f.bus_read_ns) {
-        f.bus_mv = f.voltage.read_int();
-        f.bus_read_ns = t_ns;
-      }
+      const auto ma = f.current.read_int();
+      // A new current is a new conversion: its voltage is new too (the header says why not on
+      // a clock of its own).
+      if (!f.bus_mv || !ma || ma != f.ma) f.bus_mv = f.voltage.read_int();
+      f.ma = ma;
       const auto& mv = f.bus_mv;
-      auto ma = f.current.read_int();
       // mV x mA = uW
       if (mv && ma) w = static_cast<double>(*mv) * static_cast<double>(*ma) / 1e6;
     }

@@ -1,6 +1,6 @@
 // CPU cost and timing of the sampler at 1 kHz over an AGX-Orin-like tree: 6 hwmon rails on two
 // INA3221 chips (plus NC and in7 channels), GPU clock + load, EMC, 12 CPU clocks, 10 thermal zones.
-// The rails' bus voltages are read every 10 ms, their currents at every tick (rail_sensor.hpp).
+// The rails' currents are read at every tick, their bus voltages when the current changed (rail_sensor.hpp).
 // A first case with no sensor at all measures the floor of a tick on this machine (wake-up and
 // bookkeeping). Prints one JSON object; target (issue "Hardening" 13): <= 1% of one core for the
 // rails at 1 kHz. Usage: bench_sampler_cost [seconds] [period_us]

@@ -27,15 +27,16 @@ struct step_response {
   double window_s = 0;
   double delay_s = 0;
   double lag_s = 0;
-  std::size_t transitions = 0;  ///< readings caught part-way through a step, which the fit used
+  std::size_t transitions = 0;  ///< readings caught part-way through a step (the fit takes those at the levels too)
   std::string unusable;         ///< why no response was fitted (empty when one was)
 };
 
 /// Fits the step response from readings placed at their update times (sensor_update_fit's) and
-/// the load's edges, which alternate and are `half_period_s` apart at least. A reading part-way
-/// through a step, at fraction f of it, ended its window f x window after the edge: the fit is
-/// that straight line (offset: the delay) over every such reading. Each side's level is the
-/// median of the readings in the later half of its stretch (the step long settled).
+/// the load's edges, which alternate and are `half_period_s` apart at least. A reading seen t
+/// after the edge stands at fraction clamp((t - delay) / window, 0, 1) of the step: the fit is
+/// that ramp, by least absolute misfit, over every reading in the first half of the stretch
+/// after each edge (those at either level too, which hold the ramp's ends). Each side's level is
+/// the median of the readings in the later half of its stretch (the step long settled).
 step_response fit_step_response(const std::vector<power_reading>& readings, const std::vector<load_edge>& edges,
                                 double half_period_s);
 

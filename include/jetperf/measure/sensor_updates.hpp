@@ -32,7 +32,7 @@ struct sensor_update_fit {
   /// not exactly, a multiple leaves the period itself uncertain, which this does not count.)
   double phase_uncertainty_s = 0;
   std::size_t changes = 0;              ///< value changes seen
-  std::size_t extra_changes = 0;        ///< changes within a period already taken (not used)
+  std::size_t extra_changes = 0;        ///< changes with no fitted update between their polls (not used)
   /// Why the updates cannot be placed (empty when they can): polled no faster than it updates
   /// (every poll sees a change and any phase explains them all), or no regular clock explains
   /// most of the changes.

@@ -2,8 +2,12 @@
 // INA3221 rails as channels "rail.NAME" (W). With an input rail (VDD_IN, POM_5V_IN) that rail is
 // the total; otherwise a computed "power.total" channel sums the rails (AGX Xavier, AGX Orin).
 // On hwmon (power = bus voltage x current) the current is read at every tick and the bus voltage
-// every 10 ms: a rail's supply is regulated and moves slowly, and each read is a syscall (on a
-// board, an I2C transfer) at 1 kHz.
+// when the current has changed: the chip converts both in each cycle, so a new current means a
+// new voltage, and between updates the voltage read would return the same value (each read is a
+// syscall, on a board an I2C transfer, at 1 kHz). A voltage read on a clock of its own (every
+// 10 ms, as it once was) changed the product between the chip's updates, and those changes,
+// on no clock of the chip's, were what the update fit (measure/sensor_updates.hpp) and the sensor
+// card were asked to explain: half their changes were unexplained on the simulated AGX Orin.
 #include <jetperf/platform/sysfs_root.hpp>
 #include <jetperf/telemetry/detail/sysfs_file.hpp>
 #include <jetperf/telemetry/power_rails.hpp>
@@ -14,8 +18,7 @@ namespace jetperf::telemetry {
 class rail_sensor : public sensor {
  public:
   /// Opens every rail file once. Throws platform_error when `rails` is empty.
-  rail_sensor(const platform::sysfs_root& root, std::vector<rail_desc> rails,
-              std::int64_t bus_voltage_interval_ns = 10'000'000);
+  rail_sensor(const platform::sysfs_root& root, std::vector<rail_desc> rails);
 
   std::vector<channel_info> channels() const override;
   void read(std::int64_t t_ns, double* values) override;
@@ -31,10 +34,9 @@ class rail_sensor : public sensor {
     detail::sysfs_file voltage;
     detail::sysfs_file current;
     std::optional<long long> bus_mv;  ///< the bus voltage last read (hwmon)
-    std::int64_t bus_read_ns = 0;
+    std::optional<long long> ma;      ///< the current last read (hwmon)
   };
   std::vector<rail_desc> rails_;
-  std::int64_t bus_interval_ns_;
   std::vector<open_rail> files_;
   std::vector<std::string> sources_;
   std::optional<std::size_t> input_;

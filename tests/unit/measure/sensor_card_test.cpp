@@ -38,13 +38,14 @@ struct square {
 };
 
 // A sensor updating every `period_ns` from `phase_ns`; each value the mean load over `window_ns`
-// that ended `delay_ns` before the update, plus noise, rounded to 1 mW; polled every 1 ms with up
-// to 0.2 ms lateness.
+// that ended `delay_ns` before the update, plus noise (`noise_w` standard deviation), rounded to
+// 1 mW; polled every 1 ms with up to 0.2 ms lateness.
 std::vector<std::pair<std::int64_t, double>> polled(const square& load, double period_ns, double phase_ns,
-                                                    double window_ns, double delay_ns, std::int64_t until_ns) {
+                                                    double window_ns, double delay_ns, std::int64_t until_ns,
+                                                    double noise_w = 0.002) {
   std::mt19937 rng(7);
   std::uniform_int_distribution<std::int64_t> late(0, 200'000);
-  std::normal_distribution<double> noise(0, 0.002);
+  std::normal_distribution<double> noise(0, noise_w);
   std::vector<std::pair<std::int64_t, double>> out;
   double value = 1;
   std::int64_t seen = -1;
@@ -61,8 +62,9 @@ std::vector<std::pair<std::int64_t, double>> polled(const square& load, double p
   return out;
 }
 
-step_response card_of(const square& load, double period_ns, double window_ns, double delay_ns) {
-  const auto polls = polled(load, period_ns, 3.1e6, window_ns, delay_ns, load.first_ns + load.half_ns * (load.edges + 1));
+step_response card_of(const square& load, double period_ns, double window_ns, double delay_ns, double noise_w = 0.002) {
+  const auto polls =
+      polled(load, period_ns, 3.1e6, window_ns, delay_ns, load.first_ns + load.half_ns * (load.edges + 1), noise_w);
   const auto fit = fit_sensor_updates(polls, 0);
   EXPECT_NEAR(fit.period_s, period_ns * 1e-9, 1e-5);
   return fit_step_response(fit.readings, load.edge_list(), static_cast<double>(load.half_ns) * 1e-9);
@@ -89,6 +91,17 @@ TEST(sensor_card, a_shorter_window_seen_late_gives_its_own_window_and_delay) {
   EXPECT_NEAR(r.window_s, 0.006, 0.0005);
   EXPECT_NEAR(r.delay_s, 0.004, 0.0005);
   EXPECT_NEAR(r.lag_s, 0.007, 0.0005);
+}
+
+TEST(sensor_card, a_step_a_few_times_its_noise_still_gives_the_window) {
+  // Thor's VIN: one busy core is a step of a few times the reading's noise (2 W against 0.2 W
+  // here). Readings at either level that noise lifts part-way must not stretch the window (a
+  // line through the part-way readings alone made 19.6 ms into 21-24 ms).
+  const square load{200'000'000, 100'000'000, 40};
+  const auto r = card_of(load, 19.584e6, 19.584e6, 0, 0.2);
+  ASSERT_TRUE(r.unusable.empty()) << r.unusable;
+  EXPECT_NEAR(r.window_s, 0.019584, 0.0015);
+  EXPECT_NEAR(r.lag_s, 0.009792, 0.001);
 }
 
 TEST(sensor_card, a_load_the_channel_does_not_see_fits_nothing) {

@@ -1,6 +1,7 @@
 #include <jetperf/measure/sensor_updates.hpp>
 
 #include <cmath>
+#include <map>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -46,6 +47,40 @@ TEST(sensor_updates, a_sensor_clock_off_its_nominal_period_is_fitted) {
   EXPECT_NEAR(fit.period_s, 0.0206, 5e-6);
   const auto& last = fit.readings.back();
   EXPECT_NEAR(static_cast<double>(last.end_ns), 2e6 + last.watts * 20.6e6, 150'000);
+}
+
+TEST(sensor_updates, a_coarse_channel_whose_value_often_stays_is_still_fitted) {
+  // A steady rail inside the chip's 8 mA steps: 45% of its updates read the value before them.
+  // Each change it does show is at an update, and nothing else changes it: every change is
+  // explained (an update that moved nothing leaves nothing to explain).
+  auto s = polled(4'100'000, 19.584e6, 1'000'000, 200'000, 4'000'000'000, 4);
+  std::mt19937 rng(5);
+  std::bernoulli_distribution stays(0.45);
+  std::map<double, double> level;  // update k -> the value it reads
+  double v = 0;
+  for (auto& p : s) {
+    auto it = level.find(p.second);
+    if (it == level.end()) it = level.emplace(p.second, v = stays(rng) ? v : v + 1).first;
+    p.second = it->second;
+  }
+  const auto fit = fit_sensor_updates(s, 0.020);
+  EXPECT_TRUE(fit.unusable.empty()) << fit.unusable;
+  EXPECT_NEAR(fit.period_s, 0.019584, 5e-6);
+  EXPECT_EQ(fit.extra_changes, 0u);
+  EXPECT_GT(fit.readings.size(), 195u);
+}
+
+TEST(sensor_updates, a_nominal_period_half_the_sensors_gives_the_sensors) {
+  // TX2's iio driver says nothing of its period; the sampler's 10 ms stands in for the chip's
+  // 19.584 ms. A clock of half the chip's explains every change too, with an update between each
+  // two where nothing changes: the fit must be the chip's clock, its readings one per update.
+  const auto fit = fit_sensor_updates(polled(6'200'000, 19.584e6, 1'000'000, 200'000, 4'000'000'000, 6), 0.010);
+  EXPECT_TRUE(fit.unusable.empty()) << fit.unusable;
+  EXPECT_NEAR(fit.period_s, 0.019584, 5e-6);
+  EXPECT_EQ(fit.extra_changes, 0u);
+  ASSERT_GT(fit.readings.size(), 195u);
+  for (std::size_t i = 1; i < fit.readings.size(); ++i)
+    EXPECT_EQ(fit.readings[i].watts, fit.readings[i - 1].watts + 1) << "a reading for an update that never was";
 }
 
 TEST(sensor_updates, without_a_nominal_period_the_changes_give_it) {

@@ -85,26 +85,30 @@ TEST(power_rails, r35_hwmon_skips_nc_and_sum_channel_and_sums_total) {
   EXPECT_TRUE(s.sanity_check().empty());
 }
 
-// The bus voltage is read at most every interval (10 ms by default), the current at every tick:
-// a voltage change shows once the interval has passed, a current change at once.
-TEST(rail_sensor, hwmon_bus_voltage_is_reread_after_its_interval) {
+// The bus voltage is read again when the current changes (a new conversion of the chip), the
+// current at every tick: the product changes only at the chip's updates, never between them.
+TEST(rail_sensor, hwmon_bus_voltage_is_reread_with_each_new_current) {
   test::temp_dir t;
   orin_hwmon_tree(t);
   platform::sysfs_root root(t.path());
-  rail_sensor s(root, discover_rails(root), 10'000'000);
+  rail_sensor s(root, discover_rails(root));
   std::vector<double> v(s.channels().size());
   const std::string h = t.file("sys/bus/i2c/devices/1-0040/hwmon/hwmon3");
   s.read(1'000'000'000, v.data());
-  EXPECT_NEAR(v[0], 2.34, 1e-9);
+  EXPECT_NEAR(v[0], 2.34, 1e-9);  // 5000 mV x 468 mA
+  // The voltage alone moves (a read between updates would see it on a real chip only with a new
+  // current): the cached 5000 mV stays, however long after.
   write_file(h + "/in1_input", "4000\n");
+  s.read(1'050'000'000, v.data());
+  EXPECT_NEAR(v[0], 2.34, 1e-9);
+  // The next conversion: a new current, read with its voltage.
   write_file(h + "/curr1_input", "500\n");
-  s.read(1'005'000'000, v.data());  // 5 ms later: the cached 5000 mV, the new 500 mA
-  EXPECT_NEAR(v[0], 2.5, 1e-9);
-  s.read(1'010'000'000, v.data());  // 10 ms after the last voltage read: 4000 mV x 500 mA
+  s.read(1'051'000'000, v.data());
   EXPECT_NEAR(v[0], 2.0, 1e-9);
   write_file(h + "/in1_input", "6000\n");
-  s.read(5, v.data());  // a clock that went back (a new sampler epoch) reads again
-  EXPECT_NEAR(v[0], 3.0, 1e-9);
+  write_file(h + "/curr1_input", "400\n");
+  s.read(1'052'000'000, v.data());
+  EXPECT_NEAR(v[0], 2.4, 1e-9);
 }
 
 TEST(power_rails, hwmon_update_interval_is_the_slowest_chips) {
