@@ -28,16 +28,20 @@ struct poll_pairs {
   std::vector<std::pair<double, double>> changed, unchanged;
 };
 
+// Whether an update at phase + k * period falls between the two polls of `q`.
+bool has_update(const std::pair<double, double>& q, double period, double phase) {
+  return std::floor((q.second - phase) / period) > std::floor((q.first - phase) / period);
+}
+
 // How well updates at phase + k * period explain the polls: +1 for a change with an update
-// between its polls, -1 for an unchanged pair with one (a reading that did not move is rare with
-// real noise). A half-written total adds a change no candidate explains, equally for all.
+// between its polls, -1 for an unchanged pair with one (an update that moved nothing costs the
+// chip's own clock too, where a channel's steps are coarse, but a wrong phase puts nearly every
+// update in an unchanged pair). A half-written total adds a change no candidate explains,
+// equally for all.
 long score(const poll_pairs& p, double period, double phase, std::size_t from_changed, std::size_t from_unchanged) {
-  const auto has_update = [&](const std::pair<double, double>& q) {
-    return std::floor((q.second - phase) / period) > std::floor((q.first - phase) / period);
-  };
   long s = 0;
-  for (std::size_t i = from_changed; i < p.changed.size(); ++i) s += has_update(p.changed[i]);
-  for (std::size_t i = from_unchanged; i < p.unchanged.size(); ++i) s -= has_update(p.unchanged[i]);
+  for (std::size_t i = from_changed; i < p.changed.size(); ++i) s += has_update(p.changed[i], period, phase);
+  for (std::size_t i = from_unchanged; i < p.unchanged.size(); ++i) s -= has_update(p.unchanged[i], period, phase);
   return s;
 }
 
@@ -231,8 +235,7 @@ std::vector<double> place_readings(const std::vector<std::pair<std::int64_t, dou
 // How many changes have an update at phase + k * period between their polls.
 std::size_t explained_changes(const poll_pairs& pairs, double period, double phase) {
   std::size_t n = 0;
-  for (const auto& q : pairs.changed)
-    if (std::floor((q.second - phase) / period) > std::floor((q.first - phase) / period)) ++n;
+  for (const auto& q : pairs.changed) n += has_update(q, period, phase);
   return n;
 }
 

@@ -447,11 +447,11 @@ void rail_simulator::step_window(std::int64_t from_ns, std::int64_t to_ns) {
   const auto work = activity::work_between(from_ns + late_ns, to_ns + late_ns, intensity_factor);
   board_load l = read_clocks(work.shares);
   write_proc_stat(l, dt_s);
-  // The rails are the window that ends as they are written, taken again after the work above
-  // (reading the clocks, /proc/stat: about half a millisecond on a loaded host). Else every
-  // reading would show the work up to that long before it appears, and an estimate that places
-  // readings at the moment they change (measure/sensor_updates.hpp), as a real INA3221's must
-  // be, would see each window that much late.
+  // The rails' window is taken again after the work above (reading the clocks, /proc/stat: about
+  // half a millisecond on a loaded host). Else every reading would show the work up to that long
+  // before it appears, and an estimate that places readings at the moment they change
+  // (measure/sensor_updates.hpp), as a real INA3221's must be, would see each window that much
+  // late.
   // The window ends when the rails are visible, as a chip's register is the moment its conversion
   // ends. A reader sees the update at some point during the files' writes (a total summed from
   // rails changes with the first rail written, a single rail with its own file): the window ends
