@@ -5,6 +5,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
 
 namespace jetperf::telemetry {
@@ -39,15 +40,24 @@ void rail_sensor::read(std::int64_t /*t_ns*/, double* values) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   double sum = 0;
   bool complete = true;
+  // One sysfs read timed whole (the first rail's power or current file): on a board each is an
+  // I2C transfer or a driver's cached value, and the card reports that, not a group's share.
+  const auto timed = [this](std::size_t i, const detail::sysfs_file& file) {
+    if (i != 0) return file.read_int();
+    const auto from = monotonic_ns();
+    auto value = file.read_int();
+    last_file_read_s_ = static_cast<double>(monotonic_ns() - from) * 1e-9;
+    return value;
+  };
   for (std::size_t i = 0; i < files_.size(); ++i) {
     double w = nan;
     if (rails_[i].driver == rail_driver::iio) {
-      if (auto mw = files_[i].power.read_int()) w = static_cast<double>(*mw) / 1000.0;
+      if (auto mw = timed(i, files_[i].power)) w = static_cast<double>(*mw) / 1000.0;
     } else if (rails_[i].driver == rail_driver::hwmon_power) {
-      if (auto uw = files_[i].power.read_int()) w = static_cast<double>(*uw) / 1e6;
+      if (auto uw = timed(i, files_[i].power)) w = static_cast<double>(*uw) / 1e6;
     } else {
       auto& f = files_[i];
-      const auto ma = f.current.read_int();
+      const auto ma = timed(i, f.current);
       // A new current is a new conversion: its voltage is new too (the header says why not on
       // a clock of its own).
       if (!f.bus_mv || !ma || ma != f.ma) f.bus_mv = f.voltage.read_int();

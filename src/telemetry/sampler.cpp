@@ -177,7 +177,10 @@ void sampler::tick(std::int64_t t_ns) {
     try {
       const auto read_from = gives_power_[s] ? monotonic_ns() : 0;
       sensors_[s]->read(t_ns, v);
-      if (gives_power_[s] && n > 0) note_read(static_cast<double>(monotonic_ns() - read_from) * 1e-9 / static_cast<double>(n));
+      // One file's read where the group times one; else the group's read over its channels.
+      if (gives_power_[s] && n > 0)
+        note_read(sensors_[s]->last_file_read_s().value_or(static_cast<double>(monotonic_ns() - read_from) * 1e-9 /
+                                                           static_cast<double>(n)));
     } catch (const std::exception& e) {
       // A sensor failing one tick must not end sampling; its channels simply have no sample.
       // The first failure of each sensor is a warning (it names the file); repeats at 1 kHz are not.

@@ -23,6 +23,8 @@ class rail_sensor : public sensor {
   std::vector<channel_info> channels() const override;
   void read(std::int64_t t_ns, double* values) override;
   std::optional<int> total_power_channel() const override;
+  /// The first rail's power (or current) file, timed on each read().
+  std::optional<double> last_file_read_s() const override { return last_file_read_s_; }
 
   const std::vector<rail_desc>& rails() const { return rails_; }
   /// One reading checked by rail_sanity_warnings(); each warning is also logged.
@@ -40,6 +42,7 @@ class rail_sensor : public sensor {
   std::vector<open_rail> files_;
   std::vector<std::string> sources_;
   std::optional<std::size_t> input_;
+  std::optional<double> last_file_read_s_;
 };
 
 }  // namespace jetperf::telemetry

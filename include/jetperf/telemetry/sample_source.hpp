@@ -50,8 +50,9 @@ class sample_source {
   /// polls can place, measure/sensor_averaging_scope.hpp); 0 puts the configured period back.
   /// Returns the period in force. A source that cannot change its rate keeps it.
   virtual double set_job_tick_period_s(double /*period_s*/) { return tick_period_s(); }
-  /// How long the latest reads of the power sensors took, in seconds per channel read (a
-  /// group's read over its channels), oldest first; empty when the source does not time them.
+  /// How long the latest reads of the power sensors took, in seconds: one file's read where the
+  /// group times one (sensor::last_file_read_s), else the group's read over its channels; oldest
+  /// first; empty when the source does not time them.
   virtual std::vector<double> power_read_durations_s() const { return {}; }
 };
 

@@ -151,7 +151,7 @@ class sampler : public sample_source {
   std::atomic<std::int64_t> point_period_ns_{0};  ///< a point's period (0: the configured one)
 
   mutable std::mutex read_mutex_;      ///< guards the durations below
-  std::vector<double> read_durations_;  ///< ring of k_read_durations, per channel read
+  std::vector<double> read_durations_;  ///< ring of k_read_durations (see power_read_durations_s)
   std::size_t read_next_ = 0;
   mutable std::mutex health_mutex_;
   std::vector<std::int64_t> jitter_ns_;  ///< ring of recent lateness values

@@ -21,6 +21,10 @@ class sensor {
   virtual std::int64_t min_interval_ns() const { return 0; }
   /// Local index of the channel giving the module's total power, when this group has one.
   virtual std::optional<int> total_power_channel() const { return std::nullopt; }
+  /// How long one file read took in the last read(), in seconds, for a group that times one (the
+  /// sensor card's read latency: one sysfs read, not a group's read shared over its channels);
+  /// nullopt when the group times none.
+  virtual std::optional<double> last_file_read_s() const { return std::nullopt; }
 };
 
 }  // namespace jetperf::telemetry

@@ -383,6 +383,43 @@ TEST(sampler, times_each_power_read_per_channel_and_keeps_the_latest) {
   for (double x : d) EXPECT_GE(x, 0.002 / 3);
 }
 
+// As slow_sensor, but it times one file read of its own (as rail_sensor does): 0.5 ms.
+class one_file_timed_sensor : public slow_sensor {
+ public:
+  std::optional<double> last_file_read_s() const override { return 0.0005; }
+};
+
+TEST(sampler, takes_a_groups_own_timed_file_read_over_its_share_of_the_group_read) {
+  sampler_config cfg;
+  sampler s(sensors(std::make_unique<one_file_timed_sensor>()), cfg);
+  for (int k = 1; k <= 2; ++k) s.tick(k * 1'000'000);
+  const auto d = s.power_read_durations_s();
+  ASSERT_EQ(d.size(), 2u);
+  // Not the 2 ms read over 3 channels.
+  for (double x : d) EXPECT_DOUBLE_EQ(x, 0.0005);
+}
+
+TEST(sampler, a_rail_sensor_times_one_sysfs_read_of_its_first_rail) {
+  test::temp_dir t;
+  std::string h = t.file("sys/bus/i2c/devices/1-0040/hwmon/hwmon1");
+  test::write_file(t.file("sys/bus/i2c/devices/1-0040/name"), "ina3221\n");
+  for (const char* n : {"1", "2"}) {
+    test::write_file(h + "/in" + n + "_label", std::string(n) == "1" ? "VDD_GPU_SOC\n" : "VDD_CPU_CV\n");
+    test::write_file(h + "/in" + n + "_input", "5000\n");
+    test::write_file(h + "/curr" + n + "_input", "1000\n");
+  }
+  platform::sysfs_root root(t.path());
+  rail_sensor rails(root, discover_rails(root));
+  EXPECT_FALSE(rails.last_file_read_s().has_value());  // nothing read yet
+  std::vector<double> v(rails.channels().size());
+  rails.read(0, v.data());
+  ASSERT_TRUE(rails.last_file_read_s().has_value());
+  // One pread of a small file: well under a millisecond here, and never the whole group's.
+  EXPECT_GT(*rails.last_file_read_s(), 0);
+  EXPECT_LT(*rails.last_file_read_s(), 0.1);
+  EXPECT_DOUBLE_EQ(v[0], 5.0);
+}
+
 TEST(sampler, the_read_durations_are_a_ring_of_the_latest) {
   sampler_config cfg;
   sampler s(sensors(std::make_unique<counting_sensor>()), cfg);
