@@ -13,6 +13,16 @@ std::string text_of(const nlohmann::json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+nlohmann::json channels_of(const nlohmann::json& metrics) {
+  nlohmann::json channels = nlohmann::json::array();
+  for (const auto& row : metrics.value("channels", nlohmann::json::array())) {
+    nlohmann::json c = nlohmann::json::object();
+    for (const char* f : k_channel_fields) c[f] = row.value(f, nlohmann::json());
+    channels.push_back(std::move(c));
+  }
+  return channels;
+}
+
 }  // namespace
 
 sensor_card_board sensor_card_board_of(const platform::board_controller& board) {
@@ -30,7 +40,15 @@ std::optional<nlohmann::json> latest_sensor_card(const jobs::job_service& jobs, 
   const auto& job = found.front();
   const auto points = jobs.points(job.id);
   if (points.empty()) return std::nullopt;
-  const auto& m = points.front().metrics;
+  // The CPU's wave is the card (the in_context estimator's start); the GPU's, where the job made
+  // one, beside it as gpu_channels.
+  const auto of_load = [&points](const char* load) -> const store::point_record* {
+    for (const auto& p : points)
+      if (p.status == "ok" && p.params.value("load", std::string("cpu")) == load) return &p;
+    return nullptr;
+  };
+  const auto* cpu = of_load("cpu");
+  const auto& m = (cpu ? *cpu : points.front()).metrics;
   nlohmann::json card;
   card["job_id"] = job.id;
   card["age_s"] = static_cast<double>(now_ns - job.finished_ns) * 1e-9;
@@ -46,13 +64,8 @@ std::optional<nlohmann::json> latest_sensor_card(const jobs::job_service& jobs, 
   card["stale_because"] = because;
   card["read_p50_us"] = m.value("read_p50_us", nlohmann::json());
   card["read_p99_us"] = m.value("read_p99_us", nlohmann::json());
-  nlohmann::json channels = nlohmann::json::array();
-  for (const auto& row : m.value("channels", nlohmann::json::array())) {
-    nlohmann::json c = nlohmann::json::object();
-    for (const char* f : k_channel_fields) c[f] = row.value(f, nlohmann::json());
-    channels.push_back(std::move(c));
-  }
-  card["channels"] = channels;
+  card["channels"] = channels_of(m);
+  if (const auto* gpu = of_load("gpu")) card["gpu_channels"] = channels_of(gpu->metrics);
   return card;
 }
 

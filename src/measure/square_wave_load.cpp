@@ -8,6 +8,8 @@
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 #include <thread>
 
 #include <jetperf/common/clock.hpp>
@@ -37,20 +39,30 @@ struct wave_state {
   std::condition_variable changed;
   std::atomic<bool> busy{false};
   std::atomic<bool> done{false};
+  std::string failed;  ///< a device step's reason (under mutex)
 
   void set(bool is_busy, bool is_done) {
     {
       std::lock_guard<std::mutex> lock(mutex);
       busy = is_busy;
-      done = is_done;
+      // Once done, done: a failed device step's end is not undone by the schedule's next edge.
+      if (is_done) done = true;
     }
     changed.notify_all();
   }
 };
 
+// One stretch of the busy half's work: a device step, or a short spin on this thread's core.
+bool busy_step(const square_wave_plan& plan, volatile std::uint64_t& x, std::string* why) {
+  if (plan.device_step) return plan.device_step(why);
+  for (int i = 0; i < 1000; ++i) x = x + static_cast<std::uint64_t>(i);
+  return true;
+}
+
 // One load thread: busy while the wave says so, until it is done. The first notes each edge as
-// it crosses it (the moment its own work began or ended, which is the load's edge).
-void load_thread(wave_state& wave, std::vector<load_edge>* edges) {
+// it crosses it (the moment its own work began or ended, which is the load's edge). A failed
+// device step ends the wave: its reason is kept and the thread stops.
+void load_thread(const square_wave_plan& plan, wave_state& wave, std::vector<load_edge>* edges) {
   // A job's thread by name (common/thread_name.hpp): a simulated board's cores run it.
   name_this_thread("jp-runner-load");
   // The lowest priority: on an idle board its core is as busy, and the sampler (and a simulated
@@ -61,20 +73,28 @@ void load_thread(wave_state& wave, std::vector<load_edge>* edges) {
   while (!wave.done.load(std::memory_order_relaxed)) {
     const bool want = wave.busy.load(std::memory_order_relaxed);
     if (want != working) {
-      if (want) activity::begin_work(k_spin_macs_per_byte);
-      else activity::end_work();
+      if (!plan.device_step) {
+        if (want) activity::begin_work(k_spin_macs_per_byte);
+        else activity::end_work();
+      }
       if (edges) edges->push_back({monotonic_ns(), want});
       working = want;
     }
     if (working) {
-      for (int i = 0; i < 1000; ++i) x = x + static_cast<std::uint64_t>(i);
+      std::string why;
+      if (!busy_step(plan, x, &why)) {
+        std::lock_guard<std::mutex> lock(wave.mutex);
+        wave.failed = why.empty() ? "the load's device step failed" : why;
+        wave.done = true;
+        break;
+      }
     } else {
       std::unique_lock<std::mutex> lock(wave.mutex);
       wave.changed.wait(lock, [&wave] { return wave.busy.load() || wave.done.load(); });
     }
   }
   if (working) {
-    activity::end_work();
+    if (!plan.device_step) activity::end_work();
     if (edges) edges->push_back({monotonic_ns(), false});
   }
 }
@@ -85,20 +105,24 @@ std::vector<load_edge> run_square_wave(const square_wave_plan& plan, const std::
   wave_state wave;
   std::vector<load_edge> edges;
   std::vector<std::thread> threads;
-  for (int i = 0; i < std::max(plan.threads, 1); ++i)
-    threads.emplace_back([&, i] { load_thread(wave, i == 0 ? &edges : nullptr); });
+  const int count = plan.device_step ? 1 : std::max(plan.threads, 1);
+  for (int i = 0; i < count; ++i)
+    threads.emplace_back([&, i] { load_thread(plan, wave, i == 0 ? &edges : nullptr); });
+  // A failed device step stops the wave as a cancel does.
+  const auto stop = [&] { return wave.done.load() || cancelled(); };
   const auto half_ns = static_cast<std::int64_t>(plan.half_period_s * 1e9);
   const auto start = monotonic_ns() + static_cast<std::int64_t>(plan.lead_s * 1e9);
-  wait_until(start, cancelled);
-  for (int k = 0; k < plan.edges && !cancelled(); ++k) {
+  wait_until(start, stop);
+  for (int k = 0; k < plan.edges && !stop(); ++k) {
     wave.set(k % 2 == 0, false);
-    wait_until(start + (k + 1) * half_ns, cancelled);
+    wait_until(start + (k + 1) * half_ns, stop);
   }
   wave.set(false, false);
   // One idle half after the last edge: the readings settle at the idle level.
-  wait_until(monotonic_ns() + half_ns, cancelled);
+  wait_until(monotonic_ns() + half_ns, stop);
   wave.set(false, true);
   for (auto& t : threads) t.join();
+  if (!wave.failed.empty()) throw std::runtime_error(wave.failed);
   return edges;
 }
 

@@ -22,7 +22,8 @@ sensor_card_board sensor_card_board_of(const platform::board_controller& board);
 
 /// {job_id, measured_at, age_s, l4t, averaging, stale, stale_because: [...], read_p50_us,
 /// read_p99_us, channels: [{channel, update_period_ms, window_ms, lag_ms, resolution_mw,
-/// cached}]}; nullopt when no sensor job has succeeded. `now_ns`: wall clock.
+/// cached}], gpu_channels (the same under the GPU's wave, where the job made one)}: the CPU's
+/// wave's figures; nullopt when no sensor job has succeeded. `now_ns`: wall clock.
 std::optional<nlohmann::json> latest_sensor_card(const jobs::job_service& jobs, const sensor_card_board& board,
                                                  std::int64_t now_ns);
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include <jetperf/backend/gemm_backend.hpp>
+#include <jetperf/backend/gpu_load.hpp>
 #include <jetperf/backend/layer_backend.hpp>
 
 namespace jetperf::workloads {
@@ -28,7 +29,7 @@ struct cuda_device_info {
 };
 
 /// Raised whenever a field of cuda_plugin_table or a type crossing it changes.
-constexpr int k_cuda_plugin_abi = 2;  // 2: the backends' tracer()
+constexpr int k_cuda_plugin_abi = 3;  // 2: the backends' tracer(); 3: make_gpu_load
 /// The plugin's one exported symbol: `extern "C" const cuda_plugin_table* jetperf_cuda_plugin_v1()`.
 constexpr const char* k_cuda_plugin_entry = "jetperf_cuda_plugin_v1";
 
@@ -41,6 +42,8 @@ struct cuda_plugin_table {
   std::unique_ptr<gemm_backend> (*make_cublas_backend)();
   /// The cuDNN layer backend; nullptr with `why` set, never a throw.
   std::unique_ptr<layer_backend> (*make_cudnn_layer_backend)(std::string* why);
+  /// The sensor card's GPU load on device 0; nullptr with `why` set, never a throw.
+  std::unique_ptr<gpu_load> (*make_gpu_load)(std::string* why);
 };
 
 }  // namespace jetperf::workloads

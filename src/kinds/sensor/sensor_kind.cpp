@@ -10,6 +10,7 @@
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/sensor_card.hpp>
 #include <jetperf/measure/square_wave_load.hpp>
+#include <jetperf/workloads/gpu_loads.hpp>
 
 namespace jetperf::kinds {
 
@@ -19,6 +20,10 @@ namespace {
 
 // A driver that hands back its last conversion repeats it on (nearly) every read between updates.
 constexpr double k_cached_fraction = 0.9;
+// Each call of the GPU's busy half keeps it busy this long: the falling edge is noted when the
+// last call returns (at most this late, at its true time), and the launch gaps between calls
+// (tens of microseconds) are a few percent of it.
+constexpr double k_gpu_step_s = 0.002;
 
 // Every clock at its highest offered value for the card: a DVFS governor following the load
 // would add its own ramp to each step, and the card would measure the governor, not the sensor.
@@ -88,7 +93,7 @@ class sensor_kind final : public jobs::kind<sensor_spec, sensor_point> {
   std::string kind() const { return "sensor"; }
   std::string description() const {
     return "The board's sensor card: per power channel, its update period, averaging window, lag, resolution, "
-           "read latency and caching, measured with a square-wave load of its own.";
+           "read latency and caching, measured with a square-wave load of its own on the CPU (and the GPU).";
   }
   const std::vector<spec_field>& spec_fields() const { return sensor_spec_fields(); }
   const column_table& columns() const { return sensor_columns(); }
@@ -106,16 +111,23 @@ class sensor_kind final : public jobs::kind<sensor_spec, sensor_point> {
 
   measure::point_result run_point(measure::point_context& ctx, const sensor_spec& spec, const sensor_point& p) {
     const auto began = monotonic_ns();
+    measure::square_wave_plan plan;
+    plan.half_period_s = spec.half_period_s;
+    plan.edges = static_cast<int>(2 * spec.cycles);
+    plan.threads = static_cast<int>(spec.threads);
+    std::unique_ptr<workloads::gpu_load> gpu;
+    if (p.load == "gpu") {
+      std::string why;
+      gpu = workloads::make_gpu_load(&why);
+      if (!gpu) return measure::skipped_point(why, row(params_of(p)));
+      plan.device_step = [&gpu](std::string* step_why) { return gpu->busy_for(k_gpu_step_s, step_why); };
+    }
     if (ctx.board) measure::apply_point_settings(ctx, top_clocks(ctx.board->offered()));
     measure::point_result r;
     std::vector<measure::load_edge> edges;
     {
       fast_polls polls(ctx.telemetry);
       r.t_start_ns = monotonic_ns();
-      measure::square_wave_plan plan;
-      plan.half_period_s = spec.half_period_s;
-      plan.edges = static_cast<int>(2 * spec.cycles);
-      plan.threads = static_cast<int>(spec.threads);
       edges = measure::run_square_wave(plan, [&ctx] { return ctx.cancelled(); });
       r.t_end_ns = monotonic_ns();
     }

@@ -9,6 +9,7 @@
 #include <jetperf/jobs/kind.hpp>
 #include <jetperf/kinds/sensor/sensor_kind.hpp>
 #include <jetperf/measure/point_context.hpp>
+#include <jetperf/workloads/gemm_backends.hpp>
 
 #include "../declared_columns.hpp"
 
@@ -51,9 +52,16 @@ class updating_source final : public telemetry::sample_source {
 
 }  // namespace
 
+platform::board_offer with_cuda(bool has) {
+  platform::board_offer o;
+  o.has_cuda_device = has;
+  return o;
+}
+
 TEST(sensor_kind, defaults_are_filled_in_and_one_point_is_the_card) {
   auto w = jetperf::test::json_workload(kinds::make_sensor_kind());
-  const auto spec = w->normalize(json::object(), {});
+  const auto spec = w->normalize(json::object(), with_cuda(false));
+  EXPECT_EQ(spec["loads"], json::array({"cpu"}));
   EXPECT_DOUBLE_EQ(spec["half_period_s"].get<double>(), 0.1);
   EXPECT_EQ(spec["cycles"].get<int>(), 15);
   EXPECT_EQ(spec["threads"].get<int>(), 1);
@@ -62,6 +70,73 @@ TEST(sensor_kind, defaults_are_filled_in_and_one_point_is_the_card) {
   EXPECT_EQ(points[0]["load"], "cpu");
   // The lead, 31 halves of 0.1 s.
   EXPECT_NEAR(w->estimate_points_s(spec, points, {})[0], 0.3 + 3.1, 1e-9);
+}
+
+TEST(sensor_kind, the_gpu_gets_a_wave_of_its_own_where_a_cuda_device_answers) {
+  auto w = jetperf::test::json_workload(kinds::make_sensor_kind());
+  const auto spec = w->normalize(json::object(), with_cuda(true));
+  EXPECT_EQ(spec["loads"], json::array({"cpu", "gpu"}));
+  const auto points = w->expand(spec);
+  ASSERT_EQ(points.size(), 2u);
+  EXPECT_EQ(points[0]["load"], "cpu");
+  EXPECT_EQ(points[1]["load"], "gpu");
+  // Asked for by name, once each, in the order given.
+  const auto gpu_first = w->normalize({{"loads", {"gpu", "cpu", "gpu"}}}, with_cuda(true));
+  EXPECT_EQ(gpu_first["loads"], json::array({"gpu", "cpu"}));
+}
+
+TEST(sensor_kind, a_gpu_wave_without_a_cuda_device_is_refused_by_name) {
+  auto w = jetperf::test::json_workload(kinds::make_sensor_kind());
+  try {
+    w->normalize({{"loads", {"cpu", "gpu"}}}, with_cuda(false));
+    FAIL() << "accepted a gpu load with no CUDA device";
+  } catch (const validation_error& e) {
+    EXPECT_EQ(e.field(), "spec.loads");
+    EXPECT_NE(std::string(e.what()).find("CUDA device"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(field_of({{"loads", {"tpu"}}}), "spec.loads");
+  EXPECT_EQ(field_of({{"loads", json::array()}}), "spec.loads");
+  EXPECT_EQ(field_of({{"loads", {1}}}), "spec.loads");
+}
+
+TEST(sensor_kind, two_waves_must_fit_the_cards_minute_together) {
+  auto w = jetperf::test::json_workload(kinds::make_sensor_kind());
+  // 100 cycles of 0.2 s halves: 40.5 s a wave, 81 s for two.
+  const json one{{"cycles", 100}, {"half_period_s", 0.2}, {"loads", {"cpu"}}};
+  EXPECT_NO_THROW(w->normalize(one, with_cuda(true)));
+  json two = one;
+  two["loads"] = {"cpu", "gpu"};
+  try {
+    w->normalize(two, with_cuda(true));
+    FAIL() << "accepted two waves past the minute";
+  } catch (const validation_error& e) {
+    EXPECT_EQ(e.field(), "spec.cycles");
+  }
+}
+
+TEST(sensor_kind, a_stored_spec_keeps_its_loads_and_an_older_one_ran_the_cpus_wave) {
+  const auto stored = kinds::sensor_spec::stored(record{{"half_period_s", cell(0.1)}, {"cycles", cell(std::int64_t{15})},
+                                                        {"threads", cell(std::int64_t{1})}});
+  EXPECT_EQ(stored.loads, std::vector<std::string>{"cpu"});
+  // A gpu wave stored where a device answered reads back on a machine without one.
+  const auto gpu = kinds::sensor_spec::stored(record{{"half_period_s", cell(0.1)}, {"cycles", cell(std::int64_t{15})},
+                                                     {"threads", cell(std::int64_t{1})}, {"loads", cell(cell_list{"gpu"})}});
+  EXPECT_EQ(gpu.loads, std::vector<std::string>{"gpu"});
+  EXPECT_EQ(kinds::expand(gpu).size(), 1u);
+}
+
+TEST(sensor_kind, a_gpu_point_where_no_cuda_device_answers_is_skipped_with_the_reason) {
+  if (workloads::cuda_device_available()) GTEST_SKIP() << "a CUDA device is present";
+  auto w = jetperf::test::json_workload(kinds::make_sensor_kind());
+  // Stored where a device answered; run here, where none does (this build, or this machine).
+  const json spec{{"half_period_s", 0.05}, {"cycles", 2}, {"threads", 1}, {"loads", {"gpu"}}};
+  measure::point_context ctx;
+  const auto r = w->run_point(ctx, spec, json{{"load", "gpu"}});
+  EXPECT_EQ(r.status, "skipped");
+  const auto* reason = r.metrics.cells().find("reason");
+  ASSERT_TRUE(reason && reason->is_string());
+  const auto& text = reason->as_string();
+  EXPECT_TRUE(text.rfind("skipped: ", 0) == 0 || text.rfind("not supported", 0) == 0) << text;
 }
 
 TEST(sensor_kind, bad_specs_name_their_field) {
