@@ -50,10 +50,14 @@ std::vector<std::string> parse_loads(const cell& given, bool has_cuda, bool chec
 const std::vector<spec_field>& sensor_spec_fields() { return sensor_table().declarations(); }
 
 sensor_spec sensor_spec::parse(const record& spec, const platform::board_offer& offered) {
+  // The board's word alone is not enough: a simulated board has a GPU node and no GPU behind it.
+  return parse_with(spec, offered.has_cuda_device.value_or(true) && workloads::cuda_device_available());
+}
+
+sensor_spec sensor_spec::parse_with(const record& spec, bool has_cuda) {
   reject_unknown_fields(spec, sensor_spec_fields());
   sensor_spec s;
   sensor_table().parse(spec, s);
-  const bool has_cuda = offered.has_cuda_device ? *offered.has_cuda_device : workloads::cuda_device_available();
   const auto* loads = given_field(spec, "loads");
   s.loads = parse_loads(loads ? *loads : cell(has_cuda ? cell_list{"cpu", "gpu"} : cell_list{"cpu"}), has_cuda, true);
   const double card_s = static_cast<double>(s.loads.size()) * s.wave_s();

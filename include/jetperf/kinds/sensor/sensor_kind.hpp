@@ -24,8 +24,11 @@ struct sensor_spec {
 
   /// Validates field by field (validation_error "spec.<field>"), that "gpu" has a CUDA device to
   /// load ("spec.loads") and that the card fits its minute ("spec.cycles"). Without `loads`: the
-  /// CPU, and the GPU where a CUDA device answers (offered.has_cuda_device, else asked).
+  /// CPU, and the GPU where a CUDA device answers: the board has one (offered.has_cuda_device,
+  /// which a simulated board's GPU node sets too) and the CUDA runtime finds it.
   static sensor_spec parse(const record& spec, const platform::board_offer& offered = {});
+  /// parse with whether a CUDA device answers given.
+  static sensor_spec parse_with(const record& spec, bool cuda_answers);
   /// A spec stored when it was submitted, not checked again (a stored "gpu" stays, whatever the
   /// machine reading it has); one stored before `loads` existed ran the CPU's wave only.
   static sensor_spec stored(const record& normalized);

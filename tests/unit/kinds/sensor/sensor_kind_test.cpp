@@ -73,16 +73,25 @@ TEST(sensor_kind, defaults_are_filled_in_and_one_point_is_the_card) {
 }
 
 TEST(sensor_kind, the_gpu_gets_a_wave_of_its_own_where_a_cuda_device_answers) {
-  auto w = jetperf::test::json_workload(kinds::make_sensor_kind());
-  const auto spec = w->normalize(json::object(), with_cuda(true));
-  EXPECT_EQ(spec["loads"], json::array({"cpu", "gpu"}));
-  const auto points = w->expand(spec);
+  const auto spec = kinds::sensor_spec::parse_with(record(), true);
+  EXPECT_EQ(spec.loads, (std::vector<std::string>{"cpu", "gpu"}));
+  const auto points = kinds::expand(spec);
   ASSERT_EQ(points.size(), 2u);
-  EXPECT_EQ(points[0]["load"], "cpu");
-  EXPECT_EQ(points[1]["load"], "gpu");
+  EXPECT_EQ(points[0].load, "cpu");
+  EXPECT_EQ(points[1].load, "gpu");
   // Asked for by name, once each, in the order given.
-  const auto gpu_first = w->normalize({{"loads", {"gpu", "cpu", "gpu"}}}, with_cuda(true));
-  EXPECT_EQ(gpu_first["loads"], json::array({"gpu", "cpu"}));
+  const auto gpu_first = kinds::sensor_spec::parse_with(record_of(json{{"loads", {"gpu", "cpu", "gpu"}}}), true);
+  EXPECT_EQ(gpu_first.loads, (std::vector<std::string>{"gpu", "cpu"}));
+  // Stored as parsed: the stored spec names what ran.
+  EXPECT_EQ(to_json(gpu_first.to_record())["loads"], json::array({"gpu", "cpu"}));
+}
+
+TEST(sensor_kind, a_board_that_says_it_has_a_gpu_is_not_enough_where_the_runtime_finds_none) {
+  if (workloads::cuda_device_available()) GTEST_SKIP() << "a CUDA device is present";
+  // A simulated board's GPU node says has_cuda_device; the card's default is then the CPU's wave.
+  auto w = jetperf::test::json_workload(kinds::make_sensor_kind());
+  EXPECT_EQ(w->normalize(json::object(), with_cuda(true))["loads"], json::array({"cpu"}));
+  EXPECT_EQ(field_of({{"loads", {"gpu"}}}), "spec.loads");
 }
 
 TEST(sensor_kind, a_gpu_wave_without_a_cuda_device_is_refused_by_name) {
@@ -100,14 +109,13 @@ TEST(sensor_kind, a_gpu_wave_without_a_cuda_device_is_refused_by_name) {
 }
 
 TEST(sensor_kind, two_waves_must_fit_the_cards_minute_together) {
-  auto w = jetperf::test::json_workload(kinds::make_sensor_kind());
   // 100 cycles of 0.2 s halves: 40.5 s a wave, 81 s for two.
   const json one{{"cycles", 100}, {"half_period_s", 0.2}, {"loads", {"cpu"}}};
-  EXPECT_NO_THROW(w->normalize(one, with_cuda(true)));
+  EXPECT_NO_THROW(kinds::sensor_spec::parse_with(record_of(one), true));
   json two = one;
   two["loads"] = {"cpu", "gpu"};
   try {
-    w->normalize(two, with_cuda(true));
+    kinds::sensor_spec::parse_with(record_of(two), true);
     FAIL() << "accepted two waves past the minute";
   } catch (const validation_error& e) {
     EXPECT_EQ(e.field(), "spec.cycles");
