@@ -16,6 +16,8 @@
 #include <jetperf/telemetry/sampler.hpp>
 #include <jetperf/workloads/layer_backends.hpp>
 
+#include "nvml_sampler.hpp"
+
 using namespace jetperf;
 using namespace jetperf::workloads;
 
@@ -50,21 +52,9 @@ TEST(in_context_device, resnet50_blocks_in_context_add_up_to_the_nvml_energy_cou
   auto be = make_cudnn_layer_backend(&why);
   if (!be) GTEST_SKIP() << why;
   if (!be->tracer()) GTEST_SKIP() << "this build has no CUPTI";
-  std::unique_ptr<telemetry::nvml_sensor> nvml;
-  try {
-    nvml = std::make_unique<telemetry::nvml_sensor>();
-  } catch (const unavailable& e) {
-    GTEST_SKIP() << "skipped: no NVML (" << e.what() << ")";
-  }
-  if (!nvml->devices().at(0).power || !nvml->devices().at(0).energy)
-    GTEST_SKIP() << "skipped: this GPU's NVML gives no power or energy counter";
-  std::vector<std::unique_ptr<telemetry::sensor>> sensors;
-  sensors.push_back(std::move(nvml));
-  telemetry::sampler_config sc;
-  sc.period_ns = 1'000'000;
-  telemetry::sampler sampler(std::move(sensors), sc);
-  sampler.start();
-  sampler.set_job(1);
+  const auto started = test::start_nvml_sampler(true, &why);
+  if (!started) GTEST_SKIP() << why;
+  auto& sampler = *started;
 
   const auto net = models::build_resnet50();
   const auto layers = models::layers_of(net, models::granularity::block);

@@ -12,12 +12,11 @@
 #include <gtest/gtest.h>
 
 #include <jetperf/common/clock.hpp>
-#include <jetperf/common/errors.hpp>
 #include <jetperf/measure/sensor_card.hpp>
 #include <jetperf/measure/square_wave_load.hpp>
-#include <jetperf/telemetry/nvml_sensor.hpp>
-#include <jetperf/telemetry/sampler.hpp>
 #include <jetperf/workloads/gpu_loads.hpp>
+
+#include "nvml_sampler.hpp"
 
 using namespace jetperf;
 
@@ -52,20 +51,9 @@ TEST(sensor_card_gpu, nvml_power_steps_with_the_gpu_square_wave) {
   std::string why;
   auto load = workloads::make_gpu_load(&why);
   if (!load) GTEST_SKIP() << why;
-  std::unique_ptr<telemetry::nvml_sensor> nvml;
-  try {
-    nvml = std::make_unique<telemetry::nvml_sensor>();
-  } catch (const unavailable& e) {
-    GTEST_SKIP() << "skipped: no NVML (" << e.what() << ")";
-  }
-  if (!nvml->devices().at(0).power) GTEST_SKIP() << "skipped: this GPU's NVML gives no power";
-  std::vector<std::unique_ptr<telemetry::sensor>> sensors;
-  sensors.push_back(std::move(nvml));
-  telemetry::sampler_config sc;
-  sc.period_ns = 1'000'000;
-  telemetry::sampler sampler(std::move(sensors), sc);
-  sampler.start();
-  sampler.set_job(1);
+  const auto started = test::start_nvml_sampler(false, &why);
+  if (!started) GTEST_SKIP() << why;
+  auto& sampler = *started;
   // Halves of a second: long beside any averaging NVML's power is known to have (up to 1 s on
   // recent GPUs), so the later half of each half holds a settled level.
   measure::square_wave_plan plan;
