@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "command.hpp"
+#include "seed_tegrastats_names.hpp"
 
 namespace jetperf::client {
 
@@ -24,7 +25,8 @@ nlohmann::ordered_json multinet_documents(nlohmann::ordered_json exported) {
     nlohmann::ordered_json seed;
     for (const char* key : {"mapping", "stageSummary", "samplingDuration", "Mode"}) seed[key] = doc.value(key, nlohmann::ordered_json());
     seed["Device"] = device;
-    for (const char* key : {"Tegrastats", "ModelInfo", "mapping_id"}) seed[key] = doc.value(key, nlohmann::ordered_json());
+    seed["Tegrastats"] = seed_tegrastats(doc.value("Tegrastats", nlohmann::ordered_json::object()), device);
+    for (const char* key : {"ModelInfo", "mapping_id"}) seed[key] = doc.value(key, nlohmann::ordered_json());
     doc = std::move(seed);
   }
   return exported;

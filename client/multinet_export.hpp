@@ -13,7 +13,8 @@ namespace jetperf::client {
 /// family word), else the model as the board gives it.
 std::string seed_device_name(const nlohmann::json& provenance);
 
-/// The daemon's {"mappings": [...], "provenance"} with each document's Device filled in.
+/// The daemon's {"mappings": [...], "provenance"} with each document's Device filled in and its
+/// Tegrastats keys the seed's for that device (seed_tegrastats_names.hpp).
 nlohmann::ordered_json multinet_documents(nlohmann::ordered_json exported);
 
 /// Writes DIR/mapping-<id>.json per document and DIR/provenance.json; returns how many mappings.

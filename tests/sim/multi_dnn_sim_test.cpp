@@ -100,6 +100,11 @@ TEST_F(multi_dnn_sim, two_networks_at_once_with_a_split_give_stage_rows_throughp
     EXPECT_TRUE(doc.contains(key)) << key << " in " << doc.dump();
   EXPECT_EQ(doc["mapping"], json::parse(R"({"resnet18": {"5": "cpu", "14": "cpu"}, "squeezenet1_0": {"18": "cpu"}})"));
   EXPECT_EQ(doc["Device"], "Orin");
+  // The seed's own Tegrastats names for the zones it knew (tj@ as "Tjunction Temperature"), the
+  // board's for the rest (AGX Orin's rails were never in the seed's Orin list).
+  EXPECT_TRUE(doc["Tegrastats"].contains("Tjunction Temperature")) << doc["Tegrastats"].dump();
+  EXPECT_TRUE(doc["Tegrastats"].contains("SOC 2 Temperature")) << doc["Tegrastats"].dump();
+  EXPECT_FALSE(doc["Tegrastats"].contains("tj Temperature")) << doc["Tegrastats"].dump();
   EXPECT_TRUE(doc["Mode"].is_number_integer()) << doc["Mode"];
   const auto& r18 = doc["stageSummary"]["resnet18"];
   EXPECT_EQ(r18["cpu"]["infCount"], rows[0]["inference_count"]);
