@@ -53,11 +53,14 @@ void contention_probe::start() {
   }
 }
 
-std::optional<window_contention> contention_probe::stop(const contention_policy& policy, std::int64_t retries) const {
+std::optional<window_contention> contention_probe::stop(const contention_policy& policy, std::int64_t retries,
+                                                        double workload_cpu_s) const {
   if (!usage_ || !started_) return std::nullopt;
   try {
     window_contention w;
-    w.others_cpu_share = platform::others_share(*started_, usage_->now());
+    auto ended = usage_->now();
+    ended.own_s += workload_cpu_s;
+    w.others_cpu_share = platform::others_share(*started_, ended);
     w.retries = retries;
     w.contended = w.others_cpu_share > policy.threshold;
     return w;

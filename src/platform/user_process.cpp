@@ -200,9 +200,14 @@ int supervise(pid_t pid, const user_process_spec& spec, const std::function<bool
   for (;;) {
     // 10 ms: the period at which cancellation and the program's exit are noticed.
     output.poll_once(10);
-    const pid_t w = ::waitpid(pid, &st, WNOHANG);
+    // wait4: the program's CPU time comes with its status (its own and its waited-for
+    // children's), which the daemon's contention figure must not count as another's.
+    rusage usage{};
+    const pid_t w = ::wait4(pid, &st, WNOHANG, &usage);
     if (w == pid) {
       r.t_end_ns = monotonic_ns();
+      const auto seconds = [](const timeval& tv) { return static_cast<double>(tv.tv_sec) + static_cast<double>(tv.tv_usec) * 1e-6; };
+      r.cpu_s = seconds(usage.ru_utime) + seconds(usage.ru_stime);
       return st;
     }
     const std::int64_t now = monotonic_ns();

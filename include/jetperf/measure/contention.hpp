@@ -44,8 +44,11 @@ class contention_probe {
   explicit contention_probe(const platform::cpu_usage* usage) : usage_(usage) {}
   /// Starts a window.
   void start();
-  /// Ends it: others' share, and whether it is over `policy.threshold`.
-  std::optional<window_contention> stop(const contention_policy& policy, std::int64_t retries) const;
+  /// Ends it: others' share, and whether it is over `policy.threshold`. `workload_cpu_s`: CPU
+  /// time the workload spent in the window outside this process (a command job's program), which
+  /// is its own, not another's.
+  std::optional<window_contention> stop(const contention_policy& policy, std::int64_t retries,
+                                        double workload_cpu_s = 0) const;
 
  private:
   const platform::cpu_usage* usage_;

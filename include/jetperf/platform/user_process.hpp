@@ -45,6 +45,9 @@ struct user_process_result {
   /// those that left the group: setsid, a double fork), killed and reaped at its end.
   std::size_t leftovers = 0;
   int pid = 0;
+  /// The program's CPU time, user and system, with that of the children it waited for (wait4's
+  /// rusage); 0 until it has exited.
+  double cpu_s = 0;
 };
 
 /// Runs the program to its end. `on_start(pid)` is called once it runs (before its output is

@@ -13,6 +13,7 @@
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_table.hpp>
 #include <jetperf/common/stored_spec.hpp>
+#include <jetperf/measure/contention.hpp>
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/sweep_axes.hpp>
 #include <jetperf/platform/account_access.hpp>
@@ -26,8 +27,6 @@ namespace {
 // The search path for a bare program name: a fixed one (or the spec's own PATH), never the
 // daemon's environment.
 constexpr const char* k_default_path = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-
-const spec_field& declared(const char* name) { return find_spec_field(command_spec_fields(), name); }
 
 std::string field(const std::string& name) { return "spec." + name; }
 
@@ -196,8 +195,8 @@ const spec_table<command_spec>& command_table_after_axes() {
 }  // namespace
 
 const std::vector<spec_field>& command_spec_fields() {
-  static const std::vector<spec_field> fields =
-      with_board_axes(command_table().declarations(), command_table_after_axes().declarations());
+  static const std::vector<spec_field> fields = measure::with_contention_fields(
+      with_board_axes(command_table().declarations(), command_table_after_axes().declarations()));
   return fields;
 }
 
@@ -261,6 +260,7 @@ command_spec command_spec::parse(const record& spec, const platform::board_offer
   command_table().parse(spec, s);
   command_table_after_axes().parse(spec, s);
   normalize_board_axes(spec, offered, s.board_axes);
+  s.contention = measure::contention_policy::parse(spec);
   const auto points = static_cast<double>(board_setting_count(s.board_axes)) * static_cast<double>(s.repeats);
   if (points > static_cast<double>(k_max_command_points))
     throw validation_error(field("repeats"), "the job would have " + std::to_string(static_cast<long long>(points)) +
@@ -279,6 +279,7 @@ command_spec command_spec::stored(const record& j) {
   command_table().stored(j, s);
   command_table_after_axes().stored(j, s);
   s.board_axes = stored_board_axes(j);
+  s.contention = measure::contention_policy::stored(j);
   return s;
 }
 
@@ -290,6 +291,7 @@ record command_spec::to_record() const {
   j.set("env", env);
   command_table().put(*this, j);
   command_table_after_axes().put(*this, j);
+  contention.put(j);
   return j;
 }
 

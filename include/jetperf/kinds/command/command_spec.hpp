@@ -11,6 +11,7 @@
 #include <jetperf/common/cell.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/kinds/command/command_policy.hpp>
+#include <jetperf/measure/contention.hpp>
 #include <jetperf/platform/board_setting.hpp>
 
 namespace jetperf::kinds {
@@ -31,6 +32,9 @@ struct command_spec {
   double cooldown_s = 0;
   double idle_s = 1;  ///< idle baseline per setting (0: none)
   record board_axes;
+  /// A run whose window others took more than the threshold of is run again (up to max_retries),
+  /// the program's own CPU time (its rusage) not counted as another's.
+  measure::contention_policy contention;
 
   static command_spec parse(const record& spec, const platform::board_offer& offered,
                             const command_policy& policy);

@@ -7,12 +7,15 @@
 
 #include <limits.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 
 #include <jetperf/store/cell_json.hpp>
+#include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/kinds/command/command_kind.hpp>
 #include <jetperf/kinds/command/command_spec.hpp>
@@ -388,4 +391,107 @@ TEST(command_kind, the_summary_gives_medians_per_setting_and_phase_means_over_th
   EXPECT_EQ(busy["runs"], 3);
   EXPECT_NEAR(busy["time_mean_s"].get<double>(), 0.5, 1e-12);
   EXPECT_DOUBLE_EQ(busy["energy_mean_j"].get<double>(), 5.0);  // not diluted by the run without one
+}
+
+namespace {
+
+// /proc/stat as the tests script it, on one core: this process's and its reaped children's CPU
+// time are busy (as the kernel counts them), and every `others_every`-th call (a window's end)
+// adds `others_s` taken by someone else.
+class scripted_usage final : public platform::cpu_usage {
+ public:
+  platform::cpu_usage_snapshot now() const override {
+    ++calls;
+    if (others_every > 0 && calls % others_every == 0 && others_left > 0) {
+      others += others_s;
+      --others_left;
+    }
+    rusage self{}, children{};
+    ::getrusage(RUSAGE_SELF, &self);
+    ::getrusage(RUSAGE_CHILDREN, &children);
+    const auto cpu = [](const rusage& u) {
+      return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+             static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+    };
+    platform::cpu_usage_snapshot s;
+    s.t_ns = monotonic_ns();
+    s.cores = 1;
+    s.own_s = cpu(self);
+    s.busy_s = cpu(self) + cpu(children) + others;
+    return s;
+  }
+  int others_every = 0;
+  double others_s = 0;
+  mutable int others_left = 0;
+  mutable int calls = 0;
+  mutable double others = 0;
+};
+
+}  // namespace
+
+TEST(command_kind, the_programs_own_cpu_time_is_not_contention) {
+  test::temp_dir dir;
+  // Half a second of one core spinning: all of it the program's (its rusage), none another's.
+  const auto prog = write_script(dir, "spin.sh", "end=$(($(date +%s%N) + 500000000)); while [ $(date +%s%N) -lt $end ]; do :; done");
+  auto w = jetperf::test::json_workload(kinds::make_command_kind(policy_in(dir.path())));
+  scripted_usage usage;
+  measure::point_context ctx;
+  ctx.cpu_usage = &usage;
+  const auto spec = w->normalize({{"argv", {prog}}, {"idle_s", 0}}, {});
+  const auto m = jetperf::to_json(w->run_point(ctx, spec, w->expand(spec).at(0)).metrics);
+  EXPECT_LT(m["others_cpu_share"].get<double>(), 0.05) << m.dump();
+  EXPECT_EQ(m["retries"], 0);
+  EXPECT_EQ(std::count(m["flags"].begin(), m["flags"].end(), "contended"), 0) << m["flags"];
+}
+
+TEST(command_kind, a_contended_run_is_run_again_and_the_last_kept_with_the_flag) {
+  test::temp_dir dir;
+  const auto log = dir.file("runs.log");
+  const auto prog = write_script(dir, "run.sh", "echo run >> " + log + "; sleep 0.05");
+  auto w = jetperf::test::json_workload(kinds::make_command_kind(policy_in(dir.path())));
+  // Others take the whole core in the first two windows (each window: a start, then an end).
+  scripted_usage usage;
+  usage.others_every = 2;
+  usage.others_s = 10;
+  usage.others_left = 2;
+  measure::point_context ctx;
+  ctx.cpu_usage = &usage;
+  const auto spec = w->normalize({{"argv", {prog}}, {"idle_s", 0}}, {});
+  EXPECT_EQ(spec["max_retries"], 2);
+  const auto m = jetperf::to_json(w->run_point(ctx, spec, w->expand(spec).at(0)).metrics);
+  EXPECT_EQ(test::read_file(log), "run\nrun\nrun\n");  // two contended, the third clean
+  EXPECT_EQ(m["retries"], 2);
+  EXPECT_LT(m["others_cpu_share"].get<double>(), 0.05);
+  EXPECT_EQ(std::count(m["flags"].begin(), m["flags"].end(), "contended"), 0) << m["flags"];
+
+  // With one retry allowed, both runs contended: the second is kept, flagged.
+  test::write_file(log, "");
+  scripted_usage busy;
+  busy.others_every = 2;
+  busy.others_s = 10;
+  busy.others_left = 2;
+  ctx.cpu_usage = &busy;
+  const auto once = w->normalize({{"argv", {prog}}, {"idle_s", 0}, {"max_retries", 1}}, {});
+  const auto kept = jetperf::to_json(w->run_point(ctx, once, w->expand(once).at(0)).metrics);
+  EXPECT_EQ(test::read_file(log), "run\nrun\n");
+  EXPECT_EQ(kept["retries"], 1);
+  EXPECT_DOUBLE_EQ(kept["others_cpu_share"].get<double>(), 1.0);
+  EXPECT_EQ(std::count(kept["flags"].begin(), kept["flags"].end(), "contended"), 1) << kept["flags"];
+}
+
+TEST(command_kind, a_failed_run_is_not_run_again_for_contention) {
+  test::temp_dir dir;
+  const auto log = dir.file("runs.log");
+  const auto prog = write_script(dir, "fail.sh", "echo run >> " + log + "; exit 3");
+  auto w = jetperf::test::json_workload(kinds::make_command_kind(policy_in(dir.path())));
+  scripted_usage usage;
+  usage.others_every = 2;
+  usage.others_s = 10;
+  usage.others_left = 5;
+  measure::point_context ctx;
+  ctx.cpu_usage = &usage;
+  const auto spec = w->normalize({{"argv", {prog}}, {"idle_s", 0}}, {});
+  const auto r = w->run_point(ctx, spec, w->expand(spec).at(0));
+  EXPECT_EQ(r.status, "failed");
+  EXPECT_EQ(test::read_file(log), "run\n");
 }
