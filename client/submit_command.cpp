@@ -62,10 +62,12 @@ class command_kind final : public submit_kind {
       {"--repeats", "repeats", "Measured runs per board setting (spec.repeats; default 1)"},
       {"--warmup-runs", "warmup_runs", "Unmeasured runs before the first of each setting (spec.warmup_runs; default 0)"},
   };
-  number_flag numbers_[3] = {
+  number_flag numbers_[5] = {
       {"--timeout", "timeout_s", "Seconds before a run is killed with its process group (spec.timeout_s; default 3600)"},
       {"--cooldown", "cooldown_s", "Seconds of rest before each run (spec.cooldown_s; default 0)"},
       {"--idle", "idle_s", "Seconds of idle baseline per setting (spec.idle_s; default 1)"},
+      contention_threshold_flag(),
+      max_retries_flag(),
   };
 };
 

@@ -11,10 +11,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <stdexcept>
+#include <thread>
+#include <vector>
 
 #include <jetperf/api/chrome_trace.hpp>
 #include <jetperf/store/database.hpp>
@@ -128,14 +132,18 @@ class command_jobs : public ::testing::Test {
 
 TEST_F(command_jobs, busy_phases_draw_more_power_than_sleeping_ones_and_every_run_is_a_row) {
   const auto r = cli({"submit", "command", "--argv", program() + ",4,300,300", "--cpu-freq", "max", "--repeats", "2",
-                      "--idle", "0.5", "--watch"});
+                      "--idle", "0.5", "--max-retries", "1", "--watch"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   const auto id = submitted_id(r.out);
   http_client http(daemon_->port(), std::chrono::seconds(30));
+  EXPECT_EQ(json_of(http.request("GET", "/v1/jobs/" + std::to_string(id)))["spec"]["max_retries"], 1);
   const auto rows = rows_of(http, id);
   ASSERT_EQ(rows.size(), 2u);
   for (const auto& row : rows) {
     EXPECT_EQ(row["status"], "ok") << row.dump();
+    // Each run's contention measured: the program's own spinning core is not another's.
+    EXPECT_TRUE(row["others_cpu_share"].is_number()) << row.dump();
+    EXPECT_LE(row["retries"].get<int>(), 1);
     EXPECT_EQ(row["exit_code"], 0);
     EXPECT_EQ(row["stdout_tail"], "done 4 cycles\n");
     EXPECT_EQ(row["stderr_tail"], "a line on stderr\n");
@@ -473,4 +481,29 @@ TEST_F(command_jobs, the_daemons_shutdown_ends_a_running_program_with_its_group)
   ASSERT_TRUE(eventually([&] { return processes_with("shutdown-case") == 1; }, std::chrono::seconds(30)));
   EXPECT_EQ(own.stop(), 0);
   EXPECT_EQ(processes_with("shutdown-case"), 0);
+}
+
+// Issue 34, 2: a run beside a CPU hog (threads of this test process, another process to the
+// daemon, on every core) is contended: run again, then kept with the flag.
+TEST_F(command_jobs, a_run_beside_a_cpu_hog_is_run_again_and_kept_flagged_contended) {
+  http_client http(daemon_->port(), std::chrono::seconds(30));
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> hogs;
+  for (unsigned i = 0; i < std::max(1u, std::thread::hardware_concurrency()); ++i)
+    hogs.emplace_back([&stop] {
+      volatile std::uint64_t x = 0;
+      while (!stop.load(std::memory_order_relaxed)) x = x + 1;
+    });
+  const auto id = submit(http, {{"argv", {program(), "2", "100", "100"}}, {"idle_s", 0}, {"max_retries", 1}});
+  const auto state = wait_state(http, id, {"succeeded", "partial", "failed", "cancelled"}, std::chrono::seconds(120));
+  stop = true;
+  for (auto& t : hogs) t.join();
+  EXPECT_EQ(state, "succeeded");
+  const auto rows = rows_of(http, id);
+  ASSERT_EQ(rows.size(), 1u);
+  const auto& row = rows[0];
+  EXPECT_GT(row["others_cpu_share"].get<double>(), 0.3) << row.dump();
+  EXPECT_EQ(row["retries"], 1) << row.dump();
+  const auto flags = row["flags"];
+  EXPECT_NE(std::find(flags.begin(), flags.end(), "contended"), flags.end()) << flags.dump();
 }
