@@ -74,7 +74,7 @@ def main():
         states = [finished(i) for i in ids]
         rows = [call("GET", f"/v1/jobs/{i}/results")["rows"] for i in ids]
         alone = rows[0]
-        inside, deltas = 0, []
+        inside, inside_combined, deltas = 0, 0, []
         for job_id, state_now, ctx in zip(ids[1:], states[1:], rows[1:]):
             layers = len(alone)
             resolved = [i for i in range(1, layers + 1) if ctx[i]["layer_resolution"] == "resolved"]
@@ -85,13 +85,28 @@ def main():
             ctx_mean = statistics.mean(ctx[i]["dynamic_power_w"] for i in resolved)
             alone_mean = statistics.mean(alone[i - 1]["dynamic_power_w"] for i in resolved)
             within = abs(first["power_w"] - alone[0]["power_w"]) <= first["power_ci95_w"]
+            # The test: the two estimates against their combined interval (each has its own).
+            # The isolated row gives its power's relative standard error; its 95% half-width from it.
+            alone_ci = 1.96 * (alone[0].get("power_rse") or 0.0) * alone[0]["power_w"]
+            combined_ci = (first["power_ci95_w"] ** 2 + alone_ci ** 2) ** 0.5
+            within_combined = abs(first["power_w"] - alone[0]["power_w"]) <= combined_ci
             inside += within
+            inside_combined += within_combined
+            sensor = (ctx[0].get("estimator") or {}).get("sensor") or {}
             deltas.append(first["power_w"] - alone[0]["power_w"])
             print(json.dumps({
                 "job": job_id, "state": state_now, "layer": first["layer_name"],
                 "resolution": first["layer_resolution"], "in_context_w": round(first["power_w"], 4),
                 "ci95_w": round(first["power_ci95_w"], 4), "alone_w": round(alone[0]["power_w"], 4),
-                "alone_inside_interval": within,
+                "alone_inside_interval": within, "alone_ci95_w": round(alone_ci, 4),
+                "inside_combined_interval": within_combined,
+                "lateness_median_ms": None if sensor.get("lateness_median_s") is None
+                else round(sensor["lateness_median_s"] * 1e3, 3),
+                "phase_uncertainty_us": None if sensor.get("phase_uncertainty_s") is None
+                else round(sensor["phase_uncertainty_s"] * 1e6, 1),
+                "lateness_iqr_ms": None if sensor.get("lateness_iqr_s") is None
+                else round(sensor["lateness_iqr_s"] * 1e3, 3),
+                "poll_ms": None if sensor.get("poll_period_s") is None else round(sensor["poll_period_s"] * 1e3, 3),
                 "normalised_in_context": round(first["dynamic_power_w"] / ctx_mean, 4),
                 "normalised_alone": round(alone[0]["dynamic_power_w"] / alone_mean, 4),
                 # The last layer, before the next pause: a misplaced window edge moves it the other way.
@@ -100,6 +115,7 @@ def main():
                 else round(ctx[layers]["power_w"] - alone[layers - 1]["power_w"], 4),
                 "last_ci95_w": ctx[layers].get("power_ci95_w")}), flush=True)
         print(json.dumps({"model": a.model, "board": a.board, "jobs": a.n, "alone_inside_interval": inside,
+                          "inside_combined_interval": inside_combined,
                           "median_delta_w": round(statistics.median(deltas), 4) if deltas else None,
                           "min_delta_w": round(min(deltas), 4) if deltas else None,
                           "max_delta_w": round(max(deltas), 4) if deltas else None}))
