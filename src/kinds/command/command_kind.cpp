@@ -92,10 +92,43 @@ class command_kind final : public jobs::kind<command_spec, command_point> {
  private:
   platform::user_process_result run_once(measure::point_context& ctx, const command_spec& spec, marker_socket& markers,
                                          std::int64_t repeat) const;
+  /// The measured run, after its cooldown; run again while it was contended (`cancelled`: the
+  /// job was cancelled meanwhile, nothing to keep).
+  struct measured_run {
+    platform::user_process_result run;
+    marker_batch batch;
+    std::optional<measure::window_contention> contention;
+    bool cancelled = false;
+  };
+  measured_run run_measured(measure::point_context& ctx, const command_spec& spec, marker_socket& markers,
+                            std::int64_t repeat) const;
 
   command_policy policy_;
   measure::idle_power_cache idle_;
 };
+
+// Run again while others took more than the threshold of the cores (the program's own CPU time
+// is its rusage, not another's); a run that failed is the result, not run again.
+command_kind::measured_run command_kind::run_measured(measure::point_context& ctx, const command_spec& spec,
+                                                      marker_socket& markers, std::int64_t repeat) const {
+  measure::contention_probe probe(ctx.cpu_usage);
+  measured_run m;
+  for (std::int64_t retries = 0;; ++retries) {
+    m.cancelled = !measure::sleep_polling(ctx, spec.cooldown_s);
+    if (m.cancelled) return m;
+    markers.take();  // what warm-up (or a contended) run marked is not this run's
+    probe.start();
+    m.run = run_once(ctx, spec, markers, repeat);
+    m.batch = markers.take();
+    m.cancelled = m.run.cancelled;
+    if (m.cancelled) return m;
+    m.contention = probe.stop(spec.contention, retries, m.run.cpu_s);
+    const bool failed = m.run.timed_out || m.run.term_signal || m.run.exit_code != 0;
+    if (failed || !m.contention || !m.contention->contended || retries >= spec.contention.max_retries) return m;
+    ctx.record("windows", "contended window", m.run.t_start_ns, m.run.t_end_ns,
+               {{"others_cpu_share", m.contention->others_cpu_share}, {"retry", retries + 1}});
+  }
+}
 
 platform::user_process_result command_kind::run_once(measure::point_context& ctx, const command_spec& spec,
                                                          marker_socket& markers, std::int64_t repeat) const {
@@ -194,25 +227,10 @@ measure::point_result command_kind::run_point(measure::point_context& ctx, const
       ctx.record("warmup", "warm-up run", w.t_start_ns, w.t_end_ns, record{{"exit_code", warmup_codes.back()}});
     }
   }
-  // Run again while others took more than the threshold of the cores (the program's own CPU
-  // time is its rusage, not another's); a run that failed is the result, not run again.
-  measure::contention_probe probe(ctx.cpu_usage);
-  platform::user_process_result run;
-  marker_batch batch;
-  std::optional<measure::window_contention> contention;
-  for (std::int64_t retries = 0;; ++retries) {
-    if (!measure::sleep_polling(ctx, spec.cooldown_s)) return measure::skipped_point("cancelled", identity);
-    markers.take();  // what warm-up (or a contended) run marked is not this run's
-    probe.start();
-    run = run_once(ctx, spec, markers, repeat);
-    batch = markers.take();
-    if (run.cancelled) return measure::skipped_point("cancelled", identity);
-    contention = probe.stop(spec.contention, retries, run.cpu_s);
-    const bool failed = run.timed_out || run.term_signal || run.exit_code != 0;
-    if (failed || !contention || !contention->contended || retries >= spec.contention.max_retries) break;
-    ctx.record("windows", "contended window", run.t_start_ns, run.t_end_ns,
-               {{"others_cpu_share", contention->others_cpu_share}, {"retry", retries + 1}});
-  }
+  auto measured = run_measured(ctx, spec, markers, repeat);
+  if (measured.cancelled) return measure::skipped_point("cancelled", identity);
+  const auto& run = measured.run;
+  auto& batch = measured.batch;
 
   measure::point_result r;
   r.t_start_ns = run.t_start_ns;
@@ -229,7 +247,7 @@ measure::point_result command_kind::run_point(measure::point_context& ctx, const
   measure::loop_result res;
   res.t_start_ns = run.t_start_ns;
   res.t_end_ns = run.t_end_ns;
-  res.contention = contention;
+  res.contention = measured.contention;
   std::vector<telemetry::sample> wide;
   record rail_energy;
   if (ctx.telemetry) {

@@ -427,6 +427,15 @@ class scripted_usage final : public platform::cpu_usage {
   mutable double others = 0;
 };
 
+// Others take the whole core in the first `windows` windows (each window: a start, then an end).
+scripted_usage others_in_first(int windows) {
+  scripted_usage u;
+  u.others_every = 2;
+  u.others_s = 10;
+  u.others_left = windows;
+  return u;
+}
+
 }  // namespace
 
 TEST(command_kind, the_programs_own_cpu_time_is_not_contention) {
@@ -449,11 +458,7 @@ TEST(command_kind, a_contended_run_is_run_again_and_the_last_kept_with_the_flag)
   const auto log = dir.file("runs.log");
   const auto prog = write_script(dir, "run.sh", "echo run >> " + log + "; sleep 0.05");
   auto w = jetperf::test::json_workload(kinds::make_command_kind(policy_in(dir.path())));
-  // Others take the whole core in the first two windows (each window: a start, then an end).
-  scripted_usage usage;
-  usage.others_every = 2;
-  usage.others_s = 10;
-  usage.others_left = 2;
+  auto usage = others_in_first(2);
   measure::point_context ctx;
   ctx.cpu_usage = &usage;
   const auto spec = w->normalize({{"argv", {prog}}, {"idle_s", 0}}, {});
@@ -466,10 +471,7 @@ TEST(command_kind, a_contended_run_is_run_again_and_the_last_kept_with_the_flag)
 
   // With one retry allowed, both runs contended: the second is kept, flagged.
   test::write_file(log, "");
-  scripted_usage busy;
-  busy.others_every = 2;
-  busy.others_s = 10;
-  busy.others_left = 2;
+  auto busy = others_in_first(2);
   ctx.cpu_usage = &busy;
   const auto once = w->normalize({{"argv", {prog}}, {"idle_s", 0}, {"max_retries", 1}}, {});
   const auto kept = jetperf::to_json(w->run_point(ctx, once, w->expand(once).at(0)).metrics);
@@ -484,10 +486,7 @@ TEST(command_kind, a_failed_run_is_not_run_again_for_contention) {
   const auto log = dir.file("runs.log");
   const auto prog = write_script(dir, "fail.sh", "echo run >> " + log + "; exit 3");
   auto w = jetperf::test::json_workload(kinds::make_command_kind(policy_in(dir.path())));
-  scripted_usage usage;
-  usage.others_every = 2;
-  usage.others_s = 10;
-  usage.others_left = 5;
+  auto usage = others_in_first(5);
   measure::point_context ctx;
   ctx.cpu_usage = &usage;
   const auto spec = w->normalize({{"argv", {prog}}, {"idle_s", 0}}, {});
