@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include <jetperf/measure/block_covariance.hpp>
 #include <jetperf/measure/nonnegative_least_squares.hpp>
 #include <jetperf/measure/student_t.hpp>
 
@@ -19,6 +20,13 @@ constexpr double k_two_pi = 6.283185307179586;
 // overlap (as long as the layer) to be sampled a few times, within a cost bound per check.
 constexpr std::size_t k_min_phases = 256, k_max_phases = 8192;
 constexpr double k_phase_cost_budget = 2e7;  // phases x units^2
+// The blocks of consecutive runs the residuals' scatter is taken over (block_covariance.hpp): one
+// run each up to k_blocks runs, a few runs each past that. Its interval takes Student's t on
+// blocks - 1, so a handful of blocks give a wide one; under k_min_blocks there is no estimate of
+// the scatter at all, and the estimate is not called converged however narrow the usual
+// interval looks (on the simulated Orin a network's runs converged after 6 of them, and their
+// run-to-run scatter was what the intervals missed).
+constexpr std::size_t k_blocks = 30, k_min_blocks = 6;
 
 // sigma^2 `information`^-1 (n x n) with sigma^2 from the residuals of `ne`; empty when the design
 // is singular or has no spare rows.
@@ -97,6 +105,8 @@ struct layer_power_estimator::system {
   /// (its joules less the idle term's); empty without one.
   std::vector<double> exact_row;
   double exact_rhs = 0;
+  /// The rows of A themselves, each in its block of runs (empty after a merge of unknowns).
+  blocked_rows rows;
   /// Adds unknown `v` to unknown `u` (u < v) and removes `v`, as merging their columns of A does.
   void merge_unknowns(std::size_t u, std::size_t v);
 };
@@ -128,6 +138,41 @@ double hold_to_exact(const std::vector<double>& c, double e, std::size_t rows, s
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j < n; ++j) cov[i * n + j] = scale * (cov[i * n + j] - v[i] * v[j] / q);
   return gap;
+}
+
+// The unknowns' covariance from the scatter between blocks of runs (block_covariance.hpp), and,
+// with an exact row c, as holding the solution to it moves it: by P = I - M c c' / c'M c
+// (M = (A'A)^-1), so P V P'. Empty where there are too few blocks.
+std::vector<double> covariance_between_blocks(const normal_equations& ne, const blocked_rows& rows,
+                                              const std::vector<double>& exact_row) {
+  if (rows.size() != ne.rows || rows.blocks() < k_min_blocks) return {};
+  const std::size_t n = ne.n;
+  auto v = block_covariance(rows, ne);
+  if (v.empty() || exact_row.empty()) return v;
+  const auto inverse = spd_inverse(ne.ata, n);
+  if (!inverse) return v;
+  std::vector<double> mc(n, 0.0);
+  double q = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < n; ++j) mc[i] += (*inverse)[i * n + j] * exact_row[j];
+    q += exact_row[i] * mc[i];
+  }
+  if (!(q > 0)) return v;
+  // P = I - mc c' / q; P V P' in two products.
+  std::vector<double> pv(n * n), out(n * n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      double cv = 0;
+      for (std::size_t k = 0; k < n; ++k) cv += exact_row[k] * v[k * n + j];
+      pv[i * n + j] = v[i * n + j] - mc[i] * cv / q;
+    }
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      double pc = 0;
+      for (std::size_t k = 0; k < n; ++k) pc += pv[i * n + k] * exact_row[k];
+      out[i * n + j] = pv[i * n + j] - pc * mc[j] / q;
+    }
+  return out;
 }
 
 }  // namespace
@@ -360,7 +405,7 @@ void layer_power_estimator::exact_row(system& s) const {
 layer_power_estimator::system layer_power_estimator::build() const {
   const std::size_t nc = columns_.size(), n = unknowns();
   const bool between = n > nc;
-  system s{normal_equations(n), std::vector<std::size_t>(n, 0), std::vector<double>(n, 0.0), {}, {}, 0.0};
+  system s{normal_equations(n), std::vector<std::size_t>(n, 0), std::vector<double>(n, 0.0), {}, {}, 0.0, {}};
   for (const auto& r : runs_)
     for (const auto& sp : r.spans)
       s.duration_s[static_cast<std::size_t>(column_of_part_[static_cast<std::size_t>(sp.layer)])] +=
@@ -377,6 +422,7 @@ layer_power_estimator::system layer_power_estimator::build() const {
   std::vector<std::pair<std::size_t, double>> row;
   std::size_t first = 0;  // the first run that may still overlap a reading (both in time order)
   std::size_t first_excluded = 0;
+  const std::size_t runs_per_block = std::max<std::size_t>(1, (runs_.size() + k_blocks - 1) / k_blocks);
   for (const auto& k : readings_) {
     const std::int64_t from = k.end_ns - options_.window_ns, to = k.end_ns;
     while (first_excluded < excluded_.size() && excluded_[first_excluded].second <= from) ++first_excluded;
@@ -406,6 +452,7 @@ layer_power_estimator::system layer_power_estimator::build() const {
     for (std::size_t u = 0; u < n; ++u)
       if (dense[u] > 0) row.emplace_back(u, dense[u]), ++s.coverage[u];
     s.ne.add_row(row, k.watts - options_.idle_w);
+    s.rows.add(row, k.watts - options_.idle_w, first / runs_per_block);
   }
   return s;
 }
@@ -427,31 +474,48 @@ layer_power_result layer_power_estimator::solve(const system& s) const {
   auto cov = covariance(s.ne, sol.rss);
   // An exact energy is one more equation the solution meets exactly: one more spare row.
   const bool exact = !s.exact_row.empty() && !cov.empty();
+  // Each interval is the wider of the usual one and the one from the residuals' scatter between
+  // blocks of runs (readings over one run move together: block_covariance.hpp).
+  const auto between_blocks = covariance_between_blocks(s.ne, s.rows, exact ? s.exact_row : std::vector<double>());
+  const double block_factor = between_blocks.empty() ? 0.0 : t95(s.rows.blocks() - 1);
+  const auto half_width = [&](double factor, double var, double block_var) {
+    if (!std::isfinite(var)) return k_inf;
+    const double usual = factor * std::sqrt(std::max(var, 0.0));
+    return std::isfinite(block_var) ? std::max(usual, block_factor * std::sqrt(std::max(block_var, 0.0))) : usual;
+  };
   if (exact) out.exact_energy_gap_j = hold_to_exact(s.exact_row, s.exact_rhs, s.ne.rows, sol.x, sol.rss, cov);
   const std::size_t rows = s.ne.rows + (exact ? 1 : 0);
   const double factor = interval_factor(rows, n);
+  out.blocks = between_blocks.empty() ? 0 : s.rows.blocks();
   out.residual_dof = rows > n ? rows - n : 0;
   out.columns = n;
   out.residual_rms_w = s.ne.rows ? std::sqrt(sol.rss / static_cast<double>(s.ne.rows)) : 0.0;
   out.condition_number = s.ne.rows ? condition_number(s.ne) : k_inf;
-  double var_sum = cov.empty() ? k_inf : 0.0;
-  if (!cov.empty())
-    for (std::size_t u = 0; u < nc; ++u)
-      for (std::size_t v = 0; v < nc; ++v) var_sum += s.duration_s[u] * s.duration_s[v] * cov[u * n + v];
+  // Var(sum_u d_u x_u) over the layers' unknowns.
+  const auto sum_variance = [&](const std::vector<double>& c) {
+    double v = c.empty() ? k_inf : 0.0;
+    if (!c.empty())
+      for (std::size_t u = 0; u < nc; ++u)
+        for (std::size_t w = 0; w < nc; ++w) v += s.duration_s[u] * s.duration_s[w] * c[u * n + w];
+    return v;
+  };
   if (n > nc) {
     out.between_runs_power_w = options_.idle_w + sol.x[nc];
-    out.between_runs_ci95_w = cov.empty() ? k_inf : factor * std::sqrt(std::max(cov[nc * n + nc], 0.0));
+    out.between_runs_ci95_w = half_width(factor, cov.empty() ? k_inf : cov[nc * n + nc],
+                                         between_blocks.empty() ? k_nan : between_blocks[nc * n + nc]);
     out.between_runs_readings = s.coverage[nc];
   }
   const auto bounds = unit_bounds();
+  const std::size_t units = bounds.size() - 1;
   const auto figures = unit_powers(bounds, sol.x, cov, s.duration_s);
-  for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
+  const auto block_figures = unit_powers(bounds, sol.x, between_blocks, s.duration_s);
+  for (std::size_t k = 0; k < units; ++k) {
     layer_unit lu;
     lu.layers = layers_of(bounds[k], bounds[k + 1]);
     lu.columns = bounds[k + 1] - bounds[k];
     lu.power_w = options_.idle_w + figures.power_w[k];
-    const double var = figures.covariance.empty() ? k_inf : figures.covariance[k * (bounds.size() - 1) + k];
-    lu.power_ci95_w = std::isfinite(var) ? factor * std::sqrt(std::max(var, 0.0)) : k_inf;
+    lu.power_ci95_w = half_width(factor, figures.covariance.empty() ? k_inf : figures.covariance[k * units + k],
+                                 block_figures.covariance.empty() ? k_nan : block_figures.covariance[k * units + k]);
     lu.at_bound = true;
     for (std::size_t c = bounds[k]; c < bounds[k + 1]; ++c) {
       lu.duration_s += s.duration_s[c];
@@ -464,18 +528,28 @@ layer_power_result layer_power_estimator::solve(const system& s) const {
     out.sum_energy_j += lu.energy_j;
     out.units.push_back(std::move(lu));
   }
-  out.sum_energy_ci95_j = std::isfinite(var_sum) ? factor * std::sqrt(std::max(var_sum, 0.0)) : k_inf;
+  out.sum_energy_ci95_j =
+      half_width(factor, sum_variance(cov), between_blocks.empty() ? k_nan : sum_variance(between_blocks));
   if (out.unresolvable.empty() && cov.empty())
     out.unresolvable = s.ne.rows <= n ? "fewer readings than unknowns" : "the readings cannot separate the layers";
   // Intervals from a handful of spare readings rest on a residual variance that is itself a
   // guess: not enough to call the estimate done, however narrow they look.
-  out.converged = out.unresolvable.empty() && out.residual_dof >= k_min_residual_dof &&
+  out.converged = out.unresolvable.empty() && out.residual_dof >= k_min_residual_dof && runs_.size() >= k_min_blocks &&
                   std::all_of(out.units.begin(), out.units.end(),
                               [&](const layer_unit& lu) { return lu.rel_half_width() <= options_.target_rel; });
   return out;
 }
 
 layer_power_result layer_power_estimator::solve() const { return solve(build()); }
+
+layer_power_estimator::fit_quality layer_power_estimator::fit() const {
+  const auto s = build();
+  fit_quality out;
+  out.rows = s.ne.rows;
+  out.residual_dof = s.ne.rows > s.ne.n ? s.ne.rows - s.ne.n : 0;
+  if (s.ne.rows > 0 && s.ne.n > 0) out.rss = solve_nnls(s.ne).rss;
+  return out;
+}
 
 double layer_power_estimator::trend_projection(const layer_unit& unit, std::size_t rows, double to_come) const {
   // Since the readings were half as many or fewer: rel ~ rows^-a, with a = 1/2 for a model that
@@ -618,6 +692,9 @@ void layer_power_estimator::system::merge_unknowns(std::size_t u, std::size_t v)
   duration_s[u] += duration_s[v];
   duration_s.erase(duration_s.begin() + static_cast<std::ptrdiff_t>(v));
   ne.n = n - 1;
+  // The stored rows keep the columns before the merge: a merged system is solved with the
+  // usual covariance alone (merge_unresolvable rebuilds it before its final solve).
+  rows = {};
 }
 
 void layer_power_estimator::record_projections(layer_power_result& result, const std::vector<double>& projected,

@@ -92,7 +92,8 @@ def main():
             within_combined = abs(first["power_w"] - alone[0]["power_w"]) <= combined_ci
             inside += within
             inside_combined += within_combined
-            sensor = (ctx[0].get("estimator") or {}).get("sensor") or {}
+            estimator = ctx[0].get("estimator") or {}
+            sensor = estimator.get("sensor") or {}
             deltas.append(first["power_w"] - alone[0]["power_w"])
             print(json.dumps({
                 "job": job_id, "state": state_now, "layer": first["layer_name"],
@@ -107,6 +108,11 @@ def main():
                 "lateness_iqr_ms": None if sensor.get("lateness_iqr_s") is None
                 else round(sensor["lateness_iqr_s"] * 1e3, 3),
                 "poll_ms": None if sensor.get("poll_period_s") is None else round(sensor["poll_period_s"] * 1e3, 3),
+                "runs": estimator.get("runs"), "blocks": estimator.get("blocks"),
+                "placement_shift_us": None if estimator.get("placement_shift_s") is None
+                else round(estimator["placement_shift_s"] * 1e6, 1),
+                "window_offset_us": None if estimator.get("window_offset_s") is None
+                else round(estimator["window_offset_s"] * 1e6, 1),
                 "normalised_in_context": round(first["dynamic_power_w"] / ctx_mean, 4),
                 "normalised_alone": round(alone[0]["dynamic_power_w"] / alone_mean, 4),
                 # The last layer, before the next pause: a misplaced window edge moves it the other way.

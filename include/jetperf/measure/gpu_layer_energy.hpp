@@ -98,8 +98,8 @@ double placement_uncertainty_ns(const sensor_update_fit& fit, const std::vector<
 
 /// Widens each unit's interval in `result` (a solve of `est` over `readings`) by what moving every
 /// reading by `shift_ns` either way moves its power (half the spread, in quadrature): the
-/// residuals do not see an error shared by every reading's placement. Leaves `est` with
-/// `readings`.
+/// residuals do not see an error shared by every reading's placement. A unit widened past the
+/// estimator's target makes the result no longer converged. Leaves `est` with `readings`.
 void widen_for_placement(layer_power_estimator& est, const std::vector<power_reading>& readings, double shift_ns,
                          layer_power_result& result);
 

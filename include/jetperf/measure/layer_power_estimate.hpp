@@ -107,6 +107,9 @@ struct layer_power_result {
   std::vector<layer_unit> units;  ///< in layer order; every layer that ran is in exactly one
   std::size_t readings = 0;       ///< readings that overlapped a run (the rows of the system)
   std::size_t residual_dof = 0;   ///< readings beyond the unknowns (0 when not more)
+  /// Blocks of runs whose residuals' scatter also bounds each interval (0: too few, the usual
+  /// interval alone; block_covariance.hpp).
+  std::size_t blocks = 0;
   std::size_t columns = 0;        ///< the unknowns: the units' parts, as grouped, and the time between runs
   std::size_t runs = 0;
   double condition_number = 0;    ///< of the column-scaled design (infinite: singular)
@@ -169,6 +172,13 @@ class layer_power_estimator {
 
   /// The estimate with the current units.
   layer_power_result solve() const;
+  /// How well the current units fit the readings, without the intervals: the least-squares
+  /// residual sum (W^2), its rows and its spare rows.
+  struct fit_quality {
+    double rss = 0;
+    std::size_t rows = 0, residual_dof = 0;
+  };
+  fit_quality fit() const;
   /// Merges the units that cannot get within resolvable_rel by `horizon_s` (the readings of
   /// `elapsed_s` so far, and as many again per second until the horizon, at random phases), and
   /// those that even then could not be told from a neighbour, each with the neighbour it is most

@@ -36,6 +36,7 @@
 #include <jetperf/measure/point_context.hpp>
 #include <jetperf/measure/sensor_updates.hpp>
 #include <jetperf/measure/window_edge_targets.hpp>
+#include <jetperf/measure/window_offset.hpp>
 #include <jetperf/models/network.hpp>
 
 namespace jetperf::measure {
@@ -151,6 +152,14 @@ struct in_context_diagnostics {
   std::size_t targeted_runs = 0, checks = 0, failed_refits = 0;
   double attributed_energy_j = 0, attributed_energy_ci95_j = 0;
   double target_half_width = 0;
+  /// Blocks of runs whose residuals' scatter also bounds the intervals (0: too few to count;
+  /// block_covariance.hpp), and how far every reading was moved both ways to widen them for
+  /// where the sensor's window edges fall (0: not widened).
+  std::size_t blocks = 0;
+  double placement_shift_s = 0;
+  /// Every reading's window end moved by this from where its update was seen (the runs fit
+  /// best there: measure/window_offset.hpp; 0 on a GPU, whose energy counter places them).
+  double window_offset_s = 0;
   /// The sensor's update clock could not be fitted (its changes follow no regular clock); a
   /// sensor read slower than it updates is not this (no longer window helps it).
   bool sensor_unfitted = false;
@@ -214,8 +223,9 @@ class in_context_protocol {
   void hold_to_counter();
   /// NVML's update period from its changes over the polls before now (0: not found).
   double nvml_update_period_s() const;
-  /// On a GPU: the final estimate's intervals widened for the readings' placement, and the
-  /// layers' energy against the counter's.
+  /// The final estimate's intervals widened for where the readings' windows fall.
+  void widen_for_window_edges();
+  /// On a GPU: the layers' energy against the counter's.
   void finish_gpu_estimate();
   bool go_on_after_check(std::int64_t now, double elapsed_s);
   void log_check(std::int64_t now, double elapsed_s) const;
@@ -247,6 +257,8 @@ class in_context_protocol {
   bool nvml_ = false;
   std::optional<int> energy_;
   double nominal_s_ = 0;
+  double placement_shift_ns_ = 0;  ///< widen_for_window_edges' shift (0: none)
+  window_offset_fit offset_;
   std::int64_t window_ns_ = 0;
   std::map<int, std::string> kernels_;
   std::vector<int> parts_;  ///< the layer of each op when a layer has several (empty: layers are the parts)

@@ -1,0 +1,34 @@
+#pragma once
+// Where the sensor's averaging windows end, against where its updates are seen. The update clock
+// is fitted from when a poll first sees each new value; the window that value averages ended a
+// little before, by however long the sensor (its driver, its rail files) takes to publish it,
+// which no poll can see. Every reading shifted by the same wrong amount moves the power of a layer
+// beside a step in power (the first layer after a pause) by up to a few percent, the same way in
+// every run: no number of runs narrows it, and the residuals' scatter does not show it. The runs
+// themselves do: shifted by the right amount, the readings that straddle a run's start fit best.
+#include <cstddef>
+#include <vector>
+
+#include <jetperf/measure/layer_power_estimate.hpp>
+
+namespace jetperf::measure {
+
+struct window_offset_fit {
+  double offset_ns = 0;      ///< every reading's window end moved by this (negative: earlier)
+  double half_width_ns = 0;  ///< the offsets within the 95% profile range of the best one, half their span
+  double rss_gain = 0;       ///< the residual sum at no offset over the best one's (>= 1)
+  std::size_t solves = 0;
+};
+
+/// The offset within +-range_ns (steps of step_ns, then tenths of a step around the best) whose
+/// readings `est` fits with the least residual sum of squares per reading, and the range of
+/// offsets whose sum lies within 3.84 residual variances of the best (the profile's 95% range
+/// for one parameter). Leaves `est` with `readings` as given. An offset whose readings leave no spare
+/// rows is left out; none solved: offset 0, half width 0.
+window_offset_fit fit_window_offset(layer_power_estimator& est, const std::vector<power_reading>& readings,
+                                    double range_ns, double step_ns);
+
+/// `readings` with every window end moved by `offset_ns`.
+std::vector<power_reading> shifted_readings(std::vector<power_reading> readings, double offset_ns);
+
+}  // namespace jetperf::measure

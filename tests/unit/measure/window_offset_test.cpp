@@ -1,0 +1,91 @@
+#include <jetperf/measure/window_offset.hpp>
+
+#include <cmath>
+#include <random>
+#include <tuple>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+using namespace jetperf::measure;
+
+namespace {
+
+constexpr double k_idle_w = 5.0;
+constexpr std::int64_t k_period_ns = 5'000'000;
+
+// Runs of three layers (3, 1.5 and 4 ms at 9, 6.5 and 8 W) with a pause at idle before each (7 to
+// 12 ms), read by a sensor averaging over its whole period whose updates are seen `seen_late_ns`
+// after its windows end: the readings carry the seen times.
+struct paused_runs {
+  layer_power_estimator est{3, layer_estimate_options{k_period_ns, k_idle_w, 0.05}};
+  std::vector<power_reading> readings;
+  explicit paused_runs(std::int64_t seen_late_ns, unsigned seed = 5) {
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<std::int64_t> pause(7'000'000, 12'000'000);
+    std::normal_distribution<double> noise(0, 0.01);
+    const std::int64_t duration[] = {3'000'000, 1'500'000, 4'000'000};
+    const double watts[] = {9.0, 6.5, 8.0};
+    std::vector<std::tuple<std::int64_t, std::int64_t, double>> seg;
+    std::int64_t t = 1'234'567;
+    for (int run = 0; run < 60; ++run) {
+      t += pause(rng);
+      std::vector<layer_span> spans;
+      for (int l = 0; l < 3; ++l) {
+        spans.push_back({l, t, t + duration[l]});
+        seg.emplace_back(t, t + duration[l], watts[l]);
+        t += duration[l];
+      }
+      est.add_run(spans);
+    }
+    for (std::int64_t end = k_period_ns; end < t; end += k_period_ns) {
+      double energy = 0;
+      std::int64_t covered = 0;
+      for (const auto& [a, b, w] : seg) {
+        const auto o = std::min(b, end) - std::max(a, end - k_period_ns);
+        if (o > 0) energy += static_cast<double>(o) * w, covered += o;
+      }
+      energy += static_cast<double>(k_period_ns - covered) * k_idle_w;
+      readings.push_back({end + seen_late_ns, energy / static_cast<double>(k_period_ns) + noise(rng)});
+    }
+    est.set_readings(readings);
+  }
+};
+
+}  // namespace
+
+TEST(window_offset, readings_seen_late_are_moved_back_to_where_their_windows_ended) {
+  paused_runs runs(400'000);
+  const auto fit = fit_window_offset(runs.est, runs.readings, 1'500'000, 125'000);
+  EXPECT_NEAR(fit.offset_ns, -400'000, std::max(fit.half_width_ns, 12'500.0));
+  EXPECT_LT(fit.half_width_ns, 50'000);
+  EXPECT_GT(fit.rss_gain, 10);
+  EXPECT_GT(fit.solves, 25u);
+  // The estimator keeps the readings it was given; moved, they give each layer its power.
+  EXPECT_EQ(runs.est.readings(), runs.readings.size());
+  runs.est.set_readings(shifted_readings(runs.readings, fit.offset_ns));
+  const auto res = runs.est.solve();
+  ASSERT_EQ(res.units.size(), 3u);
+  EXPECT_NEAR(res.units[0].power_w, 9.0, 0.05);
+  EXPECT_NEAR(res.units[1].power_w, 6.5, 0.05);
+  EXPECT_NEAR(res.units[2].power_w, 8.0, 0.05);
+  // Left where they were seen, the first layer after the pause takes some of the pause's idle.
+  runs.est.set_readings(runs.readings);
+  EXPECT_LT(runs.est.solve().units[0].power_w, 8.9);
+}
+
+TEST(window_offset, readings_placed_right_stay_where_they_are) {
+  paused_runs runs(0, 9);
+  const auto fit = fit_window_offset(runs.est, runs.readings, 1'500'000, 125'000);
+  EXPECT_LE(std::abs(fit.offset_ns), std::max(fit.half_width_ns, 12'500.0));
+  EXPECT_NEAR(fit.rss_gain, 1.0, 1e-9);
+}
+
+TEST(window_offset, no_range_or_no_readings_leave_them_unmoved) {
+  paused_runs runs(200'000);
+  EXPECT_EQ(fit_window_offset(runs.est, runs.readings, 0, 125'000).offset_ns, 0);
+  layer_power_estimator empty(3, layer_estimate_options{k_period_ns, k_idle_w, 0.05});
+  const auto none = fit_window_offset(empty, {}, 1'500'000, 125'000);
+  EXPECT_EQ(none.offset_ns, 0);
+  EXPECT_EQ(none.half_width_ns, 0);
+}
