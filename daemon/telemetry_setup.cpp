@@ -9,6 +9,7 @@
 #include <jetperf/common/clock.hpp>
 #include <jetperf/platform/sysfs_root.hpp>
 #include <jetperf/telemetry/clock_sensor.hpp>
+#include <jetperf/telemetry/engine_sensor.hpp>
 #include <jetperf/telemetry/cpu_util_sensor.hpp>
 #include <jetperf/telemetry/power_rails.hpp>
 #include <jetperf/telemetry/rail_sensor.hpp>
@@ -66,6 +67,7 @@ std::vector<std::unique_ptr<telemetry::sensor>> make_sensors(board_selection& bo
   }
   add_unless_empty(sensors, std::make_unique<telemetry::thermal_sensor>(root), "thermal zones");
   add_unless_empty(sensors, std::make_unique<telemetry::clock_sensor>(root), "clocks");
+  add_unless_empty(sensors, std::make_unique<telemetry::engine_sensor>(root), "engine clocks");
   // Utilisation is the running kernel's: a board tree without /proc/stat (fixtures, simulated
   // boards whose load is the host's) reads the host's.
   const platform::sysfs_root proc_root(root.exists("/proc/stat") ? board.sysfs_root : std::string("/"));

@@ -1,7 +1,10 @@
 #include <jetperf/sim/board_tree.hpp>
 
 #include <filesystem>
+#include <optional>
 #include <sstream>
+
+#include <jetperf/platform/engine_clocks.hpp>
 
 #include "file_io.hpp"
 #include "proc_stat_text.hpp"
@@ -154,6 +157,20 @@ void write_emc(const tree& t, const board_profile& p) {
   t.put(p.emc_cap_path, "0\n", kind::setting);
   if (!p.emc_cap_path_alt.empty()) t.put(p.emc_cap_path_alt, "0\n", kind::setting);
   t.put("/sys/kernel/actmon_avg_activity/mc_all", "0\n", kind::live);
+}
+
+// The engines tegrastats prints as root, where it reads them (platform/engine_clocks.hpp): APE's
+// rate, VIC running (Orin's VIC_FREQ), the rest gated (JetPack 7's "NVENC0 off ..."). A gated
+// clock gets its enable count only: its rate was never printed, so none is made up.
+void write_engines(const tree& t, const board_profile& p) {
+  const auto put = [&](const std::string& clock, std::optional<long long> hz) {
+    const auto files = platform::engine_clock_paths(p.soc, clock);
+    if (!files.enable.empty()) t.put(files.enable, hz ? "1\n" : "0\n");
+    if (hz) t.put(files.rate, std::to_string(*hz) + "\n");
+  };
+  put("ape", static_cast<long long>(p.ape_mhz) * 1'000'000);
+  if (p.vic_field) put("vic", 729'000'000LL);
+  for (const auto& e : p.engines_off) put(platform::engine_clock_name(e), std::nullopt);
 }
 
 void write_thermal(const tree& t, const board_profile& p) {
@@ -317,6 +334,7 @@ bool write_board_tree(const board_profile& p, const std::string& root, bool rese
   write_cpus(t, p);
   write_gpu(t, p);
   write_emc(t, p);
+  write_engines(t, p);
   write_thermal(t, p);
   write_rails(t, p, root);
   write_ina238(t, p);

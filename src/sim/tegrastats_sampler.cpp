@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include <jetperf/platform/engine_clocks.hpp>
 #include <jetperf/sim/board_tree.hpp>
 
 #include "file_io.hpp"
@@ -41,6 +42,14 @@ std::string tegrastats_zone_name(const std::string& zone_type) {
   return zone_type;
 }
 
+std::optional<long long> tegrastats_sampler::engine_mhz(const std::string& field) const {
+  const auto files = platform::engine_clock_paths(profile_.soc, platform::engine_clock_name(field));
+  if (!files.enable.empty() && detail::read_ll(root_ + files.enable).value_or(0) == 0) return std::nullopt;
+  const auto hz = detail::read_ll(root_ + files.rate);
+  if (!hz) return std::nullopt;
+  return *hz / 1'000'000;
+}
+
 void tegrastats_sampler::gpu_fields(std::ostream& o, bool root_form) const {
   const auto& p = profile_;
   auto ll = [&](const std::string& board_path) { return detail::read_ll(root_ + board_path).value_or(0); };
@@ -58,9 +67,16 @@ void tegrastats_sampler::gpu_fields(std::ostream& o, bool root_form) const {
     } else if (!p.gpu_clock_debugfs.empty()) {
       o << '@' << ll(p.gpu_clock_debugfs.front()) / 1000000;
     }
-    for (const auto& engine : p.engines_off) o << ' ' << engine << " off";
-    if (p.vic_field) o << " VIC_FREQ 729";
-    o << " APE " << p.ape_mhz;
+    // The engines as the board tree has them (board_tree.cpp's write_engines), so that tegrastats
+    // and the daemon's own debugfs reads agree.
+    for (const auto& engine : p.engines_off) {
+      const auto mhz = engine_mhz(engine);
+      o << ' ' << engine << ' ' << (mhz ? std::to_string(*mhz) : std::string("off"));
+    }
+    // A gated VIC is left out, as r32 leaves out an idle engine [assumed for r36].
+    if (p.vic_field)
+      if (const auto mhz = engine_mhz("VIC_FREQ")) o << " VIC_FREQ " << *mhz;
+    o << " APE " << engine_mhz("APE").value_or(p.ape_mhz);
     if (p.mts) o << " MTS fg 0% bg 0%";
   }
 }

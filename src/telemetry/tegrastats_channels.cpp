@@ -3,10 +3,16 @@
 #include <algorithm>
 #include <cmath>
 
+#include <jetperf/platform/engine_clocks.hpp>
+
 namespace jetperf::telemetry {
 namespace {
 
 bool is_input_rail(const std::string& n) { return n == "VDD_IN" || n == "POM_5V_IN"; }
+
+// An engine's clock (MHz, or `off`: 0 Hz, as engine_sensor reads a gated clock); MTS prints its
+// foreground and background shares instead.
+bool is_engine_clock(const tegrastats_engine& e) { return !e.fg_pct && !e.bg_pct && e.name != "MTS"; }
 
 // Calls f(channel name, value) for every value a record carries.
 template <typename F>
@@ -29,6 +35,8 @@ void for_each_value(const tegrastats_record& r, F&& f) {
   for (const auto& t : r.temps) {
     if (t.celsius) f("temp." + t.name, *t.celsius);
   }
+  for (const auto& e : r.engines)
+    if (is_engine_clock(e)) f("clock." + platform::engine_clock_name(e.name), e.freq_mhz ? *e.freq_mhz * 1e6 : 0.0);
 }
 
 }  // namespace
@@ -67,6 +75,8 @@ tegrastats_channels::tegrastats_channels(const tegrastats_record& first) {
     if (t.name.rfind("PMIC", 0) == 0) continue;  // a fixed trip value, not a measurement
     add("temp." + t.name, "C", channel_kind::temperature);
   }
+  for (const auto& e : first.engines)
+    if (is_engine_clock(e)) add("clock." + platform::engine_clock_name(e.name), "Hz", channel_kind::clock);
 }
 
 void tegrastats_channels::values(const tegrastats_record& r, double* values) const {

@@ -105,6 +105,11 @@ TEST_F(multi_dnn_sim, two_networks_at_once_with_a_split_give_stage_rows_throughp
   EXPECT_TRUE(doc["Tegrastats"].contains("Tjunction Temperature")) << doc["Tegrastats"].dump();
   EXPECT_TRUE(doc["Tegrastats"].contains("SOC 2 Temperature")) << doc["Tegrastats"].dump();
   EXPECT_FALSE(doc["Tegrastats"].contains("tj Temperature")) << doc["Tegrastats"].dump();
+  // The engines the board has, read from debugfs where tegrastats reads them (the simulated AGX
+  // Orin on r36 prints VIC_FREQ 729 and APE 174, and no other engine).
+  EXPECT_EQ(doc["Tegrastats"]["VIC"], 729.0) << doc["Tegrastats"].dump();
+  EXPECT_EQ(doc["Tegrastats"]["APE"], 174.0) << doc["Tegrastats"].dump();
+  EXPECT_FALSE(doc["Tegrastats"].contains("NVDEC")) << doc["Tegrastats"].dump();
   EXPECT_TRUE(doc["Mode"].is_number_integer()) << doc["Mode"];
   const auto& r18 = doc["stageSummary"]["resnet18"];
   EXPECT_EQ(r18["cpu"]["infCount"], rows[0]["inference_count"]);

@@ -28,6 +28,14 @@ inline constexpr const char* cpu_online = "/sys/devices/system/cpu/online";
 inline constexpr const char* cpu_present = "/sys/devices/system/cpu/present";
 inline constexpr const char* cpufreq_dir = "/sys/devices/system/cpu/cpufreq";
 
+// Engine clocks (README 10; what tegrastats itself reads, fixture
+// sysfs_tegrastats-internal-sources_tstats.txt): whether an engine's clock runs is the common
+// clock framework's enable count, <debug_clk_dir>/<clock>/clk_enable_count; its rate is BPMP's
+// <bpmp_clk_dir>/<clock>/rate on t186/t194/t234, the clock's own <debug_clk_dir>/<clock>/clk_rate
+// on t210. Root only.
+inline constexpr const char* debug_clk_dir = "/sys/kernel/debug/clk";
+inline constexpr const char* bpmp_clk_dir = "/sys/kernel/debug/bpmp/debug/clk";
+
 // EMC on t186/t194/t234: BPMP debugfs (README 2; root only).
 inline constexpr const char* bpmp_emc_rate = "/sys/kernel/debug/bpmp/debug/clk/emc/rate";
 inline constexpr const char* bpmp_emc_min = "/sys/kernel/debug/bpmp/debug/clk/emc/min_rate";

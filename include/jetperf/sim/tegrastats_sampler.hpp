@@ -7,6 +7,7 @@
 
 #include <ctime>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ class tegrastats_sampler {
  private:
   /// GR3D_FREQ and, as root, the engines, VIC, APE and MTS fields.
   void gpu_fields(std::ostream& o, bool root_form) const;
+  /// An engine's clock in MHz from the board tree (`field` as tegrastats prints it); nullopt
+  /// while its clock is gated or it has no rate.
+  std::optional<long long> engine_mhz(const std::string& field) const;
 
   const board_profile& profile_;
   std::string root_, proc_;

@@ -1,7 +1,11 @@
 #include <jetperf/kinds/multi_dnn/tegrastats_aggregates.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
+
+#include <jetperf/platform/engine_clocks.hpp>
 
 namespace jetperf::kinds {
 
@@ -74,6 +78,16 @@ record tegrastats_aggregates(const measure::power_summary& window, const memory_
   if (!cpu.empty()) out.set("CPU", std::move(cpu));
   if (auto e = engine(stats, "util.emc", "clock.emc"); !e.empty()) out.set("EMC_FREQ", std::move(e));
   if (auto g = engine(stats, "util.gpu", "clock.gpu"); !g.empty()) out.set("GR3D_FREQ", std::move(g));
+  // The engines under the seed's names (tegrastats' fields: "NVDEC", "VIC", "APE"): "off" when
+  // the clock was gated throughout, else its mean in MHz (gated samples as 0).
+  for (const auto& clock : platform::engine_clock_names()) {
+    const auto it = stats.find("clock." + clock);
+    if (it == stats.end()) continue;
+    std::string key = clock;
+    std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    if (it->second->max > 0) out.set(key, round2(it->second->mean * 1e-6));
+    else out.set(key, "off");
+  }
   for (const auto& [name, s] : stats)
     if (name.rfind("temp.", 0) == 0) out.set(name.substr(5) + " Temperature", round2(s->mean));
   for (const auto& [name, s] : stats)

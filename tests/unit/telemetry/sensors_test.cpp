@@ -7,6 +7,7 @@
 #include <jetperf/platform/sysfs_root.hpp>
 #include <jetperf/telemetry/clock_sensor.hpp>
 #include <jetperf/telemetry/cpu_util_sensor.hpp>
+#include <jetperf/telemetry/engine_sensor.hpp>
 #include <jetperf/telemetry/power_rails.hpp>
 #include <jetperf/telemetry/rail_sensor.hpp>
 #include <jetperf/telemetry/rapl_sensor.hpp>
@@ -250,6 +251,44 @@ TEST(clock_sensor, gpu_found_through_devfreq_of_node) {
   with_offline.read(0, w.data());
   EXPECT_DOUBLE_EQ(w[3], 729.6e6);
   EXPECT_TRUE(std::isnan(w[4]));
+}
+
+// Engine clocks where tegrastats reads them (fixture sysfs_tegrastats-internal-sources_tstats.txt):
+// BPMP's rate on t194/t234 (first), the clock's own clk_rate on t210; gated: 0; APE has no gate.
+TEST(engine_sensor, gated_engines_read_zero_and_running_ones_their_rate) {
+  test::temp_dir t;
+  write_file(t.file("sys/kernel/debug/clk/nvdec/clk_enable_count"), "0\n");
+  write_file(t.file("sys/kernel/debug/bpmp/debug/clk/nvdec/rate"), "115200000\n");
+  write_file(t.file("sys/kernel/debug/clk/vic/clk_enable_count"), "2\n");
+  write_file(t.file("sys/kernel/debug/bpmp/debug/clk/vic/rate"), "729600000\n");
+  write_file(t.file("sys/kernel/debug/clk/vic/clk_rate"), "1\n");  // BPMP's rate wins
+  write_file(t.file("sys/kernel/debug/bpmp/debug/clk/ape/rate"), "174000000\n");
+  write_file(t.file("sys/kernel/debug/clk/nvjpg/clk_rate"), "408000000\n");  // t210: no BPMP
+  write_file(t.file("sys/kernel/debug/clk/unknown_engine/clk_rate"), "1\n");
+  platform::sysfs_root root(t.path());
+  engine_sensor s(root);
+  const auto ch = s.channels();
+  std::vector<std::string> names;
+  for (const auto& c : ch) names.push_back(c.name);
+  // In tegrastats' order.
+  EXPECT_EQ(names, (std::vector<std::string>{"clock.nvdec", "clock.nvjpg", "clock.vic", "clock.ape"}));
+  std::vector<double> v(ch.size());
+  s.read(0, v.data());
+  EXPECT_EQ(v[0], 0.0);
+  EXPECT_EQ(v[1], 408e6);
+  EXPECT_EQ(v[2], 729.6e6);
+  EXPECT_EQ(v[3], 174e6);
+  // The decoder starts: its rate.
+  write_file(t.file("sys/kernel/debug/clk/nvdec/clk_enable_count"), "1\n");
+  s.read(0, v.data());
+  EXPECT_EQ(v[0], 115.2e6);
+}
+
+TEST(engine_sensor, no_engine_files_is_empty) {
+  test::temp_dir t;
+  write_file(t.file("sys/kernel/debug/bpmp/debug/clk/emc/rate"), "2133000000\n");
+  platform::sysfs_root root(t.path());
+  EXPECT_TRUE(engine_sensor(root).empty());
 }
 
 TEST(cpu_util_sensor, jiffies_deltas) {

@@ -43,6 +43,31 @@ TEST(tegrastats_channels, orin_line_computed_total_without_nc) {
   EXPECT_TRUE(std::isnan(v[static_cast<std::size_t>(find(ch, "util.cpu1"))]));
 }
 
+// The engines as root prints them (seed 001's r35 Orin line; r36's VIC_FREQ; TX2's MTS): each
+// engine's clock in Hz, 0 for `off` (as engine_sensor reads a gated clock); MTS is no clock.
+TEST(tegrastats_channels, engines_are_clocks_and_off_is_zero) {
+  auto r = parse_tegrastats_line(
+      "RAM 1/2MB CPU [0%@729] EMC_FREQ 0%@2133 GR3D_FREQ 0%@[0,0] NVDEC off NVJPG off NVJPG1 off VIC off OFA off "
+      "APE 200 MTS fg 0% bg 0% tj@44.343C VDD_IN 5000mW/5000mW");
+  tegrastats_channels m(r);
+  const auto& ch = m.channels();
+  std::vector<double> v(ch.size());
+  m.values(r, v.data());
+  for (const char* off : {"clock.nvdec", "clock.nvjpg", "clock.nvjpg1", "clock.vic", "clock.ofa"}) {
+    ASSERT_GE(find(ch, off), 0) << off;
+    EXPECT_EQ(v[static_cast<std::size_t>(find(ch, off))], 0.0) << off;
+    EXPECT_EQ(ch[static_cast<std::size_t>(find(ch, off))].unit, "Hz");
+  }
+  EXPECT_DOUBLE_EQ(v[static_cast<std::size_t>(find(ch, "clock.ape"))], 200e6);
+  EXPECT_EQ(find(ch, "clock.mts"), -1);
+  const auto r36 = parse_tegrastats_line("RAM 1/2MB CPU [0%@729] VIC_FREQ 729 APE 174 VDD_IN 5000mW/5000mW");
+  tegrastats_channels m36(r36);
+  std::vector<double> v36(m36.channels().size());
+  m36.values(r36, v36.data());
+  EXPECT_DOUBLE_EQ(v36[static_cast<std::size_t>(find(m36.channels(), "clock.vic"))], 729e6);
+  EXPECT_DOUBLE_EQ(v36[static_cast<std::size_t>(find(m36.channels(), "clock.ape"))], 174e6);
+}
+
 TEST(tegrastats_channels, input_rail_is_total) {
   auto r = parse_tegrastats_line("RAM 1/2MB POM_5V_IN 2545/2547 POM_5V_GPU 0/0 POM_5V_CPU 549/529");
   tegrastats_channels m(r);

@@ -22,7 +22,8 @@ memory_use memory_use_of(const platform::memory_info& memory);
 
 /// The seed's layout, in its key order: "RAM", "SWAP" (MB), "CPU" {"Utilization", "Frequencies"
 /// (MHz)} {min, max, avg} lists per core, "EMC_FREQ" and "GR3D_FREQ" {Utilization (%),
-/// Frequencies (MHz)} {min, max, avg}, "<zone> Temperature" (C, mean) and "<rail> Power" (mW,
+/// Frequencies (MHz)} {min, max, avg}, the engines ("NVDEC", "VIC", "APE", ...: "off", or the
+/// clock's mean in MHz), "<zone> Temperature" (C, mean) and "<rail> Power" (mW,
 /// mean), from the window's per-channel summary (summarize_window keeps every channel's min, max
 /// and mean). What the board's sampler has no channel for is left out.
 record tegrastats_aggregates(const measure::power_summary& window, const memory_use& memory);
