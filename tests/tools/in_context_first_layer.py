@@ -9,7 +9,7 @@ power of the resolved layers, as tests/sim/layers_in_context_sim_test.cpp compar
 last layer's difference), then a summary line.
 
 Usage: tests/tools/in_context_first_layer.py [N=8] [--model resnet18] [--board sim:orin-agx]
-                                             [--build build]
+                                             [--build build] [--granularity block]
 """
 import argparse
 import json
@@ -29,6 +29,7 @@ def main():
     ap.add_argument("--model", default="resnet18")
     ap.add_argument("--board", default="sim:orin-agx")
     ap.add_argument("--build", default="build")
+    ap.add_argument("--granularity", default="block")
     a = ap.parse_args()
 
     state = tempfile.mkdtemp(prefix="jetperf-first-layer-")
@@ -56,7 +57,7 @@ def main():
             return json.loads(urllib.request.urlopen(req).read())
 
         # The sim test's specs: one thread at the highest CPU clock.
-        common = {"models": a.model, "devices": "cpu", "granularity": "block", "threads": 1,
+        common = {"models": a.model, "devices": "cpu", "granularity": a.granularity, "threads": 1,
                   "cpu_freqs": ["max"], "warmup_runs": 3}
         isolated = dict(common, protocol="adaptive", latency_samples=10, min_time_s=0.5, max_time_s=3.0,
                         target_rse=0.005, end_to_end=False)

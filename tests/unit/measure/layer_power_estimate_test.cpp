@@ -351,6 +351,76 @@ TEST(layer_power_estimate, a_few_spare_readings_are_not_converged_however_narrow
   EXPECT_TRUE(later.converged);
 }
 
+// `runs` runs of two layers (6 ms at 9 W, 4 ms at 7 W) with pauses at idle, each run's layers
+// drawing an offset of their own (normal, `run_sd` W: a run's core share, its clock), read by a
+// 1 ms sensor averaging its whole period with 0.01 W of noise.
+layer_power_estimator runs_with_offsets(unsigned seed, int runs, double run_sd) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> run_offset(0, run_sd), noise(0, 0.01);
+  const std::int64_t period = 1'000'000;
+  layer_power_estimator est(2, options_for(period, false));
+  std::vector<std::tuple<std::int64_t, std::int64_t, double>> seg;
+  std::int64_t t = 123'456;
+  for (int run = 0; run < runs; ++run) {
+    const double shift = run_offset(rng);
+    const std::int64_t a = t, b = a + 6'000'000, c = b + 4'000'000;
+    est.add_run({{0, a, b}, {1, b, c}});
+    seg.emplace_back(a, b, 9.0 + shift);
+    seg.emplace_back(b, c, 7.0 + shift);
+    t = c + 3'000'000 + static_cast<std::int64_t>(seed * 7919 % 500'000);
+  }
+  for (std::int64_t e = period; e < t; e += period) {
+    double energy = 0;
+    std::int64_t covered = 0;
+    for (const auto& [from, to, w] : seg) {
+      const auto o = std::min(to, e) - std::max(from, e - period);
+      if (o > 0) energy += static_cast<double>(o) * w, covered += o;
+    }
+    if (covered == 0) continue;
+    energy += static_cast<double>(period - covered) * k_idle_w;
+    est.add_reading({e, energy / static_cast<double>(period) + noise(rng)});
+  }
+  return est;
+}
+
+TEST(layer_power_estimate, a_handful_of_runs_is_not_converged_however_many_readings) {
+  // Five runs give some fifty readings and narrow intervals, but no spread between runs is known
+  // from so few, and that spread is what moves a layer's figure from job to job.
+  const auto few = runs_with_offsets(3, 5, 0.0);
+  const auto early = few.solve();
+  ASSERT_TRUE(early.unresolvable.empty()) << early.unresolvable;
+  ASSERT_GE(early.residual_dof, k_min_residual_dof);
+  for (const auto& u : early.units) EXPECT_LE(u.rel_half_width(), 0.05);
+  EXPECT_EQ(early.blocks, 0u);
+  EXPECT_FALSE(early.converged);
+  // Six runs: their spread is known (one block each), bounds the intervals, and they converge.
+  const auto later = runs_with_offsets(3, 6, 0.0).solve();
+  EXPECT_EQ(later.blocks, 6u);
+  EXPECT_TRUE(later.converged);
+  // Forty runs: in 20 blocks of two (at most 30 blocks, of equal runs).
+  EXPECT_EQ(runs_with_offsets(3, 40, 0.0).solve().blocks, 20u);
+}
+
+// Runs that move together: the usual interval takes a run's readings as independent and holds
+// the truth far less often than 95%; bounded by the runs' spread it holds it about as often as
+// it says.
+TEST(layer_power_estimate, runs_that_move_together_widen_the_interval_to_their_spread) {
+  std::size_t inside = 0;
+  double half_width_sum = 0;
+  for (unsigned seed = 0; seed < 40; ++seed) {
+    const auto r = runs_with_offsets(seed, 12, 0.3).solve();
+    ASSERT_EQ(r.units.size(), 2u);
+    EXPECT_EQ(r.blocks, 12u);
+    inside += std::fabs(r.units[0].power_w - 9.0) <= r.units[0].power_ci95_w;
+    half_width_sum += r.units[0].power_ci95_w;
+  }
+  // The offsets' mean over 12 runs spreads by 0.3 / sqrt(12) = 0.087 W, 0.19 W at 95% with
+  // Student's t on 11; the readings' noise alone (0.01 W, 6 readings a run) and the offsets seen
+  // as independent readings would give intervals a few times narrower.
+  EXPECT_GE(inside, 35u);
+  EXPECT_GT(half_width_sum / 40, 0.12);
+}
+
 TEST(layer_power_estimate, nothing_is_merged_without_more_readings_than_units) {
   // A refit that placed no update leaves runs and no readings: every column is empty, so each
   // looks like one its neighbours explain. Merges are for good; these would have made one unit.
