@@ -22,11 +22,11 @@ constexpr std::size_t k_min_phases = 256, k_max_phases = 8192;
 constexpr double k_phase_cost_budget = 2e7;  // phases x units^2
 // The blocks of consecutive runs the residuals' scatter is taken over (block_covariance.hpp): one
 // run each up to k_blocks runs, a few runs each past that. Its interval takes Student's t on
-// blocks - 1, so a handful of blocks give a wide one; under k_min_blocks there is no estimate of
+// blocks - 1, so a handful of blocks give a wide one; under k_min_runs there is no estimate of
 // the scatter at all, and the estimate is not called converged however narrow the usual
 // interval looks (on the simulated Orin a network's runs converged after 6 of them, and their
 // run-to-run scatter was what the intervals missed).
-constexpr std::size_t k_blocks = 30, k_min_blocks = 6;
+constexpr std::size_t k_blocks = 30, k_min_blocks = k_min_runs;
 
 // sigma^2 `information`^-1 (n x n) with sigma^2 from the residuals of `ne`; empty when the design
 // is singular or has no spare rows.
@@ -534,7 +534,7 @@ layer_power_result layer_power_estimator::solve(const system& s) const {
     out.unresolvable = s.ne.rows <= n ? "fewer readings than unknowns" : "the readings cannot separate the layers";
   // Intervals from a handful of spare readings rest on a residual variance that is itself a
   // guess: not enough to call the estimate done, however narrow they look.
-  out.converged = out.unresolvable.empty() && out.residual_dof >= k_min_residual_dof && runs_.size() >= k_min_blocks &&
+  out.converged = out.unresolvable.empty() && out.residual_dof >= k_min_residual_dof && runs_.size() >= k_min_runs &&
                   std::all_of(out.units.begin(), out.units.end(),
                               [&](const layer_unit& lu) { return lu.rel_half_width() <= options_.target_rel; });
   return out;

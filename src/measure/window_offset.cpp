@@ -23,7 +23,7 @@ std::vector<power_reading> shifted_readings(std::vector<power_reading> readings,
 }
 
 window_offset_fit fit_window_offset(layer_power_estimator& est, const std::vector<power_reading>& readings,
-                                    double range_ns, double step_ns) {
+                                    double earliest_ns, double latest_ns, double step_ns) {
   window_offset_fit out;
   std::map<double, profile_point> profile;
   const auto at = [&](double offset) {
@@ -41,14 +41,17 @@ window_offset_fit fit_window_offset(layer_power_estimator& est, const std::vecto
     return std::min_element(profile.begin(), profile.end(),
                             [](const auto& a, const auto& b) { return a.second.rss_per_row < b.second.rss_per_row; });
   };
-  if (!(range_ns > 0) || !(step_ns > 0)) return out;
-  for (double o = -range_ns; o <= range_ns + step_ns / 2; o += step_ns) at(o);
+  if (!(latest_ns > earliest_ns) || !(step_ns > 0)) return out;
+  for (double o = earliest_ns; o <= latest_ns + step_ns / 2; o += step_ns) at(std::min(o, latest_ns));
+  at(0.0);
   if (profile.empty()) {
     est.set_readings(readings);
     return out;
   }
   const double coarse = best()->first;
-  for (double o = coarse - step_ns; o <= coarse + step_ns + step_ns / 20; o += step_ns / 10) at(o);
+  for (double o = std::max(coarse - step_ns, earliest_ns); o <= std::min(coarse + step_ns, latest_ns) + step_ns / 20;
+       o += step_ns / 10)
+    at(std::min(o, latest_ns));
   est.set_readings(readings);
   const auto b = best();
   out.offset_ns = b->first;

@@ -64,6 +64,10 @@ struct power_reading {
 /// take Student's t for what uncertainty is left (measure/student_t.hpp).
 constexpr std::size_t k_min_residual_dof = 20;
 
+/// Runs before an estimate can be converged, or stopped as settled: with fewer, nothing is known of
+/// how the runs spread (block_covariance.hpp), which is what moves a layer's figure from job to job.
+constexpr std::size_t k_min_runs = 6;
+
 struct layer_estimate_options {
   std::int64_t window_ns = 0;  ///< the sensor's averaging window
   double idle_w = 0;           ///< the board's power outside the runs (the known term)

@@ -20,13 +20,13 @@ struct window_offset_fit {
   std::size_t solves = 0;
 };
 
-/// The offset within +-range_ns (steps of step_ns, then tenths of a step around the best) whose
-/// readings `est` fits with the least residual sum of squares per reading, and the range of
-/// offsets whose sum lies within 3.84 residual variances of the best (the profile's 95% range
-/// for one parameter). Leaves `est` with `readings` as given. An offset whose readings leave no spare
-/// rows is left out; none solved: offset 0, half width 0.
+/// The offset in [earliest_ns, latest_ns] (steps of step_ns, then tenths of a step around the
+/// best; 0 always tried) whose readings `est` fits with the least residual sum of squares per
+/// reading, and the range of offsets whose sum lies within 3.84 residual variances of the best
+/// (the profile's 95% range for one parameter). Leaves `est` with `readings` as given. An offset
+/// whose readings leave no spare rows is left out; none left: offset 0, half width 0.
 window_offset_fit fit_window_offset(layer_power_estimator& est, const std::vector<power_reading>& readings,
-                                    double range_ns, double step_ns);
+                                    double earliest_ns, double latest_ns, double step_ns);
 
 /// `readings` with every window end moved by `offset_ns`.
 std::vector<power_reading> shifted_readings(std::vector<power_reading> readings, double offset_ns);

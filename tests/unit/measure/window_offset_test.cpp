@@ -56,7 +56,7 @@ struct paused_runs {
 
 TEST(window_offset, readings_seen_late_are_moved_back_to_where_their_windows_ended) {
   paused_runs runs(400'000);
-  const auto fit = fit_window_offset(runs.est, runs.readings, 1'500'000, 125'000);
+  const auto fit = fit_window_offset(runs.est, runs.readings, -1'500'000, 62'500, 125'000);
   EXPECT_NEAR(fit.offset_ns, -400'000, std::max(fit.half_width_ns, 12'500.0));
   EXPECT_LT(fit.half_width_ns, 50'000);
   EXPECT_GT(fit.rss_gain, 10);
@@ -76,16 +76,24 @@ TEST(window_offset, readings_seen_late_are_moved_back_to_where_their_windows_end
 
 TEST(window_offset, readings_placed_right_stay_where_they_are) {
   paused_runs runs(0, 9);
-  const auto fit = fit_window_offset(runs.est, runs.readings, 1'500'000, 125'000);
+  const auto fit = fit_window_offset(runs.est, runs.readings, -1'500'000, 62'500, 125'000);
   EXPECT_LE(std::abs(fit.offset_ns), std::max(fit.half_width_ns, 12'500.0));
   EXPECT_NEAR(fit.rss_gain, 1.0, 1e-9);
 }
 
+// The search stays within the offsets it is given, and ends as close to the truth as they allow.
+TEST(window_offset, readings_are_not_moved_past_the_offsets_allowed) {
+  paused_runs runs(-300'000, 13);
+  const auto fit = fit_window_offset(runs.est, runs.readings, -1'500'000, 62'500, 125'000);
+  EXPECT_LE(fit.offset_ns, 62'500);
+  EXPECT_GE(fit.offset_ns, 50'000);  // as close to the truth as allowed
+}
+
 TEST(window_offset, no_range_or_no_readings_leave_them_unmoved) {
   paused_runs runs(200'000);
-  EXPECT_EQ(fit_window_offset(runs.est, runs.readings, 0, 125'000).offset_ns, 0);
+  EXPECT_EQ(fit_window_offset(runs.est, runs.readings, 0, 0, 125'000).offset_ns, 0);
   layer_power_estimator empty(3, layer_estimate_options{k_period_ns, k_idle_w, 0.05});
-  const auto none = fit_window_offset(empty, {}, 1'500'000, 125'000);
+  const auto none = fit_window_offset(empty, {}, -1'500'000, 62'500, 125'000);
   EXPECT_EQ(none.offset_ns, 0);
   EXPECT_EQ(none.half_width_ns, 0);
 }
