@@ -488,11 +488,12 @@ void in_context_protocol::hold_to_counter() {
   out_.estimator.counter = c;
 }
 
-// Where the sensor's window edges fall is known to the fit's phase uncertainty, and no better
-// than 5% of the poll (gpu_layer_energy.hpp): every reading moved that far both ways, each
-// interval is widened by what that moves its unit. It matters most to a layer beside a step in
-// power, as the first layer after a pause is: on the simulated Orin, conv1's interval covered
-// its power alone in 88% of jobs without it (with the blocks' scatter), 95% with it
+// Where the sensor's windows end: moved by the offset the runs fit best (window_offset.hpp; not
+// on a GPU), and known no better than the fit's phase uncertainty, 5% of the poll
+// (gpu_layer_energy.hpp), the offset's 95% range or half the offset: every reading moved that far
+// both ways, each interval is widened by what that moves its unit. It matters most to a layer
+// beside a step in power, as the first layer after a pause is: on the simulated Orin, with the
+// runs' spread and this, conv1's interval covered its power alone in 90% of jobs, 80% without
 // (docs/benchmarks.md).
 void in_context_protocol::widen_for_window_edges() {
   if (!fit_.unusable.empty()) return;

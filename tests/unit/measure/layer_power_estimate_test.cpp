@@ -9,7 +9,10 @@
 
 #include <gtest/gtest.h>
 
+#include <support/power_segments.hpp>
+
 using namespace jetperf::measure;
+namespace test = jetperf::test;
 
 namespace {
 
@@ -359,7 +362,7 @@ layer_power_estimator runs_with_offsets(unsigned seed, int runs, double run_sd) 
   std::normal_distribution<double> run_offset(0, run_sd), noise(0, 0.01);
   const std::int64_t period = 1'000'000;
   layer_power_estimator est(2, options_for(period, false));
-  std::vector<std::tuple<std::int64_t, std::int64_t, double>> seg;
+  test::power_segments seg;
   std::int64_t t = 123'456;
   for (int run = 0; run < runs; ++run) {
     const double shift = run_offset(rng);
@@ -370,15 +373,8 @@ layer_power_estimator runs_with_offsets(unsigned seed, int runs, double run_sd) 
     t = c + 3'000'000 + static_cast<std::int64_t>(seed * 7919 % 500'000);
   }
   for (std::int64_t e = period; e < t; e += period) {
-    double energy = 0;
-    std::int64_t covered = 0;
-    for (const auto& [from, to, w] : seg) {
-      const auto o = std::min(to, e) - std::max(from, e - period);
-      if (o > 0) energy += static_cast<double>(o) * w, covered += o;
-    }
-    if (covered == 0) continue;
-    energy += static_cast<double>(period - covered) * k_idle_w;
-    est.add_reading({e, energy / static_cast<double>(period) + noise(rng)});
+    const auto r = test::read_window(seg, e, period, k_idle_w);
+    if (r.covered > 0) est.add_reading({e, r.watts + noise(rng)});
   }
   return est;
 }

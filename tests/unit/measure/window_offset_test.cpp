@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <support/power_segments.hpp>
+
 using namespace jetperf::measure;
 
 namespace {
@@ -26,7 +28,7 @@ struct paused_runs {
     std::normal_distribution<double> noise(0, 0.01);
     const std::int64_t duration[] = {3'000'000, 1'500'000, 4'000'000};
     const double watts[] = {9.0, 6.5, 8.0};
-    std::vector<std::tuple<std::int64_t, std::int64_t, double>> seg;
+    jetperf::test::power_segments seg;
     std::int64_t t = 1'234'567;
     for (int run = 0; run < 60; ++run) {
       t += pause(rng);
@@ -38,16 +40,8 @@ struct paused_runs {
       }
       est.add_run(spans);
     }
-    for (std::int64_t end = k_period_ns; end < t; end += k_period_ns) {
-      double energy = 0;
-      std::int64_t covered = 0;
-      for (const auto& [a, b, w] : seg) {
-        const auto o = std::min(b, end) - std::max(a, end - k_period_ns);
-        if (o > 0) energy += static_cast<double>(o) * w, covered += o;
-      }
-      energy += static_cast<double>(k_period_ns - covered) * k_idle_w;
-      readings.push_back({end + seen_late_ns, energy / static_cast<double>(k_period_ns) + noise(rng)});
-    }
+    for (std::int64_t end = k_period_ns; end < t; end += k_period_ns)
+      readings.push_back({end + seen_late_ns, jetperf::test::read_window(seg, end, k_period_ns, k_idle_w).watts + noise(rng)});
     est.set_readings(readings);
   }
 };
