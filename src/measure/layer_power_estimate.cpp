@@ -26,7 +26,7 @@ constexpr double k_phase_cost_budget = 2e7;  // phases x units^2
 // the scatter at all, and the estimate is not called converged however narrow the usual
 // interval looks (on the simulated Orin a network's runs converged after 6 of them, and their
 // run-to-run scatter was what the intervals missed).
-constexpr std::size_t k_blocks = 30, k_min_blocks = k_min_runs;
+constexpr std::size_t k_blocks = 30;
 
 // sigma^2 `information`^-1 (n x n) with sigma^2 from the residuals of `ne`; empty when the design
 // is singular or has no spare rows.
@@ -145,7 +145,7 @@ double hold_to_exact(const std::vector<double>& c, double e, std::size_t rows, s
 // (M = (A'A)^-1), so P V P'. Empty where there are too few blocks.
 std::vector<double> covariance_between_blocks(const normal_equations& ne, const blocked_rows& rows,
                                               const std::vector<double>& exact_row) {
-  if (rows.size() != ne.rows || rows.blocks() < k_min_blocks) return {};
+  if (rows.size() != ne.rows || rows.blocks() < k_min_runs) return {};
   const std::size_t n = ne.n;
   auto v = block_covariance(rows, ne);
   if (v.empty() || exact_row.empty()) return v;

@@ -25,6 +25,7 @@
 
 #include <jetperf/measure/layer_power_estimate.hpp>
 #include <jetperf/measure/sensor_updates.hpp>
+#include <jetperf/measure/window_offset.hpp>
 
 namespace jetperf::measure {
 
@@ -91,17 +92,6 @@ struct gpu_layer_energy {
   gpu_counter_check counter;
   std::string unresolvable;     ///< why no figure (empty: estimate holds them)
 };
-
-/// How far the readings' fitted update times may be off, either way (95%): the fit's own phase
-/// uncertainty, and at least 5% of the polls' median spacing (`polls`: the reading's polls).
-double placement_uncertainty_ns(const sensor_update_fit& fit, const std::vector<std::pair<std::int64_t, double>>& polls);
-
-/// Widens each unit's interval in `result` (a solve of `est` over `readings`) by what moving every
-/// reading by `shift_ns` either way moves its power (half the spread, in quadrature): the
-/// residuals do not see an error shared by every reading's placement. A unit widened past the
-/// estimator's target makes the result no longer converged. Leaves `est` with `readings`.
-void widen_for_placement(layer_power_estimator& est, const std::vector<power_reading>& readings, double shift_ns,
-                         layer_power_result& result);
 
 /// The estimate from the runs (each a run's ops, from its kernels) and the NVML polls over them.
 /// With the counter (two updates inside the runs), the estimate is held to its energy.

@@ -6,10 +6,15 @@
 // beside a step in power (the first layer after a pause) by up to a few percent, the same way in
 // every run: no number of runs narrows it, and the residuals' scatter does not show it. The runs
 // themselves do: shifted by the right amount, the readings that straddle a run's start fit best.
+// What is left of the placement's uncertainty widens the intervals (widen_for_placement), on a
+// Jetson's rails and on a GPU's NVML alike.
 #include <cstddef>
+#include <cstdint>
+#include <utility>
 #include <vector>
 
 #include <jetperf/measure/layer_power_estimate.hpp>
+#include <jetperf/measure/sensor_updates.hpp>
 
 namespace jetperf::measure {
 
@@ -30,5 +35,16 @@ window_offset_fit fit_window_offset(layer_power_estimator& est, const std::vecto
 
 /// `readings` with every window end moved by `offset_ns`.
 std::vector<power_reading> shifted_readings(std::vector<power_reading> readings, double offset_ns);
+
+/// How far the readings' fitted update times may be off, either way (95%): the fit's own phase
+/// uncertainty, and at least 5% of the polls' median spacing (`polls`: the reading's polls).
+double placement_uncertainty_ns(const sensor_update_fit& fit, const std::vector<std::pair<std::int64_t, double>>& polls);
+
+/// Widens each unit's interval in `result` (a solve of `est` over `readings`) by what moving every
+/// reading by `shift_ns` either way moves its power (half the spread, in quadrature): the
+/// residuals do not see an error shared by every reading's placement. A unit widened past the
+/// estimator's target makes the result no longer converged. Leaves `est` with `readings`.
+void widen_for_placement(layer_power_estimator& est, const std::vector<power_reading>& readings, double shift_ns,
+                         layer_power_result& result);
 
 }  // namespace jetperf::measure

@@ -489,8 +489,8 @@ void in_context_protocol::hold_to_counter() {
 }
 
 // Where the sensor's windows end: moved by the offset the runs fit best (window_offset.hpp; not
-// on a GPU), and known no better than the fit's phase uncertainty, 5% of the poll
-// (gpu_layer_energy.hpp), the offset's 95% range or half the offset: every reading moved that far
+// on a GPU), and known no better than the fit's phase uncertainty, 5% of the poll, the offset's
+// 95% range or half the offset: every reading moved that far
 // both ways, each interval is widened by what that moves its unit. It matters most to a layer
 // beside a step in power, as the first layer after a pause is: on the simulated Orin, with the
 // runs' spread and this, conv1's interval covered its power alone in 90% of jobs, 80% without
