@@ -17,6 +17,8 @@
 namespace jetperf::sim {
 namespace {
 
+const std::string k_cpu_dir = "/sys/devices/system/cpu";
+
 std::string trimmed(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
   return s;
@@ -155,7 +157,7 @@ std::string rail_simulator::get_text(const std::string& board_path) const {
   return trimmed(detail::read_text(root_ + board_path).value_or(""));
 }
 
-std::vector<double> rail_simulator::core_loads(const std::vector<bool>& online, const std::map<int, double>& shares) {
+std::vector<double> rail_simulator::core_loads(const std::vector<bool>& online, const std::map<int, double>& shares) const {
   const size_t n = online.size();
   if (options_.host_load) {
     const auto host = options_.host_load();
@@ -165,16 +167,10 @@ std::vector<double> rail_simulator::core_loads(const std::vector<bool>& online, 
   }
   // Each workload thread's load relative to the share it ran with (a thread that uses all of a
   // 10% share keeps its core as busy as a real core at that clock), packed onto the online cores
-  // busiest first, as the scheduler spreads runnable threads.
-  last_threads_ = threads_->sample(monotonic_ns());
-  return pack_loads(online, shares);
-}
-
-std::vector<double> rail_simulator::pack_loads(const std::vector<bool>& online, const std::map<int, double>& shares) const {
-  const size_t n = online.size();
-  // A thread that says what it runs (a layer backend's, common/work_activity.hpp) loads its core
-  // for the time it worked, as a board's core would run it: not for the CPU time the host
-  // happened to give it, which other work on the host cuts.
+  // busiest first, as the scheduler spreads runnable threads. A thread that says what it runs (a
+  // layer backend's, common/work_activity.hpp) loads its core for the time it worked, as a
+  // board's core would run it: not for the CPU time the host happened to give it, which other
+  // work on the host cuts.
   std::vector<double> loads;
   for (const auto& t : last_threads_) {
     const auto noted = shares.find(t.tid);
@@ -246,52 +242,76 @@ void rail_simulator::write_proc_stat(const board_load& l, double dt_s) {
   put("/proc/stat", detail::proc_stat_text(jiffies_));
 }
 
-board_load rail_simulator::read_clocks(const std::map<int, double>& work_shares) {
+rail_simulator::board_settings rail_simulator::read_settings() {
   const auto& p = profile_;
-  board_load l;
+  board_settings s;
+  board_load& l = s.load;
   const int n = p.core_count();
   l.online.assign(n, true);
   l.core_khz.assign(n, 0);
-  const std::string cpu = "/sys/devices/system/cpu";
-  for (int i = 0; i < n; ++i) l.online[i] = get_ll(cpu + "/cpu" + std::to_string(i) + "/online").value_or(1) != 0;
-  l.core_util = core_loads(l.online, work_shares);
-  double util_sum = 0;
-  int online = 0;
-  for (int i = 0; i < n; ++i) {
-    if (l.online[i]) {
-      util_sum += l.core_util[i];
-      ++online;
-    }
-  }
-  put(cpu + "/online", cpu_range_list(l.online) + "\n");
-  std::vector<bool> off(n);
-  for (int i = 0; i < n; ++i) off[i] = !l.online[i];
-  put(cpu + "/offline", cpu_range_list(off) + "\n");
-
+  for (int i = 0; i < n; ++i) l.online[i] = get_ll(k_cpu_dir + "/cpu" + std::to_string(i) + "/online").value_or(1) != 0;
   for (const auto& cl : p.clusters) {
-    const std::string policy = cpu + "/cpufreq/policy" + std::to_string(cl.cores.front());
+    const std::string policy = k_cpu_dir + "/cpufreq/policy" + std::to_string(cl.cores.front());
     const auto& t = cl.freqs_khz;
-    long long mn = std::clamp(get_ll(policy + "/scaling_min_freq").value_or(t.front()), t.front(), t.back());
-    long long mx = std::clamp(get_ll(policy + "/scaling_max_freq").value_or(t.back()), t.front(), t.back());
-    mx = std::max(mn, mx);
-    // schedutil follows the busiest core of the policy.
+    board_settings::policy_range r;
+    r.min_khz = std::clamp(get_ll(policy + "/scaling_min_freq").value_or(t.front()), t.front(), t.back());
+    r.max_khz = std::max(r.min_khz, std::clamp(get_ll(policy + "/scaling_max_freq").value_or(t.back()), t.front(), t.back()));
+    r.governor = get_text(policy + "/scaling_governor");
+    s.policies.push_back(std::move(r));
+  }
+  read_gpu(l);
+  read_emc_range(s);
+  return s;
+}
+
+board_load rail_simulator::loaded(const board_settings& s, const std::vector<double>& core_util,
+                                  std::optional<double> intensity) const {
+  const auto& p = profile_;
+  board_load l = s.load;
+  l.core_util = core_util;
+  if (intensity) l.cpu_intensity = *intensity;
+  // schedutil follows the busiest core of the policy.
+  for (size_t k = 0; k < p.clusters.size() && k < s.policies.size(); ++k) {
+    const auto& cl = p.clusters[k];
+    const auto& r = s.policies[k];
     double busy = 0;
     for (int c : cl.cores)
       if (l.online[c]) busy = std::max(busy, l.core_util[c]);
-    long long f = governed(t, get_text(policy + "/scaling_governor"), mn, mx, busy);
-    put(policy + "/scaling_cur_freq", std::to_string(f) + "\n");
-    put(policy + "/cpuinfo_cur_freq", std::to_string(f) + "\n");
+    const long long f = governed(cl.freqs_khz, r.governor, r.min_khz, r.max_khz, busy);
     for (int c : cl.cores) l.core_khz[c] = f;
   }
-  const double cpu_busy = online ? util_sum / online : 0;
-
-  read_gpu(l);
-  read_emc(l, std::max(cpu_busy, l.gpu_load));
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    host_load_ = cpu_busy;
-  }
+  choose_emc(l, s, std::max(cpu_busy(l), l.gpu_load));
   return l;
+}
+
+double rail_simulator::cpu_busy(const board_load& l) {
+  double sum = 0;
+  int online = 0;
+  for (size_t i = 0; i < l.online.size() && i < l.core_util.size(); ++i) {
+    if (!l.online[i]) continue;
+    sum += l.core_util[i];
+    ++online;
+  }
+  return online ? sum / online : 0;
+}
+
+void rail_simulator::write_clocks(const board_load& l) {
+  const auto& p = profile_;
+  put(k_cpu_dir + "/online", cpu_range_list(l.online) + "\n");
+  std::vector<bool> off(l.online.size());
+  for (size_t i = 0; i < off.size(); ++i) off[i] = !l.online[i];
+  put(k_cpu_dir + "/offline", cpu_range_list(off) + "\n");
+  for (const auto& cl : p.clusters) {
+    const std::string policy = k_cpu_dir + "/cpufreq/policy" + std::to_string(cl.cores.front());
+    const std::string f = std::to_string(l.core_khz[static_cast<size_t>(cl.cores.front())]) + "\n";
+    put(policy + "/scaling_cur_freq", f);
+    put(policy + "/cpuinfo_cur_freq", f);
+  }
+  if (p.emc_rate_path.empty()) return;
+  put(p.emc_rate_path, std::to_string(l.emc_hz) + "\n");
+  // mc_all in kHz-weighted activity, so activity / rate_kHz is the load fraction [unconfirmed unit].
+  put("/sys/kernel/actmon_avg_activity/mc_all",
+      std::to_string(static_cast<long long>(l.emc_util * static_cast<double>(l.emc_hz) / 1000.0)) + "\n");
 }
 
 void rail_simulator::read_gpu(board_load& l) {
@@ -317,35 +337,39 @@ void rail_simulator::read_gpu(board_load& l) {
   for (const auto& clk : p.gpu_clock_debugfs) put(clk, std::to_string(l.gpu_powered ? l.gpu_hz : 0) + "\n");
 }
 
-void rail_simulator::read_emc(board_load& l, double demand) {
+void rail_simulator::read_emc_range(board_settings& s) const {
   const auto& p = profile_;
-  // EMC: actmon scales it with memory demand between the floor and the nvpmodel cap.
   const auto& et = p.emc_freqs_hz;
-  if (p.emc_rate_path.empty()) {
-    // No EMC files (Thor): the memory clock follows demand on its own table, unseen.
-    l.emc_util = std::clamp(0.03 + 0.5 * demand, 0.0, 1.0);
-    if (!et.empty())
-      l.emc_hz = std::max(et.front(), table_floor(et, static_cast<long long>(static_cast<double>(et.back()) * (0.67 + 0.33 * demand))));
-    return;
-  }
+  if (p.emc_rate_path.empty() || et.empty()) return;
   long long emn = get_ll(p.emc_min_path).value_or(et.front());
   long long emx = get_ll(p.emc_max_path).value_or(et.back());
   long long cap = get_ll(p.emc_cap_path).value_or(0);
   if (cap > 0) emx = std::min(emx, cap);
   emx = std::max(table_floor(et, emx), et.front());
   emn = std::min(table_ceil(et, emn), emx);
-  long long emc = table_floor(et, static_cast<long long>(static_cast<double>(emx) * (0.67 + 0.33 * demand)));
+  s.emc_min_hz = emn;
+  s.emc_max_hz = emx;
   // A locked/overridden EMC (jetson_clocks) runs at the rate written, not at actmon's choice.
-  if (p.soc == "tegra210" && get_ll("/sys/kernel/debug/clk/override.emc/clk_state").value_or(0) == 1)
-    emc = get_ll("/sys/kernel/debug/clk/override.emc/clk_update_rate").value_or(emc);
-  else if (p.soc != "tegra210" && get_ll("/sys/kernel/debug/bpmp/debug/clk/emc/mrq_rate_locked").value_or(0) == 1)
-    emc = table_floor(et, get_ll(p.emc_rate_path).value_or(emc));
-  l.emc_hz = std::clamp(emc, emn, emx);
+  if (p.soc == "tegra210" && get_ll("/sys/kernel/debug/clk/override.emc/clk_state").value_or(0) == 1) {
+    if (const auto rate = get_ll("/sys/kernel/debug/clk/override.emc/clk_update_rate")) s.emc_locked_hz = *rate;
+  } else if (p.soc != "tegra210" && get_ll("/sys/kernel/debug/bpmp/debug/clk/emc/mrq_rate_locked").value_or(0) == 1) {
+    if (const auto rate = get_ll(p.emc_rate_path)) s.emc_locked_hz = table_floor(et, *rate);
+  }
+}
+
+void rail_simulator::choose_emc(board_load& l, const board_settings& s, double demand) const {
+  const auto& et = profile_.emc_freqs_hz;
+  // actmon scales the EMC with memory demand between the floor and the nvpmodel cap.
   l.emc_util = std::clamp(0.03 + 0.5 * demand, 0.0, 1.0);
-  put(p.emc_rate_path, std::to_string(l.emc_hz) + "\n");
-  // mc_all in kHz-weighted activity, so activity / rate_kHz is the load fraction [unconfirmed unit].
-  put("/sys/kernel/actmon_avg_activity/mc_all",
-      std::to_string(static_cast<long long>(l.emc_util * static_cast<double>(l.emc_hz) / 1000.0)) + "\n");
+  if (et.empty()) return;
+  if (profile_.emc_rate_path.empty()) {
+    // No EMC files (Thor): the memory clock follows demand on its own table, unseen.
+    l.emc_hz = std::max(et.front(), table_floor(et, static_cast<long long>(static_cast<double>(et.back()) * (0.67 + 0.33 * demand))));
+    return;
+  }
+  const long long chosen = s.emc_locked_hz.value_or(
+      table_floor(et, static_cast<long long>(static_cast<double>(s.emc_max_hz) * (0.67 + 0.33 * demand))));
+  l.emc_hz = std::clamp(chosen, s.emc_min_hz, s.emc_max_hz);
 }
 
 void rail_simulator::write_rails(const domain_power& d) {
@@ -435,43 +459,52 @@ void rail_simulator::write_temps(double total_mw, double dt_s) {
 }
 
 void rail_simulator::step(double dt_s) {
+  // Called directly (tests), an update takes the files as they are now, over `dt_s` to now.
+  settings_.reset();
+  last_end_ns_ = 0;
   const auto now = monotonic_ns();
   step_window(now - static_cast<std::int64_t>(dt_s * 1e9), now);
 }
 
 void rail_simulator::step_window(std::int64_t from_ns, std::int64_t to_ns) {
-  const double dt_s = static_cast<double>(to_ns - from_ns) * 1e-9;
-  // The window ends when its value is written, not when it was due: a real chip's reading is
-  // visible the moment its conversion ends, and this thread may wake late on a busy host.
-  const auto late_ns = std::max<std::int64_t>(0, monotonic_ns() - to_ns);
-  const auto work = activity::work_between(from_ns + late_ns, to_ns + late_ns, intensity_factor);
-  board_load l = read_clocks(work.shares);
-  write_proc_stat(l, dt_s);
-  // The rails' window is taken again after the work above (reading the clocks, /proc/stat: about
-  // half a millisecond on a loaded host). Else every reading would show the work up to that long
-  // before it appears, and an estimate that places readings at the moment they change
-  // (measure/sensor_updates.hpp), as a real INA3221's must be, would see each window that much
-  // late.
-  // The window ends when the rails are visible, as a chip's register is the moment its conversion
-  // ends. A reader sees the update at some point during the files' writes (a total summed from
-  // rails changes with the first rail written, a single rail with its own file): the window ends
-  // half way through them (the last update's write time is the estimate, and the work under way
-  // is taken to go on that long). At the writes' end, as it once did, conv1 came out 0.16-0.19 W
-  // above its isolated power in the median of 10 in_context jobs on resnet18 and resnet50, and at
-  // their start 0.06-0.09 W below: the first layer after a pause moves with a tenth of a
-  // millisecond of the window's end (docs/benchmarks.md).
+  // A real INA3221's register holds each new mean the moment its conversion ends. This thread can
+  // make a value visible only when it writes it, so its window ends there, and starts where the
+  // last one ended (no work counted twice or lost; a first update, or one after a stall of more
+  // than two windows, takes the schedule's length). The rails come first, from the board's
+  // settings as the last update read them: the files and threads read before them once took
+  // about 1.2 ms on a loaded 2-core host (p90 1.9 ms), and a reading's window that ended a fixed
+  // length before its write then moved with that, where a chip's ends as it is seen. Placed
+  // where the polls first see each update, conv1 in context came out within +-0.16 W of its
+  // isolated power on resnet18 and resnet50 (docs/benchmarks.md).
+  if (threads_) last_threads_ = threads_->sample(monotonic_ns());  // 40 us
+  if (!settings_) settings_ = read_settings();
   if (options_.before_rails) options_.before_rails();
+  // A reader sees the update while its files are written (a total summed from rails changes with
+  // the first rail written, a single rail with its own file): the window ends half way through
+  // the writes, the last update's write time standing for this one's.
   const auto taken_ns = monotonic_ns();
   const auto end_ns = taken_ns + rail_write_ns_ / 2;
-  const auto rail_work = activity::work_between(end_ns - (to_ns - from_ns), end_ns, intensity_factor);
-  if (!options_.host_load) l.core_util = pack_loads(l.online, rail_work.shares);
-  if (rail_work.mean) l.cpu_intensity = *rail_work.mean;
-  domain_power d = compute_power(profile_, l);
-  write_rails(d);
+  const auto length_ns = to_ns - from_ns;
+  const auto start_ns = last_end_ns_ > 0 && end_ns - last_end_ns_ <= 2 * length_ns ? last_end_ns_ : end_ns - length_ns;
+  last_end_ns_ = end_ns;
+  const double dt_s = static_cast<double>(end_ns - start_ns) * 1e-9;
+  const auto work = activity::work_between(start_ns, end_ns, intensity_factor);
+  const auto core_util = core_loads(settings_->load.online, work.shares);
+  write_rails(compute_power(profile_, loaded(*settings_, core_util, work.mean)));
   if (options_.after_rails) options_.after_rails();
   // (A write longer than a whole window is a stalled thread, not the time writes take.)
-  rail_write_ns_ = std::min<std::int64_t>(monotonic_ns() - taken_ns, to_ns - from_ns);
+  rail_write_ns_ = std::min<std::int64_t>(monotonic_ns() - taken_ns, length_ns);
+  // Then the rest of the board for the same window, with the settings as they are now, which the
+  // next update's rails start from (a clock written during a window takes effect at its end).
+  settings_ = read_settings();
+  const board_load l = loaded(*settings_, core_util, work.mean);
+  write_clocks(l);
+  write_proc_stat(l, dt_s);
   write_temps(total_mw(), dt_s);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    host_load_ = cpu_busy(l);
+  }
   // The CPU shares for the clocks just read come last: moving a thread into its cgroup quota
   // takes up to 13 ms on a 2-core host (the cgroup's migration), and before the rails it
   // delayed their update by as much, so the updates followed no clock a period fit accepts (a

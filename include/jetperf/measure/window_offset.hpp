@@ -4,10 +4,11 @@
 // little before, by however long the sensor (its driver, its rail files) takes to publish it,
 // which no poll can see. Every reading shifted by the same wrong amount moves the power of a layer
 // beside a step in power (the first layer after a pause) by up to a few percent, the same way in
-// every run: no number of runs narrows it, and the residuals' scatter does not show it. The runs
-// themselves do: shifted by the right amount, the readings that straddle a run's start fit best.
-// What is left of the placement's uncertainty widens the intervals (widen_for_placement), on a
-// Jetson's rails and on a GPU's NVML alike.
+// every run: no number of runs narrows it, and the residuals' scatter does not show it. How
+// sharply the runs fix it is the range of offsets they fit about as well as the best one, which
+// widens the intervals with the fit's own placement uncertainty (widen_for_placement), on a
+// Jetson's rails and on a GPU's NVML alike. The best offset is not applied by in_context: it
+// follows what the model misses (a block's ops, the pauses) as much as the sensor.
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -41,7 +42,7 @@ std::vector<power_reading> shifted_readings(std::vector<power_reading> readings,
 double placement_uncertainty_ns(const sensor_update_fit& fit, const std::vector<std::pair<std::int64_t, double>>& polls);
 
 /// Widens each unit's interval in `result` (a solve of `est` over `readings`) by what moving every
-/// reading by `shift_ns` either way moves its power (half the spread, in quadrature): the
+/// reading by `shift_ns` either way moves its power (half the spread, added to the interval): the
 /// residuals do not see an error shared by every reading's placement. A unit widened past the
 /// estimator's target makes the result no longer converged. Leaves `est` with `readings`.
 void widen_for_placement(layer_power_estimator& est, const std::vector<power_reading>& readings, double shift_ns,

@@ -6,8 +6,9 @@
 // with power. The job's threads also get a CPU share of f/f_max (cpu_reservation.hpp), so that a
 // CPU workload runs as much slower as the simulated clock is lower. One thread, updating every
 // `period` on a fixed schedule, as an INA3221 converts on its own clock: each update's rails are
-// the mean over the period that just ended, and the CPU's share of it follows the density of the
-// work the layer backends say they ran in that period (common/work_activity.hpp).
+// the mean since the last update (its period, give or take how late the thread wakes) up to the
+// moment they are written, and the CPU's share of it follows the density of the work the layer
+// backends say they ran in it (common/work_activity.hpp).
 #include <jetperf/sim/board_profile.hpp>
 #include <jetperf/sim/cpu_reservation.hpp>
 #include <jetperf/sim/power_model.hpp>
@@ -54,11 +55,12 @@ struct rail_simulator_options {
   std::function<std::vector<double>()> host_load;
   /// Relative rail noise (INA3221 readings are never perfectly flat); 0 disables it.
   double noise = 0.003;
-  /// Called in each update after the board's other files and before the rails are taken (tests:
-  /// the time an update spends there, which the rails' window must not lag by).
+  /// Called in each update before its rails' window is taken (tests: a late update, whose window
+  /// must reach to when it is written).
   std::function<void()> before_rails;
-  /// Called in each update once the rails' files are written, inside the time the next update's
-  /// window reaches past its taking (tests: a slow write).
+  /// Called in each update once the rails' files are written, before the board's other files,
+  /// inside the time the next update's window reaches past its taking (tests: the order, a slow
+  /// write).
   std::function<void()> after_rails;
 };
 
@@ -99,17 +101,36 @@ class rail_simulator final : public platform::workload_processes {
   void put(const std::string& board_path, const std::string& text);
   std::optional<long long> get_ll(const std::string& board_path) const;
   std::string get_text(const std::string& board_path) const;
-  /// The board's clocks and loads; `work_shares`: the noting threads' working time in the sensor
-  /// window (activity::work_between), which stands for their CPU time.
-  board_load read_clocks(const std::map<int, double>& work_shares);
-  std::vector<double> core_loads(const std::vector<bool>& online, const std::map<int, double>& work_shares);
-  /// The last sampled threads' loads (`work_shares` where they noted work) packed onto the online
-  /// cores, busiest first.
-  std::vector<double> pack_loads(const std::vector<bool>& online, const std::map<int, double>& work_shares) const;
+  /// What the board's files set (online cores, each CPU policy's governor and range, the GPU, the
+  /// EMC's range or locked rate), read after an update's rails for the next update's.
+  struct board_settings {
+    board_load load;  ///< online cores and the GPU as read; the clocks are chosen per update
+    struct policy_range {
+      std::string governor;
+      long long min_khz = 0, max_khz = 0;
+    };
+    std::vector<policy_range> policies;  ///< per profile cluster
+    long long emc_min_hz = 0, emc_max_hz = 0;
+    std::optional<long long> emc_locked_hz;
+  };
+  /// The board's settings now.
+  board_settings read_settings();
+  /// The board under `core_util` with these settings: each policy's clock as its governor picks it
+  /// for the busiest core, the EMC's for the demand.
+  board_load loaded(const board_settings& s, const std::vector<double>& core_util, std::optional<double> intensity) const;
+  /// The online cores' mean load, 0..1.
+  static double cpu_busy(const board_load& l);
+  /// The current clocks' files (CPU policies, online lists, EMC rate and activity).
+  void write_clocks(const board_load& l);
+  /// The last sampled threads' loads (`work_shares` where they noted work: activity::work_between)
+  /// packed onto the online cores, busiest first; options_.host_load's where given.
+  std::vector<double> core_loads(const std::vector<bool>& online, const std::map<int, double>& work_shares) const;
   /// The GPU's clock, load and power gating into `l` (devfreq follows its governor).
   void read_gpu(board_load& l);
+  /// The EMC's range and lock into `s`.
+  void read_emc_range(board_settings& s) const;
   /// The EMC rate and utilisation into `l`, for the CPU/GPU demand (0..1).
-  void read_emc(board_load& l, double demand);
+  void choose_emc(board_load& l, const board_settings& s, double demand) const;
   void reserve_speed(const board_load& l);
   void write_proc_stat(const board_load& l, double dt_s);
   void write_rails(const domain_power& power);
@@ -127,9 +148,11 @@ class rail_simulator final : public platform::workload_processes {
   std::vector<detail::core_jiffies> jiffies_;
   std::map<std::string, std::string> written_;
   std::mt19937 rng_{12345};
-  /// How long the last update took from taking its work to the rails' files written (the sim
-  /// thread's own; at most one window).
-  std::int64_t rail_write_ns_ = 0;
+  /// The settings the next update's rails are computed with (read after the last update's).
+  std::optional<board_settings> settings_;
+  /// Where the last update's window ended (monotonic ns; 0: none yet), and how long its rails'
+  /// files took to write (the sim thread's own; at most one window).
+  std::int64_t last_end_ns_ = 0, rail_write_ns_ = 0;
   static constexpr long long k_tree_samples = 16;  ///< the averaging count options_.period is for
   double noise_scale_ = 1;                         ///< options_.noise x this: sqrt(16 / samples)
   double die_c_ = 0;

@@ -488,32 +488,23 @@ void in_context_protocol::hold_to_counter() {
   out_.estimator.counter = c;
 }
 
-// Where the sensor's windows end: moved by the offset the runs fit best (window_offset.hpp; not
-// on a GPU), and known no better than the fit's phase uncertainty, 5% of the poll, the offset's
-// 95% range or half the offset: every reading moved that far
-// both ways, each interval is widened by what that moves its unit. It matters most to a layer
-// beside a step in power, as the first layer after a pause is: on the simulated Orin, with the
-// runs' spread and this, conv1's interval covered its power alone in 90% of jobs, 80% without
-// (docs/benchmarks.md).
+// Where the sensor's windows end: where the polls first see each update, as a chip's register
+// holds its mean the moment the conversion ends; known no better than the fit's phase
+// uncertainty, 5% of the poll, or the range of offsets the runs fit about as well as the best
+// (window_offset.hpp; not on a GPU, whose energy counter places the readings). Every reading
+// moved that far both ways, each interval is widened by what that moves its unit. It matters
+// most to a layer beside a step in power, as the first layer after a pause is. The best offset
+// itself is only reported: it follows what the model misses as much as the sensor (on the
+// simulated Orin, whose windows end where they are seen, moving the readings by it put conv1
+// 0.1-0.2 W above its power alone on resnet50, outside its interval in 12 of 30 jobs; placed as
+// seen, 1 of 100 on resnet18 and resnet50: docs/benchmarks.md).
 void in_context_protocol::widen_for_window_edges() {
   if (!fit_.unusable.empty()) return;
   placement_shift_ns_ = placement_uncertainty_ns(fit_, series_);
-  // NVML's readings are held to its energy counter, which places them already.
   if (!nvml_) {
-    // Either way: the fitted update is where the polls' brackets centre, not where the value
-    // was published, and a sensor thread that wakes late ends its window late. (Searched on
-    // the earlier side only, the simulated Orin's fits sat at the limit in half the jobs, and
-    // conv1 came out 0.04-0.16 W high: docs/benchmarks.md.)
     offset_ = fit_window_offset(*est_, fit_.readings, -k_window_offset_range_ns, k_window_offset_range_ns,
                                 k_window_offset_range_ns / 12);
-    if (offset_.offset_ns != 0) {
-      fit_.readings = shifted_readings(std::move(fit_.readings), offset_.offset_ns);
-      est_->set_readings(fit_.readings);
-      res_ = est_->solve();
-    }
-    // The offset is a model of the sensor, not a measurement of it: the interval keeps the
-    // figure the readings give where they were placed within reach too (half the offset).
-    placement_shift_ns_ = std::max({placement_shift_ns_, offset_.half_width_ns, std::abs(offset_.offset_ns) / 2});
+    placement_shift_ns_ = std::max(placement_shift_ns_, offset_.half_width_ns);
   }
   widen_for_placement(*est_, fit_.readings, placement_shift_ns_, res_);
 }

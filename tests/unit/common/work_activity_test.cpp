@@ -4,7 +4,12 @@
 #include <jetperf/common/work_activity.hpp>
 
 #include <chrono>
+#include <algorithm>
 #include <limits>
+#include <map>
+#include <optional>
+#include <random>
+#include <vector>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -53,5 +58,65 @@ TEST(work_activity, nothing_is_kept_while_no_simulator_listens) {
   EXPECT_EQ(noted.shares.size(), 1u);
   ASSERT_TRUE(noted.mean);
   EXPECT_DOUBLE_EQ(*noted.mean, 3.0);
+  activity::disable();
+}
+
+TEST(work_activity, a_source_working_since_before_the_ring_holds_is_still_working) {
+  // The log keeps 16k notes; a thread in one long op notes nothing while others note thousands.
+  activity::enable();
+  activity::note(100, 7, 5.0);
+  for (std::int64_t t = 0; t < 20000; ++t) activity::note(1000 + 2 * t, 8, t % 2 ? std::optional<double>() : 1.0);
+  const auto w = activity::work_between(30000, 40000, identity);
+  ASSERT_EQ(w.shares.count(7), 1u);
+  EXPECT_NEAR(w.shares.at(7), 1.0, 1e-12);
+  EXPECT_NEAR(w.shares.at(8), 0.5, 1e-3);
+  activity::disable();
+}
+
+TEST(work_activity, windows_anywhere_in_the_log_match_a_walk_over_all_of_it) {
+  // The log is read back from its newest note only as far as each window needs: three sources
+  // noting at random, slightly out of order between them (a note's time is taken before the
+  // lock), against every window's shares computed from the whole history.
+  activity::enable();
+  std::mt19937 rng(11);
+  std::uniform_int_distribution<int> gap(1, 400), src(1, 3), late(0, 50), dense(0, 3);
+  struct noted { std::int64_t t; int source; std::optional<double> d; };
+  std::vector<noted> all;
+  std::int64_t t = 1000;
+  for (int i = 0; i < 3000; ++i) {
+    t += gap(rng);
+    const int d = dense(rng);
+    const noted n{t - late(rng), src(rng), d == 0 ? std::optional<double>() : std::optional<double>(d)};
+    // Each source's own notes stay in order.
+    bool in_order = true;
+    for (auto it = all.rbegin(); it != all.rend(); ++it)
+      if (it->source == n.source) {
+        in_order = it->t <= n.t;
+        break;
+      }
+    if (!in_order) continue;
+    all.push_back(n);
+    activity::note(n.t, n.source, n.d);
+  }
+  for (std::int64_t from = 2000; from < t; from += 37'011) {
+    const std::int64_t to = from + 20'000;
+    std::map<int, double> expect;
+    for (int s = 1; s <= 3; ++s) {
+      std::optional<double> state;
+      std::int64_t since = 0;
+      double worked = 0;
+      for (const auto& n : all) {
+        if (n.source != s) continue;
+        if (state) worked += std::max<std::int64_t>(0, std::min(n.t, to) - std::max(since, from));
+        state = n.d;
+        since = n.t;
+      }
+      if (state) worked += std::max<std::int64_t>(0, to - std::max(since, from));
+      if (worked > 0) expect[s] = worked / 20'000.0;
+    }
+    const auto w = activity::work_between(from, to, identity);
+    ASSERT_EQ(w.shares.size(), expect.size()) << "window from " << from;
+    for (const auto& [s, share] : expect) EXPECT_NEAR(w.shares.at(s), share, 1e-12) << "source " << s << " from " << from;
+  }
   activity::disable();
 }

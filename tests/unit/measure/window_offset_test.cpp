@@ -91,3 +91,41 @@ TEST(window_offset, no_range_or_no_readings_leave_them_unmoved) {
   EXPECT_EQ(none.offset_ns, 0);
   EXPECT_EQ(none.half_width_ns, 0);
 }
+
+TEST(window_offset, placement_widens_each_interval_by_what_moving_every_reading_moves_it) {
+  // Readings seen 150 us after their windows ended, taken where they were seen: the first layer
+  // after the pause comes out low by more than the residuals' interval. Widened for a placement
+  // known to within 200 us, each interval holds its layer's power, and grows by half of what
+  // moving every reading 200 us either way moves the layer (added: the error is shared by every
+  // reading, not a noise that averages with the residuals').
+  paused_runs runs(150'000, 21);
+  auto res = runs.est.solve();
+  ASSERT_EQ(res.units.size(), 3u);
+  const double truth[] = {9.0, 6.5, 8.0};
+  ASSERT_GT(std::abs(res.units[0].power_w - truth[0]), res.units[0].power_ci95_w);
+  std::vector<double> before, moved_by;
+  for (const auto& u : res.units) before.push_back(u.power_ci95_w);
+  runs.est.set_readings(shifted_readings(runs.readings, 200'000));
+  const auto later = runs.est.solve();
+  runs.est.set_readings(shifted_readings(runs.readings, -200'000));
+  const auto earlier = runs.est.solve();
+  runs.est.set_readings(runs.readings);
+  for (std::size_t u = 0; u < 3; ++u) moved_by.push_back(std::abs(later.units[u].power_w - earlier.units[u].power_w) / 2);
+  res.converged = true;
+  widen_for_placement(runs.est, runs.readings, 200'000, res);
+  for (std::size_t u = 0; u < 3; ++u) {
+    EXPECT_NEAR(res.units[u].power_ci95_w, before[u] + moved_by[u], 1e-9) << "unit " << u;
+    EXPECT_NEAR(res.units[u].power_w, truth[u], res.units[u].power_ci95_w) << "unit " << u;
+    EXPECT_NEAR(res.units[u].energy_ci95_j, res.units[u].power_ci95_w * res.units[u].duration_s, 1e-12);
+  }
+  // Within the estimator's target (5%) still: converged. Widened past it, no longer.
+  EXPECT_LT(res.units[0].rel_half_width(), 0.05);
+  EXPECT_TRUE(res.converged);
+  auto wide = runs.est.solve();
+  wide.converged = true;
+  widen_for_placement(runs.est, runs.readings, 1'000'000, wide);
+  EXPECT_GT(wide.units[0].rel_half_width(), 0.05);
+  EXPECT_FALSE(wide.converged);
+  // The estimator keeps the readings it was given.
+  EXPECT_EQ(runs.est.readings(), runs.readings.size());
+}

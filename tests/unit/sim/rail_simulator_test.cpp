@@ -214,9 +214,8 @@ TEST(rail_simulator, follows_direct_writes_like_the_kernel) {
 
 TEST(rail_simulator, the_rails_window_ends_when_they_are_written) {
   // The estimate of per-layer power places each reading at the moment its value changes, as a
-  // real INA3221's is visible the moment its conversion ends. The simulator spends time on the
-  // board's other files before the rails (half a millisecond on a loaded host; 10 ms here):
-  // the rails must show the work up to their write, not up to when the update began.
+  // real INA3221's is visible the moment its conversion ends. An update that runs late (10 ms
+  // here) shows the work up to its write, not up to when it was due.
   test::temp_dir tmp;
   auto board = sim_testing::make_board("orin-agx", tmp);
   const double load = 1.0;
@@ -240,50 +239,60 @@ TEST(rail_simulator, the_rails_window_ends_when_they_are_written) {
   const double dense_late = cpu_rail_with(1000.0);
   // Half the 20 ms window was dense (intensity 1.44 against 0.55): the busy cores' dynamic power
   // grows by 80% (2.5 W here, in the board's default mode). A window that ended when the update
-  // began would see none of it.
+  // was due would see none of it.
   EXPECT_GT(dense_late - steady, 1500) << "steady " << steady << " mW, dense late " << dense_late << " mW";
 }
 
-TEST(rail_simulator, the_rails_window_reaches_to_when_their_files_are_written) {
-  // A reading becomes visible, as a chip's register does, while its files are written (45 us
-  // typical, several milliseconds under qemu-user), so its window ends half way through them;
-  // the last update's write time (at most a window) stands for this one's. Writes made 8 ms and
-  // 28 ms longer in the first update carry the next 40 ms window 4 ms and 14 ms further past
-  // when its work was taken. (With 10 ms windows, the arm64 check's qemu wrote for about 8 ms
-  // itself: both windows reached their cap, and the difference vanished.)
+TEST(rail_simulator, each_rails_window_starts_where_the_last_one_ended) {
+  // No work is counted twice or lost between updates: after an update 40 ms late on a 25 ms
+  // schedule, the window covers all 40 ms. Dense work in its first half, sparse in its second:
+  // half the window dense (about +2.5 W on the busy cores here, in the board's default mode),
+  // where a window of the schedule's 25 ms before the write would hold 5 ms of it (+1 W).
   test::temp_dir tmp;
   auto board = sim_testing::make_board("orin-agx", tmp);
   const double load = 1.0;
-  const int source = 4243;
-  const auto cpu_rail_after_a_write_longer_by = [&](std::chrono::milliseconds extra) {
+  const int source = 4244;
+  const auto cpu_rail_with = [&](double first_half_density) {
     activity::enable();
-    auto o = fixed_load(&load);
-    int update = 0;
-    o.after_rails = [&] {
-      if (update == 1) std::this_thread::sleep_for(extra);
-    };
-    // Dense work from the moment the second update takes its work: only the part of its window
-    // past the taking holds it.
-    o.before_rails = [&] {
-      if (++update == 2) activity::note(monotonic_ns(), source, 1000.0);
-    };
-    rail_simulator sim(board.profile(), board.paths().sysfs_root, o);
+    rail_simulator sim(board.profile(), board.paths().sysfs_root, fixed_load(&load));
     auto now = monotonic_ns();
-    activity::note(now - 100'000'000, source, 0.0);  // sparse work (0 MACs per byte)
-    sim.step_window(now - 40'000'000, now);
+    activity::note(now - 100'000'000, source, 0.0);
+    sim.step_window(now - 25'000'000, now);
+    activity::note(monotonic_ns(), source, first_half_density);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    activity::note(monotonic_ns(), source, 0.0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
     now = monotonic_ns();
-    sim.step_window(now - 40'000'000, now);
+    sim.step_window(now - 25'000'000, now);
     activity::note(monotonic_ns(), source, std::nullopt);
     activity::disable();
     return rail(sim, "VDD_CPU_CV");
   };
-  const double shorter = cpu_rail_after_a_write_longer_by(std::chrono::milliseconds(8));
-  const double longer = cpu_rail_after_a_write_longer_by(std::chrono::milliseconds(28));
-  // A quarter of the window more of it dense (10 ms of 40): about 1.2 W here, a quarter of what
-  // the busy cores add over a window all dense; a window ending at the writes' end, as it once
-  // did, took half the window more (2.5 W).
-  EXPECT_GT(longer - shorter, 800) << "after a write 8 ms longer " << shorter << " mW, 28 ms longer " << longer << " mW";
-  EXPECT_LT(longer - shorter, 1900) << "after a write 8 ms longer " << shorter << " mW, 28 ms longer " << longer << " mW";
+  const double steady = cpu_rail_with(0.0);
+  const double dense_first_half = cpu_rail_with(1000.0);
+  EXPECT_GT(dense_first_half - steady, 1900) << "steady " << steady << " mW, dense first half " << dense_first_half << " mW";
+  EXPECT_LT(dense_first_half - steady, 3100) << "steady " << steady << " mW, dense first half " << dense_first_half << " mW";
+}
+
+TEST(rail_simulator, the_rails_are_written_before_the_boards_other_files) {
+  // A chip's register holds the new mean the moment its conversion ends; the simulator's other
+  // files (clocks, online cores, /proc/stat: about a millisecond on a loaded 2-core host) come
+  // after the rails, so that a reader sees each update as close to its window's end as the
+  // thread woke. The board's settings the rails use are the last update's.
+  test::temp_dir tmp;
+  auto board = sim_testing::make_board("orin-agx", tmp);
+  platform::sysfs_root root(board.paths().sysfs_root);
+  const double load = 0.5;
+  auto o = fixed_load(&load);
+  std::string online_when_rails_written;
+  o.after_rails = [&] { online_when_rails_written = root.read("/sys/devices/system/cpu/online"); };
+  rail_simulator sim(board.profile(), board.paths().sysfs_root, o);
+  sim.step(0.02);
+  ASSERT_EQ(root.read("/sys/devices/system/cpu/online"), "0-7");
+  root.write("/sys/devices/system/cpu/cpu3/online", "0");
+  sim.step(0.02);
+  EXPECT_EQ(online_when_rails_written, "0-7");
+  EXPECT_EQ(root.read("/sys/devices/system/cpu/online"), "0-2,4-7");
 }
 
 TEST(rail_simulator, the_update_period_follows_the_chips_averaging_count) {

@@ -157,8 +157,9 @@ struct in_context_diagnostics {
   /// where the sensor's window edges fall (0: not widened).
   std::size_t blocks = 0;
   double placement_shift_s = 0;
-  /// Every reading's window end moved by this from where its update was seen (the runs fit
-  /// best there: measure/window_offset.hpp; 0 on a GPU, whose energy counter places them).
+  /// Where the runs fit best with every reading's window end moved this far from where its update
+  /// was seen (measure/window_offset.hpp; reported, not applied: a large one says the windows may
+  /// not end where their updates are seen, or the model misses something; 0 on a GPU).
   double window_offset_s = 0;
   /// The sensor's update clock could not be fitted (its changes follow no regular clock); a
   /// sensor read slower than it updates is not this (no longer window helps it).
