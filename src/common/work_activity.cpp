@@ -4,6 +4,7 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <set>
 #include <vector>
 
 #include <sys/syscall.h>
@@ -82,8 +83,9 @@ constexpr std::int64_t k_forget_ns = 60'000'000'000;
 
 // Calls `segment(source, from, to, macs_per_byte)` for each stretch of work within [from_ns, to_ns].
 // The ring is read back from its newest event only as far as the window and each noting source's
-// state when it began: the whole ring copied under the lock took 0.3-0.6 ms on a loaded 2-core
-// host, at every sensor update, and held every noting thread's next op waiting that long.
+// state when it began: the whole ring copied under the lock took 0.13 ms on an idle host and
+// 0.3-0.6 ms on a loaded 2-core one, at every sensor update, holding every noting thread's next op
+// that long; now about 0.4 us (tests/bench/work_activity.cpp, docs/benchmarks.md).
 template <typename Segment>
 void for_each_work(std::int64_t from_ns, std::int64_t to_ns, Segment segment) {
   std::vector<event> events;                 // in the window, newest first
@@ -91,11 +93,11 @@ void for_each_work(std::int64_t from_ns, std::int64_t to_ns, Segment segment) {
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (ring.empty()) return;
-    std::map<int, bool> pending;  // sources that noted since from_ns: their state before it is in the ring
+    std::set<int> pending;  // sources that noted since from_ns: their state before it is in the ring
     for (auto it = newest.begin(); it != newest.end();) {
       const event& e = it->second;
       if (e.t_ns >= from_ns) {
-        pending[e.source] = true;
+        pending.insert(e.source);
       } else if (e.macs_per_byte < 0 && e.t_ns < from_ns - k_forget_ns) {
         it = newest.erase(it);
         continue;
@@ -111,11 +113,7 @@ void for_each_work(std::int64_t from_ns, std::int64_t to_ns, Segment segment) {
         if (e.t_ns < to_ns) events.push_back(e);
         continue;
       }
-      const auto p = pending.find(e.source);
-      if (p != pending.end()) {
-        state[e.source] = {e.t_ns, e.macs_per_byte};
-        pending.erase(p);
-      }
+      if (pending.erase(e.source)) state[e.source] = {e.t_ns, e.macs_per_byte};
       if (pending.empty() && e.t_ns < from_ns - k_order_slack_ns) break;
     }
   }

@@ -473,9 +473,8 @@ void rail_simulator::step_window(std::int64_t from_ns, std::int64_t to_ns) {
   // than two windows, takes the schedule's length). The rails come first, from the board's
   // settings as the last update read them: the files and threads read before them once took
   // about 1.2 ms on a loaded 2-core host (p90 1.9 ms), and a reading's window that ended a fixed
-  // length before its write then moved with that, where a chip's ends as it is seen. Placed
-  // where the polls first see each update, conv1 in context came out within +-0.16 W of its
-  // isolated power on resnet18 and resnet50 (docs/benchmarks.md).
+  // length before its write then moved with that, where a chip's ends as it is seen (and whole
+  // rounds of in_context jobs moved conv1 together: docs/benchmarks.md).
   if (threads_) last_threads_ = threads_->sample(monotonic_ns());  // 40 us
   if (!settings_) settings_ = read_settings();
   if (options_.before_rails) options_.before_rails();

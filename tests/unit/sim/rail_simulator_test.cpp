@@ -252,16 +252,17 @@ TEST(rail_simulator, each_rails_window_starts_where_the_last_one_ended) {
   auto board = sim_testing::make_board("orin-agx", tmp);
   const double load = 1.0;
   const int source = 4244;
-  const auto cpu_rail_with = [&](double first_half_density) {
+  const auto cpu_rail_with = [&](double first_density, std::chrono::milliseconds dense_for = std::chrono::milliseconds(20),
+                                  std::chrono::milliseconds sparse_for = std::chrono::milliseconds(20)) {
     activity::enable();
     rail_simulator sim(board.profile(), board.paths().sysfs_root, fixed_load(&load));
     auto now = monotonic_ns();
     activity::note(now - 100'000'000, source, 0.0);
     sim.step_window(now - 25'000'000, now);
-    activity::note(monotonic_ns(), source, first_half_density);
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    activity::note(monotonic_ns(), source, first_density);
+    std::this_thread::sleep_for(dense_for);
     activity::note(monotonic_ns(), source, 0.0);
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::this_thread::sleep_for(sparse_for);
     now = monotonic_ns();
     sim.step_window(now - 25'000'000, now);
     activity::note(monotonic_ns(), source, std::nullopt);
@@ -272,6 +273,12 @@ TEST(rail_simulator, each_rails_window_starts_where_the_last_one_ended) {
   const double dense_first_half = cpu_rail_with(1000.0);
   EXPECT_GT(dense_first_half - steady, 1900) << "steady " << steady << " mW, dense first half " << dense_first_half << " mW";
   EXPECT_LT(dense_first_half - steady, 3100) << "steady " << steady << " mW, dense first half " << dense_first_half << " mW";
+  // More than two windows late (60 ms, a stalled thread), the update takes the schedule's 25 ms:
+  // 5 ms of the 40 ms dense (+1 W), not two thirds of 60 (+3.3 W).
+  using std::chrono::milliseconds;
+  const double after_a_stall = cpu_rail_with(1000.0, milliseconds(40), milliseconds(20));
+  EXPECT_LT(after_a_stall - steady, 1500) << "steady " << steady << " mW, after a stall " << after_a_stall << " mW";
+  EXPECT_GT(after_a_stall - steady, 200) << "steady " << steady << " mW, after a stall " << after_a_stall << " mW";
 }
 
 TEST(rail_simulator, the_rails_are_written_before_the_boards_other_files) {
