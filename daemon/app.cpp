@@ -68,6 +68,19 @@ telemetry::prometheus_build_info build_info_of(const board_selection& board, con
   return b;
 }
 
+// Where the driver states no update period (L4T r32), the provenance takes the board's card's
+// for the total power channel, when it is not stale.
+void put_card_period(nlohmann::json& provenance, const std::optional<nlohmann::json>& card) {
+  auto sensor = provenance.find("power_sensor");
+  if (sensor == provenance.end() || !(*sensor)["update_period_s"].is_null() || !card || card->value("stale", true)) return;
+  for (const auto& c : card->value("channels", nlohmann::json::array())) {
+    const auto ms = c.find("update_period_ms");
+    if (c.value("channel", std::string()) != "power.total" || ms == c.end() || !ms->is_number()) continue;
+    (*sensor)["update_period_s"] = ms->get<double>() * 1e-3;
+    (*sensor)["update_period_source"] = "card";
+  }
+}
+
 }  // namespace
 
 app::app(daemon_config config)
@@ -130,6 +143,8 @@ void app::make_job_service() {
   };
   if (board_.sim && board_.sim->simulator()) fidelity_ = std::make_unique<sim::sim_fidelity>(*board_.sim->simulator());
   job_options.fidelity = fidelity_.get();
+  sensor_cards_ = std::make_unique<stored_sensor_cards>(jobs_, board_.controller.get());
+  job_options.sensor_cards = sensor_cards_.get();
   if (board_.sim) job_options.processes = board_.sim->simulator();
   job_options.cpu_usage = &cpu_usage_;
   const platform::board_fidelity* fidelity = fidelity_.get();
@@ -140,6 +155,7 @@ void app::make_job_service() {
     if (jobs_ && board_.controller)
       card = api::latest_sensor_card(*jobs_, api::sensor_card_board_of(*board_.controller), wall_ns());
     j["sensor_card"] = card ? *card : nlohmann::json();
+    put_card_period(j, card);
     return cell_of(j);
   };
   // Estimates learn from the runs of this board only.

@@ -21,6 +21,7 @@
 #include <jetperf/store/trace_attachment_store.hpp>
 #include <jetperf/telemetry/sampler.hpp>
 
+#include "stored_sensor_cards.hpp"
 #include "board_setup.hpp"
 
 #include "daemon_config.hpp"
@@ -87,6 +88,7 @@ class app {
   board_selection board_;  ///< the served board (a running simulator when simulated)
   std::unique_ptr<sample_persister> persister_;
   std::unique_ptr<platform::board_fidelity> fidelity_;  ///< simulated boards only
+  std::unique_ptr<stored_sensor_cards> sensor_cards_;
   platform::proc_cpu_usage cpu_usage_;  ///< /proc/stat: each window's contention
   std::unique_ptr<telemetry::sampler> sampler_;
   std::unique_ptr<api::sampler_telemetry_view> telemetry_view_;

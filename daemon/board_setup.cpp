@@ -9,6 +9,7 @@
 #include <jetperf/platform/board_info.hpp>
 #include <jetperf/platform/sysfs_root.hpp>
 #include <jetperf/sim/board_profile.hpp>
+#include <jetperf/sim/profile_file.hpp>
 
 namespace jetperf::daemon {
 
@@ -51,15 +52,31 @@ void serve_jetson(board_selection& b, const std::string& nvpmodel, platform::sna
                info.module, info.soc, info.l4t.empty() ? "?" : info.l4t, b.sysfs_root);
 }
 
+// A built-in profile by name, or a profile file (PATH.json): its board directory is named after
+// the profile's own name.
+sim::sim_board make_sim_board(const std::string& profile, const daemon_config& config) {
+  const bool file = profile.size() > 5 && profile.compare(profile.size() - 5, 5, ".json") == 0;
+  if (!file) {
+    try {
+      sim::find_profile(profile);
+    } catch (const not_found&) {
+      throw config_error("--board: unknown simulated board profile '" + profile + "'; known: " + profile_list());
+    }
+    return sim::sim_board::create(profile, config.sim_dir + "/" + profile);
+  }
+  sim::board_profile p;
+  try {
+    p = sim::read_profile_file(profile);
+  } catch (const validation_error& e) {
+    throw config_error(std::string("--board: ") + e.what());
+  }
+  const std::string dir = config.sim_dir + "/" + p.name;
+  return sim::sim_board::create(std::move(p), dir);
+}
+
 void serve_sim(board_selection& b, const std::string& profile, const daemon_config& config,
                platform::snapshot_journal* journal, reboot_hook on_reboot) {
-  try {
-    sim::find_profile(profile);
-  } catch (const not_found&) {
-    throw config_error("--board: unknown simulated board profile '" + profile + "'; known: " + profile_list());
-  }
-  const std::string dir = config.sim_dir + "/" + profile;
-  b.sim = std::make_unique<sim::sim_board>(sim::sim_board::create(profile, dir));
+  b.sim = std::make_unique<sim::sim_board>(make_sim_board(profile, config));
   b.sim->start();
   const auto paths = b.sim->paths();
   b.name = "sim:" + profile;

@@ -13,7 +13,9 @@
 #include <sstream>
 
 #include <jetperf/config.hpp>
+#include <jetperf/common/errors.hpp>
 #include <jetperf/platform/own_executable.hpp>
+#include <jetperf/sim/profile_file.hpp>
 
 namespace jetperf::daemon {
 
@@ -123,7 +125,13 @@ void parse_board(daemon_config& c, const std::string& where, const std::string& 
     c.board = value;
     return;
   }
-  fail(where, key, "'" + value + "' is not one of auto, sim:PROFILE, jetson, dgpu, host");
+  // A profile file (sim:PATH.json): read and checked when the board is set up.
+  if (value.rfind("sim:", 0) == 0 && value.size() > 9 && value.compare(value.size() - 5, 5, ".json") == 0 &&
+      std::none_of(value.begin(), value.end(), [](char ch) { return static_cast<unsigned char>(ch) < 0x20; })) {
+    c.board = value;
+    return;
+  }
+  fail(where, key, "'" + value + "' is not one of auto, sim:PROFILE, sim:PATH.json, jetson, dgpu, host");
 }
 
 void parse_log_level(daemon_config& c, const std::string& where, const std::string& key,
@@ -260,6 +268,15 @@ bool file_exists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
+// --write-sim-profile NAME: a built-in profile as a file users edit and serve with sim:PATH.json.
+std::string sim_profile_text(const std::string& name) {
+  try {
+    return sim::profile_json_text(sim::find_profile(name));
+  } catch (const not_found& e) {
+    throw config_error(std::string("--write-sim-profile: ") + e.what());
+  }
+}
+
 }  // namespace
 
 std::string installed_web_root() { return JETPERF_DEFAULT_WEB_ROOT; }
@@ -351,6 +368,12 @@ command_line parse_command_line(const std::vector<std::string>& args) {
       result.exit_text = std::string("jetperfd ") + JETPERF_VERSION + "\n";
       return result;
     }
+    if (arg == "--write-sim-profile" || arg.rfind("--write-sim-profile=", 0) == 0) {
+      std::string name = arg.size() > 19 ? arg.substr(20) : (i + 1 < args.size() ? args[++i] : "");
+      result.exit_now = true;
+      result.exit_text = sim_profile_text(name);
+      return result;
+    }
     if (arg.rfind("--", 0) != 0 || arg.size() == 2) {
       throw config_error("unexpected argument '" + arg + "' (see --help)");
     }
@@ -439,7 +462,7 @@ std::string usage_text() {
          "  --db PATH                  SQLite database (default /var/lib/jetperf/jetperf.db)\n"
          "  --token-file PATH          API token, created 0600 when absent\n"
          "                             (default /var/lib/jetperf/token)\n"
-         "  --board KIND               auto | sim:PROFILE | jetson | dgpu | host (default auto)\n"
+         "  --board KIND               auto | sim:PROFILE | sim:PATH.json | jetson | dgpu | host (default auto)\n"
          "  --log-level LEVEL          trace, debug, info, warn, error, critical, off\n"
          "  --require-token-for-reads  GET requests need the token too (except /v1/health)\n"
          "  --sysfs-root PATH          root prefix for /sys and /proc reads (default /)\n"
@@ -484,6 +507,7 @@ std::string usage_text() {
          "  --ready-file PATH          write HOST:PORT here once listening\n"
          "  --restore-only             restore the board's saved settings and exit\n"
          "  --version                  print the version and exit\n"
+         "  --write-sim-profile NAME   print a built-in simulated board's profile as a file for sim:PATH.json\n"
          "  --help                     print this help and exit\n";
 }
 

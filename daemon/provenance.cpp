@@ -49,7 +49,13 @@ nlohmann::json sensor_part(const telemetry::sampler& sampler, const std::string&
     put_hwmon_averaging(channel, root, c.source);
     channels.push_back(std::move(channel));
   }
-  return {{"channels", channels}, {"update_period_s", sampler.update_period_s()}};
+  // Only what the driver states (hwmon's update_interval); where none does (L4T r32's ina3221x),
+  // the board's sensor card says it (app.cpp), or nothing: the sampler's own period is not the
+  // sensor's. Each point's rows carry the period it used and where it came from.
+  const bool stated = sampler.update_period_stated();
+  return {{"channels", channels},
+          {"update_period_s", stated ? nlohmann::json(sampler.update_period_s()) : nlohmann::json()},
+          {"update_period_source", stated ? nlohmann::json("nominal") : nlohmann::json()}};
 }
 
 nlohmann::json sampling_part(const telemetry::sampler& sampler) {

@@ -69,4 +69,43 @@ std::optional<nlohmann::json> latest_sensor_card(const jobs::job_service& jobs, 
   return card;
 }
 
+std::optional<measure::sensor_facts> sensor_card_facts(const jobs::job_service& jobs, const sensor_card_board& board,
+                                                       const std::string& channel, bool same_averaging,
+                                                       std::size_t max_jobs) {
+  store::job_filter filter;
+  filter.kind = "sensor";
+  filter.state = store::job_state::succeeded;
+  filter.limit = static_cast<std::int64_t>(max_jobs);
+  for (const auto& job : jobs.list(filter, nullptr)) {
+    const auto board_part = job.provenance.find("board");
+    if (board_part == job.provenance.end() || text_of(*board_part, "l4t") != board.l4t) continue;
+    for (const auto& p : jobs.points(job.id)) {
+      if (p.status != "ok" || p.params.value("load", std::string("cpu")) != "cpu") continue;
+      const bool same = text_of(p.metrics, "averaging") == board.averaging;
+      if (same_averaging && !same) continue;
+      for (const auto& row : p.metrics.value("channels", nlohmann::json::array())) {
+        if (row.value("channel", std::string()) != channel) continue;
+        const auto number = [&row](const char* k) {
+          const auto it = row.find(k);
+          return it != row.end() && it->is_number() ? it->get<double>() * 1e-3 : 0.0;
+        };
+        const double window_s = number("window_ms"), delay_s = number("delay_ms");
+        // A card that could not fit the step says nothing of the window and delay.
+        if (!(window_s > 0) || !row.contains("delay_ms") || !row["delay_ms"].is_number()) continue;
+        measure::sensor_facts f;
+        f.window_s = window_s;
+        f.delay_s = delay_s;
+        f.window_source = "card";
+        f.card_job_id = job.id;
+        if (same) {
+          f.period_s = number("update_period_ms");
+          if (f.period_s > 0) f.period_source = "card";
+        }
+        return f;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace jetperf::api

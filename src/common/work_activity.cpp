@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <set>
@@ -147,6 +148,14 @@ work_in_window work_between(std::int64_t from_ns, std::int64_t to_ns, const std:
   });
   if (worked > 0) out.mean = weighted / worked;
   return out;
+}
+
+std::int64_t exact_since_ns() {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (ring.size() < k_capacity) return std::numeric_limits<std::int64_t>::min();
+  // The slot about to be overwritten holds the oldest note; notes land up to the order slack out
+  // of time order.
+  return ring[head].t_ns + k_order_slack_ns;
 }
 
 }  // namespace jetperf::activity

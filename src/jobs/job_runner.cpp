@@ -162,6 +162,7 @@ measure::point_context job_runner::point_context_for(job_run& run) {
   ctx.board = board_;
   ctx.telemetry = telemetry_;
   ctx.fidelity = options_.fidelity;
+  ctx.sensor_cards = options_.sensor_cards;
   ctx.processes = options_.processes;
   ctx.cpu_usage = options_.cpu_usage;
   ctx.event = [this, id](const std::string& type, const record& data) {

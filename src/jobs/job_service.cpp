@@ -29,6 +29,7 @@ runner_options runner_options_of(const job_service_options& o) {
   r.thermal_limit_c = o.thermal_limit_c;
   r.on_running = o.on_running;
   r.fidelity = o.fidelity;
+  r.sensor_cards = o.sensor_cards;
   r.processes = o.processes;
   r.cpu_usage = o.cpu_usage;
   return r;

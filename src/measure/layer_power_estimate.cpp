@@ -516,6 +516,9 @@ layer_power_result layer_power_estimator::solve(const system& s) const {
     lu.power_w = options_.idle_w + figures.power_w[k];
     lu.power_ci95_w = half_width(factor, figures.covariance.empty() ? k_inf : figures.covariance[k * units + k],
                                  block_figures.covariance.empty() ? k_nan : block_figures.covariance[k * units + k]);
+    if (!figures.covariance.empty()) lu.residuals_ci95_w = factor * std::sqrt(std::max(figures.covariance[k * units + k], 0.0));
+    if (!block_figures.covariance.empty())
+      lu.runs_ci95_w = block_factor * std::sqrt(std::max(block_figures.covariance[k * units + k], 0.0));
     lu.at_bound = true;
     for (std::size_t c = bounds[k]; c < bounds[k + 1]; ++c) {
       lu.duration_s += s.duration_s[c];

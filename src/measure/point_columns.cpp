@@ -30,6 +30,11 @@ std::vector<column> power_columns() {
       declare(cols::energy_j, column_role::metric, "J", "power_w x one run's mean time", true),
       declare(cols::dynamic_power_w, column_role::metric, "W", "power_w - idle_power_w", false),
       declare(cols::dynamic_energy_j, column_role::metric, "J", "dynamic_power_w x one run's mean time", false),
+      declare(cols::sim_power_w, column_role::metric, "W",
+              "simulated boards only: the simulator's own board power over the same work (its model, without the "
+              "sensor's noise, averaging or lag): the truth power_w estimates", false),
+      declare(cols::sim_dynamic_w, column_role::metric, "W",
+              "simulated boards only: sim_power_w less what the model draws idle under the same clocks", false),
   };
 }
 

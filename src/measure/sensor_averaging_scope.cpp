@@ -81,7 +81,19 @@ sensor_averaging_scope::sensor_averaging_scope(platform::board_settings* board, 
   if (!board_ || request.mode == sensor_samples_request::how::as_is) return;
   before_ = board_->sensor_averaging();
   now_ = before_;
-  if (before_.empty()) return;  // nothing to set: auto leaves such a board as it is
+  if (before_.empty()) {
+    // Nothing to set (L4T r32's ina3221x, an INA238): auto leaves the window as it is, but reads
+    // it as fast as the sampler may, since no driver says how often it updates and a window is
+    // placed only from polls several times faster than it.
+    if (request.mode == sensor_samples_request::how::automatic && telemetry_) {
+      const double fastest_s = telemetry_->fastest_tick_period_s();
+      if (fastest_s > 0 && fastest_s < tick_s_) {
+        tick_s_ = telemetry_->set_job_tick_period_s(fastest_s);
+        tick_changed_ = true;
+      }
+    }
+    return;
+  }
   std::optional<std::int64_t> want = request.count;
   if (request.mode == sensor_samples_request::how::automatic) {
     const double fastest_s = telemetry_ ? telemetry_->fastest_tick_period_s() : 0.0;

@@ -103,6 +103,7 @@ void widen_for_placement(layer_power_estimator& est, const std::vector<power_rea
     // them 0.07-0.15 W low against intervals of 0.06-0.12 W; added, 1 of 100: docs/benchmarks.md).
     const double half = std::abs(later.units[u].power_w - earlier.units[u].power_w) / 2;
     unit.power_ci95_w += half;
+    unit.placement_w = half;
     unit.energy_ci95_j = unit.power_ci95_w * unit.duration_s;
     res.converged = res.converged && unit.rel_half_width() <= est.options().target_rel;
   }

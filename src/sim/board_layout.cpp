@@ -2,7 +2,12 @@
 
 #include <cstdio>
 
+#include <map>
+#include <memory>
+#include <mutex>
+
 #include <jetperf/common/errors.hpp>
+#include <jetperf/sim/profile_file.hpp>
 
 #include "file_io.hpp"
 
@@ -13,6 +18,15 @@ board_layout::board_layout(std::string dir) : dir_(std::move(dir)) {
 }
 
 const board_profile& board_layout::profile() const {
+  if (const auto text = detail::read_text(profile_json_file())) {
+    // The simulator's programs ask once per run; a daemon keeps its own copy (sim_board).
+    static std::mutex mutex;
+    static std::map<std::string, std::unique_ptr<board_profile>> read;
+    std::lock_guard<std::mutex> lock(mutex);
+    auto& p = read[dir_];
+    if (!p) p = std::make_unique<board_profile>(profile_from_json_text(*text));
+    return *p;
+  }
   auto name = detail::read_text(profile_file());
   if (!name) throw not_found("no simulated board in " + dir_ + " (missing " + profile_file() + ")");
   while (!name->empty() && (name->back() == '\n' || name->back() == ' ')) name->pop_back();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <spdlog/spdlog.h>
 
@@ -57,6 +58,27 @@ rail_simulator::rail_simulator(const board_profile& profile, std::string root, r
     speed_.reason = "the simulator runs on a given load";
   }
   jiffies_.assign(static_cast<size_t>(profile_.core_count()), detail::core_jiffies{});
+  const auto add_sensor = [this](sensor_clock c, const sensor_timing& t) {
+    c.timing = t;
+    if (options_.period) c.timing.period_us = options_.period->count();
+    if (options_.noise) {
+      c.timing.noise_fraction = *options_.noise;
+      c.timing.noise_mw = 0;
+    }
+    c.period_ns = std::max<std::int64_t>(c.timing.period_us, 100) * 1000;
+    sensors_.push_back(c);
+  };
+  for (std::size_t i = 0; i < profile_.ina.size(); ++i) {
+    sensor_clock c;
+    c.ina_index = i;
+    add_sensor(c, profile_.timing_of(profile_.ina[i]));
+  }
+  for (std::size_t i = 0; i < profile_.ina238.size(); ++i) {
+    sensor_clock c;
+    c.ina238_index = i;
+    add_sensor(c, profile_.timing_of(profile_.ina238[i]));
+  }
+  chip_rails_.resize(sensors_.size());
   activity::enable();
   die_c_ = profile_.power.ambient_c + 8;
 }
@@ -100,46 +122,61 @@ void rail_simulator::stop() {
 }
 
 void rail_simulator::run() {
-  // steady_clock is CLOCK_MONOTONIC: the windows are on the daemon's timeline.
-  const auto ns = [](std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(t.time_since_epoch()).count();
+  // steady_clock is CLOCK_MONOTONIC: the windows are on the daemon's timeline. The board's clocks
+  // follow the first chip's schedule (the profile's period on a board without one); each chip
+  // keeps its own, as each INA3221 converts on its own oscillator.
+  follow_averaging();
+  const auto board_period = [this] {
+    return sensors_.empty() ? std::max<std::int64_t>(options_.period.value_or(std::chrono::microseconds(profile_.sensor.period_us)).count(), 100) * 1000
+                            : sensors_.front().period_ns;
   };
-  auto period = follow_averaging();
-  auto next = std::chrono::steady_clock::now() + period;
+  std::int64_t board_next = monotonic_ns() + board_period();
+  for (auto& c : sensors_) c.next_ns = monotonic_ns() + c.period_ns;
   std::unique_lock<std::mutex> lock(mutex_);
   while (!stop_) {
-    cv_.wait_until(lock, next, [this] { return stop_; });
+    std::int64_t due = board_next;
+    for (const auto& c : sensors_) due = std::min(due, c.next_ns);
+    cv_.wait_until(lock, std::chrono::steady_clock::time_point(std::chrono::nanoseconds(due)), [this] { return stop_; });
     if (stop_) break;
     lock.unlock();
+    const bool board = board_next <= due;
     try {
-      step_window(ns(next - period), ns(next));
+      update(board_period(), board, false);
     } catch (const std::exception& e) {
       // The tree may be mid-rebuild; the next step retries.
       spdlog::debug("rail simulator step failed: {}", e.what());
     }
-    // The chip keeps its own schedule: updates this thread was too late for are skipped, not
+    // Each chip keeps its own schedule: updates this thread was too late for are skipped, not
     // crowded in after it. A new averaging count takes effect from the next conversion.
-    period = follow_averaging();
-    next += period;
-    const auto now = std::chrono::steady_clock::now();
-    if (now > next) next += period * ((now - next) / period + 1);
+    const auto skip_past = [](std::int64_t& next, std::int64_t period, std::int64_t now) {
+      next += period;
+      if (now > next) next += period * ((now - next) / period + 1);
+    };
+    const auto now = monotonic_ns();
+    follow_averaging();
+    for (auto& c : sensors_)
+      if (c.updated) {
+        skip_past(c.next_ns, c.period_ns, now);
+        c.updated = false;
+      }
+    if (board) skip_past(board_next, board_period(), now);
     lock.lock();
   }
 }
 
-std::chrono::microseconds rail_simulator::follow_averaging() {
-  const auto base = options_.period.value_or(std::chrono::microseconds(profile_.sensor.period_us));
-  if (!profile_.hwmon_rails || profile_.ina.empty()) return base;
-  // The chips share one averaging count as jetperfd sets them; the first one's is the schedule.
-  const auto samples = get_ll(rail_dir(profile_, "", profile_.ina.front()) + "/samples");
-  if (!samples || *samples <= 0) return base;
-  const auto period = base * *samples / k_tree_samples;
-  // Averaging fewer samples leaves more of the ADC's noise in each reading (1/sqrt(samples)).
-  noise_scale_ = std::sqrt(static_cast<double>(k_tree_samples) / static_cast<double>(*samples));
-  // The driver computes update_interval from the chip's configuration, rounded to a millisecond.
-  const auto ms = std::to_string((period.count() + 500) / 1000) + "\n";
-  for (const auto& chip : profile_.ina) put(rail_dir(profile_, "", chip) + "/update_interval", ms);
-  return std::max<std::chrono::microseconds>(period, std::chrono::microseconds(100));
+void rail_simulator::follow_averaging() {
+  for (auto& c : sensors_) {
+    if (!c.ina_index || !profile_.hwmon_rails) continue;
+    const auto& chip = profile_.ina[*c.ina_index];
+    const auto samples = get_ll(rail_dir(profile_, "", chip) + "/samples");
+    if (!samples || *samples <= 0) continue;
+    const std::int64_t period_ns = c.timing.period_us * 1000 * *samples / k_tree_samples;
+    // Averaging fewer samples leaves more of the ADC's noise in each reading (1/sqrt(samples)).
+    c.noise_scale = std::sqrt(static_cast<double>(k_tree_samples) / static_cast<double>(*samples));
+    c.period_ns = std::max<std::int64_t>(period_ns, 100'000);
+    // The driver computes update_interval from the chip's configuration, rounded to a millisecond.
+    put(rail_dir(profile_, "", chip) + "/update_interval", std::to_string((period_ns + 500'000) / 1'000'000) + "\n");
+  }
 }
 
 void rail_simulator::put(const std::string& board_path, const std::string& text) {
@@ -157,10 +194,16 @@ std::string rail_simulator::get_text(const std::string& board_path) const {
   return trimmed(detail::read_text(root_ + board_path).value_or(""));
 }
 
-std::vector<double> rail_simulator::core_loads(const std::vector<bool>& online, const std::map<int, double>& shares) const {
+std::vector<double> rail_simulator::core_loads(const std::vector<bool>& online, const std::map<int, double>& shares,
+                                               const std::vector<thread_busy>& threads) const {
   const size_t n = online.size();
   if (options_.host_load) {
-    const auto host = options_.host_load();
+    // Sampled once per board update (a given load is a delta since the last sample).
+    std::vector<double> host;
+    {
+      std::lock_guard<std::mutex> lock(history_mutex_);
+      host = host_util_;
+    }
     std::vector<double> u(n, 0.0);
     for (size_t i = 0; i < n && !host.empty(); ++i) u[i] = host[i % host.size()];
     return u;
@@ -172,10 +215,15 @@ std::vector<double> rail_simulator::core_loads(const std::vector<bool>& online, 
   // board's core would run it: not for the CPU time the host happened to give it, which other
   // work on the host cuts.
   std::vector<double> loads;
-  for (const auto& t : last_threads_) {
+  std::map<int, double> unseen = shares;
+  for (const auto& t : threads) {
     const auto noted = shares.find(t.tid);
     loads.push_back(std::clamp(noted != shares.end() ? noted->second : t.busy / reservation_->share_of(t.tid), 0.0, 1.0));
+    unseen.erase(t.tid);
   }
+  // A thread that noted its work counts for it even where the last sample of the threads missed
+  // it (it ended since: the work it noted was still done).
+  for (const auto& [tid, share] : unseen) loads.push_back(std::clamp(share, 0.0, 1.0));
   std::sort(loads.rbegin(), loads.rend());
   std::vector<size_t> cores;
   for (size_t i = 0; i < n; ++i)
@@ -372,61 +420,47 @@ void rail_simulator::choose_emc(board_load& l, const board_settings& s, double d
   l.emc_hz = std::clamp(chosen, s.emc_min_hz, s.emc_max_hz);
 }
 
-void rail_simulator::write_rails(const domain_power& d) {
-  std::uniform_real_distribution<double> jitter(-options_.noise * noise_scale_, options_.noise * noise_scale_);
+void rail_simulator::write_ina(const ina_chip& chip, const domain_power& d, double noise_scale, const sensor_timing& t) {
+  std::uniform_real_distribution<double> jitter(-1.0, 1.0);
+  const double fraction = t.noise_fraction * noise_scale, absolute = t.noise_mw * noise_scale;
+  const std::string dir = rail_dir(profile_, "", chip);
   std::vector<std::pair<std::string, double>> rails;
-  for (const auto& chip : profile_.ina) {
-    const std::string dir = rail_dir(profile_, "", chip);
-    long long shunt_sum_uv = 0;
-    for (size_t k = 0; k < chip.channels.size(); ++k) {
-      const auto& ch = chip.channels[k];
-      const bool nc = ch.kind == rail_kind::nc;
-      double mw = nc ? 0 : std::max(0.0, d.rail(ch.kind) * (1 + jitter(rng_)));
-      // Every monitored rail is measured on the 5 V side of its regulator.
-      long long mv = nc ? 0 : 5000 + static_cast<long long>(std::lround(jitter(rng_) * 4000));
-      long long ma = mv > 0 ? std::llround(mw * 1000.0 / static_cast<double>(mv)) : 0;
-      // Keep P = V * I exact in what readers compute from the files.
-      mw = static_cast<double>(mv) * static_cast<double>(ma) / 1000.0;
-      rails.emplace_back(ch.label, mw);
-      if (profile_.hwmon_rails) {
-        const std::string ks = std::to_string(k + 1);
-        put(dir + "/in" + ks + "_input", std::to_string(mv) + "\n");
-        put(dir + "/curr" + ks + "_input", std::to_string(ma) + "\n");
-        const long long shunt_uv = ma * 5;  // 5 mOhm shunt
-        shunt_sum_uv += shunt_uv;
-        put(dir + "/in" + std::to_string(k + 4) + "_input", std::to_string(shunt_uv) + "\n");
-      } else {
-        const std::string ks = std::to_string(k);
-        put(dir + "/in_power" + ks + "_input", std::to_string(std::llround(mw)) + "\n");
-        put(dir + "/in_current" + ks + "_input", std::to_string(ma) + "\n");
-        put(dir + "/in_voltage" + ks + "_input", std::to_string(mv) + "\n");
-      }
+  long long shunt_sum_uv = 0;
+  for (size_t k = 0; k < chip.channels.size(); ++k) {
+    const auto& ch = chip.channels[k];
+    const bool nc = ch.kind == rail_kind::nc;
+    double mw = nc ? 0 : std::max(0.0, d.rail(ch.kind) * (1 + fraction * jitter(rng_)) + absolute * jitter(rng_));
+    // Every monitored rail is measured on the 5 V side of its regulator.
+    long long mv = nc ? 0 : 5000 + static_cast<long long>(std::lround(fraction * jitter(rng_) * 4000));
+    long long ma = mv > 0 ? std::llround(mw * 1000.0 / static_cast<double>(mv)) : 0;
+    // Keep P = V * I exact in what readers compute from the files.
+    mw = static_cast<double>(mv) * static_cast<double>(ma) / 1000.0;
+    rails.emplace_back(ch.label, mw);
+    if (profile_.hwmon_rails) {
+      const std::string ks = std::to_string(k + 1);
+      put(dir + "/in" + ks + "_input", std::to_string(mv) + "\n");
+      put(dir + "/curr" + ks + "_input", std::to_string(ma) + "\n");
+      const long long shunt_uv = ma * 5;  // 5 mOhm shunt
+      shunt_sum_uv += shunt_uv;
+      put(dir + "/in" + std::to_string(k + 4) + "_input", std::to_string(shunt_uv) + "\n");
+    } else {
+      const std::string ks = std::to_string(k);
+      put(dir + "/in_power" + ks + "_input", std::to_string(std::llround(mw)) + "\n");
+      put(dir + "/in_current" + ks + "_input", std::to_string(ma) + "\n");
+      put(dir + "/in_voltage" + ks + "_input", std::to_string(mv) + "\n");
     }
-    if (profile_.hwmon_rails) put(dir + "/in7_input", std::to_string(shunt_sum_uv) + "\n");
   }
-  double total = 0;
-  bool has_input = false;
-  for (const auto& chip : profile_.ina)
-    for (size_t k = 0; k < chip.channels.size(); ++k)
-      if (chip.channels[k].kind == rail_kind::input) has_input = true;
-  for (size_t i = 0, r = 0; i < profile_.ina.size(); ++i)
-    for (size_t k = 0; k < profile_.ina[i].channels.size(); ++k, ++r) {
-      const bool input = profile_.ina[i].channels[k].kind == rail_kind::input;
-      if (has_input ? input : true) total += rails[r].second;
-    }
-  if (profile_.ina.empty()) total = board_total_mw(profile_, d);
-  // The carrier's INA238 measures the whole board: the total, the module's rails inside it.
-  for (const auto& chip : profile_.ina238) total = write_ina238(chip, d.input * (1 + jitter(rng_)), rails);
-  std::lock_guard<std::mutex> lock(mutex_);
-  rails_ = std::move(rails);
-  total_ = total;
+  if (profile_.hwmon_rails) put(dir + "/in7_input", std::to_string(shunt_sum_uv) + "\n");
+  const auto index = static_cast<std::size_t>(&chip - profile_.ina.data());
+  chip_rails_[index] = std::move(rails);
 }
 
-double rail_simulator::write_ina238(const ina238_chip& chip, double mw,
-                                    std::vector<std::pair<std::string, double>>& rails) {
-  std::uniform_real_distribution<double> jitter(-options_.noise * noise_scale_, options_.noise * noise_scale_);
+void rail_simulator::write_ina238(const ina238_chip& chip, double mw, double noise_scale, const sensor_timing& t) {
+  std::uniform_real_distribution<double> jitter(-1.0, 1.0);
+  const double fraction = t.noise_fraction * noise_scale;
+  mw = mw * (1 + fraction * jitter(rng_)) + t.noise_mw * noise_scale * jitter(rng_);
   // A 20 V USB-C PD input (the layouts' in1_input 19968 mV); 2 mOhm shunt [assumed].
-  const long long mv = 20000 + static_cast<long long>(std::lround(jitter(rng_) * 16000));
+  const long long mv = 20000 + static_cast<long long>(std::lround(fraction * jitter(rng_) * 16000));
   const long long ma = std::llround(std::max(0.0, mw) * 1000.0 / static_cast<double>(mv));
   // mV x mA = uW: the driver's power1_input, kept equal to V x I as the files show them.
   const long long uw = mv * ma;
@@ -435,8 +469,29 @@ double rail_simulator::write_ina238(const ina238_chip& chip, double mw,
   put(dir + "/in1_input", std::to_string(mv) + "\n");
   put(dir + "/curr1_input", std::to_string(ma) + "\n");
   put(dir + "/power1_input", std::to_string(uw) + "\n");
-  rails.emplace_back("VIN", static_cast<double>(uw) / 1000.0);
-  return static_cast<double>(uw) / 1000.0;
+  const auto index = profile_.ina.size() + static_cast<std::size_t>(&chip - profile_.ina238.data());
+  chip_rails_[index] = {{"VIN", static_cast<double>(uw) / 1000.0}};
+}
+
+void rail_simulator::publish_rails() {
+  std::vector<std::pair<std::string, double>> rails;
+  for (const auto& chip : chip_rails_) rails.insert(rails.end(), chip.begin(), chip.end());
+  // The total as the sampler takes it: the input rail where the board has one, else the rails'
+  // sum; the carrier's INA238 (VIN, the whole board) above all.
+  double total = 0;
+  bool has_input = false;
+  for (const auto& chip : profile_.ina)
+    for (const auto& ch : chip.channels) has_input = has_input || ch.kind == rail_kind::input;
+  std::size_t r = 0;
+  for (const auto& chip : profile_.ina)
+    for (const auto& ch : chip.channels) {
+      if (r < rails.size() && (!has_input || ch.kind == rail_kind::input)) total += rails[r].second;
+      ++r;
+    }
+  if (!profile_.ina238.empty() && r < rails.size()) total = rails[r].second;
+  std::lock_guard<std::mutex> lock(mutex_);
+  rails_ = std::move(rails);
+  total_ = total;
 }
 
 void rail_simulator::write_temps(double total_mw, double dt_s) {
@@ -462,19 +517,23 @@ void rail_simulator::step(double dt_s) {
   // Called directly (tests), an update takes the files as they are now, over `dt_s` to now.
   settings_.reset();
   last_end_ns_ = 0;
-  const auto now = monotonic_ns();
-  step_window(now - static_cast<std::int64_t>(dt_s * 1e9), now);
+  for (auto& c : sensors_) c.last_end_ns = 0;
+  update(static_cast<std::int64_t>(dt_s * 1e9), true, true);
 }
 
 void rail_simulator::step_window(std::int64_t from_ns, std::int64_t to_ns) {
+  update(to_ns - from_ns, true, true);
+}
+
+void rail_simulator::update(std::int64_t length_ns, bool board, bool all) {
   // A real INA3221's register holds each new mean the moment its conversion ends. This thread can
-  // make a value visible only when it writes it, so its window ends there, and starts where the
-  // last one ended (no work counted twice or lost; a first update, or one after a stall of more
-  // than two windows, takes the schedule's length). The rails come first, from the board's
-  // settings as the last update read them: the files and threads read before them once took
-  // about 1.2 ms on a loaded 2-core host (p90 1.9 ms), and a reading's window that ended a fixed
-  // length before its write then moved with that, where a chip's ends as it is seen (and whole
-  // rounds of in_context jobs moved conv1 together: docs/benchmarks.md).
+  // make a value visible only when it writes it, so a window ends there (less the chip's lag),
+  // and starts where the chip's last one ended (no work counted twice or lost; a first update,
+  // or one after a stall of more than two windows, takes the schedule's length). The rails come
+  // first, from the board's settings as the last update read them: the files and threads read
+  // before them once took about 1.2 ms on a loaded 2-core host, and a reading's window that ended
+  // a fixed length before its write then moved with that, where a chip's ends as it is seen
+  // (docs/benchmarks.md).
   if (threads_) last_threads_ = threads_->sample(monotonic_ns());  // 40 us
   if (!settings_) settings_ = read_settings();
   if (options_.before_rails) options_.before_rails();
@@ -482,21 +541,48 @@ void rail_simulator::step_window(std::int64_t from_ns, std::int64_t to_ns) {
   // the first rail written, a single rail with its own file): the window ends half way through
   // the writes, the last update's write time standing for this one's.
   const auto taken_ns = monotonic_ns();
-  const auto end_ns = taken_ns + rail_write_ns_ / 2;
-  const auto length_ns = to_ns - from_ns;
-  const auto start_ns = last_end_ns_ > 0 && end_ns - last_end_ns_ <= 2 * length_ns ? last_end_ns_ : end_ns - length_ns;
-  last_end_ns_ = end_ns;
-  const double dt_s = static_cast<double>(end_ns - start_ns) * 1e-9;
-  const auto work = activity::work_between(start_ns, end_ns, intensity_factor);
-  const auto core_util = core_loads(settings_->load.online, work.shares);
-  write_rails(compute_power(profile_, loaded(*settings_, core_util, work.mean)));
+  const auto visible_ns = taken_ns + rail_write_ns_ / 2;
+  const auto window_from = [](std::int64_t last_end, std::int64_t end, std::int64_t length) {
+    return last_end > 0 && end - last_end <= 2 * length ? last_end : end - length;
+  };
+  std::vector<double> core_util;
+  std::optional<double> intensity;
+  if (board && options_.host_load) {
+    auto host = options_.host_load();
+    std::lock_guard<std::mutex> lock(history_mutex_);
+    host_util_ = std::move(host);
+  }
+  if (board) {
+    // The board's window: its clocks chosen for its load, as a governor would.
+    const auto start_ns = window_from(last_end_ns_, visible_ns, length_ns);
+    const auto work = activity::work_between(start_ns, visible_ns, intensity_factor);
+    core_util = core_loads(settings_->load.online, work.shares, last_threads_);
+    intensity = work.mean;
+    const board_load decided = loaded(*settings_, core_util, intensity);
+    remember(start_ns, visible_ns, decided, compute_power(profile_, decided));
+    last_end_ns_ = visible_ns;
+  }
+  for (auto& c : sensors_) {
+    if (!all && c.next_ns > taken_ns) continue;
+    const std::int64_t length = all ? length_ns : c.period_ns;
+    const auto end_ns = visible_ns - c.timing.lag_us * 1000;
+    const auto start_ns = window_from(c.last_end_ns, end_ns, length);
+    c.last_end_ns = end_ns;
+    c.updated = true;
+    const domain_power d = mean_power(start_ns, end_ns);
+    if (c.ina_index) write_ina(profile_.ina[*c.ina_index], d, c.noise_scale, c.timing);
+    else write_ina238(profile_.ina238[*c.ina238_index], d.input, c.noise_scale, c.timing);
+  }
+  publish_rails();
   if (options_.after_rails) options_.after_rails();
   // (A write longer than a whole window is a stalled thread, not the time writes take.)
   rail_write_ns_ = std::min<std::int64_t>(monotonic_ns() - taken_ns, length_ns);
+  if (!board) return;
   // Then the rest of the board for the same window, with the settings as they are now, which the
-  // next update's rails start from (a clock written during a window takes effect at its end).
+  // next update's clocks start from (a clock written during a window takes effect at its end).
+  const double dt_s = static_cast<double>(length_ns) * 1e-9;
   settings_ = read_settings();
-  const board_load l = loaded(*settings_, core_util, work.mean);
+  const board_load l = loaded(*settings_, core_util, intensity);
   write_clocks(l);
   write_proc_stat(l, dt_s);
   write_temps(total_mw(), dt_s);
@@ -509,6 +595,150 @@ void rail_simulator::step_window(std::int64_t from_ns, std::int64_t to_ns) {
   // delayed their update by as much, so the updates followed no clock a period fit accepts (a
   // real chip's keep their schedule). The shares take effect a few hundred microseconds later.
   reserve_speed(l);
+}
+
+board_load rail_simulator::with_work(const board_load& clocks, const std::vector<double>& core_util,
+                                     std::optional<double> intensity) const {
+  board_load l = clocks;
+  l.core_util = core_util;
+  l.cpu_intensity = intensity.value_or(1.0);
+  // The memory's traffic follows the demand within the window (its clock stays as chosen).
+  l.emc_util = std::clamp(0.03 + 0.5 * std::max(cpu_busy(l), l.gpu_load), 0.0, 1.0);
+  return l;
+}
+
+namespace {
+
+void add_scaled(domain_power& sum, const domain_power& d, double w) {
+  sum.cpu += d.cpu * w, sum.gpu += d.gpu * w, sum.soc += d.soc * w, sum.ddr += d.ddr * w;
+  sum.cv += d.cv * w, sum.sys5v += d.sys5v * w, sum.wifi += d.wifi * w, sum.input += d.input * w;
+}
+
+// Windows kept: two minutes (32 bytes each), and no more than this many; decisions (a few
+// hundred bytes each) no more than this many.
+constexpr std::int64_t k_history_ns = 120'000'000'000;
+constexpr std::size_t k_windows_max = 40'000;
+constexpr std::size_t k_decisions_max = 4'096;
+
+}  // namespace
+
+domain_power rail_simulator::mean_power(std::int64_t from_ns, std::int64_t to_ns) const {
+  domain_power sum;
+  if (to_ns <= from_ns) return sum;
+  std::vector<decision> pieces;
+  std::vector<thread_busy> threads;
+  {
+    std::lock_guard<std::mutex> lock(history_mutex_);
+    threads = threads_seen_;
+    // The decision in force at from_ns and every later one up to to_ns.
+    auto it = std::upper_bound(decisions_.begin(), decisions_.end(), from_ns,
+                               [](std::int64_t t, const decision& d) { return t < d.from_ns; });
+    if (it != decisions_.begin()) --it;
+    for (; it != decisions_.end() && it->from_ns < to_ns; ++it) pieces.push_back(*it);
+  }
+  if (pieces.empty()) return sum;
+  const double span = static_cast<double>(to_ns - from_ns);
+  for (std::size_t k = 0; k < pieces.size(); ++k) {
+    // Before the first decision kept, its clocks stand for the board's.
+    const auto a = k == 0 ? from_ns : std::max(from_ns, pieces[k].from_ns);
+    const auto b = k + 1 < pieces.size() ? std::min(to_ns, pieces[k + 1].from_ns) : to_ns;
+    if (b <= a) continue;
+    const auto work = activity::work_between(a, b, intensity_factor);
+    const auto util = core_loads(pieces[k].load.online, work.shares, threads);
+    add_scaled(sum, compute_power(profile_, with_work(pieces[k].load, util, work.mean)), static_cast<double>(b - a) / span);
+  }
+  return sum;
+}
+
+double rail_simulator::total_of(const domain_power& d) const {
+  return profile_.ina238.empty() ? board_total_mw(profile_, d) : d.input;
+}
+
+double rail_simulator::idle_mw(const board_load& clocks) const {
+  return total_of(compute_power(profile_, with_work(clocks, std::vector<double>(clocks.online.size(), 0.0), std::nullopt)));
+}
+
+double rail_simulator::idle_at_mw(std::int64_t t_ns) const {
+  board_load clocks;
+  {
+    std::lock_guard<std::mutex> lock(history_mutex_);
+    if (decisions_.empty()) return 0;
+    auto it = std::upper_bound(decisions_.begin(), decisions_.end(), t_ns,
+                               [](std::int64_t t, const decision& d) { return t < d.from_ns; });
+    if (it != decisions_.begin()) --it;
+    clocks = it->load;
+  }
+  return idle_mw(clocks);
+}
+
+void rail_simulator::remember(std::int64_t from_ns, std::int64_t to_ns, const board_load& decided, const domain_power& mean) {
+  const double idle = idle_mw(decided);
+  std::lock_guard<std::mutex> lock(history_mutex_);
+  threads_seen_ = last_threads_;
+  const auto same_clocks = [](const board_load& a, const board_load& b) {
+    return a.online == b.online && a.core_khz == b.core_khz && a.gpu_hz == b.gpu_hz && a.gpu_load == b.gpu_load &&
+           a.gpu_powered == b.gpu_powered && a.gpu_gated_tpcs == b.gpu_gated_tpcs && a.emc_hz == b.emc_hz;
+  };
+  if (decisions_.empty() || !same_clocks(decisions_.back().load, decided) || decisions_.back().from_ns > from_ns) {
+    // A decision holds from its window's start: where windows overlap after a stall, the newer wins.
+    while (!decisions_.empty() && decisions_.back().from_ns >= from_ns) decisions_.pop_back();
+    decisions_.push_back({from_ns, decided});
+  }
+  windows_.push_back({from_ns, to_ns, total_of(mean), idle});
+  const auto horizon = to_ns - k_history_ns;
+  while (windows_.size() > k_windows_max || (!windows_.empty() && windows_.front().end_ns < horizon)) windows_.pop_front();
+  // Decisions are needed only as far back as the work log reaches (a few seconds at most): a
+  // governor may choose anew every window, and each holds the board's clocks.
+  while (decisions_.size() > k_decisions_max || (decisions_.size() > 1 && decisions_[1].from_ns < horizon))
+    decisions_.pop_front();
+}
+
+std::optional<platform::modelled_power> rail_simulator::modelled(const std::vector<platform::time_span>& spans) const {
+  std::vector<window_mean> windows;
+  std::vector<decision> decided;
+  {
+    std::lock_guard<std::mutex> lock(history_mutex_);
+    if (windows_.empty()) return std::nullopt;
+    std::int64_t lo = std::numeric_limits<std::int64_t>::max(), hi = std::numeric_limits<std::int64_t>::min();
+    for (const auto& [a, b] : spans) lo = std::min(lo, a), hi = std::max(hi, b);
+    if (lo < windows_.front().start_ns) return std::nullopt;
+    for (const auto& w : windows_)
+      if (w.end_ns > lo && w.start_ns < hi) windows.push_back(w);
+  }
+  const auto exact_since = activity::exact_since_ns();
+  double energy = 0, idle_energy = 0, seconds = 0;
+  // A piece of a span: exactly from the work noted while the log holds it; from its window's mean
+  // where the log no longer does (a long window of the same work: the isolated protocols'). After
+  // the last window (its clocks not chosen yet) the latest decision's.
+  const auto add_piece = [&](std::int64_t a, std::int64_t b, const window_mean* w) {
+    const double s = static_cast<double>(b - a) * 1e-9;
+    if (s <= 0) return;
+    if (w && a < exact_since) {
+      energy += w->total_mw * s;
+    } else {
+      energy += total_of(mean_power(a, b)) * s;
+    }
+    idle_energy += (w ? w->idle_mw : idle_at_mw(a)) * s;
+    seconds += s;
+  };
+  for (const auto& [a, b] : spans) {
+    std::int64_t t = a;
+    for (const auto& w : windows) {
+      if (w.end_ns <= t || w.start_ns >= b) continue;
+      // A gap between windows (the simulator's thread stalled) is modelled all the same.
+      if (w.start_ns > t) add_piece(t, w.start_ns, nullptr);
+      const auto piece_end = std::min(b, w.end_ns);
+      add_piece(std::max(t, w.start_ns), piece_end, &w);
+      t = piece_end;
+    }
+    if (t < b) add_piece(t, b, nullptr);
+  }
+  if (!(seconds > 0)) return std::nullopt;
+  platform::modelled_power out;
+  out.power_w = energy / seconds / 1000.0;
+  out.dynamic_w = (energy - idle_energy) / seconds / 1000.0;
+  out.seconds = seconds;
+  return out;
 }
 
 std::vector<std::pair<std::string, double>> rail_simulator::rails_mw() const {

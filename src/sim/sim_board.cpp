@@ -13,6 +13,7 @@
 #include <jetperf/sim/board_tree.hpp>
 #include <jetperf/sim/nvpmodel_conf_writer.hpp>
 #include <jetperf/sim/nvpmodel_program.hpp>
+#include <jetperf/sim/profile_file.hpp>
 
 #include "file_io.hpp"
 
@@ -63,26 +64,43 @@ void install_sim_tools(const std::string& tools_dir, const board_layout& layout)
   copy_program(fs::path(tools_dir) / tegrastats_exe, fs::path(layout.bin_dir()) / "tegrastats");
 }
 
-sim_board::sim_board(const board_profile& profile, std::string dir) : profile_(&profile), layout_(std::move(dir)) {}
+sim_board::sim_board(std::shared_ptr<const board_profile> profile, std::string dir)
+    : profile_(std::move(profile)), layout_(std::move(dir)) {}
 sim_board::sim_board(sim_board&&) noexcept = default;
 sim_board& sim_board::operator=(sim_board&&) noexcept = default;
 sim_board::~sim_board() { stop(); }
 
 sim_board sim_board::create(const std::string& profile_name, const std::string& dir, const sim_create_options& options) {
-  const board_profile& p = find_profile(profile_name);
+  // A built-in profile lives as long as the process: shared without owning it.
+  return make(std::shared_ptr<const board_profile>(std::shared_ptr<void>(), &find_profile(profile_name)), dir, options,
+              false);
+}
+
+sim_board sim_board::create(board_profile profile, const std::string& dir, const sim_create_options& options) {
+  return make(std::make_shared<const board_profile>(std::move(profile)), dir, options, true);
+}
+
+sim_board sim_board::make(std::shared_ptr<const board_profile> shared, const std::string& dir,
+                          const sim_create_options& options, bool from_file) {
+  const board_profile& p = *shared;
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec) throw platform_error("cannot create simulated board directory " + dir + ": " + ec.message());
-  sim_board board(p, fs::absolute(dir).lexically_normal().string());
+  sim_board board(std::move(shared), fs::absolute(dir).lexically_normal().string());
   const board_layout& l = board.layout_;
 
-  // A directory of another profile is rebuilt from scratch rather than mixed.
-  auto previous = detail::read_text(l.profile_file());
+  // A directory of another profile (or of another version of a profile file) is rebuilt from
+  // scratch rather than mixed.
+  const std::string json_text = from_file ? profile_json_text(p) : std::string();
+  const auto previous = detail::read_text(l.profile_file());
+  const auto previous_json = detail::read_text(l.profile_json_file());
   bool reset = options.reset;
-  if (previous && *previous != p.name + "\n") {
+  if ((previous && *previous != p.name + "\n") || previous_json.value_or("") != json_text) {
     fs::remove_all(l.root(), ec);
     reset = true;
   }
+  if (from_file) detail::write_atomic(l.profile_json_file(), json_text);
+  else fs::remove(l.profile_json_file(), ec);
   detail::write_atomic(l.profile_file(), p.name + "\n");
   const bool fresh = write_board_tree(p, l.root(), reset);
 

@@ -30,4 +30,8 @@ platform::fidelity_summary sim_fidelity::describe() const {
   return f;
 }
 
+std::optional<platform::modelled_power> sim_fidelity::modelled(const std::vector<platform::time_span>& spans) const {
+  return simulator_.modelled(spans);
+}
+
 }  // namespace jetperf::sim

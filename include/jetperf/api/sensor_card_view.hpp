@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <jetperf/jobs/job_service.hpp>
+#include <jetperf/measure/sensor_facts.hpp>
 #include <jetperf/platform/board_controller.hpp>
 
 namespace jetperf::api {
@@ -26,5 +27,14 @@ sensor_card_board sensor_card_board_of(const platform::board_controller& board);
 /// wave's figures; nullopt when no sensor job has succeeded. `now_ns`: wall clock.
 std::optional<nlohmann::json> latest_sensor_card(const jobs::job_service& jobs, const sensor_card_board& board,
                                                  std::int64_t now_ns);
+
+/// One channel of the newest succeeded `sensor` job measured under the board's L4T `board.l4t`
+/// and, with `same_averaging`, its averaging `board.averaging` (else any averaging, the newest
+/// matching one first), as the figures a measurement uses (its window and delay; the period
+/// where the averaging is the same). nullopt when no such card holds the channel with a fitted
+/// period and step. Looks at the newest `max_jobs` sensor jobs only.
+std::optional<measure::sensor_facts> sensor_card_facts(const jobs::job_service& jobs, const sensor_card_board& board,
+                                                       const std::string& channel, bool same_averaging,
+                                                       std::size_t max_jobs = 20);
 
 }  // namespace jetperf::api

@@ -35,4 +35,8 @@ struct work_in_window {
 };
 work_in_window work_between(std::int64_t from_ns, std::int64_t to_ns, const std::function<double(double)>& f);
 
+/// From when on work_between answers exactly (CLOCK_MONOTONIC): the oldest note the log still
+/// keeps, once it has had to drop older ones; the lowest int64 before that.
+std::int64_t exact_since_ns();
+
 }  // namespace jetperf::activity

@@ -11,6 +11,7 @@
 #include <thread>
 #include <utility>
 
+#include <jetperf/measure/sensor_facts.hpp>
 #include <jetperf/common/event_hub.hpp>
 #include <jetperf/jobs/eta_estimator.hpp>
 #include <jetperf/jobs/job_journal.hpp>
@@ -33,6 +34,8 @@ struct runner_options {
   double thermal_limit_c = 0;  ///< 0: no thermal guard
   std::function<void(std::optional<std::int64_t>)> on_running;
   const platform::board_fidelity* fidelity = nullptr;
+  /// The board's sensor cards, for points that use the sensor's figures (null: none).
+  const measure::sensor_card_book* sensor_cards = nullptr;
   platform::workload_processes* processes = nullptr;
   const platform::cpu_usage* cpu_usage = nullptr;
 };

@@ -35,6 +35,8 @@ struct job_service_options {
   std::function<void(std::optional<std::int64_t>)> on_running;
   /// What the board's numbers stand for (simulated boards); null on a real board.
   const platform::board_fidelity* fidelity = nullptr;
+  /// The board's sensor cards (measure/sensor_facts.hpp); null: none.
+  const measure::sensor_card_book* sensor_cards = nullptr;
   /// Told of the processes a job starts (a simulated board counts their load); may be null.
   platform::workload_processes* processes = nullptr;
   /// How busy the workload's cores were, for each window's contention; null: not measured.

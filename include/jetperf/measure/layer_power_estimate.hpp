@@ -94,6 +94,9 @@ struct layer_unit {
   std::size_t columns = 1;     ///< the system's columns it is the sum of (its parts, grouped)
   double power_w = 0;          ///< mean power while the unit runs (idle included)
   double power_ci95_w = 0;     ///< half-width of its 95% interval (infinite: not estimable)
+  /// What the half-width is made of: the residuals' interval, the runs' (blocks of runs), and
+  /// what placing the readings' windows adds (widen_for_placement; 0 before).
+  double residuals_ci95_w = 0, runs_ci95_w = 0, placement_w = 0;
   double duration_s = 0;       ///< mean time per run
   double energy_j = 0;         ///< per run
   double energy_ci95_j = 0;

@@ -23,6 +23,8 @@ inline constexpr column_key<double> idle_power_w{"idle_power_w"};
 inline constexpr column_key<double> energy_j{"energy_j"};
 inline constexpr column_key<double> dynamic_power_w{"dynamic_power_w"};
 inline constexpr column_key<double> dynamic_energy_j{"dynamic_energy_j"};
+inline constexpr column_key<double> sim_power_w{"sim_power_w"};
+inline constexpr column_key<double> sim_dynamic_w{"sim_dynamic_w"};
 inline constexpr column_key<record> throttle{"throttle"};
 inline constexpr column_key<std::vector<std::string>> flags{"flags"};
 inline constexpr column_key<double> power_window_covered_s{"power_window_covered_s"};

@@ -11,6 +11,7 @@
 
 #include <jetperf/common/cell.hpp>
 #include <jetperf/measure/clock.hpp>
+#include <jetperf/measure/sensor_facts.hpp>
 #include <jetperf/platform/board_fidelity.hpp>
 #include <jetperf/platform/board_settings.hpp>
 #include <jetperf/platform/cpu_usage.hpp>
@@ -49,6 +50,8 @@ struct point_context {
   std::function<void(timeline_span)> timeline;
   /// The clock the point's protocol runs on; null: CLOCK_MONOTONIC (a test's virtual clock else).
   measure::clock* time = nullptr;
+  /// The board's sensor cards (measure/sensor_facts.hpp); null: none known.
+  const sensor_card_book* sensor_cards = nullptr;
 
   bool cancelled() const { return cancel && cancel->load(); }
   measure::clock& clock() const { return time ? *time : monotonic_clock(); }

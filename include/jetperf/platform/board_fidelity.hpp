@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace jetperf::platform {
@@ -20,6 +21,18 @@ struct fidelity_summary {
   std::optional<std::string> last_refusal;     ///< the reason of the last refused reservation, if any
 };
 
+/// A simulated board's own figure for some stretches of time: the board power its model drew
+/// (what the total power channel reads, without the sensor's noise, averaging or lag),
+/// time-weighted over them, and the same less what the board draws idle under the same clocks.
+struct modelled_power {
+  double power_w = 0;
+  double dynamic_w = 0;
+  double seconds = 0;  ///< the time it is over
+};
+
+/// [start, end) on CLOCK_MONOTONIC, ns.
+using time_span = std::pair<std::int64_t, std::int64_t>;
+
 class board_fidelity {
  public:
   virtual ~board_fidelity() = default;
@@ -32,6 +45,9 @@ class board_fidelity {
                                                 int threads) const = 0;
   /// What is simulated, for a job's provenance.
   virtual fidelity_summary describe() const = 0;
+  /// The simulator's own figure over `spans` (the estimators' truth), asked soon after they
+  /// ended (a simulator keeps the work it modelled for seconds); nullopt where it has none.
+  virtual std::optional<modelled_power> modelled(const std::vector<time_span>& spans) const = 0;
 };
 
 }  // namespace jetperf::platform

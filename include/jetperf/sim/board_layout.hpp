@@ -1,6 +1,7 @@
 #pragma once
 // The files of a simulated board directory:
 //   <dir>/profile            profile name ("orin-agx")
+//   <dir>/profile.json       the whole profile, for a board served from a profile file
 //   <dir>/nvpmodel.conf      link to root/etc/nvpmodel/<conf> (the board's /etc/nvpmodel.conf)
 //   <dir>/root/...           the board's file system (sysfs, procfs, debugfs, /etc, /var)
 //   <dir>/bin/nvpmodel, <dir>/bin/tegrastats   the simulator's programs
@@ -18,10 +19,13 @@ class board_layout {
   std::string bin_dir() const { return dir_ + "/bin"; }
   std::string nvpmodel_conf() const { return dir_ + "/nvpmodel.conf"; }
   std::string profile_file() const { return dir_ + "/profile"; }
+  std::string profile_json_file() const { return dir_ + "/profile.json"; }
   /// Board path of the stored mode ("pmode:NNNN fmode:<fan>", location [unconfirmed], README 8.1).
   static constexpr const char* status_board_path = "/var/lib/nvpmodel/status";
   std::string status_file() const { return root() + status_board_path; }
-  /// The profile named in <dir>/profile; throws not_found when missing or unknown.
+  /// The board's profile: <dir>/profile.json where the board was made from a file (read once per
+  /// process), else the built-in one named in <dir>/profile; throws not_found when missing or
+  /// unknown, validation_error for a profile file that is not one.
   const board_profile& profile() const;
 
  private:

@@ -3,6 +3,7 @@
 // (shared/jetson/README.md), as data that the tree writer, the nvpmodel.conf writer, the two
 // programs and the rail simulator all read. Values marked [unconfirmed] in the README are marked
 // the same way where the profiles are defined (src/sim/board_profiles.cpp).
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,12 +25,35 @@ struct rail_channel {
   rail_kind kind;
 };
 
+/// A power monitor's timing and noise as the rail simulator keeps them (rail_simulator.hpp): what
+/// the sensor card (the `sensor` kind) must find. A profile file names them per chip
+/// (update_period_ms, lag_ms, noise_mw, noise_fraction: docs/simulator.md).
+struct sensor_timing {
+  /// The update period at the tree's averaging count of 16: an INA3221 averaging 16 samples of
+  /// bus and shunt voltage (204 us conversions each) on its 3 channels, 3 x 16 x 408 us. Each
+  /// reading is the mean over the period before it (a hwmon chip's follows its `samples`).
+  long long period_us = 19584;
+  /// From the end of a reading's window to the reading being in the files (the card's delay): 0
+  /// for an INA3221, whose register holds the new mean the moment its conversion ends.
+  long long lag_us = 0;
+  /// Each reading's noise at 16 samples, uniform within +-(fraction x the rail's power +
+  /// noise_mw); averaging fewer samples leaves more of it (x sqrt(16 / samples)).
+  double noise_fraction = 0.003;
+  double noise_mw = 0;
+  double window_s() const { return static_cast<double>(period_us) * 1e-6; }
+  double delay_s() const { return static_cast<double>(lag_us) * 1e-6; }
+  /// A load step shows half its size this long after it: the delay and half a window.
+  double lag_s() const { return delay_s() + window_s() / 2; }
+};
+
 /// One INA3221 chip: three channels on an I2C address.
 struct ina_chip {
   std::string bus_addr;     ///< "1-0040"
   std::string device_path;  ///< real device directory, e.g. "/sys/devices/platform/c240000.i2c/i2c-1/1-0040"
   int hwmon_index = 0;      ///< hwmonN (r35+) or iio:deviceN (r32)
   std::vector<rail_channel> channels;  ///< exactly three
+  /// Its own timing and noise (nullopt: the board's, board_profile::sensor).
+  std::optional<sensor_timing> timing;
 };
 
 /// One INA238 (Thor's carrier VIN monitor): one channel, no label, hwmon power1_input in
@@ -38,6 +62,7 @@ struct ina238_chip {
   std::string bus_addr;     ///< "7-0044"
   std::string device_path;  ///< real device directory
   int hwmon_index = 0;      ///< hwmonN
+  std::optional<sensor_timing> timing;  ///< nullopt: the board's (board_profile::sensor)
 };
 
 struct thermal_zone_spec {
@@ -81,18 +106,6 @@ struct power_constants {
   double ambient_c = 30;
   double thermal_c_per_w = 1.5;    ///< steady-state die rise per watt of total power
   double thermal_tau_s = 20;       ///< first-order thermal time constant
-};
-
-/// The power monitor's timing as the rail simulator keeps it (rail_simulator.hpp): what the
-/// sensor card (the `sensor` kind) must find.
-struct sensor_timing {
-  /// The update period at the tree's averaging count of 16: an INA3221 averaging 16 samples of
-  /// bus and shunt voltage (204 us conversions each) on its 3 channels, 3 x 16 x 408 us.
-  long long period_us = 19584;
-  /// Each reading is the mean over the period that just ended, in the files as it ends: a load
-  /// step shows half its size half a period after it.
-  double window_s() const { return static_cast<double>(period_us) * 1e-6; }
-  double lag_s() const { return window_s() / 2; }
 };
 
 struct board_profile {
@@ -172,7 +185,11 @@ struct board_profile {
   std::vector<std::string> engines_off;  ///< "NVENC0 off ..." as root (JetPack 7), before APE
 
   power_constants power;
-  sensor_timing sensor;
+  sensor_timing sensor;  ///< every power monitor's unless it names its own
+
+  /// A chip's timing: its own, else the board's.
+  const sensor_timing& timing_of(const ina_chip& chip) const { return chip.timing ? *chip.timing : sensor; }
+  const sensor_timing& timing_of(const ina238_chip& chip) const { return chip.timing ? *chip.timing : sensor; }
 
   const mode_spec* find_mode(int id) const;
   int core_count() const;

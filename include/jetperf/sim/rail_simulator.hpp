@@ -4,19 +4,24 @@
 // (power_model.hpp) over the CPU load of the job's own threads (workload_threads.hpp) and the
 // GPU `load` file, the board's /proc/stat counts that load, and thermal zones warm up slowly
 // with power. The job's threads also get a CPU share of f/f_max (cpu_reservation.hpp), so that a
-// CPU workload runs as much slower as the simulated clock is lower. One thread, updating every
-// `period` on a fixed schedule, as an INA3221 converts on its own clock: each update's rails are
-// the mean since the last update (its period, give or take how late the thread wakes) up to the
-// moment they are written, and the CPU's share of it follows the density of the work the layer
-// backends say they ran in it (common/work_activity.hpp).
+// CPU workload runs as much slower as the simulated clock is lower. One thread: the board's
+// clocks are chosen on the first power monitor's schedule (each window's from its load), and each
+// power monitor updates on its own schedule, as an INA3221 converts on its own clock: each
+// update's rails are the mean of the modelled power over its window (its period, give or take how
+// late the thread wakes), which ends its lag before the moment they are written, and the CPU's
+// share of it follows the density of the work the layer backends say they ran in it
+// (common/work_activity.hpp). The modelled power itself, without a sensor's noise, averaging or
+// lag, is kept for some seconds: the truth the estimators' figures are checked against.
 #include <jetperf/sim/board_profile.hpp>
 #include <jetperf/sim/cpu_reservation.hpp>
 #include <jetperf/sim/power_model.hpp>
+#include <jetperf/platform/board_fidelity.hpp>
 #include <jetperf/platform/workload_processes.hpp>
 #include <jetperf/sim/workload_threads.hpp>
 
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -53,8 +58,9 @@ struct rail_simulator_options {
   /// Busy fraction per CPU since the previous call (tests). Default: the workload threads of
   /// this process, each given a CPU share of the simulated clock.
   std::function<std::vector<double>()> host_load;
-  /// Relative rail noise (INA3221 readings are never perfectly flat); 0 disables it.
-  double noise = 0.003;
+  /// Relative rail noise for every chip instead of the profile's (its noise_mw then 0): 0
+  /// disables it (tests of exact values).
+  std::optional<double> noise;
   /// Called in each update before its rails' window is taken (tests: a late update, whose window
   /// must reach to when it is written).
   std::function<void()> before_rails;
@@ -93,11 +99,56 @@ class rail_simulator final : public platform::workload_processes {
   double host_load() const;
   speed_status speed() const;
 
+  /// The model's board power (the total channel's, without noise) time-weighted over `spans`,
+  /// and the same less the board's idle under the clocks then (platform::modelled_power): exact
+  /// from the work noted (common/work_activity.hpp) while the log still holds it, else from the
+  /// means of the board's update windows they cover. nullopt for spans of no length, or
+  /// older than the windows kept (two minutes).
+  std::optional<platform::modelled_power> modelled(const std::vector<platform::time_span>& spans) const;
+
  private:
+  /// One power monitor's schedule: an INA3221 chip (ina_index) or an INA238 (ina238_index).
+  struct sensor_clock {
+    std::optional<std::size_t> ina_index, ina238_index;
+    sensor_timing timing;
+    std::int64_t period_ns = 0;  ///< now (a hwmon INA3221's follows its `samples`)
+    double noise_scale = 1;      ///< sqrt(16 / samples)
+    std::int64_t next_ns = 0;    ///< its next update's schedule
+    std::int64_t last_end_ns = 0;  ///< where its last window ended (0: none yet)
+    bool updated = false;          ///< written by the update just made (its schedule moves on)
+  };
+  /// The clocks chosen for the board from `from_ns` on (until the next decision).
+  struct decision {
+    std::int64_t from_ns = 0;
+    board_load load;  ///< clocks, online cores, GPU; no work
+  };
+  /// One board update window's modelled total and idle (mW), for spans the work log no longer holds.
+  struct window_mean {
+    std::int64_t start_ns = 0, end_ns = 0;
+    double total_mw = 0, idle_mw = 0;
+  };
+
   void run();
-  /// The update period for the chips' `samples` now (hwmon boards), with update_interval and the
-  /// noise following it; options_.period elsewhere.
-  std::chrono::microseconds follow_averaging();
+  /// Each chip's update period for its `samples` now (hwmon boards), with update_interval and
+  /// the noise following it; the profile's (or options_.period) elsewhere.
+  void follow_averaging();
+  /// One update at `visible_ns` for every due chip (`all`: every chip, over `length_ns`), the
+  /// board's clocks chosen for the window up to it when `board` is set.
+  void update(std::int64_t length_ns, bool board, bool all);
+  /// The modelled domains' power averaged over [from_ns, to_ns], from the clocks decided then
+  /// and the work noted (each piece of the window under one decision).
+  domain_power mean_power(std::int64_t from_ns, std::int64_t to_ns) const;
+  /// `clocks` with the work `work` on its cores (the EMC's traffic following the demand).
+  board_load with_work(const board_load& clocks, const std::vector<double>& core_util, std::optional<double> intensity) const;
+  /// What the total channel reads for these domains (the input rail, the rails' sum, or Thor's
+  /// INA238), without noise.
+  double total_of(const domain_power& d) const;
+  /// The total these clocks draw with no work on the board, mW.
+  double idle_mw(const board_load& clocks) const;
+  /// idle_mw of the decision in force at `t_ns` (the first one's before it; 0: none yet).
+  double idle_at_mw(std::int64_t t_ns) const;
+  /// Keeps a decision for [from_ns, ...) and the window's means; drops those past the horizon.
+  void remember(std::int64_t from_ns, std::int64_t to_ns, const board_load& decided, const domain_power& mean);
   void put(const std::string& board_path, const std::string& text);
   std::optional<long long> get_ll(const std::string& board_path) const;
   std::string get_text(const std::string& board_path) const;
@@ -124,7 +175,8 @@ class rail_simulator final : public platform::workload_processes {
   void write_clocks(const board_load& l);
   /// The last sampled threads' loads (`work_shares` where they noted work: activity::work_between)
   /// packed onto the online cores, busiest first; options_.host_load's where given.
-  std::vector<double> core_loads(const std::vector<bool>& online, const std::map<int, double>& work_shares) const;
+  std::vector<double> core_loads(const std::vector<bool>& online, const std::map<int, double>& work_shares,
+                                 const std::vector<thread_busy>& threads) const;
   /// The GPU's clock, load and power gating into `l` (devfreq follows its governor).
   void read_gpu(board_load& l);
   /// The EMC's range and lock into `s`.
@@ -133,9 +185,12 @@ class rail_simulator final : public platform::workload_processes {
   void choose_emc(board_load& l, const board_settings& s, double demand) const;
   void reserve_speed(const board_load& l);
   void write_proc_stat(const board_load& l, double dt_s);
-  void write_rails(const domain_power& power);
-  /// One INA238's files for `mw`; adds its rail (VIN) to `rails`; returns the power written, mW.
-  double write_ina238(const ina238_chip& chip, double mw, std::vector<std::pair<std::string, double>>& rails);
+  /// One INA3221's files for the mean power of its window; its rails into `rails`.
+  void write_ina(const ina_chip& chip, const domain_power& power, double noise_scale, const sensor_timing& t);
+  /// One INA238's files for `mw` (its rail, VIN, into `rails`).
+  void write_ina238(const ina238_chip& chip, double mw, double noise_scale, const sensor_timing& t);
+  /// rails_ and total_ from every chip's last reading.
+  void publish_rails();
   void write_temps(double total_mw, double dt_s);
 
   const board_profile& profile_;
@@ -148,14 +203,22 @@ class rail_simulator final : public platform::workload_processes {
   std::vector<detail::core_jiffies> jiffies_;
   std::map<std::string, std::string> written_;
   std::mt19937 rng_{12345};
-  /// The settings the next update's rails are computed with (read after the last update's).
+  /// The settings the next update's clocks are chosen with (read after the last update's).
   std::optional<board_settings> settings_;
-  /// Where the last update's window ended (monotonic ns; 0: none yet), and how long its rails'
-  /// files took to write (the sim thread's own; at most one window).
+  std::vector<sensor_clock> sensors_;  ///< INA3221s in profile order, then INA238s
+  /// Where the board's last update window ended (monotonic ns; 0: none yet), and how long the
+  /// rails' files took to write (the sim thread's own; at most one window).
   std::int64_t last_end_ns_ = 0, rail_write_ns_ = 0;
-  static constexpr long long k_tree_samples = 16;  ///< the averaging count options_.period is for
-  double noise_scale_ = 1;                         ///< options_.noise x this: sqrt(16 / samples)
+  /// Each chip's last rails (label, mW), in profile order, for rails_mw() and the total.
+  std::vector<std::vector<std::pair<std::string, double>>> chip_rails_;
+  static constexpr long long k_tree_samples = 16;  ///< the averaging count the profile's periods are for
   double die_c_ = 0;
+
+  mutable std::mutex history_mutex_;  // guards the four below
+  std::deque<decision> decisions_;
+  std::deque<window_mean> windows_;
+  std::vector<thread_busy> threads_seen_;  ///< last_threads_ as the last update took them
+  std::vector<double> host_util_;          ///< options_.host_load's last sample
 
   mutable std::mutex mutex_;  // guards the results below and stop_
   std::vector<std::pair<std::string, double>> rails_;

@@ -35,6 +35,9 @@ class sim_board {
   /// nvpmodel mode applied. Throws not_found for an unknown profile, platform_error when the
   /// directory cannot be written or the programs cannot be found.
   static sim_board create(const std::string& profile, const std::string& dir, const sim_create_options& options = {});
+  /// The same for a profile of the caller's (a profile file, read_profile_file): the board
+  /// directory keeps it whole (board_layout::profile_json_file) for the simulator's programs.
+  static sim_board create(board_profile profile, const std::string& dir, const sim_create_options& options = {});
 
   sim_board(sim_board&&) noexcept;
   sim_board& operator=(sim_board&&) noexcept;
@@ -53,8 +56,10 @@ class sim_board {
   rail_simulator* simulator() { return simulator_.get(); }
 
  private:
-  sim_board(const board_profile& profile, std::string dir);
-  const board_profile* profile_;
+  sim_board(std::shared_ptr<const board_profile> profile, std::string dir);
+  static sim_board make(std::shared_ptr<const board_profile> profile, const std::string& dir,
+                        const sim_create_options& options, bool from_file);
+  std::shared_ptr<const board_profile> profile_;
   board_layout layout_;
   std::unique_ptr<rail_simulator> simulator_;
 };

@@ -11,6 +11,7 @@ class sim_fidelity final : public platform::board_fidelity {
   explicit sim_fidelity(const rail_simulator& simulator) : simulator_(simulator) {}
   std::vector<std::string> window_flags(std::int64_t since_ns, const std::string& device, int threads) const override;
   platform::fidelity_summary describe() const override;
+  std::optional<platform::modelled_power> modelled(const std::vector<platform::time_span>& spans) const override;
 
  private:
   const rail_simulator& simulator_;

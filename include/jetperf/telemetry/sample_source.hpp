@@ -40,6 +40,10 @@ class sample_source {
   virtual std::optional<int> total_power_channel() const = 0;
   /// The sensor's real update period in seconds (what a measurement window is sized from).
   virtual double update_period_s() const = 0;
+  /// Whether update_period_s is what the sensor's driver states (hwmon's update_interval,
+  /// tegrastats' interval); false where no driver states one (L4T r32's ina3221x) and it is only
+  /// the sampler's own period, which a measurement must not take for the sensor's.
+  virtual bool update_period_stated() const { return true; }
   /// How often the sensors are read while a job runs, in seconds (the period in force now, see
   /// set_job_tick_period_s); 0 when not known.
   virtual double tick_period_s() const { return 0; }

@@ -86,6 +86,7 @@ class sampler : public sample_source {
   std::int64_t complete_since_ns() const override;
   std::optional<int> total_power_channel() const override { return total_channel_; }
   double update_period_s() const override;
+  bool update_period_stated() const override { return config_.update_period_s > 0; }
   double tick_period_s() const override { return static_cast<double>(job_period_ns()) / 1e9; }
   double fastest_tick_period_s() const override { return static_cast<double>(fast_period_ns()) / 1e9; }
   /// Only the sensors that give power are read at a period faster than the configured one: the

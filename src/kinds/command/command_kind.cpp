@@ -14,6 +14,7 @@
 #include <jetperf/kinds/command/command_spec.hpp>
 #include <jetperf/kinds/command/marker_socket.hpp>
 #include <jetperf/kinds/command/phases.hpp>
+#include <jetperf/measure/modelled_truth.hpp>
 #include <jetperf/measure/latency_stats.hpp>
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/point_columns.hpp>
@@ -261,6 +262,7 @@ measure::point_result command_kind::run_point(measure::point_context& ctx, const
       if (kv.second.name.rfind("rail.", 0) == 0) rail_energy.set(kv.second.name.substr(5), kv.second.mean * wall_s);
   }
   const auto power_w = measure::put_power_metrics(mt, res, idle_w, wall_s);
+  measure::put_modelled(mt, ctx, res.t_start_ns, res.t_end_ns);
   mt.set(cols::rail_energy_j, std::move(rail_energy));
 
   const auto pairs = pair_markers(batch.markers, run.t_end_ns);

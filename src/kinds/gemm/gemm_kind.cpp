@@ -10,6 +10,7 @@
 #include <jetperf/kinds/gemm/gemm_compare.hpp>
 #include <jetperf/kinds/gemm/gemm_estimate.hpp>
 #include <jetperf/kinds/gemm/gemm_spec.hpp>
+#include <jetperf/measure/modelled_truth.hpp>
 #include <jetperf/measure/backend_cache.hpp>
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/point_latency.hpp>
@@ -166,6 +167,7 @@ measure::point_result gemm_kind::run_point(measure::point_context& ctx, const ge
   mt.set(cols::gflops, gflops);
 
   const auto power_w = measure::put_power_metrics(mt, res, m.idle_w, latency.mean_s);
+  measure::put_modelled(mt, ctx, res.t_start_ns, res.t_end_ns);
   mt.set(cols::gflops_per_w, power_w && *power_w > 0 ? std::optional<double>(gflops / *power_w) : std::nullopt);
   mt.set(cols::j_per_gflop, power_w && gflops > 0 ? std::optional<double>(*power_w / gflops) : std::nullopt);
 

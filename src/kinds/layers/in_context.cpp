@@ -11,6 +11,9 @@ namespace jetperf::kinds {
 
 namespace {
 
+// Latencies further apart than this factor either way disagree, however wide their spreads.
+constexpr double k_disagree_ratio = 1.5;
+
 double quantile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
   const double pos = q * static_cast<double>(v.size() - 1);
@@ -67,12 +70,17 @@ cell_list compare_in_context(const record& in_context, const std::vector<row>& i
     const auto ctx_s = number_in(c, "median_s");
     const auto ctx_sd = (number_in(c, "p75_s") - number_in(c, "p25_s")) / 1.349;
     const auto spread = std::sqrt(iso_sd * iso_sd + ctx_sd * ctx_sd);
+    // A layer that runs half again as fast (or slow) alone as inside the network is not the same
+    // work there, whatever the spread of two noisy timings (sub-millisecond ops at op granularity
+    // spread as much as they differ): its isolated figures do not stand for it in the network.
+    const double ratio = ctx_s > 0 ? iso / ctx_s : 0.0;
+    const bool apart = ctx_s > 0 && iso > 0 && (ratio > k_disagree_ratio || ratio < 1 / k_disagree_ratio);
     out.push_back(record{{"layer_index", index},
                          {"layer_name", r.get(cols::layer_name).value_or("")},
                          {"isolated_median_s", iso},
                          {"in_context_median_s", ctx_s},
                          {"isolated_over_in_context", ctx_s > 0 ? cell(iso / ctx_s) : cell()},
-                         {"disagrees", std::abs(iso - ctx_s) > 2 * spread}});
+                         {"disagrees", apart || std::abs(iso - ctx_s) > 2 * spread}});
   }
   return out;
 }

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include <jetperf/kinds/layers/layers_columns.hpp>
+#include <jetperf/measure/modelled_truth.hpp>
 #include <jetperf/measure/point_columns.hpp>
 
 namespace jetperf::kinds {
@@ -47,6 +48,7 @@ row in_context_layer_row(const measure::in_context_layer& l) {
   item.set(cols::layer_resolution, to_string(l.resolution));
   if (l.resolution == measure::layer_resolution::merged) item.set(cols::merged_with, l.merged_with);
   if (l.has_figure()) put_figures(item, l);
+  if (l.sim) measure::put_modelled(item, l.sim);
   return item;
 }
 
@@ -59,6 +61,7 @@ row in_context_group_row(const measure::in_context_group& g) {
   item.set(cols::layer_resolution, std::string("group"));
   item.set(cols::merged_with, g.members_text);
   put_figures(item, g);
+  if (g.sim) measure::put_modelled(item, g.sim);
   return item;
 }
 
@@ -85,6 +88,7 @@ record in_context_estimator_record(const measure::in_context_diagnostics& e) {
           {"placement_shift_s", e.placement_shift_s},
           {"window_offset_s", e.window_offset_s},
           {"sensor_retries", static_cast<std::int64_t>(e.sensor_retries)},
+          {"sensor_facts", e.facts.to_record()},
           {"sensor", record{{"nominal_period_s", s.nominal_period_s},
                             {"poll_period_s", s.poll_period_s > 0 ? cell(s.poll_period_s) : cell()},
                             {"period_s", s.period_s},

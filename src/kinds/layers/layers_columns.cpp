@@ -49,6 +49,9 @@ const column_table& layers_columns() {
               declare(cols::window_s, metric, "s", "length of the power window", false),
               declare(cols::window_runs, metric, "", "runs in the power window", false),
               declare(cols::sensor_update_period_s, metric, "s", "how often the power sensor updates", false),
+              declare(cols::sensor_period_source, metric, "",
+                      "where sensor_update_period_s came from: the driver's statement (nominal), the board's sensor "
+                      "card (card) or the sensor's changes (fit)", false),
               declare(cols::sensor_samples, metric, "",
                "the power sensors' averaging count during the point (spec.sensor_samples; null: none to set)", false),
               declare(cols::gflops, metric, "GFLOP/s", "flops / latency_mean_s", false),

@@ -7,11 +7,13 @@
 
 #include <jetperf/common/clock.hpp>
 #include <jetperf/jobs/kind.hpp>
+#include <jetperf/measure/modelled_truth.hpp>
 #include <jetperf/measure/backend_cache.hpp>
 #include <jetperf/measure/point_columns.hpp>
 #include <jetperf/kinds/layers/layers_columns.hpp>
 #include <jetperf/kinds/layers/layers_estimate.hpp>
 #include <jetperf/measure/point_protocol.hpp>
+#include <jetperf/measure/point_sensor_period.hpp>
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/point_latency.hpp>
 #include <jetperf/measure/point_power.hpp>
@@ -199,10 +201,9 @@ class dry_run_answers {
 };
 
 // The sensors' update period the point's windows are sized by: the averaging it set, else what
-// the telemetry says (0: unknown).
-double sensor_update_period_s(const measure::sensor_averaging_scope& sensors, const measure::point_context& ctx) {
-  if (sensors.changed() && sensors.update_interval_s()) return *sensors.update_interval_s();
-  return ctx.telemetry ? ctx.telemetry->update_period_s() : 0.0;
+// the driver states, the board's card or the polls' changes say (period_s 0: unknown).
+measure::sensor_facts sensor_period(const measure::sensor_averaging_scope& sensors, const measure::point_context& ctx) {
+  return measure::point_sensor_period(ctx, sensors.changed() ? sensors.update_interval_s() : std::nullopt);
 }
 
 // The protocol's part of a point's plan: idle baseline, boundaries, cool-down, contention, warm-up
@@ -295,8 +296,8 @@ void put_layer_identity(row& mt, const layers_point& p, const std::string& backe
 }
 
 // The window: its latency, length and runs, and the sensors' averaging it ran under.
-void put_window(row& mt, const layers_spec& spec, const measure::point_measurement& m, double update_period_s,
-                const measure::sensor_averaging_scope& sensors) {
+void put_window(row& mt, const layers_spec& spec, const measure::point_measurement& m,
+                const measure::sensor_facts& period, const measure::sensor_averaging_scope& sensors) {
   mt.set(cols::protocol, spec.protocol);
   measure::put_latency(mt,
                        {cols::latency_count, cols::latency_mean_s, cols::latency_median_s, cols::latency_min_s,
@@ -304,7 +305,9 @@ void put_window(row& mt, const layers_spec& spec, const measure::point_measureme
                        m.latency);
   mt.set(cols::window_s, static_cast<double>(m.window.t_end_ns - m.window.t_start_ns) * 1e-9);
   mt.set(cols::window_runs, m.window.latency.count);
-  mt.set(cols::sensor_update_period_s, update_period_s);
+  mt.set(cols::sensor_update_period_s, period.period_s > 0 ? std::optional<double>(period.period_s) : std::nullopt);
+  mt.set(cols::sensor_period_source,
+         period.period_source.empty() ? std::nullopt : std::optional<std::string>(period.period_source));
   mt.set(cols::sensor_samples, sensors.samples());
 }
 
@@ -418,7 +421,8 @@ measure::point_result layers_kind::run_point(measure::point_context& ctx, const 
   // The sensors' averaging for this point, before its idle baseline and warm-up (the sensor's
   // clock is fitted from their polls too); put back as it was when the point ends.
   const measure::sensor_averaging_scope sensors(ctx.board, spec.sensor_samples, ctx.telemetry);
-  const double update_period_s = sensor_update_period_s(sensors, ctx);
+  const auto period = sensor_period(sensors, ctx);
+  const double update_period_s = period.period_s;
   auto plan = protocol_plan(spec, update_period_s);
   bind_layer(plan, *be, spec, entry.net, layer, p.batch, dtype);
   std::optional<measure::in_context_result> in_context;
@@ -436,12 +440,20 @@ measure::point_result layers_kind::run_point(measure::point_context& ctx, const 
   r.t_end_ns = m.window.t_end_ns;
   auto& mt = r.metrics;
   put_layer_identity(mt, p, be->name(), entry.net, layer, dtype, m.applied);
-  put_window(mt, spec, m, update_period_s, sensors);
+  // In context, the period the readings were placed with is the runs' own fit.
+  put_window(mt, spec, m, in_context && in_context->estimator.facts.period_s > 0 ? in_context->estimator.facts : period,
+             sensors);
   const auto power_w = measure::put_power_metrics(mt, m.window, m.idle_w, m.latency.mean_s);
   mt.set(cols::gflops, gflops_of(layer.flops * p.batch, m.latency.mean_s));
   measure::put_window_flags(mt, m.applied.flags, ctx, m.window, m.applied, power_w.has_value(), p.device,
                             static_cast<int>(spec.threads));
   if (in_context) put_in_context_flags(mt, *in_context);
+  // The simulator's own figure over the same work (simulated boards): the runs' for in_context.
+  if (in_context) {
+    if (in_context->runs_sim) measure::put_modelled(mt, in_context->runs_sim);
+  } else {
+    measure::put_modelled(mt, ctx, m.window.t_start_ns, m.window.t_end_ns);
+  }
   mt.set(cols::kernels, kernels_of(*be, entry.net));
   // The whole network again, op by op: every layer's latency in context (in_context has them).
   if (p.end_to_end() && !in_context) mt.set(cols::in_context, measure_in_context(ctx, *be, entry.net, layers));

@@ -11,6 +11,7 @@
 #include <jetperf/kinds/multi_dnn/multi_dnn_spec.hpp>
 #include <jetperf/kinds/multi_dnn/network_pipeline.hpp>
 #include <jetperf/kinds/multi_dnn/tegrastats_aggregates.hpp>
+#include <jetperf/measure/modelled_truth.hpp>
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/point_power.hpp>
 #include <jetperf/measure/protocols/concurrent.hpp>
@@ -257,6 +258,7 @@ measure::point_result multi_dnn_kind::run_point(measure::point_context& ctx, con
   // network, so energy_j is the mapping's energy per inference.
   const double per_inference_s = inferences ? w.seconds() / static_cast<double>(inferences) : 0.0;
   const auto power_w = measure::put_power_metrics(mt, window, idle_w, per_inference_s);
+  measure::put_modelled(mt, ctx, window.t_start_ns, window.t_end_ns);
   mt.set(cols::tegrastats,
          window.power ? tegrastats_aggregates(*window.power, memory_use_of(platform::host_memory_info())) : record());
   int cpu_networks = 0;

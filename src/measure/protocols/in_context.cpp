@@ -11,6 +11,7 @@
 #include <jetperf/measure/network_runs.hpp>
 #include <jetperf/measure/power_window.hpp>
 #include <jetperf/measure/window_offset.hpp>
+#include <jetperf/platform/sensor_averaging.hpp>
 
 namespace jetperf::measure {
 
@@ -98,7 +99,7 @@ in_context_protocol::in_context_protocol(const point_context& ctx, workloads::la
                                          const models::network& net, const std::vector<models::layer>& layers,
                                          std::optional<double> idle_w, const in_context_plan& plan)
     : ctx_(ctx), be_(be), net_(net), layers_(layers), idle_w_(idle_w), plan_(plan), clock_(ctx.clock()),
-      source_(ctx.telemetry), times_(layers.size()), rng_(static_cast<std::uint64_t>(ctx.clock().now_ns())),
+      source_(ctx.telemetry), times_(layers.size()), truth_(ctx.fidelity, layers.size()), rng_(static_cast<std::uint64_t>(ctx.clock().now_ns())),
       offsets_(layers.size()) {}
 
 in_context_result measure_in_context(const point_context& ctx, workloads::layer_backend& be, const models::network& net,
@@ -167,14 +168,13 @@ void in_context_protocol::start() {
     for (std::size_t i = 0; nvml_ && i < ch.size(); ++i)
       if (ch[i].name == energy) energy_ = static_cast<int>(i);
   }
-  nominal_s_ = plan_.sensor_period_s > 0 ? plan_.sensor_period_s : source_ ? source_->update_period_s() : 0.0;
-  // NVML's update period differs by GPU and is configured nowhere (the sampler reports its own
-  // tick): it is found from the reading's changes before the window, as a fit from scratch would.
-  if (nvml_ && !(plan_.sensor_period_s > 0)) nominal_s_ = nvml_update_period_s();
+  resolve_sensor_facts();
+  nominal_s_ = facts_.period_s;
   if (!source_ || !total_) unresolvable_ = "no power sensor";
   else if (!idle_w_) unresolvable_ = "no idle baseline to subtract";
-  else if (!(nominal_s_ > 0)) unresolvable_ = "the sensor's update period is unknown";
-  window_ns_ = static_cast<std::int64_t>(nominal_s_ * 1e9);
+  else if (!(nominal_s_ > 0)) unresolvable_ = "the sensor's update period is unknown (its readings did not change before the runs)";
+  window_ns_ = static_cast<std::int64_t>((facts_.window_s > 0 ? facts_.window_s : nominal_s_) * 1e9);
+  delay_ns_ = static_cast<std::int64_t>(facts_.delay_s * 1e9);
   // A layer of several ops (a block) is modelled by its ops, grouped to min_part_windows.
   parts_ = layer_of_op(net_, layers_);
   if (unresolvable_.empty()) {
@@ -195,7 +195,70 @@ void in_context_protocol::start() {
   next_check_ = r.t_start_ns + static_cast<std::int64_t>(plan_.check_period_s * 1e9);
 }
 
-double in_context_protocol::nvml_update_period_s() const {
+// The sensor's figures the runs start from (measure/sensor_facts.hpp): a stored card's window and
+// delay (under another averaging, its delay only: the chip's window follows its averaging, the
+// time its value takes to be read does not); the period the driver states, else the one its
+// changes before the window show (NVML's and L4T r32's drivers state none: the sampler's own
+// period is not the sensor's, and taken for it made every r32 board's polls look too slow).
+void in_context_protocol::resolve_sensor_facts() {
+  const bool stated = plan_.sensor_period_s > 0 || (source_ && !nvml_ && source_->update_period_stated());
+  if (stated) {
+    facts_.period_s = plan_.sensor_period_s > 0 ? plan_.sensor_period_s : source_->update_period_s();
+    facts_.period_source = "nominal";
+  }
+  facts_.window_source = "nominal";
+  if (ctx_.sensor_cards && ctx_.board && source_ && total_ && !nvml_) {
+    const auto averaging = platform::describe_sensor_averaging(ctx_.board->sensor_averaging());
+    const auto channel = source_->channels().at(static_cast<std::size_t>(*total_)).name;
+    if (const auto same = ctx_.sensor_cards->find(channel, averaging, true)) {
+      facts_.window_s = same->window_s;
+      facts_.delay_s = std::max(0.0, same->delay_s);
+      facts_.window_source = "card";
+      facts_.card_job_id = same->card_job_id;
+    } else if (const auto other = ctx_.sensor_cards->find(channel, averaging, false)) {
+      facts_.delay_s = std::max(0.0, other->delay_s);
+      facts_.window_source = "card";
+      facts_.card_job_id = other->card_job_id;
+    }
+  }
+  if (!(facts_.period_s > 0) && source_ && total_) {
+    facts_.period_s = period_from_polls();
+    if (facts_.period_s > 0) facts_.period_source = "fit";
+  }
+}
+
+bool in_context_protocol::speed_up_polls(std::int64_t now_ns) {
+  auto* telemetry = ctx_.telemetry;
+  if (sped_up_ || !telemetry) return false;
+  const double tick = telemetry->tick_period_s(), fastest = telemetry->fastest_tick_period_s();
+  if (!(fastest > 0) || !(fastest < 0.9 * tick)) return false;
+  tick_before_ = tick;
+  telemetry->set_job_tick_period_s(fastest);
+  sped_up_ = true;
+  // The slow polls placed nothing: the fit starts from the fast ones, and the readings meanwhile
+  // stay out of the estimate.
+  series_.clear();
+  series_next_ns_ = now_ns;
+  fit_ = sensor_update_fit{};
+  est_->exclude(out_.window.t_start_ns, now_ns);
+  spdlog::info("in_context: the sensor updates faster than it was read; polling every {:.2g} ms from now on", fastest * 1e3);
+  return true;
+}
+
+void in_context_protocol::restore_polls() {
+  if (!sped_up_ || !ctx_.telemetry) return;
+  ctx_.telemetry->set_job_tick_period_s(tick_before_);
+  sped_up_ = false;
+}
+
+std::vector<power_reading> in_context_protocol::placed(std::vector<power_reading> readings) const {
+  // A reading is seen `delay` after its window ends: the estimate wants the window's end.
+  if (delay_ns_ > 0)
+    for (auto& r : readings) r.end_ns -= delay_ns_;
+  return readings;
+}
+
+double in_context_protocol::period_from_polls() const {
   const auto now = clock_.now_ns();
   std::vector<std::pair<std::int64_t, double>> polls;
   for (const auto& smp : source_->window(std::max({now - k_sensor_fit_lead_ns, source_->complete_since_ns(), plan_.sensor_since_ns}), now))
@@ -274,6 +337,9 @@ in_context_protocol::ran in_context_protocol::run_network(std::size_t run) {
   if (run_spans_.size() < plan_.max_spans) run_spans_.emplace_back(ops.front().start_ns, ops.back().end_ns);
   if (r.ends_ns.size() < k_timed_runs) r.ends_ns.push_back(now);
   for (const auto& s : spans) times_[static_cast<std::size_t>(s.layer)].push_back(static_cast<double>(s.end_ns - s.start_ns) * 1e-9);
+  // The last run's work is asked of the simulator after this one: its clocks are decided by then.
+  truth_.flush_all_but(0);
+  for (const auto& s : spans) truth_.add(static_cast<std::size_t>(s.layer), {{s.start_ns, s.end_ns}});
   if (run < k_in_context_traced_runs) {
     record_run_ops(ctx_, net_, kernels_, ops, run);
     for (const auto& s : spans)
@@ -345,10 +411,12 @@ bool in_context_protocol::go_on_after_check(std::int64_t now, double elapsed_s) 
   const auto check_ns = static_cast<std::int64_t>(plan_.check_period_s * 1e9);
   const auto left_ns = static_cast<std::int64_t>(plan_.max_time_s * 1e9) - (checked - out_.window.t_start_ns);
   next_check_ = checked + std::max(check_ns, std::min({4 * (checked - now), left_ns / 3, k_max_check_spacing_ns}));
-  // A sensor read no faster than it updates gives readings that cannot be placed: no layer will
-  // ever get a number, however long the runs go on. (A fit that explains too few changes may be
-  // an early alias: the next check fits afresh.)
+  // A sensor read no faster than it updates gives readings that cannot be placed: the sampler is
+  // asked for its fastest tick, and the fit starts again from the faster polls; where it is
+  // already at it, no layer will ever get a number, however long the runs go on. (A fit that
+  // explains too few changes may be an early alias: the next check fits afresh.)
   if (fit_.poll_too_slow) {
+    if (speed_up_polls(checked)) return true;
     stop_ = stop_reason::no_power;
     return false;
   }
@@ -417,7 +485,7 @@ in_context_protocol::check in_context_protocol::solve(std::int64_t until_ns, dou
     return check::refit_failed;
   }
   fit_ = std::move(next);
-  est_->set_readings(fit_.readings, static_cast<std::int64_t>(fit_.period_s * 1e9));
+  est_->set_readings(placed(fit_.readings), static_cast<std::int64_t>(fit_.period_s * 1e9));
   if (may_lock && est_->phase_locked()) {
     res_ = est_->solve();
     return check::locked;
@@ -447,7 +515,10 @@ void in_context_protocol::finish() {
   auto& r = out_.window;
   r.t_end_ns = clock_.now_ns();
   r.latency = compute_latency_stats(r.times_s);
-  if (r.cancelled) return;
+  if (r.cancelled) {
+    restore_polls();
+    return;
+  }
   if (source_) {
     auto w = read_window_power(*source_, r.t_start_ns, r.t_end_ns, plan_.boundary_s);
     r.power = std::move(w.summary);
@@ -457,8 +528,14 @@ void in_context_protocol::finish() {
   }
   r.decision.stop = true;
   r.decision.reason = stop_;
-  if (!est_) return;
+  if (!est_) {
+    truth_.flush();
+    restore_polls();
+    return;
+  }
   clock_.sleep_for(window_ns_ + window_ns_ / 2 + 2'000'000);
+  truth_.flush();
+  restore_polls();
   const double ran_s = static_cast<double>(r.t_end_ns - r.t_start_ns) * 1e-9;
   hold_to_counter();
   solve(clock_.now_ns(), ran_s, ran_s, false);
@@ -501,12 +578,18 @@ void in_context_protocol::hold_to_counter() {
 void in_context_protocol::widen_for_window_edges() {
   if (!fit_.unusable.empty()) return;
   placement_shift_ns_ = placement_uncertainty_ns(fit_, series_);
+  const auto readings = placed(fit_.readings);
   if (!nvml_) {
-    offset_ = fit_window_offset(*est_, fit_.readings, -k_window_offset_range_ns, k_window_offset_range_ns,
+    offset_ = fit_window_offset(*est_, readings, -k_window_offset_range_ns, k_window_offset_range_ns,
                                 k_window_offset_range_ns / 12);
     placement_shift_ns_ = std::max(placement_shift_ns_, offset_.half_width_ns);
   }
-  widen_for_placement(*est_, fit_.readings, placement_shift_ns_, res_);
+  widen_for_placement(*est_, readings, placement_shift_ns_, res_);
+  if (spdlog::should_log(spdlog::level::debug))
+    for (const auto& u : res_.units)
+      spdlog::debug("in_context unit {}: {:.3f} W +- {:.3f} (residuals {:.3f}, runs {:.3f}, placement {:.3f}), {} readings",
+                    layers_[static_cast<std::size_t>(u.layers.front())].name, u.power_w, u.power_ci95_w,
+                    u.residuals_ci95_w, u.runs_ci95_w, u.placement_w, u.readings);
 }
 
 void in_context_protocol::finish_gpu_estimate() {
@@ -537,17 +620,17 @@ void in_context_protocol::measure_runs_power() {
   between.readings = res_.between_runs_readings;
   if (!(r.power && r.power->total_power_w)) return;
   between.window_power_w = *r.power->total_power_w;
-  const auto w_ns = static_cast<std::int64_t>(fit_.period_s * 1e9);
+  const auto w_ns = fit_.period_s > 0 ? window_ns_ : 0;
   double watts = 0, run_s = 0;
   std::size_t n = 0;
-  for (const auto& k : fit_.readings) {
+  for (const auto& k : placed(fit_.readings)) {
     if (w_ns <= 0 || k.end_ns - w_ns < r.t_start_ns || k.end_ns > r.t_end_ns) continue;
     watts += k.watts;
     run_s += time_within(run_spans_, k.end_ns - w_ns, k.end_ns);
     ++n;
   }
   if (!pauses_.empty() && n > 0) {
-    const double covered_s = static_cast<double>(n) * fit_.period_s;
+    const double covered_s = static_cast<double>(n) * static_cast<double>(w_ns) * 1e-9;
     r.power->total_power_w =
         power_over_runs(watts / static_cast<double>(n), covered_s, covered_s - run_s, res_.between_runs_power_w);
   }
@@ -580,8 +663,12 @@ void in_context_protocol::figure_layers() {
       put_unit_figures(item, *u, item.latency.mean_s);
       item.resolution = u->rel_half_width() <= plan_.target_rel ? layer_resolution::resolved : layer_resolution::not_converged;
     }
+    item.sim = truth_.of(li);
     out_.layers.push_back(std::move(item));
   }
+  std::vector<std::size_t> all(layers_.size());
+  for (std::size_t li = 0; li < all.size(); ++li) all[li] = li;
+  out_.runs_sim = truth_.of(all);
   if (figures)
     for (const auto& u : res_.units)
       if (u.layers.size() > 1 && std::isfinite(u.power_ci95_w)) out_.groups.push_back(group_of(u));
@@ -613,6 +700,7 @@ in_context_group in_context_protocol::group_of(const layer_unit& u) const {
     g.latency_mean_s += member.latency.mean_s;
   }
   put_unit_figures(g, u, g.latency_mean_s);
+  g.sim = truth_.of(g.members);
   return g;
 }
 
@@ -656,6 +744,13 @@ void in_context_protocol::report_diagnostics() {
   e.sensor_unfitted = !fit_.unusable.empty() && !fit_.poll_too_slow;
   e.sensor = {fit_.nominal_period_s, plan_.poll_period_s, fit_.period_s, fit_.lateness_median_s, fit_.lateness_iqr_s,
               fit_.phase_uncertainty_s, fit_.changes, fit_.readings.size()};
+  e.facts = facts_;
+  // The period the runs were placed with is the fit's; the window and delay the card's or nominal.
+  if (fit_.period_s > 0) {
+    e.facts.period_s = fit_.period_s;
+    e.facts.period_source = "fit";
+  }
+  if (!(e.facts.window_s > 0)) e.facts.window_s = static_cast<double>(window_ns_) * 1e-9;
 }
 
 }  // namespace jetperf::measure

@@ -115,7 +115,7 @@ TEST(daemon_config, file_errors_name_file_line_and_key) {
       {"listen = :80\n", conf + ":1: listen: ':80' has no host"},
       {"listen = 1.2.3.4:70000\n", conf + ":1: listen: '70000' is out of range 0..65535"},
       {"listen = 1.2.3.4:http\n", conf + ":1: listen: 'http' is not a whole number"},
-      {"board = tx3\n", conf + ":1: board: 'tx3' is not one of auto, sim:PROFILE, jetson, dgpu, host"},
+      {"board = tx3\n", conf + ":1: board: 'tx3' is not one of auto, sim:PROFILE, sim:PATH.json, jetson, dgpu, host"},
       {"board = sim:\n", conf + ":1: board: 'sim:' is not one of"},
       {"log_level = verbose\n", conf + ":1: log_level: 'verbose' is not one of"},
       {"require_token_for_reads = maybe\n",

@@ -2,6 +2,7 @@
 // rail files stay consistent (P = V * I), devfreq cur_freq stays within min/max.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <string>
 #include <thread>
@@ -309,9 +310,12 @@ TEST(rail_simulator, the_update_period_follows_the_chips_averaging_count) {
   auto board = sim_testing::make_board("orin-agx", tmp);
   platform::sysfs_root root(board.paths().sysfs_root);
   const std::string hw = "/sys/bus/i2c/devices/1-0040/hwmon/hwmon3";
+  const std::string hw2 = "/sys/bus/i2c/devices/1-0041/hwmon/hwmon4";
   ASSERT_EQ(root.read(hw + "/samples"), "16");
   ASSERT_EQ(root.read(hw + "/update_interval"), "20");
+  // jetperfd sets every chip; each chip converts on its own count.
   root.write(hw + "/samples", "4");
+  root.write(hw2 + "/samples", "4");
   double load = 0.5;
   auto o = fixed_load(&load);
   o.noise = 0.01;  // every update a change of the current (about 50 mA on 5 A here)
@@ -331,8 +335,137 @@ TEST(rail_simulator, the_update_period_follows_the_chips_averaging_count) {
   }
   sim.stop();
   EXPECT_EQ(root.read(hw + "/update_interval"), "5");
-  EXPECT_EQ(root.read("/sys/bus/i2c/devices/1-0041/hwmon/hwmon4/update_interval"), "5");
+  EXPECT_EQ(root.read(hw2 + "/update_interval"), "5");
   // Under qemu-user or a loaded host updates are skipped, not crowded: at least half arrive.
   EXPECT_GT(changes, 50);
   EXPECT_LT(changes, 115);
+}
+
+TEST(rail_simulator, each_chip_keeps_its_own_averaging_count) {
+  // Two INA3221s convert on their own oscillators: a chip left at 16 samples keeps its 19.6 ms
+  // updates while the other, at 4, updates four times as often.
+  test::temp_dir tmp;
+  auto board = sim_testing::make_board("orin-agx", tmp);
+  platform::sysfs_root root(board.paths().sysfs_root);
+  const std::string fast = "/sys/bus/i2c/devices/1-0040/hwmon/hwmon3", slow = "/sys/bus/i2c/devices/1-0041/hwmon/hwmon4";
+  root.write(fast + "/samples", "4");
+  double load = 0.5;
+  auto o = fixed_load(&load);
+  o.noise = 0.01;
+  rail_simulator sim(board.profile(), board.paths().sysfs_root, o);
+  sim.start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  // The second chip's first channel is not connected: its second, the memory rail, is.
+  std::string last_fast = root.read(fast + "/curr1_input"), last_slow = root.read(slow + "/curr2_input");
+  int fast_changes = 0, slow_changes = 0;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
+  while (std::chrono::steady_clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    const auto f = root.read(fast + "/curr1_input"), l = root.read(slow + "/curr2_input");
+    fast_changes += f != last_fast;
+    slow_changes += l != last_slow;
+    last_fast = f, last_slow = l;
+  }
+  sim.stop();
+  EXPECT_EQ(root.read(fast + "/update_interval"), "5");
+  EXPECT_EQ(root.read(slow + "/update_interval"), "20");
+  // About 102 and 25 updates in 0.5 s; a loaded host skips some, never crowds them.
+  EXPECT_GT(fast_changes, 50);
+  EXPECT_LT(slow_changes, 30);
+  EXPECT_GT(slow_changes, 10);
+}
+
+TEST(rail_simulator, its_modelled_power_is_what_the_sensor_integrates_without_its_noise) {
+  // The truth every estimator is checked against (issue 55 item 2): the model's total over any
+  // stretch, time-weighted. A thread of this process works densely through the second half of a
+  // window, as a layer backend's does (noting it); over the window the model's figure is the
+  // window's reading (no noise here, the files' whole milliamps aside), and its parts add up to it.
+  test::temp_dir tmp;
+  auto board = sim_testing::make_board("orin-agx", tmp);
+  activity::enable();
+  rail_simulator_options o;
+  o.noise = 0;
+  // When each update's rails were written: its window ends there (less the files' own time).
+  std::vector<std::int64_t> written;
+  o.after_rails = [&written] { written.push_back(monotonic_ns()); };
+  rail_simulator sim(board.profile(), board.paths().sysfs_root, o);
+  sim.step(0.02);  // clocks decided, an idle window
+  const auto from = monotonic_ns(), half = from + 10'000'000, end = half + 10'000'000;
+  const auto at = [](std::int64_t t) { return std::chrono::steady_clock::time_point(std::chrono::nanoseconds(t)); };
+  std::atomic<bool> stop{false};
+  std::atomic<std::int64_t> began{0};
+  std::thread worker([&] {
+    std::this_thread::sleep_until(at(half));
+    began = monotonic_ns();
+    activity::begin_work(500.0);
+    while (!stop.load()) {
+    }
+    activity::end_work();
+  });
+  std::this_thread::sleep_until(at(end));
+  stop = true;
+  worker.join();
+  // The update's window runs from the last one's write to its own.
+  sim.step_window(from - 40'000'000, end);  // a 60 ms schedule: no stall on a loaded host
+  const auto until = monotonic_ns();
+  const auto whole = sim.modelled({{from, until}});
+  const auto idle = sim.modelled({{from, half}}), busy = sim.modelled({{began + 100'000, end}});
+  const auto rest = sim.modelled({{half, until}});
+  activity::disable();
+  ASSERT_TRUE(whole && idle && busy && rest);
+  EXPECT_LT(std::abs(idle->dynamic_w), 0.1);
+  EXPECT_GT(busy->dynamic_w, 0.5);  // one dense core of an Orin in its default mode
+  // The parts add up to the whole, weighted by their time.
+  EXPECT_NEAR(whole->power_w * whole->seconds, idle->power_w * idle->seconds + rest->power_w * rest->seconds,
+              1e-3 * whole->power_w * whole->seconds);
+  EXPECT_NEAR(whole->seconds, static_cast<double>(until - from) * 1e-9, 1e-9);
+  // The window's reading is the model's over that window (from the first update's write to
+  // this one's, to the time the files take), to the files' whole milliamps.
+  ASSERT_EQ(written.size(), 2u);
+  EXPECT_NEAR(sim.total_mw() / 1000.0, sim.modelled({{written[0], written[1]}})->power_w, 0.03);
+  // Long ago is not kept: nothing is made up for it.
+  EXPECT_FALSE(sim.modelled({{from - 300'000'000'000, from - 299'000'000'000}}).has_value());
+}
+
+TEST(rail_simulator, a_sensors_lag_moves_its_window_back_from_when_it_is_seen) {
+  // A profile's lag_ms: each reading is seen that long after its window ended. Dense work 40 to
+  // 10 ms before the update, none since: with a 10 ms lag the 20 ms window is all dense work
+  // (however late the update is written, up to 10 ms); without one, half of it at most.
+  test::temp_dir tmp;
+  auto board = sim_testing::make_board("orin-agx", tmp);
+  const double load = 1.0;
+  constexpr int source = 4251;
+  const auto cpu_rail_with_lag = [&](long long lag_us) {
+    board_profile p = board.profile();
+    p.sensor.lag_us = lag_us;
+    activity::enable();
+    // The work is noted relative to the moment the update takes its window, however late a
+    // loaded host runs it.
+    auto o = fixed_load(&load);
+    o.before_rails = [] {
+      const auto now = monotonic_ns();
+      activity::note(now - 40'000'000, source, 1000.0);
+      activity::note(now - 10'000'000, source, 0.0);
+    };
+    rail_simulator sim(p, board.paths().sysfs_root, o);
+    const auto now = monotonic_ns();
+    activity::note(now - 200'000'000, source, 0.0);
+    sim.step_window(now - 20'000'000, now);
+    activity::note(monotonic_ns(), source, std::nullopt);
+    activity::disable();
+    return rail(sim, "VDD_CPU_CV");
+  };
+  const double lagged = cpu_rail_with_lag(10'000), prompt = cpu_rail_with_lag(0), steady_dense = [&] {
+    board_profile p = board.profile();
+    activity::enable();
+    rail_simulator sim(p, board.paths().sysfs_root, fixed_load(&load));
+    const auto now = monotonic_ns();
+    activity::note(now - 200'000'000, source, 1000.0);
+    sim.step_window(now - 20'000'000, now);
+    activity::note(monotonic_ns(), source, std::nullopt);
+    activity::disable();
+    return rail(sim, "VDD_CPU_CV");
+  }();
+  EXPECT_NEAR(lagged, steady_dense, 0.03 * steady_dense) << "lagged " << lagged << ", prompt " << prompt;
+  EXPECT_GT(lagged - prompt, 800) << "lagged " << lagged << ", prompt " << prompt;
 }

@@ -43,6 +43,7 @@ inline constexpr column_key<double> latency_rse{"latency_rse"};
 inline constexpr column_key<double> window_s{"window_s"};
 inline constexpr column_key<std::int64_t> window_runs{"window_runs"};
 inline constexpr column_key<double> sensor_update_period_s{"sensor_update_period_s"};
+inline constexpr column_key<std::string> sensor_period_source{"sensor_period_source"};
 inline constexpr column_key<std::int64_t> sensor_samples{"sensor_samples"};
 inline constexpr column_key<double> gflops{"gflops"};
 inline constexpr column_key<double> layer_latency_sum_s{"layer_latency_sum_s"};

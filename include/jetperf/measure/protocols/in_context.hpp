@@ -33,7 +33,9 @@
 #include <jetperf/measure/latency_stats.hpp>
 #include <jetperf/measure/layer_power_estimate.hpp>
 #include <jetperf/measure/measurement_loop.hpp>
+#include <jetperf/measure/modelled_truth.hpp>
 #include <jetperf/measure/point_context.hpp>
+#include <jetperf/measure/sensor_facts.hpp>
 #include <jetperf/measure/sensor_updates.hpp>
 #include <jetperf/measure/window_edge_targets.hpp>
 #include <jetperf/measure/window_offset.hpp>
@@ -106,6 +108,8 @@ struct in_context_layer {
   std::size_t readings = 0;  ///< the sensor readings its unit was estimated from
   bool edge_limited = false; ///< shorter than 0.15 sensor windows: where the window edges fall moves its figure
   std::string merged_with;   ///< merged: the other layers of its unit, comma-separated
+  /// On a simulated board: what its model drew over this layer's own runs (modelled_truth.hpp).
+  std::optional<platform::modelled_power> sim;
   bool has_figure() const {
     return resolution == layer_resolution::resolved || resolution == layer_resolution::not_converged;
   }
@@ -122,6 +126,7 @@ struct in_context_group {
   double dynamic_power_w = 0, dynamic_energy_j = 0;
   std::size_t readings = 0;
   bool edge_limited = false;
+  std::optional<platform::modelled_power> sim;  ///< over the members' runs, on a simulated board
 };
 
 /// The sensor's update clock as fitted from its changes.
@@ -166,6 +171,9 @@ struct in_context_diagnostics {
   bool sensor_unfitted = false;
   std::size_t sensor_retries = 0;  ///< windows measured again for an unfitted sensor clock
   in_context_sensor sensor;
+  /// The sensor's period (the fit's), window and delay the readings were placed with, and where
+  /// each came from (card, fit, nominal).
+  sensor_facts facts;
   in_context_between_runs between_runs;
   /// On a GPU with NVML's energy counter (docs/protocols/in_context.md, "On a GPU"): the counter's
   /// energy over the runs, which the estimate was held to, against the layers'.
@@ -181,6 +189,8 @@ struct in_context_result {
   std::optional<std::string> unsupported;
   double sum_energy_j = 0, sum_energy_ci95_j = 0;
   bool estimated = false;  ///< false: no figure per layer (why in estimator.unresolvable)
+  /// On a simulated board: what its model drew over the runs themselves (every layer's time).
+  std::optional<platform::modelled_power> runs_sim;
 };
 
 /// The end-to-end row's power over the runs alone: the mean over a window of `window_s` that held
@@ -222,8 +232,18 @@ class in_context_protocol {
   std::vector<workloads::op_span> gpu_run_ops(std::string& why);
   /// On a GPU: the counter's energy over the runs as the estimate's exact constraint.
   void hold_to_counter();
-  /// NVML's update period from its changes over the polls before now (0: not found).
-  double nvml_update_period_s() const;
+  /// The sensor's period, window and delay to start from (sensor_facts.hpp).
+  void resolve_sensor_facts();
+  /// The update period from the total's changes over the polls before now (0: not found): NVML's
+  /// and L4T r32's drivers state none.
+  double period_from_polls() const;
+  /// The sampler at its fastest tick for the rest of the runs, where it is not yet (a poll too
+  /// slow for the sensor); false where it cannot be sped up.
+  bool speed_up_polls(std::int64_t now_ns);
+  /// The sampler's tick as it was before speed_up_polls.
+  void restore_polls();
+  /// Readings at their windows' ends: each moved back by the sensor's delay.
+  std::vector<power_reading> placed(std::vector<power_reading> readings) const;
   /// The final estimate's intervals widened for where the readings' windows fall.
   void widen_for_window_edges();
   /// On a GPU: the layers' energy against the counter's.
@@ -258,6 +278,10 @@ class in_context_protocol {
   bool nvml_ = false;
   std::optional<int> energy_;
   double nominal_s_ = 0;
+  sensor_facts facts_;
+  std::int64_t delay_ns_ = 0;
+  bool sped_up_ = false;
+  double tick_before_ = 0;
   double placement_shift_ns_ = 0;  ///< widen_for_window_edges' shift (0: none)
   window_offset_fit offset_;
   std::int64_t window_ns_ = 0;
@@ -268,6 +292,7 @@ class in_context_protocol {
   std::vector<std::pair<std::int64_t, double>> series_;
   std::int64_t series_next_ns_ = 0;
   std::vector<std::vector<double>> times_;  ///< each layer's time in each run
+  modelled_truth truth_;  ///< each layer's runs as the simulator modelled them (simulated boards)
   std::mt19937_64 rng_;
   run_offsets offsets_;
   std::vector<edge_target> targets_;  ///< where the next runs' updates should fall
