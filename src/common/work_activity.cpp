@@ -88,12 +88,14 @@ constexpr std::int64_t k_forget_ns = 60'000'000'000;
 // 0.3-0.6 ms on a loaded 2-core one, at every sensor update, holding every noting thread's next op
 // that long; now about 0.4 us (tests/bench/work_activity.cpp, docs/benchmarks.md).
 template <typename Segment>
-void for_each_work(std::int64_t from_ns, std::int64_t to_ns, Segment segment) {
+void for_each_work(std::int64_t from_ns, std::int64_t to_ns, Segment segment, std::set<int>* noting = nullptr) {
   std::vector<event> events;                 // in the window, newest first
   std::map<int, std::pair<std::int64_t, double>> state;  // source -> (since, macs_per_byte) at from_ns
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (ring.empty()) return;
+    if (noting)
+      for (const auto& kv : newest) noting->insert(kv.first);
     std::set<int> pending;  // sources that noted since from_ns: their state before it is in the ring
     for (auto it = newest.begin(); it != newest.end();) {
       const event& e = it->second;
@@ -140,12 +142,15 @@ work_in_window work_between(std::int64_t from_ns, std::int64_t to_ns, const std:
   if (to_ns <= from_ns) return out;
   const double span = static_cast<double>(to_ns - from_ns);
   double weighted = 0, worked = 0;
-  for_each_work(from_ns, to_ns, [&](int source, std::int64_t a, std::int64_t b, double macs_per_byte) {
-    const double dt = static_cast<double>(b - a);
-    out.shares[source] += dt / span;
-    weighted += dt * f(macs_per_byte);
-    worked += dt;
-  });
+  for_each_work(
+      from_ns, to_ns,
+      [&](int source, std::int64_t a, std::int64_t b, double macs_per_byte) {
+        const double dt = static_cast<double>(b - a);
+        out.shares[source] += dt / span;
+        weighted += dt * f(macs_per_byte);
+        worked += dt;
+      },
+      &out.noting);
   if (worked > 0) out.mean = weighted / worked;
   return out;
 }

@@ -92,7 +92,15 @@ unit_figures unit_powers(const std::vector<std::size_t>& bounds, const std::vect
 
 }  // namespace
 
-double layer_unit::rel_half_width() const { return energy_j > 0 ? energy_ci95_j / energy_j : k_inf; }
+double layer_unit::rel_half_width() const {
+  if (reference_w > 0) return power_ci95_w / reference_w;
+  return energy_j > 0 ? energy_ci95_j / energy_j : k_inf;
+}
+
+double relative_reference_w(const layer_estimate_options& o, double power_w) {
+  if (!o.relative_to_dynamic) return power_w;
+  return std::max(power_w - o.idle_w, 0.01 * std::fabs(power_w));
+}
 
 struct layer_power_estimator::system {
   normal_equations ne;
@@ -527,6 +535,7 @@ layer_power_result layer_power_estimator::solve(const system& s) const {
     }
     lu.energy_j = lu.power_w * lu.duration_s;
     lu.energy_ci95_j = lu.power_ci95_w * lu.duration_s;
+    lu.reference_w = relative_reference_w(options_, lu.power_w);
     lu.projected_rel = lu.rel_half_width();
     out.sum_energy_j += lu.energy_j;
     out.units.push_back(std::move(lu));
@@ -659,8 +668,8 @@ std::size_t least_resolvable(const unit_figures& f, std::size_t k, double factor
   std::size_t worst = k;
   double worst_rel = 0;
   for (std::size_t u = 0; u < k; ++u) {
-    const double power = o.idle_w + f.power_w[u];
-    const double rel = power > 0 ? factor * std::sqrt(std::max(f.covariance[u * k + u], 0.0)) / power : k_inf;
+    const double reference = relative_reference_w(o, o.idle_w + f.power_w[u]);
+    const double rel = reference > 0 ? factor * std::sqrt(std::max(f.covariance[u * k + u], 0.0)) / reference : k_inf;
     projected[u] = rel;
     if (rel > o.resolvable_rel && rel > worst_rel) worst_rel = rel, worst = u;
   }

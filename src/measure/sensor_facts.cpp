@@ -9,6 +9,7 @@ record sensor_facts::to_record() const {
                 {"delay_s", delay_s},
                 {"period_source", period_source.empty() ? cell() : cell(period_source)},
                 {"window_source", window_source.empty() ? cell() : cell(window_source)},
+                {"delay_source", delay_source.empty() ? cell() : cell(delay_source)},
                 {"card_job", card_job_id ? cell(*card_job_id) : cell()}};
 }
 

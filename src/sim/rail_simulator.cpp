@@ -123,15 +123,16 @@ void rail_simulator::stop() {
 
 void rail_simulator::run() {
   // steady_clock is CLOCK_MONOTONIC: the windows are on the daemon's timeline. The board's clocks
-  // follow the first chip's schedule (the profile's period on a board without one); each chip
-  // keeps its own, as each INA3221 converts on its own oscillator.
+  // are chosen on the first chip's schedule (the profile's period on a board without one); each
+  // chip keeps its own, as each INA3221 converts on its own oscillator.
   follow_averaging();
   const auto board_period = [this] {
     return sensors_.empty() ? std::max<std::int64_t>(options_.period.value_or(std::chrono::microseconds(profile_.sensor.period_us)).count(), 100) * 1000
                             : sensors_.front().period_ns;
   };
-  std::int64_t board_next = monotonic_ns() + board_period();
-  for (auto& c : sensors_) c.next_ns = monotonic_ns() + c.period_ns;
+  const auto start = monotonic_ns();
+  std::int64_t board_next = start + board_period();
+  for (auto& c : sensors_) c.next_ns = start + c.period_ns + c.timing.lag_us * 1000;
   std::unique_lock<std::mutex> lock(mutex_);
   while (!stop_) {
     std::int64_t due = board_next;
@@ -139,27 +140,16 @@ void rail_simulator::run() {
     cv_.wait_until(lock, std::chrono::steady_clock::time_point(std::chrono::nanoseconds(due)), [this] { return stop_; });
     if (stop_) break;
     lock.unlock();
-    const bool board = board_next <= due;
+    const bool board = board_next <= monotonic_ns();
     try {
-      update(board_period(), board, false);
+      update(board ? std::optional<std::int64_t>(board_next) : std::nullopt, board_period());
     } catch (const std::exception& e) {
       // The tree may be mid-rebuild; the next step retries.
       spdlog::debug("rail simulator step failed: {}", e.what());
     }
-    // Each chip keeps its own schedule: updates this thread was too late for are skipped, not
-    // crowded in after it. A new averaging count takes effect from the next conversion.
-    const auto skip_past = [](std::int64_t& next, std::int64_t period, std::int64_t now) {
-      next += period;
-      if (now > next) next += period * ((now - next) / period + 1);
-    };
-    const auto now = monotonic_ns();
+    // A new averaging count takes effect from the next conversion.
     follow_averaging();
-    for (auto& c : sensors_)
-      if (c.updated) {
-        skip_past(c.next_ns, c.period_ns, now);
-        c.updated = false;
-      }
-    if (board) skip_past(board_next, board_period(), now);
+    if (board) board_next = std::max(last_end_ns_, board_next) + board_period();
     lock.lock();
   }
 }
@@ -195,7 +185,7 @@ std::string rail_simulator::get_text(const std::string& board_path) const {
 }
 
 std::vector<double> rail_simulator::core_loads(const std::vector<bool>& online, const std::map<int, double>& shares,
-                                               const std::vector<thread_busy>& threads) const {
+                                               const std::set<int>& noting, const std::vector<thread_busy>& threads) const {
   const size_t n = online.size();
   if (options_.host_load) {
     // Sampled once per board update (a given load is a delta since the last sample).
@@ -218,7 +208,12 @@ std::vector<double> rail_simulator::core_loads(const std::vector<bool>& online, 
   std::map<int, double> unseen = shares;
   for (const auto& t : threads) {
     const auto noted = shares.find(t.tid);
-    loads.push_back(std::clamp(noted != shares.end() ? noted->second : t.busy / reservation_->share_of(t.tid), 0.0, 1.0));
+    // A thread that notes its work did what it noted: none where it noted none (the runner
+    // between runs), not the CPU time the last sample of the threads gave it over a longer time.
+    const double share = noted != shares.end() ? noted->second
+                         : noting.count(t.tid) ? 0.0
+                                               : t.busy / reservation_->share_of(t.tid);
+    loads.push_back(std::clamp(share, 0.0, 1.0));
     unseen.erase(t.tid);
   }
   // A thread that noted its work counts for it even where the last sample of the threads missed
@@ -517,70 +512,75 @@ void rail_simulator::step(double dt_s) {
   // Called directly (tests), an update takes the files as they are now, over `dt_s` to now.
   settings_.reset();
   last_end_ns_ = 0;
-  for (auto& c : sensors_) c.last_end_ns = 0;
-  update(static_cast<std::int64_t>(dt_s * 1e9), true, true);
+  const auto now = monotonic_ns();
+  step_window(now - static_cast<std::int64_t>(dt_s * 1e9), now);
 }
 
 void rail_simulator::step_window(std::int64_t from_ns, std::int64_t to_ns) {
-  update(to_ns - from_ns, true, true);
+  // Every chip converts over the schedule's window, seen at its end (and its lag).
+  for (auto& c : sensors_) {
+    c.next_ns = to_ns;
+    c.last_end_ns = 0;
+  }
+  update(to_ns, to_ns - from_ns, to_ns - from_ns);
 }
 
-void rail_simulator::update(std::int64_t length_ns, bool board, bool all) {
-  // A real INA3221's register holds each new mean the moment its conversion ends. This thread can
-  // make a value visible only when it writes it, so a window ends there (less the chip's lag),
-  // and starts where the chip's last one ended (no work counted twice or lost; a first update,
-  // or one after a stall of more than two windows, takes the schedule's length). The rails come
-  // first, from the board's settings as the last update read them: the files and threads read
-  // before them once took about 1.2 ms on a loaded 2-core host, and a reading's window that ended
-  // a fixed length before its write then moved with that, where a chip's ends as it is seen
-  // (docs/benchmarks.md).
+namespace {
+
+// The latest of the times `next`, `next` + `period`, ... that is not after `now`.
+std::int64_t latest_due(std::int64_t next, std::int64_t period, std::int64_t now) {
+  return now > next && period > 0 ? next + (now - next) / period * period : next;
+}
+
+}  // namespace
+
+void rail_simulator::update(std::optional<std::int64_t> board_due_ns, std::int64_t board_period_ns,
+                            std::int64_t chip_period_ns) {
+  // An INA3221 converts on its own oscillator: each reading is the mean over its conversion's
+  // window, on the chip's schedule, whenever this thread gets to write it; a reader sees it from
+  // then on (the chip's lag later at the earliest). A thread late by whole periods writes the
+  // latest conversion only, as a reader that slow sees only the latest. The rails come first,
+  // from the board's settings as the last update read them; the board's other files follow.
   if (threads_) last_threads_ = threads_->sample(monotonic_ns());  // 40 us
   if (!settings_) settings_ = read_settings();
   if (options_.before_rails) options_.before_rails();
-  // A reader sees the update while its files are written (a total summed from rails changes with
-  // the first rail written, a single rail with its own file): the window ends half way through
-  // the writes, the last update's write time standing for this one's.
   const auto taken_ns = monotonic_ns();
-  const auto visible_ns = taken_ns + rail_write_ns_ / 2;
-  const auto window_from = [](std::int64_t last_end, std::int64_t end, std::int64_t length) {
-    return last_end > 0 && end - last_end <= 2 * length ? last_end : end - length;
-  };
   std::vector<double> core_util;
   std::optional<double> intensity;
-  if (board && options_.host_load) {
+  if (board_due_ns && options_.host_load) {
     auto host = options_.host_load();
     std::lock_guard<std::mutex> lock(history_mutex_);
     host_util_ = std::move(host);
   }
-  if (board) {
+  if (board_due_ns) {
     // The board's window: its clocks chosen for its load, as a governor would.
-    const auto start_ns = window_from(last_end_ns_, visible_ns, length_ns);
-    const auto work = activity::work_between(start_ns, visible_ns, intensity_factor);
-    core_util = core_loads(settings_->load.online, work.shares, last_threads_);
+    const auto end_ns = chip_period_ns > 0 ? *board_due_ns : latest_due(*board_due_ns, board_period_ns, taken_ns);
+    const auto start_ns = last_end_ns_ > 0 && end_ns - last_end_ns_ <= 2 * board_period_ns ? last_end_ns_ : end_ns - board_period_ns;
+    const auto work = activity::work_between(start_ns, end_ns, intensity_factor);
+    core_util = core_loads(settings_->load.online, work.shares, work.noting, last_threads_);
     intensity = work.mean;
     const board_load decided = loaded(*settings_, core_util, intensity);
-    remember(start_ns, visible_ns, decided, compute_power(profile_, decided));
-    last_end_ns_ = visible_ns;
+    remember(start_ns, end_ns, decided, compute_power(profile_, decided));
+    last_end_ns_ = end_ns;
   }
   for (auto& c : sensors_) {
-    if (!all && c.next_ns > taken_ns) continue;
-    const std::int64_t length = all ? length_ns : c.period_ns;
-    const auto end_ns = visible_ns - c.timing.lag_us * 1000;
-    const auto start_ns = window_from(c.last_end_ns, end_ns, length);
+    if (c.next_ns > taken_ns && !(chip_period_ns > 0)) continue;
+    const std::int64_t period = chip_period_ns > 0 ? chip_period_ns : c.period_ns;
+    const auto seen_ns = chip_period_ns > 0 ? c.next_ns : latest_due(c.next_ns, period, taken_ns);
+    const auto end_ns = seen_ns - c.timing.lag_us * 1000;
     c.last_end_ns = end_ns;
-    c.updated = true;
-    const domain_power d = mean_power(start_ns, end_ns);
+    c.next_ns = seen_ns + period;
+    const domain_power d = mean_power(end_ns - period, end_ns);
     if (c.ina_index) write_ina(profile_.ina[*c.ina_index], d, c.noise_scale, c.timing);
     else write_ina238(profile_.ina238[*c.ina238_index], d.input, c.noise_scale, c.timing);
   }
   publish_rails();
+
   if (options_.after_rails) options_.after_rails();
-  // (A write longer than a whole window is a stalled thread, not the time writes take.)
-  rail_write_ns_ = std::min<std::int64_t>(monotonic_ns() - taken_ns, length_ns);
-  if (!board) return;
+  if (!board_due_ns) return;
   // Then the rest of the board for the same window, with the settings as they are now, which the
   // next update's clocks start from (a clock written during a window takes effect at its end).
-  const double dt_s = static_cast<double>(length_ns) * 1e-9;
+  const double dt_s = static_cast<double>(board_period_ns) * 1e-9;
   settings_ = read_settings();
   const board_load l = loaded(*settings_, core_util, intensity);
   write_clocks(l);
@@ -592,8 +592,7 @@ void rail_simulator::update(std::int64_t length_ns, bool board, bool all) {
   }
   // The CPU shares for the clocks just read come last: moving a thread into its cgroup quota
   // takes up to 13 ms on a 2-core host (the cgroup's migration), and before the rails it
-  // delayed their update by as much, so the updates followed no clock a period fit accepts (a
-  // real chip's keep their schedule). The shares take effect a few hundred microseconds later.
+  // delayed their update by as much. The shares take effect a few hundred microseconds later.
   reserve_speed(l);
 }
 
@@ -644,7 +643,7 @@ domain_power rail_simulator::mean_power(std::int64_t from_ns, std::int64_t to_ns
     const auto b = k + 1 < pieces.size() ? std::min(to_ns, pieces[k + 1].from_ns) : to_ns;
     if (b <= a) continue;
     const auto work = activity::work_between(a, b, intensity_factor);
-    const auto util = core_loads(pieces[k].load.online, work.shares, threads);
+    const auto util = core_loads(pieces[k].load.online, work.shares, work.noting, threads);
     add_scaled(sum, compute_power(profile_, with_work(pieces[k].load, util, work.mean)), static_cast<double>(b - a) / span);
   }
   return sum;

@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace jetperf::activity {
 
@@ -32,6 +33,9 @@ struct work_in_window {
   /// The mean of `f(macs_per_byte)` over it, weighted by the time each thread worked; nullopt
   /// when no thread worked.
   std::optional<double> mean;
+  /// Every thread the log knows (one that noted work, and has not been forgotten): its work is
+  /// what it noted, so one with no share did none in the window.
+  std::set<int> noting;
 };
 work_in_window work_between(std::int64_t from_ns, std::int64_t to_ns, const std::function<double(double)>& f);
 

@@ -76,6 +76,10 @@ struct layer_estimate_options {
   /// is merged. (Between the two, a unit keeps its own honest, wider interval: merging layers of
   /// different power biases their neighbours, so it is kept for those with no usable number.)
   double resolvable_rel = 0.25;
+  /// Relative half-widths are of each unit's dynamic power (its power less idle_w, at least 1% of
+  /// its power), not of its whole power: what a layer itself draws is what its figure is for, and
+  /// a target of 5% of a board's whole power left a layer's own at +-30%.
+  bool relative_to_dynamic = false;
   /// With parts: a part shorter than this (in its first run) shares a column with the next parts
   /// of its layer until they are as long together (a column per op of a few microseconds only
   /// spends readings; the layer's own power is what is reported).
@@ -98,6 +102,9 @@ struct layer_unit {
   /// what placing the readings' windows adds (widen_for_placement; 0 before).
   double residuals_ci95_w = 0, runs_ci95_w = 0, placement_w = 0;
   double duration_s = 0;       ///< mean time per run
+  /// What its relative half-width is of (layer_estimate_options::relative_to_dynamic): its power,
+  /// or its dynamic power (0: its energy's ratio is taken).
+  double reference_w = 0;
   double energy_j = 0;         ///< per run
   double energy_ci95_j = 0;
   std::size_t readings = 0;    ///< readings whose window overlapped it (the most of its columns)
@@ -106,7 +113,7 @@ struct layer_unit {
   /// readings still to come are in (rel_half_width() when none are to come; NaN when unknown:
   /// the design cannot be judged yet).
   double projected_rel = std::numeric_limits<double>::quiet_NaN();
-  /// energy_ci95_j / energy_j (infinite when unknown).
+  /// power_ci95_w / reference_w (energy_ci95_j / energy_j without one; infinite when unknown).
   double rel_half_width() const;
 };
 
@@ -142,6 +149,10 @@ struct layer_power_result {
   /// readings beyond the unknowns.
   bool converged = false;
 };
+
+/// The power a relative half-width is of, for a unit drawing `power_w` (options' idle_w and
+/// relative_to_dynamic).
+double relative_reference_w(const layer_estimate_options& o, double power_w);
 
 class layer_power_estimator {
  public:

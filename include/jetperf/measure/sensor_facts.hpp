@@ -17,11 +17,12 @@ struct sensor_facts {
   double period_s = 0;  ///< 0: not known
   double window_s = 0;  ///< 0: not known (taken as the period)
   double delay_s = 0;   ///< from a window's end to its reading being read
-  /// "card", "fit" or "nominal" (the period's and the window's and delay's may differ).
-  std::string period_source, window_source;
+  /// "card", "fit" or "nominal", each figure's own.
+  std::string period_source, window_source, delay_source;
   std::optional<std::int64_t> card_job_id;  ///< the sensor job whose card gave the window and delay
 
-  /// The row's form: {period_s, window_s, delay_s, period_source, window_source, card_job}.
+  /// The row's form: {period_s, window_s, delay_s, period_source, window_source, delay_source,
+  /// card_job}.
   record to_record() const;
 };
 

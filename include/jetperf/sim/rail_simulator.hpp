@@ -28,6 +28,7 @@
 #include <mutex>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -86,9 +87,10 @@ class rail_simulator final : public platform::workload_processes {
   void stop();
   bool running() const { return thread_.joinable(); }
 
-  /// One update of `dt_s` seconds (the thread calls this; tests may call it directly).
+  /// One update over the `dt_s` seconds to now (tests).
   void step(double dt_s);
-  /// One update for the sensor window [from_ns, to_ns] (CLOCK_MONOTONIC).
+  /// One update for the window [from_ns, to_ns] (CLOCK_MONOTONIC), every chip converting over it
+  /// (less its lag), however late this is called (tests).
   void step_window(std::int64_t from_ns, std::int64_t to_ns);
 
   /// Last written power per rail label, in tegrastats order (NC channels included), mW.
@@ -113,9 +115,8 @@ class rail_simulator final : public platform::workload_processes {
     sensor_timing timing;
     std::int64_t period_ns = 0;  ///< now (a hwmon INA3221's follows its `samples`)
     double noise_scale = 1;      ///< sqrt(16 / samples)
-    std::int64_t next_ns = 0;    ///< its next update's schedule
+    std::int64_t next_ns = 0;    ///< when its next conversion is seen (its window's end and its lag)
     std::int64_t last_end_ns = 0;  ///< where its last window ended (0: none yet)
-    bool updated = false;          ///< written by the update just made (its schedule moves on)
   };
   /// The clocks chosen for the board from `from_ns` on (until the next decision).
   struct decision {
@@ -132,9 +133,10 @@ class rail_simulator final : public platform::workload_processes {
   /// Each chip's update period for its `samples` now (hwmon boards), with update_interval and
   /// the noise following it; the profile's (or options_.period) elsewhere.
   void follow_averaging();
-  /// One update at `visible_ns` for every due chip (`all`: every chip, over `length_ns`), the
-  /// board's clocks chosen for the window up to it when `board` is set.
-  void update(std::int64_t length_ns, bool board, bool all);
+  /// One update: every chip whose conversion is due (each at its own period; `chip_period_ns` > 0:
+  /// every chip, at that period, due now), and the board's clocks chosen for the window up to
+  /// `board_due_ns` when given (`board_period_ns` long).
+  void update(std::optional<std::int64_t> board_due_ns, std::int64_t board_period_ns, std::int64_t chip_period_ns = 0);
   /// The modelled domains' power averaged over [from_ns, to_ns], from the clocks decided then
   /// and the work noted (each piece of the window under one decision).
   domain_power mean_power(std::int64_t from_ns, std::int64_t to_ns) const;
@@ -176,7 +178,7 @@ class rail_simulator final : public platform::workload_processes {
   /// The last sampled threads' loads (`work_shares` where they noted work: activity::work_between)
   /// packed onto the online cores, busiest first; options_.host_load's where given.
   std::vector<double> core_loads(const std::vector<bool>& online, const std::map<int, double>& work_shares,
-                                 const std::vector<thread_busy>& threads) const;
+                                 const std::set<int>& noting, const std::vector<thread_busy>& threads) const;
   /// The GPU's clock, load and power gating into `l` (devfreq follows its governor).
   void read_gpu(board_load& l);
   /// The EMC's range and lock into `s`.
@@ -206,9 +208,8 @@ class rail_simulator final : public platform::workload_processes {
   /// The settings the next update's clocks are chosen with (read after the last update's).
   std::optional<board_settings> settings_;
   std::vector<sensor_clock> sensors_;  ///< INA3221s in profile order, then INA238s
-  /// Where the board's last update window ended (monotonic ns; 0: none yet), and how long the
-  /// rails' files took to write (the sim thread's own; at most one window).
-  std::int64_t last_end_ns_ = 0, rail_write_ns_ = 0;
+  /// Where the board's last update window ended (monotonic ns; 0: none yet).
+  std::int64_t last_end_ns_ = 0;
   /// Each chip's last rails (label, mW), in profile order, for rails_mw() and the total.
   std::vector<std::vector<std::pair<std::string, double>>> chip_rails_;
   static constexpr long long k_tree_samples = 16;  ///< the averaging count the profile's periods are for

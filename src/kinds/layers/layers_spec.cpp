@@ -472,9 +472,9 @@ const std::vector<spec_field>& layers_spec_fields() {
       {"max_time_s", t::number, nullptr,
        "adaptive: longest window (5 s); in_context: longest run of end-to-end runs per network (2 s; 10 s at op "
        "granularity)", 0.001, 3600, {}},
-      {"target_half_width", t::number, 0.05,
+      {"target_half_width", t::number, 0.10,
        "in_context: the end-to-end runs go on until every layer's 95% energy interval is within this fraction of "
-       "its energy (or max_time_s)", 1e-4, 1, {}},
+       "its dynamic energy (its energy over the idle baseline), or would not be by max_time_s", 1e-4, 1, {}},
       {"sensor_samples", t::text, nullptr,
        "the power sensors' averaging count for each point (INA3221 `samples`, put back after it): a count the board "
        "offers, \"auto\" (the shortest window the sampler's fastest polls can place, the power sensors polled that "

@@ -179,6 +179,8 @@ void in_context_protocol::start() {
   parts_ = layer_of_op(net_, layers_);
   if (unresolvable_.empty()) {
     layer_estimate_options o{window_ns_, *idle_w_, plan_.target_rel};
+    o.relative_to_dynamic = true;
+    o.resolvable_rel = plan_.resolvable_rel;
     o.min_part_ns = static_cast<std::int64_t>(plan_.min_part_windows * static_cast<double>(window_ns_));
     // The runs pause between them, and what the board draws there is measured, not assumed.
     o.between_runs_column = plan_.pause_windows > 0;
@@ -207,18 +209,20 @@ void in_context_protocol::resolve_sensor_facts() {
     facts_.period_source = "nominal";
   }
   facts_.window_source = "nominal";
+  facts_.delay_source = "nominal";
   if (ctx_.sensor_cards && ctx_.board && source_ && total_ && !nvml_) {
     const auto averaging = platform::describe_sensor_averaging(ctx_.board->sensor_averaging());
     const auto channel = source_->channels().at(static_cast<std::size_t>(*total_)).name;
-    if (const auto same = ctx_.sensor_cards->find(channel, averaging, true)) {
+    const auto same = ctx_.sensor_cards->find(channel, averaging, true);
+    const auto card = same ? same : ctx_.sensor_cards->find(channel, averaging, false);
+    if (card) {
+      facts_.delay_s = std::max(0.0, card->delay_s);
+      facts_.delay_source = "card";
+      facts_.card_job_id = card->card_job_id;
+    }
+    if (same) {
       facts_.window_s = same->window_s;
-      facts_.delay_s = std::max(0.0, same->delay_s);
       facts_.window_source = "card";
-      facts_.card_job_id = same->card_job_id;
-    } else if (const auto other = ctx_.sensor_cards->find(channel, averaging, false)) {
-      facts_.delay_s = std::max(0.0, other->delay_s);
-      facts_.window_source = "card";
-      facts_.card_job_id = other->card_job_id;
     }
   }
   if (!(facts_.period_s > 0) && source_ && total_) {
@@ -249,6 +253,13 @@ void in_context_protocol::restore_polls() {
   if (!sped_up_ || !ctx_.telemetry) return;
   ctx_.telemetry->set_job_tick_period_s(tick_before_);
   sped_up_ = false;
+}
+
+std::int64_t in_context_protocol::reading_window_ns() const {
+  // A card's window where one was measured; else the chip's whole update period, as fitted (a
+  // driver's update_interval is rounded to a millisecond).
+  if (facts_.window_source == "card" && facts_.window_s > 0) return static_cast<std::int64_t>(facts_.window_s * 1e9);
+  return fit_.period_s > 0 ? static_cast<std::int64_t>(fit_.period_s * 1e9) : window_ns_;
 }
 
 std::vector<power_reading> in_context_protocol::placed(std::vector<power_reading> readings) const {
@@ -340,6 +351,7 @@ in_context_protocol::ran in_context_protocol::run_network(std::size_t run) {
   // The last run's work is asked of the simulator after this one: its clocks are decided by then.
   truth_.flush_all_but(0);
   for (const auto& s : spans) truth_.add(static_cast<std::size_t>(s.layer), {{s.start_ns, s.end_ns}});
+
   if (run < k_in_context_traced_runs) {
     record_run_ops(ctx_, net_, kernels_, ops, run);
     for (const auto& s : spans)
@@ -485,7 +497,7 @@ in_context_protocol::check in_context_protocol::solve(std::int64_t until_ns, dou
     return check::refit_failed;
   }
   fit_ = std::move(next);
-  est_->set_readings(placed(fit_.readings), static_cast<std::int64_t>(fit_.period_s * 1e9));
+  est_->set_readings(placed(fit_.readings), reading_window_ns());
   if (may_lock && est_->phase_locked()) {
     res_ = est_->solve();
     return check::locked;
@@ -578,13 +590,26 @@ void in_context_protocol::hold_to_counter() {
 void in_context_protocol::widen_for_window_edges() {
   if (!fit_.unusable.empty()) return;
   placement_shift_ns_ = placement_uncertainty_ns(fit_, series_);
-  const auto readings = placed(fit_.readings);
   if (!nvml_) {
-    offset_ = fit_window_offset(*est_, readings, -k_window_offset_range_ns, k_window_offset_range_ns,
-                                k_window_offset_range_ns / 12);
+    // Where no card measured the sensor's delay, the runs themselves say it: the offset at which
+    // they fit best, moved back from where the updates are seen (a delay cannot be negative),
+    // and the estimate solved again with it.
+    const auto window = static_cast<double>(reading_window_ns());
+    const double earliest = facts_.delay_source == "card" ? -k_window_offset_range_ns : -k_window_offset_range_ns - window;
+    offset_ = fit_window_offset(*est_, placed(fit_.readings), earliest, k_window_offset_range_ns,
+                                (k_window_offset_range_ns - earliest) / 24);
+    if (facts_.delay_source != "card") {
+      delay_ns_ = std::max<std::int64_t>(0, static_cast<std::int64_t>(std::llround(-offset_.offset_ns)));
+      facts_.delay_s = static_cast<double>(delay_ns_) * 1e-9;
+      facts_.delay_source = "fit";
+      est_->set_readings(placed(fit_.readings), reading_window_ns());
+      const double ran_s = static_cast<double>(out_.window.t_end_ns - out_.window.t_start_ns) * 1e-9;
+      merges_ += est_->merge_unresolvable(ran_s, ran_s, &res_);
+    }
     placement_shift_ns_ = std::max(placement_shift_ns_, offset_.half_width_ns);
   }
-  widen_for_placement(*est_, readings, placement_shift_ns_, res_);
+  widen_for_placement(*est_, placed(fit_.readings), placement_shift_ns_, res_);
+
   if (spdlog::should_log(spdlog::level::debug))
     for (const auto& u : res_.units)
       spdlog::debug("in_context unit {}: {:.3f} W +- {:.3f} (residuals {:.3f}, runs {:.3f}, placement {:.3f}), {} readings",
@@ -620,7 +645,7 @@ void in_context_protocol::measure_runs_power() {
   between.readings = res_.between_runs_readings;
   if (!(r.power && r.power->total_power_w)) return;
   between.window_power_w = *r.power->total_power_w;
-  const auto w_ns = fit_.period_s > 0 ? window_ns_ : 0;
+  const auto w_ns = fit_.period_s > 0 ? reading_window_ns() : 0;
   double watts = 0, run_s = 0;
   std::size_t n = 0;
   for (const auto& k : placed(fit_.readings)) {
@@ -750,7 +775,7 @@ void in_context_protocol::report_diagnostics() {
     e.facts.period_s = fit_.period_s;
     e.facts.period_source = "fit";
   }
-  if (!(e.facts.window_s > 0)) e.facts.window_s = static_cast<double>(window_ns_) * 1e-9;
+  if (fit_.period_s > 0) e.facts.window_s = static_cast<double>(reading_window_ns()) * 1e-9;
 }
 
 }  // namespace jetperf::measure

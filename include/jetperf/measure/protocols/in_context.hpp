@@ -46,7 +46,12 @@ namespace jetperf::measure {
 struct in_context_plan {
   double min_time_s = 1;
   double max_time_s = 2;
-  double target_rel = 0.05;         ///< relative half-width of each layer's 95% energy interval
+  /// Relative half-width of each layer's 95% interval, of its dynamic power (its power less
+  /// the idle baseline: layer_estimate_options::relative_to_dynamic).
+  double target_rel = 0.10;
+  /// A layer whose interval would not get within this share of its dynamic power by max_time_s
+  /// is merged with a neighbour (a group's figure, not a member's that means nothing).
+  double resolvable_rel = 0.30;
   double boundary_s = 0.05;         ///< cut from both ends of the end-to-end power window
   double check_period_s = 0.25;     ///< how often the estimate is solved while running (at least 4 solves apart)
   std::size_t max_spans = 1u << 20; ///< layer spans kept (24 bytes each): the memory bound
@@ -242,6 +247,8 @@ class in_context_protocol {
   bool speed_up_polls(std::int64_t now_ns);
   /// The sampler's tick as it was before speed_up_polls.
   void restore_polls();
+  /// How long a stretch each reading averages (ns): the card's window, else the fitted period.
+  std::int64_t reading_window_ns() const;
   /// Readings at their windows' ends: each moved back by the sensor's delay.
   std::vector<power_reading> placed(std::vector<power_reading> readings) const;
   /// The final estimate's intervals widened for where the readings' windows fall.

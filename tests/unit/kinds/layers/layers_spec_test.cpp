@@ -251,7 +251,7 @@ TEST(layers_spec, a_spec_stored_before_the_axes_existed_still_reads_and_runs_as_
 TEST(layers_spec, in_context_runs_one_point_per_network_with_its_own_time_budget) {
   const auto s = normalize_layers_spec({{"models", "resnet50,mobilenet_v2"}, {"protocol", "in_context"}}, offered());
   EXPECT_DOUBLE_EQ(s["max_time_s"].get<double>(), 2.0);
-  EXPECT_DOUBLE_EQ(s["target_half_width"].get<double>(), 0.05);
+  EXPECT_DOUBLE_EQ(s["target_half_width"].get<double>(), 0.10);
   EXPECT_EQ(s["warmup_runs"], 1);  // of the whole network
   // Adaptive keeps its own defaults.
   const auto adaptive = normalize_layers_spec({{"models", "resnet50"}}, offered());
