@@ -104,6 +104,7 @@ TEST(client_trace, dlrm_iteration_labels_give_the_steps_and_their_qps) {
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_EQ(j["summary"]["iterations"], 10);
     EXPECT_EQ(j["summary"]["iteration_source"], "## iteration * ##");
+    ASSERT_TRUE(j["summary"]["qps"].is_number()) << j["summary"].dump();
     EXPECT_NEAR(j["summary"]["qps"].get<double>(), qps, 0.01 * qps);
     EXPECT_EQ(j["overheads"]["scope"], "iterations");
     for (const auto& t5 : j["overheads"]["t5"]) EXPECT_NE(t5["op"], "backward") << "a label counted as an op";
