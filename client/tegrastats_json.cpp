@@ -47,8 +47,14 @@ nlohmann::json tegrastats_record_json(const telemetry::tegrastats_record& r) {
   }
   j["gpu"] = {{"util_pct", opt(r.gpu_util_pct)}, {"freq_mhz", gpu_freq}};
   nlohmann::json temps = nlohmann::json::object();
-  for (const auto& t : r.temps) temps[t.name] = opt(t.celsius);
+  nlohmann::json temps_max = nlohmann::json::object();
+  for (const auto& t : r.temps) {
+    temps[t.name] = opt(t.celsius);
+    // JetPack 7's `name@cur/maxC`: the maximum tegrastats has seen, beside the current value.
+    if (t.max_celsius) temps_max[t.name] = *t.max_celsius;
+  }
   j["temps"] = std::move(temps);
+  if (!temps_max.empty()) j["temps_max"] = std::move(temps_max);
   nlohmann::json rails = nlohmann::json::object();
   std::unordered_map<std::string, int> seen;
   for (const auto& rail : r.rails) {

@@ -1,5 +1,5 @@
 // jetperf trace analyze FILE.json [--format table|csv|json] [-o OUT] [--batch-size N]
-//                                 [--iteration-op NAME] [--cpu-event-overhead US] ...
+//                                 [--iteration-label PATTERN | --iteration-op NAME] [--cpu-event-overhead US] ...
 // The breakdown of a PyTorch profiler trace (export_chrome_trace; Kineto's or the legacy form),
 // computed here with the daemon's own library (jetperf::traces): per-op CPU and device time as
 // key_averages() reports them, per-kernel time, seed 004's host overheads T1..T5, iterations and
@@ -28,8 +28,13 @@ class trace_analyze_command final : public command {
     app_->add_option("--format", format_, "table (default), csv or json")->check(CLI::IsMember({"table", "csv", "json"}));
     app_->add_option("-o,--output", output_, "Write to this file instead of stdout");
     app_->add_option("--batch-size", batch_size_, "Samples per iteration: prints QPS")->check(CLI::PositiveNumber);
+    auto* label = app_->add_option("--iteration-label", options_.iteration_label,
+                                   "The step label that marks one iteration, `*` any text, `?` one character "
+                                   "(e.g. '## iteration * ##'; default: ProfilerStep#N, else '## iteration N ##')");
+    label->check([](const std::string& v) { return v.empty() ? std::string("an empty pattern matches nothing") : std::string(); });
     app_->add_option("--iteration-op", options_.iteration_op,
-                     "An op or label that marks one iteration (default: the ProfilerStep#N annotations)");
+                     "An op or label, by its exact name, that marks one iteration")
+        ->excludes(label);
     auto& m = options_.model;
     app_->add_option("--cpu-event-overhead", m.cpu_event_overhead_us,
                      "Profiler cost per host event, us (seed 004's CPU_EVENT_OVERHEAD, default 2)")

@@ -1,4 +1,5 @@
-// jetperf trace attach JOB FILE [--offset-ns N] [--force] [--format table|csv|json] [-o OUT]
+// jetperf trace attach JOB FILE [--offset-ns N] [--force] [--iteration-label PATTERN | --iteration-op NAME]
+//                     [--format table|csv|json] [-o OUT]
 // Uploads a trace the job's program wrote (torch.profiler's export_chrome_trace) to the daemon,
 // streamed from disk, and prints how the daemon aligned its clock with the job's (method,
 // offset, uncertainty, matches) and the energy per top-level op, per op and per kernel that the
@@ -72,6 +73,15 @@ std::string as_table(const json& answer) {
           << format_number(c["run_energy_j"].get<double>()) << " J";
     out << " (the rest is outside the trace's top-level ops: start-up, imports, what it did not record)\n";
   }
+  const auto it = e.value("iterations", json());
+  if (it.is_object() && it.value("count", 0) > 0) {
+    out << "iterations (" << it["source"].get<std::string>() << "): " << it["count"] << ", host runtime "
+        << format_number(it["host_runtime_s"].get<double>()) << " s, mean " << format_number(it["mean_s"].get<double>())
+        << " s";
+    if (it["energy_per_iteration_j"].is_number())
+      out << ", " << format_number(it["energy_per_iteration_j"].get<double>()) << " J per iteration";
+    out << "\n";
+  }
   print_table(out, "top-level ops", e["top_level"], 20);
   print_table(out, "ops", e["ops"], 30);
   print_table(out, "kernels", e["kernels"], 30);
@@ -88,6 +98,12 @@ class trace_attach_command final : public command {
     app_->add_flag("--force", force_,
                    "Attach a trace that does not belong to the job (outside its run, phases its markers did not see), "
                    "its figures marked unverified");
+    auto* label = app_->add_option("--iteration-label", iteration_label_,
+                                   "The step label that marks one iteration, `*` any text, `?` one character "
+                                   "(default: ProfilerStep#N, else '## iteration N ##')");
+    label->check([](const std::string& v) { return v.empty() ? std::string("an empty pattern matches nothing") : std::string(); });
+    app_->add_option("--iteration-op", iteration_op_, "An op or label, by its exact name, that marks one iteration")
+        ->excludes(label);
     app_->add_option("--format", format_, "table (default), csv or json")->check(CLI::IsMember({"table", "csv", "json"}));
     app_->add_option("-o,--output", output_, "Write to this file instead of stdout");
   }
@@ -98,6 +114,8 @@ class trace_attach_command final : public command {
     std::string query;
     if (app_->count("--offset-ns")) query += "&offset_ns=" + std::to_string(offset_ns_);
     if (force_) query += "&force=true";
+    if (!iteration_label_.empty()) query += "&iteration_label=" + url_encode(iteration_label_);
+    if (!iteration_op_.empty()) query += "&iteration_op=" + url_encode(iteration_op_);
     if (!query.empty()) target += "?" + query.substr(1);
     const auto reply = ctx.http().upload(target, file_, "application/json");
     throw_if_error(reply);
@@ -126,6 +144,7 @@ class trace_attach_command final : public command {
   std::string file_;
   long long offset_ns_ = 0;
   bool force_ = false;
+  std::string iteration_label_, iteration_op_;
   std::string format_ = "table";
   std::string output_;
 };

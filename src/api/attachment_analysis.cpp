@@ -8,7 +8,10 @@
 
 #include <jetperf/api/csv_writer.hpp>
 #include <jetperf/common/errors.hpp>
+#include <jetperf/traces/iterations.hpp>
 #include <jetperf/traces/op_energy.hpp>
+#include <jetperf/traces/overhead_model.hpp>
+#include <jetperf/traces/record_function_labels.hpp>
 #include <jetperf/traces/op_tree.hpp>
 #include <jetperf/traces/trace_alignment.hpp>
 
@@ -233,16 +236,45 @@ json coverage_of(const std::vector<span_ns>& covered, const job_run& run, const 
 }
 
 // torch's legacy profiler writes record_function ranges with no "cat", like its ops: those named
-// like the job's phases (the program wraps its marked phases in them) or ProfilerStep#N are labels.
+// as ranges are (traces::mark_legacy_labels), and so are those named like the job's phases (the
+// program wraps its marked phases in them, whatever it calls them).
 void mark_legacy_labels(traces::trace& t, const std::vector<traces::reference_phase>& phases) {
-  if (t.has_envelope) return;
+  if (t.categorized) return;
+  traces::mark_legacy_labels(t, traces::overhead_model{}.module_markers);
   std::set<std::string> names;
   for (const auto& p : phases) names.insert(p.name);
-  std::vector<bool> is_label(t.names.size());
-  for (std::size_t i = 0; i < t.names.size(); ++i)
-    is_label[i] = names.count(t.names[i]) > 0 || t.names[i].rfind("ProfilerStep#", 0) == 0;
+  std::vector<bool> is_phase(t.names.size());
+  for (std::size_t i = 0; i < t.names.size(); ++i) is_phase[i] = names.count(t.names[i]) > 0;
   for (auto& e : t.events)
-    if (e.category == traces::event_category::cpu_op && is_label[e.name]) e.category = traces::event_category::user_annotation;
+    if (e.category == traces::event_category::cpu_op && is_phase[e.name]) e.category = traces::event_category::user_annotation;
+}
+
+// The trace's iterations on the daemon's clock: how many, their host runtime (first start to
+// last end) and the energy the total power gives over them (null without power).
+json iterations_json(const traces::trace& t, const traces::op_tree& tree, const traces::iteration_rule& rule,
+                     std::int64_t offset_ns, const std::optional<time_series>& total) {
+  const auto found = traces::find_iterations(t, tree, rule);
+  json out = {{"source", found.source}, {"count", found.iterations.size()}, {"host_runtime_s", nullptr},
+              {"mean_s", nullptr},      {"energy_j", nullptr},                {"energy_per_iteration_j", nullptr}};
+  if (found.iterations.empty()) return out;
+  std::int64_t first = std::numeric_limits<std::int64_t>::max(), last = std::numeric_limits<std::int64_t>::min(), busy = 0;
+  double energy = 0;
+  for (const auto& it : found.iterations) {
+    const auto& e = t.events[it.event];
+    first = std::min(first, e.ts_ns);
+    last = std::max(last, e.end_ns());
+    busy += e.dur_ns;
+    if (total && !total->empty() && e.dur_ns > 0)
+      energy += *interval_mean(*total, e.ts_ns + offset_ns, e.end_ns() + offset_ns) * static_cast<double>(e.dur_ns) * 1e-9;
+  }
+  const double n = static_cast<double>(found.iterations.size());
+  out["host_runtime_s"] = static_cast<double>(last - first) * 1e-9;
+  out["mean_s"] = static_cast<double>(busy) * 1e-9 / n;
+  if (total && !total->empty()) {
+    out["energy_j"] = energy;
+    out["energy_per_iteration_j"] = energy / n;
+  }
+  return out;
 }
 
 json rows_json(const std::vector<traces::energy_row>& rows, bool unverified) {
@@ -273,7 +305,8 @@ json rows_json(const std::vector<traces::energy_row>& rows, bool unverified) {
 
 attachment_result analyze_attachment(traces::trace& t, const store::job_record& job,
                                      const store::timeline_store& timeline, const store::sample_store* samples,
-                                     std::optional<std::int64_t> offset_ns, bool force) {
+                                     std::optional<std::int64_t> offset_ns, bool force,
+                                     const traces::iteration_rule& iterations) {
   std::vector<job_run> runs;
   const auto input = alignment_input_of(job, timeline, offset_ns, &runs);
   mark_legacy_labels(t, input.phases);
@@ -305,18 +338,20 @@ attachment_result analyze_attachment(traces::trace& t, const store::job_record& 
   if (v.run) window = {std::min(window.first, v.run->start_ns - k_margin_ns), std::max(window.second, v.run->end_ns + k_margin_ns)};
   const auto power = samples ? power_of(job, *samples, window, &total_name) : traces::power_inputs{};
   traces::energy_table table;
-  json coverage;
+  json coverage, iteration_summary;
   {
     // The tree goes before the rows are written: for a trace of many names it is a good part of
     // the memory the request takes.
     const auto tree = traces::build_op_tree(t);
     table = traces::attribute_energy(t, tree, a, power);
     if (v.run) coverage = coverage_of(covered_spans(t, tree, a.offset_ns), *v.run, power.total);
+    iteration_summary = iterations_json(t, tree, iterations, a.offset_ns, power.total);
   }
   const bool unverified = !v.reasons.empty();
   out.energy = {{"sensor_period_s", static_cast<double>(table.sensor_period_ns) * 1e-9},
                 {"channel", total_name.empty() ? json() : json(total_name)},
                 {"coverage", coverage},
+                {"iterations", iteration_summary},
                 {"ops", rows_json(table.ops, unverified)},
                 {"top_level", rows_json(table.top_level, unverified)},
                 {"kernels", rows_json(table.kernels, unverified)}};

@@ -19,6 +19,7 @@
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/store/trace_attachment_store.hpp>
+#include <jetperf/traces/iterations.hpp>
 #include <jetperf/traces/trace_reader.hpp>
 
 namespace jetperf::api {
@@ -55,6 +56,24 @@ bool force_param(const route_request& r) {
   if (!v || *v == "false" || *v == "0") return false;
   if (*v == "true" || *v == "1") return true;
   throw validation_error("force", "force must be true or false, got '" + *v + "'");
+}
+
+// How the trace's iterations are found: iteration_op (an exact name) or iteration_label (a
+// pattern), or neither (the profilers' step labels).
+traces::iteration_rule iteration_param(const route_request& r) {
+  traces::iteration_rule rule;
+  for (const char* name : {"iteration_op", "iteration_label"}) {
+    const auto v = r.query.get(name);
+    if (!v) continue;
+    if (v->empty()) throw validation_error(name, std::string(name) + " is empty");
+    (std::string(name) == "iteration_op" ? rule.op : rule.label) = *v;
+  }
+  if (!rule.op.empty() && !rule.label.empty())
+    throw validation_error("iteration_label", "give iteration_op or iteration_label, not both");
+  if (rule.label.size() > traces::k_max_iteration_pattern)
+    throw validation_error("iteration_label", "iteration_label is longer than " +
+                                                  std::to_string(traces::k_max_iteration_pattern) + " characters");
+  return rule;
 }
 
 std::optional<std::int64_t> offset_param(const route_request& r) {
@@ -111,10 +130,11 @@ std::string body_on_disk(const route_request& r, std::int64_t job_id) {
 }
 
 http_response attach(const route_request& r) {
-  r.query.reject_unknown({"offset_ns", "force"});
+  r.query.reject_unknown({"offset_ns", "force", "iteration_op", "iteration_label"});
   const auto job = admissible_job(r);
   const auto offset = offset_param(r);
   const bool force = force_param(r);
+  const auto iterations = iteration_param(r);
   file_guard file(body_on_disk(r, job.id));
   traces::trace_limits limits;
   limits.max_bytes = static_cast<std::size_t>(r.svc.attachment_max_bytes);
@@ -125,7 +145,7 @@ http_response attach(const route_request& r) {
   std::lock_guard<std::mutex> analysing(one_at_a_time);
   auto t = traces::read_trace_file(file.path(), limits);
   if (t.events.empty()) throw validation_error("body", "the trace has no complete (\"ph\": \"X\") events");
-  const auto result = analyze_attachment(t, job, *r.svc.timeline, r.svc.samples, offset, force);
+  const auto result = analyze_attachment(t, job, *r.svc.timeline, r.svc.samples, offset, force, iterations);
 
   store::trace_attachment a;
   a.job_id = job.id;
@@ -186,9 +206,10 @@ void register_trace_attachment_routes(route_table& table) {
   upload.may_wait = true;  // reads and analyses a file of up to the upload limit
   upload.body_to_file = true;
   upload.admit = [](const route_request& r) {
-    r.query.reject_unknown({"offset_ns", "force"});
+    r.query.reject_unknown({"offset_ns", "force", "iteration_op", "iteration_label"});
     offset_param(r);
     force_param(r);
+    iteration_param(r);
     admissible_job(r);
   };
   table.add("POST", "/v1/jobs/{id}/traces", attach, upload);

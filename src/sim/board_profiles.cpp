@@ -555,8 +555,14 @@ board_profile thor() {
   p.rail_max = true;
   p.gr3d_array = true;
   p.gr3d_load = false;
-  p.engines_off = {"NVENC0", "NVDEC0", "NVJPG0", "VIC", "OFA", "PVA0_FREQ"};  // [assumed]
-  p.ape_mhz = 174;  // [assumed]
+  // As Thor's r38.4 and r39.2 lines print them (tests/fixtures/tegrastats_thor_*.txt): the video,
+  // JPEG and optical-flow engines as a clock with no load, `@0` while gated, VIC and PVA0 `off`,
+  // APE at 300 MHz; `name@curC/maxC` (r39.2), and no `gpu@` while the GPU is gated (r38.4).
+  p.engines_off = {"NVENC0_FREQ", "NVENC1_FREQ", "NVDEC0_FREQ", "NVDEC1_FREQ", "NVJPG0_FREQ", "VIC", "OFA_FREQ", "PVA0_FREQ"};
+  p.engines_at_freq = {"NVENC0_FREQ", "NVENC1_FREQ", "NVDEC0_FREQ", "NVDEC1_FREQ", "NVJPG0_FREQ", "OFA_FREQ"};
+  p.ape_mhz = 300;
+  p.temp_max = true;
+  p.omit_offline_zones = true;
   auto& c = p.power;
   c.cpu_core_static_mw = 60;
   c.cpu_core_max_mw = 1800;  // 14 cores busy at MAXN: about +25 W

@@ -71,13 +71,31 @@ void tegrastats_sampler::gpu_fields(std::ostream& o, bool root_form) const {
     // and the daemon's own debugfs reads agree.
     for (const auto& engine : p.engines_off) {
       const auto mhz = engine_mhz(engine);
-      o << ' ' << engine << ' ' << (mhz ? std::to_string(*mhz) : std::string("off"));
+      if (std::find(p.engines_at_freq.begin(), p.engines_at_freq.end(), engine) != p.engines_at_freq.end())
+        o << ' ' << engine << " @" << mhz.value_or(0);
+      else
+        o << ' ' << engine << ' ' << (mhz ? std::to_string(*mhz) : std::string("off"));
     }
     // A gated VIC is left out, as r32 leaves out an idle engine [assumed for r36].
     if (p.vic_field)
       if (const auto mhz = engine_mhz("VIC_FREQ")) o << " VIC_FREQ " << *mhz;
     o << " APE " << engine_mhz("APE").value_or(p.ape_mhz);
     if (p.mts) o << " MTS fg 0% bg 0%";
+  }
+}
+
+void tegrastats_sampler::zone_fields(std::ostream& o) {
+  const auto& p = profile_;
+  for (size_t i = 0; i < p.zones.size(); ++i) {
+    const long long m =
+        detail::read_ll(root_ + "/sys/devices/virtual/thermal/thermal_zone" + std::to_string(i) + "/temp").value_or(-256000);
+    if (m == -256000 && p.omit_offline_zones) continue;
+    // JetPack 7.2 prints the maximum seen beside the current value (jtop's test_06 line, the
+    // r39.2 lines in tests/fixtures).
+    auto& seen = zone_max_[p.zones[i].type];
+    seen = std::max(seen, m);
+    o << ' ' << tegrastats_zone_name(p.zones[i].type) << '@' << format_celsius(m) << 'C';
+    if (p.temp_max) o << '/' << format_celsius(m == -256000 ? m : seen) << 'C';
   }
 }
 
@@ -132,14 +150,7 @@ std::string tegrastats_sampler::line(bool root_form, std::time_t now) {
     if (root_form) o << '@' << emc_hz / 1000000;
   }
   gpu_fields(o, root_form);
-  for (size_t i = 0; i < p.zones.size(); ++i) {
-    const long long m = ll("/sys/devices/virtual/thermal/thermal_zone" + std::to_string(i) + "/temp", -256000);
-    // JetPack 7.2 prints the maximum seen beside the current value (jtop's test_06 line).
-    auto& seen = zone_max_[p.zones[i].type];
-    seen = std::max(seen, m);
-    o << ' ' << tegrastats_zone_name(p.zones[i].type) << '@' << format_celsius(m) << 'C';
-    if (p.temp_max) o << '/' << format_celsius(m == -256000 ? m : seen) << 'C';
-  }
+  zone_fields(o);
 
   std::vector<long long> now_mw;
   for (const auto& chip : p.ina) {

@@ -449,7 +449,7 @@ class line_scanner {
     return engine(tok, next, r) ? 2 : 0;
   }
 
-  // An engine or cluster clock: `f`, `off`, `l%`, `l%@f`, or a per-cluster list (below).
+  // An engine or cluster clock: `f`, `off`, `l%`, `l%@f`, or one of the `@` forms (below).
   bool engine(sv name, sv value, tegrastats_record& r) {
     std::optional<double> freq, util;
     double f = 0;
@@ -458,7 +458,7 @@ class line_scanner {
     } else if (parse_number(value, f)) {
       freq = f;
     } else if (!parse_load_freq(value, util, freq)) {
-      return engine_clusters(name, value, r);
+      return engine_at(name, value, r);
     }
     tegrastats_engine& e = slot(r.engines, engines_, name);
     e.freq_mhz = freq;
@@ -466,8 +466,21 @@ class line_scanner {
     return true;
   }
 
-  // `l%@[f0,f1]` or `@[f0,f1]`: one frequency per cluster. Out of line: the common forms above
-  // stay small enough to inline into field().
+  // `@f`: Thor's engines print their clock with no load (`NVENC0_FREQ @1556`, `OFA_FREQ @0`
+  // while gated). `l%@[f0,f1]` or `@[f0,f1]`: one frequency per cluster. Out of line: the common
+  // forms above stay small enough to inline into field().
+  JETPERF_NOINLINE bool engine_at(sv name, sv value, tegrastats_record& r) {
+    double f = 0;
+    if (value.size() > 1 && value.front() == '@' && value[1] != '[') {
+      if (!parse_number(tail(value, 1), f)) return false;
+      tegrastats_engine& e = slot(r.engines, engines_, name);
+      e.freq_mhz = f;
+      return true;
+    }
+    return engine_clusters(name, value, r);
+  }
+
+  // `l%@[f0,f1]` or `@[f0,f1]`: one frequency per cluster.
   JETPERF_NOINLINE bool engine_clusters(sv name, sv value, tegrastats_record& r) {
     std::optional<double> util;
     if (!parse_cluster_value(value, util)) return false;
@@ -814,6 +827,9 @@ std::vector<std::pair<std::string, std::string>> flatten_tegrastats(const tegras
     if (e.bg_pct) out.emplace_back(p + "bg_pct", num(e.bg_pct));
   }
   for (const auto& t : r.temps) out.emplace_back("temps." + t.name, num(t.celsius));
+  // JetPack 7's `name@cur/maxC`: the maximum tegrastats has seen, beside the current value.
+  for (const auto& t : r.temps)
+    if (t.max_celsius) out.emplace_back("temps_max." + t.name, num(t.max_celsius));
   std::unordered_map<std::string, int> seen;
   for (const auto& rail : r.rails) {
     int n = ++seen[rail.name];

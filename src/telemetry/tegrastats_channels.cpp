@@ -34,6 +34,7 @@ void for_each_value(const tegrastats_record& r, F&& f) {
   }
   for (const auto& t : r.temps) {
     if (t.celsius) f("temp." + t.name, *t.celsius);
+    if (t.max_celsius) f("temp_max." + t.name, *t.max_celsius);
   }
   for (const auto& e : r.engines)
     if (is_engine_clock(e)) f("clock." + platform::engine_clock_name(e.name), e.freq_mhz ? *e.freq_mhz * 1e6 : 0.0);
@@ -75,6 +76,14 @@ tegrastats_channels::tegrastats_channels(const tegrastats_record& first) {
     if (t.name.rfind("PMIC", 0) == 0) continue;  // a fixed trip value, not a measurement
     add("temp." + t.name, "C", channel_kind::temperature);
   }
+  // JetPack 7 prints `name@cur/maxC`: a line in that form gives every zone its maximum too (an
+  // offline zone's comes back with it). The maximum is tegrastats' since it started, not a
+  // reading of now: kind `other`, so that no window's hottest temperature and no thermal guard
+  // takes it for one.
+  const bool with_max = std::any_of(first.temps.begin(), first.temps.end(),
+                                    [](const tegrastats_temp& t) { return t.max_celsius.has_value(); });
+  for (const auto& t : first.temps)
+    if (with_max && t.name.rfind("PMIC", 0) != 0) add("temp_max." + t.name, "C", channel_kind::other);
   for (const auto& e : first.engines)
     if (is_engine_clock(e)) add("clock." + platform::engine_clock_name(e.name), "Hz", channel_kind::clock);
 }

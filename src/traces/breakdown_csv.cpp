@@ -56,10 +56,18 @@ void write_breakdown_csv(const trace_breakdown& b, std::ostream& out) {
   summary("gpu_event_overhead_us", num(b.model.gpu_event_overhead_us));
   summary("kernel_launch_length_us", num(b.model.kernel_launch_length_us));
 
-  for (const auto& it : b.iterations) put(out, {"iteration", it.name, "1", num(it.duration_us), "", "", "", "", num(it.start_us)});
+  summary("overheads_scope", b.overheads_in_iterations ? "iterations" : "trace");
+
+  for (const auto& it : b.iterations) {
+    put(out, {"iteration", it.name, "1", num(it.duration_us), "", "", "", "", num(it.start_us)});
+    put(out, {"iteration_ops", it.name, "", "", "", "", "", "", std::to_string(it.ops)});
+    put(out, {"iteration_qps", it.name, "", "", "", "", "", "", it.qps ? num(*it.qps) : ""});
+    const sample_stats* types[] = {&it.t1, &it.t2, &it.t3, &it.t4, &it.t5};
+    for (int k = 0; k < 5; ++k) put_stats(out, ("iteration_t" + std::to_string(k + 1)).c_str(), it.name, *types[k]);
+  }
   for (const auto& op : b.ops) {
     put(out, {"op", op.key, std::to_string(op.count), num(op.cpu_total_us), num(op.self_cpu_us), num(op.device_total_us),
-              num(op.cpu_total_us / static_cast<double>(op.count)), "", ""});
+              num(op.cpu_total_us / static_cast<double>(op.count)), "", op.label ? "label" : ""});
   }
   for (const auto& k : b.kernels) {
     put(out, {"kernel", k.name, std::to_string(k.count), num(k.total_us), "", num(k.total_us),

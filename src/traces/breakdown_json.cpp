@@ -29,6 +29,21 @@ json by_name(const std::map<std::string, sample_stats>& m, const char* key) {
   return a;
 }
 
+// Each iteration with its ops, QPS and T1..T5 over every name.
+json iterations_json(const std::vector<iteration>& iterations) {
+  json its = json::array();
+  for (const auto& it : iterations) {
+    its.push_back({{"name", it.name},
+                   {"start_us", us(it.start_us)},
+                   {"duration_us", us(it.duration_us)},
+                   {"ops", it.ops},
+                   {"qps", it.qps ? json(*it.qps) : json(nullptr)},
+                   {"overheads",
+                    {{"t1", stats(it.t1)}, {"t2", stats(it.t2)}, {"t3", stats(it.t3)}, {"t4", stats(it.t4)}, {"t5", stats(it.t5)}}}});
+  }
+  return its;
+}
+
 }  // namespace
 
 void write_breakdown_json(const trace_breakdown& b, std::ostream& out) {
@@ -47,9 +62,7 @@ void write_breakdown_json(const trace_breakdown& b, std::ostream& out) {
                     {"host_runtime_us", us(b.host_runtime_us)},
                     {"batch_size", b.batch_size ? json(*b.batch_size) : json(nullptr)},
                     {"qps", b.qps ? json(*b.qps) : json(nullptr)}};
-  json its = json::array();
-  for (const auto& it : b.iterations) its.push_back({{"name", it.name}, {"start_us", us(it.start_us)}, {"duration_us", us(it.duration_us)}});
-  doc["iterations"] = std::move(its);
+  doc["iterations"] = iterations_json(b.iterations);
   json ops = json::array();
   for (const auto& op : b.ops) {
     ops.push_back({{"key", op.key},
@@ -57,7 +70,8 @@ void write_breakdown_json(const trace_breakdown& b, std::ostream& out) {
                    {"cpu_total_us", us(op.cpu_total_us)},
                    {"self_cpu_us", us(op.self_cpu_us)},
                    {"device_total_us", us(op.device_total_us)},
-                   {"device_self_us", us(op.device_self_us)}});
+                   {"device_self_us", us(op.device_self_us)},
+                   {"label", op.label}});
   }
   doc["ops"] = std::move(ops);
   json kernels = json::array();
@@ -81,6 +95,7 @@ void write_breakdown_json(const trace_breakdown& b, std::ostream& out) {
                         {"t1_max_gap_us", m.t1_max_gap_us},
                         {"launch_names", m.launch_names}}},
                       {"ops", b.overheads.ops},
+                      {"scope", b.overheads_in_iterations ? "iterations" : "trace"},
                       {"t1", stats(b.overheads.t1)},
                       {"t2", by_name(b.overheads.t2, "op")},
                       {"t3", by_name(b.overheads.t3, "op")},

@@ -47,6 +47,24 @@ void stats_rows(std::vector<std::vector<std::string>>& rows, const char* type, c
   rows.push_back({type, name.empty() ? "-" : name, std::to_string(s.count), num(s.mean, 2), num(s.std, 2), num(s.sum)});
 }
 
+// A table this long is cut: the CSV and JSON forms hold every iteration.
+constexpr std::size_t k_iteration_rows_shown = 50;
+
+// One row per iteration: its time, ops, each overhead type's total and its QPS.
+void iteration_rows(const trace_breakdown& b, std::ostream& out) {
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t k = 0; k < b.iterations.size() && k < k_iteration_rows_shown; ++k) {
+    const iteration& it = b.iterations[k];
+    rows.push_back({it.name, num(it.start_us), num(it.duration_us), std::to_string(it.ops), num(it.t1.sum),
+                    num(it.t2.sum), num(it.t3.sum), num(it.t4.sum), num(it.t5.sum),
+                    it.qps ? num(*it.qps, 2) : std::string("-")});
+  }
+  print_table(out, 1, {"iteration", "start_us", "duration_us", "ops", "t1_us", "t2_us", "t3_us", "t4_us", "t5_us", "qps"},
+              rows);
+  if (b.iterations.size() > k_iteration_rows_shown)
+    out << "(" << b.iterations.size() - k_iteration_rows_shown << " more iterations: --format csv or json lists them)\n";
+}
+
 }  // namespace
 
 void write_breakdown_table(const trace_breakdown& b, std::ostream& out) {
@@ -67,14 +85,21 @@ void write_breakdown_table(const trace_breakdown& b, std::ostream& out) {
         << num(sum / static_cast<double>(b.iterations.size())) << " us";
   }
   if (b.qps) out << ", batch " << *b.batch_size << ": QPS " << num(*b.qps, 2);
-  out << "\n\n";
+  out << "\n";
+  if (!b.iterations.empty()) iteration_rows(b, out);
+  out << '\n';
 
-  std::vector<std::vector<std::string>> rows;
+  std::vector<std::vector<std::string>> rows, labels;
   for (const auto& op : b.ops) {
-    rows.push_back({op.key, std::to_string(op.count), num(op.cpu_total_us), num(op.self_cpu_us),
+    (op.label ? labels : rows)
+        .push_back({op.key, std::to_string(op.count), num(op.cpu_total_us), num(op.self_cpu_us),
                     num(op.cpu_total_us / static_cast<double>(op.count)), num(op.device_total_us)});
   }
   print_table(out, 1, {"op", "count", "cpu_total_us", "self_cpu_us", "cpu_mean_us", "device_us"}, rows);
+  if (!labels.empty()) {
+    out << "\nrecord_function labels (not ops: the overheads look through them)\n";
+    print_table(out, 1, {"label", "count", "cpu_total_us", "self_cpu_us", "cpu_mean_us", "device_us"}, labels);
+  }
 
   if (!b.kernels.empty()) {
     rows.clear();
@@ -94,7 +119,8 @@ void write_breakdown_table(const trace_breakdown& b, std::ostream& out) {
   for (const auto& [name, st] : b.overheads.t5) stats_rows(rows, "T5", name, st);
   out << "\nhost overheads (seed 004; CPU_EVENT_OVERHEAD " << num(b.model.cpu_event_overhead_us, 2)
       << " us, GPU_EVENT_OVERHEAD " << num(b.model.gpu_event_overhead_us, 2) << " us, KERNEL_LAUNCH_LENGTH "
-      << num(b.model.kernel_launch_length_us, 2) << " us) over " << b.overheads.ops << " ops\n";
+      << num(b.model.kernel_launch_length_us, 2) << " us) over " << b.overheads.ops << " ops"
+      << (b.overheads_in_iterations ? " in the iterations" : "") << "\n";
   print_table(out, 2, {"type", "name", "count", "mean_us", "std_us", "total_us"}, rows);
 }
 

@@ -96,14 +96,17 @@ std::vector<std::uint32_t> seed_operators(const trace& t, const op_tree& tree, c
 }
 
 host_overheads compute_host_overheads(const trace& t, const op_tree& tree, const overhead_model& model) {
+  return compute_host_overheads(t, tree, model, seed_operators(t, tree, model));
+}
+
+host_overheads compute_host_overheads(const trace& t, const op_tree& tree, const overhead_model& model,
+                                      const std::vector<std::uint32_t>& ops) {
   const double cpu = model.cpu_event_overhead_us;
   const double t4_value = model.kernel_launch_length_us - cpu - model.gpu_event_overhead_us;
 
   std::vector<double> t1;
   std::map<std::string, std::vector<double>> t2, t3, t4, t5;
   host_overheads out;
-
-  const std::vector<std::uint32_t> ops = seed_operators(t, tree, model);
   out.ops = ops.size();
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const op_node& node = tree.nodes[ops[i]];

@@ -49,7 +49,10 @@ std::vector<op_total> compute_op_totals(const trace& t, const op_tree& tree, con
     if (folded[n]) continue;
     const std::string key = op_key(t.name_of(event_of(n)));
     auto [it, inserted] = row_of.emplace(key, rows.size());
-    if (inserted) rows.push_back({key});
+    if (inserted) {
+      rows.push_back({key});
+      rows.back().label = event_of(n).category == event_category::user_annotation;
+    }
     op_total& r = rows[it->second];
     ++r.count;
     r.cpu_total_us += static_cast<double>(event_of(n).dur_ns) / 1000.0;

@@ -16,4 +16,24 @@ sample_stats summarize(const std::vector<double>& values) {
   return s;
 }
 
+sample_stats pooled(const std::vector<sample_stats>& parts) {
+  sample_stats s;
+  for (const auto& p : parts) {
+    s.count += p.count;
+    s.sum += p.sum;
+  }
+  if (s.count == 0) return s;
+  const double n = static_cast<double>(s.count);
+  s.mean = s.sum / n;
+  // Each part's squares about the pooled mean: its own spread plus its mean's distance.
+  double squares = 0;
+  for (const auto& p : parts) {
+    if (p.count == 0) continue;
+    const double d = p.mean - s.mean;
+    squares += static_cast<double>(p.count) * (p.std * p.std + d * d);
+  }
+  s.std = std::sqrt(squares / n);
+  return s;
+}
+
 }  // namespace jetperf::traces

@@ -376,6 +376,7 @@ class trace_sax {
     e.thread = intern_thread();
     // torch's legacy profiler writes no "cat": every event it exports is a CPU function.
     e.category = ev_.cat ? category_of(*ev_.cat) : event_category::cpu_op;
+    if (ev_.cat) out_.categorized = true;
     e.external_id = narrow_id(ev_.external_id);
     e.correlation = ev_.correlation;
     e.stream = narrow_id(ev_.stream);

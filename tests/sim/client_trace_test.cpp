@@ -82,6 +82,45 @@ TEST(client_trace, the_table_is_the_default) {
   EXPECT_TRUE(has(r.out, "\nhost overheads (seed 004; CPU_EVENT_OVERHEAD 2.00 us")) << r.out;
 }
 
+// A DLRM-style trace labels its steps "## iteration N ##" (make_iteration_traces.py): found by
+// default and by --iteration-label, with the QPS the trace itself gives (10 x 128 over the span
+// from the first step's start to the last one's end, read here from the file).
+TEST(client_trace, dlrm_iteration_labels_give_the_steps_and_their_qps) {
+  const std::string file = fixtures_dir() + "/traces/dlrm_iterations_legacy.json";
+  double first = 1e300, last = -1e300;
+  for (const auto& e : nlohmann::json::parse(read_file(file))) {
+    const std::string name = e["name"];
+    if (name.rfind("## iteration ", 0) != 0) continue;
+    first = std::min(first, e["ts"].get<double>());
+    last = std::max(last, e["ts"].get<double>() + e["dur"].get<double>());
+  }
+  const double qps = 10 * 128 / ((last - first) * 1e-6);
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{}, std::vector<std::string>{"--iteration-label", "## iteration * ##"}}) {
+    std::vector<std::string> args{"trace", "analyze", file, "--format", "json", "--batch-size", "128"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = run_client(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["summary"]["iterations"], 10);
+    EXPECT_EQ(j["summary"]["iteration_source"], "## iteration * ##");
+    ASSERT_TRUE(j["summary"]["qps"].is_number()) << j["summary"].dump();
+    EXPECT_NEAR(j["summary"]["qps"].get<double>(), qps, 0.01 * qps);
+    EXPECT_EQ(j["overheads"]["scope"], "iterations");
+    for (const auto& t5 : j["overheads"]["t5"]) EXPECT_NE(t5["op"], "backward") << "a label counted as an op";
+  }
+  const auto table = run_client({"trace", "analyze", file, "--iteration-label", "forward"});
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_TRUE(has(table.out, "iterations (forward): 10,")) << table.out;
+  EXPECT_TRUE(has(table.out, "\nrecord_function labels (not ops")) << table.out;
+  // One way of naming the iterations at a time, and no empty pattern: usage errors.
+  const auto both = run_client({"trace", "analyze", file, "--iteration-label", "x", "--iteration-op", "y"});
+  EXPECT_EQ(both.exit_code, 2) << both.err;
+  EXPECT_TRUE(has(both.err, "--iteration-op")) << both.err;
+  const auto empty = run_client({"trace", "analyze", file, "--iteration-label", ""});
+  EXPECT_EQ(empty.exit_code, 2) << empty.err;
+}
+
 TEST(client_trace, a_malformed_trace_names_the_event_and_field) {
   temp_dir tmp;
   const std::string path = tmp.file("bad.json");

@@ -185,7 +185,13 @@ TEST(sim_jetpack7_tegrastats, thor_line_has_vin_and_no_gpu_load) {
   EXPECT_NEAR(r.rails[3].cur_mw, sim.total_mw(), 1.0);
   std::string zones;
   for (const auto& t : r.temps) zones += (zones.empty() ? "" : " ") + t.name;
-  EXPECT_EQ(zones, "cpu tj soc012 gpu soc345");
+  EXPECT_EQ(zones, "cpu tj soc012 soc345");  // no gpu@ while the GPU is gated (the real r38.4 lines)
+  for (const auto& t : r.temps) EXPECT_TRUE(t.max_celsius.has_value()) << root_line;  // name@curC/maxC (r39.2)
+  // Thor's engines as its real lines print them: a clock with no load, @0 while gated.
+  EXPECT_NE(root_line.find(" NVENC0_FREQ @0 NVENC1_FREQ @0 NVDEC0_FREQ @0 NVDEC1_FREQ @0 NVJPG0_FREQ @0 VIC off "
+                           "OFA_FREQ @0 PVA0_FREQ off APE 300 "),
+            std::string::npos)
+      << root_line;
   EXPECT_EQ(root_line.find("GR3D_FREQ", 0), root_line.find("GR3D_FREQ @["));
   // Not as root: no GR3D_FREQ at all (nothing but a clock to print, and only root reads it).
   EXPECT_EQ(sampler.line(false, std::time(nullptr)).find("GR3D_FREQ"), std::string::npos);

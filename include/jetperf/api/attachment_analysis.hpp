@@ -11,6 +11,7 @@
 #include <jetperf/store/job_store.hpp>
 #include <jetperf/store/sample_store.hpp>
 #include <jetperf/store/timeline_store.hpp>
+#include <jetperf/traces/iterations.hpp>
 #include <jetperf/traces/trace.hpp>
 
 namespace jetperf::api {
@@ -18,7 +19,7 @@ namespace jetperf::api {
 struct attachment_result {
   /// {method, offset_ns, uncertainty_ns, matched, trace_events, phases, detail, verified, unverified_reasons}
   nlohmann::json alignment;
-  nlohmann::json energy;  ///< {sensor_period_s, channel, coverage, ops, top_level, kernels}
+  nlohmann::json energy;  ///< {sensor_period_s, channel, coverage, iterations, ops, top_level, kernels}
 };
 
 /// Throws validation_error ("offset_ns", "no_alignment") when the trace cannot be aligned, and
@@ -29,11 +30,14 @@ struct attachment_result {
 ///    within 10 ms.
 /// Forced, alignment.verified is false with its unverified_reasons, and every row is marked
 /// unverified. energy.coverage gives the share of the run (time and energy) the trace's top-level
-/// ops cover. A legacy trace's (no "cat") events named like the job's phases, or ProfilerStep#N,
-/// are taken as the record_function labels they are (`t` is changed so).
+/// ops cover; energy.iterations the iterations `iterations` finds (traces::find_iterations:
+/// count, host runtime, mean, energy and energy per iteration). A legacy trace's (no "cat")
+/// record_function ranges (traces::mark_legacy_labels) and events named like the job's phases
+/// are taken as the labels they are (`t` is changed so).
 attachment_result analyze_attachment(traces::trace& t, const store::job_record& job,
                                      const store::timeline_store& timeline, const store::sample_store* samples,
-                                     std::optional<std::int64_t> offset_ns, bool force = false);
+                                     std::optional<std::int64_t> offset_ns, bool force = false,
+                                     const traces::iteration_rule& iterations = {});
 
 /// The energy tables as CSV: table, name, count, time_s, energy_j, power_w, uncertainty_j,
 /// short_intervals, outside_samples, then one rail_<NAME>_j column per rail.

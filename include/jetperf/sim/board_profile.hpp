@@ -183,6 +183,10 @@ struct board_profile {
   bool temp_max = false;        ///< name@curC/maxC (JetPack 7.2 on Orin)
   bool gr3d_load = true;        ///< false: GR3D_FREQ @[f0,...] without a load (Thor)
   std::vector<std::string> engines_off;  ///< "NVENC0 off ..." as root (JetPack 7), before APE
+  /// Of engines_off, those printed `NAME @f`, a clock with no load and `@0` while gated (Thor's
+  /// NVENCn_FREQ, NVDECn_FREQ, NVJPG0_FREQ, OFA_FREQ: its r38.4 and r39.2 lines in tests/fixtures).
+  std::vector<std::string> engines_at_freq;
+  bool omit_offline_zones = false;  ///< no `name@` for a zone that reads -256 C (Thor's gated GPU, r38.4 lines)
 
   power_constants power;
   sensor_timing sensor;  ///< every power monitor's unless it names its own

@@ -27,6 +27,8 @@ class tegrastats_sampler {
  private:
   /// GR3D_FREQ and, as root, the engines, VIC, APE and MTS fields.
   void gpu_fields(std::ostream& o, bool root_form) const;
+  /// The thermal zones, `name@xC` (JetPack 7.2: `name@xC/maxC`, the maximum since the first call).
+  void zone_fields(std::ostream& o);
   /// An engine's clock in MHz from the board tree (`field` as tegrastats prints it); nullopt
   /// while its clock is gated or it has no rate.
   std::optional<long long> engine_mhz(const std::string& field) const;

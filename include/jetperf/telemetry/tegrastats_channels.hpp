@@ -1,7 +1,9 @@
 #pragma once
 // Maps tegrastats records onto sampler channels, so that a tegrastats stream feeds the same names as
 // direct reads: "rail.NAME" (W), "power.total" (W), "clock.gpu"/"clock.emc"/"clock.cpuN" (Hz),
-// "util.gpu"/"util.emc"/"util.cpuN" (%), "temp.NAME" (C).
+// "util.gpu"/"util.emc"/"util.cpuN" (%), "temp.NAME" (C), "temp_max.NAME" (C: JetPack 7's
+// `name@cur/maxC`, the maximum tegrastats has seen), "clock.<engine>" (Hz, 0 while gated:
+// APE, VIC, NVENC0, OFA, ... as platform::engine_clock_name names them).
 #include <optional>
 #include <string>
 #include <unordered_map>

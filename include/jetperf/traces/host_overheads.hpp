@@ -37,5 +37,9 @@ struct host_overheads {
 std::vector<std::uint32_t> seed_operators(const trace& t, const op_tree& tree, const overhead_model& model);
 
 host_overheads compute_host_overheads(const trace& t, const op_tree& tree, const overhead_model& model);
+/// The same over `ops` only (a part of seed_operators' list, in its order): the seed's analysis
+/// of a trace trimmed to some iterations. T1 pairs neighbours in `ops`.
+host_overheads compute_host_overheads(const trace& t, const op_tree& tree, const overhead_model& model,
+                                      const std::vector<std::uint32_t>& ops);
 
 }  // namespace jetperf::traces

@@ -21,6 +21,7 @@ struct op_total {
   double self_cpu_us = 0;
   double device_total_us = 0;  ///< kernels launched by the op and its children
   double device_self_us = 0;   ///< kernels launched by the op's own runtime calls
+  bool label = false;          ///< a record_function range (user_annotation), not an op
 };
 
 struct kernel_total {

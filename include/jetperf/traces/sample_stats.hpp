@@ -15,4 +15,8 @@ struct sample_stats {
 
 sample_stats summarize(const std::vector<double>& values);
 
+/// The statistics of several lists' values taken together (count, sum, mean and np.std of the
+/// union), from each list's statistics alone.
+sample_stats pooled(const std::vector<sample_stats>& parts);
+
 }  // namespace jetperf::traces

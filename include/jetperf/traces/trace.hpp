@@ -23,6 +23,9 @@ struct trace {
   std::int64_t base_time_ns = 0;
   /// True for the {"traceEvents": [...]} form, false for a bare array of events.
   bool has_envelope = false;
+  /// True when some "X" event has a "cat" (Kineto); torch's legacy profiler writes none, and
+  /// its record_function ranges then read as ops until mark_legacy_labels names them.
+  bool categorized = false;
   /// Events of other phases (flows "s"/"f", instants, metadata, counters): counted, not kept.
   std::size_t other_phase_events = 0;
 

@@ -29,8 +29,9 @@ struct trace_breakdown {
   std::vector<kernel_total> kernels;
   overhead_model model;  ///< the constants the overheads were computed with
   host_overheads overheads;
-  std::vector<iteration> iterations;
-  std::string iteration_source;     ///< "ProfilerStep" or the op name given
+  std::vector<iteration> iterations;  ///< each with its own overheads and QPS
+  std::string iteration_source;     ///< "ProfilerStep", "## iteration * ##", or the op or pattern given
+  bool overheads_in_iterations = false;  ///< overheads over the iterations' ops (else every op)
   double host_runtime_us = 0;       ///< first iteration start to last iteration end (0 without iterations)
   std::optional<long> batch_size;   ///< as given
   std::optional<double> qps;        ///< batch_size * iterations / host runtime, with both known

@@ -266,6 +266,48 @@ TEST_F(trace_attach_routes, a_legacy_traces_ranges_named_like_the_phases_are_lab
   EXPECT_FALSE(row(ops, "aten::mm").contains("label"));
 }
 
+// energy.iterations: a legacy trace's "## iteration N ##" ranges inside the phases are its
+// iterations (found by default, or by the pattern given) and labels, never ops; "forward" too.
+TEST_F(trace_attach_routes, iterations_by_their_labels_with_energy_and_legacy_labels_not_ops) {
+  make();
+  // busy [1 s, 2 s] at 2 W holds two steps of 0.2 s; sleep [2 s, 3 s] at 6 W holds one of 0.5 s.
+  const auto legacy = json{{{"ph", "X"}, {"name", "busy"}, {"pid", 1}, {"tid", 1}, {"ts", 500000}, {"dur", 1000000}},
+                           {{"ph", "X"}, {"name", "## iteration 0 ##"}, {"pid", 1}, {"tid", 1}, {"ts", 600000}, {"dur", 200000}},
+                           {{"ph", "X"}, {"name", "forward"}, {"pid", 1}, {"tid", 1}, {"ts", 610000}, {"dur", 100000}},
+                           {{"ph", "X"}, {"name", "aten::mm"}, {"pid", 1}, {"tid", 1}, {"ts", 620000}, {"dur", 50000}},
+                           {{"ph", "X"}, {"name", "## iteration 1 ##"}, {"pid", 1}, {"tid", 1}, {"ts", 900000}, {"dur", 200000}},
+                           {{"ph", "X"}, {"name", "sleep"}, {"pid", 1}, {"tid", 1}, {"ts", 1500000}, {"dur", 1000000}},
+                           {{"ph", "X"}, {"name", "## iteration 2 ##"}, {"pid", 1}, {"tid", 1}, {"ts", 1700000}, {"dur", 500000}}}
+                          .dump();
+  const auto res = upload(job_, legacy);
+  ASSERT_EQ(res.status, 201) << res.body;
+  expect_conforms("/v1/jobs/{id}/traces", "post", "201", res);
+  const auto e = json_of(res)["energy"];
+  const auto& it = e["iterations"];
+  EXPECT_EQ(it["source"], "## iteration * ##");
+  EXPECT_EQ(it["count"], 3);
+  EXPECT_NEAR(it["host_runtime_s"].get<double>(), 1.6, 1e-9);  // 0.6 s to 2.2 s on the trace's clock
+  EXPECT_NEAR(it["mean_s"].get<double>(), 0.3, 1e-9);
+  // Aligned 0.5 s later: two steps at 2 W (0.8 J) and one at 6 W (3 J).
+  EXPECT_NEAR(it["energy_j"].get<double>(), 0.8 + 3.0, 1e-9);
+  EXPECT_NEAR(it["energy_per_iteration_j"].get<double>(), 3.8 / 3, 1e-9);
+  EXPECT_EQ(row(e["ops"], "forward")["label"], true);
+  EXPECT_EQ(row(e["ops"], "## iteration 0 ##")["label"], true);
+  EXPECT_FALSE(row(e["ops"], "aten::mm").contains("label"));
+  // A pattern of one's own, or an op's exact name.
+  const auto given = json_of(upload(job_, legacy, "?iteration_label=forw%2A"))["energy"]["iterations"];
+  EXPECT_EQ(given["source"], "forw*");
+  EXPECT_EQ(given["count"], 1);
+  EXPECT_EQ(json_of(upload(job_, legacy, "?iteration_op=aten%3A%3Amm"))["energy"]["iterations"]["count"], 1);
+  // Both, or an empty one: 400 naming the field, before the body is read.
+  for (const std::string q : {"?iteration_label=a&iteration_op=b", "?iteration_label=", "?iteration_op="}) {
+    const auto refused = upload(job_, legacy, q);
+    EXPECT_EQ(refused.status, 400) << q;
+    EXPECT_EQ(json_of(refused)["error"]["field"], q.find("iteration_op=") == 1 ? "iteration_op" : "iteration_label") << q;
+  }
+  EXPECT_EQ(attachments_.count(job_), 3);
+}
+
 TEST_F(trace_attach_routes, token_unknown_job_running_job_size_and_count_limits) {
   auto& router = make(/*max_per_job=*/1, /*max_bytes=*/4096);
   auto no_token = request("POST", "/v1/jobs/" + std::to_string(job_) + "/traces", phase_trace(), false);

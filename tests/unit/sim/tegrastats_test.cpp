@@ -127,3 +127,55 @@ TEST(sim_tegrastats_program, start_stop_logfile_and_interval) {
   EXPECT_GE(n, 2);
   EXPECT_NE(sim_testing::run(board.paths().tegrastats_path, {"--interval", "x"}).exit_code, 0);
 }
+
+namespace {
+
+// The engine fields of a root line: what lies between GR3D_FREQ's value and the first zone.
+std::string engine_fields(const std::string& line) {
+  std::smatch m;
+  if (!std::regex_search(line, m, std::regex(R"(GR3D_FREQ \S+ (.*?) \w+@-?[0-9.]+C)"))) return "(none: " + line + ")";
+  return m[1].str();
+}
+
+// Each zone as tegrastats prints it: its name, and "/max" where the maximum follows.
+std::vector<std::string> zone_forms(const std::string& line) {
+  std::vector<std::string> out;
+  static const std::regex zone(R"( (\w+)@-?[0-9.]+C(/-?[0-9.]+C)?(?= |$))");
+  for (std::sregex_iterator it(line.begin(), line.end(), zone), end; it != end; ++it)
+    out.push_back((*it)[1].str() + ((*it)[2].matched ? "/max" : ""));
+  return out;
+}
+
+std::string thor_line(const test::temp_dir& tmp) {
+  auto board = sim_testing::make_board("thor", tmp);
+  rail_simulator sim(board.profile(), board.paths().sysfs_root);
+  sim.step(0.02);
+  tegrastats_sampler sampler(board.profile(), board.paths().sysfs_root);
+  return sampler.line(true, std::time(nullptr));
+}
+
+}  // namespace
+
+// The simulated Thor prints its engines and temperatures as the real Thor lines do (tests/
+// fixtures): the idle r38.4 line's engine fields to the character (its engines gated: `@0` for
+// the six `NAME_FREQ` clocks, `VIC off`, `PVA0_FREQ off`, `APE 300`) and its zones (no `gpu@`
+// while the GPU is gated), each with the maximum after it as the r39.2 lines print them.
+TEST(sim_tegrastats_line, thor_engines_and_zones_in_the_real_lines_forms) {
+  test::temp_dir tmp;
+  const std::string line = thor_line(tmp);
+  const std::string idle = test::fixture_line("tegrastats_thor_r38.4.txt");
+  ASSERT_FALSE(idle.empty());
+  EXPECT_EQ(engine_fields(line), engine_fields(idle)) << line << "\n" << idle;
+  const auto with_max = [](const std::string& z) { return z.size() > 4 && z.compare(z.size() - 4, 4, "/max") == 0; };
+  std::vector<std::string> names;
+  for (const auto& z : zone_forms(line)) {
+    EXPECT_TRUE(with_max(z)) << z << " in " << line;
+    names.push_back(with_max(z) ? z.substr(0, z.size() - 4) : z);
+  }
+  EXPECT_EQ(names, zone_forms(idle)) << line << "\n" << idle;
+  std::istringstream r39(test::fixture_text("tegrastats_thor_r39.2.txt"));
+  std::string loaded;
+  std::getline(r39, loaded);
+  ASSERT_FALSE(zone_forms(loaded).empty());
+  for (const auto& z : zone_forms(loaded)) EXPECT_TRUE(with_max(z)) << z << " in " << loaded;
+}

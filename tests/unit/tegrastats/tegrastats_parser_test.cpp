@@ -393,6 +393,98 @@ TEST(tegrastats_parser, per_cluster_frequency_lists_on_any_engine) {
   EXPECT_EQ(foo->freqs_mhz, (std::vector<double>{1, 2}));
 }
 
+// AGX Thor on JetPack 7.2 (a real r39.2 line, tests/fixtures/tegrastats_thor_r39.2.txt): six
+// engines print a clock with no load (`NVENC0_FREQ @1556`), temperatures `name@cur/maxC`.
+TEST(tegrastats_parser, thor_r39_2_fixture_field_by_field) {
+  std::istringstream lines(test::fixture_text("tegrastats_thor_r39.2.txt"));
+  std::string first, line;
+  std::getline(lines, first);
+  std::getline(lines, line);
+  ASSERT_FALSE(line.empty()) << "tegrastats_thor_r39.2.txt has two lines";
+  tegrastats_record r;
+  std::string error;
+  ASSERT_TRUE(try_parse_tegrastats_line(line, r, error)) << error;
+  EXPECT_TRUE(r.unparsed.empty()) << (r.unparsed.empty() ? "" : r.unparsed[0]);
+  EXPECT_EQ(*r.timestamp, "07-23-2026 15:29:27");
+  EXPECT_EQ(r.cpus.size(), 14u);
+  EXPECT_EQ(r.emc_freq_mhz, opt(3200));
+  EXPECT_FALSE(r.gpu_util_pct);
+  EXPECT_EQ(r.gpu_freq_mhz, (std::vector<double>{314, 314, 314}));
+  ASSERT_EQ(r.engines.size(), 9u);
+  const char* names[] = {"NVENC0_FREQ", "NVENC1_FREQ", "NVDEC0_FREQ", "NVDEC1_FREQ", "NVJPG0_FREQ",
+                         "VIC",         "OFA_FREQ",    "PVA0_FREQ",   "APE"};
+  for (std::size_t i = 0; i < 9; ++i) EXPECT_EQ(r.engines[i].name, names[i]);
+  for (const char* at : {"NVENC0_FREQ", "NVENC1_FREQ", "NVDEC0_FREQ", "NVDEC1_FREQ", "NVJPG0_FREQ", "OFA_FREQ"}) {
+    ASSERT_NE(engine(r, at), nullptr) << at;
+    EXPECT_EQ(engine(r, at)->freq_mhz, opt(1556)) << at;
+    EXPECT_FALSE(engine(r, at)->util_pct) << at;
+    EXPECT_TRUE(engine(r, at)->freqs_mhz.empty()) << at;
+  }
+  EXPECT_EQ(engine(r, "VIC")->util_pct, opt(59));
+  EXPECT_EQ(engine(r, "VIC")->freq_mhz, opt(423));
+  EXPECT_FALSE(engine(r, "PVA0_FREQ")->freq_mhz);
+  EXPECT_EQ(engine(r, "APE")->freq_mhz, opt(300));
+  expect_temps(r, {{"cpu", 34.312}, {"tj", 35.906}, {"soc012", 34.093}, {"gpu", 35.906}, {"soc345", 34.437}});
+  EXPECT_EQ(r.temps[0].max_celsius, opt(34.843));
+  EXPECT_EQ(r.temps[2].max_celsius, opt(34.437));
+  ASSERT_EQ(r.rails.size(), 3u);
+  EXPECT_EQ(r.rails[1].name, "VDD_CPU_SOC_MSS");
+  EXPECT_DOUBLE_EQ(r.rails[1].cur_mw, 7953);
+  EXPECT_DOUBLE_EQ(r.rails[1].avg_mw, 8332);
+  EXPECT_EQ(r.rails[1].max_mw, opt(8710));
+  // The maximum is kept in every output form.
+  const auto j = client::tegrastats_record_json(r);
+  EXPECT_DOUBLE_EQ(j["temps"]["cpu"].get<double>(), 34.312);
+  EXPECT_DOUBLE_EQ(j["temps_max"]["cpu"].get<double>(), 34.843);
+  EXPECT_DOUBLE_EQ(j["engines"]["NVENC0_FREQ"]["freq_mhz"].get<double>(), 1556);
+  const auto flat = flatten_tegrastats(r);
+  EXPECT_NE(std::find(flat.begin(), flat.end(), std::pair<std::string, std::string>{"temps_max.cpu", "34.843"}), flat.end());
+  EXPECT_NE(std::find(flat.begin(), flat.end(), std::pair<std::string, std::string>{"engines.OFA_FREQ.freq_mhz", "1556"}),
+            flat.end());
+}
+
+// AGX Thor on JetPack 7.1 (real r38.4 lines): the same engines at `@0` while gated, one value per
+// temperature, no `gpu@` while the GPU is gated.
+TEST(tegrastats_parser, thor_r38_4_fixture_engines_at_zero) {
+  const auto r = fixture_record("tegrastats_thor_r38.4.txt");
+  for (const char* at : {"NVENC0_FREQ", "NVENC1_FREQ", "NVDEC0_FREQ", "NVDEC1_FREQ", "NVJPG0_FREQ", "OFA_FREQ"}) {
+    ASSERT_NE(engine(r, at), nullptr) << at;
+    EXPECT_EQ(engine(r, at)->freq_mhz, opt(0)) << at;
+  }
+  EXPECT_FALSE(engine(r, "VIC")->freq_mhz);
+  expect_temps(r, {{"cpu", 34.468}, {"tj", 34.5}, {"soc012", 33.781}, {"soc345", 34.5}});
+  for (const auto& t : r.temps) EXPECT_FALSE(t.max_celsius) << t.name;
+  EXPECT_FALSE(client::tegrastats_record_json(r).contains("temps_max"));
+  expect_rails(r, {{"VDD_GPU", 0, 0}, {"VDD_CPU_SOC_MSS", 4165, 4165}, {"VIN_SYS_5V0", 4126, 4126}});
+}
+
+// JetPack 7.2 on AGX Orin (real lines): a whole-degree `soc1@49C/49C`, engines `off`.
+TEST(tegrastats_parser, orin_r39_2_fixtures_keep_every_maximum) {
+  const auto r = fixture_record("tegrastats_orin-agx-64gb_r39.2.txt");
+  expect_temps(r, {{"cpu", 50.718}, {"soc2", 47.656}, {"soc0", 47.156}, {"tj", 50.718}, {"soc1", 49}});
+  EXPECT_EQ(r.temps[4].max_celsius, opt(49));
+  expect_cpus(r, {{78, 1728}, {33, 1728}, {46, 1728}, {55, 1728}, {49, 729}, {48, 729}, {37, 729}, {57, 729},
+                  {{}, {}}, {{}, {}}, {{}, {}}, {{}, {}}});
+  const auto jtop = fixture_record("tegrastats_orin-agx_r39.2_jtop-test.txt");
+  ASSERT_EQ(jtop.temps.size(), 4u);
+  for (const auto& t : jtop.temps) EXPECT_EQ(t.max_celsius, t.celsius) << t.name;
+  EXPECT_EQ(jtop.temps[0].max_celsius, opt(52.968));
+}
+
+// The `@f` form is a number after `@`: anything else there stays unparsed, with the rest read.
+TEST(tegrastats_parser, engine_clock_without_load_must_be_a_number) {
+  for (const char* bad : {"NVENC0_FREQ @", "NVENC0_FREQ @12x", "NVENC0_FREQ @@12", "NVENC0_FREQ @12%"}) {
+    const auto r = parse_tegrastats_line(std::string("RAM 1/2MB ") + bad + " APE 300");
+    ASSERT_EQ(r.unparsed.size(), 1u) << bad;
+    EXPECT_EQ(r.unparsed[0], bad);
+    EXPECT_EQ(engine(r, "NVENC0_FREQ"), nullptr) << bad;
+    EXPECT_EQ(engine(r, "APE")->freq_mhz, opt(300)) << bad;
+  }
+  const auto ofa = parse_tegrastats_line("RAM 1/2MB OFA_FREQ @1556.5");
+  ASSERT_NE(engine(ofa, "OFA_FREQ"), nullptr);
+  EXPECT_EQ(engine(ofa, "OFA_FREQ")->freq_mhz, opt(1556.5));
+}
+
 TEST(tegrastats_parser, negative_temperature_and_engines_with_numbers) {
   auto r = parse_tegrastats_line("RAM 1/2MB NVENC 1152 NVDEC 716 NVJPG 0 MSENC 1152 Tboard@-5.5C");
   EXPECT_EQ(r.engines.size(), 4u);

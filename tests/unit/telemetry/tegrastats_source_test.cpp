@@ -5,12 +5,14 @@
 
 #include <chrono>
 #include <cmath>
+#include <sstream>
 #include <thread>
 
 #include <gtest/gtest.h>
 
 #include <jetperf/common/errors.hpp>
 #include <jetperf/tegrastats/tegrastats_parser.hpp>
+#include <support/fixtures.hpp>
 #include <support/temp_dir.hpp>
 
 namespace jetperf::telemetry {
@@ -66,6 +68,51 @@ TEST(tegrastats_channels, engines_are_clocks_and_off_is_zero) {
   m36.values(r36, v36.data());
   EXPECT_DOUBLE_EQ(v36[static_cast<std::size_t>(find(m36.channels(), "clock.vic"))], 729e6);
   EXPECT_DOUBLE_EQ(v36[static_cast<std::size_t>(find(m36.channels(), "clock.ape"))], 174e6);
+}
+
+// AGX Thor on JetPack 7.2 (the real r39.2 line of tests/fixtures): its `NAME_FREQ @f` engines are
+// engine clocks like the others, and `name@cur/maxC` gives temp.NAME and temp_max.NAME.
+TEST(tegrastats_channels, thor_engines_and_jetpack7_temperature_maxima) {
+  std::istringstream lines(test::fixture_text("tegrastats_thor_r39.2.txt"));
+  std::string first, second;
+  std::getline(lines, first);
+  std::getline(lines, second);
+  const auto r = parse_tegrastats_line(second);
+  ASSERT_TRUE(r.unparsed.empty()) << r.unparsed[0];
+  tegrastats_channels m(r);
+  const auto& ch = m.channels();
+  std::vector<double> v(ch.size());
+  m.values(r, v.data());
+  const auto value = [&](const std::string& name) {
+    const int i = find(ch, name);
+    EXPECT_GE(i, 0) << name;
+    return i < 0 ? std::nan("") : v[static_cast<std::size_t>(i)];
+  };
+  for (const char* clock : {"clock.nvenc0", "clock.nvenc1", "clock.nvdec0", "clock.nvdec1", "clock.nvjpg0", "clock.ofa"})
+    EXPECT_DOUBLE_EQ(value(clock), 1556e6) << clock;
+  EXPECT_DOUBLE_EQ(value("clock.vic"), 423e6);
+  EXPECT_DOUBLE_EQ(value("clock.pva0"), 0.0);
+  EXPECT_DOUBLE_EQ(value("clock.ape"), 300e6);
+  EXPECT_DOUBLE_EQ(value("temp.cpu"), 34.312);
+  EXPECT_DOUBLE_EQ(value("temp_max.cpu"), 34.843);
+  EXPECT_DOUBLE_EQ(value("temp_max.soc012"), 34.437);
+  const auto& max_cpu = ch[static_cast<std::size_t>(find(ch, "temp_max.cpu"))];
+  EXPECT_EQ(max_cpu.unit, "C");
+  // tegrastats' maximum since it started is no reading of now: no window takes it for one.
+  EXPECT_EQ(max_cpu.kind, channel_kind::other);
+  EXPECT_EQ(ch[static_cast<std::size_t>(find(ch, "temp.cpu"))].kind, channel_kind::temperature);
+  // The idle r38.4 line: the engines at 0 Hz while gated, and no maximum printed, so none kept.
+  const auto idle = parse_tegrastats_line(test::fixture_line("tegrastats_thor_r38.4.txt"));
+  tegrastats_channels mi(idle);
+  std::vector<double> vi(mi.channels().size());
+  mi.values(idle, vi.data());
+  EXPECT_DOUBLE_EQ(vi[static_cast<std::size_t>(find(mi.channels(), "clock.nvenc0"))], 0.0);
+  EXPECT_EQ(find(mi.channels(), "temp_max.cpu"), -1);
+  // A later line of the JetPack 7 form without a zone's maximum leaves that channel empty.
+  const auto later = parse_tegrastats_line("RAM 1/2MB cpu@35C VDD_GPU 1mW/1mW/1mW");
+  m.values(later, v.data());
+  EXPECT_TRUE(std::isnan(v[static_cast<std::size_t>(find(ch, "temp_max.cpu"))]));
+  EXPECT_DOUBLE_EQ(v[static_cast<std::size_t>(find(ch, "temp.cpu"))], 35.0);
 }
 
 TEST(tegrastats_channels, input_rail_is_total) {

@@ -110,6 +110,43 @@ TEST(breakdown_writers, csv_rows_carry_the_values) {
   }
 }
 
+TEST(breakdown_writers, each_iteration_has_its_overheads_and_qps_in_every_form) {
+  const trace_breakdown b = analyzed();
+  ASSERT_EQ(b.iterations.size(), 1u);
+  // One step holds every op: its overheads are the trace's.
+  EXPECT_TRUE(b.overheads_in_iterations);
+  EXPECT_EQ(b.iterations[0].ops, b.overheads.ops);
+  EXPECT_EQ(b.iterations[0].t1.count, 3u);
+  EXPECT_DOUBLE_EQ(b.iterations[0].t1.sum, 30.0);
+  EXPECT_EQ(b.iterations[0].t4.count, 4u);  // three kernel launches and one copy
+  ASSERT_TRUE(b.iterations[0].qps.has_value());
+  EXPECT_DOUBLE_EQ(*b.iterations[0].qps, 10 / 1e-3);
+  std::ostringstream csv, js, table;
+  write_breakdown_csv(b, csv);
+  write_breakdown_json(b, js);
+  write_breakdown_table(b, table);
+  for (const char* line : {"\niteration_t1,ProfilerStep#1,3,30.000,,,10.000,2.828,\n",
+                           "\niteration_qps,ProfilerStep#1,,,,,,,10000.000\n",
+                           "\niteration_ops,ProfilerStep#1,,,,,,,7\n", "\nsummary,overheads_scope,,,,,,,iterations\n",
+                           "\nop,ProfilerStep*,1,1000.000,"})
+    EXPECT_NE(csv.str().find(line), std::string::npos) << line << "\nin\n" << csv.str();
+  EXPECT_NE(csv.str().find(",label\n", csv.str().find("\nop,ProfilerStep*,")), std::string::npos) << csv.str();
+  const auto j = nlohmann::json::parse(js.str());
+  EXPECT_EQ(j["iterations"][0]["ops"], 7);
+  EXPECT_DOUBLE_EQ(j["iterations"][0]["qps"].get<double>(), 10000.0);
+  EXPECT_DOUBLE_EQ(j["iterations"][0]["overheads"]["t1"]["total_us"].get<double>(), 30.0);
+  EXPECT_EQ(j["overheads"]["scope"], "iterations");
+  EXPECT_EQ(j["ops"][0]["label"], true);  // ProfilerStep*
+  const std::string s = table.str();
+  EXPECT_NE(s.find("\niteration       start_us  duration_us  ops  t1_us"), std::string::npos) << s;
+  EXPECT_NE(s.find("\nProfilerStep#1       0.0       1000.0    7   30.0"), std::string::npos) << s;
+  EXPECT_NE(s.find("10000.00\n"), std::string::npos) << s;
+  // The step is a label: listed apart, not among the ops.
+  EXPECT_NE(s.find("\nrecord_function labels (not ops: the overheads look through them)\nlabel "), std::string::npos) << s;
+  EXPECT_EQ(s.find("\nProfilerStep*  "), s.rfind("\nProfilerStep*  ")) << s;
+  EXPECT_NE(s.find(" over 7 ops in the iterations\n"), std::string::npos) << s;
+}
+
 TEST(breakdown_writers, csv_quotes_names_with_commas_and_defuses_formulas) {
   const trace t = parse_trace(R"json([
     {"ph": "X", "cat": "kernel", "name": "void gemm<float, 128>(\"x\")", "pid": 0, "tid": 7, "ts": 1, "dur": 2},
