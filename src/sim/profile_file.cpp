@@ -166,6 +166,8 @@ void fields_of(V& v, T& p, board_profile*) {
   v("temp_max", p.temp_max);
   v("gr3d_load", p.gr3d_load);
   v("engines_off", p.engines_off);
+  v("engines_at_freq", p.engines_at_freq);
+  v("omit_offline_zones", p.omit_offline_zones);
   v("power", p.power);
 }
 

@@ -108,6 +108,8 @@ struct power_constants {
   double thermal_tau_s = 20;       ///< first-order thermal time constant
 };
 
+/// Every field is a profile file's too: src/sim/profile_file.cpp lists them all (fields_of), and
+/// a field added here goes there (tests/unit/sim/profile_file_test.cpp reads Thor's back).
 struct board_profile {
   std::string name;         ///< "orin-agx"
   std::string description;  ///< one line for `--board sim:?` listings

@@ -53,6 +53,16 @@ TEST(profile_file, every_built_in_profile_reads_back_as_itself) {
   }
 }
 
+TEST(profile_file, the_tegrastats_line_s_quirks_travel_with_the_file) {
+  const auto& thor = find_profile("thor");
+  const auto back = profile_from_json_text(profile_json_text(thor));
+  EXPECT_EQ(back.engines_at_freq, thor.engines_at_freq);
+  EXPECT_FALSE(back.engines_at_freq.empty());
+  EXPECT_EQ(back.omit_offline_zones, thor.omit_offline_zones);
+  EXPECT_EQ(back.engines_off, thor.engines_off);
+  EXPECT_EQ(back.ina238.size(), 1u);
+}
+
 TEST(profile_file, the_sensors_are_plain_fields_per_chip) {
   auto doc = written("orin-nano");
   EXPECT_DOUBLE_EQ(doc["sensor"]["update_period_ms"].get<double>(), 19.584);
