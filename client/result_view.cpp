@@ -107,7 +107,7 @@ json winner_of(const json& row, const std::vector<result_column>& columns) {
 }
 
 // The gemm summary's verdicts over the rows --where kept, by the daemon's rule (gemm_compare.cpp:
-// points with GFLOP/s per watt, contended and rse_unmet ones left out and counted): the footer
+// points with GFLOP/s per watt, implausible, contended and rse_unmet ones left out and counted): the footer
 // must not name a winner from rows the table does not show.
 json gemm_verdicts_over(const std::vector<const json*>& rows, const std::vector<result_column>& columns, json summary) {
   json best, best_dynamic;  // winner_of() of the best rows so far
@@ -117,7 +117,10 @@ json gemm_verdicts_over(const std::vector<const json*>& rows, const std::vector<
   };
   for (const json* row : rows) {
     if (!number_or_null(*row, "gflops_per_w").is_number()) continue;
-    const char* why = has_flag(*row, "contended") ? "contended" : has_flag(*row, "rse_unmet") ? "rse_unmet" : nullptr;
+    const char* why = cell_text(*row, "status") == "implausible" ? "implausible"
+                      : has_flag(*row, "contended")               ? "contended"
+                      : has_flag(*row, "rse_unmet")               ? "rse_unmet"
+                                                                  : nullptr;
     if (why) {
       left_out[why] = left_out.value(why, 0) + 1;
       continue;

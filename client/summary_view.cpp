@@ -39,6 +39,14 @@ std::string left_out_counts(const json& left_out) {
   return out;
 }
 
+// What each reason a verdict left points out for means: those of the contended and rse_unmet
+// flags always (as before), an implausible figure's where one was.
+std::string left_out_meaning(const json& left_out) {
+  std::string out;
+  if (left_out.is_object() && left_out.contains("implausible")) out += "implausible: a figure broke a physical bound; ";
+  return out + "contended: other processes took CPU time from the window; rse_unmet: short of its precision target";
+}
+
 // The exact line scripts and the quick start read; "-" with the reason when nothing qualified.
 std::string most_efficient_line(const json& summary) {
   const auto& best = summary["best_overall"];
@@ -63,8 +71,7 @@ std::string most_efficient_line(const json& summary) {
   const auto over_idle = field(summary, "best_overall_over_idle");
   if (best.is_object() && over_idle.is_object()) out += "most efficient over idle: " + format_best_over_idle(over_idle) + "\n";
   if (best.is_object() && !left.empty())
-    out += "left out of the verdict: " + left +
-           " (contended: other processes took CPU time from the window; rse_unmet: short of its precision target)\n";
+    out += "left out of the verdict: " + left + " (" + left_out_meaning(left_out) + ")\n";
   return out;
 }
 
@@ -75,9 +82,12 @@ std::string repeat_lines(const json& summary) {
   std::string out = "across repeats (mean, 95% interval):\n";
   for (const auto& r : rows) {
     const auto g = field(r, "gflops");
+    // A time interval that reaches zero bounds the rate from below only.
+    const auto upper = field(g, "ci95_high");
+    const std::string high = upper.is_null() && g.is_object() ? "no upper bound" : format_cell(upper);
     out += "  " + format_params(r, {"device", "gflops", "gflops_per_w", "repeats_disagree"}) + ": " +
-           format_cell(field(g, "mean")) + " GFLOP/s (" + format_cell(field(g, "ci95_low")) + " .. " +
-           format_cell(field(g, "ci95_high")) + ", n=" + format_cell(field(g, "n")) + ")" +
+           format_cell(field(g, "mean")) + " GFLOP/s (" + format_cell(field(g, "ci95_low")) + " .. " + high + ", n=" +
+           format_cell(field(g, "n")) + ")" +
            (field(r, "repeats_disagree") == true ? "  repeats disagree beyond their own noise" : "") + "\n";
   }
   return out;
@@ -110,7 +120,7 @@ std::string points_line(const nlohmann::json& summary) {
   std::string out = "points: " + format_cell(field(p, "ok")) + " ok, " + format_cell(field(p, "skipped")) +
                     " skipped, " + format_cell(field(p, "failed")) + " failed";
   // The states of points that ran without their main metrics, where there are any.
-  for (const char* state : {"no_power", "unresolvable", "incomplete"})
+  for (const char* state : {"no_power", "unresolvable", "incomplete", "implausible"})
     if (field(p, state).is_number() && field(p, state).get<double>() > 0)
       out += ", " + format_cell(field(p, state)) + " " + state;
   out += "\n";

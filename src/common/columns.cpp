@@ -26,7 +26,8 @@ const std::vector<column>& leading_columns() {
       {"index", column_type::integer, column_role::parameter, "", "position of the point in the job, from 0", false},
       {"status", column_type::text, column_role::metric, "",
        "ok; skipped (see reason) or failed (see error); or no_power, unresolvable or incomplete: it ran but lacks a "
-       "main metric (its power, an in_context layer's own power, its time)", true},
+       "main metric (its power, an in_context layer's own power, its time); or implausible: a figure broke a "
+       "physical bound (see implausible)", true},
   };
   return cols;
 }
@@ -38,6 +39,9 @@ const std::vector<column>& trailing_columns() {
       {"window_end_ns", column_type::integer, column_role::metric, "ns", "end of the point's measurement window", false},
       {"reason", column_type::text, column_role::metric, "", "why the point was skipped", false},
       {"error", column_type::text, column_role::metric, "", "why the point failed", false},
+      {"implausible", column_type::object, column_role::metric, "",
+       "the physical bounds the row's figures broke, {bound: the figure and the limit it passed} (status "
+       "implausible; results.md lists the bounds)", false},
   };
   return cols;
 }

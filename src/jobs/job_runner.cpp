@@ -15,6 +15,7 @@
 #include <jetperf/jobs/job_progress.hpp>
 #include <jetperf/jobs/point_outcome.hpp>
 #include <jetperf/measure/allow_reboot.hpp>
+#include <jetperf/measure/row_bounds.hpp>
 #include <jetperf/platform/reboot_required.hpp>
 #include <jetperf/store/job_cells.hpp>
 
@@ -210,7 +211,9 @@ bool job_runner::run_point_of(job_run& run, std::int64_t i) {
     auto r = run.plan->run_point(run.ctx, static_cast<std::size_t>(i));
     // A point cut short by cancellation or shutdown is not a result.
     if (queue_.aborting()) return false;
-    // A point that ran without its main metrics says why, never ok.
+    // A point that ran without its main metrics, or with a figure past a physical bound, says
+    // why, never ok.
+    if (r.status == "ok") measure::apply_physical_bounds(r.metrics, run.kind.columns(), measure::limits_of(run.ctx));
     p.status = r.status == "ok" ? settle_status(run.kind.columns(), r.metrics) : r.status;
     p.metrics = std::move(r.metrics);
     window_start_ns = r.t_start_ns;

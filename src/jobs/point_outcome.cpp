@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include <jetperf/measure/point_columns.hpp>
+
 namespace jetperf::jobs {
 
 namespace {
@@ -19,7 +21,8 @@ std::string resolution_of(const record* item) {
   return v && v->is_string() ? v->as_string() : std::string();
 }
 
-// Why a row is not ok ("" when it is).
+// Why a row is not ok ("" when it is): a main metric it lacks, else a physical bound one of its
+// figures broke (its implausible column, as the row shows it).
 std::string missing_in_row(const column_table& table, const row& point, const record* item) {
   // An alias ran nothing; a merged layer's figure is its group's row.
   if (resolution_of(item) == "runs_nothing" || resolution_of(item) == "merged") return {};
@@ -30,6 +33,8 @@ std::string missing_in_row(const column_table& table, const row& point, const re
     if (resolution_of(item) == "unresolvable") return "unresolvable";
     return c.unit == "W" || c.unit == "J" ? "no_power" : "incomplete";
   }
+  const auto* bounds = value_in_row(point, item, measure::cols::implausible.name);
+  if (bounds && bounds->is_record() && !bounds->as_record().empty()) return "implausible";
   return {};
 }
 

@@ -1,10 +1,14 @@
 #include <jetperf/jobs/point_tally.hpp>
 
+#include <set>
+
 namespace jetperf::jobs {
 namespace {
 
-// The states of a point that ran without its main metrics (jobs/point_outcome.hpp).
-constexpr const char* k_lacking_states[] = {"no_power", "unresolvable", "incomplete"};
+// The states of a point that ran without its main metrics, or with a figure past a physical
+// bound (jobs/point_outcome.hpp).
+constexpr const char* k_lacking_states[] = {"no_power", "unresolvable", "incomplete", "implausible"};
+constexpr const char* k_implausible = "implausible";
 
 std::string text_of(const row& metrics, const char* key) {
   const auto* c = metrics.find(key);
@@ -23,6 +27,21 @@ std::string most_common(const std::map<std::string, std::int64_t>& reasons) {
   return best;
 }
 
+// The bounds a point's rows broke: its own `implausible` column's and its items' (a row list's).
+std::set<std::string> bounds_of(const row& metrics) {
+  std::set<std::string> out;
+  const auto add = [&out](const cell* bounds) {
+    if (bounds && bounds->is_record())
+      for (const auto& b : bounds->as_record()) out.insert(b.first);
+  };
+  add(metrics.find(k_implausible));
+  for (const auto& c : metrics.cells())
+    if (c.second.is_list())
+      for (const auto& item : c.second.as_list())
+        if (item.is_record()) add(item.as_record().find(k_implausible));
+  return out;
+}
+
 }  // namespace
 
 point_tally tally_points(const std::vector<point_row>& points) {
@@ -36,6 +55,8 @@ point_tally tally_points(const std::vector<point_row>& points) {
       ++t.skip_reasons[text_of(p.metrics, "reason")];
     } else if (p.status != "ok") {
       ++t.lacking[p.status];
+      if (p.status == k_implausible)
+        for (const auto& b : bounds_of(p.metrics)) ++t.bounds[b];
     } else {
       ++t.ok;
       if (const auto* f = p.metrics.find("flags"))
@@ -49,11 +70,22 @@ record point_tally::to_record() const {
   record r{{"ok", ok}, {"skipped", skipped}, {"failed", failed},
            {"skip_reasons", skip_reasons}, {"fail_reasons", fail_reasons}, {"flags", flags}};
   for (const char* state : k_lacking_states) r.set(state, lacking.count(state) ? lacking.at(state) : 0);
+  r.set("implausible_bounds", bounds);
   return r;
 }
 
 std::vector<std::string> point_tally::caveats() const {
   std::vector<std::string> out;
+  if (const auto it = lacking.find(k_implausible); it != lacking.end()) {
+    std::string which;
+    for (const auto& b : bounds) which += (which.empty() ? "" : ", ") + b.first + " on " + std::to_string(b.second);
+    auto measured = ok;
+    for (const auto& l : lacking) measured += l.second;
+    out.push_back(std::to_string(it->second) + " of " + std::to_string(measured) +
+                  " measured points implausible: a figure broke a physical bound (" + which +
+                  "), so it is a measurement gone wrong, not a result; the verdicts (most efficient, compare) "
+                  "leave them out");
+  }
   auto it = flags.find("speed_not_simulated");
   if (it != flags.end())
     out.push_back("speed not simulated on " + std::to_string(it->second) + " of " + std::to_string(ok) +
@@ -98,10 +130,13 @@ std::string point_tally::shortfall() const {
   add(skipped, "skipped");
   for (const auto& l : lacking) add(l.second, l.first);
   std::string why;
+  const bool implausible = lacking.count(k_implausible) > 0;
   if (failed > 0) why = " (most often failed: " + most_common(fail_reasons) + ")";
   else if (skipped > 0) why = " (most often skipped: " + most_common(skip_reasons) + ")";
   return std::to_string(short_of) + " of " + std::to_string(total) +
-         " points lack their main metrics or did not run: " + counts + why;
+         (implausible ? " points lack their main metrics, broke a physical bound or did not run: "
+                      : " points lack their main metrics or did not run: ") +
+         counts + why;
 }
 
 }  // namespace jetperf::jobs

@@ -39,7 +39,8 @@ const char* to_string(column_role r);
 
 /// index, status: every row starts with them.
 const std::vector<column>& leading_columns();
-/// reason (why a point was skipped), error (why it failed): every row ends with them.
+/// window_start_ns, window_end_ns, reason (why a point was skipped), error (why it failed),
+/// implausible (the physical bounds it broke): every row ends with them.
 const std::vector<column>& trailing_columns();
 
 /// "rail_<NAME>_w": the one naming of a rail's mean power, for every kind.

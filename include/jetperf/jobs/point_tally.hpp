@@ -1,7 +1,8 @@
 #pragma once
 // How a job's points ended, counted: what the job's final state and its summary's "points" say,
 // so that a job with a failed or skipped point, or one that ran without its main metrics
-// (no_power, unresolvable, incomplete: jobs/point_outcome.hpp), never reads as a success.
+// (no_power, unresolvable, incomplete: jobs/point_outcome.hpp) or with a figure past a physical
+// bound (implausible), never reads as a success.
 #include <cstdint>
 #include <map>
 #include <string>
@@ -14,14 +15,17 @@ namespace jetperf::jobs {
 
 struct point_tally {
   std::int64_t ok = 0, skipped = 0, failed = 0;
-  /// Points that ran without their main metrics, by status: no_power, unresolvable, incomplete.
+  /// Points that ran without their main metrics, or with a figure past a physical bound, by
+  /// status: no_power, unresolvable, incomplete, implausible.
   std::map<std::string, std::int64_t> lacking;
+  /// The implausible points' broken bounds (measure/physical_bounds.hpp) -> points.
+  std::map<std::string, std::int64_t> bounds;
   std::map<std::string, std::int64_t> skip_reasons;  ///< reason -> points
   std::map<std::string, std::int64_t> fail_reasons;  ///< error -> points
   std::map<std::string, std::int64_t> flags;         ///< measured points' flags -> points
 
-  /// {"ok","skipped","failed","no_power","unresolvable","incomplete","skip_reasons":{..},
-  ///  "fail_reasons":{..},"flags":{..}}
+  /// {"ok","skipped","failed","skip_reasons":{..},"fail_reasons":{..},"flags":{..},"no_power",
+  ///  "unresolvable","incomplete","implausible","implausible_bounds":{..}}
   record to_record() const;
   /// What a reader must know before comparing these points, one sentence each (e.g. that the
   /// simulated clock did not change speed, so comparisons across clocks cover power only).

@@ -36,6 +36,9 @@ inline constexpr column_key<std::vector<std::string>> unmet{"unmet"};
 /// Every row's: why a point was skipped, why it failed (trailing_columns()).
 inline constexpr column_key<std::string> reason{"reason"};
 inline constexpr column_key<std::string> error{"error"};
+/// Every row's: the physical bounds its figures broke, {bound: what broke it} (row_bounds.hpp;
+/// status implausible).
+inline constexpr column_key<record> implausible{"implausible"};
 }  // namespace cols
 
 /// power_mode, emc_freq_hz, gpu_freq_hz, cpu_freq_khz (put_settings), `shown` as given.

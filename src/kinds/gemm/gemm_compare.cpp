@@ -1,5 +1,6 @@
 #include <jetperf/kinds/gemm/gemm_compare.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -20,8 +21,9 @@ const char* const k_param_keys[] = {"power_mode", "emc_freq_hz", "gpu_freq_hz", 
 struct flat_point {
   record params;  // identifying params only
   row metrics;    // everything else
-  /// Why a verdict leaves this point out ("" when it counts): a window other processes took CPU
-  /// time from, or one that ended short of its precision target, can name the wrong winner.
+  /// Why a verdict leaves this point out ("" when it counts): an implausible figure is no result,
+  /// and a window other processes took CPU time from, or one that ended short of its precision
+  /// target, can name the wrong winner.
   std::string left_out;
 };
 
@@ -62,18 +64,22 @@ cell param(const record& params, const std::string& key) {
 std::vector<flat_point> flatten(const std::vector<jobs::point_row>& points) {
   std::vector<flat_point> out;
   for (const auto& p : points) {
-    if (p.status != "ok") continue;
+    if (!measure::verdict_sees(p.status)) continue;
     flat_point f;
     for (const char* k : k_param_keys) {
       if (const auto* v = p.params.find(k)) f.params.set(k, *v);
       else if (const auto* m = p.metrics.find(k)) f.params.set(k, *m);
     }
     f.metrics = p.metrics;
-    f.left_out = measure::verdict_exclusion(f.metrics);
+    f.left_out = measure::verdict_exclusion(p.status, f.metrics);
     out.push_back(std::move(f));
   }
   return out;
 }
+
+// A point whose figures are results at all: an implausible one's are not, and no comparison or
+// statistic takes them (the verdicts count them as left out).
+bool is_result(const flat_point& p) { return p.left_out != "implausible"; }
 
 cell ratio(std::optional<double> a, std::optional<double> b) {
   if (!a || !b || *b == 0) return nullptr;
@@ -108,6 +114,7 @@ cell_list compare_tensor(const std::vector<flat_point>& pts) {
   std::map<std::string, pair_of> pairs;
   std::vector<std::string> order;
   for (const auto& p : pts) {
+    if (!is_result(p)) continue;
     const auto k = group_key(p.params, "tensor");
     if (!pairs.count(k)) order.push_back(k);
     auto& slot = pairs[k];
@@ -175,6 +182,56 @@ cell_list compare_param(const std::vector<flat_point>& pts, const std::string& b
   return rows;
 }
 
+// One GEMM's work, in GFLOP (2mnk), from its params; nullopt without them.
+std::optional<double> work_gflop(const flat_point& p) {
+  const auto m = param(p.params, "m").number(), n = param(p.params, "n").number(), k = param(p.params, "k").number();
+  if (!m || !n || !k) return std::nullopt;
+  return 2 * *m * *n * *k / 1e9;
+}
+
+// A repeat's time of one GEMM (s): its time_mean_s, or the work over its GFLOP/s where a row has
+// only the rate. Its standard error from time_rse where it has one (0 when unknown).
+std::optional<std::pair<double, double>> time_per_run(const flat_point& p) {
+  const auto rse = p.metrics.get(gemm::cols::time_rse).value_or(0.0);
+  if (const auto t = p.metrics.get(gemm::cols::time_mean_s); t && *t > 0) return std::make_pair(*t, *t * rse);
+  const auto w = work_gflop(p);
+  const auto g = gflops(p.metrics);
+  if (!w || !g || *g <= 0) return std::nullopt;
+  return std::make_pair(*w / *g, *w / *g * rse);
+}
+
+// A repeat's energy of one GEMM (J): its energy_j, or the work over its GFLOP/s/W. No standard
+// error is kept for it.
+std::optional<std::pair<double, double>> energy_per_run(const flat_point& p) {
+  if (const auto e = p.metrics.get(measure::cols::energy_j); e && *e > 0) return std::make_pair(*e, 0.0);
+  const auto w = work_gflop(p);
+  const auto e = gflops_per_w(p.metrics);
+  if (!w || !e || *e <= 0) return std::nullopt;
+  return std::make_pair(*w / *e, 0.0);
+}
+
+// The work over a part (time or energy per run) across the group's repeats, its interval from the
+// part's (measure::summarize_ratio): GFLOP/s from the time, GFLOP/s/W from the energy, so no bound
+// is below zero and none is symmetric around the rate. Null when a repeat lacks the part.
+template <class Part, class Rate>
+cell repeat_rate(const std::vector<const flat_point*>& group, Part part, Rate rate) {
+  std::vector<double> values, standard_errors, rates;
+  std::optional<double> work;
+  for (const auto* p : group) {
+    const auto v = part(*p);
+    const auto w = work_gflop(*p);
+    if (!v || !w) return cell();
+    work = w;
+    values.push_back(v->first);
+    standard_errors.push_back(v->second);
+    rates.push_back(rate(p->metrics).value_or(*w / v->first));
+  }
+  const bool known_errors = std::any_of(standard_errors.begin(), standard_errors.end(), [](double e) { return e > 0; });
+  const auto den = measure::summarize_repeats(values, known_errors ? standard_errors : std::vector<double>{});
+  const auto num = measure::summarize_repeats(std::vector<double>(values.size(), *work), {});
+  return measure::summarize_ratio(num, den, rates).to_record();
+}
+
 }  // namespace
 
 const std::vector<compare_view>& gemm_compare_views() {
@@ -195,8 +252,8 @@ const std::vector<compare_view>& gemm_compare_views() {
          {"gflops_per_w_ratio", "gflops_per_w_ratio", "", f::value}},
         "no comparable points (by {by})"}},
       // The winner by GFLOP/s/W drawn and by GFLOP/s/W over idle, how many points the verdict
-      // left out (contended or short of their precision target), and how many values it was
-      // picked from.
+      // left out (implausible, contended or short of their precision target), and how many values
+      // it was picked from.
       {params,
        {"best", "", "rows", "",
         {{"params", "", "", f::params, from::row, "{by}"},
@@ -273,30 +330,23 @@ cell_list gemm_repeat_stats(const std::vector<jobs::point_row>& points) {
   std::vector<std::string> order;
   const auto pts = flatten(points);
   for (const auto& p : pts) {
+    if (!is_result(p)) continue;
     const auto k = group_key(p.params, "repeat");
     if (!groups.count(k)) order.push_back(k);
     groups[k].push_back(&p);
   }
   cell_list rows;
   for (const auto& k : order) {
-    const auto& g = groups[k];
+    const auto& g = groups.at(k);
     if (g.size() < 2) continue;
-    std::vector<double> speeds, speeds_se, efficiency;
-    for (const auto* p : g) {
-      const auto v = gflops(p->metrics);
-      const auto rse = p->metrics.get(gemm::cols::time_rse);
-      if (v) {
-        speeds.push_back(*v);
-        speeds_se.push_back(rse ? *v * *rse : 0.0);
-      }
-      if (auto e = gflops_per_w(p->metrics)) efficiency.push_back(*e);
-    }
-    // Each repeat's GFLOP/s is known to its window's time RSE; GFLOP/s/W's own error is not kept.
-    const auto g_stats = measure::summarize_repeats(speeds, speeds.size() == g.size() ? speeds_se : std::vector<double>{});
     record row = without(g.front()->params, "repeat");
-    row.set("gflops", g_stats.to_record());
-    row.set("gflops_per_w", measure::summarize_repeats(efficiency, {}).to_record());
-    row.set("repeats_disagree", g_stats.disagree);
+    // Each repeat's time is known to its window's time RSE; its energy's own error is not kept.
+    auto speed = repeat_rate(g, time_per_run, gflops);
+    const auto* disagree = speed.is_record() ? speed.as_record().find("disagree") : nullptr;
+    const cell repeats_disagree = disagree ? *disagree : cell(false);
+    row.set("gflops", std::move(speed));
+    row.set("gflops_per_w", repeat_rate(g, energy_per_run, gflops_per_w));
+    row.set("repeats_disagree", repeats_disagree);
     rows.push_back(std::move(row));
   }
   return rows;

@@ -17,6 +17,7 @@
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/point_latency.hpp>
 #include <jetperf/measure/point_power.hpp>
+#include <jetperf/measure/row_bounds.hpp>
 #include <jetperf/measure/sensor_averaging_scope.hpp>
 #include <jetperf/models/network.hpp>
 #include <jetperf/workloads/layer_backends.hpp>
@@ -123,6 +124,10 @@ row in_context_item(row item, const row& mt, const models::layer& first, const m
 void put_layer_rows(row& mt, const measure::in_context_result& ic, const std::vector<models::layer>& layers,
                     std::int64_t batch) {
   mt.set(cols::layer_energy_sum_j, ic.estimated ? std::optional<double>(ic.sum_energy_j) : std::nullopt);
+  // The layers split the run's energy: a sum far from it is a split gone wrong (every layer row
+  // shows the end-to-end row's bound).
+  if (const auto run_j = mt.get(measure::cols::energy_j); ic.estimated && run_j)
+    if (const auto off = measure::check_layer_energy_sum(ic.sum_energy_j, *run_j)) measure::put_implausible(mt, {*off});
   mt.set(cols::layer_energy_sum_ci95_j, ic.estimated ? std::optional<double>(ic.sum_energy_ci95_j) : std::nullopt);
   mt.set(cols::estimator, in_context_estimator_record(ic.estimator));
   cell_list rows{record()};

@@ -204,7 +204,9 @@ void put_end_to_end(record& n, const network_group& g) {
 // first appearance.
 struct repeat_series {
   record identity;
-  std::vector<double> e2e, e2e_se, sum, sum_se, ratio, ratio_se, energy;
+  std::vector<double> e2e, e2e_se, sum, sum_se, ratio, energy;
+  /// The end-to-end latencies of the repeats whose layers add up (those `sum` and `ratio` have).
+  std::vector<double> e2e_summed, e2e_summed_se;
 };
 struct repeat_groups {
   std::vector<std::string> order;
@@ -234,8 +236,8 @@ void add_to_repeats(repeat_groups& repeats, const record& n, const network_group
     a.sum.push_back(g.latency_sum);
     a.sum_se.push_back(sum_se);
     a.ratio.push_back(r);
-    // The ratio's error from both of its parts' (first order).
-    a.ratio_se.push_back(r * std::hypot(g.latency_sum > 0 ? sum_se / g.latency_sum : 0.0, e2e_se / e2e));
+    a.e2e_summed.push_back(e2e);
+    a.e2e_summed_se.push_back(e2e_se);
   }
   if (const auto energy = m.get(measure::cols::energy_j)) a.energy.push_back(*energy);
 }
@@ -249,7 +251,10 @@ cell_list repeat_rows(const repeat_groups& repeats) {
     record r = a.identity;
     const auto e2e = measure::summarize_repeats(a.e2e, a.e2e_se);
     const auto sum = measure::summarize_repeats(a.sum, a.sum.size() == a.sum_se.size() ? a.sum_se : std::vector<double>{});
-    const auto ratio = measure::summarize_repeats(a.ratio, a.ratio_se);
+    // The ratio's interval from its parts' (the layers' sum over the end-to-end latency of the same
+    // repeats): never symmetric around it, never below zero.
+    const auto e2e_summed = measure::summarize_repeats(a.e2e_summed, a.e2e_summed_se);
+    const auto ratio = measure::summarize_ratio(sum, e2e_summed, a.ratio);
     r.set("end_to_end_latency_s", e2e.to_record());
     r.set("layer_latency_sum_s", a.sum.empty() ? cell() : cell(sum.to_record()));
     r.set("layers_over_end_to_end", a.ratio.empty() ? cell() : cell(ratio.to_record()));

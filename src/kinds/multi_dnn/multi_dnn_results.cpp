@@ -72,8 +72,8 @@ record summarize_multi_dnn(const std::vector<jobs::point_row>& rows) {
   std::size_t measured = 0, skipped = 0, failed = 0;
   best_by throughput{"throughput_ips", {}}, efficiency{"inferences_per_j", {}},
       dynamic_efficiency{"inferences_per_dynamic_j", {}};
-  // Points the verdicts leave out (a contended or short window), counted once per point (a
-  // mapping's point has a row per stage).
+  // Points the verdicts leave out (an implausible figure, a contended or short window), counted
+  // once per point (a mapping's point has a row per stage).
   std::map<std::string, std::int64_t> left_out;
   std::set<std::int64_t> left_points;
   for (const auto& r : rows) {
@@ -84,10 +84,10 @@ record summarize_multi_dnn(const std::vector<jobs::point_row>& rows) {
     if (r.status == "skipped") ++skipped;
     if (r.status == "failed") ++failed;
     const auto ips = m.get(cols::throughput_ips);
-    if (r.status != "ok" || !ips) continue;
+    if (!measure::verdict_sees(r.status) || !ips) continue;
     ++measured;
     const record id{{"mapping_id", value_or(p, "mapping_id", -1)}, {"mapping", value_or(p, "mapping", cell())}};
-    if (const auto why = measure::verdict_exclusion(m); !why.empty()) {
+    if (const auto why = measure::verdict_exclusion(r.status, m); !why.empty()) {
       if (left_points.insert(r.index).second) ++left_out[why];
       continue;
     }

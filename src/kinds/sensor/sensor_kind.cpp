@@ -7,7 +7,9 @@
 #include <jetperf/common/clock.hpp>
 #include <jetperf/jobs/kind.hpp>
 #include <jetperf/kinds/sensor/sensor_columns.hpp>
+#include <jetperf/measure/physical_bounds.hpp>
 #include <jetperf/measure/point_board.hpp>
+#include <jetperf/measure/row_bounds.hpp>
 #include <jetperf/measure/sensor_card.hpp>
 #include <jetperf/measure/square_wave_load.hpp>
 #include <jetperf/workloads/gpu_loads.hpp>
@@ -72,6 +74,19 @@ record channel_row(const std::string& name, const std::string& unit, const measu
   const std::string why = !c.period_unusable.empty() ? c.period_unusable : c.step.unusable;
   out.put(cols::unusable.name, why.empty() ? cell(nullptr) : cell(why));
   return out.cells();
+}
+
+// What the bounds read of a channel's card: its chip (the folder of its files), its period, and
+// its window and delay where the step response was fitted.
+measure::channel_timing timing_of(const measure::channel_card& c, const std::string& source) {
+  measure::channel_timing t;
+  t.chip = measure::sensor_chip_of(source);
+  t.period_s = c.period_s;
+  if (c.step.unusable.empty()) {
+    t.window_s = c.step.window_s;
+    t.delay_s = c.step.delay_s;
+  }
+  return t;
 }
 
 // Each power channel's polls in the card's window, by channel index.
@@ -155,14 +170,25 @@ class sensor_kind final : public jobs::kind<sensor_spec, sensor_point> {
     m.set(cols::reads, static_cast<std::int64_t>(latency.reads));
   }
 
+  // Each channel's row, its figures checked against what a sensor can do (physical_bounds.hpp):
+  // one that broke a bound says which in its implausible column, and its status says so.
   static void put_channels(measure::point_result& r, const telemetry::sample_source& source,
                            const std::vector<measure::load_edge>& edges, double half_period_s) {
     const auto channels = source.channels();
-    cell_list rows;
+    std::vector<const telemetry::channel_info*> infos;
+    std::vector<measure::channel_card> cards;
     for (const auto& [index, polls] : power_polls(source, r.t_start_ns, r.t_end_ns)) {
-      const auto& info = channels[static_cast<std::size_t>(index)];
-      rows.push_back(channel_row(info.name, info.unit,
-                                 measure::card_of_channel(polls, edges, half_period_s, source.update_period_s())));
+      infos.push_back(&channels[static_cast<std::size_t>(index)]);
+      cards.push_back(measure::card_of_channel(polls, edges, half_period_s, source.update_period_s()));
+    }
+    std::vector<measure::channel_timing> timings;
+    for (std::size_t i = 0; i < cards.size(); ++i) timings.push_back(timing_of(cards[i], infos[i]->source));
+    const auto broken = measure::check_sensor_channels(timings);
+    cell_list rows;
+    for (std::size_t i = 0; i < cards.size(); ++i) {
+      row channel(channel_row(infos[i]->name, infos[i]->unit, cards[i]));
+      measure::put_implausible(channel, broken[i]);
+      rows.push_back(channel.cells());
     }
     r.metrics.set(cols::channels, std::move(rows));
   }

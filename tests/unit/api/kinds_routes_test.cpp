@@ -40,7 +40,7 @@ TEST_F(kinds_routes, lists_every_registered_kind_with_its_declarations) {
     EXPECT_FALSE(k["description"].get<std::string>().empty()) << k["kind"];
     EXPECT_FALSE(k["spec"]["fields"].empty()) << k["kind"];
     EXPECT_EQ(k["columns"][0]["name"], "index");
-    EXPECT_EQ(k["columns"].back()["name"], "error");
+    EXPECT_EQ(k["columns"].back()["name"], "implausible");
     EXPECT_EQ(k["rail_columns"], "rail_<NAME>_w");
   }
 }

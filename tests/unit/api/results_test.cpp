@@ -42,7 +42,7 @@ class results_test : public api_fixture {
 const std::vector<std::string> k_columns = {"index",           "status",        "repeat",  "duration_s",
                                             "power_w",         "samples",       "rail_VDD_GPU_SOC_w",
                                             "window_start_ns", "window_end_ns", "reason",  "error",
-                                            "kernels",         "note"};
+                                            "implausible",     "kernels",       "note"};
 
 std::vector<std::string> names_of(const nlohmann::json& columns) {
   std::vector<std::string> out;
@@ -89,10 +89,10 @@ TEST_F(results_test, csv_quotes_joins_lists_and_keeps_integers_integral) {
   EXPECT_EQ(res.content_type.substr(0, 8), "text/csv");
   const std::string expected =
       "index,status,repeat,duration_s,power_w,samples,rail_VDD_GPU_SOC_w,window_start_ns,window_end_ns,reason,error,"
-      "kernels,note\r\n"
-      "0,ok,0,0.3333333333333333,1.25,10,0.5,1000,2500,,,,\"a,b \"\"q\"\"\"\r\n"
-      "1,failed,1,,,,,,,,boom,k1;k2,\r\n"
-      "2,skipped,2,,,,,,,\"no CUDA device\nline2\",,,\r\n";
+      "implausible,kernels,note\r\n"
+      "0,ok,0,0.3333333333333333,1.25,10,0.5,1000,2500,,,,,\"a,b \"\"q\"\"\"\r\n"
+      "1,failed,1,,,,,,,,boom,,k1;k2,\r\n"
+      "2,skipped,2,,,,,,,\"no CUDA device\nline2\",,,,\r\n";
   EXPECT_EQ(res.body, expected);
 }
 
@@ -113,10 +113,11 @@ TEST_F(results_test, a_job_with_no_points_has_the_kinds_columns) {
   const auto id = submit_idle();
   auto res = call("GET", "/v1/jobs/" + std::to_string(id) + "/results?format=csv");
   ASSERT_EQ(res.status, 200);
-  EXPECT_EQ(res.body, "index,status,repeat,duration_s,power_w,samples,window_start_ns,window_end_ns,reason,error\r\n");
+  EXPECT_EQ(res.body,
+            "index,status,repeat,duration_s,power_w,samples,window_start_ns,window_end_ns,reason,error,implausible\r\n");
   auto j = json_of(call("GET", "/v1/jobs/" + std::to_string(id) + "/results"));
   EXPECT_TRUE(j["rows"].empty());
-  EXPECT_EQ(j["columns"].size(), 10u);
+  EXPECT_EQ(j["columns"].size(), 11u);
 }
 
 TEST_F(results_test, bad_format_unknown_job_and_bad_id) {
@@ -221,15 +222,15 @@ TEST(result_table, board_rails_first_then_rails_only_points_have_then_undeclared
   for (const auto& c : t.columns) names.push_back(c.name);
   EXPECT_EQ(names, (std::vector<std::string>{"index", "status", "m", "power_mode", "rail_VDD_IN_w", "rail_VDD_GPU_w",
                                              "rail_ZZ_w", "window_start_ns", "window_end_ns", "reason", "error",
-                                             "alpha", "colour", "zeta"}));
-  EXPECT_EQ(t.columns[12].role, column_role::parameter);
-  EXPECT_EQ(t.columns[11].type, column_type::list);
+                                             "implausible", "alpha", "colour", "zeta"}));
+  EXPECT_EQ(t.columns[13].role, column_role::parameter);
+  EXPECT_EQ(t.columns[12].type, column_type::list);
   EXPECT_TRUE(t.rows[0]["rail_VDD_GPU_w"].is_null());
   EXPECT_EQ(t.rows[0]["colour"], "red");
   // A kind without rails gets no rail columns from the board.
   auto no_rails = two_columns();
   no_rails.rails = false;
-  EXPECT_EQ(api::build_result_table(no_rails, {"VDD_IN"}, {}).columns.size(), 8u);
+  EXPECT_EQ(api::build_result_table(no_rails, {"VDD_IN"}, {}).columns.size(), 9u);
 }
 
 TEST(csv_writer, cells_by_column_type) {

@@ -67,7 +67,7 @@ TEST_F(added_kind, is_described_by_its_own_declarations) {
   EXPECT_EQ(fields, (std::vector<std::string>{"sizes", "repeats", "window_s"}));
   EXPECT_EQ(std::vector<std::string>(columns.begin(), columns.begin() + 6),
             (std::vector<std::string>{"index", "status", "repeat", "bytes", "time_mean_s", "gb_per_s"}));
-  EXPECT_EQ(columns.back(), "error");
+  EXPECT_EQ(columns.back(), "implausible");
 }
 
 TEST_F(added_kind, bad_specs_are_refused_naming_the_field) {

@@ -89,7 +89,8 @@ TEST(column_rename, one_name_in_the_table_is_the_name_in_json_csv_and_the_client
     for (const auto& c : results["columns"]) declared = declared || c["name"] == name;
     EXPECT_TRUE(declared) << out.json_text;
     EXPECT_EQ(results["rows"][0][name], 42) << out.json_text;
-    EXPECT_EQ(out.csv, "index,status," + name + ",window_start_ns,window_end_ns,reason,error\r\n0,ok,42,,,,\r\n");
+    EXPECT_EQ(out.csv,
+              "index,status," + name + ",window_start_ns,window_end_ns,reason,error,implausible\r\n0,ok,42,,,,,\r\n");
     EXPECT_EQ(out.table.substr(0, out.table.find('\n')), "status  " + name) << out.table;
     // Numbers right-aligned under their header.
     EXPECT_NE(out.table.find("\nok" + std::string(name.size() + 4, ' ') + "42\n"), std::string::npos) << out.table;

@@ -462,3 +462,43 @@ TEST(result_view, no_rows_prints_the_header) {
   j["columns"] = json::array();
   EXPECT_EQ(view(j), "(no columns)\n");
 }
+
+// A figure past a physical bound: the footer's verdict over --where leaves the implausible row out
+// and says so, the points line counts it, and a repeat interval that reaches zero time says the
+// rate has no upper bound rather than printing a negative lower one.
+TEST(result_view, implausible_points_are_left_out_counted_and_said) {
+  auto j = json::parse(R"({
+    "job": {"id": 7, "kind": "gemm"},
+    "columns": [
+      {"name": "status", "type": "text", "role": "metric", "shown": true},
+      {"name": "dtype", "type": "text", "role": "parameter", "shown": true},
+      {"name": "m", "type": "integer", "role": "parameter", "shown": true},
+      {"name": "cpu_freq_khz", "type": "integer", "role": "parameter", "shown": true},
+      {"name": "gflops", "type": "number", "role": "metric", "shown": true},
+      {"name": "gflops_per_w", "type": "number", "role": "metric", "shown": true},
+      {"name": "power_w", "type": "number", "role": "metric", "shown": false},
+      {"name": "flags", "type": "list", "role": "metric", "shown": false}],
+    "rows": [
+      {"status": "implausible", "dtype": "float", "m": 512, "cpu_freq_khz": 2201600, "gflops": 90, "gflops_per_w": 30, "power_w": 3, "flags": []},
+      {"status": "ok", "dtype": "float", "m": 512, "cpu_freq_khz": 1497600, "gflops": 42, "gflops_per_w": 10.5, "power_w": 4, "flags": []}],
+    "summary": {"best_overall": {"params": {"dtype": "float", "m": 512, "n": 512, "k": 512, "cpu_freq_khz": 1497600},
+                                 "gflops": 42, "gflops_per_w": 10.5, "power_w": 4},
+                "left_out": {"implausible": 1}, "best_per_dtype_size": [],
+                "repeats": [{"dtype": "float", "m": 512, "n": 512, "k": 512,
+                             "gflops": {"n": 2, "mean": 21.3, "ci95_low": 6.1, "ci95_high": null},
+                             "repeats_disagree": false}],
+                "points": {"ok": 1, "skipped": 0, "failed": 0, "implausible": 1}}})");
+  const auto text = view(j);
+  EXPECT_NE(text.find("left out of the verdict: 1 implausible (implausible: a figure broke a physical bound; "
+                      "contended: "),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("21.3 GFLOP/s (6.1 .. no upper bound, n=2)"), std::string::npos) << text;
+  EXPECT_NE(text.find("points: 1 ok, 0 skipped, 0 failed, 1 implausible\n"), std::string::npos) << text;
+  result_view_options o;
+  o.where = {"m=512"};
+  const auto kept = view(j, o);
+  EXPECT_NE(kept.find("cpu_freq_khz=1497600: 10.5 GFLOP/s/W"), std::string::npos) << kept;
+  EXPECT_EQ(kept.find("cpu_freq_khz=2201600: 30"), std::string::npos) << kept;
+  EXPECT_NE(kept.find("left out of the verdict: 1 implausible"), std::string::npos) << kept;
+}

@@ -33,7 +33,7 @@ class scripted_workload final : public test::json_kind {
       const auto* c = spec.find(key);
       return c ? jetperf::to_json(*c) : json::array();
     };
-    jetperf::reject_unknown_fields(spec, {"points", "sleep_ms", "estimate_ms", "expand_ms", "fail", "skip", "no_power", "spans"});
+    jetperf::reject_unknown_fields(spec, {"points", "sleep_ms", "estimate_ms", "expand_ms", "fail", "skip", "no_power", "negative", "spans"});
     const auto sleep_ms = jetperf::integer_field(spec, "sleep_ms", 0, 100000, 0);
     json out = {{"points", jetperf::integer_field(spec, "points", 0, 200000, 3)},
                 {"sleep_ms", sleep_ms},
@@ -42,6 +42,7 @@ class scripted_workload final : public test::json_kind {
                 {"fail", list_or_empty("fail")},
                 {"skip", list_or_empty("skip")},
                 {"no_power", list_or_empty("no_power")},
+                {"negative", list_or_empty("negative")},
                 {"spans", jetperf::integer_field(spec, "spans", 0, 100000, 0)}};
     return out;
   }
@@ -82,6 +83,8 @@ class scripted_workload final : public test::json_kind {
     r.metrics = row_of(nlohmann::json{{"value", point["i"].get<int>() * 10}, {"watts", 5.0}});
     for (const auto& k : spec.value("no_power", json::array()))
       if (k == point["i"]) r.metrics.put("watts", nullptr);
+    for (const auto& k : spec.value("negative", json::array()))
+      if (k == point["i"]) r.metrics.put("watts", -2.0);
     return r;
   }
   cell summarize(const std::vector<jobs::point_row>& points) const {
@@ -250,6 +253,30 @@ TEST(job_service, a_point_without_its_main_metrics_is_not_ok_and_the_job_is_part
   auto none = f.wait_terminal(f.service->submit("scripted", jetperf::test::spec_of({{"points", 2}, {"no_power", {0, 1}}}), {}).id);
   EXPECT_EQ(none.state, jobs::job_state::failed);
   EXPECT_EQ(none.error, "2 of 2 points lack their main metrics or did not run: 2 no_power");
+}
+
+// A figure past a physical bound (a power below zero) is a measurement gone wrong: the runner
+// checks every kind's rows, the point is implausible with the bound named, the job partial, and
+// the summary counts it and says why in its caveats.
+TEST(job_service, a_point_with_a_figure_past_a_physical_bound_is_implausible_and_the_job_partial) {
+  fixture f;
+  f.service->start();
+  auto job = f.wait_terminal(f.service->submit("scripted", jetperf::test::spec_of({{"points", 3}, {"negative", {1}}}), {}).id);
+  EXPECT_EQ(job.state, jobs::job_state::partial);
+  EXPECT_EQ(job.error, "1 of 3 points lack their main metrics, broke a physical bound or did not run: 1 implausible");
+  EXPECT_EQ(job.summary["points"]["ok"], 2);
+  EXPECT_EQ(job.summary["points"]["implausible"], 1);
+  EXPECT_EQ(job.summary["points"]["implausible_bounds"], (json{{"power_negative", 1}}));
+  ASSERT_EQ(job.summary["caveats"].size(), 1u) << job.summary.dump();
+  EXPECT_EQ(job.summary["caveats"][0],
+            "1 of 3 measured points implausible: a figure broke a physical bound (power_negative on 1), so it is a "
+            "measurement gone wrong, not a result; the verdicts (most efficient, compare) leave them out");
+  const auto points = f.service->points(job.id);
+  ASSERT_EQ(points.size(), 3u);
+  EXPECT_EQ(points[0].status, "ok");
+  EXPECT_FALSE(points[0].metrics.contains("implausible"));
+  EXPECT_EQ(points[1].status, "implausible");
+  EXPECT_EQ(points[1].metrics["implausible"], (json{{"power_negative", "watts -2 W < 0 W"}}));
 }
 
 TEST(job_service, stores_the_provenance_when_the_job_starts_and_when_it_ends) {

@@ -85,3 +85,35 @@ TEST(point_outcome, a_merged_layer_is_whole_through_its_group_row) {
   EXPECT_EQ(lost["layer_rows"][1]["status"], "ok");
   EXPECT_EQ(lost["layer_rows"][2]["status"], "no_power");
 }
+
+// A row whose figures broke a physical bound (its implausible column, measure/row_bounds.hpp) is
+// implausible; one that also lacks a main metric says that first.
+TEST(point_outcome, a_row_holding_a_broken_bound_is_implausible) {
+  json broken = {{"latency_mean_s", 0.1}, {"power_w", -7.0}, {"implausible", {{"power_negative", "power_w -7 W < 0 W"}}}};
+  EXPECT_EQ(settle(table(), broken), "implausible");
+  json both = {{"latency_mean_s", nullptr}, {"power_w", 7.0}, {"implausible", {{"energy_negative", "x"}}}};
+  EXPECT_EQ(settle(table(), both), "incomplete");
+  json empty = {{"latency_mean_s", 0.1}, {"power_w", 7.0}, {"implausible", json::object()}};
+  EXPECT_EQ(settle(table(), empty), "ok");
+}
+
+// The sensor card's example: a channel of the card is implausible, the others ok, and the point
+// says implausible; a point-wide bound shows on every row of it.
+TEST(point_outcome, an_implausible_item_is_said_in_its_own_row_and_the_points) {
+  json m = {{"latency_mean_s", 0.03},
+            {"power_w", 7.9},
+            {"channels",
+             {{{"note", "VDD_IN"}},
+              {{"note", "VDD_SYS_CPU"}, {"implausible", {{"sensor_period_off_chip", "update period 9.79 ms"}}}}}}};
+  EXPECT_EQ(settle(table("channels"), m), "implausible");
+  EXPECT_EQ(m["channels"][0]["status"], "ok");
+  EXPECT_EQ(m["channels"][1]["status"], "implausible");
+  json point_wide = {{"latency_mean_s", 0.03},
+                     {"power_w", 7.9},
+                     {"implausible", {{"layer_energy_sum_off_run", "x"}}},
+                     {"layer_rows", {json::object(), {{"power_w", 1.0}}, {{"layer_resolution", "merged"}}}}};
+  EXPECT_EQ(settle(table("layer_rows"), point_wide), "implausible");
+  EXPECT_EQ(point_wide["layer_rows"][0]["status"], "implausible");
+  EXPECT_EQ(point_wide["layer_rows"][1]["status"], "implausible");
+  EXPECT_EQ(point_wide["layer_rows"][2]["status"], "ok");  // merged: no figure of its own
+}

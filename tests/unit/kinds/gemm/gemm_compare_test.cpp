@@ -5,6 +5,7 @@
 
 #include <jetperf/store/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
+#include <jetperf/measure/student_t.hpp>
 
 using nlohmann::json;
 using namespace jetperf::kinds;
@@ -144,12 +145,20 @@ TEST(gemm_compare, repeats_of_one_setting_give_a_mean_an_interval_and_a_disagree
   EXPECT_EQ(rows[0]["m"], 512);
   EXPECT_FALSE(rows[0].contains("repeat"));
   EXPECT_EQ(rows[0]["gflops"]["n"], 3);
-  EXPECT_DOUBLE_EQ(rows[0]["gflops"]["mean"].get<double>(), 110);
-  // t(0.975, 2) * 10 / sqrt(3)
-  EXPECT_NEAR(rows[0]["gflops"]["ci95_high"].get<double>() - 110, 4.303 * 10 / std::sqrt(3.0), 1e-9);
+  // The work over the repeats' mean time (each 2 x 512^3 FLOP over its GFLOP/s), and the bounds
+  // of the rate from the time's interval, t(0.975, 2) x its std / sqrt(3) either way.
+  const double work = 2.0 * 512 * 512 * 512 / 1e9;
+  const std::vector<double> t = {work / 100, work / 110, work / 120};
+  const double mean_t = (t[0] + t[1] + t[2]) / 3;
+  const double std_t = std::sqrt(((t[0] - mean_t) * (t[0] - mean_t) + (t[1] - mean_t) * (t[1] - mean_t) +
+                                  (t[2] - mean_t) * (t[2] - mean_t)) / 2);
+  const double half_t = jetperf::measure::t95(2) * std_t / std::sqrt(3.0);
+  EXPECT_NEAR(rows[0]["gflops"]["mean"].get<double>(), work / mean_t, 1e-9);
+  EXPECT_NEAR(rows[0]["gflops"]["ci95_low"].get<double>(), work / (mean_t + half_t), 1e-9);
+  EXPECT_NEAR(rows[0]["gflops"]["ci95_high"].get<double>(), work / (mean_t - half_t), 1e-9);
   EXPECT_EQ(rows[0]["repeats_disagree"], true);
   EXPECT_EQ(rows[1]["repeats_disagree"], false);
-  EXPECT_DOUBLE_EQ(rows[1]["gflops"]["ci95_low"].get<double>(), 200);
+  EXPECT_NEAR(rows[1]["gflops"]["ci95_low"].get<double>(), 200, 1e-9);
   // Without repeats there is nothing to summarize.
   EXPECT_TRUE(repeats_json({point("float", 512, false, 900, 100, 5)}).empty());
 }
@@ -166,4 +175,57 @@ TEST(gemm_compare, params_that_differ_past_six_decimals_are_not_repeats_of_each_
   EXPECT_TRUE(repeats_json({a, b}).empty());
   b["params"]["gpu_freq_hz"] = 1.0000001;
   EXPECT_EQ(repeats_json({a, b}).size(), 1u);
+}
+
+// The example: repeats whose times spread widely gave a GFLOP/s interval of -6.008 ..
+// 48.541 (symmetric around the rates' mean). The rate's bounds come from the time's: the lower one
+// is the work over the time's upper bound, and where the time's interval reaches zero the rate
+// has no upper bound. GFLOP/s/W the same from the energy per run.
+TEST(gemm_compare, a_wide_time_interval_gives_a_positive_lower_throughput_bound_from_its_upper_time) {
+  std::vector<json> pts;
+  const std::vector<double> times = {0.02, 0.05, 0.2};  // 100, 40 and 10 GFLOP/s of 2 GFLOP each
+  for (int r = 0; r < 3; ++r) {
+    auto p = point("float", 1000, false, 900, 2.0 / times[static_cast<std::size_t>(r)], 5);
+    p["params"]["repeat"] = r;
+    p["metrics"]["time_mean_s"] = times[static_cast<std::size_t>(r)];
+    p["metrics"]["time_rse"] = 0.01;
+    p["metrics"]["energy_j"] = 5 * times[static_cast<std::size_t>(r)];
+    pts.push_back(p);
+  }
+  const auto rows = repeats_json(pts);
+  ASSERT_EQ(rows.size(), 1u);
+  const auto& g = rows[0]["gflops"];
+  const double mean_t = 0.09, std_t = std::sqrt((0.07 * 0.07 + 0.04 * 0.04 + 0.11 * 0.11) / 2);
+  const double upper_t = mean_t + jetperf::measure::t95(2) * std_t / std::sqrt(3.0);
+  EXPECT_GT(g["ci95_low"].get<double>(), 0) << g.dump();
+  EXPECT_NEAR(g["ci95_low"].get<double>(), 2.0 / upper_t, 1e-9) << g.dump();
+  EXPECT_TRUE(g["ci95_high"].is_null()) << g.dump();  // the time's interval reaches zero
+  EXPECT_NEAR(g["mean"].get<double>(), 2.0 / mean_t, 1e-9);
+  const auto& e = rows[0]["gflops_per_w"];
+  EXPECT_NEAR(e["ci95_low"].get<double>(), 2.0 / (5 * upper_t), 1e-9) << e.dump();
+  EXPECT_TRUE(e["ci95_high"].is_null());
+}
+
+// A figure past a physical bound is no result: the verdicts leave the point out and count it, the
+// comparisons list it with why, and no statistic takes it.
+TEST(gemm_compare, verdicts_leave_out_implausible_points_and_count_them) {
+  auto broken = cpu_point(2201600, 66, 6.0, 3.8);  // would win
+  broken["status"] = "implausible";
+  broken["metrics"]["implausible"] = {{"rail_above_total", "rail_VDD_CPU_w 9 W > 7.1 W (power_w)"}};
+  const std::vector<json> pts = {cpu_point(729600, 20, 4.0, 3.5), cpu_point(1497600, 40, 5.0, 3.6), broken};
+  const auto best = best_json(pts);
+  EXPECT_EQ(best["best_overall"]["params"]["cpu_freq_khz"], 1497600) << best.dump();
+  EXPECT_EQ(best["left_out"], (json{{"implausible", 1}}));
+  const auto rows = compare_json(pts, "cpu_freq_khz");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0]["best_cpu_freq_khz"], 1497600);
+  EXPECT_EQ(rows[0]["left_out"], 1);
+  ASSERT_EQ(rows[0]["values"].size(), 3u);
+  EXPECT_EQ(rows[0]["values"][2]["left_out"], "implausible");
+  // Its repeat takes no part in the repeats' statistics.
+  auto a = point("float", 512, false, 900, 100, 5), b = point("float", 512, false, 900, 1e6, 5);
+  a["params"]["repeat"] = 0;
+  b["params"]["repeat"] = 1;
+  b["status"] = "implausible";
+  EXPECT_TRUE(repeats_json({a, b}).empty());
 }

@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <jetperf/measure/student_t.hpp>
+
 #include "support/json_workload.hpp"
 
 #include <jetperf/common/clock.hpp>
@@ -507,6 +509,28 @@ TEST(layers_results, repeats_that_disagree_beyond_their_noise_are_flagged_and_th
   EXPECT_NEAR(r["layers_over_end_to_end"]["mean"].get<double>(), 1.25, 1e-9);
   // One repeat alone has nothing to compare.
   EXPECT_FALSE(summary_of(run_rows(0, 1e-3, 2e-3, 1e-5)).contains("repeats"));
+}
+
+// Across repeats every interval is of a time or a ratio of times: none reaches below zero, and
+// layers_over_end_to_end's comes from its parts' (the layers' sum over the end-to-end latency),
+// never symmetric around it (two repeats of ratio 1 and 6 gave -28.3 .. 35.3).
+TEST(layers_results, repeat_intervals_never_reach_below_zero_and_the_ratios_comes_from_its_parts) {
+  const auto wide = summary_of(joined(run_rows(0, 1e-3, 2e-3, 1e-5), run_rows(1, 3e-3, 1e-3, 1e-5)));
+  ASSERT_EQ(wide["repeats"].size(), 1u);
+  const auto& w = wide["repeats"][0];
+  EXPECT_DOUBLE_EQ(w["end_to_end_latency_s"]["ci95_low"].get<double>(), 0) << w.dump(1);
+  EXPECT_DOUBLE_EQ(w["layer_latency_sum_s"]["ci95_low"].get<double>(), 0);
+  EXPECT_DOUBLE_EQ(w["layers_over_end_to_end"]["ci95_low"].get<double>(), 0);
+  EXPECT_TRUE(w["layers_over_end_to_end"]["ci95_high"].is_null());  // the latency's interval reaches zero
+  EXPECT_NEAR(w["layers_over_end_to_end"]["mean"].get<double>(), 4e-3 / 1.5e-3, 1e-9);
+  // Closer repeats: the ratio's bounds are the sum's low over the latency's high and back.
+  const auto close = summary_of(joined(run_rows(0, 1e-3, 2e-3, 1e-5), run_rows(1, 1.1e-3, 2.1e-3, 1e-5)));
+  const auto& c = close["repeats"][0];
+  const double sum_half = jetperf::measure::t95(1) * 0.2e-3 / std::sqrt(2.0) / std::sqrt(2.0);
+  const double e2e_half = jetperf::measure::t95(1) * 0.1e-3 / std::sqrt(2.0) / std::sqrt(2.0);
+  EXPECT_NEAR(c["layers_over_end_to_end"]["ci95_low"].get<double>(), (2.1e-3 - sum_half) / (2.05e-3 + e2e_half), 1e-9)
+      << c.dump(1);
+  EXPECT_NEAR(c["layers_over_end_to_end"]["ci95_high"].get<double>(), (2.1e-3 + sum_half) / (2.05e-3 - e2e_half), 1e-9);
 }
 
 // The summary of an in_context job counts its layers from the point's own layer rows (it said

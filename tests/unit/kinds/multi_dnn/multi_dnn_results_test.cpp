@@ -54,3 +54,17 @@ TEST(multi_dnn_results, the_verdicts_leave_out_contended_and_short_windows_and_r
   EXPECT_FALSE(clean.contains("left_out"));
   EXPECT_EQ(clean["best_efficiency"]["mapping_id"], 0);
 }
+
+// A mapping whose figures broke a physical bound (its point implausible) would win every verdict;
+// it is left out and counted once, like a contended one.
+TEST(multi_dnn_results, the_verdicts_leave_out_an_implausible_mapping_and_count_it) {
+  auto broken = stage(0, 0, 900, 1, 0.5);
+  broken.status = "implausible";
+  auto broken_too = broken;
+  const std::vector<jobs::point_row> rows = {broken, broken_too, stage(1, 1, 300, 10, 4)};
+  const auto s = to_json(cell(kinds::summarize_multi_dnn(rows)));
+  EXPECT_EQ(s["best_throughput"]["mapping_id"], 1) << s.dump();
+  EXPECT_EQ(s["best_efficiency"]["mapping_id"], 1);
+  EXPECT_EQ(s["best_dynamic_efficiency"]["mapping_id"], 1);
+  EXPECT_EQ(s["left_out"], (json{{"implausible", 1}})) << s.dump();
+}

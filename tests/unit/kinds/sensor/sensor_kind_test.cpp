@@ -50,6 +50,28 @@ class updating_source final : public telemetry::sample_source {
   std::vector<double> power_read_durations_s() const override { return {1e-6, 2e-6, 3e-6}; }
 };
 
+// Three rails of one INA3221 (TX2's chip at 0x41, as its IIO folder names them), polled every
+// millisecond; the middle one changes every 10 ms, the others every 20 ms, as the card once found
+// VDD_SYS_CPU at half its chip's period.
+class one_chip_source final : public telemetry::sample_source {
+ public:
+  std::vector<telemetry::channel_info> channels() const override {
+    const std::string chip = "/sys/bus/i2c/devices/0-0041/iio:device1/";
+    return {{"rail.VDD_IN", "W", telemetry::channel_kind::power, chip + "in_power0_input"},
+            {"rail.VDD_SYS_CPU", "W", telemetry::channel_kind::power, chip + "in_power1_input"},
+            {"rail.VDD_SYS_DDR", "W", telemetry::channel_kind::power, chip + "in_power2_input"}};
+  }
+  std::vector<telemetry::sample> window(std::int64_t from, std::int64_t to) const override {
+    std::vector<telemetry::sample> out;
+    const std::int64_t period_ns[] = {20'000'000, 10'000'000, 20'000'000};
+    for (auto t = from - from % 1'000'000 + 300'000; t <= to; t += 1'000'000)
+      for (int c = 0; c < 3; ++c) out.push_back({c, t, 5.0 + 0.004 * static_cast<double>(t / period_ns[c] % 7)});
+    return out;
+  }
+  std::optional<int> total_power_channel() const override { return 0; }
+  double update_period_s() const override { return 0; }  // IIO states no interval
+};
+
 }  // namespace
 
 platform::board_offer with_cuda(bool has) {
@@ -186,4 +208,29 @@ TEST(sensor_kind, the_card_gives_each_power_channel_its_period_and_says_why_a_st
   EXPECT_NEAR(*m.find("read_p50_us")->number(), 2.0, 1e-9);
   EXPECT_EQ(*m.find("reads")->integer(), 3);
   EXPECT_TRUE(m.find("averaging")->is_null());  // no board: no driver configuration
+}
+
+// A figure no sensor can give is flagged, whatever the card measured: the rail whose period is
+// half its chip's is implausible with the bound named, its chip's others are not.
+TEST(sensor_kind, a_channel_updating_at_half_its_chips_period_is_flagged_implausible) {
+  auto w = jetperf::test::json_workload(kinds::make_sensor_kind());
+  one_chip_source source;
+  measure::point_context ctx;
+  ctx.telemetry = &source;
+  const json spec = w->normalize({{"cycles", 2}, {"half_period_s", 0.05}}, {});
+  const auto r = w->run_point(ctx, spec, w->expand(spec)[0]);
+  const auto& rows = r.metrics.cells().find("channels")->as_list();
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(test::undeclared_keys(*w, row(rows[1].as_record())), "");
+  for (std::size_t i = 0; i < 3; ++i) {
+    const auto& c = rows[i].as_record();
+    ASSERT_TRUE(c.find("update_period_ms")->is_number()) << c.find("channel")->as_string();
+    EXPECT_NEAR(*c.find("update_period_ms")->number(), i == 1 ? 10.0 : 20.0, 0.2);
+    if (i != 1) EXPECT_FALSE(c.contains("implausible")) << c.find("channel")->as_string();
+  }
+  const auto* bounds = rows[1].as_record().find("implausible");
+  ASSERT_TRUE(bounds && bounds->is_record());
+  ASSERT_TRUE(bounds->as_record().contains("sensor_period_off_chip"));
+  EXPECT_EQ(bounds->as_record().at("sensor_period_off_chip").as_string(),
+            "update period 10 ms < 20 ms (its chip's)");
 }
