@@ -69,15 +69,29 @@ double misfit(const std::vector<transition>& points, double delay_s, double wind
   return sum;
 }
 
+// Where a ramp may lie: a delay from a little before the window's end (a change is placed half
+// way between the polls around it) to a whole period, a window of a quarter of a period to two.
+struct ramp_bounds {
+  double min_delay_s = -1e9, max_delay_s = 1e9, min_window_s = 0, max_window_s = 1e9;
+  bool inside(double delay, double window) const {
+    return delay >= min_delay_s && delay <= max_delay_s && window >= min_window_s && window <= max_window_s;
+  }
+  // Within `tolerance` of an edge: the fit ran into a bound, not into the data's best.
+  bool at_edge(const std::pair<double, double>& r, double tolerance) const {
+    return r.first - min_delay_s < tolerance || max_delay_s - r.first < tolerance ||
+           r.second - min_window_s < tolerance || max_window_s - r.second < tolerance;
+  }
+};
+
 // The (delay, window) of least misfit on a grid around `at`, `steps` either way of `step`.
 std::pair<double, double> best_ramp(const std::vector<transition>& points, std::pair<double, double> at, double step,
-                                    int steps, double max_window_s) {
+                                    int steps, const ramp_bounds& bounds) {
   std::pair<double, double> best = at;
-  double least = misfit(points, at.first, at.second);
+  double least = bounds.inside(at.first, at.second) ? misfit(points, at.first, at.second) : 1e300;
   for (int i = -steps; i <= steps; ++i)
     for (int j = -steps; j <= steps; ++j) {
       const double delay = at.first + i * step, window = at.second + j * step;
-      if (window < step || window > max_window_s) continue;
+      if (window < step || !bounds.inside(delay, window)) continue;
       const double m = misfit(points, delay, window);
       if (m < least) least = m, best = {delay, window};
     }
@@ -95,13 +109,19 @@ std::vector<power_reading> seen_changes(const std::vector<std::pair<std::int64_t
   return out;
 }
 
+double median_spacing_s(const std::vector<std::pair<std::int64_t, double>>& polls) {
+  std::vector<double> gaps;
+  for (std::size_t i = 1; i < polls.size(); ++i) gaps.push_back(static_cast<double>(polls[i].first - polls[i - 1].first) * 1e-9);
+  return median_of(std::move(gaps));
+}
+
 // How much of a period after an update's first change its last part may still arrive.
 constexpr double k_torn_fraction = 0.6;
 
 }  // namespace
 
 step_response fit_step_response(const std::vector<power_reading>& readings, const std::vector<load_edge>& edges,
-                                double half_period_s) {
+                                double half_period_s, double period_s, double poll_s) {
   step_response out;
   const auto half_ns = static_cast<std::int64_t>(half_period_s * 1e9);
   std::vector<transition> points;
@@ -116,9 +136,22 @@ step_response fit_step_response(const std::vector<power_reading>& readings, cons
   // the wrong end, and on a channel whose step is a few times its noise, Thor's VIN, the window
   // came out 10-20% wide.) Coarse over a window of up to half the readings' reach, then finer.
   const double reach_s = half_period_s / 2;
-  auto fit = best_ramp(points, {reach_s / 4, reach_s / 2}, reach_s / 80, 80, reach_s);
-  fit = best_ramp(points, fit, reach_s / 1600, 20, reach_s);
-  fit = best_ramp(points, fit, reach_s / 32000, 20, reach_s);
+  ramp_bounds bounds;
+  bounds.max_window_s = reach_s;
+  if (period_s > 0) {
+    // A reading averages its chip's conversion (a window about its period) and is seen after it
+    // ends: a fit past these is noise passing for a step (a rail the load barely moves).
+    bounds = {-poll_s / 2 - 1e-4, period_s, period_s / 4, std::min(2 * period_s, reach_s)};
+  }
+  const auto start = period_s > 0 ? std::pair<double, double>{0.0, period_s} : std::pair<double, double>{reach_s / 4, reach_s / 2};
+  auto fit = best_ramp(points, start, reach_s / 80, 80, bounds);
+  fit = best_ramp(points, fit, reach_s / 1600, 20, bounds);
+  fit = best_ramp(points, fit, reach_s / 32000, 20, bounds);
+  if (period_s > 0 && bounds.at_edge(fit, reach_s / 1600)) {
+    out.unusable = "the step is too small against the channel's noise to fit a ramp within a period's delay and "
+                   "window";
+    return out;
+  }
   out.delay_s = fit.first;
   out.window_s = fit.second;
   out.lag_s = out.delay_s + out.window_s / 2;
@@ -203,7 +236,7 @@ channel_card card_of_channel(const std::vector<std::pair<std::int64_t, double>>&
   }
   out.period_s = fit.period_s;
   out.repeat_fraction = repeat_read_fraction(whole, fit.update_ns, fit.period_s, fit.lateness_median_s);
-  out.step = fit_step_response(seen_changes(whole), edges, half_period_s);
+  out.step = fit_step_response(seen_changes(whole), edges, half_period_s, fit.period_s, median_spacing_s(whole));
   return out;
 }
 

@@ -155,6 +155,8 @@ struct synthetic_layers_board {
   sensor_clock clock;
   double idle_w, noise_w;
   std::uint64_t seed;
+  /// How long after its window ends a reading is seen (a sensor's delay; 0: at once).
+  std::int64_t delay_ns = 0;
   /// The time the board and the protocol run on: virtual unless a caller points it elsewhere
   /// (a benchmark of the protocol's real cost: &measure::monotonic_clock()).
   virtual_clock virtual_time;
@@ -169,7 +171,7 @@ struct synthetic_layers_board {
     sensor.period_ns = poll_ns;
     sensor.update_ns = clock.nominal_ns;
     sensor.power = [this](std::int64_t t) {
-      const auto u = clock.last_update_at_or_before(t);
+      const auto u = clock.last_update_at_or_before(t - delay_ns);
       return idle_w + log.mean_over(u - clock.update_ns, u) +
              noise_w * normal_of(seed * 1'000'003 + static_cast<std::uint64_t>((u - clock.phase_ns) / clock.update_ns));
     };

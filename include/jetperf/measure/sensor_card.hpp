@@ -37,8 +37,11 @@ struct step_response {
 /// that ramp, by least absolute misfit, over every reading in the first half of the stretch
 /// after each edge (those at either level too, which hold the ramp's ends). Each side's level is
 /// the median of the readings in the later half of its stretch (the step long settled).
+/// With the channel's update period (> 0) and poll spacing, the ramp is held to what a sensor can
+/// be (a delay from minus half a poll to a period, a window from a quarter of a period to two);
+/// one that runs into those bounds is unusable, not a figure.
 step_response fit_step_response(const std::vector<power_reading>& readings, const std::vector<load_edge>& edges,
-                                double half_period_s);
+                                double half_period_s, double period_s = 0, double poll_s = 0);
 
 /// The smallest difference between two distinct values seen (the channel's resolution, in its
 /// unit); nullopt with fewer than two distinct values. Differences below `floor` (a float's

@@ -33,6 +33,9 @@ constexpr std::size_t k_max_kernels_per_run = 1u << 14;
 // How far from its fitted updates the sensor's windows may end, searched at the end
 // (measure/window_offset.hpp): a poll or so either way.
 constexpr double k_window_offset_range_ns = 1'500'000;
+// A card's window stands for the readings' only where it differs from the fitted period by more
+// than this share of it (the card fits it to a few percent).
+constexpr double k_card_window_differs = 0.1;
 // The longest wait between two checks, however long a check takes.
 constexpr std::int64_t k_max_check_spacing_ns = 2'000'000'000;
 
@@ -256,10 +259,14 @@ void in_context_protocol::restore_polls() {
 }
 
 std::int64_t in_context_protocol::reading_window_ns() const {
-  // A card's window where one was measured; else the chip's whole update period, as fitted (a
-  // driver's update_interval is rounded to a millisecond).
-  if (facts_.window_source == "card" && facts_.window_s > 0) return static_cast<std::int64_t>(facts_.window_s * 1e9);
-  return fit_.period_s > 0 ? static_cast<std::int64_t>(fit_.period_s * 1e9) : window_ns_;
+  // The chip's whole update period, as fitted (a driver's update_interval is rounded to a
+  // millisecond): an INA3221 averages its whole conversion. A card's window only where it says
+  // the sensor averages clearly less or more than that (its own figure is a few percent off).
+  const double period_s = fit_.period_s > 0 ? fit_.period_s : static_cast<double>(window_ns_) * 1e-9;
+  if (facts_.window_source == "card" && facts_.window_s > 0 &&
+      std::fabs(facts_.window_s - period_s) > k_card_window_differs * period_s)
+    return static_cast<std::int64_t>(facts_.window_s * 1e9);
+  return static_cast<std::int64_t>(period_s * 1e9);
 }
 
 std::vector<power_reading> in_context_protocol::placed(std::vector<power_reading> readings) const {
@@ -594,18 +601,19 @@ void in_context_protocol::widen_for_window_edges() {
     // Where no card measured the sensor's delay, the runs themselves say it: the offset at which
     // they fit best, moved back from where the updates are seen (a delay cannot be negative),
     // and the estimate solved again with it.
+    // Searched around the card's delay where a card measured one (a reader's view of the sensor:
+    // where the runs' own clock fit places the updates may differ from it by a poll or so), from
+    // a window before the updates were seen otherwise.
     const auto window = static_cast<double>(reading_window_ns());
     const double earliest = facts_.delay_source == "card" ? -k_window_offset_range_ns : -k_window_offset_range_ns - window;
     offset_ = fit_window_offset(*est_, placed(fit_.readings), earliest, k_window_offset_range_ns,
                                 (k_window_offset_range_ns - earliest) / 24);
-    if (facts_.delay_source != "card") {
-      delay_ns_ = std::max<std::int64_t>(0, static_cast<std::int64_t>(std::llround(-offset_.offset_ns)));
-      facts_.delay_s = static_cast<double>(delay_ns_) * 1e-9;
-      facts_.delay_source = "fit";
-      est_->set_readings(placed(fit_.readings), reading_window_ns());
-      const double ran_s = static_cast<double>(out_.window.t_end_ns - out_.window.t_start_ns) * 1e-9;
-      merges_ += est_->merge_unresolvable(ran_s, ran_s, &res_);
-    }
+    delay_ns_ = std::max<std::int64_t>(0, delay_ns_ + static_cast<std::int64_t>(std::llround(-offset_.offset_ns)));
+    facts_.delay_s = static_cast<double>(delay_ns_) * 1e-9;
+    facts_.delay_source = "fit";
+    est_->set_readings(placed(fit_.readings), reading_window_ns());
+    const double ran_s = static_cast<double>(out_.window.t_end_ns - out_.window.t_start_ns) * 1e-9;
+    merges_ += est_->merge_unresolvable(ran_s, ran_s, &res_);
     placement_shift_ns_ = std::max(placement_shift_ns_, offset_.half_width_ns);
   }
   widen_for_placement(*est_, placed(fit_.readings), placement_shift_ns_, res_);
@@ -775,7 +783,11 @@ void in_context_protocol::report_diagnostics() {
     e.facts.period_s = fit_.period_s;
     e.facts.period_source = "fit";
   }
-  if (fit_.period_s > 0) e.facts.window_s = static_cast<double>(reading_window_ns()) * 1e-9;
+  if (fit_.period_s > 0) {
+    const double used_s = static_cast<double>(reading_window_ns()) * 1e-9;
+    if (!(facts_.window_source == "card" && std::fabs(used_s - facts_.window_s) < 1e-6)) e.facts.window_source = "fit";
+    e.facts.window_s = used_s;
+  }
 }
 
 }  // namespace jetperf::measure

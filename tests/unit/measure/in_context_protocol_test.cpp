@@ -129,6 +129,25 @@ TEST(in_context_protocol, recovers_each_layers_known_power_from_end_to_end_runs)
   EXPECT_NEAR(out.sum_energy_j, truth_j, 3 * out.sum_energy_ci95_j + 0.002 * truth_j);
 }
 
+TEST(in_context_protocol, a_sensor_seen_late_is_placed_by_the_delay_the_runs_show) {
+  // Each reading is seen 0.8 ms after its window ends (a driver that publishes late): placed where
+  // its update was seen, every window sits 0.8 ms late, and the layer after a pause comes out low
+  // in every run. The runs fit best with the readings moved back by the delay, which is applied.
+  auto b = board(0.025);
+  b.delay_ns = 800'000;
+  measure::in_context_plan plan;
+  plan.min_time_s = 0.5;
+  plan.max_time_s = 6;
+  plan.target_rel = 0.1;
+  const auto out = b.run(false, k_idle_w, plan);
+  ASSERT_TRUE(out.estimated) << out.estimator.unresolvable;
+  EXPECT_EQ(out.estimator.facts.delay_source, "fit");
+  EXPECT_NEAR(out.estimator.facts.delay_s, 0.8e-3, 0.15e-3);
+  EXPECT_EQ(out.estimator.facts.period_source, "fit");
+  // Every figure (a layer's own or a group's) holds the truth.
+  EXPECT_GE(check_against_truth(out, b, plan.target_rel), 4u);
+}
+
 TEST(in_context_protocol, runs_locked_in_phase_with_the_sensor_are_paused_at_random_and_still_resolve) {
   // Each run lasts just under one sensor update and, back to back, starts on the next update: the
   // windows' edges fall at the same places in every run until the protocol pauses between runs.

@@ -104,6 +104,30 @@ TEST(sensor_card, a_step_a_few_times_its_noise_still_gives_the_window) {
   EXPECT_NEAR(r.lag_s, 0.009792, 0.001);
 }
 
+TEST(sensor_card, a_rail_the_load_barely_moves_is_unusable_not_a_negative_delay) {
+  // A 5 V system rail that follows 3% of the CPU: a step of about twice its noise, which noise
+  // alone can make look like any ramp (xavier-agx's SYS5V had a delay of -7.4 ms, orin's
+  // VIN_SYS_5V0 -17.2 ms with a 37.4 ms window). Held to what a sensor can be, such a fit runs
+  // into the bounds and says so.
+  const square load{200'000'000, 100'000'000, 40};
+  const auto polls = polled(load, 19.584e6, 3.1e6, 19.584e6, 0, load.first_ns + load.half_ns * (load.edges + 1), 0.5);
+  const auto fit = fit_sensor_updates(polls, 0);
+  const auto r = fit_step_response(fit.readings, load.edge_list(), 0.1, fit.period_s, 0.001);
+  if (r.unusable.empty()) {
+    EXPECT_GE(r.delay_s, -0.0006);
+    EXPECT_LE(r.window_s, 2 * 0.019584);
+  } else {
+    EXPECT_NE(r.unusable.find("too small"), std::string::npos) << r.unusable;
+  }
+  // With the period known, a clear step is still fitted as before.
+  const auto clear = polled(load, 19.584e6, 3.1e6, 19.584e6, 0, load.first_ns + load.half_ns * (load.edges + 1));
+  const auto clear_fit = fit_sensor_updates(clear, 0);
+  const auto c = fit_step_response(clear_fit.readings, load.edge_list(), 0.1, clear_fit.period_s, 0.001);
+  ASSERT_TRUE(c.unusable.empty()) << c.unusable;
+  EXPECT_NEAR(c.window_s, 0.019584, 0.0005);
+  EXPECT_NEAR(c.delay_s, 0, 0.0005);
+}
+
 TEST(sensor_card, a_load_the_channel_does_not_see_fits_nothing) {
   std::vector<power_reading> flat;
   for (int k = 0; k < 500; ++k) flat.push_back({k * 20'000'000LL, 1.0 + (k % 3) * 0.001});
