@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <map>
 #include <string>
 #include <vector>
@@ -74,7 +75,7 @@ TEST(layers_in_context_sim, every_layers_power_from_end_to_end_runs_agrees_with_
   auto context_spec = common;
   // max_time_s leaves room for a loaded host (CI runs two tests at once): there the sensor clock
   // takes longer to fit and 20 s was seen to run out (the job then fails, rightly).
-  context_spec.update({{"protocol", "in_context"}, {"max_time_s", 60.0}, {"target_half_width", 0.03}});
+  context_spec.update({{"protocol", "in_context"}, {"max_time_s", 60.0}});
   std::map<std::string, std::int64_t> ids;
   for (const auto& [name, spec] : {std::make_pair("isolated", isolated_spec), std::make_pair("in_context", context_spec)}) {
     const auto r = http.request("POST", "/v1/jobs", json{{"kind", "layers"}, {"spec", spec}}.dump(), bearer(daemon.token()));
@@ -112,7 +113,12 @@ TEST(layers_in_context_sim, every_layers_power_from_end_to_end_runs_agrees_with_
   // polled every 1.25 ms for the point; the sensor's clock, found from which polls changed, is
   // the simulated chip's 4.896 ms.
   EXPECT_EQ(e2e["sensor_samples"], 4) << e2e.dump();
-  EXPECT_DOUBLE_EQ(e2e["sensor_update_period_s"].get<double>(), 0.005);
+  // The row states the period the readings were placed with, the runs' own fit, not the driver's
+  // rounded 5 ms.
+  EXPECT_NEAR(e2e["sensor_update_period_s"].get<double>(), 0.004896, 0.00005) << e2e.dump();
+  EXPECT_EQ(e2e["sensor_period_source"], "fit") << e2e.dump();
+  EXPECT_EQ(est["sensor_facts"]["delay_source"], "fit") << est.dump();
+  EXPECT_GE(est["sensor_facts"]["delay_s"].get<double>(), 0.0) << est.dump();
   EXPECT_NEAR(est["sensor"]["poll_period_s"].get<double>(), 0.00125, 1e-9) << est.dump();
   EXPECT_NEAR(est["sensor"]["period_s"].get<double>(), 0.004896, 0.00005) << est.dump();
   // The idle baseline is 30 of those readings (0.15 s at the driver's 5 ms) between the default 0.05 s boundaries,
@@ -150,69 +156,48 @@ TEST(layers_in_context_sim, every_layers_power_from_end_to_end_runs_agrees_with_
   EXPECT_EQ(channels[0]["averaging_samples"], 16) << channels.dump();
   EXPECT_EQ(channels[0]["update_interval_ms"], 20) << channels.dump();
 
-  // Each layer in context against alone, as a profile: dynamic power over the mean of the layers
-  // compared (the two jobs run one after the other, and a busier host lowers every simulated
-  // layer's power alike), within the in-context interval twice plus 10% (below).
-  std::vector<std::size_t> own;
-  for (std::size_t i = 1; i <= iso.size(); ++i) {
+  // Every figure against the simulator's own (sim_power_w, over the same work): a layer's or a
+  // group's power within its 95% interval, the first layer after the pause included (it read
+  // low in 14 of 15 jobs when the runner's bookkeeping between runs loaded the simulated pauses).
+  // One row in twenty may fall outside by chance; this job has 10 to 15.
+  std::size_t own = 0, with_figure = 0, inside = 0;
+  for (std::size_t i = 1; i < ctx.size(); ++i) {
     const auto& c = ctx[i];
-    const auto& s = iso[i - 1];
-    ASSERT_EQ(c["layer_index"], s["layer_index"]);
-    ASSERT_EQ(c["layer_name"], s["layer_name"]);
     const auto res = c["layer_resolution"].get<std::string>();
-    ASSERT_TRUE(res == "resolved" || res == "not_converged" || res == "merged") << c.dump();
-    // A layer row carries its own figures, not the network's.
-    EXPECT_TRUE(c["power_samples"].is_null()) << c.dump();
-    EXPECT_EQ(c["macs"], s["macs"]);
+    ASSERT_TRUE(res == "resolved" || res == "not_converged" || res == "merged" || res == "group") << c.dump();
+    ASSERT_TRUE(c["sim_power_w"].is_number()) << c.dump();
+    EXPECT_GT(c["sim_dynamic_w"].get<double>(), 0.3) << c.dump();
+    if (i <= iso.size()) {
+      EXPECT_EQ(c["layer_name"], iso[i - 1]["layer_name"]);
+      EXPECT_EQ(c["macs"], iso[i - 1]["macs"]);
+      // A layer row carries its own figures, not the network's.
+      EXPECT_TRUE(c["power_samples"].is_null()) << c.dump();
+    }
     if (res == "merged") continue;  // its group's row has the figure (check_groups)
+    own += res != "group";
+    ++with_figure;
     ASSERT_TRUE(c["power_w"].is_number()) << c.dump();
     EXPECT_NEAR(c["energy_j"].get<double>(), c["power_w"].get<double>() * c["latency_mean_s"].get<double>(), 1e-12);
-    EXPECT_GT(c["power_ci95_w"].get<double>(), 0.0);
-    own.push_back(i);
+    const double half = c["power_ci95_w"].get<double>();
+    EXPECT_GT(half, 0.0);
+    const bool holds = std::fabs(c["power_w"].get<double>() - c["sim_power_w"].get<double>()) <= half;
+    inside += holds;
+    if (!holds)
+      std::cerr << c["layer_name"] << ": " << c["power_w"] << " +- " << half << " W, the simulator's "
+                << c["sim_power_w"] << " W\n";
   }
-  // The residual blocks (0.3 to 5 ms each, against a 19.6 ms window) are resolved on their own.
-  ASSERT_GE(own.size(), 6u) << ctx.dump(1);
-  // The scale between the two jobs from the resolved layers (within the target): a short layer
-  // left not_converged, with an interval of 20%, would move the mean by more than the 5% allowed.
-  std::vector<std::size_t> resolved;
-  for (const auto i : own)
-    if (ctx[i]["layer_resolution"] == "resolved") resolved.push_back(i);
-  ASSERT_GE(resolved.size(), 6u) << ctx.dump(1);
-  double ctx_mean = 0, iso_mean = 0;
-  for (const auto i : resolved) {
-    ctx_mean += ctx[i]["dynamic_power_w"].get<double>() / static_cast<double>(resolved.size());
-    iso_mean += iso[i - 1]["dynamic_power_w"].get<double>() / static_cast<double>(resolved.size());
-  }
-  ASSERT_GT(ctx_mean, 0.5);
-  ASSERT_GT(iso_mean, 0.5);
-  // A layer shorter than 0.15 of the sensor's window (the stem's 0.4-0.5 ms bn1, relu and
-  // maxpool) rests on where the window edges inside it are placed, to tens of microseconds, which
-  // its interval does not count: its row says so, and it is held to 0.75 W (a tenth of the
-  // board's power) beside its interval. Those above are held to their intervals, and to a tenth
-  // of the mean dynamic power beside them: a layer alone is not quite the layer in context (its
-  // runs' loop between them lowers its share of the window a little).
-  const double period_s = est["sensor"]["period_s"].get<double>();
-  for (const auto i : own) {
-    const auto flags = ctx[i]["flags"].is_array() ? ctx[i]["flags"].get<std::vector<std::string>>() : std::vector<std::string>{};
-    const bool edge_limited = std::find(flags.begin(), flags.end(), "edge_limited") != flags.end();
-    EXPECT_EQ(edge_limited, ctx[i]["latency_mean_s"].get<double>() < 0.15 * period_s) << ctx[i].dump();
-    // Its own flag beside the point's.
-    if (edge_limited) {
-      EXPECT_NE(std::find(flags.begin(), flags.end(), "paused_between_runs"), flags.end()) << ctx[i].dump();
-    }
-    const double c = ctx[i]["dynamic_power_w"].get<double>() / ctx_mean;
-    const double s = iso[i - 1]["dynamic_power_w"].get<double>() / iso_mean;
-    // Two known defects, open in issue "Numbers that say when they are wrong", get 0.1 more: the
-    // first layer after the pause is biased (item 4: conv1 was 3-13% off its isolated power) and
-    // an isolated pooling layer runs another oneDNN implementation than in the network (item 3).
-    // Both were seen just past the bounds above in CI (conv1 by 0.001, maxpool by 0.11).
-    const auto name = ctx[i]["layer_name"].get<std::string>();
-    const bool known_defect = i == own.front() || name.find("pool") != std::string::npos;
-    EXPECT_NEAR(c, s, 2 * ctx[i]["power_ci95_w"].get<double>() / ctx_mean + 0.1 + (edge_limited ? 0.75 / ctx_mean : 0.0) +
-                          (known_defect ? 0.1 : 0.0))
-        << ctx[i]["layer_name"] << " (" << ctx[i]["layer_resolution"].get<std::string>() << "): in context "
-        << ctx[i]["power_w"] << " +- " << ctx[i]["power_ci95_w"] << " W, alone " << iso[i - 1]["power_w"]
-        << " W; dynamic means " << ctx_mean << " in context, " << iso_mean << " alone";
+  // The residual blocks (1 to 5 ms each, against a 4.9 ms window) have figures of their own.
+  EXPECT_GE(own, 6u) << ctx.dump(1);
+  EXPECT_GE(inside + 1, with_figure) << ctx.dump(1);
+  // The end-to-end row: the runs' own power against the simulator's over them, within 2% of the
+  // dynamic power (the pauses' power is taken out at an estimate).
+  EXPECT_NEAR(e2e["power_w"].get<double>(), e2e["sim_power_w"].get<double>(), 0.05 * e2e["sim_dynamic_w"].get<double>())
+      << e2e.dump();
+  // Each layer run alone against the simulator's figure over its window.
+  for (const auto& s : iso) {
+    ASSERT_TRUE(s["sim_power_w"].is_number()) << s.dump();
+    EXPECT_NEAR(s["power_w"].get<double>(), s["sim_power_w"].get<double>(), 0.05 * s["sim_dynamic_w"].get<double>() + 0.02)
+        << s.dump();
   }
 }
 
@@ -246,7 +231,7 @@ TEST(layers_in_context_sim, a_fast_sampler_gets_a_shorter_sensor_window_put_back
   check_groups(rows, 14);
   const auto& e2e = rows[0];
   EXPECT_EQ(e2e["sensor_samples"], 4) << e2e.dump();
-  EXPECT_DOUBLE_EQ(e2e["sensor_update_period_s"].get<double>(), 0.005);
+  EXPECT_NEAR(e2e["sensor_update_period_s"].get<double>(), 0.004896, 0.00005) << e2e.dump();
   const auto& est = e2e["estimator"];
   EXPECT_TRUE(est["unresolvable"].is_null()) << est.dump();
   EXPECT_EQ(est["sensor"]["nominal_period_s"], 0.005) << est.dump();

@@ -253,6 +253,8 @@ class in_context_protocol {
   std::vector<power_reading> placed(std::vector<power_reading> readings) const;
   /// The final estimate's intervals widened for where the readings' windows fall.
   void widen_for_window_edges();
+  /// Every unit's interval at least k_model_floor of its dynamic power.
+  void widen_for_parts();
   /// On a GPU: the layers' energy against the counter's.
   void finish_gpu_estimate();
   bool go_on_after_check(std::int64_t now, double elapsed_s);
