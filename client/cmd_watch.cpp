@@ -43,7 +43,7 @@ class watcher {
     if (data.is_discarded()) return true;
     if (e.event == "progress") {
       progress(data.value("done", std::int64_t{0}), data.value("total", std::int64_t{0}),
-               data.value("eta_s", nlohmann::json()));
+               data.value("eta_s", nlohmann::json()), data.value("eta_basis", nlohmann::json()));
     } else if (e.event == "state") {
       const auto s = state_of(data);
       if (!s.empty()) state(s);
@@ -62,7 +62,7 @@ class watcher {
     auto eta = p.value("eta_s", nlohmann::json());
     // A finished job has no ETA; show 0 rather than "?".
     if (eta.is_null() && done >= total) eta = 0;
-    progress(done, total, eta);
+    progress(done, total, eta, p.value("eta_basis", nlohmann::json()));
   }
 
   void state(const std::string& s) {
@@ -88,17 +88,17 @@ class watcher {
   const std::string& final_state() const { return final_state_; }
 
  private:
-  void progress(std::int64_t done, std::int64_t total, const nlohmann::json& eta) {
+  void progress(std::int64_t done, std::int64_t total, const nlohmann::json& eta, const nlohmann::json& basis) {
     if (json_) return;
     if (tty_) {
-      std::cout << '\r' << progress_bar(id_, done, total, eta, terminal_width()) << "\x1b[K" << std::flush;
+      std::cout << '\r' << progress_bar(id_, done, total, eta, terminal_width(), basis) << "\x1b[K" << std::flush;
       drawn_ = true;
       return;
     }
     if (done == last_done_ && total == last_total_) return;
     last_done_ = done;
     last_total_ = total;
-    std::cout << progress_line(id_, done, total, eta) << std::endl;
+    std::cout << progress_line(id_, done, total, eta, basis) << std::endl;
   }
 
   std::int64_t id_;

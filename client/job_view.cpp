@@ -99,7 +99,11 @@ std::string format_job_view(const nlohmann::json& job, const std::vector<summary
       << "kind:      " << text_or_dash(job, "kind") << '\n'
       << "state:     " << text_or_dash(job, "state") << '\n'
       << "progress:  " << int_or(progress, "done", 0) << "/" << int_or(progress, "total", 0) << " points";
-  if (progress.contains("eta_s") && progress["eta_s"].is_number()) out << ", eta " << format_duration(progress["eta_s"]);
+  if (progress.contains("eta_s") && progress["eta_s"].is_number()) {
+    out << ", eta " << format_duration(progress["eta_s"]);
+    const auto basis = format_eta_basis(progress.value("eta_basis", json()));
+    if (!basis.empty()) out << ' ' << basis;
+  }
   out << '\n'
       << "estimate:  " << format_duration(job.value("estimate_s", json())) << '\n'
       << "tags:      " << text_or_dash(job, "tags") << '\n'

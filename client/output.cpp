@@ -166,19 +166,60 @@ std::string format_best_over_idle(const nlohmann::json& best) {
   return format_winner(best, "gflops_per_dynamic_w", "dynamic_power_w", " over idle");
 }
 
-std::string progress_line(std::int64_t id, std::int64_t done, std::int64_t total, const nlohmann::json& eta_s) {
+namespace {
+
+// The count a basis names ("points" or "jobs"), or -1.
+std::int64_t basis_count(const nlohmann::json& basis, const char* key) {
+  return basis.contains(key) && basis[key].is_number_integer() ? basis[key].get<std::int64_t>() : -1;
+}
+
+std::string plural(std::int64_t n, const std::string& one, const std::string& many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+std::string basis_source(const nlohmann::json& basis) {
+  return basis.is_object() && basis.contains("source") && basis["source"].is_string() ? basis["source"].get<std::string>()
+                                                                                        : std::string();
+}
+
+}  // namespace
+
+std::string format_eta_basis(const nlohmann::json& basis) {
+  const auto source = basis_source(basis);
+  if (source == "pace" && basis_count(basis, "points") >= 0)
+    return "from the pace of " + plural(basis_count(basis, "points"), "finished point", "finished points");
+  if (source == "cost_model" && basis_count(basis, "jobs") >= 0)
+    return "from the cost model (learned from " + plural(basis_count(basis, "jobs"), "job", "jobs") + " on this board)";
+  if (source == "static") return "from the kind's static model";
+  return source.empty() ? std::string() : "from " + source;
+}
+
+std::string format_eta_basis_brief(const nlohmann::json& basis) {
+  const auto source = basis_source(basis);
+  if (source == "pace" && basis_count(basis, "points") >= 0)
+    return "pace of " + plural(basis_count(basis, "points"), "point", "points");
+  if (source == "cost_model" && basis_count(basis, "jobs") >= 0)
+    return "cost model, " + plural(basis_count(basis, "jobs"), "job", "jobs");
+  if (source == "static") return "static model";
+  return source;
+}
+
+std::string progress_line(std::int64_t id, std::int64_t done, std::int64_t total, const nlohmann::json& eta_s,
+                          const nlohmann::json& eta_basis) {
+  const auto basis = format_eta_basis(eta_basis);
   return "job " + std::to_string(id) + ": " + std::to_string(done) + "/" + std::to_string(total) +
-         " points, eta " + format_duration(eta_s);
+         " points, eta " + format_duration(eta_s) + (basis.empty() ? "" : " " + basis);
 }
 
 std::string progress_bar(std::int64_t id, std::int64_t done, std::int64_t total, const nlohmann::json& eta_s,
-                         int width) {
+                         int width, const nlohmann::json& eta_basis) {
   const double fraction = total > 0 ? std::min(1.0, static_cast<double>(done) / static_cast<double>(total)) : 0.0;
   char pct[16];
   std::snprintf(pct, sizeof pct, "%3d%%", static_cast<int>(fraction * 100.0));
   const std::string prefix = "job " + std::to_string(id) + " [";
+  const auto basis = format_eta_basis_brief(eta_basis);
   const std::string suffix = "] " + std::string(pct) + "  " + std::to_string(done) + "/" + std::to_string(total) +
-                             "  eta " + format_duration(eta_s);
+                             "  eta " + format_duration(eta_s) + (basis.empty() ? "" : " (" + basis + ")");
   const int bar = std::max(10, width - static_cast<int>(prefix.size() + suffix.size()) - 1);
   const int filled = static_cast<int>(fraction * bar);
   return prefix + std::string(static_cast<std::size_t>(filled), '#') +

@@ -28,11 +28,20 @@ std::string format_best_setting(const nlohmann::json& best);
 /// The same for a winner over idle: "... : 40 GFLOP/s/W over idle (20 GFLOP/s at 0.5 W over idle)"
 /// from its gflops_per_dynamic_w, gflops and dynamic_power_w.
 std::string format_best_over_idle(const nlohmann::json& best);
-/// "job 3: 2/5 points, eta 4s"
-std::string progress_line(std::int64_t id, std::int64_t done, std::int64_t total, const nlohmann::json& eta_s);
-/// "job 3 [########............]  40%  2/5  eta 4s" fitted in `width` columns.
+/// What an ETA was made from (a job's progress.eta_basis), in words: "from the pace of 3 finished
+/// points", "from the cost model (learned from 12 jobs on this board)", "from the kind's static
+/// model"; "" without one.
+std::string format_eta_basis(const nlohmann::json& basis);
+/// The same in a few words, for the progress bar: "pace of 3 points", "cost model, 12 jobs",
+/// "static model"; "" without one.
+std::string format_eta_basis_brief(const nlohmann::json& basis);
+/// "job 3: 2/5 points, eta 4s", and " from the pace of 2 finished points" with a basis.
+std::string progress_line(std::int64_t id, std::int64_t done, std::int64_t total, const nlohmann::json& eta_s,
+                          const nlohmann::json& eta_basis = nullptr);
+/// "job 3 [########............]  40%  2/5  eta 4s" fitted in `width` columns, and " (pace of 2
+/// points)" with a basis.
 std::string progress_bar(std::int64_t id, std::int64_t done, std::int64_t total, const nlohmann::json& eta_s,
-                         int width);
+                         int width, const nlohmann::json& eta_basis = nullptr);
 /// The jobs list as a table.
 std::string format_job_list(const nlohmann::json& list);
 

@@ -21,9 +21,12 @@ nlohmann::json state_frame(const store::job_record& job) {
 nlohmann::json progress_frame(const store::job_record& job) {
   // The job view already knows the ETA rule (elapsed per point while running, estimate queued).
   const auto view = job_json(job);
-  nlohmann::json eta = view.at("progress").at("eta_s");
+  const auto& progress = view.at("progress");
+  nlohmann::json eta = progress.at("eta_s");
   if (eta.is_null()) eta = 0.0;
-  return {{"id", job.id}, {"done", job.points_done}, {"total", job.points_total}, {"eta_s", eta}};
+  nlohmann::json frame = {{"id", job.id}, {"done", job.points_done}, {"total", job.points_total}, {"eta_s", eta}};
+  if (progress.contains("eta_basis")) frame["eta_basis"] = progress["eta_basis"];
+  return frame;
 }
 
 http_response events(const route_request& r) {

@@ -99,15 +99,28 @@ void cost_model::record_run(const std::string& kind, const measure::run_cost& c,
   if (store_) store_->add_run(scope_, kind, key, s);
 }
 
-double cost_model::calibration(const std::string& kind) const {
-  if (!store_) return 1.0;
+cost_model::kind_history cost_model::history(const std::string& kind) const {
+  kind_history h;
+  if (!store_) return h;
   const auto c = store_->calibration(scope_, kind);
-  if (!(c.predicted_s > 0) || !(c.actual_s > 0)) return 1.0;
-  return std::clamp(c.actual_s / c.predicted_s, 0.25, 4.0);
+  h.jobs = c.jobs;
+  if (c.predicted_s > 0 && c.actual_s > 0) h.calibration = std::clamp(c.actual_s / c.predicted_s, 0.25, 4.0);
+  if (c.window_points > 0 && c.windows > 0)
+    h.window_repeats = std::clamp(c.windows / c.window_points, 1.0, k_max_window_repeats);
+  return h;
 }
 
-void cost_model::record_job(const std::string& kind, double predicted_s, double actual_s) {
-  if (store_ && predicted_s > 0 && actual_s > 0) store_->add_calibration(scope_, kind, predicted_s, actual_s);
+double cost_model::calibration(const std::string& kind) const { return history(kind).calibration; }
+
+void cost_model::record_job(const std::string& kind, double predicted_s, double actual_s, double windows,
+                            double window_points) {
+  if (!store_ || !(predicted_s > 0) || !(actual_s > 0)) return;
+  store::cost_calibration job;
+  job.predicted_s = predicted_s;
+  job.actual_s = actual_s;
+  job.windows = windows;
+  job.window_points = window_points;
+  store_->add_calibration(scope_, kind, job);
 }
 
 measure::estimate_context cost_model::context(const std::string& kind, double sensor_update_s) {

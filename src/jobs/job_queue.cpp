@@ -23,14 +23,14 @@ job_queue::job_queue(store::job_store& jobs, job_journal& journal, event_hub& hu
 
 store::job_record job_queue::submit(const std::string& kind, const record& spec,
                                     const std::vector<std::string>& tags, std::int64_t points, double estimate_s,
-                                    std::int64_t spec_version) {
+                                    std::int64_t spec_version, const store::estimate_basis& basis) {
   std::optional<store::job_record> job;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (stopping_) throw unavailable("the daemon is shutting down");
     if (queue_.size() >= max_queued_)
       throw unavailable("the queue is full (" + std::to_string(max_queued_) + " jobs)");
-    const auto id = store::insert_job(jobs_, kind, spec, tags, points, estimate_s, spec_version);
+    const auto id = store::insert_job(jobs_, kind, spec, tags, points, estimate_s, spec_version, basis);
     queue_.push_back(id);
     // The answer is the job as queued: read after the wake-up, the runner may have taken it.
     job = read_back(id);

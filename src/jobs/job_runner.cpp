@@ -11,10 +11,12 @@
 #include <jetperf/common/free_memory.hpp>
 #include <jetperf/common/thread_name.hpp>
 #include <jetperf/jobs/board_guard.hpp>
+#include <jetperf/jobs/estimate_basis_record.hpp>
 #include <jetperf/jobs/job_events.hpp>
 #include <jetperf/jobs/job_progress.hpp>
 #include <jetperf/jobs/point_outcome.hpp>
 #include <jetperf/measure/allow_reboot.hpp>
+#include <jetperf/measure/point_columns.hpp>
 #include <jetperf/measure/row_bounds.hpp>
 #include <jetperf/platform/reboot_required.hpp>
 #include <jetperf/store/job_cells.hpp>
@@ -201,6 +203,7 @@ bool job_runner::run_point_of(job_run& run, std::int64_t i) {
   run.ctx.index = i;
   point_row p{i, "", run.plan->points()[static_cast<std::size_t>(i)], row()};
   std::int64_t window_start_ns = 0, window_end_ns = 0;
+  std::optional<double> windows;
   const auto record_failure = [&](const std::string& what) {
     p.status = "failed";
     p.metrics = row(record{{"error", what}});
@@ -219,6 +222,8 @@ bool job_runner::run_point_of(job_run& run, std::int64_t i) {
     window_start_ns = r.t_start_ns;
     window_end_ns = r.t_end_ns;
     if (p.status == "ok" && r.cost) eta_.record_run(run.job.kind, *r.cost, r.run_s, r.run_cv);
+    // Each window measured counts, the contended ones measured again included.
+    if (const auto retries = p.metrics.get(measure::cols::retries)) windows = 1.0 + static_cast<double>(*retries);
   } catch (const platform::reboot_required& e) {
     if (queue_.aborting()) return false;
     if (board_ && measure::allows_reboot(store::spec_of(run.job))) {
@@ -234,17 +239,21 @@ bool job_runner::run_point_of(job_run& run, std::int64_t i) {
   jobs_.add_point(store::stored_point(id, i, p.status, p.params, p.metrics, window_start_ns, window_end_ns));
   journal_.record_point_spans(id, p, window_start_ns, window_end_ns, run.point_started_ns, monotonic_ns(), run.spans);
   run.point_started_ns = monotonic_ns();
-  report_progress(run, i, p.status, run.point_started_ns);
+  report_progress(run, i, p.status, run.point_started_ns, windows);
   return true;
 }
 
-void job_runner::report_progress(job_run& run, std::int64_t i, const std::string& status, std::int64_t now_ns) {
+void job_runner::report_progress(job_run& run, std::int64_t i, const std::string& status, std::int64_t now_ns,
+                                 std::optional<double> windows) {
   const auto id = run.id();
-  const double eta = run.progress->point_done(static_cast<std::size_t>(i), now_ns);
+  const double eta = run.progress->point_done(static_cast<std::size_t>(i), now_ns, windows);
+  const auto basis = run.progress->basis();
   const auto done = i + 1;
-  jobs_.set_progress(id, done, run.size(), run.progress->actual_s() + eta);
+  jobs_.set_progress(id, done, run.size(), run.progress->actual_s() + eta, basis);
   publish_job_event(hub_, id, "point", {{"id", id}, {"index", i}, {"status", status}});
-  publish_job_event(hub_, id, "progress", {{"id", id}, {"done", done}, {"total", run.size()}, {"eta_s", eta}});
+  record progress{{"id", id}, {"done", done}, {"total", run.size()}, {"eta_s", eta}};
+  if (const auto b = estimate_basis_record(basis)) progress.set("eta_basis", *b);
+  publish_job_event(hub_, id, "progress", progress);
 }
 
 void job_runner::learn_from(job_run& run) {

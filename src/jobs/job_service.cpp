@@ -5,6 +5,7 @@
 #include <optional>
 
 #include <jetperf/common/errors.hpp>
+#include <jetperf/jobs/estimate_basis_record.hpp>
 #include <jetperf/platform/reboot_plan.hpp>
 
 namespace jetperf::jobs {
@@ -68,7 +69,7 @@ store::job_record job_service::submit(const std::string& kind, const record& spe
                            "too_many_points");
   const double estimate = eta_.estimate_job(w, *plan);
   return queue_.submit(kind, normalized, tags, static_cast<std::int64_t>(points.size()), estimate,
-                       w.spec_version());
+                       w.spec_version(), eta_.basis_of(kind));
 }
 
 record job_service::dry_run(const std::string& kind, const record& spec) const {
@@ -94,6 +95,7 @@ record job_service::dry_run(const std::string& kind, const record& spec) const {
           {"spec", normalized},
           {"points", points.size()},
           {"estimate_s", eta_.estimate_job(w, *plan)},
+          {"estimate_basis", *estimate_basis_record(eta_.basis_of(kind))},
           {"would_skip", skips},
           {"reboots", reboots},
           {"planned", planned},

@@ -30,23 +30,27 @@ std::vector<run_cost_sample> cost_store::runs(const std::string& scope, const st
   return out;
 }
 
-void cost_store::add_calibration(const std::string& scope, const std::string& kind, double predicted_s,
-                                 double actual_s) {
+void cost_store::add_calibration(const std::string& scope, const std::string& kind, const cost_calibration& job) {
   lock_t lock(db_.mutex());
   statement st(db_.handle(),
-               "INSERT INTO cost_calibration (scope, kind, predicted_s, actual_s) VALUES (?, ?, ?, ?) "
+               "INSERT INTO cost_calibration (scope, kind, predicted_s, actual_s, windows, window_points, jobs) "
+               "VALUES (?, ?, ?, ?, ?, ?, 1) "
                "ON CONFLICT (scope, kind) DO UPDATE SET predicted_s = predicted_s / 2 + excluded.predicted_s, "
-               "actual_s = actual_s / 2 + excluded.actual_s");
-  st.bind(1, scope).bind(2, kind).bind(3, predicted_s).bind(4, actual_s);
+               "actual_s = actual_s / 2 + excluded.actual_s, windows = windows / 2 + excluded.windows, "
+               "window_points = window_points / 2 + excluded.window_points, jobs = jobs + 1");
+  st.bind(1, scope).bind(2, kind).bind(3, job.predicted_s).bind(4, job.actual_s).bind(5, job.windows);
+  st.bind(6, job.window_points);
   st.run();
 }
 
 cost_calibration cost_store::calibration(const std::string& scope, const std::string& kind) const {
   lock_t lock(db_.mutex());
-  statement st(db_.handle(), "SELECT predicted_s, actual_s FROM cost_calibration WHERE scope = ? AND kind = ?");
+  statement st(db_.handle(),
+               "SELECT predicted_s, actual_s, windows, window_points, jobs FROM cost_calibration "
+               "WHERE scope = ? AND kind = ?");
   st.bind(1, scope).bind(2, kind);
   if (!st.step()) return {};
-  return {st.column_double(0), st.column_double(1)};
+  return {st.column_double(0), st.column_double(1), st.column_double(2), st.column_double(3), st.column_int(4)};
 }
 
 }  // namespace jetperf::store

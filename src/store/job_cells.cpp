@@ -38,8 +38,8 @@ timeline_span stored_span(std::int64_t job_id, std::optional<std::int64_t> point
 
 std::int64_t insert_job(job_store& jobs, const std::string& kind, const record& spec,
                         const std::vector<std::string>& tags, std::int64_t points_total, double estimate_s,
-                        std::int64_t spec_version) {
-  return jobs.insert(kind, to_json(spec), tags, points_total, estimate_s, spec_version);
+                        std::int64_t spec_version, const estimate_basis& basis) {
+  return jobs.insert(kind, to_json(spec), tags, points_total, estimate_s, spec_version, basis);
 }
 
 void set_summary(job_store& jobs, std::int64_t id, const cell& summary) { jobs.set_summary(id, to_json(summary)); }

@@ -38,11 +38,13 @@ void read_object_column(const statement& st, int column, const char* name, nlohm
 
 const char* const k_job_columns =
     "id, kind, state, spec_json, created_ns, started_ns, finished_ns, points_total, points_done, estimate_s, "
-    "error, summary_json, provenance_json, estimate_now_s, spec_version";
+    "error, summary_json, provenance_json, estimate_now_s, spec_version, estimate_basis, estimate_basis_count, "
+    "estimate_now_basis, estimate_now_basis_count";
 // The same without the documents (spec, summary, provenance): empty objects in their place.
 const char* const k_job_list_columns =
     "id, kind, state, '{}', created_ns, started_ns, finished_ns, points_total, points_done, estimate_s, "
-    "error, '{}', '{}', estimate_now_s, spec_version";
+    "error, '{}', '{}', estimate_now_s, spec_version, estimate_basis, estimate_basis_count, estimate_now_basis, "
+    "estimate_now_basis_count";
 
 // Every column it can read; what it cannot is named in `unreadable` (the numbers and texts
 // always read: SQLite converts whatever a column holds).
@@ -69,6 +71,8 @@ job_record read_job(const statement& st) {
   read_object_column(st, 12, "provenance_json", r.provenance, r.unreadable);
   r.estimate_now_s = st.column_double(13);
   r.spec_version = st.column_int(14);
+  r.estimate_basis = {st.column_text(15), st.column_int(16)};
+  r.estimate_now_basis = {st.column_text(17), st.column_int(18)};
   return r;
 }
 
@@ -87,15 +91,15 @@ void require_changed(database& db, std::int64_t id) {
 
 std::int64_t job_store::insert(const std::string& kind, const nlohmann::json& spec,
                                const std::vector<std::string>& tags, std::int64_t points_total, double estimate_s,
-                               std::int64_t spec_version) {
+                               std::int64_t spec_version, const estimate_basis& basis) {
   if (kind.empty()) throw validation_error("kind", "job kind is empty");
   std::int64_t id = 0;
   db_.transaction([&] {
     statement st(db_.handle(),
-                 "INSERT INTO jobs (kind, state, spec_json, created_ns, points_total, estimate_s, spec_version) "
-                 "VALUES (?, ?, ?, ?, ?, ?, ?)");
+                 "INSERT INTO jobs (kind, state, spec_json, created_ns, points_total, estimate_s, spec_version, "
+                 "estimate_basis, estimate_basis_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
     st.bind(1, kind).bind(2, state_text(job_state::queued)).bind(3, detail::json_text(spec)).bind(4, wall_ns());
-    st.bind(5, points_total).bind(6, estimate_s).bind(7, spec_version);
+    st.bind(5, points_total).bind(6, estimate_s).bind(7, spec_version).bind(8, basis.source).bind(9, basis.count);
     st.run();
     id = db_.last_insert_id();
     // OR IGNORE: a tag given twice is stored once.
@@ -205,10 +209,13 @@ void job_store::write_state(std::int64_t id, job_state state, const std::string&
 }
 
 
-void job_store::set_progress(std::int64_t id, std::int64_t done, std::int64_t total, double estimate_now_s) {
+void job_store::set_progress(std::int64_t id, std::int64_t done, std::int64_t total, double estimate_now_s,
+                             const estimate_basis& basis) {
   lock_t lock(db_.mutex());
-  statement st(db_.handle(), "UPDATE jobs SET points_done = ?, points_total = ?, estimate_now_s = ? WHERE id = ?");
-  st.bind(1, done).bind(2, total).bind(3, estimate_now_s).bind(4, id);
+  statement st(db_.handle(),
+               "UPDATE jobs SET points_done = ?, points_total = ?, estimate_now_s = ?, estimate_now_basis = ?, "
+               "estimate_now_basis_count = ? WHERE id = ?");
+  st.bind(1, done).bind(2, total).bind(3, estimate_now_s).bind(4, basis.source).bind(5, basis.count).bind(6, id);
   st.run();
   require_changed(db_, id);
 }

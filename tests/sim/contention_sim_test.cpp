@@ -5,14 +5,8 @@
 // say so: no "most efficient" setting is named from contaminated windows.
 #include <gtest/gtest.h>
 
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <thread>
-#include <vector>
-
 #include <jetperf/config.hpp>
+#include <support/cpu_hogs.hpp>
 
 #include "backbone_helpers.hpp"
 
@@ -21,34 +15,10 @@ using nlohmann::json;
 
 namespace {
 
-// One spinning child per core; killed and reaped when it goes out of scope.
-class cpu_hogs {
- public:
-  cpu_hogs() {
-    const long cores = std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
-    for (long i = 0; i < cores; ++i) {
-      const pid_t pid = ::fork();
-      if (pid == 0) {
-        volatile unsigned long x = 0;
-        for (;;) x = x + 1;
-      }
-      if (pid > 0) pids_.push_back(pid);
-    }
-  }
-  ~cpu_hogs() {
-    for (pid_t p : pids_) ::kill(p, SIGKILL);
-    for (pid_t p : pids_) ::waitpid(p, nullptr, 0);
-  }
-  std::size_t count() const { return pids_.size(); }
-
- private:
-  std::vector<pid_t> pids_;
-};
-
 // Submits a `kind` job and waits for its end, with a CPU hog on every core of the host until it
 // ends; the job must succeed (a contended window is kept, flagged, not failed). Returns its id.
 std::int64_t run_beside_hogs(daemon_process& daemon, http_client& http, const char* kind, const json& spec) {
-  const cpu_hogs hogs;
+  const cpu_hogs hogs;  // one per core
   EXPECT_GT(hogs.count(), 0u);
   const auto submitted =
       http.request("POST", "/v1/jobs", json{{"kind", kind}, {"spec", spec}}.dump(), bearer(daemon.token()));

@@ -208,6 +208,31 @@ TEST_F(web_page, job_list_filters_by_state_kind_and_tag) {
   EXPECT_EQ(page_->evaluate(rows).get<int>(), 1);
 }
 
+TEST_F(web_page, a_running_jobs_eta_says_what_it_is_made_from) {
+  // The words the client prints, for each basis the API sends.
+  open("#/jobs");
+  const auto words = page_->evaluate(R"((async () => {
+    const { format_eta_basis } = await import('/web/js/eta_basis.js');
+    return [format_eta_basis({ source: 'pace', points: 3 }), format_eta_basis({ source: 'pace', points: 1 }),
+            format_eta_basis({ source: 'cost_model', jobs: 12 }), format_eta_basis({ source: 'static' }),
+            format_eta_basis(undefined)];
+  })())");
+  EXPECT_EQ(words, nlohmann::json({"from the pace of 3 finished points", "from the pace of 1 finished point",
+                                   "from the cost model (learned from 12 jobs on this board)",
+                                   "from the kind's static model", ""}));
+  // A running job's page: the ETA from its event stream, with the pace of its finished points.
+  http_client http(daemon_->port(), std::chrono::seconds(30));
+  const auto id = submit_idle(http, daemon_->token(), 1.0, 4);
+  ASSERT_GT(id, 0);
+  open("#/jobs/" + std::to_string(id));
+  const std::string eta = "document.getElementById('job-eta').textContent";
+  EXPECT_TRUE(page_->wait_until("/^ETA .+ from the pace of [1-3] finished points?$/.test(" + eta + ")",
+                                std::chrono::seconds(20)))
+      << page_->evaluate(eta);
+  shot("job-eta.png");
+  EXPECT_EQ(wait_state(http, id, {"succeeded", "failed"}, std::chrono::seconds(30)), "succeeded");
+}
+
 TEST_F(web_page, a_finished_gemm_job_in_the_explorer) {
   open("#/jobs/" + std::to_string(gemm_id_));
   const std::string chart = "Chart.getChart(document.getElementById('explorer-canvas'))";

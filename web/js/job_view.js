@@ -4,6 +4,7 @@
 import { get_json, act, events } from './api.js';
 import { el, pairs_table, format_duration, show_message } from './dom.js';
 import { progress_cell } from './jobs_view.js';
+import { eta_text } from './eta_basis.js';
 import { explorer_view } from './explorer_view.js';
 import { samples_view } from './samples_view.js';
 import { summary_tables_view } from './summary_tables.js';
@@ -25,7 +26,7 @@ export class job_view {
       el('h2', {}, `Job ${job.id}: ${job.kind} `, el('span', { id: 'job-state', class: `state-${job.state}` }, job.state)),
       el('div', { class: 'controls' },
         el('span', { id: 'job-progress' }, progress_cell(job.progress)),
-        el('span', { id: 'job-eta' }, live ? `ETA ${format_duration(job.progress.eta_s)}` : ''),
+        el('span', { id: 'job-eta' }, live ? eta_text(job.progress, format_duration) : ''),
         el('button', { id: 'job-cancel', hidden: !live, onclick: () => this.cancel() }, 'Cancel'),
         el('button', { id: 'job-copy', onclick: () => this.copy() }, 'Submit a copy')),
       job.error ? el('p', { class: 'error' }, job.error) : '',
@@ -62,7 +63,7 @@ export class job_view {
       state: (s) => { document.getElementById('job-state').textContent = s.state; },
       progress: (p) => {
         document.getElementById('job-progress').replaceChildren(...progress_cell(p));
-        document.getElementById('job-eta').textContent = `ETA ${format_duration(p.eta_s)}`;
+        document.getElementById('job-eta').textContent = eta_text(p, format_duration);
       },
       point: (p) => table.append(el('tr', {}, el('td', {}, `point ${p.index}`), el('td', {}, p.status))),
       end: () => { this.stream.close(); this.stream = null; this.show().catch((e) => show_message(e.message)); },

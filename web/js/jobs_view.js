@@ -3,6 +3,7 @@
 // is re-read every few seconds for jobs that were queued or finished meanwhile.
 import { get_json, events } from './api.js';
 import { el, select, format_duration } from './dom.js';
+import { format_eta_basis } from './eta_basis.js';
 
 export const states = ['', 'queued', 'running', 'succeeded', 'partial', 'failed', 'cancelled', 'interrupted'];
 
@@ -52,7 +53,8 @@ export class jobs_view {
       ...list.jobs.map((j) => el('tr', { class: 'clickable', id: `job-row-${j.id}`, 'data-state': j.state, onclick: () => { location.hash = `#/jobs/${j.id}`; } },
         el('td', {}, j.id), el('td', {}, j.kind), el('td', { class: `state-${j.state}` }, j.state),
         el('td', { class: 'progress-cell' }, progress_cell(j.progress)),
-        el('td', { class: 'eta-cell' }, j.state === 'running' ? format_duration(j.progress.eta_s) : '–'),
+        el('td', { class: 'eta-cell', title: j.state === 'running' ? format_eta_basis(j.progress.eta_basis) : '' },
+          j.state === 'running' ? format_duration(j.progress.eta_s) : '–'),
         el('td', {}, j.tags.join(', ')), el('td', {}, j.created_at || ''))));
     this.follow(list.jobs.find((j) => j.state === 'running'));
   }
@@ -70,7 +72,9 @@ export class jobs_view {
         const row = document.getElementById(`job-row-${id}`);
         if (!row) return;
         row.querySelector('.progress-cell').replaceChildren(...progress_cell(p));
-        row.querySelector('.eta-cell').textContent = format_duration(p.eta_s);
+        const cell = row.querySelector('.eta-cell');
+        cell.textContent = format_duration(p.eta_s);
+        cell.title = format_eta_basis(p.eta_basis);
       },
       end: () => { this.stream.close(); this.stream_id = 0; this.reload().catch(() => {}); },
     });

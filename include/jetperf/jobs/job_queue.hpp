@@ -28,10 +28,11 @@ class job_queue {
   /// Submissions beyond `max_queued` queued jobs are refused (unavailable).
   job_queue(store::job_store& jobs, job_journal& journal, event_hub& hub, std::size_t max_queued);
 
-  /// Persists a queued job (already validated and estimated) and wakes the runner. Throws
-  /// unavailable (queue full or stopping).
+  /// Persists a queued job (already validated and estimated, from `basis`) and wakes the runner.
+  /// Throws unavailable (queue full or stopping).
   store::job_record submit(const std::string& kind, const record& spec, const std::vector<std::string>& tags,
-                           std::int64_t points, double estimate_s, std::int64_t spec_version);
+                           std::int64_t points, double estimate_s, std::int64_t spec_version,
+                           const store::estimate_basis& basis = {});
   /// Cancels a queued job, or stops the running one and waits for its final state. Throws
   /// not_found, conflict (already finished).
   store::job_record cancel(std::int64_t id);

@@ -71,7 +71,10 @@ class job_runner {
   void run_points(job_run& run);
   /// Measures and stores point `i`; false when the job stops there (cancelled, too hot, a reboot).
   bool run_point_of(job_run& run, std::int64_t i);
-  void report_progress(job_run& run, std::int64_t i, const std::string& status, std::int64_t now_ns);
+  /// Point `i` ended at `now_ns` after measuring `windows` windows (nullopt: none): the ETA and
+  /// its basis, stored and published.
+  void report_progress(job_run& run, std::int64_t i, const std::string& status, std::int64_t now_ns,
+                       std::optional<double> windows);
   /// Teaches the estimator how the kind's estimate compared with the time the points took.
   void learn_from(job_run& run);
   /// Puts the board back, settles the job's state and summary, and says so.

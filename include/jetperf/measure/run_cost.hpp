@@ -1,7 +1,8 @@
 #pragma once
 // What a kind tells the cost model (jobs/cost_model.hpp) about one run of a point, and what the
 // kind's estimate reads back: the seconds one run of any point takes, from the runs this board
-// measured before (else the kind's own guess), and the board's sensor update period.
+// measured before (else the kind's own guess), the board's sensor update period, and how many
+// times each measurement window is measured.
 #include <functional>
 #include <optional>
 #include <string>
@@ -30,6 +31,11 @@ struct estimate_context {
   std::function<run_time(const run_cost&)> run;
   /// How often the board's power sensor updates (0: unknown): adaptive windows span several.
   double sensor_update_s = 0;
+  /// How many times each point's window is measured: 1, or more where others take the CPU and
+  /// contended windows are measured again (max_retries). What the job's own points measured, else
+  /// what the board's recent jobs of the kind did. A kind multiplies the part of a point that a
+  /// contended window repeats (the window, a command's run and its cool-down) by it.
+  double window_repeats = 1;
 };
 
 }  // namespace jetperf::measure

@@ -1,6 +1,8 @@
 #pragma once
 // What the cost model (jobs/cost_model.hpp) keeps between jobs: the run times measured per kind
-// and class of point against their work, and how long points took against their estimates.
+// and class of point against their work, and per kind how long points took against their
+// estimates, how many windows they measured (contended ones measured again) and from how many jobs.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -15,8 +17,11 @@ struct run_cost_sample {
 };
 
 struct cost_calibration {
-  double predicted_s = 0;  ///< decaying sum of the estimates of finished points
-  double actual_s = 0;     ///< decaying sum of how long they took
+  double predicted_s = 0;    ///< decaying sum of the estimates of finished points
+  double actual_s = 0;       ///< decaying sum of how long they took
+  double windows = 0;        ///< decaying sum of the windows those points measured
+  double window_points = 0;  ///< decaying sum of the points that measured windows
+  std::int64_t jobs = 0;     ///< jobs learned from
 };
 
 class cost_store {
@@ -30,9 +35,10 @@ class cost_store {
   /// The kept samples of a class, oldest first.
   std::vector<run_cost_sample> runs(const std::string& scope, const std::string& kind, const std::string& cls) const;
 
-  /// Adds a job's predicted and actual seconds to the kind's sums, halving what was there before
-  /// so that the board's recent behaviour counts most.
-  void add_calibration(const std::string& scope, const std::string& kind, double predicted_s, double actual_s);
+  /// Adds a job's predicted and actual seconds, and the windows its points measured, to the kind's
+  /// sums, halving what was there before so that the board's recent behaviour counts most; counts
+  /// the job.
+  void add_calibration(const std::string& scope, const std::string& kind, const cost_calibration& job);
   cost_calibration calibration(const std::string& scope, const std::string& kind) const;
 
  private:

@@ -30,7 +30,7 @@ timeline_span stored_span(std::int64_t job_id, std::optional<std::int64_t> point
 /// job_store::insert with the spec as a record.
 std::int64_t insert_job(job_store& jobs, const std::string& kind, const record& spec,
                         const std::vector<std::string>& tags, std::int64_t points_total, double estimate_s,
-                        std::int64_t spec_version);
+                        std::int64_t spec_version, const estimate_basis& basis = {});
 /// job_store::set_summary / set_provenance / add_event with cells.
 void set_summary(job_store& jobs, std::int64_t id, const cell& summary);
 void set_provenance(job_store& jobs, std::int64_t id, const cell& provenance);

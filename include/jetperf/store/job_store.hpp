@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <jetperf/store/database.hpp>
+#include <jetperf/store/estimate_basis.hpp>
 #include <jetperf/store/job_state.hpp>
 
 namespace jetperf::store {
@@ -28,6 +29,8 @@ struct job_record {
   std::int64_t points_done = 0;
   double estimate_s = 0;            ///< estimated duration at submission
   double estimate_now_s = 0;        ///< the estimated duration refreshed as it runs (0 before it ran)
+  store::estimate_basis estimate_basis;      ///< what estimate_s was made from
+  store::estimate_basis estimate_now_basis;  ///< what estimate_now_s was made from
   std::string error;                ///< why it failed / was interrupted, "" otherwise
   nlohmann::json summary = nlohmann::json::object();  ///< kind-specific summary (best setting, ...)
   /// Where the numbers come from (board, versions, sensor, sampling); {} before the job ran.
@@ -75,7 +78,7 @@ class job_store {
   /// Inserts a queued job (created_ns = wall clock; duplicate tags stored once); returns its id.
   std::int64_t insert(const std::string& kind, const nlohmann::json& spec,
                       const std::vector<std::string>& tags, std::int64_t points_total, double estimate_s,
-                      std::int64_t spec_version = 0);
+                      std::int64_t spec_version = 0, const estimate_basis& basis = {});
   /// Throws corrupt_record (code "corrupt_job", field "id") when the job's row cannot be read.
   std::optional<job_record> get(std::int64_t id) const;
   /// Newest first. `total` receives the count matching the filter without limit/offset.
@@ -90,8 +93,9 @@ class job_store {
   /// naming both states when the move is not allowed, not_found for an unknown id.
   job_state set_state(std::int64_t id, job_state state, const std::string& error = {});
   /// Throws not_found for an unknown id (as does set_summary).
-  /// Points done out of `total`, and the job's whole duration as estimated now.
-  void set_progress(std::int64_t id, std::int64_t done, std::int64_t total, double estimate_now_s = 0);
+  /// Points done out of `total`, and the job's whole duration as estimated now, from `basis`.
+  void set_progress(std::int64_t id, std::int64_t done, std::int64_t total, double estimate_now_s = 0,
+                    const estimate_basis& basis = {});
   void set_summary(std::int64_t id, const nlohmann::json& summary);
   void set_provenance(std::int64_t id, const nlohmann::json& provenance);
   /// Ids of queued jobs, oldest first (the order the runner takes them).

@@ -76,12 +76,13 @@ class command_kind final : public jobs::kind<command_spec, command_point> {
                                         const measure::estimate_context& ctx) const {
     // The protocol around the program is known; the program's own time is what its runs took
     // on this board before (this job's first run on: the estimate is refreshed as points end),
-    // nothing before it has run once.
+    // nothing before it has run once. A contended run is run again after its cool-down.
     const double run_s = ctx.run ? ctx.run(run_cost_of(spec)).mean_s : 0.0;
+    const double again_s = (ctx.window_repeats - 1) * (spec.cooldown_s + run_s);
     std::vector<double> out;
     for (const auto& p : points) {
       const bool first = p.repeat == 0;
-      out.push_back(spec.cooldown_s + (first ? spec.idle_s + spec.warmup_runs * run_s : 0.0) + run_s);
+      out.push_back(spec.cooldown_s + (first ? spec.idle_s + spec.warmup_runs * run_s : 0.0) + run_s + again_s);
     }
     return out;
   }

@@ -67,10 +67,13 @@ double plus_layer_s(double t, const layers_spec& spec, const layers_point& p, co
   // in_context runs until every layer's interval converges, which no prior predicts: its
   // bound is what the job can take.
   if (spec.in_context()) return t + spec.max_time_s;
-  if (spec.fixed()) return t + (static_cast<double>(runs) * run.mean_s + spec.window_s + 2 * spec.boundary_s + spec.gap_s);
+  // A contended window is measured again (the fixed protocol's latency runs are not).
+  if (spec.fixed())
+    return t + (static_cast<double>(runs) * run.mean_s + spec.window_s + 2 * spec.boundary_s + spec.gap_s +
+                (ctx.window_repeats - 1) * (spec.window_s + 2 * spec.boundary_s));
   const double min_window = std::max(spec.min_time_s, 2 * spec.boundary_s + k_min_sensor_updates * ctx.sensor_update_s);
-  return t + measure::adaptive_window_s(min_window, std::max(spec.max_time_s, min_window), runs, run,
-                                        spec.latency_target_rse);
+  return t + ctx.window_repeats * measure::adaptive_window_s(min_window, std::max(spec.max_time_s, min_window), runs,
+                                                             run, spec.latency_target_rse);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <jetperf/jobs/kind.hpp>
 #include <jetperf/kinds/multi_dnn/multi_dnn_columns.hpp>
+#include <jetperf/kinds/multi_dnn/multi_dnn_estimate.hpp>
 #include <jetperf/kinds/multi_dnn/multi_dnn_results.hpp>
 #include <jetperf/kinds/multi_dnn/multi_dnn_spec.hpp>
 #include <jetperf/kinds/multi_dnn/network_pipeline.hpp>
@@ -25,9 +26,6 @@ namespace jetperf::kinds {
 namespace {
 
 namespace cols = multi_dnn::cols;
-
-// The power window spans at least this many sensor updates (as the layers job's adaptive rule).
-constexpr double k_min_sensor_updates = 10;
 
 // The mapping's identity columns, from the point as stored.
 row identity_of(const record& point) {
@@ -79,9 +77,8 @@ class multi_dnn_kind final : public jobs::kind<multi_dnn_spec, multi_dnn_point> 
     return out;
   }
   std::vector<double> estimate_points_s(const multi_dnn_spec& s, const std::vector<multi_dnn_point>& points,
-                                        const measure::estimate_context&) const {
-    const double each = s.cooldown_s + (s.fixed() ? s.window_s : std::max(s.min_time_s, std::min(s.max_time_s, 3.0)));
-    return std::vector<double>(points.size(), each);
+                                        const measure::estimate_context& ctx) const {
+    return estimate_multi_dnn_points_s(s, points, ctx);
   }
   measure::point_result run_point(measure::point_context& ctx, const multi_dnn_spec& spec, const multi_dnn_point& p);
   cell summarize(const std::vector<jobs::point_row>& rows) const {
@@ -118,12 +115,12 @@ class multi_dnn_kind final : public jobs::kind<multi_dnn_spec, multi_dnn_point> 
   measure::idle_power_cache idle_;
 };
 
-// The window's plan: at least k_min_sensor_updates sensor updates inside its trimmed span.
+// The window's plan: at least k_multi_dnn_min_sensor_updates sensor updates inside its trimmed span.
 measure::concurrent_plan plan_of(const multi_dnn_spec& spec, double update_s) {
   measure::concurrent_plan plan;
   plan.warmup_runs = static_cast<std::size_t>(spec.warmup_runs);
   if (spec.fixed()) plan.fixed_s = spec.window_s;
-  plan.min_time_s = std::max(spec.min_time_s, 2 * spec.boundary_s + k_min_sensor_updates * update_s);
+  plan.min_time_s = std::max(spec.min_time_s, 2 * spec.boundary_s + k_multi_dnn_min_sensor_updates * update_s);
   plan.max_time_s = std::max(spec.max_time_s, plan.min_time_s);
   plan.target_rse = spec.target_rse;
   plan.boundary_s = spec.boundary_s;

@@ -93,6 +93,32 @@ TEST(cost_model, calibration_is_the_recent_ratio_of_actual_to_predicted_within_b
   EXPECT_DOUBLE_EQ(model.calibration("idle"), 1.0);
 }
 
+TEST(cost_model, history_counts_the_jobs_and_the_windows_their_points_measured) {
+  store::database db(":memory:");
+  store::cost_store costs(db);
+  jobs::cost_model model(&costs, "board");
+  auto h = model.history("gemm");
+  EXPECT_EQ(h.jobs, 0);
+  EXPECT_DOUBLE_EQ(h.window_repeats, 1.0);
+  EXPECT_DOUBLE_EQ(h.calibration, 1.0);
+  // Every window of 4 points contended and measured twice more.
+  model.record_job("gemm", 10, 20, 12, 4);
+  h = model.history("gemm");
+  EXPECT_EQ(h.jobs, 1);
+  EXPECT_DOUBLE_EQ(h.window_repeats, 3.0);
+  EXPECT_DOUBLE_EQ(h.calibration, 2.0);
+  // A quiet job after it: the older one counts half as much.
+  model.record_job("gemm", 10, 10, 4, 4);
+  h = model.history("gemm");
+  EXPECT_EQ(h.jobs, 2);
+  EXPECT_DOUBLE_EQ(h.window_repeats, (12.0 / 2 + 4) / (4.0 / 2 + 4));
+  // A kind whose points measure no windows (idle) keeps 1; the count is per board.
+  model.record_job("idle", 5, 5);
+  EXPECT_DOUBLE_EQ(model.history("idle").window_repeats, 1.0);
+  EXPECT_EQ(model.history("idle").jobs, 1);
+  EXPECT_EQ(jobs::cost_model(&costs, "other").history("gemm").jobs, 0);
+}
+
 TEST(cost_model, runs_vary_as_the_recorded_points_nearest_in_work_did) {
   jobs::cost_model model(nullptr, "board");
   EXPECT_NEAR(model.run("gemm", cost(1e6)).cv, 0.05, 1e-12) << "a quiet machine's, before anything is measured";

@@ -23,8 +23,8 @@ measure::run_cost cost_of(double work) {
   return c;
 }
 
-// Point i takes `runs` runs of a 1e9-work class (the model's time for it) plus i seconds and one
-// sensor update.
+// Point i takes `runs` runs of a 1e9-work class (the model's time for it) plus i seconds, one
+// sensor update and a `window_s` window each time it is measured.
 class timed_kind final : public test::json_kind {
  public:
   std::string kind() const { return "timed"; }
@@ -38,7 +38,8 @@ class timed_kind final : public test::json_kind {
                                         const measure::estimate_context& ctx) const {
     std::vector<double> out;
     for (const auto& p : points)
-      out.push_back(spec.value("runs", 0) * ctx.run(cost_of(1e9)).mean_s + p["i"].get<double>() + ctx.sensor_update_s);
+      out.push_back(spec.value("runs", 0) * ctx.run(cost_of(1e9)).mean_s + p["i"].get<double>() + ctx.sensor_update_s +
+                    spec.value("window_s", 0.0) * ctx.window_repeats);
     return out;
   }
   measure::point_result run_point(measure::point_context&, const json&, const json&) { return {}; }
@@ -86,10 +87,10 @@ TEST(eta_estimator, a_job_that_took_twice_its_estimate_doubles_the_next_ones) {
   EXPECT_DOUBLE_EQ(progress.actual_s(), 12.0);
   eta.learn_job("timed", progress, 4);
   EXPECT_DOUBLE_EQ(eta.estimate_job(*f.kind, *plan), 12.0);
-  // The next job's pace starts from it: after point 0 (0 s estimated, 1 s taken), with a tenth of
-  // the job (0.6 s) weighing the calibration of 2: (1 + 2 x 0.6) / (0 + 0.6) over the 6 s left.
+  // The next job's pace starts from it: after point 0 (0 s estimated, 1 s taken), with half an
+  // average point (0.75 s) weighing the calibration of 2: (1 + 2 x 0.75) / (0 + 0.75) over the 6 s left.
   auto next = eta.progress_of(*f.kind, *plan, 0, 0);
-  EXPECT_NEAR(next.point_done(0, 1 * s), 6.0 * 2.2 / 0.6, 1e-6);
+  EXPECT_NEAR(next.point_done(0, 1 * s), 6.0 * 2.5 / 0.75, 1e-6);
   // Scoped by board: another board has no history.
   EXPECT_DOUBLE_EQ(jobs::eta_estimator(f.db, "other", nullptr).estimate_job(*f.kind, *plan), 6.0);
 }
@@ -106,4 +107,46 @@ TEST(eta_estimator, a_job_with_no_finished_point_teaches_nothing_and_the_calibra
   slow.point_done(3, 60 * s);
   eta.learn_job("timed", slow, 4);
   EXPECT_DOUBLE_EQ(eta.estimate_job(*f.kind, *plan), 24.0);
+}
+
+TEST(eta_estimator, says_what_its_estimate_is_made_from_and_counts_the_jobs_it_learned_from) {
+  fixture f;
+  jobs::eta_estimator eta(f.db, "board", nullptr);
+  const auto plan = f.plan_of({{"points", 2}});
+  EXPECT_EQ(eta.basis_of("timed"), (store::estimate_basis{"static", 0})) << "nothing learned yet";
+  auto progress = eta.progress_of(*f.kind, *plan, 0, 0);
+  EXPECT_EQ(progress.basis(), (store::estimate_basis{"static", 0}));
+  progress.point_done(0, 1 * s);
+  EXPECT_EQ(progress.basis(), (store::estimate_basis{"pace", 1}));
+  progress.point_done(1, 2 * s);
+  eta.learn_job("timed", progress, 2);
+  EXPECT_EQ(eta.basis_of("timed"), (store::estimate_basis{"cost_model", 1}));
+  auto again = eta.progress_of(*f.kind, *plan, 0, 0);
+  again.point_done(1, 3 * s);
+  eta.learn_job("timed", again, 2);
+  EXPECT_EQ(eta.basis_of("timed"), (store::estimate_basis{"cost_model", 2}));
+  EXPECT_EQ(eta.progress_of(*f.kind, *plan, 0, 0).basis(), (store::estimate_basis{"cost_model", 2}));
+  // Per board and kind.
+  EXPECT_EQ(jobs::eta_estimator(f.db, "other", nullptr).basis_of("timed"), (store::estimate_basis{"static", 0}));
+  EXPECT_EQ(eta.basis_of("gemm"), (store::estimate_basis{"static", 0}));
+}
+
+TEST(eta_estimator, the_windows_a_loaded_boards_points_measured_start_the_next_jobs_estimate) {
+  fixture f;
+  jobs::eta_estimator eta(f.db, "board", nullptr);
+  const auto plan = f.plan_of({{"points", 2}, {"window_s", 1.0}});  // 0 + 1 s and 1 + 1 s
+  EXPECT_DOUBLE_EQ(eta.estimate_job(*f.kind, *plan), 3.0);
+  // A job whose every window was contended and measured twice more, its points taking what
+  // three windows take: the windows explain it all, the calibration stays 1.
+  auto progress = eta.progress_of(*f.kind, *plan, 0, 0);
+  progress.point_done(0, 3 * s, 3.0);
+  progress.point_done(1, 7 * s, 3.0);
+  EXPECT_NEAR(progress.window_repeats(), 6.5 / 2.5, 1e-12);
+  eta.learn_job("timed", progress, 2);
+  // The next job counts its three windows per point from its submission on: 3 + 4 s, as the last
+  // one took (its calibration, against its estimate with the windows it measured, is 1).
+  EXPECT_NEAR(eta.estimate_points(*f.kind, *plan)[1], 1 + 3.0, 1e-9);
+  EXPECT_NEAR(eta.estimate_job(*f.kind, *plan), 7.0, 1e-9);
+  // An explicit count overrides it (the running job's own).
+  EXPECT_DOUBLE_EQ(eta.estimate_points(*f.kind, *plan, 1.0)[1], 2.0);
 }

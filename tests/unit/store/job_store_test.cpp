@@ -200,6 +200,26 @@ TEST_F(job_store_test, progress_and_summary) {
   EXPECT_THROW(jobs_.set_summary(id + 1, summary), not_found);
 }
 
+TEST_F(job_store_test, each_estimate_keeps_what_it_was_made_from) {
+  const std::int64_t id = jobs_.insert("gemm", json::object(), {}, 10, 30, 2, {"cost_model", 12});
+  auto r = jobs_.get(id);
+  EXPECT_EQ(r->estimate_basis, (store::estimate_basis{"cost_model", 12}));
+  EXPECT_EQ(r->estimate_now_basis, store::estimate_basis{}) << "not refreshed yet";
+  jobs_.set_progress(id, 3, 10, 95, {"pace", 3});
+  r = jobs_.get(id);
+  EXPECT_DOUBLE_EQ(r->estimate_now_s, 95);
+  EXPECT_EQ(r->estimate_now_basis, (store::estimate_basis{"pace", 3}));
+  EXPECT_EQ(r->estimate_basis, (store::estimate_basis{"cost_model", 12})) << "the submission's stays";
+  // The listing reads them too.
+  job_filter f;
+  f.documents = false;
+  const auto listed = jobs_.list(f);
+  ASSERT_EQ(listed.size(), 1u);
+  EXPECT_EQ(listed[0].estimate_now_basis, (store::estimate_basis{"pace", 3}));
+  // A job inserted without one: not known.
+  EXPECT_EQ(jobs_.get(jobs_.insert("idle", json::object(), {}, 1, 1))->estimate_basis, store::estimate_basis{});
+}
+
 TEST_F(job_store_test, queued_ids_are_oldest_first) {
   const auto a = jobs_.insert("idle", json::object(), {}, 1, 1);
   const auto b = jobs_.insert("idle", json::object(), {}, 1, 1);

@@ -71,6 +71,8 @@ void insert_representative(raw_db& db) {
   if (db.has_table("sample_chunks"))
     db.exec("INSERT INTO sample_chunks (job_id, channel_id, t_first_ns, t_last_ns, count, sum, data) "
             "VALUES (7, 3, 1, 1, 1, 2.0, x'01000000000000000000000000000040')");
+  if (db.has_table("cost_calibration"))
+    db.exec("INSERT INTO cost_calibration (scope, kind, predicted_s, actual_s) VALUES ('sim:orin-agx', 'gemm', 10, 25)");
 }
 
 TEST(migrations, embedded_list_is_ordered_and_named) {
@@ -124,6 +126,15 @@ TEST(migrations, upgrade_from_every_earlier_version_keeps_rows) {
       EXPECT_EQ(db.scalar("SELECT COUNT(*) FROM snapshots WHERE restored_ns = 0"), 1);
       // Defaults of the first schema still apply to the old rows.
       EXPECT_EQ(db.scalar("SELECT finished_ns FROM jobs WHERE id = 7"), 0);
+      // A job stored before estimates said what they came from: not known ('').
+      EXPECT_EQ(db.scalar("SELECT COUNT(*) FROM jobs WHERE id = 7 AND estimate_basis = '' AND estimate_now_basis = ''"), 1);
+    }
+    if (v >= 5) {
+      // The cost model's calibration from before job counts and windows: learned from one job at
+      // least, no windows known.
+      EXPECT_EQ(db.scalar("SELECT actual_s FROM cost_calibration WHERE scope = 'sim:orin-agx' AND kind = 'gemm'"), 25);
+      EXPECT_EQ(db.scalar("SELECT jobs FROM cost_calibration WHERE kind = 'gemm'"), 1);
+      EXPECT_EQ(db.scalar("SELECT COUNT(*) FROM cost_calibration WHERE windows = 0 AND window_points = 0"), 1);
     }
     // The new objects work on the upgraded file: a chunk can be written and read.
     db.exec("INSERT OR IGNORE INTO channels (id, name, unit, source) VALUES (3, 'c', 'W', 'sim')");

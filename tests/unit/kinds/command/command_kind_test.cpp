@@ -352,6 +352,10 @@ TEST(command_kind, estimates_take_the_programs_time_from_its_earlier_runs) {
     return measure::run_time{2.0, 0.0};
   };
   EXPECT_EQ(w->estimate_points_s(spec, points, learned), (std::vector<double>{0.5 + 2.0 + 2.0, 2.0}));
+  // On a loaded host each contended run is run again: three runs per point, warm-up and idle once.
+  learned.window_repeats = 3;
+  EXPECT_EQ(w->estimate_points_s(spec, points, learned), (std::vector<double>{0.5 + 2.0 + 2.0 + 4.0, 6.0}));
+  learned.window_repeats = 1;
   // The class it asks for is the class its runs are recorded under; another argument, another class.
   measure::point_context ctx;
   const auto r = w->run_point(ctx, spec, points.at(1));

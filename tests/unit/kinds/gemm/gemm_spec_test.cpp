@@ -195,6 +195,20 @@ TEST(gemm_estimate, a_fixed_window_is_its_duration_warm_up_and_one_idle_baseline
   EXPECT_NEAR(t[3], t[1], 1e-4);
 }
 
+TEST(gemm_estimate, a_contended_window_measured_again_counts_each_time) {
+  const auto spec = jetperf::test::stored_of<gemm_spec>(
+      normalize_gemm_spec({{"device", "cpu"}, {"duration_s", 2.0}, {"warmup_s", 1.0}, {"sizes", {64, 128}}}, offered()));
+  const auto points = expand(spec);
+  measure::estimate_context ctx;
+  ctx.run = [](const measure::run_cost&) { return measure::run_time{1e-3, 0.01}; };
+  const auto once = estimate_gemm_points_s(spec, points, ctx);
+  ctx.window_repeats = 3;  // every window contended, measured twice more
+  const auto thrice = estimate_gemm_points_s(spec, points, ctx);
+  // The window (2 s and the run that ends it) three times; the warm-up and idle baseline once.
+  EXPECT_NEAR(thrice[0] - once[0], 2 * (2.0 + 1e-3), 1e-9);
+  EXPECT_NEAR(thrice[1] - once[1], 2 * (2.0 + 1e-3), 1e-9);
+}
+
 TEST(gemm_estimate, large_gemms_take_their_runs_not_the_window_floor) {
   const auto spec = jetperf::test::stored_of<gemm_spec>(normalize_gemm_spec(
       {{"device", "cpu"}, {"sizes", {128, 2048}}, {"min_time_s", 0.2}, {"max_time_s", 30.0}, {"min_samples", 10}}, offered()));
