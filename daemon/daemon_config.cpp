@@ -277,6 +277,17 @@ std::string sim_profile_text(const std::string& name) {
   }
 }
 
+// What --help, --version and --write-sim-profile print instead of starting (nullopt: args[i] is
+// none of them); the last takes its value from the next argument.
+std::optional<std::string> exit_text_of(const std::vector<std::string>& args, std::size_t& i) {
+  const std::string& arg = args[i];
+  if (arg == "--help" || arg == "-h") return usage_text();
+  if (arg == "--version") return std::string("jetperfd ") + JETPERF_VERSION + "\n";
+  if (arg == "--write-sim-profile" || arg.rfind("--write-sim-profile=", 0) == 0)
+    return sim_profile_text(arg.size() > 19 ? arg.substr(20) : (i + 1 < args.size() ? args[++i] : ""));
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::string installed_web_root() { return JETPERF_DEFAULT_WEB_ROOT; }
@@ -358,20 +369,9 @@ command_line parse_command_line(const std::vector<std::string>& args) {
 
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
-    if (arg == "--help" || arg == "-h") {
+    if (auto text = exit_text_of(args, i)) {
       result.exit_now = true;
-      result.exit_text = usage_text();
-      return result;
-    }
-    if (arg == "--version") {
-      result.exit_now = true;
-      result.exit_text = std::string("jetperfd ") + JETPERF_VERSION + "\n";
-      return result;
-    }
-    if (arg == "--write-sim-profile" || arg.rfind("--write-sim-profile=", 0) == 0) {
-      std::string name = arg.size() > 19 ? arg.substr(20) : (i + 1 < args.size() ? args[++i] : "");
-      result.exit_now = true;
-      result.exit_text = sim_profile_text(name);
+      result.exit_text = std::move(*text);
       return result;
     }
     if (arg.rfind("--", 0) != 0 || arg.size() == 2) {

@@ -79,7 +79,9 @@ telemetry::sampler_config sampler_config_of(const daemon_config& config, std::op
   telemetry::sampler_config c;
   c.period_ns = static_cast<std::int64_t>(config.sample_period_ms) * 1'000'000;
   c.fast_period_ns = static_cast<std::int64_t>(config.fast_sample_period_ms) * 1'000'000;
-  if (sensor_update_s) c.update_period_s = std::max(*sensor_update_s, static_cast<double>(c.period_ns) / 1e9);
+  // The sensor's own period, as its driver states it, even where the sampler reads more slowly:
+  // a point that places its updates (the sensor card, in_context) polls at the fastest tick.
+  if (sensor_update_s) c.update_period_s = *sensor_update_s;
   c.history_period_ns = static_cast<std::int64_t>(config.history_period_ms) * 1'000'000;
   const std::uint32_t idle_ms =
       config.idle_sample_period_ms != 0

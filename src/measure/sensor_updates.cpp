@@ -117,6 +117,9 @@ candidate search(const poll_pairs& p, candidate c, double period_span, int n, do
 }
 
 // A poll's time relative to the stream's first, in ns.
+// How far a stated period may be from the chip's: half a millisecond of rounding, and more.
+constexpr double k_stated_rounding_ns = 600'000;
+
 double since_start(std::int64_t t, std::int64_t t0) { return static_cast<double>(t - t0); }
 
 // The polls split into pairs, and the spacing of consecutive changes (the fallback nominal
@@ -290,7 +293,9 @@ sensor_update_fit fit_sensor_updates(const std::vector<std::pair<std::int64_t, d
 
   // Without a configured period, the changes' median spacing, searched more widely.
   double nominal_ns = nominal_period_s * 1e9;
-  double span = 0.05;
+  // Around a stated period: hwmon's update_interval is whole milliseconds (8.5 ms says 9), and a
+  // chip's oscillator is a few percent off its nominal rate.
+  double span = nominal_ns > 0 ? std::max(0.05, k_stated_rounding_ns / nominal_ns) : 0.05;
   if (!(nominal_ns > 0)) {
     nominal_ns = quantile(polls.change_gaps, 0.5);
     span = 0.3;

@@ -12,18 +12,23 @@
 using namespace jetperf;
 using nlohmann::json;
 
+namespace {
+
+row isolated_row(std::int64_t index, const char* name, double median_s, double std_s) {
+  row r;
+  r.set(kinds::layers::cols::layer_index, index);
+  r.set(kinds::layers::cols::layer_name, name);
+  r.set(kinds::layers::cols::latency_median_s, median_s);
+  r.set(kinds::layers::cols::latency_std_s, std_s);
+  return r;
+}
+
+}  // namespace
+
 TEST(layers_in_context, flags_a_layer_only_beyond_the_combined_spread) {
   const record in_context{
       {"0", record{{"name", "conv1"}, {"median_s", 0.010}, {"p25_s", 0.0099}, {"p75_s", 0.0101}, {"runs", 9}}},
       {"1", record{{"name", "bn1"}, {"median_s", 0.002}, {"p25_s", 0.0019}, {"p75_s", 0.0021}, {"runs", 9}}}};
-  const auto isolated_row = [](std::int64_t index, const char* name, double median_s, double std_s) {
-    row r;
-    r.set(kinds::layers::cols::layer_index, index);
-    r.set(kinds::layers::cols::layer_name, name);
-    r.set(kinds::layers::cols::latency_median_s, median_s);
-    r.set(kinds::layers::cols::latency_std_s, std_s);
-    return r;
-  };
   const std::vector<row> isolated = {isolated_row(0, "conv1", 0.0102, 0.0002), isolated_row(1, "bn1", 0.001, 0.0001),
                                      isolated_row(5, "absent", 0.001, 0.0001)};
   const auto out = jetperf::to_json(cell(kinds::compare_in_context(in_context, isolated)));
@@ -42,14 +47,6 @@ TEST(layers_in_context, flags_a_layer_whose_times_are_more_than_half_again_apart
       {"0", record{{"name", "relu"}, {"median_s", 0.0004}, {"p25_s", 0.0001}, {"p75_s", 0.0007}, {"runs", 9}}},
       {"1", record{{"name", "bn1"}, {"median_s", 0.0004}, {"p25_s", 0.0001}, {"p75_s", 0.0007}, {"runs", 9}}},
       {"2", record{{"name", "conv1"}, {"median_s", 0.0040}, {"p25_s", 0.0039}, {"p75_s", 0.0041}, {"runs", 9}}}};
-  const auto isolated_row = [](std::int64_t index, const char* name, double median_s, double std_s) {
-    row r;
-    r.set(kinds::layers::cols::layer_index, index);
-    r.set(kinds::layers::cols::layer_name, name);
-    r.set(kinds::layers::cols::latency_median_s, median_s);
-    r.set(kinds::layers::cols::latency_std_s, std_s);
-    return r;
-  };
   const std::vector<row> isolated = {isolated_row(0, "relu", 0.0002, 0.0004), isolated_row(1, "bn1", 0.00045, 0.0004),
                                      isolated_row(2, "conv1", 0.0065, 0.0015)};
   const auto out = jetperf::to_json(cell(kinds::compare_in_context(in_context, isolated)));
