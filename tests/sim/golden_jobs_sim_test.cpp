@@ -5,6 +5,9 @@
 // every view byte for byte as recorded, accept each stored spec again as it stands (what
 // `jetperf rerun` sends) with the same number of points, and resume the interrupted job from its
 // last finished point. A change of the middle (specs, kinds, protocols, rows) passes this unchanged.
+// The stored jobs ran at 2201.6 MHz on a board in MODE_30W, whose CPU cap is 1728 MHz (issue 56:
+// the simulator let that through); their specs are accepted again on a board in MAXN, the mode
+// that allows them, and refused in MODE_30W (tests/sim/mode_caps_sim_test.cpp).
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -12,6 +15,9 @@
 #include <fstream>
 #include <sstream>
 
+#include <jetperf/platform/nvpmodel_conf.hpp>
+#include <jetperf/sim/nvpmodel_program.hpp>
+#include <jetperf/sim/sim_board.hpp>
 #include <support/fixtures.hpp>
 #include <support/temp_dir.hpp>
 #include <support/test_paths.hpp>
@@ -62,6 +68,15 @@ std::string first_difference(const std::string& want, const std::string& got) {
   }
 }
 
+// A simulated AGX Orin booted into MAXN, under `sim_dir`, for the daemon to serve as it is.
+void maxn_board(const std::string& sim_dir) {
+  sim::sim_create_options o;
+  o.tools_dir = sim_tools_dir();
+  const auto board = sim::sim_board::create("orin-agx", sim_dir + "/orin-agx", o);
+  const auto conf = platform::parse_nvpmodel_conf(read_file(board.paths().nvpmodel_conf));
+  sim::apply_nvpmodel_mode(board.layout(), conf, 0);
+}
+
 class golden_jobs : public ::testing::Test {
  protected:
   // A fixture that cannot be set up fails every test, naming why (an exception thrown from
@@ -74,9 +89,11 @@ class golden_jobs : public ::testing::Test {
       state_ = std::make_unique<temp_dir>();
       ::chmod(state_->path().c_str(), 0755);
       copy_file(golden("jobs.db"), state_->file("jobs.db"), 0600);
+      maxn_board(state_->file("sim"));
       daemon_ = std::make_unique<daemon_process>(std::vector<std::string>{
-          "--db", state_->file("jobs.db"), "--board", "sim:orin-agx", "--command-jobs", "true", "--command-user",
-          "nobody", "--command-dirs", k_programs, "--runtime-dir", state_->file("run")});
+          "--db", state_->file("jobs.db"), "--board", "sim:orin-agx", "--sim-dir", state_->file("sim"),
+          "--command-jobs", "true", "--command-user", "nobody", "--command-dirs", k_programs, "--runtime-dir",
+          state_->file("run")});
     } catch (const std::exception& e) {
       setup_error_ = e.what();
     }
