@@ -207,10 +207,14 @@ TEST_F(client_gemm, small_cpu_sweep_end_to_end) {
 
   r = cli({"compare", std::to_string(id), "--by", "flavour"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  // Any parameter of the points, dtype too: one row per size and clock, the dtype it was best in.
-  r = cli({"compare", std::to_string(id), "--by", "dtype"});
+  // Any parameter the job swept, sizes too: one row per other setting, the size it was best at; a
+  // parameter it held at one value (one dtype) is a usage error naming those it swept.
+  r = cli({"compare", std::to_string(id), "--by", "m"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(^params\s+best_dtype\s+best_gflops_per_w)"))) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(^params\s+best_m\s+best_gflops_per_w)"))) << r.out;
+  r = cli({"compare", std::to_string(id), "--by", "dtype"});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.err.find("it swept: cpu_freq_khz"), std::string::npos) << r.err;
   // The client says which build it is.
   r = cli({"--version"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
