@@ -56,13 +56,13 @@ applied_settings apply_point_settings(measure::point_context& ctx, const platfor
   const auto t0 = clock.now_ns();
   if (ctx.board && !a.requested.empty()) {
     a.read_back = ctx.board->apply(a.requested);
-    a.caps = ctx.board->offered().caps_in(a.read_back.power_mode);
+    if (a.read_back.power_mode) a.caps = ctx.board->caps_of(*a.read_back.power_mode);
   }
   else if (!a.requested.empty())
     a.flags.push_back("settings_not_applied");
   else if (ctx.board)
     a.read_back = ctx.board->read_back();  // nothing swept: the row still says what it ran at
-  if (ctx.board && a.requested.empty()) a.caps = ctx.board->offered().caps_in(a.read_back.power_mode);
+  if (ctx.board && a.requested.empty() && a.read_back.power_mode) a.caps = ctx.board->caps_of(*a.read_back.power_mode);
   if (!a.requested.empty())
     ctx.record("settings", a.requested.label(), t0, clock.now_ns(),
                record{{"requested", setting_record(a.requested)}, {"read_back", set_values(a.read_back)}});

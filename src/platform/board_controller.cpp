@@ -192,6 +192,13 @@ board_setting board_controller::apply(const board_setting& setting) {
   return setting_of(apply_locked(request));
 }
 
+mode_caps board_controller::caps_of(std::int64_t mode) const {
+  // conf_ is read once, at construction: no lock, no file, no nvpmodel run (a point asks this
+  // between applying its settings and its window).
+  const nvpmodel_mode* m = conf_ ? conf_->find_mode(static_cast<int>(mode)) : nullptr;
+  return m ? caps_of_mode(*conf_, *m) : mode_caps{};
+}
+
 board_setting board_controller::read_back() const {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   return setting_of(current_locked());

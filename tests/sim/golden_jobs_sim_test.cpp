@@ -15,9 +15,6 @@
 #include <fstream>
 #include <sstream>
 
-#include <jetperf/platform/nvpmodel_conf.hpp>
-#include <jetperf/sim/nvpmodel_program.hpp>
-#include <jetperf/sim/sim_board.hpp>
 #include <support/fixtures.hpp>
 #include <support/temp_dir.hpp>
 #include <support/test_paths.hpp>
@@ -68,15 +65,6 @@ std::string first_difference(const std::string& want, const std::string& got) {
   }
 }
 
-// A simulated AGX Orin booted into MAXN, under `sim_dir`, for the daemon to serve as it is.
-void maxn_board(const std::string& sim_dir) {
-  sim::sim_create_options o;
-  o.tools_dir = sim_tools_dir();
-  const auto board = sim::sim_board::create("orin-agx", sim_dir + "/orin-agx", o);
-  const auto conf = platform::parse_nvpmodel_conf(read_file(board.paths().nvpmodel_conf));
-  sim::apply_nvpmodel_mode(board.layout(), conf, 0);
-}
-
 class golden_jobs : public ::testing::Test {
  protected:
   // A fixture that cannot be set up fails every test, naming why (an exception thrown from
@@ -89,7 +77,7 @@ class golden_jobs : public ::testing::Test {
       state_ = std::make_unique<temp_dir>();
       ::chmod(state_->path().c_str(), 0755);
       copy_file(golden("jobs.db"), state_->file("jobs.db"), 0600);
-      maxn_board(state_->file("sim"));
+      sim_board_in_mode(state_->file("sim"), "orin-agx", 0);  // MAXN
       daemon_ = std::make_unique<daemon_process>(std::vector<std::string>{
           "--db", state_->file("jobs.db"), "--board", "sim:orin-agx", "--sim-dir", state_->file("sim"),
           "--command-jobs", "true", "--command-user", "nobody", "--command-dirs", k_programs, "--runtime-dir",

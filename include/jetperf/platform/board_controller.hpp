@@ -64,6 +64,7 @@ class board_controller : public board_settings {
   current_settings apply_request(const board_request& request);
   current_settings current() const;
   board_setting read_back() const override;
+  mode_caps caps_of(std::int64_t mode) const override;
   void restore() override;
   std::vector<sensor_chip_averaging> sensor_averaging() const override;
   std::vector<sensor_chip_averaging> set_sensor_samples(std::int64_t samples) override;

@@ -156,14 +156,11 @@ namespace {
 // the cap when asked, as a board whose kernel takes a root write over nvpmodel's cap does.
 class over_cap_board final : public platform::board_settings {
  public:
-  platform::board_offer offered() const override {
-    platform::board_offer o;
-    platform::mode_caps w25;
-    w25.cpu_freq_khz = 1344000;
-    o.power_modes = {{1, "25W", {}}, {2, "MAXN_SUPER", {}}};
-    o.caps = {{1, w25}};
-    o.power_mode = mode_;
-    return o;
+  platform::board_offer offered() const override { return {}; }
+  platform::mode_caps caps_of(std::int64_t mode) const override {
+    platform::mode_caps caps;
+    if (mode == 1) caps.cpu_freq_khz = 1344000;  // 25W; 2 MAXN_SUPER has none
+    return caps;
   }
   void arm(std::int64_t) override {}
   platform::board_setting apply(const platform::board_setting& s) override {
