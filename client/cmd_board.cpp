@@ -49,6 +49,23 @@ std::string mode_list(const nlohmann::json& modes, const nlohmann::json& default
   return out.empty() ? "none" : out;
 }
 
+// The caps of the mode in effect (GET /v1/power-mode): "2 MODE_30W: gpu 625 MHz, cpu 1728 MHz,
+// emc no cap", so the frequency lists above read against what the mode allows.
+std::string caps_line(const nlohmann::json& mode) {
+  if (!mode.is_object() || !mode.contains("id")) return "-";
+  nlohmann::json current;
+  for (const auto& m : mode.value("modes", nlohmann::json::array()))
+    if (m.is_object() && m.value("id", nlohmann::json()) == mode["id"]) current = m;
+  if (!current.is_object()) return "-";
+  const auto cap = [&current](const char* key, double hz_per_unit) -> std::string {
+    if (!current.contains(key)) return "-";
+    if (current[key].is_null()) return "no cap";
+    return format_number(std::round(current[key].get<double>() * hz_per_unit / 1e6)) + " MHz";
+  };
+  return text(mode, "id") + " " + text(mode, "name") + ": gpu " + cap("gpu_max_hz", 1) + ", cpu " +
+         cap("cpu_max_khz", 1e3) + ", emc " + cap("emc_max_hz", 1);
+}
+
 // Channel names of one kind, without their "rail."/"temp." prefix ("power.total" -> "total").
 std::string channels_of(const nlohmann::json& telemetry, const std::string& kind) {
   std::string out;
@@ -81,6 +98,14 @@ class board_command final : public command {
     } catch (const cli_error& e) {
       if (e.code() == exit_connect) throw;
     }
+    nlohmann::json mode;
+    if (!b.value("modes", nlohmann::json::array()).empty()) {
+      try {
+        mode = ctx.call("GET", "/v1/power-mode");
+      } catch (const cli_error& e) {
+        if (e.code() == exit_connect) throw;
+      }
+    }
     const bool simulated = b.value("simulated", false);
     std::ostringstream out;
     out << "board:     " << text(b, "board") << (simulated ? " (simulated)" : "") << '\n'
@@ -103,8 +128,9 @@ class board_command final : public command {
         << '\n';
     const auto emc = b.value("emc", nlohmann::json());
     out << "emc:       " << (emc.is_object() ? freq_summary(emc.value("available_hz", nlohmann::json()), 1) : "-")
-        << '\n'
-        << "rails:     " << channels_of(telemetry, "power") << '\n'
+        << '\n';
+    if (mode.is_object()) out << "caps:      " << caps_line(mode) << '\n';
+    out << "rails:     " << channels_of(telemetry, "power") << '\n'
         << "sensors:   " << channels_of(telemetry, "temperature") << '\n';
     std::cout << out.str();
     return exit_ok;

@@ -40,7 +40,7 @@ class compare_command final : public command {
   int run(context& ctx) override {
     const auto job = ctx.call("GET", "/v1/jobs/" + std::to_string(id_));
     const auto table = compare_table_for(ctx, job.value("kind", std::string()), by_);
-    const auto j = ctx.call("GET", "/v1/jobs/" + std::to_string(id_) + "/compare?by=" + url_encode(by_));
+    const auto j = compare_or_usage_error(ctx);
     if (ctx.config().json)
       std::cout << j.dump(2) << '\n';
     else
@@ -49,6 +49,22 @@ class compare_command final : public command {
   }
 
  private:
+  // The daemon refuses a parameter this job did not sweep (400 naming by, with the ones it did):
+  // a usage error, as a parameter the kind cannot compare by is.
+  nlohmann::json compare_or_usage_error(context& ctx) const {
+    const auto reply = ctx.http().request("GET", "/v1/jobs/" + std::to_string(id_) + "/compare?by=" + url_encode(by_));
+    if (reply.status == 400) {
+      const auto e = nlohmann::json::parse(reply.body, nullptr, false);
+      const auto& err = e.is_object() && e.contains("error") ? e["error"] : nlohmann::json();
+      if (err.is_object() && err.value("field", std::string()) == "by")
+        throw cli_error(exit_usage, "--by: " + err.value("message", std::string("not a parameter of this job")));
+    }
+    throw_if_error(reply);
+    auto j = nlohmann::json::parse(reply.body, nullptr, false);
+    if (j.is_discarded()) throw cli_error(exit_failure, "the server sent invalid JSON for the comparison");
+    return j;
+  }
+
   CLI::App* app_;
   std::int64_t id_ = 0;
   std::string by_;

@@ -17,6 +17,13 @@ bool all_digits(const std::string& s) {
   return true;
 }
 
+// A mode's cap: the value, "no cap" where the mode names nvpmodel's "no limit" (null in the
+// API, -1 or 0 in nvpmodel.conf), "-" where it names none.
+std::string cap_cell(const nlohmann::json& mode, const char* key) {
+  if (!mode.contains(key)) return "-";
+  return mode[key].is_null() ? "no cap" : format_cell(mode[key]);
+}
+
 // The modes as a table, the current one marked with '*'.
 std::string mode_table(const nlohmann::json& j) {
   const auto current = j.value("id", nlohmann::json());
@@ -29,12 +36,11 @@ std::string mode_table(const nlohmann::json& j) {
     if (id == default_mode) notes = "default";
     if (m.value("reboot_needed_from_default", false)) notes += std::string(notes.empty() ? "" : ", ") + "reboot";
     rows.push_back({id == current ? "*" : "", format_cell(id), format_cell(m.value("name", nlohmann::json())),
-                    format_cell(m.value("gpu_max_hz", nlohmann::json())),
-                    format_cell(m.value("emc_max_hz", nlohmann::json())),
+                    cap_cell(m, "gpu_max_hz"), cap_cell(m, "cpu_max_khz"), cap_cell(m, "emc_max_hz"),
                     format_cell(m.value("cores_online", nlohmann::json())), notes.empty() ? "-" : notes});
   }
   return "power mode: " + format_cell(current) + " " + format_cell(j.value("name", nlohmann::json())) + "\n" +
-         format_table({"", "ID", "NAME", "GPU_MAX_HZ", "EMC_MAX_HZ", "CORES", "NOTES"}, rows);
+         format_table({"", "ID", "NAME", "GPU_MAX_HZ", "CPU_MAX_KHZ", "EMC_MAX_HZ", "CORES", "NOTES"}, rows);
 }
 
 class mode_command final : public command {
@@ -46,8 +52,8 @@ class mode_command final : public command {
     set_->fallthrough();
     set_->add_option("mode", mode_, "Mode id or name")->required();
     set_->add_flag("--force", force_,
-                   "Accepted for older scripts: a mode that needs a reboot is refused all the same (measure it with a "
-                   "job's --allow-reboot)");
+                   "Accepted for older scripts: a mode that needs a reboot is refused all the same (measure in it with "
+                   "a job's --allow-reboot, or run nvpmodel on the board)");
   }
   CLI::App* app() const override { return app_; }
 

@@ -70,9 +70,15 @@ nlohmann::json power_modes_json(const std::vector<platform::power_mode_descripti
   nlohmann::json out = nlohmann::json::array();
   for (const auto& m : modes) {
     nlohmann::json j{{"id", m.id}, {"name", m.name}, {"default", m.is_default}};
-    // Only what the mode's settings name: a mode without a GPU cap has no gpu_max_hz.
-    if (m.gpu_max_hz) j["gpu_max_hz"] = *m.gpu_max_hz;
-    if (m.emc_max_hz) j["emc_max_hz"] = *m.emc_max_hz;
+    // Only what the mode's settings name: a mode that names no GPU cap has no gpu_max_hz, one
+    // that names nvpmodel's "no limit" (-1 for a clock, 0 for EMC) has null, not the sentinel.
+    const auto cap = [&j](const char* key, const std::optional<long long>& v, bool uncapped) {
+      if (v) j[key] = *v;
+      else if (uncapped) j[key] = nullptr;
+    };
+    cap("gpu_max_hz", m.gpu_max_hz, m.gpu_uncapped);
+    cap("emc_max_hz", m.emc_max_hz, m.emc_uncapped);
+    cap("cpu_max_khz", m.cpu_max_khz, m.cpu_uncapped);
     if (m.cores_online) j["cores_online"] = *m.cores_online;
     j["reboot_needed_from_default"] = m.reboot_needed_from_default;
     out.push_back(std::move(j));
@@ -127,13 +133,22 @@ long long pick_frequency(const nlohmann::json& value, const std::vector<long lon
 }
 
 platform::clock_request read_clock_request(const nlohmann::json& body, const platform::clock_offer& offered) {
+  return read_clock_request(body, offered, offered);
+}
+
+platform::clock_request read_clock_request(const nlohmann::json& body, const platform::clock_offer& offered,
+                                           const platform::clock_offer& limits) {
   if (!body.is_object()) throw validation_error("clocks", "expected an object with gpu, cpu and/or emc");
+  // "min" and "max" are the limits' ends; a value must be offered (the controller then holds it
+  // under the mode's cap, refusing one above as such rather than as not offered).
+  const auto pick = [](const nlohmann::json& v, const std::vector<long long>& all, const std::vector<long long>& now,
+                       const std::string& field) { return pick_frequency(v, v.is_string() ? now : all, field); };
   platform::clock_request request;
   for (const auto& item : body.items()) {
     const auto& k = item.key();
-    if (k == "gpu") request.gpu_hz = pick_frequency(item.value(), offered.gpu_hz, k);
-    else if (k == "cpu") request.cpu_khz = pick_frequency(item.value(), offered.cpu_khz, k);
-    else if (k == "emc") request.emc_hz = pick_frequency(item.value(), offered.emc_hz, k);
+    if (k == "gpu") request.gpu_hz = pick(item.value(), offered.gpu_hz, limits.gpu_hz, k);
+    else if (k == "cpu") request.cpu_khz = pick(item.value(), offered.cpu_khz, limits.cpu_khz, k);
+    else if (k == "emc") request.emc_hz = pick(item.value(), offered.emc_hz, limits.emc_hz, k);
     else throw validation_error(k, "unknown clock '" + k + "' (known: gpu, cpu, emc)", "unknown_field");
   }
   return request;

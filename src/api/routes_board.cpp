@@ -8,6 +8,7 @@
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/platform/board_controller.hpp>
+#include <jetperf/platform/nvpmodel_tool.hpp>
 #include <jetperf/platform/reboot_plan.hpp>
 #include <jetperf/telemetry/rail_role.hpp>
 
@@ -73,6 +74,28 @@ std::string valid_modes_text(const platform::board_controller& b) {
   return valid.empty() ? "none" : valid;
 }
 
+// Why the API does not switch to `id` now (it needs a reboot from the mode in effect), and what
+// does; nullopt when it switches at once.
+std::optional<std::string> reboot_refusal(const platform::board_controller& b, int id) {
+  const auto offered = b.offered();
+  bool needed = false;
+  for (const auto& step : platform::reboot_steps(offered, {id})) needed = needed || (!step.restore && step.to == id);
+  if (!needed) return std::nullopt;
+  std::string why;
+  if (offered.power_mode && b.conf())
+    for (const auto& r : platform::reboot_reasons(*b.conf(), static_cast<int>(*offered.power_mode), id))
+      why += (why.empty() ? "" : ", ") + r;
+  const auto* mode = b.conf() ? b.conf()->find_mode(id) : nullptr;
+  const std::string name = mode ? mode->name : std::to_string(id);
+  return "switching to power mode " + offered.mode_label(id) + " changes GPU power gating" +
+         (why.empty() ? "" : " (" + why + ")") +
+         ", which nvpmodel applies only when the board boots, and jetperfd puts the API's changes back when it "
+         "starts, so the boot would undo it. To measure in that mode, submit a job that allows the reboot (jetperf "
+         "submit gemm ... --power-mode " + name + " --allow-reboot: jetperfd reboots the board and goes on after "
+         "the boot); to make it the board's mode, run nvpmodel -m " + std::to_string(id) +
+         " on the board (it asks to reboot)";
+}
+
 http_response get_power_mode(const route_request& r) {
   r.query.reject_unknown({});
   auto& b = board_of(r);
@@ -115,21 +138,16 @@ http_response put_power_mode(const route_request& r) {
   }
   // A reboot-needing mode is not switched through the API, forced or not: the API's changes are
   // put back when jetperfd starts again, so the boot would undo it (the board rebooted for
-  // nothing). Forced, it is refused naming force (without force the controller's 409 says so).
-  if (force)
-    for (const auto& step : platform::reboot_steps(b.offered(), {id}))
-      if (!step.restore && step.to == id)
-        throw validation_error("force",
-                               "power mode " + std::to_string(id) + " changes GPU power gating and takes effect only "
-                               "after a reboot, and the API's changes are put back when jetperfd starts again, so the "
-                               "boot would undo it: measure in that mode with a job that allows the reboot "
-                               "(jetperf submit ... --power-mode " + std::to_string(id) + " --allow-reboot), or set "
-                               "the board's own default with nvpmodel",
-                               "reboot_required");
-  // A reboot-needing mode without force is a conflict (409) and an NVPM ERROR a platform_error
-  // (502); on either the controller has already put the previous settings back.
-  // The controller names its own setting (power_mode); the client sent id or name.
+  // nothing). The refusal says what does switch it: a job that allows the reboot, or nvpmodel on
+  // the board. Forced, it is refused naming force; otherwise it is a conflict (409).
   const std::string field = has_id ? "id" : "name";
+  if (const auto why = reboot_refusal(b, id)) {
+    if (force) throw validation_error("force", *why, "reboot_required");
+    throw conflict(*why, field);
+  }
+  // An NVPM ERROR is a platform_error (502); on it the controller has already put the previous
+  // settings back.
+  // The controller names its own setting (power_mode); the client sent id or name.
   nlohmann::json j;
   try {
     j = power_mode_json(b.set_power_mode(id, force));
@@ -144,9 +162,10 @@ http_response put_power_mode(const route_request& r) {
 
 nlohmann::json clocks_view(const platform::board_controller& b) {
   auto j = clock_state_json(b.clocks());
-  const auto offered = b.offered();
-  j["available"] = {{"gpu_hz", offered.gpu_freqs_hz}, {"cpu_khz", offered.cpu_freqs_khz}, {"emc_hz", offered.emc_freqs_hz},
-                    {"sensor_samples", offered.sensor_samples}};
+  // What a lock may ask for now: the values under the caps of the power mode in effect.
+  const auto now = b.clock_limits();
+  j["available"] = {{"gpu_hz", now.gpu_hz}, {"cpu_khz", now.cpu_khz}, {"emc_hz", now.emc_hz},
+                    {"sensor_samples", b.offered().sensor_samples}};
   // The power sensors' averaging as it is now (a job's in_context points change it for a while).
   j["sensors"] = nlohmann::json::array();
   for (const auto& c : b.sensor_averaging())
@@ -168,7 +187,7 @@ http_response put_clocks(const route_request& r) {
   if (body.empty()) throw validation_error("body", "give at least one of gpu, cpu, emc", "missing_field");
   // Every clock is checked against the board (errors name gpu, cpu, emc) before anything changes;
   // the controller checks the resolved values again under its lock.
-  b.set_clocks(read_clock_request(body, b.clock_frequencies()));
+  b.set_clocks(read_clock_request(body, b.clock_frequencies(), b.clock_limits()));
   return json_response(200, clocks_view(b));
 }
 

@@ -54,12 +54,15 @@ applied_settings apply_point_settings(measure::point_context& ctx, const platfor
   a.requested = setting;
   auto& clock = ctx.clock();
   const auto t0 = clock.now_ns();
-  if (ctx.board && !a.requested.empty())
+  if (ctx.board && !a.requested.empty()) {
     a.read_back = ctx.board->apply(a.requested);
+    if (a.read_back.power_mode) a.caps = ctx.board->caps_of(*a.read_back.power_mode);
+  }
   else if (!a.requested.empty())
     a.flags.push_back("settings_not_applied");
   else if (ctx.board)
     a.read_back = ctx.board->read_back();  // nothing swept: the row still says what it ran at
+  if (ctx.board && a.requested.empty() && a.read_back.power_mode) a.caps = ctx.board->caps_of(*a.read_back.power_mode);
   if (!a.requested.empty())
     ctx.record("settings", a.requested.label(), t0, clock.now_ns(),
                record{{"requested", setting_record(a.requested)}, {"read_back", set_values(a.read_back)}});
@@ -180,10 +183,18 @@ read_back_check check_read_back(const applied_settings& applied) {
       {&platform::board_setting::cpu_freq_khz, "clock.cpu"},
       {&platform::board_setting::emc_freq_hz, "clock.emc"},
   };
+  static const char* const settings[] = {"gpu_freq_hz", "cpu_freq_khz", "emc_freq_hz"};
   read_back_check out;
-  for (const auto& [member, channel] : clocks) {
+  for (std::size_t i = 0; i < 3; ++i) {
+    const auto& [member, channel] = clocks[i];
     const auto& asked = applied.requested.*member;
     const auto& got = applied.read_back.*member;
+    // A clock above the cap of the mode the board is in is not the mode's, whatever was asked.
+    const auto cap = applied.caps.of(settings[i]);
+    if (cap && ((got && *got > *cap) || (asked && *asked > *cap))) {
+      out.above = true;
+      continue;
+    }
     if (!asked || !got || *asked <= 0) continue;
     const double ratio = static_cast<double>(*got) / static_cast<double>(*asked);
     if (ratio < 1 - k_clock_tolerance) {

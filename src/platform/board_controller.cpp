@@ -27,6 +27,10 @@ board_controller::board_controller(sysfs_root root, board_controller_options opt
     try {
       conf_ = parse_nvpmodel_conf(*text);
       tool_.emplace(options_.nvpmodel_program, options_.nvpmodel_timeout);
+      std::vector<long long> emc_caps;
+      for (const auto& m : conf_->modes)
+        if (const auto cap = caps_of_mode(*conf_, m).emc_freq_hz) emc_caps.push_back(*cap);
+      clocks_.set_emc_mode_caps(std::move(emc_caps));
     } catch (const platform_error& e) {
       spdlog::warn("power modes unavailable: {}: {}", root_.host_path(conf_path), e.what());
     }
@@ -100,6 +104,7 @@ board_offer board_controller::offered() const {
   if (conf_) {
     for (const auto& m : conf_->modes) {
       power_mode_offer offer{m.id, m.name, {}};
+      o.caps[m.id] = caps_of_mode(*conf_, m);
       for (const auto& from : conf_->modes)
         if (!reboot_reasons(*conf_, from.id, m.id).empty()) offer.reboot_from.push_back(from.id);
       o.power_modes.push_back(std::move(offer));
@@ -185,6 +190,13 @@ board_setting board_controller::apply(const board_setting& setting) {
     }
   }
   return setting_of(apply_locked(request));
+}
+
+mode_caps board_controller::caps_of(std::int64_t mode) const {
+  // conf_ is read once, at construction: no lock, no file, no nvpmodel run (a point asks this
+  // between applying its settings and its window).
+  const nvpmodel_mode* m = conf_ ? conf_->find_mode(static_cast<int>(mode)) : nullptr;
+  return m ? caps_of_mode(*conf_, *m) : mode_caps{};
 }
 
 board_setting board_controller::read_back() const {
@@ -382,10 +394,17 @@ std::vector<power_mode_description> board_controller::describe_modes() const {
     d.id = m.id;
     d.name = m.name;
     d.is_default = m.id == conf_->default_mode;
-    if (auto gpu_max = m.value("GPU", "MAX_FREQ")) d.gpu_max_hz = nvpmodel_clock_value(*gpu_max);
-    if (auto emc_max = m.value("EMC", "MAX_FREQ")) d.emc_max_hz = nvpmodel_clock_value(*emc_max);
-    for (const auto& setting : m.settings)
+    const auto caps = caps_of_mode(*conf_, m);
+    d.gpu_max_hz = caps.gpu_freq_hz;
+    d.emc_max_hz = caps.emc_freq_hz;
+    d.cpu_max_khz = caps.cpu_freq_khz;
+    d.gpu_uncapped = !caps.gpu_freq_hz && m.value("GPU", "MAX_FREQ");
+    d.emc_uncapped = !caps.emc_freq_hz && m.value("EMC", "MAX_FREQ");
+    for (const auto& setting : m.settings) {
       if (setting.param == "CPU_ONLINE") d.cores_online = d.cores_online.value_or(0) + (setting.value == "1");
+      const auto* param = setting.arg == "MAX_FREQ" ? conf_->find_param(setting.param) : nullptr;
+      if (param && is_cpu_clock(*param) && !caps.cpu_freq_khz) d.cpu_uncapped = true;
+    }
     d.reboot_needed_from_default = !reboot_reasons(*conf_, conf_->default_mode, m.id).empty();
     modes.push_back(std::move(d));
   }
@@ -470,19 +489,52 @@ clock_status board_controller::clocks() const {
   return c;
 }
 
+const nvpmodel_mode* board_controller::mode_now_locked() const {
+  // Read now: a mode switched outside jetperfd (nvpmodel run by hand) changes the caps.
+  const auto mode = query_mode();
+  return mode && conf_ ? conf_->find_mode(*mode) : nullptr;
+}
+
 clock_offer board_controller::clock_frequencies() const {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   return {clocks_.gpu_available_hz(), clocks_.cpu_available_khz(), clocks_.emc_available_hz()};
 }
 
+clock_offer board_controller::clock_limits() const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  // What the mode in effect allows: "min" and "max" are its limits.
+  const auto* mode = mode_now_locked();
+  const auto caps = mode ? caps_of_mode(*conf_, *mode) : mode_caps{};
+  const auto within = [](const std::vector<long long>& all, std::optional<std::int64_t> cap) {
+    std::vector<long long> out;
+    for (auto v : all)
+      if (!cap || v <= *cap) out.push_back(v);
+    return out;
+  };
+  return {within(clocks_.gpu_available_hz(), caps.gpu_freq_hz), within(clocks_.cpu_available_khz(), caps.cpu_freq_khz),
+          within(clocks_.emc_available_hz(), caps.emc_freq_hz)};
+}
+
 current_settings board_controller::set_clocks(const clock_request& request) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   // Check every clock before arming, so a rejected request leaves no snapshot behind; errors name
-  // the request's own fields (gpu, cpu, emc), in the order the API reads them.
+  // the request's own fields (gpu, cpu, emc), in the order the API reads them: a value the board
+  // offers, under the cap of the mode in effect.
+  const auto* mode = mode_now_locked();
+  const auto caps = mode ? caps_of_mode(*conf_, *mode) : mode_caps{};
+  const std::string label = mode ? std::to_string(mode->id) + " (" + mode->name + ")" : "";
+  const auto check = [&](long long v, const std::vector<long long>& offered, std::optional<std::int64_t> cap,
+                         const char* field, const char* setting) {
+    check_frequency(v, offered, field);
+    return check_under_cap(v, cap, std::vector<std::int64_t>(offered.begin(), offered.end()), field, setting, label);
+  };
   board_request settings;
-  if (request.cpu_khz) settings.cpu_freq_khz = check_frequency(*request.cpu_khz, clocks_.cpu_available_khz(), "cpu");
-  if (request.emc_hz) settings.emc_freq_hz = check_frequency(*request.emc_hz, clocks_.emc_available_hz(), "emc");
-  if (request.gpu_hz) settings.gpu_freq_hz = check_frequency(*request.gpu_hz, clocks_.gpu_available_hz(), "gpu");
+  if (request.cpu_khz)
+    settings.cpu_freq_khz = check(*request.cpu_khz, clocks_.cpu_available_khz(), caps.cpu_freq_khz, "cpu", "cpu_freq_khz");
+  if (request.emc_hz)
+    settings.emc_freq_hz = check(*request.emc_hz, clocks_.emc_available_hz(), caps.emc_freq_hz, "emc", "emc_freq_hz");
+  if (request.gpu_hz)
+    settings.gpu_freq_hz = check(*request.gpu_hz, clocks_.gpu_available_hz(), caps.gpu_freq_hz, "gpu", "gpu_freq_hz");
   api_change_locked();
   return apply_locked(settings);
 }

@@ -27,6 +27,27 @@ std::int64_t check_offered_clock(std::int64_t value, std::vector<std::int64_t> o
                          "not_offered");
 }
 
+mode_caps board_offer::caps_in(std::optional<std::int64_t> mode) const {
+  const auto id = mode ? mode : power_mode;
+  if (!id) return {};
+  const auto it = caps.find(*id);
+  return it == caps.end() ? mode_caps{} : it->second;
+}
+
+std::string board_offer::mode_label(std::int64_t mode) const {
+  for (const auto& m : power_modes)
+    if (m.id == mode) return std::to_string(mode) + " (" + m.name + ")";
+  return std::to_string(mode);
+}
+
+const std::vector<std::int64_t>& board_offer::clock_values(const std::string& setting) const {
+  static const std::vector<std::int64_t> none;
+  if (setting == "emc_freq_hz") return emc_freqs_hz;
+  if (setting == "gpu_freq_hz") return gpu_freqs_hz;
+  if (setting == "cpu_freq_khz") return cpu_freqs_khz;
+  return none;
+}
+
 std::string board_setting::label() const {
   std::string s;
   for (const auto& f : setting_fields())

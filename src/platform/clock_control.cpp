@@ -182,25 +182,21 @@ std::vector<long long> clock_control::emc_available_hz() const {
   const emc_files& e = discovery_.emc;
   if (!e.possible.empty()) {
     auto list = read_list(e.possible);
-    if (!list.empty()) return capped(list);
+    if (!list.empty()) return list;
   }
-  // Without a rate table, offer the rates the board itself reports: its min and max.
+  // Without a rate table, offer the rates the board itself reports, its min and max, and the
+  // rates its power modes cap EMC at (the EMC runs at its cap in those modes; leaving a max above
+  // the current mode's cap out of the list left only the min, README 2: jtop lowers the max to
+  // the cap instead).
   std::vector<long long> out;
-  if (auto v = root_.try_read_int(e.min_rate)) out.push_back(*v);
-  if (auto v = root_.try_read_int(e.max_rate)) out.push_back(*v);
+  const auto lo = root_.try_read_int(e.min_rate);
+  const auto hi = root_.try_read_int(e.max_rate);
+  if (lo) out.push_back(*lo);
+  if (hi) out.push_back(*hi);
+  for (auto cap : emc_mode_caps_)
+    if (lo && hi && cap > *lo && cap < *hi) out.push_back(cap);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
-  return capped(out);
-}
-
-std::vector<long long> clock_control::capped(std::vector<long long> rates) const {
-  // As jtop does: a non-zero nvpmodel EMC cap below the maximum lowers what can be asked for.
-  if (discovery_.emc.cap.empty()) return rates;
-  auto cap = root_.try_read_int(discovery_.emc.cap);
-  if (!cap || *cap <= 0) return rates;
-  std::vector<long long> out;
-  for (auto r : rates)
-    if (r <= *cap) out.push_back(r);
   return out;
 }
 

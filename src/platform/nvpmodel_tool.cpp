@@ -106,7 +106,8 @@ bool nvpmodel_tool::set_mode(int id, const nvpmodel_conf* conf, bool force) cons
       for (const auto& r : reasons) why += (why.empty() ? "" : ", ") + r;
       throw conflict("switching to power mode " + std::to_string(id) + " (" + target->name +
                          ") changes GPU power gating (" + why +
-                         ") and needs a reboot; set force to switch anyway (the board reboots)",
+                         ") and needs a reboot: a job whose spec sets allow_reboot switches it and goes on "
+                         "after the boot, or nvpmodel run on the board makes it the board's mode",
                      "power_mode");
     }
   }
@@ -116,7 +117,7 @@ bool nvpmodel_tool::set_mode(int id, const nvpmodel_conf* conf, bool force) cons
   const std::string said = lower(r.out + r.err);
   if (!force && said.find("reboot") != std::string::npos) {
     throw conflict("nvpmodel -m " + id_text + " asks for a reboot: " + tail(r.out + r.err) +
-                       "; set force to switch anyway (the board reboots)",
+                       ": a job whose spec sets allow_reboot switches it and goes on after the boot",
                    "power_mode");
   }
   if (force && (!reasons.empty() || said.find("reboot") != std::string::npos)) {

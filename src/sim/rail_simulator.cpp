@@ -11,6 +11,7 @@
 #include <jetperf/common/work_activity.hpp>
 #include <jetperf/sim/board_tree.hpp>
 #include <jetperf/sim/kernel_write.hpp>
+#include <jetperf/sim/mode_cap_hold.hpp>
 
 #include "file_io.hpp"
 #include "proc_stat_text.hpp"
@@ -287,6 +288,8 @@ void rail_simulator::write_proc_stat(const board_load& l, double dt_s) {
 
 rail_simulator::board_settings rail_simulator::read_settings() {
   const auto& p = profile_;
+  // The kernel's answer to a limit written above the mode's cap comes first (mode_cap_hold.hpp).
+  hold_mode_caps(p, root_);
   board_settings s;
   board_load& l = s.load;
   const int n = p.core_count();

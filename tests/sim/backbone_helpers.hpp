@@ -19,10 +19,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <jetperf/platform/nvpmodel_conf.hpp>
+#include <jetperf/sim/nvpmodel_program.hpp>
+#include <jetperf/sim/sim_board.hpp>
 #include <support/daemon_process.hpp>
 #include <support/http_client.hpp>
 #include <support/run_client.hpp>
 #include <support/temp_dir.hpp>
+#include <support/test_paths.hpp>
 
 namespace jetperf::test {
 
@@ -91,6 +95,18 @@ inline std::vector<std::string> with_daemon(const daemon_process& d, std::vector
   return all;
 }
 
+/// A simulated board of `profile` made under `sim_dir` (what the daemon gets as --sim-dir) and
+/// booted into power mode `mode`, which the daemon then serves as it is: for a suite whose "max"
+/// must be the board's top clock (sim:orin-agx's default MODE_30W caps the CPU at 1728 MHz, and a
+/// clock under the top holds the job's threads to a CPU quota: docs/simulator.md).
+inline void sim_board_in_mode(const std::string& sim_dir, const std::string& profile, int mode) {
+  sim::sim_create_options o;
+  o.tools_dir = sim_tools_dir();
+  const auto board = sim::sim_board::create(profile, sim_dir + "/" + profile, o);
+  const auto conf = platform::parse_nvpmodel_conf(read_file(board.paths().nvpmodel_conf));
+  sim::apply_nvpmodel_mode(board.layout(), conf, mode);
+}
+
 /// One jetperfd on a simulated AGX Orin, shared by every test of a suite (starting one per test
 /// would dominate the suite's time), with the real client pointed at it.
 class sim_orin_suite : public ::testing::Test {
@@ -108,6 +124,16 @@ class sim_orin_suite : public ::testing::Test {
   }
   inline static std::unique_ptr<temp_dir> sim_dir_;
   inline static std::unique_ptr<daemon_process> daemon_;
+};
+
+/// sim_orin_suite on a board in MAXN (power mode 0): "max" is the CPU's top clock, 2201.6 MHz.
+class sim_orin_maxn_suite : public sim_orin_suite {
+ protected:
+  static void SetUpTestSuite() {
+    sim_dir_ = std::make_unique<temp_dir>();
+    sim_board_in_mode(sim_dir_->path(), "orin-agx", 0);
+    daemon_ = std::make_unique<daemon_process>(std::vector<std::string>{"--board", "sim:orin-agx", "--sim-dir", sim_dir_->path()});
+  }
 };
 
 /// Number of '\n' in a text.

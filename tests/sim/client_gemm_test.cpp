@@ -17,7 +17,7 @@ class client_gemm : public sim_orin_suite {
 
 TEST_F(client_gemm, flags_become_the_stored_spec) {
   auto r = cli({"submit", "gemm", "--device", "cpu", "--dtype", "float,double", "--sizes", "16,32x16x8", "--tensor",
-                "off", "--cpu-freq", "min,max", "--gpu-freq", "1300500000", "--power-mode", "MODE_30W", "--threads",
+                "off", "--cpu-freq", "min,max", "--gpu-freq", "624750000", "--power-mode", "MODE_30W", "--threads",
                 "1", "--warmup-s", "0", "--min-time-s", "0.01", "--max-time-s", "0.05", "--target-rse", "0.5",
                 "--min-samples", "2", "--duration-s", "0.02", "--boundary-s", "0", "--cooldown-s", "0", "--tag",
                 "flags", "--contention-threshold", "0.25", "--max-retries", "1"});
@@ -39,7 +39,7 @@ TEST_F(client_gemm, flags_become_the_stored_spec) {
   ASSERT_TRUE(spec["cpu_freqs"].is_array()) << spec.dump();
   ASSERT_EQ(spec["cpu_freqs"].size(), 2u) << spec.dump();
   EXPECT_LT(spec["cpu_freqs"][0].get<std::int64_t>(), spec["cpu_freqs"][1].get<std::int64_t>()) << spec.dump();
-  EXPECT_EQ(spec["gpu_freqs"], nlohmann::json({1300500000}));
+  EXPECT_EQ(spec["gpu_freqs"], nlohmann::json({624750000}));  // MODE_30W's cap (1300500000 is refused in it)
   EXPECT_EQ(spec["power_modes"], nlohmann::json({2}));
   EXPECT_EQ(spec["threads"], 1);
   EXPECT_EQ(spec["min_samples"], 2);
@@ -207,10 +207,14 @@ TEST_F(client_gemm, small_cpu_sweep_end_to_end) {
 
   r = cli({"compare", std::to_string(id), "--by", "flavour"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  // Any parameter of the points, dtype too: one row per size and clock, the dtype it was best in.
-  r = cli({"compare", std::to_string(id), "--by", "dtype"});
+  // Any parameter the job swept, sizes too: one row per other setting, the size it was best at; a
+  // parameter it held at one value (one dtype) is a usage error naming those it swept.
+  r = cli({"compare", std::to_string(id), "--by", "m"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(^params\s+best_dtype\s+best_gflops_per_w)"))) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(^params\s+best_m\s+best_gflops_per_w)"))) << r.out;
+  r = cli({"compare", std::to_string(id), "--by", "dtype"});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.err.find("it swept: cpu_freq_khz"), std::string::npos) << r.err;
   // The client says which build it is.
   r = cli({"--version"});
   EXPECT_EQ(r.exit_code, 0) << r.err;

@@ -108,6 +108,8 @@ class command_jobs : public ::testing::Test {
     ::chmod(shared_->path().c_str(), 01777);
     // Inherited by the daemon: the program must not see it.
     ::setenv("JETPERF_DAEMON_ONLY_SECRET", "s3cret", 1);
+    // In MAXN, whose "max" is the CPU's top clock (2201.6 MHz), as the bounds below were set for.
+    sim_board_in_mode(sim_dir_->path(), "orin-agx", 0);
     daemon_ = std::make_unique<daemon_process>(std::vector<std::string>{
         "--board", "sim:orin-agx", "--sim-dir", sim_dir_->path(), "--command-jobs", "true", "--command-user", "nobody",
         "--command-dirs", programs_dir(), "--runtime-dir", shared_->file("run")});

@@ -5,6 +5,9 @@
 // every view byte for byte as recorded, accept each stored spec again as it stands (what
 // `jetperf rerun` sends) with the same number of points, and resume the interrupted job from its
 // last finished point. A change of the middle (specs, kinds, protocols, rows) passes this unchanged.
+// The stored jobs ran at 2201.6 MHz on a board in MODE_30W, whose CPU cap is 1728 MHz (issue 56:
+// the simulator let that through); their specs are accepted again on a board in MAXN, the mode
+// that allows them, and refused in MODE_30W (tests/sim/mode_caps_sim_test.cpp).
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
@@ -74,9 +77,11 @@ class golden_jobs : public ::testing::Test {
       state_ = std::make_unique<temp_dir>();
       ::chmod(state_->path().c_str(), 0755);
       copy_file(golden("jobs.db"), state_->file("jobs.db"), 0600);
+      sim_board_in_mode(state_->file("sim"), "orin-agx", 0);  // MAXN
       daemon_ = std::make_unique<daemon_process>(std::vector<std::string>{
-          "--db", state_->file("jobs.db"), "--board", "sim:orin-agx", "--command-jobs", "true", "--command-user",
-          "nobody", "--command-dirs", k_programs, "--runtime-dir", state_->file("run")});
+          "--db", state_->file("jobs.db"), "--board", "sim:orin-agx", "--sim-dir", state_->file("sim"),
+          "--command-jobs", "true", "--command-user", "nobody", "--command-dirs", k_programs, "--runtime-dir",
+          state_->file("run")});
     } catch (const std::exception& e) {
       setup_error_ = e.what();
     }

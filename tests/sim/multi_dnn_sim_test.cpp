@@ -26,7 +26,9 @@ json read_json(const std::string& path) {
 }  // namespace
 
 #if JETPERF_HAS_ONEDNN
-class multi_dnn_sim : public sim_orin_suite {};
+// In MAXN: "--cpu-freq max" is the top clock, where the networks' threads run without a CPU
+// quota (under one, the sampler of a 2-core host can fall behind: docs/protocols/concurrent.md).
+class multi_dnn_sim : public sim_orin_maxn_suite {};
 
 TEST_F(multi_dnn_sim, two_networks_at_once_with_a_split_give_stage_rows_throughput_and_power) {
   temp_dir work;

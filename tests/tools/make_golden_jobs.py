@@ -125,8 +125,9 @@ INTERRUPTED = ("gemm", {"device": "cpu", "dtypes": ["float"], "sizes": "64,96,12
                         "warmup_s": 0.05, "duration_s": 1.0}, ["golden", "interrupted"])
 
 
-def views(job_id, kind):
-    """(file name, "http"|"cli", target or arguments) for every view of a job that is checked."""
+def views(job_id, kind, by="cpu_freq_khz"):
+    """(file name, "http"|"cli", target or arguments) for every view of a job that is checked;
+    `by`: a parameter the job swept, which a gemm job is compared by."""
     j = "job-%d" % job_id
     out = [(j + ".json", "http", "/v1/jobs/%d" % job_id),
            (j + "-results.json", "http", "/v1/jobs/%d/results" % job_id),
@@ -135,8 +136,8 @@ def views(job_id, kind):
            (j + "-results-cli.csv", "cli", "results %d --format csv" % job_id),
            (j + "-show.txt", "cli", "show %d" % job_id)]
     if kind == "gemm":
-        out += [(j + "-compare-cpu_freq_khz.json", "http", "/v1/jobs/%d/compare?by=cpu_freq_khz" % job_id),
-                (j + "-compare-cpu_freq_khz.txt", "cli", "compare %d --by cpu_freq_khz" % job_id)]
+        out += [(j + "-compare-%s.json" % by, "http", "/v1/jobs/%d/compare?by=%s" % (job_id, by)),
+                (j + "-compare-%s.txt" % by, "cli", "compare %d --by %s" % (job_id, by))]
     if kind == "layers":
         out += [(j + "-dnnstats.json", "http", "/v1/jobs/%d/results?format=dnnstats" % job_id)]
     if kind == "multi_dnn":
@@ -221,7 +222,11 @@ def record_views(build, state, out, ids):
     d.start()
     manifest = []
     for job_id, kind in ids:
-        for name, how, target in views(job_id, kind):
+        # Compared by what the job swept (another parameter is refused: it compares nothing).
+        status, body = d.call("GET", "/v1/jobs/%d" % job_id)
+        cpu_freqs = json.loads(body).get("spec", {}).get("cpu_freqs") if status == 200 else None
+        by = "cpu_freq_khz" if cpu_freqs and len(cpu_freqs) > 1 else "m"
+        for name, how, target in views(job_id, kind, by):
             if how == "http":
                 status, body = d.call("GET", target)
                 if status != 200:

@@ -43,5 +43,9 @@ long long pick_frequency(const nlohmann::json& value, const std::vector<long lon
 /// PUT /v1/clocks's body {"gpu": Hz|"min"|"max", "cpu": kHz|..., "emc": Hz|...}, each read
 /// against `offered`; errors name the body's fields, in key order; other keys are refused.
 platform::clock_request read_clock_request(const nlohmann::json& body, const platform::clock_offer& offered);
+/// The same, with "min" and "max" read against `limits` (what the power mode in effect allows,
+/// board_controller::clock_limits) and values against `offered`.
+platform::clock_request read_clock_request(const nlohmann::json& body, const platform::clock_offer& offered,
+                                           const platform::clock_offer& limits);
 
 }  // namespace jetperf::api

@@ -37,6 +37,7 @@
 #include <vector>
 
 #include <jetperf/jobs/point_row.hpp>
+#include <jetperf/jobs/swept_parameters.hpp>
 #include <jetperf/jobs/workload.hpp>
 
 namespace jetperf::jobs {
@@ -178,6 +179,7 @@ class typed_workload final : public workload {
   cell compare(const std::vector<point_row>& rows, const std::string& by) const override {
     if constexpr (has_compare<K>::value) {
       if (!find_compare_view(kind_.compare_views(), by)) throw validation_error("by", refusal(by));
+      refuse_unswept(rows, by);
       return kind_.compare(rows, by);
     } else {
       return workload::compare(rows, by);
@@ -201,6 +203,24 @@ class typed_workload final : public workload {
   Spec parse(const record& spec, const platform::board_offer& offered) const {
     if constexpr (has_parse<K>::value) return kind_.parse(spec, offered);
     else return Spec::parse(spec, offered);
+  }
+  // A parameter the job held at one value compares nothing (a table of "-" rows): refused, naming
+  // the parameters it swept that the views compare by.
+  void refuse_unswept(const std::vector<point_row>& rows, const std::string& by) const {
+    const auto swept = swept_parameters(rows);
+    if (std::find(swept.begin(), swept.end(), by) != swept.end()) return;
+    std::vector<std::string> named;  // in the order the views declare them
+    for (const auto& v : kind_.compare_views())
+      for (const auto& p : v.by)
+        if (std::find(swept.begin(), swept.end(), p) != swept.end() &&
+            std::find(named.begin(), named.end(), p) == named.end())
+          named.push_back(p);
+    std::string can;
+    for (const auto& p : named) can += (can.empty() ? "" : ", ") + p;
+    throw validation_error("by", "this job did not sweep " + by + " (its points hold one value of it at most); " +
+                                     (can.empty() ? std::string("it swept no parameter it can be compared by")
+                                                  : "it swept: " + can),
+                           "not_swept");
   }
   // "cannot compare by 'x' (known: tensor, gpu_freq_hz, ...)": the parameters the views declare.
   std::string refusal(const std::string& by) const {

@@ -20,6 +20,8 @@ struct applied_settings {
   platform::board_setting requested;  ///< the point's set values
   platform::board_setting read_back;  ///< what the board reported after applying (empty without a board)
   std::vector<std::string> flags;     ///< "settings_not_applied" without a board
+  /// The caps of the power mode the board read back (none without a board or a known mode).
+  platform::mode_caps caps;
   /// Each setting as read back where the board said, else as requested.
   platform::board_setting effective() const;
 };
@@ -64,13 +66,16 @@ void put_window_flags(row& metrics, std::vector<std::string> flags, const point_
                       const loop_result& res, const applied_settings& applied, bool has_power,
                       const std::string& device, int threads);
 
-/// The clocks the board read back after applying, against the point's request.
+/// The clocks the board read back after applying, against the point's request and the caps of
+/// the power mode it read back: a clock asked above the cap is not applied (not throttled).
 struct read_back_check {
   /// Per clock read back below its request (beyond check_throttle's tolerance), keyed like its
   /// telemetry channel ("clock.gpu", "clock.cpu", "clock.emc"): {"below": 1, "samples": 1,
   /// "min_ratio", "requested", "read_back"}, the shape of a throttle entry.
   record below;
-  bool above = false;  ///< some clock read back above its request
+  /// Some clock read back above its request, or above the caps of the mode it read back, or it
+  /// asked for more than that mode's cap (the board could not run it there).
+  bool above = false;
 };
 read_back_check check_read_back(const applied_settings& applied);
 

@@ -24,6 +24,7 @@
 #include <jetperf/platform/clock_control.hpp>
 #include <jetperf/platform/clock_status.hpp>
 #include <jetperf/platform/current_settings.hpp>
+#include <jetperf/platform/mode_caps.hpp>
 #include <jetperf/platform/power_mode_status.hpp>
 #include <jetperf/platform/nvpmodel_conf.hpp>
 #include <jetperf/platform/nvpmodel_tool.hpp>
@@ -63,6 +64,7 @@ class board_controller : public board_settings {
   current_settings apply_request(const board_request& request);
   current_settings current() const;
   board_setting read_back() const override;
+  mode_caps caps_of(std::int64_t mode) const override;
   void restore() override;
   std::vector<sensor_chip_averaging> sensor_averaging() const override;
   std::vector<sensor_chip_averaging> set_sensor_samples(std::int64_t samples) override;
@@ -86,9 +88,13 @@ class board_controller : public board_settings {
   power_mode_status set_power_mode(int id, bool force);
   /// GET /v1/clocks: current() plus whether anything waits to be put back and the clocks' state.
   clock_status clocks() const;
-  /// The frequencies PUT /v1/clocks may name, for resolving "min" and "max".
+  /// The frequencies the board offers, every power mode's.
   clock_offer clock_frequencies() const;
-  /// PUT /v1/clocks. Checks every clock (errors name gpu, cpu, emc), then snapshots first, as
+  /// Those under the caps of the mode in effect: what PUT /v1/clocks may set now, its "min" and
+  /// "max" (and GET /v1/clocks' `available`).
+  clock_offer clock_limits() const;
+  /// PUT /v1/clocks. Checks every clock, offered and under the cap of the mode in effect (errors
+  /// name gpu, cpu, emc), then snapshots first, as
   /// set_power_mode; throws conflict while a job holds the board.
   current_settings set_clocks(const clock_request& request);
   /// POST /v1/clocks/restore: the board as it was before the first API change (boot-time
@@ -102,6 +108,8 @@ class board_controller : public board_settings {
 
  private:
   std::optional<int> query_mode() const;
+  /// The mode in effect, asked of nvpmodel; nullptr without nvpmodel.conf or a mode it names.
+  const nvpmodel_mode* mode_now_locked() const;
   board_state capture() const;
   /// Puts `state` back; returns true when its power mode waits for a reboot (clocks untouched).
   bool restore_state(const board_state& state);

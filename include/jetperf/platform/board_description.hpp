@@ -18,10 +18,16 @@ struct power_mode_description {
   int id = 0;
   std::string name;
   bool is_default = false;
+  /// The mode's caps (mode_caps.hpp); absent both when the mode names no such cap and when it
+  /// names one with nvpmodel's "no limit" values (-1, 0), which the *_uncapped flags tell apart.
   std::optional<long long> gpu_max_hz;
   std::optional<long long> emc_max_hz;
   std::optional<int> cores_online;  ///< count of CPU_ONLINE entries set to 1
   bool reboot_needed_from_default = false;
+  std::optional<long long> cpu_max_khz;
+  bool gpu_uncapped = false;  ///< GPU MAX_FREQ is -1 (2147483647): no cap
+  bool emc_uncapped = false;  ///< EMC MAX_FREQ is 0: no cap
+  bool cpu_uncapped = false;  ///< the CPU clusters' MAX_FREQ are -1: no cap
 };
 
 struct gpu_description {

@@ -2,9 +2,12 @@
 // What a job can set on the board and what the board offers, typed: the job path (specs, points,
 // the measurement protocol) takes and returns these; api/ alone turns them into JSON.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <jetperf/platform/mode_caps.hpp>
 
 namespace jetperf::platform {
 
@@ -55,6 +58,9 @@ struct power_mode_offer {
 struct board_offer {
   std::vector<power_mode_offer> power_modes;
   std::optional<std::int64_t> power_mode;  ///< the mode in effect, when the board says
+  /// The clock caps each power mode sets, by mode id (mode_caps.hpp); a mode without an entry
+  /// sets none.
+  std::map<std::int64_t, mode_caps> caps;
 
   std::vector<std::int64_t> gpu_freqs_hz;  ///< ascending
   std::vector<std::int64_t> cpu_freqs_khz;
@@ -65,6 +71,13 @@ struct board_offer {
   std::optional<bool> has_cuda_device;
   std::int64_t memory_bytes = 0;      ///< 0 = unknown
   std::int64_t gpu_memory_bytes = 0;  ///< 0 = unknown (Jetson: the shared memory)
+
+  /// The caps of power mode `mode` (the mode in effect when nullopt); none when unknown.
+  mode_caps caps_in(std::optional<std::int64_t> mode = std::nullopt) const;
+  /// "2 (MODE_30W)", or the id alone when the board does not offer it.
+  std::string mode_label(std::int64_t mode) const;
+  /// The offered values of a clock setting (emc_freq_hz, gpu_freq_hz, cpu_freq_khz), all modes'.
+  const std::vector<std::int64_t>& clock_values(const std::string& setting) const;
 };
 
 }  // namespace jetperf::platform

@@ -30,6 +30,12 @@ class board_settings {
   /// that sets nothing records (a row says the clocks it ran at, swept or not). Empty where
   /// nothing can be read.
   virtual board_setting read_back() const { return {}; }
+  /// The clock caps power mode `mode` sets (mode_caps.hpp), what a point's read-back is checked
+  /// against; none by default and for an unknown mode. Cheap: no file is read, nothing is run.
+  virtual mode_caps caps_of(std::int64_t mode) const {
+    (void)mode;
+    return {};
+  }
   /// Restores the armed snapshot and closes it; a no-op when not armed. When putting the power
   /// mode back needs a reboot, the mode is switched for the next boot and the snapshot stays open:
   /// the clocks are restored by the start-up after that boot.

@@ -49,9 +49,12 @@ class clock_control {
   void set_core_online(int core, bool online);
 
   bool has_emc() const { return !discovery_.emc.kind.empty(); }
-  /// The rate list (possible_rates when present, else the board's min and max rate), without
-  /// rates above a non-zero nvpmodel EMC cap.
+  /// The rates a lock may ask for: possible_rates when present, else the board's min and max
+  /// rate and, between them, the rates the power modes cap EMC at (set_emc_mode_caps). Every
+  /// mode's: the caller holds a request under the mode's cap (mode_caps.hpp).
   std::vector<long long> emc_available_hz() const;
+  /// The EMC caps of the board's power modes (nvpmodel.conf), rates the EMC runs at in them.
+  void set_emc_mode_caps(std::vector<long long> caps) { emc_mode_caps_ = std::move(caps); }
   emc_setting emc() const;
   /// Locks EMC at hz (field "emc_freq_hz"), the way jetson_clocks does for the family.
   void lock_emc(long long hz);
@@ -68,10 +71,10 @@ class clock_control {
   void write_range(const std::string& min_path, const std::string& max_path, long long cur_max,
                    const clock_range& range);
   std::vector<long long> read_list(const std::string& path) const;
-  std::vector<long long> capped(std::vector<long long> rates) const;
 
   sysfs_root root_;
   board_discovery discovery_;
+  std::vector<long long> emc_mode_caps_;
 };
 
 }  // namespace jetperf::platform

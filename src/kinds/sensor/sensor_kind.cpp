@@ -27,13 +27,20 @@ constexpr double k_cached_fraction = 0.9;
 // (tens of microseconds) are a few percent of it.
 constexpr double k_gpu_step_s = 0.002;
 
-// Every clock at its highest offered value for the card: a DVFS governor following the load
-// would add its own ramp to each step, and the card would measure the governor, not the sensor.
+// Every clock at its highest value in the power mode in effect for the card: a DVFS governor
+// following the load would add its own ramp to each step, and the card would measure the
+// governor, not the sensor; above the mode's cap the board would not run it.
 platform::board_setting top_clocks(const platform::board_offer& offer) {
   platform::board_setting s;
-  if (!offer.cpu_freqs_khz.empty()) s.cpu_freq_khz = offer.cpu_freqs_khz.back();
-  if (!offer.gpu_freqs_hz.empty()) s.gpu_freq_hz = offer.gpu_freqs_hz.back();
-  if (!offer.emc_freqs_hz.empty()) s.emc_freq_hz = offer.emc_freqs_hz.back();
+  const auto caps = offer.caps_in();
+  const auto top = [&](const std::string& setting) -> std::optional<std::int64_t> {
+    const auto allowed = platform::under_cap(offer.clock_values(setting), caps.of(setting));
+    if (allowed.empty()) return std::nullopt;
+    return *std::max_element(allowed.begin(), allowed.end());
+  };
+  s.cpu_freq_khz = top("cpu_freq_khz");
+  s.gpu_freq_hz = top("gpu_freq_hz");
+  s.emc_freq_hz = top("emc_freq_hz");
   return s;
 }
 

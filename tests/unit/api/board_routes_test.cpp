@@ -103,6 +103,11 @@ TEST_F(board_routes_test, unknown_mode_is_400_listing_valid_modes) {
 TEST_F(board_routes_test, a_reboot_mode_is_refused_forced_or_not) {
   const auto before = tree();
   expect_error(call("PUT", "/v1/power-mode", R"({"id":1})"), 409, "conflict", "id", "TPC_PG_MASK 240 -> 248");
+  // The refusal names what does switch it, and no flag that does not.
+  const auto advice = json_of(call("PUT", "/v1/power-mode", R"({"name":"MAXN"})"))["error"]["message"].get<std::string>();
+  EXPECT_NE(advice.find("--power-mode MAXN --allow-reboot"), std::string::npos) << advice;
+  EXPECT_NE(advice.find("nvpmodel -m 0"), std::string::npos) << advice;
+  EXPECT_EQ(advice.find("set force"), std::string::npos) << advice;
   expect_error(call("PUT", "/v1/power-mode", R"({"name":"MAXN"})"), 409, "conflict", "name", "reboot");
   expect_error(call("PUT", "/v1/power-mode", R"({"id":1,"force":true})"), 400, "reboot_required", "force", "--allow-reboot");
   EXPECT_EQ(nvpmodel_mode(), "2\n");
@@ -128,27 +133,29 @@ TEST_F(board_routes_test, clocks_lock_read_back_and_restore) {
   auto res = call("GET", "/v1/clocks");
   ASSERT_EQ(res.status, 200) << res.body;
   auto j = json_of(res);
-  EXPECT_EQ(j["available"]["gpu_hz"].size(), 13u);
+  // What the mode in effect (MODE_30W, GPU cap 624.75 MHz) allows: "max" is its cap.
+  EXPECT_EQ(j["available"]["gpu_hz"].size(), 6u);
+  EXPECT_EQ(j["available"]["gpu_hz"].back(), 624750000);
   EXPECT_EQ(j["available"]["cpu_khz"].back(), 2201600);
   EXPECT_EQ(j["available"]["emc_hz"].size(), 4u);
   EXPECT_EQ(j["gpu_min_hz"], 114750000);
   EXPECT_EQ(j["gpu_max_hz"], 1300500000);
   EXPECT_EQ(j["armed"], false);
 
-  res = call("PUT", "/v1/clocks", R"({"gpu":828750000,"cpu":"max","emc":2133000000})");
+  res = call("PUT", "/v1/clocks", R"({"gpu":"max","cpu":"max","emc":2133000000})");
   ASSERT_EQ(res.status, 200) << res.body;
   j = json_of(res);
-  EXPECT_EQ(j["gpu_freq_hz"], 828750000);
-  EXPECT_EQ(j["gpu_min_hz"], 828750000);
-  EXPECT_EQ(j["gpu_max_hz"], 828750000);
+  EXPECT_EQ(j["gpu_freq_hz"], 624750000);
+  EXPECT_EQ(j["gpu_min_hz"], 624750000);
+  EXPECT_EQ(j["gpu_max_hz"], 624750000);
   EXPECT_EQ(j["cpu_freq_khz"], 2201600);
   EXPECT_EQ(j["emc_freq_hz"], 2133000000LL);
   EXPECT_EQ(j["emc_locked"], true);
   EXPECT_EQ(j["armed"], true);
-  EXPECT_EQ(file(std::string(gpu_dir) + "/min_freq"), "828750000\n");
-  EXPECT_EQ(file(std::string(gpu_dir) + "/max_freq"), "828750000\n");
+  EXPECT_EQ(file(std::string(gpu_dir) + "/min_freq"), "624750000\n");
+  EXPECT_EQ(file(std::string(gpu_dir) + "/max_freq"), "624750000\n");
   EXPECT_EQ(file(std::string(cpu0_dir) + "/scaling_min_freq"), "2201600\n");
-  EXPECT_EQ(json_of(call("GET", "/v1/clocks"))["gpu_freq_hz"], 828750000);
+  EXPECT_EQ(json_of(call("GET", "/v1/clocks"))["gpu_freq_hz"], 624750000);
 
   // A second change keeps the first snapshot: restore goes back to the original files.
   ASSERT_EQ(call("PUT", "/v1/clocks", R"({"gpu":"min"})").status, 200);
@@ -166,7 +173,10 @@ TEST_F(board_routes_test, clocks_lock_read_back_and_restore) {
 TEST_F(board_routes_test, clock_values_not_offered_are_400_naming_the_field) {
   const auto before = tree();
   expect_error(call("PUT", "/v1/clocks", R"({"gpu":828750001})"), 400, "not_offered", "gpu", "828750000");
-  expect_error(call("PUT", "/v1/clocks", R"({"gpu":828750000,"cpu":12345})"), 400, "not_offered", "cpu", "1497600");
+  expect_error(call("PUT", "/v1/clocks", R"({"gpu":624750000,"cpu":12345})"), 400, "not_offered", "cpu", "1497600");
+  // Offered, but above the cap of the mode in effect: `clocks lock --gpu 1300500000` in MODE_30W.
+  expect_error(call("PUT", "/v1/clocks", R"({"gpu":1300500000})"), 400, "above_cap", "gpu",
+               "above the cap of power mode 2 (MODE_30W), 624750000");
   expect_error(call("PUT", "/v1/clocks", R"({"emc":1})"), 400, "not_offered", "emc", "3199000000");
   expect_error(call("PUT", "/v1/clocks", R"({"gpu":"fast"})"), 400, "invalid_field", "gpu");
   expect_error(call("PUT", "/v1/clocks", R"({"gpu":1.5})"), 400, "invalid_field", "gpu");

@@ -72,12 +72,24 @@ TEST(board_views, current_settings_has_every_key_null_when_absent) {
 }
 
 TEST(board_views, a_mode_shows_only_the_caps_its_settings_name) {
-  platform::power_mode_description bare{1, "MODE_15W", false, std::nullopt, std::nullopt, std::nullopt, true};
-  platform::power_mode_description full{2, "MODE_30W", true, 930750000, 3199000000LL, 8, false};
+  platform::power_mode_description bare{1,     "MODE_15W",  false, std::nullopt, std::nullopt, std::nullopt, true,
+                                        std::nullopt, false, false, false};
+  platform::power_mode_description full{2,       "MODE_30W", true,  930750000, 3199000000LL, 8, false,
+                                        1728000, false,      false, false};
   EXPECT_EQ(power_modes_json({bare, full}),
             json::parse(R"([{"id":1,"name":"MODE_15W","default":false,"reboot_needed_from_default":true},
                             {"id":2,"name":"MODE_30W","default":true,"gpu_max_hz":930750000,"emc_max_hz":3199000000,
-                             "cores_online":8,"reboot_needed_from_default":false}])"));
+                             "cpu_max_khz":1728000,"cores_online":8,"reboot_needed_from_default":false}])"));
+}
+
+// nvpmodel's "no limit" (-1, read as 2147483647; an EMC cap of 0) is null, which `jetperf mode`
+// prints as "no cap", not the sentinel's number.
+TEST(board_views, a_mode_without_a_cap_says_null_not_the_sentinel) {
+  platform::power_mode_description maxn{0,     "MAXN", false, std::nullopt, std::nullopt, 12, false,
+                                        std::nullopt, true,   true,  true};
+  EXPECT_EQ(power_modes_json({maxn}),
+            json::parse(R"([{"id":0,"name":"MAXN","default":false,"gpu_max_hz":null,"emc_max_hz":null,
+                             "cpu_max_khz":null,"cores_online":12,"reboot_needed_from_default":false}])"));
 }
 
 TEST(board_views, board_without_controls_has_nulls_and_empty_lists) {
@@ -179,6 +191,18 @@ TEST(board_views, clock_request_resolves_each_clock_and_refuses_others) {
     EXPECT_EQ(e.code(), "unknown_field");
   }
   EXPECT_THROW(read_clock_request(json::array({1}), offer), validation_error);
+}
+
+// "min" and "max" are the power mode's limits; a value is read against what the board offers, so
+// one above the mode's cap reaches the controller, which refuses it as above the cap.
+TEST(board_views, clock_request_reads_min_and_max_from_the_mode_s_limits) {
+  const platform::clock_offer offered{{100, 200, 300}, {10, 20}, {1000, 2000}};
+  const platform::clock_offer limits{{100, 200}, {10, 20}, {1000}};
+  const auto r = read_clock_request({{"gpu", "max"}, {"emc", "max"}}, offered, limits);
+  EXPECT_EQ(r.gpu_hz, 200);
+  EXPECT_EQ(r.emc_hz, 1000);
+  EXPECT_EQ(read_clock_request({{"gpu", 300}}, offered, limits).gpu_hz, 300);
+  EXPECT_THROW(read_clock_request({{"gpu", 250}}, offered, limits), validation_error);
 }
 
 }  // namespace

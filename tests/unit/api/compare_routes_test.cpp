@@ -33,6 +33,38 @@ class compare_routes : public test::api_fixture {
     raw.set_state(id, jobs::job_state::succeeded);
     return id;
   }
+
+  // A finished gemm job that swept every parameter a view compares by: one point, and beside it
+  // one point for each parameter that differs from it in that parameter alone.
+  std::int64_t every_parameter_job() {
+    const json base{{"power_mode", 0}, {"emc_freq_hz", 2133000000}, {"gpu_freq_hz", 624750000},
+                    {"cpu_freq_khz", 1728000}, {"device", "cuda"}, {"dtype", "half"}, {"tensor", "on"},
+                    {"m", 1024}, {"n", 1024}, {"k", 1024}, {"repeat", 0}};
+    const json other{{"power_mode", 3}, {"emc_freq_hz", 3199000000LL}, {"gpu_freq_hz", 828750000},
+                     {"cpu_freq_khz", 2201600}, {"device", "cpu"}, {"dtype", "float"}, {"tensor", "off"},
+                     {"m", 2048}, {"n", 2048}, {"k", 2048}, {"repeat", 1}};
+    std::vector<json> points{base};
+    for (const auto& item : other.items()) {
+      auto p = base;
+      p[item.key()] = item.value();
+      points.push_back(p);
+    }
+    store::job_store raw(db_);
+    const auto id = raw.insert("gemm", json::object(), {}, static_cast<std::int64_t>(points.size()), 1.0);
+    int index = 0;
+    for (const auto& params : points) {
+      store::point_record p;
+      p.job_id = id;
+      p.index = index++;
+      p.status = "ok";
+      p.params = params;
+      p.metrics = {{"gflops", 1000.0 + index}, {"power_w", 10.0}, {"gflops_per_w", (1000.0 + index) / 10.0}};
+      raw.add_point(p);
+    }
+    raw.set_state(id, jobs::job_state::running);
+    raw.set_state(id, jobs::job_state::succeeded);
+    return id;
+  }
 };
 
 }  // namespace
@@ -65,10 +97,10 @@ TEST_F(compare_routes, bad_requests_name_the_field) {
   EXPECT_EQ(call("POST", "/v1/jobs/1/compare?by=tensor", "{}").status, 405);
 }
 
-// What GET /v1/kinds declares is what compare answers: every declared parameter is accepted, the
-// table's columns are keys of the rows, and a parameter no view declares is refused.
+// What GET /v1/kinds declares is what compare answers: every declared parameter a job swept is
+// accepted, the table's columns are keys of the rows, and a parameter no view declares is refused.
 TEST_F(compare_routes, the_declared_views_are_the_comparisons_made) {
-  const auto id = gemm_job();
+  const auto id = every_parameter_job();
   const auto kind = json_of(call("GET", "/v1/kinds/gemm"));
   ASSERT_TRUE(kind.contains("compare_views")) << kind.dump();
   std::size_t parameters = 0;
@@ -90,6 +122,13 @@ TEST_F(compare_routes, the_declared_views_are_the_comparisons_made) {
   }
   EXPECT_EQ(parameters, 11u);
   EXPECT_EQ(call("GET", "/v1/jobs/" + std::to_string(id) + "/compare?by=colour").status, 400);
+  // A declared parameter the job held at one value compares nothing: 400 naming by and what it swept.
+  const auto tensor_only = gemm_job();
+  const auto res = call("GET", "/v1/jobs/" + std::to_string(tensor_only) + "/compare?by=gpu_freq_hz");
+  EXPECT_EQ(res.status, 400) << res.body;
+  EXPECT_EQ(json_of(res)["error"]["field"], "by") << res.body;
+  EXPECT_EQ(json_of(res)["error"]["code"], "not_swept") << res.body;
+  EXPECT_NE(json_of(res)["error"]["message"].get<std::string>().find("it swept: tensor"), std::string::npos) << res.body;
   const auto idle = json_of(call("GET", "/v1/kinds/idle"));
   EXPECT_EQ(idle["compare_views"], json::array());
 }

@@ -149,3 +149,56 @@ TEST(point_board, a_window_stopped_on_its_projection_is_rse_unmet_with_the_proje
   EXPECT_DOUBLE_EQ(mt.at("projected_rse").get<double>(), 0.042);
   EXPECT_EQ(mt.at("unmet"), json::array({"time_rse"}));
 }
+
+namespace {
+
+// A board in its 25 W mode (CPU cap 1344 MHz, as sim:orin-nano's) that runs a CPU clock above
+// the cap when asked, as a board whose kernel takes a root write over nvpmodel's cap does.
+class over_cap_board final : public platform::board_settings {
+ public:
+  platform::board_offer offered() const override { return {}; }
+  platform::mode_caps caps_of(std::int64_t mode) const override {
+    platform::mode_caps caps;
+    if (mode == 1) caps.cpu_freq_khz = 1344000;  // 25W; 2 MAXN_SUPER has none
+    return caps;
+  }
+  void arm(std::int64_t) override {}
+  platform::board_setting apply(const platform::board_setting& s) override {
+    platform::board_setting back = s;
+    back.power_mode = mode_;
+    cpu_ = s.cpu_freq_khz.value_or(cpu_);
+    back.cpu_freq_khz = cpu_;
+    return back;
+  }
+  platform::board_setting read_back() const override {
+    platform::board_setting back;
+    back.power_mode = mode_;
+    back.cpu_freq_khz = cpu_;
+    return back;
+  }
+  void restore() override {}
+  std::int64_t mode_ = 1;
+  std::int64_t cpu_ = 1344000;
+};
+
+}  // namespace
+
+// The row that said "1728 MHz, power mode 1, ok" on sim:orin-nano: a clock read back above the
+// cap of the mode it ran in is not the mode's setting, whatever was asked.
+TEST(point_board, a_clock_read_back_above_the_mode_cap_is_flagged_not_applied) {
+  over_cap_board board;
+  const auto m = verdict(board, {{"cpu_freq_khz", 1728000}});
+  EXPECT_EQ(m.at("cpu_freq_khz"), 1728000);
+  EXPECT_EQ(m.at("power_mode"), 1);
+  EXPECT_TRUE(has_flag(m, "settings_not_applied")) << m.dump();
+  EXPECT_FALSE(has_flag(m, "throttled")) << m.dump();
+  // A point that sets nothing on a board running above its mode's cap says so too.
+  const auto as_is = verdict(board, json::object());
+  EXPECT_TRUE(has_flag(as_is, "settings_not_applied")) << as_is.dump();
+  // Under the cap, or in a mode without one, nothing is flagged.
+  over_cap_board capped;
+  EXPECT_FALSE(has_flag(verdict(capped, {{"cpu_freq_khz", 1344000}}), "settings_not_applied"));
+  over_cap_board maxn;
+  maxn.mode_ = 2;
+  EXPECT_FALSE(has_flag(verdict(maxn, {{"cpu_freq_khz", 1728000}}), "settings_not_applied"));
+}

@@ -41,7 +41,7 @@ board_request request(std::optional<int> mode, std::optional<long long> gpu = {}
   return {mode, gpu, cpu, emc, force};
 }
 
-// PUT /v1/clocks's "min" and "max", resolved as api::read_clock_request does.
+// PUT /v1/clocks's "min" and "max", resolved as api::read_clock_request does (from clock_limits()).
 enum class end { min, max };
 long long at(const std::vector<long long>& offered, end e) { return e == end::min ? offered.front() : offered.back(); }
 
@@ -322,7 +322,7 @@ TEST(board_controller, api_changes_wait_for_the_job_that_holds_the_board) {
   b.board->arm(3);
   // The check and the change are one step under the controller's lock: no change slips in
   // between the job's start and its first setting.
-  const clock_request gpu_max{1300500000, std::nullopt, std::nullopt};
+  const clock_request gpu_max{624750000, std::nullopt, std::nullopt};  // MODE_30W's cap
   EXPECT_THROW(b.board->set_clocks(gpu_max), jetperf::conflict);
   EXPECT_THROW(b.board->set_power_mode(3, false), jetperf::conflict);
   EXPECT_THROW(b.board->restore_clocks(), jetperf::conflict);
@@ -403,4 +403,75 @@ TEST(board_controller, a_board_without_an_averaging_count_offers_none_and_refuse
     EXPECT_EQ(e.field(), "sensor_samples");
   }
   EXPECT_EQ(b.tree(), before);
+}
+
+// A power mode's caps (nvpmodel.conf's MAX_FREQ): the offer keeps every mode's values and says
+// each mode's caps; PUT /v1/clocks' "min" and "max" are the mode in effect's limits, and a clock
+// above its cap is refused naming the field and the cap, before anything is written.
+TEST(board_controller, clocks_above_the_mode_cap_are_refused_and_max_is_the_mode_s) {
+  orin b;  // mode 2, MODE_30W: GPU MAX_FREQ 624750000
+  const auto o = b.board->offered();
+  ASSERT_EQ(o.power_modes.size(), 4u);
+  EXPECT_EQ(o.caps_in(2).gpu_freq_hz, 624750000);
+  EXPECT_EQ(o.caps_in(1).gpu_freq_hz, 420750000);
+  EXPECT_FALSE(o.caps_in(0).gpu_freq_hz) << "MAXN's -1 is no cap";
+  EXPECT_EQ(o.caps_in().gpu_freq_hz, 624750000);
+  EXPECT_EQ(o.gpu_freqs_hz.back(), 1300500000);
+  EXPECT_EQ(b.board->clock_limits().gpu_hz.back(), 624750000);
+  EXPECT_EQ(b.board->clock_frequencies().gpu_hz.back(), 1300500000);
+  const std::string before = b.tree();
+  try {
+    b.board->set_clocks({1300500000, std::nullopt, std::nullopt});
+    FAIL() << "1300500000 Hz was accepted in MODE_30W";
+  } catch (const jetperf::validation_error& e) {
+    EXPECT_EQ(e.field(), "gpu");
+    EXPECT_EQ(e.code(), "above_cap");
+    EXPECT_NE(std::string(e.what()).find("above the cap of power mode 2 (MODE_30W), 624750000"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(b.tree(), before);
+  EXPECT_TRUE(b.journal.entries().empty()) << "a refused request armed a snapshot";
+  const auto c = b.board->set_clocks({at(b.board->clock_limits().gpu_hz, end::max), std::nullopt, std::nullopt});
+  EXPECT_EQ(c.gpu_freq_hz, 624750000);
+  b.board->restore_clocks();
+  EXPECT_EQ(b.tree(), before);
+}
+
+TEST(board_controller, a_mode_s_no_limit_is_no_cap_not_a_number) {
+  orin b;
+  const auto d = b.board->describe();
+  ASSERT_EQ(d.modes.size(), 4u);
+  EXPECT_FALSE(d.modes[0].gpu_max_hz) << *d.modes[0].gpu_max_hz;  // GPU MAX_FREQ -1, not 2147483647
+  EXPECT_TRUE(d.modes[0].gpu_uncapped);
+  EXPECT_EQ(d.modes[1].gpu_max_hz, 420750000);
+  EXPECT_FALSE(d.modes[1].gpu_uncapped);
+  EXPECT_FALSE(d.modes[1].emc_max_hz);  // the test conf names no EMC cap
+  EXPECT_FALSE(d.modes[1].emc_uncapped);
+}
+
+// A BPMP EMC without a rate table offers its min and max rate: a max above the mode's cap once
+// left only the min ("204-204 MHz, 1 step" on a Xavier NX whose EMC ran at 1065.6 MHz). The
+// modes' EMC caps are rates it runs at; the mode in effect's cap bounds what a lock may ask.
+TEST(board_controller, emc_without_a_rate_table_offers_its_range_and_the_modes_caps) {
+  jetperf::test::temp_dir tmp, bin;
+  jetperf::test::make_board_tree(tmp.path(), board_profile::xavier_r32);  // EMC 204 .. 2133 MHz, no table
+  jetperf::test::write_file(tmp.path() + "/etc/nvpmodel.conf",
+                            "< PARAM TYPE=CLOCK NAME=EMC >\n"
+                            "MAX_FREQ /sys/kernel/nvpmodel_emc_cap/emc_iso_cap\n"
+                            "< POWER_MODEL ID=0 NAME=MODE_10W_DESKTOP >\nEMC MAX_FREQ 1600000000\n"
+                            "< POWER_MODEL ID=1 NAME=MODE_20W_6CORE >\nEMC MAX_FREQ 1866000000\n"
+                            "< POWER_MODEL ID=2 NAME=MAXN >\nEMC MAX_FREQ 0\n"
+                            "< PM_CONFIG DEFAULT=0 >\n");
+  jetperf::test::write_file(tmp.path() + "/sys/kernel/nvpmodel_emc_cap/emc_iso_cap", "1600000000\n");
+  board_controller_options o;
+  o.nvpmodel_program = jetperf::test::make_fake_nvpmodel(bin.path(), {"MODE_10W_DESKTOP", "MODE_20W_6CORE", "MAXN"}, 0, {});
+  board_controller board(sysfs_root(tmp.path()), o, nullptr);
+  const std::vector<long long> all{204000000, 1600000000, 1866000000, 2133000000};
+  const auto d = board.describe();
+  ASSERT_TRUE(d.emc);
+  EXPECT_EQ(d.emc->available_hz, all);
+  EXPECT_EQ(board.offered().emc_freqs_hz, std::vector<std::int64_t>(all.begin(), all.end()));
+  EXPECT_EQ(board.offered().caps_in().emc_freq_hz, 1600000000);
+  EXPECT_EQ(board.clock_limits().emc_hz, (std::vector<long long>{204000000, 1600000000}));
+  EXPECT_TRUE(d.modes[2].emc_uncapped);
 }

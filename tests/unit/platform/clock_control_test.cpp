@@ -105,13 +105,26 @@ TEST(clock_control, cpu_clusters_cores_emc_fan) {
   EXPECT_TRUE(b.clocks.emc().locked);
   b.clocks.unlock_emc();
   EXPECT_FALSE(b.clocks.emc().locked);
+  // The rates are every power mode's: the cap of the mode in effect is the board controller's to
+  // hold (mode_caps.hpp), so a cap file does not shorten the list.
   jetperf::test::write_file(b.tmp.path() + "/sys/kernel/nvpmodel_emc_cap/emc_iso_cap", "2133000000\n");
-  EXPECT_EQ(b.clocks.emc_available_hz(), (std::vector<long long>{204000000, 665600000, 2133000000}));
-  EXPECT_THROW(b.clocks.lock_emc(3199000000), jetperf::validation_error);
+  EXPECT_EQ(b.clocks.emc_available_hz(), (std::vector<long long>{204000000, 665600000, 2133000000, 3199000000}));
+  EXPECT_THROW(b.clocks.lock_emc(3199000001), jetperf::validation_error);
   b.clocks.set_fan_pwm(255);
   EXPECT_EQ(b.clocks.fan_pwm(), 255);
   EXPECT_THROW(b.clocks.set_fan_pwm(300), jetperf::validation_error);
   EXPECT_THROW(b.clocks.set_core_online(0, false), jetperf::platform_error);  // cpu0 has no online file
+}
+
+// Without a rate table the EMC offers its min and max rate and, between them, the modes' caps
+// (set by the board controller from nvpmodel.conf).
+TEST(clock_control, emc_without_a_table_offers_its_range_and_the_modes_caps) {
+  board b(board_profile::xavier_r32);  // BPMP EMC 204 .. 2133 MHz
+  EXPECT_EQ(b.clocks.emc_available_hz(), (std::vector<long long>{204000000, 2133000000}));
+  b.clocks.set_emc_mode_caps({1600000000, 1331200000, 2133000000, 4266000000});
+  EXPECT_EQ(b.clocks.emc_available_hz(), (std::vector<long long>{204000000, 1331200000, 1600000000, 2133000000}));
+  b.clocks.lock_emc(1600000000);
+  EXPECT_EQ(b.file("/sys/kernel/debug/bpmp/debug/clk/emc/rate"), "1600000000\n");
 }
 
 TEST(clock_control, nano_emc_uses_override_files) {

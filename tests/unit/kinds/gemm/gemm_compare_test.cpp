@@ -1,11 +1,14 @@
 #include <jetperf/kinds/gemm/gemm_compare.hpp>
 #include <jetperf/kinds/gemm/gemm_kind.hpp>
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include <jetperf/store/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/measure/student_t.hpp>
+#include <jetperf/jobs/swept_parameters.hpp>
 
 using nlohmann::json;
 using namespace jetperf::kinds;
@@ -228,4 +231,31 @@ TEST(gemm_compare, verdicts_leave_out_implausible_points_and_count_them) {
   b["params"]["repeat"] = 1;
   b["status"] = "implausible";
   EXPECT_TRUE(repeats_json({a, b}).empty());
+// `compare 1 --by gpu_freq_hz` on a job that swept CPU clocks printed a row of "-" per point: a
+// parameter the job held at one value (or never set) is refused naming the ones it swept.
+TEST(gemm_compare, a_parameter_the_job_did_not_sweep_is_refused_naming_those_it_did) {
+  auto cpu = [](long khz, int size) {
+    auto p = point("float", size, false, 0, 10, 1);
+    p["params"]["gpu_freq_hz"] = nullptr;
+    p["params"]["cpu_freq_khz"] = khz;
+    p["params"]["device"] = "cpu";
+    p["metrics"]["gpu_freq_hz"] = 624750000;  // read back, not swept
+    return p;
+  };
+  const auto rows = rows_of({cpu(115200, 256), cpu(1728000, 256), cpu(115200, 512), cpu(1728000, 512)});
+  const auto kind = jetperf::kinds::make_gemm_kind();
+  try {
+    kind->compare(rows, "gpu_freq_hz");
+    FAIL() << "compared by a parameter the job did not sweep";
+  } catch (const jetperf::validation_error& e) {
+    EXPECT_EQ(e.field(), "by");
+    EXPECT_EQ(e.code(), "not_swept");
+    EXPECT_NE(std::string(e.what()).find("did not sweep gpu_freq_hz"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("it swept: cpu_freq_khz, m, n, k"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(kind->compare(rows, "dtype"), jetperf::validation_error);  // one dtype
+  EXPECT_EQ(jetperf::to_json(kind->compare(rows, "cpu_freq_khz")).size(), 2u);
+  auto swept = jetperf::jobs::swept_parameters(rows);
+  std::sort(swept.begin(), swept.end());
+  EXPECT_EQ(swept, (std::vector<std::string>{"cpu_freq_khz", "k", "m", "n"}));
 }
