@@ -231,6 +231,8 @@ TEST(gemm_compare, verdicts_leave_out_implausible_points_and_count_them) {
   b["params"]["repeat"] = 1;
   b["status"] = "implausible";
   EXPECT_TRUE(repeats_json({a, b}).empty());
+}
+
 // `compare 1 --by gpu_freq_hz` on a job that swept CPU clocks printed a row of "-" per point: a
 // parameter the job held at one value (or never set) is refused naming the ones it swept.
 TEST(gemm_compare, a_parameter_the_job_did_not_sweep_is_refused_naming_those_it_did) {
