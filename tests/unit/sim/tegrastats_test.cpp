@@ -88,7 +88,13 @@ INSTANTIATE_TEST_SUITE_P(fixtures, sim_tegrastats,
                          ::testing::Values(fixture_case{"nano", "tegrastats_nano_r32_nonroot.txt", false},
                                            fixture_case{"tx2", "tegrastats_tx2_r32_nonroot.txt", false},
                                            fixture_case{"xavier-agx", "tegrastats_xavier-agx_r32.1_nonroot.txt", false},
-                                           fixture_case{"orin-agx", "tegrastats_orin-agx-64gb_r36.txt", true}));
+                                           fixture_case{"orin-agx", "tegrastats_orin-agx-64gb_r36.txt", true}),
+                         [](const auto& info) {
+                           std::string n = info.param.profile;
+                           for (auto& c : n)
+                             if (c == '-') c = '_';
+                           return n;
+                         });
 
 TEST(sim_tegrastats_line, root_form_has_frequencies_and_offline_cores) {
   test::temp_dir tmp;
