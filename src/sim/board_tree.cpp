@@ -215,10 +215,14 @@ void write_rails(const tree& t, const board_profile& p, const std::string& root)
     if (p.hwmon_rails) {
       t.link("/sys/class/hwmon/hwmon" + std::to_string(chip.hwmon_index), dir);
       t.put(dir + "/name", driver + "\n");
-      // The simulated chips' readings change every rail_simulator period: 3 channels x 16 samples
-      // x (204 + 204) us = 19.584 ms, which the real driver reports rounded, as 20 ms.
+      // The simulated chips' readings change every period of the chip's timing (the INA3221's
+      // own: 3 channels x 16 samples x (204 + 204) us = 19.584 ms), which the real driver reports
+      // rounded to a millisecond (20). Written from the chip's timing here, not left to the rail
+      // simulator's first step: a daemon that read the file before that step (a loaded host) took
+      // a profile file's 26.5 ms chip for a 20 ms one, and its sensor card found no clock.
+      const auto period_us = p.timing_of(chip).period_us;
       t.put(dir + "/samples", "16\n", kind::setting);
-      t.put(dir + "/update_interval", "20\n", kind::setting);
+      t.put(dir + "/update_interval", std::to_string((period_us + 500) / 1000) + "\n", kind::setting);
       for (int k = 1; k <= 3; ++k) {
         const auto& ch = chip.channels[k - 1];
         const std::string ks = std::to_string(k);

@@ -454,3 +454,21 @@ TEST(rail_simulator, a_sensors_lag_moves_its_window_back_from_when_it_is_seen) {
   EXPECT_NEAR(lagged, steady_dense, 0.03 * steady_dense) << "lagged " << lagged << ", prompt " << prompt;
   EXPECT_GT(lagged - prompt, 800) << "lagged " << lagged << ", prompt " << prompt;
 }
+
+TEST(rail_simulator, the_tree_states_each_chips_own_period_before_the_simulator_runs) {
+  // A daemon reads update_interval at start, maybe before the rail simulator's first step (a
+  // loaded host): the tree must already say each chip's period, not the INA3221's default 20 ms.
+  // (A profile file's 8.5 ms chip read as 20 ms left its sensor card without a clock.)
+  test::temp_dir tmp;
+  auto profile = find_profile("orin-agx");
+  ASSERT_GE(profile.ina.size(), 2u);
+  profile.ina[0].timing = profile.sensor;
+  profile.ina[0].timing->period_us = 8500;
+  profile.sensor.period_us = 26500;  // the chips without a timing of their own
+  sim_create_options o;
+  o.tools_dir = test::sim_tools_dir();
+  auto board = sim_board::create(profile, tmp.path() + "/b", o);
+  platform::sysfs_root root(board.paths().sysfs_root);
+  EXPECT_EQ(root.read("/sys/bus/i2c/devices/1-0040/hwmon/hwmon3/update_interval"), "9");
+  EXPECT_EQ(root.read("/sys/bus/i2c/devices/1-0041/hwmon/hwmon4/update_interval"), "27");
+}
