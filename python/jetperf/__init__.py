@@ -7,10 +7,13 @@
     df = j.results()                          # the CLI's CSV, typed; df.attrs["units"]
 """
 from .board import Board, connect
-from .errors import JetperfError, MissingDependency, SpecError
+from ._limits import Limits
+from .errors import (BadResponse, ConnectionFailed, JetperfError, MissingDependency, PagingStuck, RedirectRefused,
+                     SpecError, TimedOut, TooLarge)
 from .fleet import results
 from .job import Job
 from .plot import plot
 
-__all__ = ["connect", "Board", "Job", "JetperfError", "SpecError", "MissingDependency", "results", "plot"]
+__all__ = ["connect", "Board", "Job", "Limits", "JetperfError", "SpecError", "ConnectionFailed", "TimedOut",
+           "TooLarge", "BadResponse", "PagingStuck", "RedirectRefused", "MissingDependency", "results", "plot"]
 __version__ = "0.1.0"

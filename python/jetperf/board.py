@@ -6,12 +6,13 @@ from .job import Job
 from .telemetry import read_telemetry
 
 
-def connect(host=None, token=None, timeout=10.0):
+def connect(host=None, token=None, timeout=None, limits=None):
     """The daemon the CLI would talk to: `host` and `token`, else $JETPERF_HOST and
     $JETPERF_TOKEN, else ~/.config/jetperf/config, else 127.0.0.1:7070 (and on loopback the
-    daemon's own /var/lib/jetperf/token)."""
+    daemon's own /var/lib/jetperf/token). `limits` (jetperf.Limits) bounds every call's time
+    and size; `timeout` alone sets its longest single wait (10 s)."""
     endpoint, tok = _settings.resolve(host, token)
-    return Board(Http(endpoint, tok, timeout))
+    return Board(Http(endpoint, tok, timeout, limits))
 
 
 class Board:

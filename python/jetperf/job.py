@@ -1,7 +1,9 @@
 """A job on a board: follow it, cancel, rerun or resume it, and read what it measured."""
-import json
+import time
 
 from . import _optional
+from ._answer import parse_json
+from ._backoff import reconnect_delays
 from ._progress import progress_display
 from ._tables import frame_from_csv
 from .telemetry import read_job_samples
@@ -37,16 +39,24 @@ class Job:
 
     def wait(self, progress=True, timeout=None):
         """Follows the job's event stream (state, progress, point, end) until it ends and
-        returns its final state; progress=True shows a bar (tqdm) or a plain line."""
+        returns its final state; progress=True shows a bar (tqdm) or a plain line. `timeout`:
+        the longest one event line may take (Limits.stream_timeout when None)."""
         display = progress_display(self.id) if progress else None
+        path = self._path + "/events"
+        delays, delay = reconnect_delays(), 0.0
         try:
             while True:
                 state = self.info().get("state")
                 if state in FINAL_STATES:
                     return state
-                # The stream can end without `end` (a daemon restart): look again, reconnect.
-                for event, data in self.board.http.events(self._path + "/events", timeout=timeout):
-                    doc = json.loads(data) if data.startswith("{") else {}
+                # The stream can end without `end` (a daemon restart, a proxy): look again and
+                # reconnect, waiting longer each time, so a stream that keeps ending is no spin.
+                time.sleep(delay)
+                delay = next(delays)
+                for event, data in self.board.http.events(path, timeout=timeout):
+                    if event not in ("state", "progress", "end"):
+                        continue
+                    doc = parse_json(data, f"GET {path}, event {event}") if data.startswith("{") else {}
                     if event == "state":
                         state = doc.get("state", state)
                     if display and event == "progress":

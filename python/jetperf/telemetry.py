@@ -1,9 +1,10 @@
 """Telemetry as tables: a job's stored samples and the live stream, one column per channel
 (rail.VDD_GPU_SOC, power.total, clock.gpu, temp.CPU, ...), time as the index."""
-import json
 import time
 
 from . import _optional
+from ._answer import answer_shape, parse_json
+from .errors import BadResponse, PagingStuck
 
 
 def wide_frame(t_ns, channel, value, units, t0_ns=None):
@@ -26,24 +27,42 @@ def wide_frame(t_ns, channel, value, units, t0_ns=None):
     return wide
 
 
+def _cursor(text, what):
+    """next_after, "T_NS:CHANNEL", as (t_ns, channel): the order the pages come in."""
+    t, _, c = str(text).partition(":")
+    try:
+        return int(t), int(c)
+    except ValueError:
+        raise BadResponse(f"{what}: next_after is not a T_NS:CHANNEL cursor") from None
+
+
 def read_job_samples(http, job_id, point=None, start_ns=None, end_ns=None, channels=None):
     """GET /v1/jobs/{id}/samples, every page (`next_after`), as wide_frame; `channels` (names)
-    are asked for one by one (the route takes one `channel`), None means all of them."""
+    are asked for one by one (the route takes one `channel`), None means all of them. A
+    next_after that does not advance raises PagingStuck rather than ask for the pages again."""
     t_ns, channel, value, units = [], [], [], {}
+    path = f"/v1/jobs/{int(job_id)}/samples"
+    what = f"GET {path}"
     for name in (channels or [None]):
         params = {"point": point, "from": start_ns, "to": end_ns, "channel": name}
-        after = None
+        after = last = None
         while True:
-            doc = http.get(f"/v1/jobs/{int(job_id)}/samples", after=after, **params)
-            for c in doc.get("channels", []):
-                units[c["name"]] = c.get("unit", "")
-            for s in doc.get("samples", []):
-                t_ns.append(s["t_ns"])
-                channel.append(s["channel"])
-                value.append(s["value"])
-            after = doc.get("next_after")
-            if not after:
+            doc = http.get(path, after=after, **params)
+            with answer_shape(what):
+                for c in doc.get("channels", []):
+                    units[c["name"]] = c.get("unit", "")
+                for s in doc.get("samples", []):
+                    t_ns.append(s["t_ns"])
+                    channel.append(s["channel"])
+                    value.append(s["value"])
+                following = doc.get("next_after")
+            if not following:
                 break
+            cursor = _cursor(following, what)
+            if last is not None and cursor <= last:
+                raise PagingStuck(http.hidden_text(
+                    f"{what}: next_after '{following}' does not advance past the previous page's '{after}'"))
+            after, last = following, cursor
     return wide_frame(t_ns, channel, value, units)
 
 
@@ -51,19 +70,23 @@ def read_telemetry(http, seconds):
     """The live stream's `samples` events (every sample the sampler took) for `seconds`."""
     t_ns, channel, value, units = [], [], [], {}
     deadline = time.monotonic() + float(seconds)
+    what = "GET /v1/telemetry/stream"
     stream = http.events("/v1/telemetry/stream", params={"samples": "all"})
     try:
         for event, data in stream:
-            doc = json.loads(data)
-            if event == "sample":
-                for c in doc.get("channels", []):
-                    units[c["name"]] = c.get("unit", "")
-            elif event == "samples":
-                names, t0 = doc["channels"], doc["t0_ns"]
-                for dt_us, idx, v in doc["samples"]:
-                    t_ns.append(t0 + int(round(dt_us * 1000)))
-                    channel.append(names[idx])
-                    value.append(v)
+            if event not in ("sample", "samples"):
+                continue
+            doc = parse_json(data, f"{what}, event {event}")
+            with answer_shape(f"{what}, event {event}"):
+                if event == "sample":
+                    for c in doc.get("channels", []):
+                        units[c["name"]] = c.get("unit", "")
+                else:
+                    names, t0 = doc["channels"], doc["t0_ns"]
+                    for dt_us, idx, v in doc["samples"]:
+                        t_ns.append(t0 + int(round(dt_us * 1000)))
+                        channel.append(names[idx])
+                        value.append(v)
             if time.monotonic() >= deadline:
                 break
     finally:
