@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <stdexcept>
 
 #include <jetperf/measure/block_covariance.hpp>
@@ -304,11 +305,18 @@ void layer_power_estimator::add_run(const std::vector<layer_span>& spans) {
       const auto c = static_cast<std::size_t>(at - columns_.begin());
       columns_.insert(at, std::vector<int>{s.layer});
       const int layer = layer_of_part_[static_cast<std::size_t>(s.layer)];
+      // Any part of the column, not its first: a column merged as dependent holds parts of two
+      // layers, and a layer whose new part started a unit of its own sat in two units (its own
+      // figure and its group's, its energy counted twice).
+      const auto holds_layer = [&](const std::vector<int>& column) {
+        return std::any_of(column.begin(), column.end(),
+                           [&](int p) { return layer_of_part_[static_cast<std::size_t>(p)] == layer; });
+      };
       int label = -1;
       for (std::size_t j = 0; j < c; ++j)
-        if (layer_of_part_[static_cast<std::size_t>(columns_[j].front())] == layer) label = unit_of_column_[j];
+        if (holds_layer(columns_[j])) label = unit_of_column_[j];
       for (std::size_t j = c + 1; label < 0 && j < columns_.size(); ++j)
-        if (layer_of_part_[static_cast<std::size_t>(columns_[j].front())] == layer) label = unit_of_column_[j - 1];
+        if (holds_layer(columns_[j])) label = unit_of_column_[j - 1];
       if (label < 0) label = next_label_++;
       unit_of_column_.insert(unit_of_column_.begin() + static_cast<std::ptrdiff_t>(c), label);
       added.push_back(s.layer);
@@ -335,7 +343,35 @@ void layer_power_estimator::add_run(const std::vector<layer_span>& spans) {
       }
     }
   }
+  if (!added.empty()) keep_units_whole();
   runs_.push_back(std::move(r));
+}
+
+void layer_power_estimator::keep_units_whole() {
+  for (bool changed = true; changed;) {
+    changed = false;
+    // The first label each layer was seen with, and the last column of each label.
+    std::map<int, int> label_of_layer;
+    std::map<int, std::size_t> last_column;
+    for (std::size_t c = 0; c < columns_.size(); ++c) last_column[unit_of_column_[c]] = c;
+    for (std::size_t c = 0; c < columns_.size() && !changed; ++c) {
+      const int label = unit_of_column_[c];
+      for (int p : columns_[c]) {
+        const auto [it, fresh] = label_of_layer.emplace(layer_of_part_[static_cast<std::size_t>(p)], label);
+        if (!fresh && it->second != label) {
+          std::replace(unit_of_column_.begin(), unit_of_column_.end(), label, it->second);
+          changed = true;
+          break;
+        }
+      }
+      // A column of another unit between two of this one's: the three are one.
+      for (std::size_t d = c + 1; !changed && d < last_column[label]; ++d)
+        if (unit_of_column_[d] != label) {
+          std::replace(unit_of_column_.begin(), unit_of_column_.end(), unit_of_column_[d], label);
+          changed = true;
+        }
+    }
+  }
 }
 
 void layer_power_estimator::renumber() {
@@ -604,6 +640,7 @@ void layer_power_estimator::merge(std::size_t u, std::size_t v) {
   // Columns of two units made one: the units are one too.
   std::replace(unit_of_column_.begin(), unit_of_column_.end(), gone, keep);
   renumber();
+  keep_units_whole();
 }
 
 void layer_power_estimator::merge_units(std::size_t c) {
@@ -612,6 +649,7 @@ void layer_power_estimator::merge_units(std::size_t c) {
   while (next < columns_.size() && unit_of_column_[next] == keep) ++next;
   if (next == columns_.size()) return;
   std::replace(unit_of_column_.begin(), unit_of_column_.end(), unit_of_column_[next], keep);
+  keep_units_whole();
 }
 
 namespace {

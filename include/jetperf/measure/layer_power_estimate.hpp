@@ -243,6 +243,10 @@ class layer_power_estimator {
   std::vector<std::size_t> unit_bounds() const;
   /// column_of_part_ from columns_.
   void renumber();
+  /// Each layer in one unit and each unit one run of columns: units that share a layer, and any
+  /// between two columns of one unit, are made one (a layer in two units had a figure of its own
+  /// beside its group's, its energy counted twice).
+  void keep_units_whole();
   /// `unit`'s relative half-width once `to_come` more readings are in, by the trend of its own
   /// interval since it had half the `rows` or fewer (NaN: no such history, or a trend no slower
   /// than the model's 1/sqrt(readings)).

@@ -558,3 +558,41 @@ TEST(layer_power_estimate, a_blocks_ops_modelled_one_by_one_keep_a_short_neighbo
   EXPECT_LT(p.residual_rms_w, 0.025);
   EXPECT_GT(l.residual_rms_w, p.residual_rms_w);
 }
+
+// A column merged as dependent can hold parts of two layers. A part of the second layer seen for
+// the first time later must join that column's unit, not start one of its own: a layer in two
+// units got a figure of its own beside its group's, and the layers' energy was counted twice
+// (sim:thor efficientnet_b0, in_context: features.2 alone and in "features.0 + features.1 +
+// features.2", the sum 1.27x the run's, the job implausible in 6 of 10 jobs).
+TEST(layer_power_estimator, a_new_part_joins_the_unit_of_its_layer_in_a_column_merged_across_layers) {
+  // Parts 0 (layer 0) and 1 (layer 1) always share every reading alike: the readings cannot
+  // tell them apart, and their columns are merged as dependent.
+  const std::int64_t run_ns = 10'000'000;
+  layer_estimate_options o{run_ns, k_idle_w, 0.05};
+  o.resolvable_rel = 0.5;
+  layer_power_estimator est(2, o, {0, 1, 1});
+  std::vector<power_reading> readings;
+  for (int k = 0; k < 60; ++k) {
+    const std::int64_t t = k * run_ns;
+    est.add_run({{0, t, t + run_ns / 2}, {1, t + run_ns / 2, t + run_ns}});
+    readings.push_back({t + run_ns, k_idle_w + 2.0 + 0.01 * ((k * 7) % 5)});
+  }
+  est.set_readings(readings);
+  layer_power_result merged;
+  est.merge_unresolvable(1.0, 1.0, &merged);
+  ASSERT_EQ(merged.units.size(), 1u);
+  // Layer 1's second part, first seen now.
+  for (int k = 60; k < 120; ++k) {
+    const std::int64_t t = k * run_ns;
+    est.add_run({{0, t, t + run_ns / 2}, {1, t + run_ns / 2, t + 3 * run_ns / 4}, {2, t + 3 * run_ns / 4, t + run_ns}});
+    readings.push_back({t + run_ns, k_idle_w + 2.0 + 0.01 * ((k * 7) % 5)});
+  }
+  est.set_readings(readings);
+  const auto r = est.solve();
+  std::vector<int> units_of_layer(2, 0);
+  for (const auto& u : r.units)
+    for (int l : u.layers) ++units_of_layer[static_cast<std::size_t>(l)];
+  EXPECT_EQ(units_of_layer, (std::vector<int>{1, 1}));
+  ASSERT_EQ(r.units.size(), 1u);
+  EXPECT_EQ(r.units[0].layers, (std::vector<int>{0, 1}));
+}
