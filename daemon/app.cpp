@@ -191,7 +191,9 @@ api::services app::services_of() {
   services.attachment_max_total_bytes = static_cast<std::int64_t>(config_.max_trace_disk_mb << 20);
   services.attachment_max_bytes = static_cast<std::int64_t>(config_.max_trace_upload_mb << 20);
   services.retention = retention_.get();
-  services.storage = storage_status_of(config_, *retention_);
+  storage_report_ = std::make_unique<storage_report>(storage_status_of(config_, *retention_), k_storage_report_period);
+  const storage_report* storage = storage_report_.get();
+  services.storage = [storage] { return storage->latest(); };
   services.web_root = config_.web_root;
   services.javascript_dir = config_.javascript_dir;
   return services;
@@ -325,6 +327,7 @@ void app::shutdown() {
   journal_.reset();
   snapshots_.reset();
   samples_.reset();
+  storage_report_.reset();
   retention_.reset();
   db_.reset();
 }

@@ -34,6 +34,7 @@
 namespace jetperf::daemon {
 
 class retention_worker;
+class storage_report;
 
 class app {
  public:
@@ -84,6 +85,7 @@ class app {
   std::unique_ptr<store::timeline_store> timeline_;
   std::unique_ptr<store::trace_attachment_store> attachments_;
   std::unique_ptr<store::retention_store> retention_;
+  std::unique_ptr<storage_report> storage_report_;  ///< after retention_, which it reads
   std::unique_ptr<retention_worker> retention_worker_;  ///< after jobs_, which it asks
   board_selection board_;  ///< the served board (a running simulator when simulated)
   std::unique_ptr<sample_persister> persister_;

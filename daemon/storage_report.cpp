@@ -5,7 +5,10 @@
 #include <filesystem>
 #include <system_error>
 
+#include <spdlog/spdlog.h>
+
 #include <jetperf/common/clock.hpp>
+#include <jetperf/common/thread_name.hpp>
 
 namespace jetperf::daemon {
 
@@ -33,6 +36,49 @@ std::function<api::storage_status()> storage_status_of(const daemon_config& conf
     st.retention_days = days;
     return st;
   };
+}
+
+storage_report::storage_report(std::function<api::storage_status()> read, std::chrono::milliseconds period)
+    : read_(std::move(read)), period_(period) {
+  try {
+    latest_ = read_();
+  } catch (const std::exception& e) {
+    spdlog::warn("storage report: {}", e.what());
+  }
+  thread_ = std::thread([this] {
+    name_this_thread("jp-storage");
+    loop();
+  });
+}
+
+storage_report::~storage_report() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+api::storage_status storage_report::latest() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return latest_;
+}
+
+void storage_report::loop() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (!wake_.wait_for(lock, period_, [this] { return stopping_; })) {
+    lock.unlock();
+    try {
+      auto now = read_();
+      lock.lock();
+      latest_ = now;
+    } catch (const std::exception& e) {
+      // A busy or full database this once: the figures before stay, the next read retries.
+      spdlog::debug("storage report: {}", e.what());
+      lock.lock();
+    }
+  }
 }
 
 }  // namespace jetperf::daemon

@@ -305,6 +305,13 @@ void session::dispatch(unsigned version, bool keep_alive) {
 }
 
 void session::finish(api::http_response& response, unsigned version, bool keep_alive) {
+  if (request_.method == "HEAD") {
+    // The GET's header only: a stream or a body source is never started, its producers stop.
+    if (response.stream) response.stream->close();
+    response.stream.reset();
+    response.chunks.reset();
+    return do_write(response, version, keep_alive);
+  }
   if (response.stream) return start_stream(response, version);
   if (response.chunks) return start_chunked(response, version);
   do_write(response, version, keep_alive);
@@ -315,6 +322,12 @@ void session::do_write(api::http_response& response, unsigned version, bool keep
   remove_upload();
   if (response.status < 100 || response.status > 599) response.status = 500;
   to_beast_response(response, version, keep_alive, context_->server_name, response_);
+  if (request_.method == "HEAD") {
+    // The length the GET's body would have, and no body.
+    const auto length = response_.body().size();
+    response_.body().clear();
+    response_.content_length(length);
+  }
   stream_.expires_after(context_->limits.write_timeout);
   http::async_write(stream_, response_,
                     beast::bind_front_handler(&session::on_write, shared_from_this(),

@@ -75,13 +75,15 @@ route_table::match_result route_table::match(const std::string& method, const st
   for (const auto& r : routes_) {
     std::map<std::string, std::string> params;
     if (!matches(r, segments, params)) continue;
-    if (r.method == method) {
+    // HEAD is GET without the body (RFC 9110 9.3.2): every GET route answers it.
+    if (r.method == method || (method == "HEAD" && r.method == "GET")) {
       result.found = &r;
       result.params = std::move(params);
       result.allowed.clear();
       return result;
     }
     result.allowed.push_back(r.method);
+    if (r.method == "GET") result.allowed.push_back("HEAD");
   }
   return result;
 }

@@ -60,7 +60,10 @@ TEST(route_table, matches_patterns_and_reports_allowed_methods) {
   EXPECT_EQ(m.params.at("id"), "7");
   m = t.match("PUT", "/v1/jobs/7");
   EXPECT_FALSE(m.found);
-  EXPECT_EQ(m.allowed, (std::vector<std::string>{"GET", "DELETE"}));
+  EXPECT_EQ(m.allowed, (std::vector<std::string>{"GET", "HEAD", "DELETE"}));
+  m = t.match("HEAD", "/v1/jobs/7");  // a GET route answers HEAD
+  ASSERT_TRUE(m.found);
+  EXPECT_EQ(m.found->method, "GET");
   m = t.match("GET", "/v1/jobs//results");
   EXPECT_FALSE(m.found);
   EXPECT_TRUE(m.allowed.empty());

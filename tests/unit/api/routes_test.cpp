@@ -72,13 +72,30 @@ TEST_F(routes_test, unknown_path_is_404_with_error_body) {
 TEST_F(routes_test, wrong_method_is_405_with_allow) {
   auto res = call("PUT", "/v1/jobs");
   EXPECT_EQ(res.status, 405);
-  EXPECT_EQ(header_of(res, "Allow"), "POST, GET");
+  EXPECT_EQ(header_of(res, "Allow"), "POST, GET, HEAD");
   EXPECT_EQ(json_of(res)["error"]["code"], "method_not_allowed");
   res = call("POST", "/v1/health");
   EXPECT_EQ(res.status, 405);
-  EXPECT_EQ(header_of(res, "Allow"), "GET");
+  EXPECT_EQ(header_of(res, "Allow"), "GET, HEAD");
   res = call("DELETE", "/v1/jobs/3/results");
   EXPECT_EQ(res.status, 405);
+}
+
+// HEAD is answered wherever GET is (issue 58 item 7: HEAD /v1/health was a 405), without the token
+// where GET needs none, and it changes nothing; the HTTP layer drops the body.
+TEST_F(routes_test, head_is_answered_wherever_get_is) {
+  const auto id = submit_idle();
+  for (const auto* target : {"/v1/health", "/v1/time", "/v1/jobs", "/v1/openapi.json"}) {
+    const auto get = router().handle(request("GET", target, {}, /*with_token=*/false));
+    const auto head = router().handle(request("HEAD", target, {}, /*with_token=*/false));
+    EXPECT_EQ(head.status, get.status) << target << ": " << head.body;
+    EXPECT_EQ(head.content_type, get.content_type) << target;
+  }
+  EXPECT_EQ(call("HEAD", "/v1/jobs/" + std::to_string(id)).status, 200);
+  EXPECT_EQ(call("HEAD", "/v1/jobs/999").status, 404);
+  // Never a mutating route's.
+  const auto res = call("HEAD", "/v1/clocks/restore");
+  EXPECT_EQ(res.status, 405) << res.body;
 }
 
 TEST_F(routes_test, submit_returns_201_location_and_job) {

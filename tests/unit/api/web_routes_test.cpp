@@ -93,7 +93,7 @@ TEST_F(web_routes, only_get_and_an_unset_root_says_the_page_is_not_installed) {
   make_web_router(web_.path(), js_.path());
   auto res = router().handle(request("POST", "/web/js/main.js", "{}"));
   EXPECT_EQ(res.status, 405);
-  EXPECT_EQ(header_of(res, "Allow"), "GET");
+  EXPECT_EQ(header_of(res, "Allow"), "GET, HEAD");
   EXPECT_EQ(router().handle(request("DELETE", "/")).status, 405);
 
   make_web_router("", "");

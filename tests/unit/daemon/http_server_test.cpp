@@ -95,6 +95,28 @@ TEST(http_server, keep_alive_serves_many_requests_on_one_connection) {
   EXPECT_EQ(server.open_connections(), 1u);
 }
 
+// A HEAD answer is the GET's header, its Content-Length the GET body's, and no body: the next
+// answer on the connection parses whole.
+TEST(http_server, head_answers_the_header_alone) {
+  http_server server(test::loopback_options(2), [](const api::http_request& r) {
+    api::http_response res;
+    res.body = std::string(1000, 'x');
+    res.headers.emplace_back("X-Method", r.method);
+    return res;
+  });
+  server.start();
+  raw_client client(server.local_port());
+  ASSERT_TRUE(client.send(raw_client::request("HEAD", "/v1/health") + raw_client::request("GET", "/v1/health")));
+  const auto head = client.read_until("\r\n\r\n");
+  EXPECT_EQ(head.rfind("HTTP/1.1 200", 0), 0u) << head;
+  EXPECT_NE(head.find("Content-Length: 1000\r\n"), std::string::npos) << head;
+  EXPECT_NE(head.find("X-Method: HEAD\r\n"), std::string::npos) << head;
+  // What follows the header is the GET's answer, not a body.
+  const auto both = client.read_until("\r\n\r\n", 2);
+  const auto second = both.substr(both.find("\r\n\r\n") + 4);
+  EXPECT_EQ(second.rfind("HTTP/1.1 200", 0), 0u) << second.substr(0, 80);
+}
+
 TEST(http_server, pipelined_requests_are_answered_in_order) {
   http_server server(test::loopback_options(2), echo);
   server.start();
