@@ -15,6 +15,7 @@
 
 #include "atomic_file.hpp"
 #include "command_setup.hpp"
+#include "database_file.hpp"
 #include "exposure.hpp"
 #include "http/net.hpp"
 #include "kinds.hpp"
@@ -27,11 +28,6 @@
 namespace jetperf::daemon {
 
 namespace {
-
-std::unique_ptr<store::database> open_database(const std::string& path) {
-  if (path != ":memory:") ensure_directory(parent_directory(path), 0750);
-  return std::make_unique<store::database>(path);
-}
 
 http_server_options server_options(const daemon_config& c) {
   http_server_options o;
@@ -88,7 +84,7 @@ app::app(daemon_config config)
   spdlog::info("jetperfd {} starting", JETPERF_VERSION);
   token_ = load_or_create_token(config_.token_file);
   spdlog::info("token file: {}", config_.token_file);
-  db_ = open_database(config_.db_path);
+  db_ = open_private_database(config_.db_path);
   spdlog::info("database: {} (schema version {})", config_.db_path, db_->schema_version());
 
   register_kinds(registry_, command_policy_of(config_));
@@ -339,7 +335,7 @@ void app::write_ready_file() const {
 
 int app::restore_only(const daemon_config& config) {
   try {
-    auto db = open_database(config.db_path);
+    auto db = open_private_database(config.db_path);
     store::snapshot_store snapshots(*db);
     store_snapshot_journal journal(snapshots);
     auto board = select_board(config, &journal);
