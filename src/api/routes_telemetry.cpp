@@ -135,9 +135,10 @@ std::string storage_metrics(const storage_status& st) {
   };
   gauge("jetperf_database_bytes", "Size of the daemon's SQLite database with its WAL.", std::to_string(st.database_bytes));
   gauge("jetperf_disk_free_bytes", "Free space on the database's file system.", std::to_string(st.disk_free_bytes));
+  // Seconds, Prometheus's base unit (promtool refuses "_days"); /v1/health says days.
   if (st.full_rate_days)
-    gauge("jetperf_full_rate_days", "Age in days of the oldest job samples kept at full rate.",
-          nlohmann::json(*st.full_rate_days).dump());
+    gauge("jetperf_full_rate_age_seconds", "Age of the oldest job samples kept at full rate.",
+          nlohmann::json(*st.full_rate_days * 86400.0).dump());
   return out;
 }
 

@@ -20,6 +20,8 @@
 #include <set>
 #include <sstream>
 
+#include <support/eventually.hpp>
+#include <support/finished_job.hpp>
 #include <support/test_paths.hpp>
 
 #include "backbone_helpers.hpp"
@@ -137,6 +139,17 @@ TEST(prometheus_sim, the_daemons_metrics_pass_promtool_check_metrics) {
   temp_dir sim;
   daemon_process d({"--board", "sim:orin-agx", "--sim-dir", sim.path()});
   http_client http(d.port(), std::chrono::seconds(30));
+  // A finished job first: its energy series and the full-rate samples' age appear only then (the
+  // age was once given in days, which promtool refuses).
+  run_job(d, http, "idle", {{"duration_s", 0.2}, {"repeats", 1}});
+  std::string body;
+  ASSERT_TRUE(eventually(
+      [&] {
+        body = http.request("GET", "/metrics").body;
+        return body.find("\njetperf_full_rate_age_seconds ") != std::string::npos;
+      },
+      std::chrono::seconds(10)))
+      << body;
   const auto metrics = http.request("GET", "/metrics");
   ASSERT_EQ(metrics.status, 200) << metrics.body;
   ASSERT_NE(metrics.body.find("jetperf_sampler_jitter_seconds{"), std::string::npos) << metrics.body;

@@ -86,7 +86,7 @@ TEST_F(retention_routes_test, health_and_metrics_carry_the_stores_footprint) {
   const auto m = call("GET", "/metrics").body;
   EXPECT_NE(m.find("\njetperf_database_bytes 123456789\n"), std::string::npos) << m;
   EXPECT_NE(m.find("\njetperf_disk_free_bytes 987654321\n"), std::string::npos);
-  EXPECT_NE(m.find("\njetperf_full_rate_days 2.5\n"), std::string::npos);
+  EXPECT_NE(m.find("\njetperf_full_rate_age_seconds 216000.0\n"), std::string::npos) << m;
 
   make_retention_router(/*with_storage=*/false);
   EXPECT_FALSE(json_of(call("GET", "/v1/health")).contains("storage"));
