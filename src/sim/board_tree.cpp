@@ -145,7 +145,17 @@ void write_emc(const tree& t, const board_profile& p) {
   if (p.emc_rate_path.empty()) return;
   const std::string top = std::to_string(p.emc_freqs_hz.back());
   const std::string low = std::to_string(p.emc_freqs_hz.front());
-  t.put(p.emc_rate_path, top + "\n", kind::live);
+  // The EMC runs under the default mode's cap from the start, as the board boots in that mode:
+  // the rail simulator's first update caps it too, but a daemon that read the rate before it (a
+  // loaded host) saw xavier-nx's EMC at 1866 MHz in a mode capped at 1600.
+  long long rate = p.emc_freqs_hz.back();
+  for (const auto& m : p.modes)
+    if (m.id == p.default_mode && m.emc_max_hz > 0) {
+      for (const auto f : p.emc_freqs_hz)
+        if (f <= m.emc_max_hz) rate = f;
+      if (rate > m.emc_max_hz) rate = p.emc_freqs_hz.front();
+    }
+  t.put(p.emc_rate_path, std::to_string(rate) + "\n", kind::live);
   t.put(p.emc_min_path, low + "\n", kind::setting);
   t.put(p.emc_max_path, top + "\n", kind::setting);
   if (p.soc == "tegra210") {

@@ -472,3 +472,17 @@ TEST(rail_simulator, the_tree_states_each_chips_own_period_before_the_simulator_
   EXPECT_EQ(root.read("/sys/bus/i2c/devices/1-0040/hwmon/hwmon3/update_interval"), "9");
   EXPECT_EQ(root.read("/sys/bus/i2c/devices/1-0041/hwmon/hwmon4/update_interval"), "27");
 }
+
+TEST(rail_simulator, the_tree_runs_the_emc_under_the_default_modes_cap_before_the_simulator_runs) {
+  // xavier-nx boots in MODE_10W_DESKTOP (EMC cap 1600 MHz): a daemon reading the EMC before the
+  // rail simulator's first update saw 1866 MHz there.
+  test::temp_dir tmp;
+  const auto& profile = find_profile("xavier-nx");
+  long long cap = 0;
+  for (const auto& m : profile.modes)
+    if (m.id == profile.default_mode) cap = m.emc_max_hz;
+  ASSERT_EQ(cap, 1600000000);
+  auto board = sim_testing::make_board("xavier-nx", tmp);
+  platform::sysfs_root root(board.paths().sysfs_root);
+  EXPECT_EQ(root.read(profile.emc_rate_path), "1600000000");
+}
