@@ -223,9 +223,17 @@ void clock_control::lock_emc(long long hz) {
     write_checked(e.lock, "1");
   } else {
     write_checked(e.lock, "1");
-    write_checked(e.rate, std::to_string(hz));
+    // The rate file reads the clock's rate, which the BPMP sets after the request (and a
+    // governor's change already under way may land first): read back after the wait, not at once.
+    root_.write(e.rate, std::to_string(hz));
   }
   wait_for_rate(root_, e.rate, hz);
+  if (e.kind != "t210") {
+    const std::string back = root_.read(e.rate);
+    if (back != std::to_string(hz))
+      throw platform_error("wrote '" + std::to_string(hz) + "' to " + root_.host_path(e.rate) + " but it reads back '" +
+                           back + "'");
+  }
 }
 
 void clock_control::restore_emc(const emc_setting& setting) {

@@ -1,6 +1,9 @@
 #include <jetperf/platform/clock_control.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include <gtest/gtest.h>
 
@@ -152,5 +155,44 @@ TEST(board_state, snapshot_restore_round_trip_leaves_files_equal) {
     EXPECT_EQ(state.power_mode, 2);
     restore_board_clocks(b.clocks, state);
     EXPECT_EQ(jetperf::test::dump_tree(b.tmp.path()), before);
+  }
+}
+
+// The BPMP's rate file reads the clock's rate: a governor's change under way may land just after
+// the request, and the BPMP then sets the locked rate. The lock is read back after its wait, not
+// at once (the sensor card on sim:xavier-agx once failed on "wrote '1331200000' ... but it reads
+// back '800000000'"); a rate that never arrives still fails, naming both.
+TEST(clock_control, an_emc_lock_is_read_back_after_the_clock_settles) {
+  board b(board_profile::orin_r35);
+  const std::string rate = b.tmp.path() + "/sys/kernel/debug/bpmp/debug/clk/emc/rate";
+  // What the file holds, as a number (a write has no newline, the tree's files have one).
+  const auto reads = [&rate](long long hz) {
+    try {
+      return std::stoll(jetperf::test::read_file(rate)) == hz;
+    } catch (const std::exception&) {
+      return false;  // read mid-write
+    }
+  };
+  std::atomic<bool> done{false};
+  std::thread governor([&] {
+    // As soon as the request is in the file: the governor's older choice lands, then the lock's.
+    while (!done && !reads(2133000000)) std::this_thread::sleep_for(std::chrono::microseconds(50));
+    jetperf::test::write_file(rate, "665600000\n");
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    jetperf::test::write_file(rate, "2133000000\n");
+  });
+  EXPECT_NO_THROW(b.clocks.lock_emc(2133000000));
+  done = true;
+  governor.join();
+  EXPECT_EQ(b.clocks.emc().rate, 2133000000);
+  // A rate that never comes (a file that keeps nothing): the error says what was asked and what reads.
+  std::filesystem::remove(rate);
+  std::filesystem::create_symlink("/dev/null", rate);
+  try {
+    b.clocks.lock_emc(3199000000);
+    ADD_FAILURE() << "a lock that never read back succeeded";
+  } catch (const jetperf::platform_error& e) {
+    EXPECT_NE(std::string(e.what()).find("wrote '3199000000'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("but it reads back ''"), std::string::npos) << e.what();
   }
 }
