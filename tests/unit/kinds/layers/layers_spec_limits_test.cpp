@@ -20,9 +20,6 @@ json normalize_layers_spec(const json& spec, const jetperf::platform::board_offe
   return jetperf::test::normalized_json<layers_spec>("layers", spec, off);
 }
 std::vector<json> expand_layers_spec(const json& stored) { return jetperf::test::expanded_json<layers_spec>(stored); }
-json upgraded(const json& stored, std::int64_t from) {
-  return jetperf::to_json(layers_spec::upgrade(jetperf::record_of(stored), from));
-}
 
 
 jetperf::platform::board_offer offered() {

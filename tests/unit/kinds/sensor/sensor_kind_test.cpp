@@ -226,7 +226,9 @@ TEST(sensor_kind, a_channel_updating_at_half_its_chips_period_is_flagged_implaus
     const auto& c = rows[i].as_record();
     ASSERT_TRUE(c.find("update_period_ms")->is_number()) << c.find("channel")->as_string();
     EXPECT_NEAR(*c.find("update_period_ms")->number(), i == 1 ? 10.0 : 20.0, 0.2);
-    if (i != 1) EXPECT_FALSE(c.contains("implausible")) << c.find("channel")->as_string();
+    if (i != 1) {
+      EXPECT_FALSE(c.contains("implausible")) << c.find("channel")->as_string();
+    }
   }
   const auto* bounds = rows[1].as_record().find("implausible");
   ASSERT_TRUE(bounds && bounds->is_record());
