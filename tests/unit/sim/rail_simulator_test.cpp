@@ -401,9 +401,10 @@ TEST(rail_simulator, its_modelled_power_is_what_the_sensor_integrates_without_it
   ASSERT_TRUE(whole && idle && busy && rest);
   EXPECT_LT(std::abs(idle->dynamic_w), 0.1);
   EXPECT_GT(busy->dynamic_w, 0.5);  // one dense core of an Orin in its default mode
-  // The parts add up to the whole, weighted by their time.
+  // The parts add up to the whole, weighted by their time (within 0.5%: each call reads the model
+  // afresh, and beside two CPU hogs the parts and the whole once differed by 0.11%).
   EXPECT_NEAR(whole->power_w * whole->seconds, idle->power_w * idle->seconds + rest->power_w * rest->seconds,
-              1e-3 * whole->power_w * whole->seconds);
+              5e-3 * whole->power_w * whole->seconds);
   EXPECT_NEAR(whole->seconds, static_cast<double>(until - from) * 1e-9, 1e-9);
   // The reading is the model's over its conversion's window, to the files' whole milliamps.
   const auto reading = sim.modelled({{end - 60'000'000, end}});
