@@ -100,15 +100,20 @@ std::size_t check_against_truth(const measure::in_context_result& out, const tes
   return own;
 }
 
-}  // namespace
-
-TEST(in_context_protocol, recovers_each_layers_known_power_from_end_to_end_runs) {
-  auto b = board(0.025);
+// Up to 6 s of runs for layers within 10% of their dynamic power.
+measure::in_context_plan six_second_plan() {
   measure::in_context_plan plan;
   plan.min_time_s = 0.5;
   plan.max_time_s = 6;
   plan.target_rel = 0.1;
-  const auto out = b.run(false, k_idle_w, plan);
+  return plan;
+}
+
+}  // namespace
+
+TEST(in_context_protocol, recovers_each_layers_known_power_from_end_to_end_runs) {
+  auto b = board(0.025);
+  const auto out = b.run(false, k_idle_w, six_second_plan());
 
   ASSERT_TRUE(out.estimated) << out.estimator.unresolvable;
   const auto& e = out.estimator;
@@ -135,17 +140,13 @@ TEST(in_context_protocol, a_sensor_seen_late_is_placed_by_the_delay_the_runs_sho
   // in every run. The runs fit best with the readings moved back by the delay, which is applied.
   auto b = board(0.025);
   b.delay_ns = 800'000;
-  measure::in_context_plan plan;
-  plan.min_time_s = 0.5;
-  plan.max_time_s = 6;
-  plan.target_rel = 0.1;
-  const auto out = b.run(false, k_idle_w, plan);
+  const auto out = b.run(false, k_idle_w, six_second_plan());
   ASSERT_TRUE(out.estimated) << out.estimator.unresolvable;
   EXPECT_EQ(out.estimator.facts.delay_source, "fit");
   EXPECT_NEAR(out.estimator.facts.delay_s, 0.8e-3, 0.15e-3);
   EXPECT_EQ(out.estimator.facts.period_source, "fit");
   // Every figure (a layer's own or a group's) holds the truth.
-  EXPECT_GE(check_against_truth(out, b, plan.target_rel), 4u);
+  EXPECT_GE(check_against_truth(out, b, six_second_plan().target_rel), 4u);
 }
 
 TEST(in_context_protocol, runs_locked_in_phase_with_the_sensor_are_paused_at_random_and_still_resolve) {
