@@ -234,7 +234,7 @@ std::vector<double> rail_simulator::core_loads(const std::vector<bool>& online, 
     // between runs), not the CPU time the last sample of the threads gave it over a longer time.
     const double share = noted != shares.end() ? noted->second
                          : noting.count(t.tid) ? 0.0
-                                               : t.busy / reservation_->share_of(t.tid);
+                                               : t.busy / t.share;
     loads.push_back(std::clamp(share, 0.0, 1.0));
     unseen.erase(t.tid);
   }
@@ -281,7 +281,7 @@ void rail_simulator::reserve_speed(const board_load& l) {
     // them is not this process's to do, and their rows say speed_not_simulated.
     if (t.external) continue;
     if (t.busy > 0.01 || reservation_->share_of(t.tid) < 1) tids.push_back(t.tid);
-    if (t.busy / reservation_->share_of(t.tid) > 0.2) ++running;
+    if (t.busy / t.share > 0.2) ++running;
   }
   if (++steps_ % k_renew_steps == 0) reservation_->renew();
   const std::string refused = reservation_->apply(tids, share);
@@ -565,7 +565,12 @@ void rail_simulator::update(std::optional<std::int64_t> board_due_ns, std::int64
   // then on (the chip's lag later at the earliest). A thread late by whole periods writes the
   // latest conversion only, as a reader that slow sees only the latest. The rails come first,
   // from the board's settings as the last update read them; the board's other files follow.
-  if (threads_) last_threads_ = threads_->sample(monotonic_ns());  // 40 us
+  if (threads_) {
+    last_threads_ = threads_->sample(monotonic_ns());  // 40 us
+    // Each thread's load is relative to the share it ran with over the sample: the share this
+    // update then gives it (reserve_speed) must not change a window modelled afresh later.
+    for (auto& t : last_threads_) t.share = reservation_->share_of(t.tid);
+  }
   if (!settings_) settings_ = read_settings();
   if (options_.before_rails) options_.before_rails();
   const auto taken_ns = monotonic_ns();

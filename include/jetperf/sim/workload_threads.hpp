@@ -17,6 +17,9 @@ struct thread_busy {
   int tid = 0;
   double busy = 0;  ///< CPU seconds per wall second since the previous sample (0..1 per thread)
   bool external = false;  ///< a thread of another process (add_process): no CPU share is given to it
+  /// The CPU share the thread ran with over the sample (the simulator's, 1 where none): its busy
+  /// fraction relative to it is its load, however the share changes after the sample.
+  double share = 1;
 };
 
 class workload_threads {
