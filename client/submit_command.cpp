@@ -58,11 +58,14 @@ class command_kind final : public submit_kind {
   std::string cwd_v_;
   board_axis_flags board_;
   // Ranges are checked by the daemon (one place, one message naming spec.<field>).
-  integer_flag integers_[2] = {
+  integer_flag integers_[3] = {
       {"--repeats", "repeats", "Measured runs per board setting (spec.repeats; default 1)"},
       {"--warmup-runs", "warmup_runs", "Unmeasured runs before the first of each setting (spec.warmup_runs; default 0)"},
+      {"--max-processes", "max_processes",
+       "Processes and threads a run may have alive at once (spec.max_processes; default: the daemon's ceiling)"},
   };
-  number_flag numbers_[5] = {
+  number_flag numbers_[6] = {
+      {"--max-memory-mb", "max_memory_mb", "MiB of memory a run may use (spec.max_memory_mb; default: the daemon's ceiling)"},
       {"--timeout", "timeout_s", "Seconds before a run is killed with its process group (spec.timeout_s; default 3600)"},
       {"--cooldown", "cooldown_s", "Seconds of rest before each run (spec.cooldown_s; default 0)"},
       {"--idle", "idle_s", "Seconds of idle baseline per setting (spec.idle_s; default 1)"},

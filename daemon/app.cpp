@@ -9,6 +9,7 @@
 #include <jetperf/api/sensor_card_view.hpp>
 #include <jetperf/common/clock.hpp>
 #include <jetperf/config.hpp>
+#include <jetperf/platform/run_cgroup.hpp>
 #include <jetperf/sim/sim_fidelity.hpp>
 #include <jetperf/store/reboot_journal.hpp>
 #include <jetperf/store/cell_json.hpp>
@@ -87,7 +88,9 @@ app::app(daemon_config config)
   db_ = open_private_database(config_.db_path);
   spdlog::info("database: {} (schema version {})", config_.db_path, db_->schema_version());
 
-  register_kinds(registry_, command_policy_of(config_));
+  const auto command_policy = command_policy_of(config_);
+  run_cgroup_parent_ = command_policy.cgroup_parent;
+  register_kinds(registry_, command_policy);
   open_stores();
   board_ = select_board(config_, journal_.get(), [this](std::int64_t mode) { on_reboot(mode); });
   resume_or_restore_board();
@@ -304,6 +307,9 @@ void app::shutdown() {
   router_.reset();
   retention_worker_.reset();
   jobs_.reset();
+  // The runs' group this daemon made (none is running now) goes with it.
+  if (!run_cgroup_parent_.empty()) platform::remove_run_cgroup_parent(run_cgroup_parent_);
+  run_cgroup_parent_.clear();
   feed_.reset();
   telemetry_view_.reset();
   // stop() hands every pending sample to the sink, so all of them reach the database.

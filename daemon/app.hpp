@@ -76,6 +76,8 @@ class app {
   daemon_config config_;
   sd_notifier notifier_;
   std::string token_;
+  /// Where command runs' cgroups go (empty: none); removed at shutdown where it is this daemon's own.
+  std::string run_cgroup_parent_;
   std::unique_ptr<store::database> db_;
   event_hub hub_;
   jobs::workload_registry registry_;

@@ -12,4 +12,8 @@ namespace jetperf::daemon {
 /// cannot switch to, a command_dirs entry that is not a directory.
 kinds::command_policy command_policy_of(const daemon_config& config);
 
+/// The most one run may use: command_max_processes, and command_max_memory_mb or (0) the host's
+/// memory less a quarter of it (at least 1 GiB kept).
+platform::run_limits run_limits_of(const daemon_config& config);
+
 }  // namespace jetperf::daemon

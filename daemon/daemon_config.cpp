@@ -245,6 +245,8 @@ const std::map<std::string, setter>& file_keys() {
       {"command_jobs", bool_key(&cfg::command_jobs)},
       {"command_user", parse_command_user},
       {"command_dirs", parse_command_dirs},
+      {"command_max_processes", whole_number_key(&cfg::command_max_processes, 16, 1'000'000)},
+      {"command_max_memory_mb", whole_number_key(&cfg::command_max_memory_mb, 64, 1 << 30)},
       {"web_root", absolute_path_key(&cfg::web_root)},
       {"javascript_dir", absolute_path_key(&cfg::javascript_dir)},
       {"runtime_dir", path_key(&cfg::runtime_dir)},

@@ -83,6 +83,11 @@ struct daemon_config {
   bool command_jobs = false;
   std::string command_user;
   std::vector<std::string> command_dirs;
+  /// What one run may use at most (a spec's max_processes and max_memory_mb default to these and
+  /// may not exceed them): processes and threads alive at once, and MiB of memory (0: the
+  /// host's memory less a quarter, at least 1 GiB, left for the daemon and the board).
+  std::int64_t command_max_processes = 4096;
+  std::int64_t command_max_memory_mb = 0;
   /// Traces attached to finished jobs (POST /v1/jobs/{id}/traces), kept under
   /// <database dir>/traces: one upload at most this many MiB (streamed to disk, not the 1 MiB
   /// body limit), at most max_trace_attachments per job, all jobs' together max_trace_disk_mb.

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -141,6 +142,66 @@ std::optional<std::string> find_run_cgroup_parent(std::string* why) {
     return std::nullopt;
   }
   return parent;
+}
+
+std::string enable_run_limit_controllers(const std::string& parent) {
+  const std::string available = read_all(parent + "/cgroup.controllers");
+  std::istringstream words(read_all(parent + "/cgroup.subtree_control"));
+  std::vector<std::string> enabled;
+  for (std::string w; words >> w;) enabled.push_back(w);
+  std::string missing;
+  for (const char* c : {"pids", "memory"}) {
+    if (std::find(enabled.begin(), enabled.end(), c) != enabled.end()) continue;
+    std::istringstream offered(available);
+    bool has = false;
+    for (std::string w; offered >> w;) has = has || w == c;
+    if (!has) {
+      missing += std::string(missing.empty() ? "" : "; ") + "the " + c + " controller is not available in " + parent;
+      continue;
+    }
+    if (!write_file(parent + "/cgroup.subtree_control", std::string("+") + c))
+      missing += std::string(missing.empty() ? "" : "; ") + "cannot enable the " + c + " controller under " + parent +
+                 ": " + std::strerror(errno);
+  }
+  return missing;
+}
+
+void remove_run_cgroup_parent(const std::string& parent) {
+  const auto slash = parent.rfind('/');
+  if (slash == std::string::npos || parent.compare(slash + 1, 9, "jetperfd-") != 0) return;
+  remove_run_cgroups(parent);
+  remove_dir(parent);
+}
+
+namespace {
+
+std::uint64_t event_count(const std::string& text, const std::string& key) {
+  std::istringstream in(text);
+  std::string k;
+  std::uint64_t v = 0;
+  while (in >> k >> v)
+    if (k == key) return v;
+  return 0;
+}
+
+}  // namespace
+
+run_limits_taken run_cgroup::limit(const run_limits& limits) {
+  run_limits_taken taken;
+  if (limits.max_processes) taken.processes = write_file(path_ + "/pids.max", std::to_string(limits.max_processes));
+  if (limits.max_memory_bytes) {
+    taken.memory = write_file(path_ + "/memory.max", std::to_string(limits.max_memory_bytes));
+    // Swap past the limit would only slow the board down instead of ending the run.
+    if (taken.memory) write_file(path_ + "/memory.swap.max", "0");
+  }
+  return taken;
+}
+
+run_limit_events run_cgroup::events() const {
+  run_limit_events e;
+  e.oom_kills = event_count(read_all(path_ + "/memory.events"), "oom_kill");
+  e.pids_refused = event_count(read_all(path_ + "/pids.events"), "max");
+  return e;
 }
 
 run_cgroup::run_cgroup(const std::string& parent, const std::string& name) {

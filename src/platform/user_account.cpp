@@ -34,6 +34,22 @@ user_account of_passwd(const passwd& pw) {
   return a;
 }
 
+// Groups whose members hold root's powers in all but name: the container engines' sockets
+// (docker, lxd, podman's), the block devices and kernel memory (disk, kmem), sudo's groups
+// (sudo, wheel, admin), the password hashes (shadow) and every log (adm). `video`, `render` and
+// the like are a Jetson user's ordinary groups (the GPU's device nodes) and stay allowed.
+constexpr const char* k_root_equivalent_groups[] = {"sudo", "wheel", "admin", "adm", "disk", "kmem", "shadow",
+                                                    "docker", "lxd", "lxc", "libvirt", "incus-admin", "podman"};
+
+// The name of group `gid`; empty where it has none.
+std::string group_name(gid_t gid) {
+  std::vector<char> buf(16384);
+  group gr{};
+  group* found = nullptr;
+  if (::getgrgid_r(gid, &gr, buf.data(), buf.size(), &found) != 0 || !found || !gr.gr_name) return {};
+  return gr.gr_name;
+}
+
 bool all_digits(const std::string& s) {
   return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos && s.size() < 10;
 }
@@ -64,6 +80,17 @@ void require_unprivileged(const user_account& a) {
     if (g == 0)
       throw platform_error("account '" + a.name + "' is a member of root's group (gid 0): a command job never runs "
                            "with group root");
+  std::vector<gid_t> all = a.groups;
+  all.push_back(a.gid);
+  for (const auto g : all) {
+    const std::string name = group_name(g);
+    for (const char* privileged : k_root_equivalent_groups)
+      if (name == privileged)
+        throw platform_error("account '" + a.name + "' is a member of group '" + name + "' (gid " + std::to_string(g) +
+                             "), which grants root's powers: a command job never runs with them (name an account "
+                             "outside sudo, wheel, admin, adm, disk, kmem, shadow, docker, lxd, lxc, libvirt, "
+                             "incus-admin and podman)");
+  }
 }
 
 user_account current_account() {

@@ -39,7 +39,8 @@ struct child_failure {
   int error = 0;
 };
 const char* const k_steps[] = {"setpgid", "open /dev/null", "dup2", "chdir", "setgroups", "setgid", "setuid",
-                               "execve", "prctl(PR_SET_PDEATHSIG)", "joining its cgroup"};
+                               "execve", "prctl(PR_SET_PDEATHSIG)", "joining its cgroup",
+                               "prctl(PR_SET_NO_NEW_PRIVS)", "setrlimit(RLIMIT_NPROC)", "setrlimit(RLIMIT_DATA)"};
 
 [[noreturn]] void child_fail(int fd, int step) {
   child_failure f{step, errno};
@@ -51,7 +52,7 @@ const char* const k_steps[] = {"setpgid", "open /dev/null", "dup2", "chdir", "se
 // Between fork and execve: async-signal-safe calls only (the daemon has threads).
 [[noreturn]] void run_child(const user_process_spec& spec, char* const* argv, char* const* envp, int out_fd,
                             int err_fd, int status_fd, const gid_t* groups, std::size_t group_count, pid_t daemon_pid,
-                            int cgroup_fd) {
+                            int cgroup_fd, rlim_t max_processes, rlim_t max_data) {
   // First, while still root: whatever it starts from here on is born in the run's cgroup.
   if (cgroup_fd >= 0 && ::write(cgroup_fd, "0", 1) != 1) child_fail(status_fd, 9);
   if (::setpgid(0, 0) != 0) child_fail(status_fd, 0);
@@ -62,6 +63,13 @@ const char* const k_steps[] = {"setpgid", "open /dev/null", "dup2", "chdir", "se
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
   for (int sig : {SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGCHLD}) ::signal(sig, SIG_DFL);
+  // The limits the run's cgroup could not take, as rlimits: RLIMIT_NPROC counts the account's
+  // processes (root's are not limited by it: only with run_as), RLIMIT_DATA each process's data
+  // (heap and private writable mappings). Not RLIMIT_AS: CUDA reserves far more address space
+  // than a board has memory at its start, and every GPU program would fail under it.
+  const struct rlimit nproc {max_processes, max_processes}, data {max_data, max_data};
+  if (max_processes && ::setrlimit(RLIMIT_NPROC, &nproc) != 0) child_fail(status_fd, 11);
+  if (max_data && ::setrlimit(RLIMIT_DATA, &data) != 0) child_fail(status_fd, 12);
   if (spec.run_as) {
     if (::setgroups(group_count, groups) != 0) child_fail(status_fd, 4);
     if (::setgid(spec.run_as->gid) != 0) child_fail(status_fd, 5);
@@ -80,6 +88,9 @@ const char* const k_steps[] = {"setpgid", "open /dev/null", "dup2", "chdir", "se
   const int max_fd = ::getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < 65536 ? static_cast<int>(lim.rlim_cur) : 65536;
   for (int fd = 3; fd < max_fd; ++fd)
     if (fd != status_fd) ::close(fd);
+  // Nothing it runs gains privileges (set-user-ID programs, file capabilities), whoever starts
+  // the daemon (the .deb's unit sets it too; a daemon started from a shell did not).
+  if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) child_fail(status_fd, 10);
   ::execve(spec.program.c_str(), argv, envp);
   child_fail(status_fd, 7);
 }
@@ -246,7 +257,16 @@ user_process_result run_user_process(const user_process_spec& spec, const std::f
   user_process_result r;
   become_subreaper_once();
   std::optional<run_cgroup> cgroup;
-  if (!spec.cgroup_parent.empty()) cgroup.emplace(spec.cgroup_parent, spec.cgroup_name);
+  run_limits_taken taken;
+  if (!spec.cgroup_parent.empty()) {
+    cgroup.emplace(spec.cgroup_parent, spec.cgroup_name);
+    taken = cgroup->limit(spec.limits);
+  }
+  const auto how = [](std::uint64_t limit, bool by_cgroup) { return !limit ? "" : by_cgroup ? "cgroup" : "rlimit"; };
+  r.processes_limited_by = how(spec.limits.max_processes, taken.processes);
+  r.memory_limited_by = how(spec.limits.max_memory_bytes, taken.memory);
+  const rlim_t rlimit_processes = taken.processes ? 0 : static_cast<rlim_t>(spec.limits.max_processes);
+  const rlim_t rlimit_data = taken.memory ? 0 : static_cast<rlim_t>(spec.limits.max_memory_bytes);
   const std::uint64_t since_ticks = boot_ticks_now();
   r.t_start_ns = monotonic_ns();
   const pid_t daemon_pid = ::getpid();
@@ -254,7 +274,7 @@ user_process_result run_user_process(const user_process_spec& spec, const std::f
   if (pid < 0) throw platform_error("fork failed for " + spec.program + ": " + std::strerror(errno));
   if (pid == 0)
     run_child(spec, args.argv.data(), args.envp.data(), out.w.get(), err.w.get(), status.w.get(), args.groups.data(),
-              args.groups.size(), daemon_pid, cgroup ? cgroup->procs_fd() : -1);
+              args.groups.size(), daemon_pid, cgroup ? cgroup->procs_fd() : -1, rlimit_processes, rlimit_data);
   // Also from the parent, so that a kill of the group cannot race the child's own setpgid.
   ::setpgid(pid, pid);
   r.pid = pid;
@@ -267,6 +287,7 @@ user_process_result run_user_process(const user_process_spec& spec, const std::f
   for (int fd : {out.r.get(), err.r.get()}) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
   output_reader output(out.r, err.r, r, spec.tail_bytes);
   fill_status(r, supervise(pid, spec, cancelled, output, r));
+  if (cgroup) r.limit_events = cgroup->events();
   end_leftovers(pid, spec, cgroup, since_ticks, r);
   output.drain();
   return r;

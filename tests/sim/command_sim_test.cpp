@@ -424,6 +424,26 @@ TEST_F(command_jobs, a_program_outside_the_allowed_directories_is_refused_naming
   EXPECT_NE((c.out + c.err).find("outside the allowed directories"), std::string::npos) << c.out << c.err;
 }
 
+// A run's limits from the client's flags, under the daemon's ceilings (command_max_processes,
+// 4096 by default): above them the submission is refused naming the field and the key.
+TEST_F(command_jobs, a_runs_limits_come_from_the_flags_and_stay_under_the_daemons_ceilings) {
+  const auto over = cli({"submit", "command", "--argv", program() + ",1,10,10", "--max-processes", "5000"});
+  EXPECT_NE(over.exit_code, 0);
+  EXPECT_NE((over.out + over.err).find("spec.max_processes"), std::string::npos) << over.out << over.err;
+  EXPECT_NE((over.out + over.err).find("command_max_processes"), std::string::npos) << over.out << over.err;
+  const auto r = cli({"submit", "command", "--argv", program() + ",1,10,10", "--max-processes", "64",
+                      "--max-memory-mb", "512", "--idle", "0", "--watch"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto id = submitted_id(r.out);
+  http_client http(daemon_->port(), std::chrono::seconds(30));
+  const auto spec = json_of(http.request("GET", "/v1/jobs/" + std::to_string(id)))["spec"];
+  EXPECT_EQ(spec["max_processes"], 64);
+  EXPECT_EQ(spec["max_memory_mb"], 512);
+  const auto rows = rows_of(http, id);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0]["status"], "ok") << rows[0].dump();
+}
+
 // A researcher's program in a private home: the daemon checks it as the program's account would
 // see it, so the submission is refused with the reason before anything is queued or set.
 TEST_F(command_jobs, a_program_its_account_cannot_reach_is_refused_at_submission_saying_why) {

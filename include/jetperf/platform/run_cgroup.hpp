@@ -10,6 +10,7 @@
 // Where the host has no writable cgroup v2 (cgroup v1 only, no permission), runs are contained by
 // their process group and the subreaper sweep alone (user_process.hpp), and the daemon says so.
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -22,6 +23,33 @@ std::optional<std::string> run_cgroup_parent_of(const std::string& mountinfo, co
 /// This process's: the texts read from /proc/self, the directory made when missing (jetperf.slice)
 /// and its runs' files checked writable. nullopt with `why` where runs cannot be contained.
 std::optional<std::string> find_run_cgroup_parent(std::string* why);
+
+/// What a run may use at most; 0: no limit.
+struct run_limits {
+  std::uint64_t max_processes = 0;     ///< processes and threads alive at once (pids.max)
+  std::uint64_t max_memory_bytes = 0;  ///< memory (memory.max, with no swap past it)
+};
+
+/// Which limits a run's cgroup took: a controller not delegated to its parent has no files there.
+struct run_limits_taken {
+  bool processes = false;
+  bool memory = false;
+};
+
+/// What the limits did to a run: its cgroup's events (memory.events' oom_kill, pids.events' max).
+struct run_limit_events {
+  std::uint64_t oom_kills = 0;     ///< processes the kernel killed for memory past memory.max
+  std::uint64_t pids_refused = 0;  ///< forks and clones refused at pids.max
+};
+
+/// Enables the pids and memory controllers for `parent`'s children (cgroup.subtree_control), so
+/// that runs' cgroups can take limits; "" when they are, else why not (a cgroup with processes of
+/// its own cannot hand controllers down; a parent that lacks them has none to give).
+std::string enable_run_limit_controllers(const std::string& parent);
+
+/// Removes this daemon's own group of runs (jetperf.slice/jetperfd-<pid>) at a clean stop, with
+/// what is left in it; a systemd unit's own cgroup (systemd removes it) is left alone.
+void remove_run_cgroup_parent(const std::string& parent);
 
 class run_cgroup {
  public:
@@ -39,6 +67,10 @@ class run_cgroup {
   /// Kills every process in it and waits (up to 2 s) until none is left; returns how many there
   /// were.
   std::size_t kill();
+  /// Writes the limits set (before anything joins); says which it took.
+  run_limits_taken limit(const run_limits& limits);
+  /// What the limits did so far (zeros where the controllers are absent).
+  run_limit_events events() const;
 
  private:
   std::string path_;

@@ -22,8 +22,9 @@ struct user_account {
 /// daemon runs for a client never runs with the daemon's privileges.
 user_account lookup_unprivileged_account(const std::string& name);
 
-/// Throws platform_error for root (uid 0) and for a member of root's group (primary or
-/// supplementary gid 0).
+/// Throws platform_error for root (uid 0), for a member of root's group (primary or
+/// supplementary gid 0) and for a member of a group that grants root's powers (sudo, wheel,
+/// docker, disk, adm, shadow, ...: looked up by name), naming the group.
 void require_unprivileged(const user_account& a);
 
 /// The account this process runs as (effective uid).

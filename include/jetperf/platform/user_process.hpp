@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include <jetperf/platform/run_cgroup.hpp>
 #include <jetperf/platform/user_account.hpp>
 
 namespace jetperf::platform {
@@ -30,6 +31,10 @@ struct user_process_spec {
   std::string cgroup_parent;
   /// Its cgroup's name under cgroup_parent ("run-<job>").
   std::string cgroup_name = "run";
+  /// What it may use: its cgroup's pids.max and memory.max; where the cgroup cannot take one (no
+  /// cgroup, the controller not delegated), RLIMIT_NPROC (the account's processes) and
+  /// RLIMIT_DATA (each process's data) in the child instead.
+  run_limits limits;
 };
 
 struct user_process_result {
@@ -48,6 +53,11 @@ struct user_process_result {
   /// The program's CPU time, user and system, with that of the children it waited for (wait4's
   /// rusage); 0 until it has exited.
   double cpu_s = 0;
+  /// What its limits did (from its cgroup's events; zeros where they were rlimits, which a
+  /// program meets as failed forks and allocations of its own).
+  run_limit_events limit_events;
+  /// How each limit was held: "cgroup", "rlimit" or "" (none set).
+  std::string processes_limited_by, memory_limited_by;
 };
 
 /// Runs the program to its end. `on_start(pid)` is called once it runs (before its output is

@@ -153,6 +153,7 @@ platform::user_process_result command_kind::run_once(measure::point_context& ctx
   ps.timeout_s = spec.timeout_s;
   ps.cgroup_parent = policy_.cgroup_parent;
   ps.cgroup_name = "run-" + std::to_string(ctx.job_id);
+  ps.limits = run_limits_of(spec, policy_);
   int started = 0;
   auto result = platform::run_user_process(
       ps, [&ctx] { return ctx.cancelled(); },
@@ -290,12 +291,20 @@ measure::point_result command_kind::run_point(measure::point_context& ctx, const
   r.run_s = wall_s;
   r.cost = run_cost_of(spec);
 
-  if (run.timed_out || run.term_signal || run.exit_code != 0) {
+  // A limit the run met is its failure's cause, whatever its exit status says (a program that
+  // handles a refused fork may still exit 0: its figures are not those of the program asked for).
+  const auto limits = run_limits_of(spec, policy_);
+  const auto& hit = run.limit_events;
+  if (hit.oom_kills || hit.pids_refused || run.timed_out || run.term_signal || run.exit_code != 0) {
     r.status = "failed";
     mt.set(measure::cols::error,
-           run.timed_out     ? "timed out after " + std::to_string(spec.timeout_s) + " s (process group killed)"
-           : run.term_signal ? "ended by signal " + std::to_string(run.term_signal)
-                             : "exit status " + std::to_string(run.exit_code));
+           hit.oom_kills ? "oom: " + std::to_string(hit.oom_kills) + " process(es) killed past max_memory_mb = " +
+                               std::to_string(limits.max_memory_bytes >> 20) + " MiB"
+           : hit.pids_refused ? "pids: " + std::to_string(hit.pids_refused) +
+                                    " fork(s) refused at max_processes = " + std::to_string(limits.max_processes)
+           : run.timed_out    ? "timed out after " + std::to_string(spec.timeout_s) + " s (process group killed)"
+           : run.term_signal  ? "ended by signal " + std::to_string(run.term_signal)
+                              : "exit status " + std::to_string(run.exit_code));
   }
   return r;
 }

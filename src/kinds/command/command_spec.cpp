@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cmath>
+#include <cstdio>
 #include <fstream>
 
 #include <jetperf/common/cell_text.hpp>
@@ -181,6 +183,12 @@ const spec_table<command_spec>& command_table() {
        &command_spec::warmup_runs},
       {{"idle_s", t::number, 1.0, "seconds of idle baseline per setting (dynamic energy is measured over it; 0: none)",
         0, 60, {}}, &command_spec::idle_s},
+      {{"max_processes", t::integer, nullptr,
+        "processes and threads a run may have alive at once (its cgroup's pids.max; default and ceiling: the "
+        "daemon's command_max_processes)", 1, 1'000'000, {}}, &command_spec::max_processes},
+      {{"max_memory_mb", t::number, nullptr,
+        "MiB of memory a run may use, no swap past it (its cgroup's memory.max; default and ceiling: the daemon's "
+        "command_max_memory_mb)", 16, 1 << 30, {}}, &command_spec::max_memory_mb},
   });
   return table;
 }
@@ -233,7 +241,37 @@ std::map<std::string, std::string> parse_env(const record& spec) {
   return out;
 }
 
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
+// A run's limits: whole processes, and neither above what the daemon allows any run.
+void check_limits(const command_spec& s, const platform::run_limits& ceiling) {
+  if (s.max_processes) {
+    if (*s.max_processes != std::floor(*s.max_processes))
+      throw validation_error(field("max_processes"), "max_processes must be a whole number");
+    if (ceiling.max_processes && *s.max_processes > static_cast<double>(ceiling.max_processes))
+      throw validation_error(field("max_processes"), "max_processes " + number_text(*s.max_processes) +
+                                                         " is above this daemon's command_max_processes, " +
+                                                         std::to_string(ceiling.max_processes), "above_limit");
+  }
+  const double ceiling_mb = static_cast<double>(ceiling.max_memory_bytes >> 20);
+  if (s.max_memory_mb && ceiling.max_memory_bytes && *s.max_memory_mb > ceiling_mb)
+    throw validation_error(field("max_memory_mb"), "max_memory_mb " + number_text(*s.max_memory_mb) +
+                                                       " is above this daemon's command_max_memory_mb, " +
+                                                       number_text(ceiling_mb), "above_limit");
+}
+
 }  // namespace
+
+platform::run_limits run_limits_of(const command_spec& spec, const command_policy& policy) {
+  platform::run_limits l = policy.limits;
+  if (spec.max_processes) l.max_processes = static_cast<std::uint64_t>(*spec.max_processes);
+  if (spec.max_memory_mb) l.max_memory_bytes = static_cast<std::uint64_t>(*spec.max_memory_mb * 1048576.0);
+  return l;
+}
 
 command_spec command_spec::parse(const record& spec, const platform::board_offer& offered, const command_policy& policy) {
   if (!policy.enabled) throw validation_error("kind", policy.disabled_reason, "forbidden");
@@ -259,6 +297,7 @@ command_spec command_spec::parse(const record& spec, const platform::board_offer
   });
   command_table().parse(spec, s);
   command_table_after_axes().parse(spec, s);
+  check_limits(s, policy.limits);
   normalize_board_axes(spec, offered, s.board_axes);
   s.contention = measure::contention_policy::parse(spec);
   const auto points = static_cast<double>(board_setting_count(s.board_axes)) * static_cast<double>(s.repeats);

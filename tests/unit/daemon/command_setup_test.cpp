@@ -6,7 +6,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <string>
+
+#include <jetperf/platform/meminfo.hpp>
 
 #include <support/temp_dir.hpp>
 
@@ -100,6 +103,24 @@ TEST(command_setup, a_runtime_directory_another_account_owns_is_refused) {
                      ", not to jetperfd's (uid 0)"),
             std::string::npos)
       << why;
+}
+
+// A run's ceilings: the configured ones, or this host's memory less a quarter (at least 1 GiB
+// left for the daemon and the board); the policy carries them to every run.
+TEST(command_setup, the_runs_ceilings_come_from_the_config_or_leave_the_host_a_quarter_of_its_memory) {
+  temp_dir t;
+  auto c = command_config(t.file("run"));
+  c.command_max_processes = 300;
+  c.command_max_memory_mb = 1500;
+  const auto set = command_policy_of(c).limits;
+  EXPECT_EQ(set.max_processes, 300u);
+  EXPECT_EQ(set.max_memory_bytes, 1500ull << 20);
+  c.command_max_memory_mb = 0;
+  const auto total = platform::host_memory_info().total_bytes;
+  ASSERT_TRUE(total.has_value());
+  const auto keep = std::max<std::int64_t>(*total / 4, 1ll << 30);
+  EXPECT_EQ(run_limits_of(c).max_memory_bytes, static_cast<std::uint64_t>(std::max<std::int64_t>(*total - keep, 256ll << 20)));
+  EXPECT_LT(run_limits_of(c).max_memory_bytes, static_cast<std::uint64_t>(*total));
 }
 
 }  // namespace

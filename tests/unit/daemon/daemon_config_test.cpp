@@ -59,6 +59,8 @@ TEST(daemon_config, file_values_then_flags_override) {
              "tegrastats = /opt/tegrastats\n"
              "sim_dir = /tmp/sim#1\n"
              "max_connections = 16\n"
+             "command_max_processes = 200\n"
+             "command_max_memory_mb = 2048\n"
              "threads = 4\n");
   auto cl = parse_command_line({"--config", conf});
   EXPECT_EQ(cl.config.listen_host, "0.0.0.0");
@@ -74,6 +76,8 @@ TEST(daemon_config, file_values_then_flags_override) {
   EXPECT_EQ(cl.config.sim_dir, "/tmp/sim#1");  // '#' not after whitespace is not a comment
   EXPECT_EQ(cl.config.max_connections, 16u);
   EXPECT_EQ(cl.config.threads, 4u);
+  EXPECT_EQ(cl.config.command_max_processes, 200);
+  EXPECT_EQ(cl.config.command_max_memory_mb, 2048);
 
   // Flags win over the file, whatever their position relative to --config.
   cl = parse_command_line({"--listen", "127.0.0.1:0", "--config", conf, "--board=host",
@@ -124,6 +128,8 @@ TEST(daemon_config, file_errors_name_file_line_and_key) {
       {"max_connections = 0\n", conf + ":1: max_connections: '0' is out of range 1..100000"},
       {"max_connections = -5\n", conf + ":1: max_connections: '-5' is not a whole number"},
       {"threads = 1000\n", conf + ":1: threads: '1000' is out of range 1..64"},
+      {"command_max_processes = 3\n", conf + ":1: command_max_processes: '3' is out of range 16..1000000"},
+      {"command_max_memory_mb = 10\n", conf + ":1: command_max_memory_mb: '10' is out of range 64..1073741824"},
       {"db =\n", conf + ":1: db: must not be empty"},
       {"\n\njust words\n", conf + ":3: expected 'key = value', got 'just words'"},
       {"= 5\n", conf + ":1: missing key before '='"},

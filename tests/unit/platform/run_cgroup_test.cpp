@@ -10,12 +10,15 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include <jetperf/platform/run_cgroup.hpp>
+#include <jetperf/platform/run_watchdog.hpp>
 #include <jetperf/platform/user_process.hpp>
 
 #include <support/eventually.hpp>
+#include <support/temp_dir.hpp>
 
 namespace jetperf::platform {
 namespace {
@@ -116,6 +119,122 @@ TEST(run_cgroup, a_runs_program_is_in_the_runs_cgroup_and_the_cgroup_goes_with_t
   EXPECT_NE(r.out_tail.find("/jetperfd-" + std::to_string(::getpid()) + "/run-42\n"), std::string::npos) << r.out_tail;
   struct stat st {};
   EXPECT_NE(::stat((*parent + "/run-42").c_str(), &st), 0);
+}
+
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+void put_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+// A run's limits go into its cgroup's files and its events come back out of them. The cgroup
+// v2 files as a kernel with the pids and memory controllers delegated shows them (this host's
+// hierarchy has neither: its runs fall back to rlimits, user_process_test).
+TEST(run_cgroup, a_runs_limits_are_its_cgroups_files_and_its_events_come_back) {
+  test::temp_dir tmp;
+  const std::string run = tmp.path() + "/run-7";
+  ASSERT_EQ(::mkdir(run.c_str(), 0755), 0);
+  for (const char* f : {"cgroup.procs", "pids.max", "memory.max", "memory.swap.max"}) put_file(run + "/" + f, "");
+  {
+    run_cgroup cg(tmp.path(), "run-7");
+    const auto taken = cg.limit({64, 512ull << 20});
+    EXPECT_TRUE(taken.processes);
+    EXPECT_TRUE(taken.memory);
+    EXPECT_EQ(file_text(run + "/pids.max"), "64");
+    EXPECT_EQ(file_text(run + "/memory.max"), "536870912");
+    EXPECT_EQ(file_text(run + "/memory.swap.max"), "0");
+    EXPECT_EQ(cg.events().oom_kills, 0u);
+    put_file(run + "/memory.events", "low 0\nhigh 0\nmax 5\noom 2\noom_kill 2\noom_group_kill 0\n");
+    put_file(run + "/pids.events", "max 9\n");
+    EXPECT_EQ(cg.events().oom_kills, 2u);
+    EXPECT_EQ(cg.events().pids_refused, 9u);
+  }
+  // Without the controllers' files the limits are not taken (the caller falls back to rlimits).
+  test::temp_dir bare;
+  ASSERT_EQ(::mkdir((bare.path() + "/run-8").c_str(), 0755), 0);
+  put_file(bare.path() + "/run-8/cgroup.procs", "");
+  run_cgroup cg(bare.path(), "run-8");
+  const auto taken = cg.limit({64, 512ull << 20});
+  EXPECT_FALSE(taken.processes);
+  EXPECT_FALSE(taken.memory);
+}
+
+// The controllers are handed down to the runs where the parent has them; where it has not, the
+// reason names each one.
+TEST(run_cgroup, the_limit_controllers_are_enabled_for_runs_or_the_reason_names_what_is_missing) {
+  test::temp_dir tmp;
+  put_file(tmp.path() + "/cgroup.controllers", "cpu io memory\n");
+  put_file(tmp.path() + "/cgroup.subtree_control", "");
+  const auto why = enable_run_limit_controllers(tmp.path());
+  EXPECT_NE(why.find("the pids controller is not available in " + tmp.path()), std::string::npos) << why;
+  EXPECT_EQ(why.find("memory"), std::string::npos) << why;
+  EXPECT_EQ(file_text(tmp.path() + "/cgroup.subtree_control"), "+memory");
+  put_file(tmp.path() + "/cgroup.subtree_control", "memory pids\n");
+  EXPECT_EQ(enable_run_limit_controllers(tmp.path()), "");
+}
+
+// A daemon's own group of runs went on existing, empty, after a clean stop; a unit's own cgroup
+// (systemd's to remove) is left alone.
+TEST(run_cgroup, a_daemons_own_group_of_runs_is_removed_at_its_stop_and_a_units_is_not) {
+  std::string why;
+  const auto parent = find_run_cgroup_parent(&why);
+  ASSERT_TRUE(parent) << "this host offers no writable cgroup v2 hierarchy: " << why;
+  { run_cgroup leftover(*parent, "run-5"); }
+  struct stat st {};
+  ASSERT_EQ(::stat(parent->c_str(), &st), 0);
+  remove_run_cgroup_parent(*parent);
+  EXPECT_NE(::stat(parent->c_str(), &st), 0) << *parent << " is left behind";
+  test::temp_dir tmp;
+  const std::string unit = tmp.path() + "/jetperfd.service";
+  ASSERT_EQ(::mkdir(unit.c_str(), 0755), 0);
+  remove_run_cgroup_parent(unit);
+  EXPECT_EQ(::stat(unit.c_str(), &st), 0);
+}
+
+// Outside systemd, a daemon killed with kill -9 left what its runs started running until its
+// next start. A stand-in daemon (a child of the test) starts the watchdog and a run whose
+// program left its session; the stand-in is killed, and the watchdog kills the run.
+TEST(run_watchdog, a_killed_daemons_runs_die_with_it) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const pid_t daemon = ::fork();
+  ASSERT_GE(daemon, 0);
+  if (daemon == 0) {
+    ::close(fds[0]);
+    std::string why;
+    const auto parent = find_run_cgroup_parent(&why);
+    if (!parent || start_run_watchdog(*parent, &why) <= 0) ::_exit(2);
+    run_cgroup cg(*parent, "run-1");
+    const pid_t program = ::fork();
+    if (program == 0) {
+      if (::write(cg.procs_fd(), "0", 1) != 1) ::_exit(3);
+      // As a run's child closes every descriptor but its own before execve (the watchdog's pipe
+      // among them, which this stand-in would otherwise hold open).
+      for (int fd = 3; fd < 1024; ++fd)
+        if (fd != fds[1]) ::close(fd);
+      const pid_t escaped = ::fork();
+      if (escaped == 0) {
+        ::setsid();  // out of its group and session: only the cgroup holds it
+        for (;;) ::pause();
+      }
+      ssize_t ignored = ::write(fds[1], &escaped, sizeof escaped);
+      (void)ignored;
+      for (;;) ::pause();
+    }
+    for (;;) ::pause();
+  }
+  ::close(fds[1]);
+  pid_t escaped = -1;
+  ASSERT_EQ(::read(fds[0], &escaped, sizeof escaped), static_cast<ssize_t>(sizeof escaped));
+  ::close(fds[0]);
+  ASSERT_GT(escaped, 0);
+  EXPECT_FALSE(gone(escaped));
+  ::kill(daemon, SIGKILL);
+  ::waitpid(daemon, nullptr, 0);
+  EXPECT_TRUE(eventually([&] { return gone(escaped); }, std::chrono::seconds(5))) << "process " << escaped << " outlived its daemon";
+  if (!gone(escaped)) ::kill(escaped, SIGKILL);
 }
 
 }  // namespace

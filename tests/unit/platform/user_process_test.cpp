@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <grp.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -35,6 +36,9 @@ user_process_spec spec_of(std::vector<std::string> argv) {
 }
 
 bool alive(int pid) { return ::kill(pid, 0) == 0; }
+
+// The hard limits of data size and processes, one per line, from a /proc/<pid>/limits.
+constexpr const char* k_limits_awk = "/Max data size|Max processes/ { print $(NF - 1) }";
 
 }  // namespace
 
@@ -195,8 +199,31 @@ TEST(user_account, an_account_in_roots_group_is_refused) {
       EXPECT_NE(std::string(e.what()).find("group root"), std::string::npos) << e.what();
     }
   }
-  EXPECT_NO_THROW(require_unprivileged(user_account{"ops", 1001, 1001, {1001, 27}, "/home/ops", "/bin/sh"}));
   EXPECT_NO_THROW(require_unprivileged(lookup_unprivileged_account("nobody")));
+}
+
+// An account in the docker group was accepted as command_user (root in all but name). The
+// groups are this machine's own (Debian's base system has each of these).
+TEST(user_account, an_account_in_a_group_that_grants_roots_powers_is_refused_naming_it) {
+  for (const char* name : {"sudo", "disk", "adm", "shadow"}) {
+    const group* g = ::getgrnam(name);
+    ASSERT_NE(g, nullptr) << "no group " << name << " on this machine";
+    const gid_t gid = g->gr_gid;
+    const user_account supplementary{"ops", 1001, 1001, {1001, gid}, "/home/ops", "/bin/sh"};
+    const user_account primary{"ops", 1001, gid, {gid}, "/home/ops", "/bin/sh"};
+    for (const auto& a : {supplementary, primary}) {
+      try {
+        require_unprivileged(a);
+        ADD_FAILURE() << name << " accepted";
+      } catch (const platform_error& e) {
+        EXPECT_NE(std::string(e.what()).find("group '" + std::string(name) + "'"), std::string::npos) << e.what();
+      }
+    }
+  }
+  // The GPU's device nodes' group is a Jetson user's ordinary one.
+  const group* video = ::getgrnam("video");
+  ASSERT_NE(video, nullptr);
+  EXPECT_NO_THROW(require_unprivileged(user_account{"ops", 1001, 1001, {1001, video->gr_gid}, "/home/ops", "/bin/sh"}));
 }
 
 // The parent-death signal was set before the switch to the account, which clears it: a program
@@ -246,3 +273,46 @@ TEST(user_account, root_is_refused_by_name_and_by_number) {
   EXPECT_THROW(lookup_unprivileged_account(""), platform_error);
   EXPECT_NE(lookup_unprivileged_account("nobody").uid, 0u);
 }
+
+// A daemon started from a shell ran programs with NoNewPrivs 0: a set-user-ID program they ran
+// gained its owner's privileges. The child sets it before execve, whoever starts the daemon.
+TEST(user_process, a_program_runs_with_no_new_privileges) {
+  auto s = spec_of({"/bin/grep", "NoNewPrivs", "/proc/self/status"});
+  if (::geteuid() == 0) s.run_as = lookup_unprivileged_account("nobody");
+  const auto r = run_user_process(s, {});
+  EXPECT_EQ(r.exit_code, 0) << r.err_tail;
+  EXPECT_EQ(r.out_tail, "NoNewPrivs:\t1\n");
+}
+
+// Without a cgroup to hold them (no cgroup v2, the controllers not delegated) a run's limits are
+// its rlimits, as the program's /proc/self/limits shows them (data bytes, then processes).
+TEST(user_process, limits_without_a_cgroup_are_the_programs_rlimits) {
+  auto s = spec_of({"/usr/bin/awk", k_limits_awk, "/proc/self/limits"});
+  if (::geteuid() == 0) s.run_as = lookup_unprivileged_account("nobody");
+  s.limits.max_processes = 77;
+  s.limits.max_memory_bytes = 300ull << 20;
+  const auto r = run_user_process(s, {});
+  EXPECT_EQ(r.exit_code, 0) << r.err_tail;
+  EXPECT_EQ(r.out_tail, "314572800\n77\n");
+  EXPECT_EQ(r.processes_limited_by, "rlimit");
+  EXPECT_EQ(r.memory_limited_by, "rlimit");
+  // None set: none applied, and none said.
+  auto free = spec_of({"/usr/bin/awk", k_limits_awk, "/proc/self/limits"});
+  const auto unlimited = run_user_process(free, {});
+  EXPECT_EQ(unlimited.out_tail.substr(0, 10), "unlimited\n");
+  EXPECT_EQ(unlimited.processes_limited_by, "");
+  EXPECT_EQ(unlimited.memory_limited_by, "");
+}
+
+// A program past its data limit fails its own allocation: the limit holds, not just reads back.
+TEST(user_process, a_program_past_its_memory_limit_cannot_allocate_it) {
+  auto s = spec_of({"/usr/bin/python3", "-c", "b = bytearray(200 * 1024 * 1024)"});
+  if (::geteuid() == 0) s.run_as = lookup_unprivileged_account("nobody");
+  s.limits.max_memory_bytes = 100ull << 20;
+  const auto r = run_user_process(s, {});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err_tail.find("MemoryError"), std::string::npos) << r.err_tail;
+  s.limits.max_memory_bytes = 400ull << 20;
+  EXPECT_EQ(run_user_process(s, {}).exit_code, 0);
+}
+

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include <jetperf/platform/run_cgroup.hpp>
 #include <jetperf/platform/user_account.hpp>
 
 namespace jetperf::kinds {
@@ -26,6 +27,9 @@ struct command_policy {
   std::string cgroup_parent;
   /// Bytes of stdout and of stderr kept per run (the tail).
   std::size_t tail_bytes = 4096;
+  /// The most a run may use (jetperfd.conf's command_max_processes and command_max_memory_mb):
+  /// a spec's max_processes and max_memory_mb default to them and may not exceed them.
+  platform::run_limits limits{4096, 3ull << 30};
 };
 
 }  // namespace jetperf::kinds

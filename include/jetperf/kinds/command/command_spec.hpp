@@ -31,6 +31,9 @@ struct command_spec {
   std::int64_t warmup_runs = 0;
   double cooldown_s = 0;
   double idle_s = 1;  ///< idle baseline per setting (0: none)
+  /// What each run may use (the daemon's ceilings where unset): processes and threads alive at
+  /// once, and MiB of memory.
+  std::optional<double> max_processes, max_memory_mb;
   record board_axes;
   /// A run whose window others took more than the threshold of is run again (up to max_retries),
   /// the program's own CPU time (its rusage) not counted as another's.
@@ -43,6 +46,9 @@ struct command_spec {
 };
 
 const std::vector<spec_field>& command_spec_fields();
+
+/// What each run of `spec` may use: its own limits, the daemon's where it sets none.
+platform::run_limits run_limits_of(const command_spec& spec, const command_policy& policy);
 
 /// The stored program as it stands when a run starts, resolved (symbolic links followed): what
 /// was checked at submission may have been replaced since (a link out of command_dirs). Throws

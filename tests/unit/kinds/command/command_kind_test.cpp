@@ -119,6 +119,45 @@ TEST(command_spec, bad_specs_name_their_field) {
   EXPECT_EQ(field_of(p, {{"argv", {"true"}}, {"repeats", 3}}), "<accepted>");
 }
 
+// A run's limits: its own below the daemon's ceilings (jetperfd.conf's command_max_processes and
+// command_max_memory_mb), which are also its defaults.
+TEST(command_spec, a_runs_limits_stay_under_the_daemons_ceilings_which_are_their_defaults) {
+  test::temp_dir dir;
+  auto p = policy_in(dir.path());
+  p.limits = {100, 2048ull << 20};
+  std::string code;
+  EXPECT_EQ(field_of(p, {{"argv", {"/bin/true"}}, {"max_processes", 101}}, &code), "spec.max_processes");
+  EXPECT_EQ(code, "above_limit");
+  EXPECT_EQ(field_of(p, {{"argv", {"/bin/true"}}, {"max_memory_mb", 2049}}, &code), "spec.max_memory_mb");
+  EXPECT_EQ(code, "above_limit");
+  EXPECT_EQ(field_of(p, {{"argv", {"/bin/true"}}, {"max_processes", 2.5}}), "spec.max_processes");
+  EXPECT_EQ(field_of(p, {{"argv", {"/bin/true"}}, {"max_processes", "10"}}), "spec.max_processes");
+  EXPECT_EQ(field_of(p, {{"argv", {"/bin/true"}}, {"max_memory_mb", 8}}), "spec.max_memory_mb");
+  auto w = jetperf::test::json_workload(kinds::make_command_kind(p));
+  const auto own = w->normalize({{"argv", {"/bin/true"}}, {"max_processes", 40}, {"max_memory_mb", 512}}, {});
+  const auto limits = kinds::run_limits_of(kinds::command_spec::stored(jetperf::record_of(own)), p);
+  EXPECT_EQ(limits.max_processes, 40u);
+  EXPECT_EQ(limits.max_memory_bytes, 512ull << 20);
+  const auto defaults = w->normalize({{"argv", {"/bin/true"}}}, {});
+  EXPECT_TRUE(defaults["max_processes"].is_null());
+  const auto ceiling = kinds::run_limits_of(kinds::command_spec::stored(jetperf::record_of(defaults)), p);
+  EXPECT_EQ(ceiling.max_processes, 100u);
+  EXPECT_EQ(ceiling.max_memory_bytes, 2048ull << 20);
+}
+
+// The run's program meets its limits (here as rlimits: this host's cgroup v2 has no pids or
+// memory controller, and the test runs without a cgroup).
+TEST(command_kind, a_run_is_held_to_its_limits) {
+  test::temp_dir dir;
+  auto w = jetperf::test::json_workload(kinds::make_command_kind(policy_in(dir.path())));
+  measure::point_context ctx;
+  const auto spec = w->normalize(
+      {{"argv", {"/usr/bin/awk", "/Max data size|Max processes/ { print $(NF - 1) }", "/proc/self/limits"}}, {"max_processes", 50}, {"max_memory_mb", 100}, {"idle_s", 0}}, {});
+  const auto r = w->run_point(ctx, spec, w->expand(spec).at(0));
+  EXPECT_EQ(r.status, "ok");
+  EXPECT_EQ(jetperf::to_json(r.metrics)["stdout_tail"], "104857600\n50\n");
+}
+
 TEST(command_spec, resolves_the_program_once_and_keeps_it_inside_the_allowed_directories) {
   test::temp_dir dir, outside;
   const auto inside = write_script(dir, "prog.sh", "exit 0");
