@@ -107,7 +107,33 @@ const spec_field& find_spec_field(const std::vector<spec_field>& fields, const s
   throw std::logic_error("spec field '" + name + "' is not declared");
 }
 
-void reject_unknown_fields(const record& spec, const std::vector<spec_field>& fields) {
+namespace {
+
+// Tags, whichever kind declares them: labels to find a job by (GET /v1/jobs?tag=), so short texts.
+constexpr std::size_t k_max_tags = 32, k_max_tag_chars = 64;
+
+void check_tags(const cell& tags) {
+  if (!tags.is_list()) throw validation_error("spec.tags", "tags must be a list of texts, e.g. [\"baseline\", \"fan-on\"]");
+  if (tags.as_list().size() > k_max_tags)
+    throw validation_error("spec.tags", "at most " + std::to_string(k_max_tags) + " tags", "too_large");
+  for (const auto& t : tags.as_list())
+    if (!t.is_string() || t.as_string().empty() || t.as_string().size() > k_max_tag_chars)
+      throw validation_error("spec.tags", "each tag must be a text of 1 to " + std::to_string(k_max_tag_chars) + " characters");
+}
+
+// An empty list where a list is declared: read as the default before, which hid a client's bug
+// (a list it built came out empty) behind a job that measured something else. Refused unless
+// it means something for the field (tags; a stored spec's unused models or networks). The
+// values' types are each reader's to check (number_field and the kinds' own), as they always were.
+void check_not_empty(const spec_field& f, const cell& v, bool may_be_empty) {
+  if (f.type == spec_type::list && v.is_list() && v.as_list().empty() && !may_be_empty)
+    throw validation_error("spec." + f.name, f.name + " is empty: the job would have no points", "empty");
+}
+
+}  // namespace
+
+void check_spec_fields(const record& spec, const std::vector<spec_field>& fields,
+                       std::initializer_list<const char*> may_be_empty) {
   std::string list;
   for (const auto& f : fields) list += (list.empty() ? "" : ", ") + f.name;
   reject_unknown(
@@ -118,6 +144,14 @@ void reject_unknown_fields(const record& spec, const std::vector<spec_field>& fi
         return false;
       },
       list);
+  for (const auto& f : fields) {
+    const cell* v = given_field(spec, f.name);
+    if (!v) continue;
+    bool empty_ok = f.name == "tags";
+    for (const char* n : may_be_empty) empty_ok = empty_ok || f.name == n;
+    check_not_empty(f, *v, empty_ok);
+    if (f.name == "tags") check_tags(*v);
+  }
 }
 
 namespace {

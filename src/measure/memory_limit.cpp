@@ -1,5 +1,6 @@
 #include <jetperf/measure/memory_limit.hpp>
 
+#include <algorithm>
 #include <limits>
 
 #include <unistd.h>
@@ -19,9 +20,11 @@ memory_limit device_memory_limit(const platform::board_offer& offered, const std
   // CPU points run in the daemon, on this host (on a board, the board itself): what it has free
   // now bounds them, not all of its memory (a point that does not fit is refused here rather
   // than have the kernel's OOM killer choose among the daemon and the board's other work).
-  const auto available = host_available_memory_bytes();
+  // Less a headroom for the daemon and the board's own work: a point that takes every free byte
+  // still has the OOM killer choose.
+  const auto available = host_available_memory_bytes() - cpu_headroom_bytes();
   if (available > 0 && (board.bytes == 0 || available < board.bytes))
-    return {available, "this host's available memory (MemAvailable)"};
+    return {available, "this host's available memory (MemAvailable, less its headroom)"};
   if (board.bytes > 0) return board;
   return {host_memory_bytes(), "this host's memory"};
 }
@@ -33,6 +36,8 @@ std::int64_t host_memory_bytes() {
   if (pages > std::numeric_limits<std::int64_t>::max() / page) return std::numeric_limits<std::int64_t>::max();
   return static_cast<std::int64_t>(pages) * page;
 }
+
+std::int64_t cpu_headroom_bytes() { return std::max<std::int64_t>(std::int64_t{512} << 20, host_memory_bytes() / 10); }
 
 std::int64_t host_available_memory_bytes() {
   const auto bytes = platform::host_memory_info().available_bytes;

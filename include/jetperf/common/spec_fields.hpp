@@ -41,8 +41,11 @@ struct spec_field {
 
 /// The declared field `name`; throws std::logic_error when `fields` has none (a kind's own bug).
 const spec_field& find_spec_field(const std::vector<spec_field>& fields, const std::string& name);
-/// Rejects any key of `spec` that is not a declared field (field "spec.<key>", listing them).
-void reject_unknown_fields(const record& spec, const std::vector<spec_field>& fields);
+/// Rejects any key of `spec` that is not a declared field (field "spec.<key>", listing them), an
+/// empty list where a list is declared (unless its name is in `may_be_empty`, or it is tags) and
+/// tags that are not a short list of short texts. Every kind's parse starts with it.
+void check_spec_fields(const record& spec, const std::vector<spec_field>& fields,
+                       std::initializer_list<const char*> may_be_empty = {});
 /// The declared field's value, range-checked; its default when absent or null.
 double number_field(const record& spec, const spec_field& f);
 std::int64_t integer_field(const record& spec, const spec_field& f);

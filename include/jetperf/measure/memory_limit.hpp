@@ -16,12 +16,16 @@ struct memory_limit {
 
 /// The limit for points on `device` ("cuda" or "cpu"): gpu_memory_bytes (cuda), else the board's
 /// memory_bytes (a Jetson's GPU shares it); for cpu, this host's available memory (MemAvailable)
-/// where that is less (the points run here), else the board's, else this host's physical memory.
+/// less cpu_headroom_bytes() where that is less (the points run here), else the board's, else
+/// this host's physical memory.
 memory_limit device_memory_limit(const platform::board_offer& offered, const std::string& device);
 
 /// This host's physical memory in bytes, 0 when the system does not say.
 std::int64_t host_memory_bytes();
 /// This host's available memory (/proc/meminfo MemAvailable) in bytes, 0 when it does not say.
 std::int64_t host_available_memory_bytes();
+/// What CPU points leave of it for the daemon and the board: 512 MiB or a tenth of the host's
+/// memory, whichever is more.
+std::int64_t cpu_headroom_bytes();
 
 }  // namespace jetperf::measure

@@ -275,7 +275,7 @@ platform::run_limits run_limits_of(const command_spec& spec, const command_polic
 
 command_spec command_spec::parse(const record& spec, const platform::board_offer& offered, const command_policy& policy) {
   if (!policy.enabled) throw validation_error("kind", policy.disabled_reason, "forbidden");
-  reject_unknown_fields(spec, command_spec_fields());
+  check_spec_fields(spec, command_spec_fields());
   command_spec s;
   s.argv = parse_argv(spec);
   s.env = parse_env(spec);

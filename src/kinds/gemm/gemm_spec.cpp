@@ -211,7 +211,7 @@ void refuse_what_the_cpu_lacks(const gemm_spec& spec) {
 }  // namespace
 
 gemm_spec gemm_spec::parse(const record& spec, const platform::board_offer& offered) {
-  reject_unknown_fields(spec, gemm_spec_fields());
+  check_spec_fields(spec, gemm_spec_fields());
   gemm_spec out;
 
   const bool has_cuda = offered.has_cuda_device ? *offered.has_cuda_device : cuda_device_available();

@@ -105,7 +105,7 @@ const column_table& idle_columns() {
 }
 
 idle_spec idle_spec::parse(const record& spec, const platform::board_offer&) {
-  reject_unknown_fields(spec, idle_spec_fields());
+  check_spec_fields(spec, idle_spec_fields());
   idle_spec s;
   idle_table().parse(spec, s);
   return s;

@@ -313,7 +313,8 @@ models::network network_of_spec(const user_networks& users, const std::string& n
 }
 
 layers_spec layers_spec::parse(const record& spec, const platform::board_offer& offered) {
-  reject_unknown_fields(spec, layers_spec_fields());
+  // One of models and networks may be empty (a stored spec names both).
+  check_spec_fields(spec, layers_spec_fields(), {"models", "networks"});
   layers_spec s;
   parse_networks(spec, s);
   s.devices = parse_devices(spec, offered);

@@ -166,7 +166,8 @@ const spec_table<multi_dnn_spec>& multi_dnn_table_after_axes();
 }  // namespace
 
 multi_dnn_spec multi_dnn_spec::parse(const record& spec, const platform::board_offer& offered) {
-  reject_unknown_fields(spec, multi_dnn_spec_fields());
+  // Explicit mappings or the generator's networks: a stored spec names both, one empty.
+  check_spec_fields(spec, multi_dnn_spec_fields(), {"mappings", "networks"});
   const auto rules = multi_dnn_rules(offered);
   multi_dnn_spec s;
 

@@ -55,7 +55,7 @@ sensor_spec sensor_spec::parse(const record& spec, const platform::board_offer& 
 }
 
 sensor_spec sensor_spec::parse_with(const record& spec, bool has_cuda) {
-  reject_unknown_fields(spec, sensor_spec_fields());
+  check_spec_fields(spec, sensor_spec_fields());
   sensor_spec s;
   sensor_table().parse(spec, s);
   const auto* loads = given_field(spec, "loads");

@@ -92,7 +92,7 @@ TEST(spec_fields, refusals_over_a_record_read_as_the_json_ones_did) {
             "spec.mode | mode must be one of \"fast\", \"slow\", got \"medium\" | invalid_field");
   EXPECT_EQ(message_of([] { bool_field(record{{"pin", 1}}, k_pin); }),
             "spec.pin | pin must be true or false | invalid_field");
-  EXPECT_EQ(message_of([] { reject_unknown_fields(record{{"repeats", 1}, {"bogus", 2}}, {k_repeats, k_window}); }),
+  EXPECT_EQ(message_of([] { check_spec_fields(record{{"repeats", 1}, {"bogus", 2}}, {k_repeats, k_window}); }),
             "spec.bogus | unknown field 'bogus' (known: repeats, window_s) | unknown_field");
 }
 

@@ -58,7 +58,7 @@ std::vector<std::int64_t> parse_sizes(const record& spec) {
 }
 
 copy_spec copy_spec::parse(const record& spec, const platform::board_offer&) {
-  reject_unknown_fields(spec, copy_spec_fields());
+  check_spec_fields(spec, copy_spec_fields());
   copy_spec s;
   s.sizes = parse_sizes(spec);
   s.repeats = integer_field(spec, field("repeats"));

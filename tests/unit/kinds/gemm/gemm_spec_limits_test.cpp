@@ -105,6 +105,12 @@ TEST(gemm_spec_limits, cpu_sizes_must_fit_the_memory_this_host_has_available) {
   EXPECT_EQ(e.field(), "spec.sizes");
   EXPECT_EQ(e.code(), "too_large");
   EXPECT_EQ(normalize_gemm_spec({{"device", "cpu"}, {"sizes", {side(available / 3)}}}, board)["sizes"].size(), 1u);
+  // One that would leave the daemon and the board less than their headroom is refused too
+  // (issue 58: 19 GB points were accepted against 22 GB available).
+  const auto headroom = static_cast<double>(jetperf::measure::cpu_headroom_bytes());
+  const auto tight = refusal({{"device", "cpu"}, {"sizes", {side(available - headroom / 2)}}}, board);
+  EXPECT_EQ(tight.field(), "spec.sizes");
+  EXPECT_EQ(tight.code(), "too_large");
 }
 
 TEST(gemm_spec_limits, cpu_sizes_on_a_board_that_reports_no_memory_must_fit_this_host) {
@@ -113,7 +119,7 @@ TEST(gemm_spec_limits, cpu_sizes_on_a_board_that_reports_no_memory_must_fit_this
   const auto e = refusal({{"device", "cpu"}, {"sizes", {1048576}}}, board);
   EXPECT_EQ(e.field(), "spec.sizes");
   EXPECT_EQ(e.code(), "too_large");
-  EXPECT_NE(std::string(e.what()).find("over this host's available memory (MemAvailable) = "), std::string::npos)
+  EXPECT_NE(std::string(e.what()).find("over this host's available memory (MemAvailable, less its headroom) = "), std::string::npos)
       << e.what();
   // 3 x 256^2 floats fit any host.
   EXPECT_EQ(normalize_gemm_spec({{"device", "cpu"}, {"sizes", {256}}}, board)["sizes"].size(), 1u);
