@@ -24,6 +24,7 @@ namespace {
 // The status of a typed jetperf error; the most derived class decides.
 int status_of(const error& e) {
   if (auto* h = dynamic_cast<const http_error*>(&e)) return h->status();
+  if (dynamic_cast<const disk_full*>(&e)) return 507;
   if (dynamic_cast<const validation_error*>(&e)) return 400;
   if (dynamic_cast<const not_found*>(&e)) return 404;
   if (dynamic_cast<const conflict*>(&e)) return 409;
@@ -35,6 +36,13 @@ int status_of(const error& e) {
   return 500;
 }
 
+// "disk_full: the file system holding /var/lib/jetperf/jetperf.db is full (SQLite ...)" without
+// the SQL: what to free, not how the daemon writes.
+std::string disk_full_message(const std::string& what) {
+  const auto cut = what.find(" (SQLite ");
+  return (cut == std::string::npos ? what : what.substr(0, cut)) + ": nothing was stored; free space there and retry";
+}
+
 }  // namespace
 
 http_response error_response(std::exception_ptr error_ptr) noexcept {
@@ -44,8 +52,11 @@ http_response error_response(std::exception_ptr error_ptr) noexcept {
     } catch (const error& e) {
       const int status = status_of(e);
       if (status >= 500) spdlog::error("api: {} ({}): {}", status, e.code(), e.what());
-      // Storage failures are internal: their detail goes to the log, not to the client.
-      auto res = dynamic_cast<const store_error*>(&e)
+      // Storage failures are internal: their detail goes to the log, not to the client; a full
+      // file system is the client's to know (someone must make room), named by the database.
+      auto res = dynamic_cast<const disk_full*>(&e)
+                     ? error_body(status, "insufficient_storage", disk_full_message(e.what()), {})
+                 : dynamic_cast<const store_error*>(&e)
                      ? error_body(status, e.code(), "storage error (see the daemon log)", {})
                      : error_body(status, e.code(), e.what(), e.field());
       if (auto* h = dynamic_cast<const http_error*>(&e))

@@ -5,6 +5,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <jetperf/common/errors.hpp>
+#include <jetperf/store/job_state.hpp>
+
 namespace jetperf::jobs {
 
 template <typename Arm>
@@ -40,6 +43,11 @@ std::string board_guard::restore() {
   try {
     board->restore();
     return {};
+  } catch (const store_error& e) {
+    // The board is back; only its snapshot's record could not be written (a full disk): a
+    // failure of the store, which a resume once there is room gets past.
+    spdlog::error("job {}: the board was restored but its snapshot could not be marked so: {}", job_id_, e.what());
+    return store::k_store_failure_prefix + std::string(e.what()) + " (the board was restored)";
   } catch (const std::exception& e) {
     spdlog::error("job {}: restoring the board failed: {}", job_id_, e.what());
     return e.what();

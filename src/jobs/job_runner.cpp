@@ -274,7 +274,10 @@ void job_runner::end_run(job_run& run) {
   const auto reason = queue_.reason();
   if (run.board) {
     const auto failure = run.board->restore();
-    if (!failure.empty()) run.last_error = "restoring the board failed: " + failure;
+    // A store failure before it (a point that could not be stored) stays the cause: it is what
+    // a resume gets past, once there is room.
+    if (!failure.empty() && !store::is_store_failure(run.last_error))
+      run.last_error = store::is_store_failure(failure) ? failure : "restoring the board failed: " + failure;
   }
   // Counted over every point of the job, those of earlier runs of a resumed job included.
   const auto rows = point_rows(jobs_.points(id));

@@ -330,9 +330,12 @@ void board_controller::restore() {
   // open (and armed), so a later restore or start-up retries it; when the mode goes back through
   // a reboot it stays open for the start-up after the boot.
   const bool rebooting = restore_state(*armed_);
-  if (journal_ && !rebooting) journal_->close(armed_job_);
+  const auto job = armed_job_;
   armed_.reset();
   armed_job_ = 0;
+  // The board is restored by now: a journal that cannot mark it so (a full disk) leaves its
+  // snapshot open, and the next start restores it again, which changes nothing.
+  if (journal_ && !rebooting) journal_->close(job);
 }
 
 void board_controller::reboot_into(std::int64_t power_mode) {

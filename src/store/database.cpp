@@ -76,7 +76,7 @@ void database::exec(const std::string& sql) {
   if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
     const std::string msg = err ? err : sqlite3_errmsg(db_);
     sqlite3_free(err);
-    throw store_error("SQLite exec failed for '" + sql + "' on " + path_ + ": " + msg);
+    throw_sqlite_failure(db_, "SQLite exec failed for '" + sql + "' on " + path_ + ": " + msg);
   }
 }
 

@@ -13,6 +13,14 @@ std::string db_name(sqlite3* db) {
 }
 }  // namespace
 
+[[noreturn]] void throw_sqlite_failure(sqlite3* db, const std::string& message) {
+  // A full file system is its own failure: the write succeeds once there is room (resume), and
+  // a client is told which file system (507) rather than "storage error".
+  if (db && (sqlite3_extended_errcode(db) & 0xff) == SQLITE_FULL)
+    throw disk_full("disk_full: the file system holding " + db_name(db) + " is full (" + message + ")");
+  throw store_error(message);
+}
+
 statement::statement(sqlite3* db, const std::string& sql) : db_(db) {
   if (!db_) throw store_error("cannot prepare SQL on a closed database: " + sql);
   if (sqlite3_prepare_v2(db_, sql.c_str(), static_cast<int>(sql.size()), &stmt_, nullptr) != SQLITE_OK) {
@@ -26,8 +34,7 @@ statement::statement(sqlite3* db, const std::string& sql) : db_(db) {
 statement::~statement() { sqlite3_finalize(stmt_); }
 
 void statement::fail(const std::string& what) const {
-  throw store_error("SQLite " + what + " failed for '" + sql() + "' on " + db_name(db_) + ": " +
-                    sqlite3_errmsg(db_));
+  throw_sqlite_failure(db_, "SQLite " + what + " failed for '" + sql() + "' on " + db_name(db_) + ": " + sqlite3_errmsg(db_));
 }
 
 std::string statement::sql() const {
@@ -70,7 +77,11 @@ bool statement::step() {
   if (rc == SQLITE_DONE) return false;
   // Read the message before reset() can replace it.
   const std::string msg = "SQLite step failed for '" + sql() + "' on " + db_name(db_) + ": " + sqlite3_errmsg(db_);
+  // The error code as the step left it: reset() returns it again but may not keep it.
+  const int code = sqlite3_extended_errcode(db_);
   sqlite3_reset(stmt_);
+  if ((code & 0xff) == SQLITE_FULL)
+    throw disk_full("disk_full: the file system holding " + db_name(db_) + " is full (" + msg + ")");
   throw store_error(msg);
 }
 

@@ -50,6 +50,16 @@ class platform_error : public error {
 class store_error : public error {
  public:
   explicit store_error(const std::string& message) : error("store_error", message) {}
+
+ protected:
+  store_error(std::string code, const std::string& message) : error(std::move(code), message) {}
+};
+
+/// The database's file system is full (SQLITE_FULL): nothing is wrong with the request or the
+/// data, and the same write succeeds once there is room (507 at the API, naming the database).
+class disk_full : public store_error {
+ public:
+  explicit disk_full(const std::string& message) : store_error("disk_full", message) {}
 };
 
 /// A stored record that cannot be read (a damaged row, or one written by something else) (500 at

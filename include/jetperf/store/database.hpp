@@ -13,6 +13,9 @@ struct sqlite3_stmt;
 
 namespace jetperf::store {
 
+/// Throws disk_full where `db`'s last error is SQLITE_FULL, store_error with `message` otherwise.
+[[noreturn]] void throw_sqlite_failure(sqlite3* db, const std::string& message);
+
 /// A prepared statement with typed binds (1-based) and column reads (0-based).
 class statement {
  public:

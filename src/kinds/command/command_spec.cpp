@@ -330,6 +330,10 @@ record command_spec::to_record() const {
   j.set("env", env);
   command_table().put(*this, j);
   command_table_after_axes().put(*this, j);
+  // Unset limits are the daemon's ceilings: left out, so that a spec stored before they existed
+  // reads back as it was stored.
+  for (const char* limit : {"max_processes", "max_memory_mb"})
+    if (const auto* v = j.find(limit); v && v->is_null()) j.erase(limit);
   contention.put(j);
   return j;
 }

@@ -51,6 +51,18 @@ TEST(error_mapping, hides_internal_detail) {
   EXPECT_EQ(j["error"]["message"].get<std::string>().find("/var/lib"), std::string::npos);
 }
 
+// A full disk is the client's to know: 507, naming the database's file system, without the SQL.
+TEST(error_mapping, a_full_disk_is_507_naming_the_databases_file_system) {
+  const auto res = api::error_response(std::make_exception_ptr(
+      disk_full("disk_full: the file system holding /var/lib/jetperf/jetperf.db is full (SQLite step failed for "
+                "'INSERT INTO jobs ...' on /var/lib/jetperf/jetperf.db: database or disk is full)")));
+  EXPECT_EQ(res.status, 507);
+  const auto j = nlohmann::json::parse(res.body);
+  EXPECT_EQ(j["error"]["code"], "insufficient_storage");
+  EXPECT_EQ(j["error"]["message"], "disk_full: the file system holding /var/lib/jetperf/jetperf.db is full: nothing was "
+                                   "stored; free space there and retry");
+}
+
 TEST(error_mapping, a_corrupt_record_says_which_record_and_what_is_wrong) {
   // Unlike a storage failure, the detail is about the client's own record, not the storage.
   const auto j = nlohmann::json::parse(

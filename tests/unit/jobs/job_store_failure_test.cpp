@@ -19,6 +19,7 @@
 #include <jetperf/jobs/job_state.hpp>
 #include <jetperf/store/database.hpp>
 #include <jetperf/store/job_store.hpp>
+#include <jetperf/platform/board_settings.hpp>
 #include <support/temp_dir.hpp>
 
 using namespace jetperf;
@@ -62,6 +63,23 @@ class padded_workload final : public test::json_kind {
   }
 };
 
+// A board whose restore writes its snapshot's record to the job's database, as the board
+// controller's journal does: on a full disk the board is back but the record fails.
+class journaling_board final : public platform::board_settings {
+ public:
+  store::database** db = nullptr;
+  platform::board_offer offered() const override { return {}; }
+  void arm(std::int64_t) override {}
+  platform::board_setting apply(const platform::board_setting& s) override { return s; }
+  void restore() override {
+    ++restores;
+    (*db)->exec("CREATE TABLE IF NOT EXISTS test_snapshots(x BLOB)");
+    (*db)->exec("INSERT INTO test_snapshots VALUES (zeroblob(40000))");
+  }
+  std::optional<std::int64_t> rearm(std::int64_t) override { return std::nullopt; }
+  int restores = 0;
+};
+
 struct fixture {
   test::temp_dir dir;
   std::unique_ptr<store::database> db;
@@ -69,8 +87,11 @@ struct fixture {
   std::shared_ptr<std::function<void()>> hook;
   event_hub hub;
   std::unique_ptr<jobs::job_service> service;
+  store::database* db_view = nullptr;
+  journaling_board board;
+  bool with_board = false;
 
-  fixture() {
+  explicit fixture(bool board_too = false) : with_board(board_too) {
     padded_workload w;
     hook = w.hook;
     registry.add(jobs::make_workload(std::move(w)));
@@ -80,7 +101,9 @@ struct fixture {
     service.reset();
     db.reset();
     db = std::make_unique<store::database>(dir.file("jetperf.db"));
-    service = std::make_unique<jobs::job_service>(*db, registry, hub, nullptr, nullptr);
+    db_view = db.get();
+    board.db = &db_view;
+    service = std::make_unique<jobs::job_service>(*db, registry, hub, with_board ? &board : nullptr, nullptr);
     service->start();
   }
   std::int64_t pages() {
@@ -147,6 +170,43 @@ TEST(job_store_failure, a_full_disk_fails_the_job_with_the_reason_and_it_resumes
     EXPECT_EQ(points[i].metrics["value"], i * 10);
   }
   EXPECT_EQ(resumed.summary["points_seen"], 5);
+}
+
+// On a full disk the board's snapshot record failed too, and its "restoring the board failed"
+// replaced the cause: resume then answered 409 and the point was lost. The store's failure stays
+// the cause (disk_full, the board restored), and the job resumes once there is room.
+TEST(job_store_failure, a_full_disk_at_the_boards_restore_keeps_the_cause_and_the_job_resumes) {
+  fixture f(true);
+  *f.hook = [&f] { f.db->exec("PRAGMA max_page_count = " + std::to_string(f.pages())); };
+  const auto id = f.service->submit("padded", jetperf::test::spec_of({{"points", 4}, {"pad", 20000}, {"break_at", 2}}), {}).id;
+  const auto job = f.wait_terminal(id);
+  ASSERT_EQ(job.state, jobs::job_state::failed) << job.error;
+  EXPECT_EQ(job.error.rfind("the database could not be written: disk_full: the file system holding ", 0), 0u) << job.error;
+  EXPECT_EQ(f.board.restores, 1) << "the board was put back once";
+  ASSERT_EQ(f.service->points(id).size(), 2u);
+  f.db->exec("PRAGMA max_page_count = 1073741823");
+  EXPECT_EQ(f.service->resume(id).state, jobs::job_state::queued);
+  const auto resumed = f.wait_terminal(id);
+  EXPECT_EQ(resumed.state, jobs::job_state::succeeded) << resumed.error;
+  const auto points = f.service->points(id);
+  ASSERT_EQ(points.size(), 4u) << "every point once";
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(points[i].metrics["value"], i * 10);
+}
+
+// A submission on a full disk is refused as disk_full (507 at the API), nothing half stored.
+TEST(job_store_failure, a_submission_on_a_full_disk_is_refused_as_disk_full) {
+  fixture f;
+  f.db->exec("PRAGMA max_page_count = " + std::to_string(f.pages()));
+  const auto big = jetperf::test::spec_of({{"points", 3}, {"pad", 20000}});
+  std::string what;
+  for (int tries = 0; tries < 50 && what.empty(); ++tries) {
+    try {
+      f.service->submit("padded", big, {});
+    } catch (const disk_full& e) {
+      what = e.what();
+    }
+  }
+  EXPECT_EQ(what.rfind("disk_full: the file system holding " + f.dir.file("jetperf.db") + " is full", 0), 0u) << what;
 }
 
 TEST(job_store_failure, a_final_state_the_database_refuses_is_kept_and_stored_once_it_can_be) {
