@@ -1,8 +1,10 @@
 #pragma once
-// Connections that have not sent their first request yet, oldest first. When every slot is
-// taken, the listener closes the oldest of them to make room: a socket that sends nothing holds
-// its slot only until someone needs it (and for header_timeout at most), so idle sockets cannot
-// keep the token holder, or anyone, out.
+// Connections waiting for a request: those that have not sent their first one yet and idle
+// keep-alives between requests, oldest first. When every slot is taken, the listener closes the
+// oldest of them to make room, and so does a tokenless request that arrived on a slot kept for
+// the token: a socket that sends nothing, or sent one request and idles, holds its slot only
+// until someone needs it (and for header_timeout or idle_timeout at most), so idle sockets
+// cannot keep the token holder, or anyone, out.
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -14,6 +16,10 @@ namespace jetperf::daemon {
 class first_request_wait {
  public:
   using closer = std::function<void()>;
+
+  /// A connection waiting this long with no request is silent (a request on its way is read in
+  /// microseconds, a client's next one on a keep-alive follows its answer at once).
+  static constexpr std::chrono::milliseconds k_silent_after{100};
 
   /// Registers a connection that waits for its first request; `close` closes it (from any
   /// thread). Returns the ticket that removes it.

@@ -113,7 +113,7 @@ void listener::start_session(tcp::socket socket, connection_limit::slot slot) {
 void listener::admit_later(tcp::socket socket, int tries) {
   // A silent connection old enough to be one (its request would have been read by now) is
   // closed; its slot comes back once its strand has run.
-  context_->waiting->close_oldest(k_silent_after);
+  context_->waiting->close_oldest(first_request_wait::k_silent_after);
   auto timer = std::make_shared<net::steady_timer>(acceptor_.get_executor());
   auto held = std::make_shared<tcp::socket>(std::move(socket));
   timer->expires_after(k_admit_retry);

@@ -32,9 +32,7 @@ class listener : public std::enable_shared_from_this<listener> {
   /// each time, until one frees; then a session, or 503.
   void admit_later(tcp::socket socket, int tries);
 
-  /// A connection waiting this long with no request is silent (a request on its way is read in
-  /// microseconds); a newcomer waits up to tries x retry for one to be closed.
-  static constexpr std::chrono::milliseconds k_silent_after{100};
+  /// A newcomer waits up to tries x retry for a silent connection to be closed.
   static constexpr std::chrono::milliseconds k_admit_retry{5};
   static constexpr int k_admit_tries = 100;
   /// A newcomer is through admit_later: accepting resumes if it was paused.

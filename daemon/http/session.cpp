@@ -70,9 +70,7 @@ session::session(tcp::socket&& socket, std::shared_ptr<const server_context> con
 
 void session::run() {
   // Until its first header arrives, the connection may be closed for one that needs the slot.
-  wait_ticket_ = context_->waiting->add([weak = weak_from_this()] {
-    if (auto self = weak.lock()) self->close_unserved();
-  });
+  wait_for_request();
   // The socket's executor is a strand made by the listener; start on it.
   net::dispatch(stream_.get_executor(),
                 beast::bind_front_handler(&session::do_read, shared_from_this()));
@@ -86,15 +84,24 @@ void session::run_rejected() {
   });
 }
 
+void session::wait_for_request() {
+  if (wait_ticket_) return;
+  wait_ticket_ = context_->waiting->add([weak = weak_from_this()] {
+    if (auto self = weak.lock()) self->close_unserved();
+  });
+}
+
 void session::close_unserved() {
   net::post(stream_.get_executor(), [self = shared_from_this()] {
-    if (!self->first_request_ || self->wait_ticket_ == 0) return;  // its header came first
-    spdlog::debug("http: closing {}, which sent no request, for a connection that needs the slot", self->remote_);
+    if (self->wait_ticket_ == 0) return;  // its header came first
+    spdlog::debug("http: closing {}, which waits for a request, for a connection that needs the slot", self->remote_);
     self->stream_.close();
   });
 }
 
 void session::do_read() {
+  // An idle keep-alive is as closable as a silent newcomer while it waits for its next request.
+  wait_for_request();
   upload_parser_.reset();
   request_.body_file.clear();
   parser_.emplace();
@@ -280,7 +287,11 @@ void session::handle_request() {
 
 void session::dispatch(unsigned version, bool keep_alive) {
   const auto& h = context_->handlers;
-  if (slot_.reserved() && !(h.authenticated && h.authenticated(request_))) {
+  // A tokenless request on a slot kept for the token is served when a connection that only waits
+  // (silent, or an idle keep-alive) gives its slot up for it: readers are not locked out by
+  // sockets that send nothing, and the kept slots stay kept.
+  if (slot_.reserved() && !(h.authenticated && h.authenticated(request_)) &&
+      !context_->waiting->close_oldest(first_request_wait::k_silent_after)) {
     // Free the reserved slot at once: the answer and the lingering close must not hold it.
     slot_.release();
     auto res = api::error_body(503, "unavailable",

@@ -27,7 +27,9 @@ class session : public std::enable_shared_from_this<session> {
   void run();
   /// Answers 503 (over the connection limit) without reading, then closes.
   void run_rejected();
-  /// Closes the connection if it still waits for its first request (a slot is needed).
+  /// Puts the connection in the waiting list (once) while it waits for a request.
+  void wait_for_request();
+  /// Closes the connection if it still waits for a request (its slot is needed).
   void close_unserved();
 
  private:
@@ -72,7 +74,7 @@ class session : public std::enable_shared_from_this<session> {
   http::response<http::string_body> response_;
   api::http_request request_;
   bool first_request_ = true;
-  std::uint64_t wait_ticket_ = 0;  ///< in context_->waiting until the first header arrives (0: not)
+  std::uint64_t wait_ticket_ = 0;  ///< in context_->waiting while it waits for a request's header (0: not)
 };
 
 }  // namespace jetperf::daemon

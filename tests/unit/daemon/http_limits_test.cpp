@@ -19,6 +19,7 @@
 #include <support/eventually.hpp>
 
 #include "http/http_server.hpp"
+#include "busy_gate.hpp"
 #include "loopback_options.hpp"
 #include "raw_client.hpp"
 
@@ -97,18 +98,19 @@ TEST(http_limits, the_last_connections_are_kept_for_requests_with_the_token) {
   auto o = test::loopback_options(1);
   o.max_connections = 4;
   o.reserved_connections = 1;
-  request_handlers h;
-  h.handle = [](const api::http_request& r) { return ok(r.target); };
+  o.work_threads = 4;
+  test::busy_gate gate;
+  request_handlers h = gate.handlers([](const api::http_request& r) { return ok(r.target); });
   h.authenticated = [](const api::http_request& r) { return r.header("authorization") == "Bearer good"; };
   http_server server(o, h);
   server.start();
-  // Three idle readers hold every slot but the reserved one.
-  std::vector<std::unique_ptr<raw_client>> idle;
+  // Three readers being served hold every slot but the reserved one.
+  std::vector<std::unique_ptr<raw_client>> busy;
   for (int i = 0; i < 3; ++i) {
-    idle.push_back(std::make_unique<raw_client>(server.local_port()));
-    ASSERT_TRUE(idle.back()->send(raw_client::request("GET", "/hold")));
-    EXPECT_EQ(idle.back()->read_response().result_int(), 200);
+    busy.push_back(std::make_unique<raw_client>(server.local_port()));
+    ASSERT_TRUE(busy.back()->send(raw_client::request("GET", "/hold")));
   }
+  ASSERT_TRUE(eventually([&] { return server.waiting_requests() == 3u; }));
   raw_client anonymous(server.local_port());
   ASSERT_TRUE(anonymous.send(raw_client::request("GET", "/v1/health")));
   const auto refused = anonymous.read_response();
@@ -119,6 +121,19 @@ TEST(http_limits, the_last_connections_are_kept_for_requests_with_the_token) {
   raw_client holder(server.local_port());
   ASSERT_TRUE(holder.send(raw_client::request("POST", "/v1/jobs", "{}", "Authorization: Bearer good\r\n")));
   EXPECT_EQ(holder.read_response().result_int(), 200);
+  // Once they are answered they idle as keep-alives: a tokenless reader on the kept slot is
+  // served, and the keep-alive that has waited longest gives its slot up for it (issue 58:
+  // idle keep-alives locked every tokenless reader out).
+  gate.release();
+  for (auto& b : busy) EXPECT_EQ(b->read_response().result_int(), 200);
+  holder.close();
+  ASSERT_TRUE(eventually([&] { return server.open_connections() == 3u; }));
+  std::this_thread::sleep_for(200ms);  // idle past the silent mark
+  raw_client reader(server.local_port());
+  ASSERT_TRUE(reader.send(raw_client::request("GET", "/v1/health")));
+  EXPECT_EQ(reader.read_response().result_int(), 200);
+  // The reader holds its slot, and one of the three keep-alives gave its own up.
+  EXPECT_TRUE(eventually([&] { return server.open_connections() == 3u; })) << server.open_connections();
 }
 
 // Sockets that send nothing (300 of them kept the token holder out 13 times in 15): when every
@@ -129,8 +144,9 @@ TEST(http_limits, sockets_that_send_nothing_make_room_for_the_token_holder) {
   o.max_connections = 4;
   o.reserved_connections = 1;
   o.limits.header_timeout = std::chrono::seconds(30);  // room is made by closing, not by the timeout
-  request_handlers h;
-  h.handle = [](const api::http_request& r) { return ok(r.target); };
+  o.work_threads = 4;
+  test::busy_gate gate;
+  request_handlers h = gate.handlers([](const api::http_request& r) { return ok(r.target); });
   h.authenticated = [](const api::http_request& r) { return r.header("authorization") == "Bearer good"; };
   http_server server(o, h);
   server.start();
@@ -151,8 +167,8 @@ TEST(http_limits, sockets_that_send_nothing_make_room_for_the_token_holder) {
     // 30 s header timeout would close it).
     EXPECT_EQ(silent[static_cast<std::size_t>(round)]->read_to_eof(), "") << "round " << round;
   }
-  // A connection that has sent a request is never closed for another: with every slot held by
-  // served ones, a newcomer over the limit is answered 503 as before.
+  // A connection whose request is being served is never closed for another: with every slot
+  // held by busy ones, a newcomer over the limit is answered 503 as before.
   silent[3]->close();
   holders.clear();
   ASSERT_TRUE(eventually([&] { return server.open_connections() == 0u; }));
@@ -160,11 +176,13 @@ TEST(http_limits, sockets_that_send_nothing_make_room_for_the_token_holder) {
   for (int i = 0; i < 4; ++i) {
     served.push_back(std::make_unique<raw_client>(server.local_port()));
     ASSERT_TRUE(served.back()->send(raw_client::request("GET", "/hold", "", "Authorization: Bearer good\r\n")));
-    EXPECT_EQ(served.back()->read_response().result_int(), 200);
   }
+  ASSERT_TRUE(eventually([&] { return server.waiting_requests() == 4u; }));
   raw_client over(server.local_port());
   ASSERT_TRUE(over.send(raw_client::request("GET", "/x", "", "Authorization: Bearer good\r\n")));
   EXPECT_EQ(over.read_response().result_int(), 503);
+  gate.release();
+  for (auto& s : served) EXPECT_EQ(s->read_response().result_int(), 200);
 }
 
 TEST(http_limits, a_connection_that_sends_no_request_is_closed_after_the_header_timeout) {
@@ -320,17 +338,20 @@ TEST(http_limits, errors_of_the_http_layer_name_a_field_or_null) {
   auto o = test::loopback_options(1);
   o.max_connections = 1;
   o.reserved_connections = 0;
-  http_server server(o, [](const api::http_request& r) { return ok(r.target); });
+  test::busy_gate gate;
+  http_server server(o, gate.handlers([](const api::http_request& r) { return ok(r.target); }));
   server.start();
   raw_client first(server.local_port());
-  ASSERT_TRUE(first.send(raw_client::request("GET", "/a")));
-  EXPECT_EQ(first.read_response().result_int(), 200);
+  ASSERT_TRUE(first.send(raw_client::request("GET", "/hold")));
+  ASSERT_TRUE(eventually([&] { return server.waiting_requests() == 1u; }));
   raw_client over(server.local_port());
   ASSERT_TRUE(over.send(raw_client::request("GET", "/b")));
   const auto res = over.read_response();
   EXPECT_EQ(res.result_int(), 503);
   ASSERT_TRUE(error_of(res).contains("field"));
   EXPECT_TRUE(error_of(res)["field"].is_null());
+  gate.release();
+  EXPECT_EQ(first.read_response().result_int(), 200);
   first.close();
   EXPECT_TRUE(eventually([&] { return server.open_connections() == 0u; }));
   raw_client big(server.local_port());

@@ -19,6 +19,7 @@
 #include <support/eventually.hpp>
 
 #include "http/http_server.hpp"
+#include "busy_gate.hpp"
 #include "loopback_options.hpp"
 #include "raw_client.hpp"
 
@@ -209,15 +210,15 @@ TEST(http_server, throwing_handler_gets_500_and_server_survives) {
 TEST(http_server, connections_over_the_limit_get_503) {
   auto o = test::loopback_options(2);
   o.max_connections = 2;
-  http_server server(o, echo);
+  test::busy_gate gate;
+  http_server server(o, gate.handlers(echo));
   server.start();
+  // Two requests being served hold both slots (idle keep-alives would give theirs up).
   raw_client a(server.local_port());
   raw_client b(server.local_port());
-  // A request on each makes sure the server has accepted both.
-  ASSERT_TRUE(a.send(raw_client::request("GET", "/a")));
-  EXPECT_EQ(a.read_response().result_int(), 200);
-  ASSERT_TRUE(b.send(raw_client::request("GET", "/b")));
-  EXPECT_EQ(b.read_response().result_int(), 200);
+  ASSERT_TRUE(a.send(raw_client::request("GET", "/hold")));
+  ASSERT_TRUE(b.send(raw_client::request("GET", "/hold")));
+  ASSERT_TRUE(eventually([&] { return server.waiting_requests() == 2u; }));
   EXPECT_EQ(server.open_connections(), 2u);
 
   raw_client c(server.local_port());
@@ -226,6 +227,9 @@ TEST(http_server, connections_over_the_limit_get_503) {
   EXPECT_EQ(res.result_int(), 503);
   EXPECT_EQ(nlohmann::json::parse(res.body())["error"]["code"], "unavailable");
 
+  gate.release();
+  EXPECT_EQ(a.read_response().result_int(), 200);
+  EXPECT_EQ(b.read_response().result_int(), 200);
   a.close();
   ASSERT_TRUE(eventually([&] { return server.open_connections() == 1; }));
   raw_client d(server.local_port());
