@@ -54,6 +54,20 @@ class raw_connection {
   int status_ = 0;
 };
 
+// A connection that sends nothing: its descriptor, -1 when the connect failed.
+int connect_silently(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
 std::string get(const std::string& target) {
   return "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
 }
@@ -105,18 +119,7 @@ TEST(lockout, readers_cannot_lock_the_token_holder_out) {
 TEST(lockout, sockets_that_send_nothing_cannot_keep_the_token_holder_out) {
   temp_dir sim;
   daemon_process d({"--board", "sim:orin-agx", "--sim-dir", sim.path(), "--max-connections", "64"});
-  const auto open_silent = [&d] {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(static_cast<std::uint16_t>(d.port()));
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-      ::close(fd);
-      return -1;
-    }
-    return fd;
-  };
+  const auto open_silent = [&d] { return connect_silently(d.port()); };
   std::vector<int> silent;
   for (int i = 0; i < 300; ++i) silent.push_back(open_silent());
   int admitted = 0;
@@ -139,18 +142,7 @@ TEST(lockout, sockets_that_send_nothing_cannot_keep_the_token_holder_out) {
 TEST(lockout, sockets_that_send_nothing_cannot_keep_tokenless_readers_out) {
   temp_dir sim;
   daemon_process d({"--board", "sim:orin-agx", "--sim-dir", sim.path(), "--max-connections", "64"});
-  const auto open_silent = [&d] {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(static_cast<std::uint16_t>(d.port()));
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-      ::close(fd);
-      return -1;
-    }
-    return fd;
-  };
+  const auto open_silent = [&d] { return connect_silently(d.port()); };
   std::vector<int> silent;
   for (int i = 0; i < 300; ++i) silent.push_back(open_silent());
   int health = 0, metrics = 0, holder = 0;

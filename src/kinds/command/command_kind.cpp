@@ -207,6 +207,7 @@ std::vector<std::string> marker_errors(const marker_batch& batch, const paired_m
   return errors;
 }
 
+
 measure::point_result command_kind::run_point(measure::point_context& ctx, const command_spec& spec,
                                               const command_point& point) {
   const auto repeat = point.repeat;
@@ -291,20 +292,9 @@ measure::point_result command_kind::run_point(measure::point_context& ctx, const
   r.run_s = wall_s;
   r.cost = run_cost_of(spec);
 
-  // A limit the run met is its failure's cause, whatever its exit status says (a program that
-  // handles a refused fork may still exit 0: its figures are not those of the program asked for).
-  const auto limits = run_limits_of(spec, policy_);
-  const auto& hit = run.limit_events;
-  if (hit.oom_kills || hit.pids_refused || run.timed_out || run.term_signal || run.exit_code != 0) {
+  if (const auto cause = run_failure(run, spec.timeout_s, run_limits_of(spec, policy_)); !cause.empty()) {
     r.status = "failed";
-    mt.set(measure::cols::error,
-           hit.oom_kills ? "oom: " + std::to_string(hit.oom_kills) + " process(es) killed past max_memory_mb = " +
-                               std::to_string(limits.max_memory_bytes >> 20) + " MiB"
-           : hit.pids_refused ? "pids: " + std::to_string(hit.pids_refused) +
-                                    " fork(s) refused at max_processes = " + std::to_string(limits.max_processes)
-           : run.timed_out    ? "timed out after " + std::to_string(spec.timeout_s) + " s (process group killed)"
-           : run.term_signal  ? "ended by signal " + std::to_string(run.term_signal)
-                              : "exit status " + std::to_string(run.exit_code));
+    mt.set(measure::cols::error, cause);
   }
   return r;
 }
@@ -374,6 +364,20 @@ cell command_kind::summarize(const std::vector<jobs::point_row>& rows) const {
 }
 
 }  // namespace
+
+std::string run_failure(const platform::user_process_result& run, double timeout_s, const platform::run_limits& limits) {
+  const auto& hit = run.limit_events;
+  if (hit.oom_kills)
+    return "oom: " + std::to_string(hit.oom_kills) + " process(es) killed past max_memory_mb = " +
+           std::to_string(limits.max_memory_bytes >> 20) + " MiB";
+  if (hit.pids_refused)
+    return "pids: " + std::to_string(hit.pids_refused) + " fork(s) refused at max_processes = " +
+           std::to_string(limits.max_processes);
+  if (run.timed_out) return "timed out after " + std::to_string(timeout_s) + " s (process group killed)";
+  if (run.term_signal) return "ended by signal " + std::to_string(run.term_signal);
+  if (run.exit_code != 0) return "exit status " + std::to_string(run.exit_code);
+  return {};
+}
 
 std::unique_ptr<jobs::workload> make_command_kind(command_policy policy) {
   return jobs::make_workload(command_kind(std::move(policy)));

@@ -158,6 +158,25 @@ TEST(command_kind, a_run_is_held_to_its_limits) {
   EXPECT_EQ(jetperf::to_json(r.metrics)["stdout_tail"], "104857600\n50\n");
 }
 
+// A run's cgroup events are its failure's cause, even where the program exited 0.
+TEST(command_kind, a_limit_the_run_met_is_its_failures_cause) {
+  const platform::run_limits limits{64, 512ull << 20};
+  platform::user_process_result run;
+  run.exit_code = 0;
+  EXPECT_EQ(kinds::run_failure(run, 10, limits), "");
+  run.limit_events.pids_refused = 3;
+  EXPECT_EQ(kinds::run_failure(run, 10, limits), "pids: 3 fork(s) refused at max_processes = 64");
+  run.limit_events.oom_kills = 1;
+  run.exit_code = -1;
+  run.term_signal = 9;
+  EXPECT_EQ(kinds::run_failure(run, 10, limits), "oom: 1 process(es) killed past max_memory_mb = 512 MiB");
+  run.limit_events = {};
+  EXPECT_EQ(kinds::run_failure(run, 10, limits), "ended by signal 9");
+  run.term_signal = 0;
+  run.exit_code = 2;
+  EXPECT_EQ(kinds::run_failure(run, 10, limits), "exit status 2");
+}
+
 TEST(command_spec, resolves_the_program_once_and_keeps_it_inside_the_allowed_directories) {
   test::temp_dir dir, outside;
   const auto inside = write_script(dir, "prog.sh", "exit 0");
