@@ -11,7 +11,7 @@ namespace {
 class cancel_command final : public command {
  public:
   explicit cancel_command(CLI::App& parent) : app_(parent.add_subcommand("cancel", "Cancel a queued or running job")) {
-    app_->add_option("id", id_, "Job id")->required()->check(CLI::PositiveNumber);
+    app_->add_option("id", id_, "Job id")->required()->check(job_id_check());
   }
   CLI::App* app() const override { return app_; }
 

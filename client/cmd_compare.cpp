@@ -29,7 +29,7 @@ class compare_command final : public command {
  public:
   explicit compare_command(CLI::App& parent)
       : app_(parent.add_subcommand("compare", "Compare a job's points along one parameter")) {
-    app_->add_option("id", id_, "Job id")->required()->check(CLI::PositiveNumber);
+    app_->add_option("id", id_, "Job id")->required()->check(job_id_check());
     app_->add_option("--by", by_,
                      "the parameter: those the job's kind declares (GET /v1/kinds); a gemm job: tensor, a clock "
                      "(gpu_freq_hz, cpu_freq_khz, emc_freq_hz), power_mode, dtype, device, m, n, k or repeat")

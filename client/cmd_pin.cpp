@@ -16,7 +16,7 @@ class pin_command final : public command {
                                    pin ? "Keep a job's samples at full rate whatever their age"
                                        : "Let retention downsample and then drop a job's samples again")),
         pin_(pin) {
-    app_->add_option("id", id_, "Job id")->required()->check(CLI::PositiveNumber);
+    app_->add_option("id", id_, "Job id")->required()->check(job_id_check());
   }
   CLI::App* app() const override { return app_; }
 

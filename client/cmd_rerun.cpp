@@ -14,7 +14,7 @@ class rerun_command final : public command {
  public:
   explicit rerun_command(CLI::App& parent)
       : app_(parent.add_subcommand("rerun", "Submit a job's stored spec again, as a new job")) {
-    app_->add_option("id", id_, "Job id")->required()->check(CLI::PositiveNumber);
+    app_->add_option("id", id_, "Job id")->required()->check(job_id_check());
     app_->add_flag("--watch", watch_, "Follow the new job until it ends (exit 0 only if it succeeded)");
   }
   CLI::App* app() const override { return app_; }

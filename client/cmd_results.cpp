@@ -18,7 +18,7 @@ namespace {
 class results_command final : public command {
  public:
   explicit results_command(CLI::App& parent) : app_(parent.add_subcommand("results", "Print a job's results")) {
-    id_option_ = app_->add_option("id", id_, "Job id (or --tag)")->check(CLI::PositiveNumber);
+    id_option_ = app_->add_option("id", id_, "Job id (or --tag)")->check(job_id_check());
     app_->add_option("--tag", tags_,
                      "Instead of one job: every job carrying this tag, as one table with job_id and tags columns; "
                      "repeat to require several (all must match)")

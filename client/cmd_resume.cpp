@@ -14,7 +14,7 @@ class resume_command final : public command {
  public:
   explicit resume_command(CLI::App& parent)
       : app_(parent.add_subcommand("resume", "Queue an interrupted job again; it resumes after its last finished point")) {
-    app_->add_option("id", id_, "Job id")->required()->check(CLI::PositiveNumber);
+    app_->add_option("id", id_, "Job id")->required()->check(job_id_check());
     app_->add_flag("--watch", watch_, "Follow the job until it ends (exit 0 only if it succeeded)");
   }
   CLI::App* app() const override { return app_; }

@@ -12,7 +12,7 @@ namespace {
 class show_command final : public command {
  public:
   explicit show_command(CLI::App& parent) : app_(parent.add_subcommand("show", "Show one job: its state, spec and summary")) {
-    app_->add_option("id", id_, "Job id")->required()->check(CLI::PositiveNumber);
+    app_->add_option("id", id_, "Job id")->required()->check(job_id_check());
   }
   CLI::App* app() const override { return app_; }
 

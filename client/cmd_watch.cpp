@@ -111,7 +111,7 @@ class watcher {
 class watch_command final : public command {
  public:
   explicit watch_command(CLI::App& parent) : app_(parent.add_subcommand("watch", "Follow a job until it ends")) {
-    app_->add_option("id", id_, "Job id")->required()->check(CLI::PositiveNumber);
+    app_->add_option("id", id_, "Job id")->required()->check(job_id_check());
   }
   CLI::App* app() const override { return app_; }
   int run(context& ctx) override { return watch_job(ctx, id_); }

@@ -17,6 +17,19 @@
 
 namespace jetperf::client {
 
+/// A job id: a whole number from 1 ("job id must be a whole number from 1, got 'abc'"; CLI11's
+/// PositiveNumber printed the largest double, 309 digits, as its range).
+inline const CLI::Validator& job_id_check() {
+  static const CLI::Validator check(
+      [](std::string& v) -> std::string {
+        const bool digits = !v.empty() && v.size() <= 18 && v.find_first_not_of("0123456789") == std::string::npos;
+        if (digits && std::stoll(v) >= 1) return {};
+        return "a job id is a whole number from 1, got '" + v + "'";
+      },
+      "ID");
+  return check;
+}
+
 /// What every subcommand runs with.
 class context {
  public:

@@ -29,6 +29,10 @@ void throw_if_error(const http_reply& reply) {
       message += ": " + reply.body;
   }
   if (!field.empty()) message += " (field: " + field + ")";
+  // The daemon speaks of HTTP headers; a user of this client gives the token otherwise.
+  if (reply.status == 401)
+    message += "; give this client the token with --token, $JETPERF_TOKEN or `token =` in ~/.config/jetperf/config "
+               "(on the board: sudo cat /var/lib/jetperf/token)";
   throw cli_error(exit_failure, message);
 }
 

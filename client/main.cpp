@@ -17,6 +17,29 @@
 
 using namespace jetperf::client;
 
+namespace {
+
+// CLI11's "A subcommand is required" for `jetperf frobnicate`: the first word that is neither a
+// flag nor one of the commands is named instead, with the commands there are.
+std::string usage_error_text(const CLI::App& app, const CLI::ParseError& e, int argc, char** argv) {
+  // The first word past the global flags (those that take a value skip it too).
+  int i = 1;
+  while (i < argc && argv[i][0] == '-') {
+    const std::string flag = argv[i];
+    i += (flag == "--host" || flag == "--token" || flag == "--timeout") ? 2 : 1;
+  }
+  if (i >= argc) return e.what();
+  const std::string word = argv[i];
+  std::string names;
+  for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    if (sub->get_name() == word) return e.what();
+    names += (names.empty() ? "" : ", ") + sub->get_name();
+  }
+  return "unknown command '" + word + "'; the commands: " + names;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   std::signal(SIGPIPE, SIG_IGN);
   CLI::App app{"jetperf: submit and follow profiling jobs on a jetperfd daemon"};
@@ -68,7 +91,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "error: " << e.what() << " (see jetperf --help)" << std::endl;
+    std::cerr << "error: " << usage_error_text(app, e, argc, argv) << " (see jetperf --help)" << std::endl;
     return exit_usage;
   }
 

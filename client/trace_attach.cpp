@@ -92,7 +92,7 @@ class trace_attach_command final : public command {
  public:
   explicit trace_attach_command(CLI::App& group)
       : app_(group.add_subcommand("attach", "Upload a trace the job's program wrote: energy per op and per kernel")) {
-    app_->add_option("JOB", job_, "The finished job whose program wrote the trace")->required()->check(CLI::PositiveNumber);
+    app_->add_option("JOB", job_, "The finished job whose program wrote the trace")->required()->check(job_id_check());
     app_->add_option("FILE", file_, "Chrome trace JSON (torch.profiler's export_chrome_trace)")->required();
     app_->add_option("--offset-ns", offset_ns_, "daemon_t = trace_t + offset, in ns (overrides the daemon's alignment)");
     app_->add_flag("--force", force_,

@@ -165,6 +165,8 @@ TEST_F(client_backbone, auth_failures_exit_1) {
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
   EXPECT_EQ(line_count(r.err), 1) << r.err;
+  // Says how to give this client the token, not only which HTTP header was missing (issue 59).
+  EXPECT_NE(r.err.find("--token, $JETPERF_TOKEN"), std::string::npos) << r.err;
   r = run_client({"--host", daemon_->address(), "--token", "wrong", "cancel", "1"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
@@ -187,6 +189,14 @@ TEST_F(client_backbone, usage_errors_exit_2) {
   r = cli({"--help"});
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.out.find("submit"), std::string::npos);
+  // Issue 59: a job id that is no number printed a 309-digit range; an unknown command said
+  // "A subcommand is required".
+  r = cli({"results", "abc"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "error: id: a job id is a whole number from 1, got 'abc' (see jetperf --help)\n");
+  r = cli({"frobnicate"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.rfind("error: unknown command 'frobnicate'; the commands: health, jobs, submit,", 0), 0u) << r.err;
 }
 
 TEST_F(client_backbone, cannot_connect_exits_3) {
