@@ -31,8 +31,9 @@ class results_command final : public command {
                      "files, one per mapping with -o DIR/) (default: table; json with --json)")
         ->check(CLI::IsMember({"table", "csv", "json", "dnnstats", "multinet"}));
     app_->add_option("-o,--output", output_,
-                     "Write to this file instead of stdout; a directory (DIR/) gets job-ID.<format> and "
-                     "provenance.json beside it (board, versions, sensor, sampling: CSV has no room for them)");
+                     "Write to this file instead of stdout (-: stdout); a directory (DIR/) gets job-ID.<format> and "
+                     "provenance.json beside it (board, versions, sensor, sampling: CSV has no room for them)")
+        ->transform(dash_is_stdout());
     columns_option_ = app_->add_option("--columns", columns_,
                                      "Table: exactly these columns, in this order (a,b,c; an unknown name lists "
                                      "the known ones)");

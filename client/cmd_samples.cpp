@@ -56,7 +56,7 @@ class samples_command final : public command {
     app_->add_option("id", id_, "Job id")->required()->check(job_id_check());
     app_->add_option("--point", point_, "The point's index (the results' index column)")->required()->check(CLI::NonNegativeNumber);
     app_->add_option("--channel", channel_, "Only this telemetry channel, of any unit (default: every power channel)");
-    app_->add_option("-o,--output", output_, "Write to this file instead of stdout");
+    app_->add_option("-o,--output", output_, "Write to this file instead of stdout")->transform(dash_is_stdout());
   }
   CLI::App* app() const override { return app_; }
 

@@ -28,7 +28,7 @@ class tegrastats_command final : public command {
     parse_ = app_->add_subcommand("parse", "Convert a tegrastats log to JSON lines or CSV");
     parse_->add_option("FILE", file_, "tegrastats output, one sample per line ('-' for stdin)")->required();
     parse_->add_option("--format", format_, "jsonl (default) or csv")->check(CLI::IsMember({"jsonl", "csv"}));
-    parse_->add_option("-o,--output", output_, "Write to this file instead of stdout");
+    parse_->add_option("-o,--output", output_, "Write to this file instead of stdout")->transform(dash_is_stdout());
   }
   CLI::App* app() const override { return app_; }
 

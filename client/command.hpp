@@ -30,6 +30,17 @@ inline const CLI::Validator& job_id_check() {
   return check;
 }
 
+/// `-o -` is stdout, as for curl and tar: the value becomes empty, the commands' "no file".
+inline const CLI::Validator& dash_is_stdout() {
+  static const CLI::Validator dash(
+      [](std::string& v) {
+        if (v == "-") v.clear();
+        return std::string();
+      },
+      "FILE|-");
+  return dash;
+}
+
 /// What every subcommand runs with.
 class context {
  public:

@@ -26,7 +26,7 @@ class trace_analyze_command final : public command {
       : app_(group.add_subcommand("analyze", "Op, kernel and host-overhead (T1..T5) breakdown of a trace file")) {
     app_->add_option("FILE", file_, "Chrome trace JSON from torch.profiler's export_chrome_trace")->required();
     app_->add_option("--format", format_, "table (default), csv or json")->check(CLI::IsMember({"table", "csv", "json"}));
-    app_->add_option("-o,--output", output_, "Write to this file instead of stdout");
+    app_->add_option("-o,--output", output_, "Write to this file instead of stdout")->transform(dash_is_stdout());
     app_->add_option("--batch-size", batch_size_, "Samples per iteration: prints QPS")->check(CLI::PositiveNumber);
     auto* label = app_->add_option("--iteration-label", options_.iteration_label,
                                    "The step label that marks one iteration, `*` any text, `?` one character "

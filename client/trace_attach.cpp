@@ -105,7 +105,7 @@ class trace_attach_command final : public command {
     app_->add_option("--iteration-op", iteration_op_, "An op or label, by its exact name, that marks one iteration")
         ->excludes(label);
     app_->add_option("--format", format_, "table (default), csv or json")->check(CLI::IsMember({"table", "csv", "json"}));
-    app_->add_option("-o,--output", output_, "Write to this file instead of stdout");
+    app_->add_option("-o,--output", output_, "Write to this file instead of stdout")->transform(dash_is_stdout());
   }
   CLI::App* app() const override { return app_; }
 

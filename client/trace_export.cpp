@@ -15,7 +15,7 @@ namespace jetperf::client {
 
 trace_export_flags::trace_export_flags(CLI::App& group) {
   group.add_option("ID", id, "Export job ID's timeline (jetperf trace ID -o FILE.json)")->check(job_id_check());
-  group.add_option("-o,--output", output, "Write the trace to this file instead of stdout");
+  group.add_option("-o,--output", output, "Write the trace to this file instead of stdout")->transform(dash_is_stdout());
   group.add_option("--point", point, "Only this point's spans and telemetry")->check(CLI::NonNegativeNumber);
   group.add_option("--from", from_ns, "From this CLOCK_MONOTONIC time (ns)")->check(CLI::NonNegativeNumber);
   group.add_option("--to", to_ns, "Up to this CLOCK_MONOTONIC time (ns)")->check(CLI::NonNegativeNumber);

@@ -83,6 +83,11 @@ TEST_F(client_backbone, submit_watch_show_list_results) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.out.empty()) << r.out;
   EXPECT_EQ(line_count(read_file(tmp.file("r.csv"))), 4) << read_file(tmp.file("r.csv"));
+  // `-o -` is stdout, as for curl and tar: no file named "-" (issue 59).
+  r = cli({"results", std::to_string(id), "--format", "csv", "-o", "-"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(line_count(r.out), 4) << r.out;
+  EXPECT_FALSE(std::ifstream("-").good()) << "a file named '-' was written";
 
   r = cli({"results", std::to_string(id), "--format", "json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
