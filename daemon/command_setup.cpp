@@ -105,6 +105,8 @@ kinds::command_policy command_policy_of(const daemon_config& config) {
     policy.cgroup_parent = *parent;
     spdlog::info("command: each run gets a cgroup of its own under {}", *parent);
     start_watchdog_outside_systemd(*parent);
+    if (const auto why_not = platform::leave_run_parent(*parent); !why_not.empty())
+      spdlog::warn("command: the daemon stays in its unit's cgroup ({}): runs get no memory controller", why_not);
     const auto missing = platform::enable_run_limit_controllers(*parent);
     if (!missing.empty())
       spdlog::warn("command: runs' processes and memory are limited by RLIMIT_NPROC and RLIMIT_DATA, not by their "

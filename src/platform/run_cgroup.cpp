@@ -166,6 +166,16 @@ std::string enable_run_limit_controllers(const std::string& parent) {
   return missing;
 }
 
+std::string leave_run_parent(const std::string& parent) {
+  const auto own = cgroup2_dir(read_all(paths::self_mountinfo), read_all(paths::self_cgroup));
+  if (!own || *own != parent) return {};
+  const std::string leaf = parent + "/daemon";
+  if (::mkdir(leaf.c_str(), 0755) != 0 && errno != EEXIST) return "cannot make " + leaf + ": " + std::strerror(errno);
+  // The whole process moves (cgroup v2 moves every thread of a process written to cgroup.procs).
+  if (!write_file(leaf + "/cgroup.procs", "0")) return "cannot move into " + leaf + ": " + std::strerror(errno);
+  return {};
+}
+
 void remove_run_cgroup_parent(const std::string& parent) {
   const auto slash = parent.rfind('/');
   if (slash == std::string::npos || parent.compare(slash + 1, 9, "jetperfd-") != 0) return;

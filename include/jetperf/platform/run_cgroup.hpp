@@ -47,6 +47,12 @@ struct run_limit_events {
 /// its own cannot hand controllers down; a parent that lacks them has none to give).
 std::string enable_run_limit_controllers(const std::string& parent);
 
+/// Under systemd the daemon sits in its unit's cgroup, the runs' parent, and cgroup v2 lets a
+/// group that holds processes hand no memory controller down ("no internal processes"): the
+/// daemon moves into a leaf of its own, <parent>/daemon, as systemd's DelegateSubgroup= does.
+/// "" when it did or had nothing to do (its cgroup is not `parent`), else why not.
+std::string leave_run_parent(const std::string& parent);
+
 /// Removes this daemon's own group of runs (jetperf.slice/jetperfd-<pid>) at a clean stop, with
 /// what is left in it; a systemd unit's own cgroup (systemd removes it) is left alone.
 void remove_run_cgroup_parent(const std::string& parent);

@@ -237,5 +237,39 @@ TEST(run_watchdog, a_killed_daemons_runs_die_with_it) {
   if (!gone(escaped)) ::kill(escaped, SIGKILL);
 }
 
+// A daemon in its runs' parent (its systemd unit's cgroup) moves into a leaf of its own, so that
+// the parent holds no process and may hand the memory controller down to its runs. A child of
+// the test stands in: it joins the parent, leaves it, and says where it is.
+TEST(run_cgroup, a_daemon_in_its_runs_parent_moves_into_a_leaf_of_its_own) {
+  std::string why;
+  const auto parent = find_run_cgroup_parent(&why);
+  ASSERT_TRUE(parent) << "this host offers no writable cgroup v2 hierarchy: " << why;
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::close(fds[0]);
+    std::ofstream(*parent + "/cgroup.procs") << "0";
+    const auto left = leave_run_parent(*parent);
+    const auto result = left + "|" + file_text("/proc/self/cgroup");  // read after the move
+    ssize_t ignored = ::write(fds[1], result.data(), result.size());
+    (void)ignored;
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  std::string got;
+  char buf[512];
+  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;) got.append(buf, static_cast<std::size_t>(n));
+  ::close(fds[0]);
+  ::waitpid(child, nullptr, 0);
+  EXPECT_EQ(got.substr(0, got.find('|')), "") << got;
+  const auto relative = parent->substr(parent->find("/jetperf.slice/"));
+  EXPECT_NE(got.find("0::" + relative + "/daemon\n"), std::string::npos) << got;
+  // Not in the parent: nothing to do.
+  EXPECT_EQ(leave_run_parent(*parent), "");
+  ::rmdir((*parent + "/daemon").c_str());
+}
+
 }  // namespace
 }  // namespace jetperf::platform
