@@ -21,24 +21,27 @@ int journal_priority(spdlog::level::level_enum level) {
 
 namespace {
 
-// "%*": the line's syslog priority digit, which journald reads from a "<N>" prefix (spdlog's
-// "<%l>" gave "<info>", which it does not, so `journalctl -p warning` filtered nothing).
-class priority_flag final : public spdlog::custom_flag_formatter {
+// "<N>message": the line's syslog priority, which journald reads from the prefix (spdlog's
+// "<%l>" gave "<info>", which it does not, so `journalctl -p warning` filtered nothing). A
+// formatter of its own rather than a custom pattern flag, which spdlog before 1.6 (Ubuntu 20.04,
+// JetPack 5) lacks.
+class journal_formatter final : public spdlog::formatter {
  public:
-  void format(const spdlog::details::log_msg& msg, const std::tm&, spdlog::memory_buf_t& dest) override {
-    dest.push_back(static_cast<char>('0' + journal_priority(msg.level)));
+  void format(const spdlog::details::log_msg& msg, spdlog::memory_buf_t& dest) override {
+    const char prefix[] = {'<', static_cast<char>('0' + journal_priority(msg.level)), '>'};
+    dest.append(prefix, prefix + sizeof prefix);
+    dest.append(msg.payload.data(), msg.payload.data() + msg.payload.size());
+    dest.push_back('\n');
   }
-  std::unique_ptr<custom_flag_formatter> clone() const override { return std::make_unique<priority_flag>(); }
+  std::unique_ptr<spdlog::formatter> clone() const override { return std::make_unique<journal_formatter>(); }
 };
 
 }  // namespace
 
 std::unique_ptr<spdlog::formatter> log_formatter(bool journal) {
-  auto f = std::make_unique<spdlog::pattern_formatter>();
   // journald adds its own timestamp; a terminal gets one from us.
-  if (journal) f->add_flag<priority_flag>('*').set_pattern("<%*>%v");
-  else f->set_pattern("%Y-%m-%dT%H:%M:%S.%e [%l] %v");
-  return f;
+  if (journal) return std::make_unique<journal_formatter>();
+  return std::make_unique<spdlog::pattern_formatter>("%Y-%m-%dT%H:%M:%S.%e [%l] %v");
 }
 
 void setup_logging(spdlog::level::level_enum level) {
