@@ -287,17 +287,35 @@ void session::handle_request() {
 
 void session::dispatch(unsigned version, bool keep_alive) {
   const auto& h = context_->handlers;
+  if (slot_.reserved() && !(h.authenticated && h.authenticated(request_)))
+    return make_room_then_serve(version, keep_alive, k_room_tries);
+  serve(version, keep_alive);
+}
+
+void session::make_room_then_serve(unsigned version, bool keep_alive, int tries) {
   // A tokenless request on a slot kept for the token is served when a connection that only waits
   // (silent, or an idle keep-alive) gives its slot up for it: readers are not locked out by
-  // sockets that send nothing, and the kept slots stay kept.
-  if (slot_.reserved() && !(h.authenticated && h.authenticated(request_)) &&
-      !context_->waiting->close_oldest(first_request_wait::k_silent_after)) {
+  // sockets that send nothing, and the kept slots stay kept. Those waiting may all be newer than
+  // the silent mark (an attacker refilling): it tries again shortly, as a newcomer at the limit
+  // does (listener::admit_later), before it is refused.
+  if (context_->waiting->close_oldest(first_request_wait::k_silent_after)) return serve(version, keep_alive);
+  if (tries <= 1) {
     // Free the reserved slot at once: the answer and the lingering close must not hold it.
     slot_.release();
     auto res = api::error_body(503, "unavailable",
                                "too many connections: the last ones are kept for requests with the token; retry later");
     return do_write(res, version, false);
   }
+  auto timer = std::make_shared<net::steady_timer>(stream_.get_executor());
+  timer->expires_after(k_room_retry);
+  timer->async_wait([self = shared_from_this(), timer, version, keep_alive, tries](beast::error_code ec) {
+    if (ec) return;
+    self->make_room_then_serve(version, keep_alive, tries - 1);
+  });
+}
+
+void session::serve(unsigned version, bool keep_alive) {
+  const auto& h = context_->handlers;
   if (context_->work && h.blocking && h.blocking(request_)) {
     // The handler may wait (a subprocess, a cancellation): off the io threads, then back on
     // this connection's strand. The session reads nothing meanwhile, so request_ stays put.

@@ -3,6 +3,7 @@
 // handler (on the work pool when it may wait, so the io threads stay free) and writes the answer;
 // keeps the connection alive between requests. An SSE answer moves the connection into an
 // sse_stream when a stream slot is free; a body produced in pieces into a chunked_stream.
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,6 +41,13 @@ class session : public std::enable_shared_from_this<session> {
   void handle_request();
   /// Runs the handler on request_ (on the work pool when it may wait) and answers.
   void dispatch(unsigned version, bool keep_alive);
+  /// A tokenless request on a kept slot: served once a waiting connection gives its slot up
+  /// (tried `tries` times, k_room_retry apart), else 503.
+  void make_room_then_serve(unsigned version, bool keep_alive, int tries);
+  /// Answers the request read (on the work pool when its handler may wait).
+  void serve(unsigned version, bool keep_alive);
+  static constexpr std::chrono::milliseconds k_room_retry{5};
+  static constexpr int k_room_tries = 100;
   /// A body_to_file request: admitted on its header, its body is written to a file under
   /// upload_dir as it arrives (upload_limit, one read timeout per read), then dispatched.
   void start_upload();
