@@ -6,7 +6,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -144,18 +143,25 @@ std::optional<std::string> find_run_cgroup_parent(std::string* why) {
   return parent;
 }
 
+namespace {
+
+// Whether a cgroup file's space-separated list names `word`.
+bool lists(const std::string& text, const std::string& word) {
+  std::istringstream in(text);
+  for (std::string w; in >> w;)
+    if (w == word) return true;
+  return false;
+}
+
+}  // namespace
+
 std::string enable_run_limit_controllers(const std::string& parent) {
   const std::string available = read_all(parent + "/cgroup.controllers");
-  std::istringstream words(read_all(parent + "/cgroup.subtree_control"));
-  std::vector<std::string> enabled;
-  for (std::string w; words >> w;) enabled.push_back(w);
+  const std::string enabled = read_all(parent + "/cgroup.subtree_control");
   std::string missing;
   for (const char* c : {"pids", "memory"}) {
-    if (std::find(enabled.begin(), enabled.end(), c) != enabled.end()) continue;
-    std::istringstream offered(available);
-    bool has = false;
-    for (std::string w; offered >> w;) has = has || w == c;
-    if (!has) {
+    if (lists(enabled, c)) continue;
+    if (!lists(available, c)) {
       missing += std::string(missing.empty() ? "" : "; ") + "the " + c + " controller is not available in " + parent;
       continue;
     }

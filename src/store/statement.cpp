@@ -13,12 +13,18 @@ std::string db_name(sqlite3* db) {
 }
 }  // namespace
 
-[[noreturn]] void throw_sqlite_failure(sqlite3* db, const std::string& message) {
-  // A full file system is its own failure: the write succeeds once there is room (resume), and
-  // a client is told which file system (507) rather than "storage error".
-  if (db && (sqlite3_extended_errcode(db) & 0xff) == SQLITE_FULL)
+namespace {
+// A full file system is its own failure: the write succeeds once there is room (resume), and
+// a client is told which file system (507) rather than "storage error".
+[[noreturn]] void throw_for_code(sqlite3* db, int code, const std::string& message) {
+  if ((code & 0xff) == SQLITE_FULL)
     throw disk_full("disk_full: the file system holding " + db_name(db) + " is full (" + message + ")");
   throw store_error(message);
+}
+}  // namespace
+
+[[noreturn]] void throw_sqlite_failure(sqlite3* db, const std::string& message) {
+  throw_for_code(db, db ? sqlite3_extended_errcode(db) : SQLITE_ERROR, message);
 }
 
 statement::statement(sqlite3* db, const std::string& sql) : db_(db) {
@@ -80,9 +86,7 @@ bool statement::step() {
   // The error code as the step left it: reset() returns it again but may not keep it.
   const int code = sqlite3_extended_errcode(db_);
   sqlite3_reset(stmt_);
-  if ((code & 0xff) == SQLITE_FULL)
-    throw disk_full("disk_full: the file system holding " + db_name(db_) + " is full (" + msg + ")");
-  throw store_error(msg);
+  throw_for_code(db_, code, msg);
 }
 
 void statement::run() {
