@@ -2,10 +2,13 @@
 // cores on vs off, or the most efficient value of a clock or power mode for each other setting).
 // The table is the one the job's kind declares for PARAM (GET /v1/kinds/{kind}, compare_views):
 // the client knows no kind's comparisons.
+// jetperf compare A B: two jobs of one kind, point by point (GET /v1/compare), exiting 1 when a
+// metric of B regressed against A beyond the noise and --threshold, as nvbench's script does.
 #include <iostream>
 
 #include "cli_error.hpp"
 #include "command.hpp"
+#include "job_comparison_view.hpp"
 #include "output.hpp"
 #include "summary_tables.hpp"
 #include "summary_view.hpp"
@@ -28,16 +31,27 @@ summary_table compare_table_for(context& ctx, const std::string& kind, const std
 class compare_command final : public command {
  public:
   explicit compare_command(CLI::App& parent)
-      : app_(parent.add_subcommand("compare", "Compare a job's points along one parameter")) {
-    app_->add_option("id", id_, "Job id")->required()->check(job_id_check());
-    app_->add_option("--by", by_,
-                     "the parameter: those the job's kind declares (GET /v1/kinds); a gemm job: tensor, a clock "
-                     "(gpu_freq_hz, cpu_freq_khz, emc_freq_hz), power_mode, dtype, device, m, n, k or repeat")
-        ->required();
+      : app_(parent.add_subcommand("compare",
+                                   "Compare a job's points along one parameter (--by), or two jobs point by point")) {
+    app_->add_option("id", id_, "Job id (with B: the baseline)")->required()->check(job_id_check());
+    auto* other = app_->add_option("other", other_id_, "B: a second job of the same kind, compared against the first")
+                      ->check(job_id_check());
+    auto* by = app_->add_option("--by", by_,
+                                "the parameter: those the job's kind declares (GET /v1/kinds); a gemm job: tensor, a "
+                                "clock (gpu_freq_hz, cpu_freq_khz, emc_freq_hz), power_mode, dtype, device, m, n, k or "
+                                "repeat");
+    by->excludes(other);
+    app_->add_option("--threshold", threshold_,
+                     "with B: the relative change (0.05 = 5%) below which a difference beyond the noise still reads "
+                     "same; the command exits 1 when a metric of B is slower by more")
+        ->check(CLI::Range(0.0, 10.0))
+        ->needs(other);
   }
   CLI::App* app() const override { return app_; }
 
   int run(context& ctx) override {
+    if (other_id_ > 0) return run_two_jobs(ctx);
+    if (by_.empty()) throw cli_error(exit_usage, "compare: give --by PARAM (one job) or a second job id (two jobs)");
     const auto job = ctx.call("GET", "/v1/jobs/" + std::to_string(id_));
     const auto table = compare_table_for(ctx, job.value("kind", std::string()), by_);
     const auto j = compare_or_usage_error(ctx);
@@ -65,9 +79,21 @@ class compare_command final : public command {
     return j;
   }
 
+  int run_two_jobs(context& ctx) const {
+    const auto j = ctx.call("GET", "/v1/compare?a=" + std::to_string(id_) + "&b=" + std::to_string(other_id_) +
+                                       "&threshold=" + std::to_string(threshold_));
+    if (ctx.config().json)
+      std::cout << j.dump(2) << '\n';
+    else
+      std::cout << format_job_comparison(j);
+    return j.value("regressions", 0) > 0 ? exit_failure : exit_ok;
+  }
+
   CLI::App* app_;
   std::int64_t id_ = 0;
+  std::int64_t other_id_ = 0;
   std::string by_;
+  double threshold_ = 0.05;
 };
 
 }  // namespace

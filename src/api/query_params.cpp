@@ -1,6 +1,10 @@
 #include <jetperf/api/query_params.hpp>
 
+#include <algorithm>
+#include <cstdlib>
 #include <limits>
+
+#include <fmt/format.h>
 
 #include <jetperf/common/errors.hpp>
 
@@ -98,6 +102,21 @@ std::int64_t query_params::integer(const std::string& name, std::int64_t min, st
                                      " and " + std::to_string(max) + ", got " + std::to_string(*v),
                            "out_of_range");
   return *v;
+}
+
+double query_params::number(const std::string& name, double min, double max, double fallback) const {
+  auto text = get(name);
+  if (!text) return fallback;
+  // Plain decimals only: "nan", "inf", hex floats and exponents that strtod takes are refused.
+  const bool plain = !text->empty() && text->size() <= 32 && text->find_first_not_of("0123456789.") == std::string::npos &&
+                     std::count(text->begin(), text->end(), '.') <= 1 && *text != ".";
+  if (!plain) throw validation_error(name, "query parameter '" + name + "' must be a decimal number, got '" + *text + "'");
+  const double v = std::strtod(text->c_str(), nullptr);
+  if (v < min || v > max)
+    throw validation_error(name, "query parameter '" + name + "' must be between " + fmt::format("{:g}", min) +
+                                     " and " + fmt::format("{:g}", max) + ", got " + *text,
+                           "out_of_range");
+  return v;
 }
 
 std::optional<std::int64_t> parse_int64(std::string_view text) {

@@ -27,6 +27,8 @@ class query_params {
   std::optional<std::string> get(const std::string& name) const;
   /// A decimal integer in [min, max] (digits only, optional leading '-'); `fallback` when absent.
   std::int64_t integer(const std::string& name, std::int64_t min, std::int64_t max, std::int64_t fallback) const;
+  /// A decimal number in [min, max] (digits, one '.', no exponent, no sign); `fallback` when absent.
+  double number(const std::string& name, double min, double max, double fallback) const;
   const std::map<std::string, std::string>& all() const { return values_; }
 
  private:

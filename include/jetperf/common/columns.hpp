@@ -21,6 +21,11 @@ struct column {
   /// A main metric (a kind's time and power): a row that ran without it is not ok, its status
   /// says why (jobs/point_outcome.hpp).
   bool main = false;
+  /// Where the point's window holds the spread behind this metric's value: the column of its
+  /// runs' standard deviation and the column of their count ("" = none). `compare A B` tests a
+  /// pair of single points on them (a Welch test), as it tests repeats on their values.
+  std::string sd_column = "";
+  std::string count_column = "";
 };
 
 struct column_table {

@@ -40,6 +40,14 @@ column declare(const column_key<T>& key, column_role role, std::string unit, std
   return column{key.name, detail::column_type_of<T>::value, role, std::move(unit), std::move(description), shown, main};
 }
 
+/// `c` with the columns holding its runs' standard deviation and count (column::sd_column).
+template <class S, class N>
+column with_spread(column c, const column_key<S>& sd, const column_key<N>& count) {
+  c.sd_column = sd.name;
+  c.count_column = count.name;
+  return c;
+}
+
 class row {
  public:
   row() = default;

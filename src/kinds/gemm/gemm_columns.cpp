@@ -25,7 +25,8 @@ const column_table& gemm_columns() {
           },
           measure::setting_columns(true),
           {
-              declare(cols::time_mean_s, metric, "s", "mean time of one GEMM", true, /*main=*/true),
+              with_spread(declare(cols::time_mean_s, metric, "s", "mean time of one GEMM", true, /*main=*/true),
+                          cols::time_std_s, cols::iterations),
               declare(cols::gflops, metric, "GFLOP/s", "2mnk / time_mean_s", true),
           },
           measure::power_columns(),
