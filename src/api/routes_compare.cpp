@@ -7,6 +7,7 @@
 #include <jetperf/jobs/job_comparison.hpp>
 #include <jetperf/jobs/point_tally.hpp>
 #include <jetperf/store/cell_json.hpp>
+#include <jetperf/jobs/point_rows.hpp>
 
 namespace jetperf::api {
 

@@ -12,6 +12,7 @@
 #include <jetperf/api/telemetry_view.hpp>
 #include <jetperf/common/errors.hpp>
 #include <jetperf/store/cell_json.hpp>
+#include <jetperf/jobs/point_rows.hpp>
 
 namespace jetperf::api {
 

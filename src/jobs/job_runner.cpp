@@ -20,6 +20,7 @@
 #include <jetperf/measure/row_bounds.hpp>
 #include <jetperf/platform/reboot_required.hpp>
 #include <jetperf/store/job_cells.hpp>
+#include <jetperf/jobs/point_rows.hpp>
 
 namespace jetperf::jobs {
 

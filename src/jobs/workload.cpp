@@ -1,15 +1,6 @@
 #include <jetperf/jobs/workload.hpp>
 
-#include <jetperf/store/job_cells.hpp>
-
 namespace jetperf::jobs {
-
-std::vector<point_row> point_rows(const std::vector<store::point_record>& points) {
-  std::vector<point_row> rows;
-  rows.reserve(points.size());
-  for (const auto& p : points) rows.push_back({p.index, p.status, store::params_of(p), store::metrics_of(p)});
-  return rows;
-}
 
 const std::vector<spec_field>& workload::spec_fields() const {
   static const std::vector<spec_field> none;

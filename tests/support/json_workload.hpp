@@ -17,6 +17,7 @@
 #include <jetperf/common/errors.hpp>
 #include <jetperf/jobs/workload.hpp>
 #include <jetperf/store/cell_json.hpp>
+#include <jetperf/jobs/point_rows.hpp>
 
 namespace jetperf::test {
 

@@ -21,12 +21,8 @@
 #include <jetperf/measure/point_result.hpp>
 #include <jetperf/measure/run_cost.hpp>
 #include <jetperf/platform/board_settings.hpp>
-#include <jetperf/store/job_store.hpp>
 
 namespace jetperf::jobs {
-
-/// Finished points as the rows the kinds' views read.
-std::vector<point_row> point_rows(const std::vector<store::point_record>& points);
 
 class workload {
  public:
