@@ -32,3 +32,10 @@ export function clock_label(name, unit, fallback) {
 export function mhz_text(v, factor) {
   return typeof v === 'number' && Number.isFinite(v) ? format_number(v * factor, 6) : null;
 }
+
+// A setting already written as text ("cpu_freq_khz=2201600,gpu_freq_hz=..."; a layers summary
+// stores it so) with each clock in MHz: "cpu_freq=2201.6 MHz,...".
+export function setting_text_in_mhz(text) {
+  return String(text).replace(/\b(\w*freq_k?hz)=(\d+(?:\.\d+)?)/g,
+    (_, name, v) => `${clock_name(name)}=${mhz_text(Number(v), mhz_factor(name, ''))} MHz`);
+}

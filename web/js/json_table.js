@@ -4,7 +4,7 @@
 // (job_view.js). Text only through el(), never markup.
 import { el } from './dom.js';
 import { number_text } from './summary_tables.js';
-import { mhz_factor, mhz_text, clock_label } from './clock_units.js';
+import { mhz_factor, mhz_text, clock_label, setting_text_in_mhz } from './clock_units.js';
 
 const is_object = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const is_record_list = (v) => Array.isArray(v) && v.length > 0 && v.every(is_object);
@@ -31,7 +31,7 @@ export function value_text(key, v) {
   if (typeof v === 'number') return number_text(v);
   if (Array.isArray(v)) return v.length ? v.map((x) => value_text(key, x)).join(', ') : '–';
   if (is_object(v)) return Object.keys(v).length ? JSON.stringify(v) : '–';
-  return String(v);
+  return typeof v === 'string' ? setting_text_in_mhz(v) : String(v);
 }
 
 // A key as a row or column header: a clock's says MHz.

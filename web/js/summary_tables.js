@@ -4,7 +4,7 @@
 // client's do (client/output.cpp format_number): the same digits for the same number, except
 // clocks, which read in MHz (the header says so) where the client prints the stored Hz or kHz.
 import { el } from './dom.js';
-import { mhz_factor, mhz_text, clock_label, clock_name } from './clock_units.js';
+import { mhz_factor, mhz_text, clock_label, clock_name, setting_text_in_mhz } from './clock_units.js';
 
 // The value at a dotted path ("over_idle.gflops_per_w"); null where any step is missing.
 export function at_path(v, path) {
@@ -49,10 +49,11 @@ export function cell_text(v) {
   return JSON.stringify(v);
 }
 
-// A clock's cell in MHz; any other value as cell_text.
+// A clock's cell in MHz (a setting stored as text too); any other value as cell_text.
 function value_text(v, name, unit) {
   const f = mhz_factor(name, unit);
-  return f !== null && typeof v === 'number' ? mhz_text(v, f) : cell_text(v);
+  if (f !== null && typeof v === 'number') return mhz_text(v, f);
+  return typeof v === 'string' ? setting_text_in_mhz(v) : cell_text(v);
 }
 
 // "cpu_freq=2201.6 MHz,gpu_freq=..." of a setting's non-null values; "as is" when none.
