@@ -399,7 +399,8 @@ TEST_F(web_page, presets_split_series_by_every_swept_parameter_with_clocks_in_mh
   // flags contended are left out of the verdict).
   choose("explorer-preset", "best_clock");
   EXPECT_EQ(page_->evaluate(chart + ".options.scales.y.title.text"), "cpu_freq (MHz)");
-  // The clock on x by hand: its values are the clocks swept, in MHz.
+  // The clock on x by hand (no preset): its values are the clocks swept, in MHz.
+  choose("explorer-preset", "");
   choose("explorer-x", "cpu_freq_khz");
   choose("explorer-y", "gflops");
   choose("explorer-chart", "scatter");
@@ -409,9 +410,9 @@ TEST_F(web_page, presets_split_series_by_every_swept_parameter_with_clocks_in_mh
   ASSERT_EQ(xs.size(), 2u) << xs.dump();
   for (int i = 0; i < 2; ++i) EXPECT_NEAR(xs[i].get<double>(), khz[i].get<double>() / 1e3, 1e-6) << xs.dump();
   // A scatter keeps every repeat: a point per ok row.
+  const auto results = json_of(http.request("GET", "/v1/jobs/" + std::to_string(id) + "/results"));
   int ok = 0;
-  for (const auto& row : json_of(http.request("GET", "/v1/jobs/" + std::to_string(id) + "/results"))["rows"])
-    ok += row["status"] == "ok" && row["gflops"].is_number();
+  for (const auto& row : results["rows"]) ok += row["status"] == "ok" && row["gflops"].is_number();
   EXPECT_EQ(ok, 8);
   EXPECT_EQ(page_->evaluate(chart + ".data.datasets[0].data.length").get<int>(), ok);
   // The spec's clock list as a row of its table, in MHz.
@@ -504,11 +505,14 @@ TEST_F(web_page, data_logic_gives_the_known_answers) {
     const repeated = rows.filter((x) => x.status === 'ok').flatMap((x) => [Object.assign({}, x, { repeat: 0 }),
       Object.assign({}, x, { repeat: 1, index: x.index + 1000, gflops: x.gflops + 2 })]);
     const rep_cols = cols.concat([{ name: 'repeat', type: 'integer', role: 'parameter' }]);
-    const gemm_presets = p.presets_for('gemm', rep_cols, repeated);
+    const gemm_presets = p.presets_for('gemm', rep_cols, repeated, { gpu_freqs: [300e6, 600e6] });
+    // A clock the spec did not sweep (the governor's moves between points) splits nothing.
+    const unswept_by = p.presets_for('gemm', rep_cols, repeated, { gpu_freqs: null }).map((q) => q.by);
     const lines = m.make_series(repeated, 'm', 'gflops', gemm_presets[0].by, { aggregate: true });
     const bars_by_clock = bar_data(repeated.filter((x) => x.dtype === 'half' && !x.tensor), 'm', ['gflops'], ['gpu_freq_hz']);
     return {
       preset_by: gemm_presets.map((q) => q.by),
+      unswept_by,
       line_labels: lines.map((q) => q.label),
       line_points: lines.map((q) => q.points.map((pt) => [pt.x, pt.y, pt.n])),
       line_rows: m.plotted_rows(lines).length,
@@ -569,6 +573,7 @@ TEST_F(web_page, data_logic_gives_the_known_answers) {
   // gflops, gflops_per_w, the tensor ratio (its rows keep the clock), the best clock (the clock is its y).
   EXPECT_EQ(r["preset_by"], nlohmann::json::parse(R"([["dtype", "tensor", "gpu_freq_hz"], ["dtype", "tensor", "gpu_freq_hz"],
                                                       ["dtype", "gpu_freq_hz"], ["dtype", "tensor"]])"));
+  EXPECT_EQ(r["unswept_by"], nlohmann::json::parse(R"([["dtype", "tensor"], ["dtype", "tensor"], ["dtype"], ["dtype", "tensor"]])"));
   ASSERT_EQ(r["line_labels"].size(), 8u) << r["line_labels"].dump();
   EXPECT_EQ(r["line_labels"][0], "float, tensor=false, gpu_freq=300 MHz");
   EXPECT_EQ(r["line_labels"][1], "float, tensor=false, gpu_freq=600 MHz");
@@ -840,6 +845,8 @@ TEST_F(web_page, a_daemon_run_from_its_build_tree_serves_the_page_without_a_web_
   EXPECT_TRUE(page_->evaluate("document.getElementById('library-errors').hidden").get<bool>())
       << page_->evaluate("document.getElementById('library-errors').innerText");
   shot("build_tree_page.png");
+  // Away from this daemon before it stops, or the board view's requests fail on the console.
+  page_->navigate("about:blank");
 }
 
 // A Thor (sim:thor: its power from the carrier's INA238 VIN, its GPU a devfreq gpu-gpc node):
@@ -883,6 +890,7 @@ TEST_F(web_page, a_thor_board_and_its_gemm_job_on_the_page) {
   EXPECT_EQ(ok, 2) << rows.dump(1);
   EXPECT_EQ(page_->evaluate(chart + ".data.datasets.reduce((n, d) => n + d.data.length, 0)").get<int>(), ok);
   shot("thor_job.png");
+  page_->navigate("about:blank");
 }
 
 }  // namespace

@@ -70,7 +70,7 @@ export class explorer_view {
     this.root = root;
     this.kind = results.job.kind;
     this.base = { columns: results.columns, rows: results.rows };
-    this.presets = presets_for(this.kind, results.columns, results.rows);
+    this.presets = presets_for(this.kind, results.columns, results.rows, results.job.spec);
     this.on_point = on_point;
     this.chart = null;
     this.plotted = [];

@@ -81,11 +81,24 @@ const number_column = (name, unit, description) => ({ name, type: 'number', role
 // ('line' | 'scatter' | 'bar'), log_x, log_y, derive(columns, rows) -> {columns, rows} or null}.
 // A preset's series are split by the columns it names and then by every other parameter the job
 // swept (a clock, a power mode, a batch), so that no series joins two settings into a zig-zag.
-export function presets_for(kind, columns, rows) {
+// `spec` (the job's) says which board settings were swept.
+export function presets_for(kind, columns, rows, spec) {
+  const unswept = unswept_settings(spec);
   return declared_presets(kind, columns, rows).map((p) => {
     const d = p.derive ? p.derive(columns, rows) : { columns, rows };
-    return Object.assign(p, { by: split_columns(d.columns, d.rows, p.x, [p.x, ...p.y], p.by) });
+    return Object.assign(p, { by: split_columns(d.columns, d.rows, p.x, [p.x, ...p.y, ...unswept], p.by) });
   });
+}
+
+// The spec's list of each board setting a row records.
+const setting_lists = { gpu_freq_hz: 'gpu_freqs', cpu_freq_khz: 'cpu_freqs', emc_freq_hz: 'emc_freqs', power_mode: 'power_modes' };
+
+// The board settings a spec leaves as they are or sets to one value: their columns record what
+// the board ran at (a clock the governor moved between points), which is no sweep to split by.
+// Without a spec, none (the rows alone decide).
+export function unswept_settings(spec) {
+  if (!spec || typeof spec !== 'object') return [];
+  return Object.keys(setting_lists).filter((c) => !(Array.isArray(spec[setting_lists[c]]) && spec[setting_lists[c]].length > 1));
 }
 
 function declared_presets(kind, columns, rows) {
