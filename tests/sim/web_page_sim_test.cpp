@@ -5,8 +5,11 @@
 // x/y, fixed values, log axes, the CSV of the plotted rows), a point's samples, the page's data
 // logic with known data, the summary tables a kind declares, the draw time of 100k points and of
 // a full 10-minute ring, a missing library named on the page, the CSP and the tab-only token, the
-// page from a daemon run from its build tree with no --web-root; no console error or uncaught
-// exception anywhere. Screenshots go to <build>/tests/artefacts/web/.
+// page from a daemon run from its build tree with no --web-root; no console error, no error of
+// the browser's own (a Content-Security-Policy refusal, a failed load) and no uncaught exception
+// in any test that does not expect one (TearDown). Issue 59: legends coloured under the CSP,
+// every preset's series split by every swept parameter, clocks in MHz, the job's spec and summary
+// as tables. Screenshots go to <build>/tests/artefacts/web/.
 //
 // The only skip: no working chromium binary on this machine (Ubuntu 20.04's is a snap stub).
 #include <sys/stat.h>
@@ -14,6 +17,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <numeric>
+#include <set>
 
 #include <support/cdp_client.hpp>
 #include <support/chromium_process.hpp>
@@ -84,6 +88,36 @@ class web_page : public ::testing::Test {
     for (auto i = errors_before_; i < page_->errors().size(); ++i) ADD_FAILURE() << "page error: " << page_->errors()[i];
   }
 
+  // The errors logged since the test began (or the last call), which the test expects: TearDown
+  // fails on any other.
+  std::vector<std::string> take_errors() {
+    std::vector<std::string> out(page_->errors().begin() + static_cast<std::ptrdiff_t>(errors_before_), page_->errors().end());
+    errors_before_ = page_->errors().size();
+    return out;
+  }
+
+  // The legend swatches under `selector` (web/js/dygraph_legend.js): each one's series and its
+  // computed background colour.
+  std::vector<std::pair<std::string, std::string>> swatches(const std::string& selector) {
+    const auto r = page_->evaluate("[...document.querySelectorAll(" + js(selector + " .legend-series") +
+                                   ")].map((s) => [s.dataset.series, getComputedStyle(s.querySelector('.legend-swatch')).backgroundColor])");
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& x : r) out.emplace_back(x[0].get<std::string>(), x[1].get<std::string>());
+    return out;
+  }
+
+  // Each swatch coloured (not transparent) and no two series the same colour.
+  static void expect_coloured_and_distinct(const std::vector<std::pair<std::string, std::string>>& s) {
+    std::set<std::string> colours;
+    for (const auto& [series, colour] : s) {
+      EXPECT_NE(colour, "rgba(0, 0, 0, 0)") << series;
+      EXPECT_NE(colour, "transparent") << series;
+      EXPECT_EQ(colour.rfind("rgb", 0), 0u) << series << ": " << colour;
+      colours.insert(colour);
+    }
+    EXPECT_EQ(colours.size(), s.size());
+  }
+
   static std::string url(const std::string& fragment = "") { return "http://127.0.0.1:" + std::to_string(daemon_->port()) + "/" + fragment; }
 
   // Loads the page at `fragment` and waits until main.js has shown that view.
@@ -144,6 +178,21 @@ TEST_F(web_page, board_view_shows_the_board_and_plots_live_telemetry) {
   const auto legend = page_->evaluate("document.getElementById('live-power').innerText").get<std::string>();
   for (const auto& rail : rails) EXPECT_NE(legend.find(rail), std::string::npos) << rail << " not in " << legend;
   EXPECT_NE(legend.find("seconds before the newest sample"), std::string::npos) << legend;  // x axis label
+  // Issue 59: each rail's legend entry has a swatch of its own colour (the stock dygraphs legend's
+  // inline styles were refused by the CSP: no colour, and a console error each).
+  const auto power_swatches = swatches("#live-power");
+  ASSERT_EQ(power_swatches.size(), rails.size()) << legend;
+  for (std::size_t i = 0; i < rails.size(); ++i) EXPECT_EQ(power_swatches[i].first, rails[i]);
+  expect_coloured_and_distinct(power_swatches);
+  // Clocks in MHz: the axis label says so and its ticks read as plain numbers (not "2.00e+9" Hz).
+  ASSERT_TRUE(page_->wait_until("Number(document.getElementById('live-clock')?.dataset.rows) > 0", std::chrono::seconds(15)));
+  EXPECT_EQ(page_->evaluate("document.querySelector('#live-clock .dygraph-ylabel').textContent"), "MHz");
+  const auto ticks = page_->evaluate("[...document.querySelectorAll('#live-clock .dygraph-axis-label-y')].map((e) => e.textContent)");
+  ASSERT_FALSE(ticks.empty());
+  for (const auto& t : ticks) EXPECT_EQ(t.get<std::string>().find('e'), std::string::npos) << ticks.dump();
+  EXPECT_LT(page_->evaluate("Math.max(...[...document.querySelectorAll('#live-clock .dygraph-axis-label-y')].map((e) => Number(e.textContent.replace(/,/g, ''))))").get<double>(), 1e5)
+      << ticks.dump();
+  expect_coloured_and_distinct(swatches("#live-clock"));
   ASSERT_TRUE(page_->wait_until("document.getElementById('sampler-table')", std::chrono::seconds(5)));
   const auto sampler = page_->evaluate("document.getElementById('sampler-table').innerText").get<std::string>();
   EXPECT_NE(sampler.find("achieved rate"), std::string::npos) << sampler;
@@ -237,7 +286,22 @@ TEST_F(web_page, a_finished_gemm_job_in_the_explorer) {
   open("#/jobs/" + std::to_string(gemm_id_));
   const std::string chart = "Chart.getChart(document.getElementById('explorer-canvas'))";
   ASSERT_TRUE(page_->wait_until(chart, std::chrono::seconds(10))) << page_->evaluate("document.body.innerText");
-  EXPECT_NE(page_->evaluate("document.getElementById('job-spec').innerText").get<std::string>().find("\"dtypes\""), std::string::npos);
+  // Issue 59: the spec and summary as key/value tables, the raw JSON behind a closed toggle.
+  EXPECT_EQ(page_->evaluate("document.getElementById('job-spec').tagName"), "TABLE");
+  const std::string spec_row = "((k) => [...document.querySelectorAll('#job-spec > tr')].find((r) => r.cells[0].textContent === k)?.cells[1])";
+  EXPECT_EQ(page_->evaluate(spec_row + "('dtypes').textContent"), "float, double");
+  EXPECT_EQ(page_->evaluate(spec_row + "('threads').textContent"), "1");
+  EXPECT_EQ(page_->evaluate(spec_row + "('warmup_s').textContent"), "0.01");
+  // The sizes, a list of {m, n, k}, as a sub-table of one row per size.
+  EXPECT_EQ(page_->evaluate(spec_row + "('sizes').querySelectorAll('tbody tr').length").get<int>(), 3)
+      << page_->evaluate("document.getElementById('job-spec').innerText");
+  EXPECT_EQ(page_->evaluate("document.getElementById('job-summary').tagName"), "TABLE");
+  const std::string summary_row = "((k) => [...document.querySelectorAll('#job-summary > tr')].find((r) => r.cells[0].textContent === k)?.cells[1].textContent)";
+  EXPECT_EQ(page_->evaluate(summary_row + "('points.ok')"), std::to_string(ok_rows()))
+      << page_->evaluate("document.getElementById('job-summary').innerText");
+  EXPECT_EQ(page_->evaluate("document.getElementById('job-spec-raw').open"), false);
+  EXPECT_EQ(nlohmann::json::parse(page_->evaluate("document.getElementById('job-spec-json').textContent").get<std::string>()),
+            results_["job"]["spec"]);
   // The first gemm preset: GFLOP/s against size, one series per dtype and tensor.
   EXPECT_EQ(page_->evaluate("document.getElementById('explorer-preset').value"), "gflops");
   EXPECT_EQ(page_->evaluate(chart + ".data.datasets.map((d) => d.label)"), nlohmann::json({"double, tensor=false", "float, tensor=false"}));
@@ -248,6 +312,8 @@ TEST_F(web_page, a_finished_gemm_job_in_the_explorer) {
   EXPECT_EQ(page_->evaluate(chart + ".scales.x.type"), "logarithmic");
   // Each point's x is its row's m, sorted.
   EXPECT_EQ(page_->evaluate(chart + ".data.datasets[1].data.map((p) => p.x)"), nlohmann::json({32, 48, 64}));
+  // Chart.js draws its legend on the canvas, each series in its dataset's colour: distinct.
+  EXPECT_EQ(page_->evaluate("new Set(" + chart + ".legend.legendItems.map((i) => i.fillStyle)).size").get<int>(), 2);
   page_->evaluate("document.getElementById('explorer').scrollIntoView()");
   shot("explorer_preset.png");
 
@@ -285,6 +351,77 @@ TEST_F(web_page, a_finished_gemm_job_in_the_explorer) {
   EXPECT_EQ(csv.find(",double,"), std::string::npos) << csv;
 }
 
+// Issue 59: a gemm sweep of two CPU clocks, repeated twice. Every preset splits its series by
+// the clock as well as dtype and tensor (the default plot drew one zig-zag through clocks and
+// repeats), a line goes through each size once (the repeats' mean), and clocks read in MHz on the
+// axis, in the series' names and in the spec's table.
+TEST_F(web_page, presets_split_series_by_every_swept_parameter_with_clocks_in_mhz) {
+  http_client http(daemon_->port(), std::chrono::seconds(30));
+  const nlohmann::json body{{"kind", "gemm"},
+                            {"spec",
+                             {{"device", "cpu"}, {"dtypes", {"float"}}, {"sizes", {32, 64}}, {"tensor", {false}},
+                              {"cpu_freqs", {"min", "max"}}, {"repeats", 2}, {"threads", 1}, {"warmup_s", 0.01},
+                              {"min_time_s", 0.2}, {"max_time_s", 0.3}, {"target_rse", 0.1}, {"min_samples", 3}}}};
+  const auto r = http.request("POST", "/v1/jobs", body.dump(), bearer(daemon_->token()));
+  ASSERT_EQ(r.status, 201) << r.body;
+  const auto id = json_of(r).value("id", std::int64_t{0});
+  ASSERT_EQ(wait_state(http, id, {"succeeded", "failed", "cancelled"}, std::chrono::seconds(120)), "succeeded");
+  const auto job = json_of(http.request("GET", "/v1/jobs/" + std::to_string(id)));
+  const auto khz = job["spec"]["cpu_freqs"];
+  ASSERT_EQ(khz.size(), 2u) << job["spec"].dump();
+  const auto mhz = [](const nlohmann::json& v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.6g", v.get<double>() / 1e3);
+    return std::string(text);
+  };
+  open("#/jobs/" + std::to_string(id));
+  const std::string chart = "Chart.getChart(document.getElementById('explorer-canvas'))";
+  ASSERT_TRUE(page_->wait_until(chart, std::chrono::seconds(10))) << page_->evaluate("document.body.innerText");
+  EXPECT_EQ(page_->evaluate(chart + ".data.datasets.map((d) => d.label)"),
+            nlohmann::json({"float, tensor=false, cpu_freq=" + mhz(khz[0]) + " MHz", "float, tensor=false, cpu_freq=" + mhz(khz[1]) + " MHz"}));
+  // Each line: one point per size, the mean of the two repeats.
+  EXPECT_EQ(page_->evaluate(chart + ".data.datasets.map((d) => d.data.map((p) => [p.x, p.n]))"),
+            nlohmann::json::parse("[[[32, 2], [64, 2]], [[32, 2], [64, 2]]]"));
+  EXPECT_EQ(page_->evaluate("new Set(" + chart + ".legend.legendItems.map((i) => i.fillStyle)).size").get<int>(), 2);
+  shot("explorer_sweep.png");
+  // Every preset: no series holds two points at one x (nothing joins settings or repeats).
+  const auto presets = page_->evaluate("[...document.getElementById('explorer-preset').options].map((o) => o.value).filter((v) => v)");
+  ASSERT_EQ(presets.size(), 4u) << presets.dump();
+  for (const auto& preset : presets) {
+    choose("explorer-preset", preset.get<std::string>());
+    EXPECT_EQ(page_->evaluate(chart + ".data.datasets.every((d) => d.data.every((p, i) => i === 0 || p.x > d.data[i - 1].x))"), true)
+        << preset << ": " << page_->evaluate(chart + ".data.datasets.map((d) => [d.label, d.data.map((p) => p.x)])").dump();
+    const auto by = page_->evaluate("document.getElementById('explorer-by').value").get<std::string>();
+    // (The tensor ratio has no rows here, with tensor off only; the best clock has the clock as its y.)
+    if (preset == "gflops" || preset == "gflops_per_w") EXPECT_NE(by.find("cpu_freq_khz"), std::string::npos) << preset << ": " << by;
+  }
+  // The most efficient clock per size: its axis in MHz (its points, if any: rows a busy machine
+  // flags contended are left out of the verdict).
+  choose("explorer-preset", "best_clock");
+  EXPECT_EQ(page_->evaluate(chart + ".options.scales.y.title.text"), "cpu_freq (MHz)");
+  // The clock on x by hand (no preset): its values are the clocks swept, in MHz.
+  choose("explorer-preset", "");
+  choose("explorer-x", "cpu_freq_khz");
+  choose("explorer-y", "gflops");
+  choose("explorer-chart", "scatter");
+  choose("explorer-by", "");
+  EXPECT_EQ(page_->evaluate(chart + ".options.scales.x.title.text"), "cpu_freq (MHz)");
+  const auto xs = page_->evaluate("[...new Set(" + chart + ".data.datasets.flatMap((d) => d.data.map((p) => p.x)))].sort((a, b) => a - b)");
+  ASSERT_EQ(xs.size(), 2u) << xs.dump();
+  for (int i = 0; i < 2; ++i) EXPECT_NEAR(xs[i].get<double>(), khz[i].get<double>() / 1e3, 1e-6) << xs.dump();
+  // A scatter keeps every repeat: a point per ok row.
+  const auto results = json_of(http.request("GET", "/v1/jobs/" + std::to_string(id) + "/results"));
+  int ok = 0;
+  for (const auto& row : results["rows"]) ok += row["status"] == "ok" && row["gflops"].is_number();
+  EXPECT_EQ(ok, 8);
+  EXPECT_EQ(page_->evaluate(chart + ".data.datasets[0].data.length").get<int>(), ok);
+  // The spec's clock list as a row of its table, in MHz.
+  EXPECT_EQ(page_->evaluate("[...document.querySelectorAll('#job-spec > tr')].find((r) => r.cells[0].textContent === 'cpu_freqs (MHz)')?.cells[1].textContent"),
+            mhz(khz[0]) + ", " + mhz(khz[1]));
+  page_->evaluate("document.getElementById('explorer').scrollIntoView()");
+  shot("explorer_clock_axis.png");
+}
+
 TEST_F(web_page, clicking_a_point_shows_its_power_samples_and_window) {
   open("#/jobs/" + std::to_string(gemm_id_));
   const std::string chart = "Chart.getChart(document.getElementById('explorer-canvas'))";
@@ -302,6 +439,10 @@ TEST_F(web_page, clicking_a_point_shows_its_power_samples_and_window) {
       << page_->evaluate("document.body.innerText");
   EXPECT_GE(page_->evaluate("Number(document.getElementById('samples-summary').dataset.rails)").get<int>(), 1);
   EXPECT_GE(page_->evaluate("document.querySelectorAll('#samples-plot canvas').length").get<int>(), 1);
+  // Issue 59: one coloured legend swatch per rail.
+  const auto rail_swatches = swatches("#samples-plot");
+  EXPECT_EQ(static_cast<int>(rail_swatches.size()), page_->evaluate("Number(document.getElementById('samples-summary').dataset.rails)").get<int>());
+  expect_coloured_and_distinct(rail_swatches);
   const auto summary = page_->evaluate("document.getElementById('samples-summary').innerText").get<std::string>();
   EXPECT_NE(summary.find("boundary cut 0.1 s"), std::string::npos) << summary;
   page_->evaluate("document.getElementById('samples').scrollIntoView()");
@@ -359,7 +500,24 @@ TEST_F(web_page, data_logic_gives_the_known_answers) {
     const csv = to_csv(['name', 'v', 'tags'], [{ name: '=2+3', v: -5, tags: ['@x', 'y'] }, { name: 'a,"b"', v: 1.5, tags: [] }]);
     const mappings = p.per_mapping([{ mapping_id: 1, stage_index: 0, throughput_ips: 10 }, { mapping_id: 1, stage_index: 1, throughput_ips: 10 },
                                     { mapping_id: 2, stage_index: 0, throughput_ips: 7 }]);
+    // Issue 59: the presets split by every swept parameter (here the GPU clock) besides the
+    // ones they name; a line's repeats at one x become one point at their mean.
+    const repeated = rows.filter((x) => x.status === 'ok').flatMap((x) => [Object.assign({}, x, { repeat: 0 }),
+      Object.assign({}, x, { repeat: 1, index: x.index + 1000, gflops: x.gflops + 2 })]);
+    const rep_cols = cols.concat([{ name: 'repeat', type: 'integer', role: 'parameter' }]);
+    const gemm_presets = p.presets_for('gemm', rep_cols, repeated, { gpu_freqs: [300e6, 600e6] });
+    // A clock the spec did not sweep (the governor's moves between points) splits nothing.
+    const unswept_by = p.presets_for('gemm', rep_cols, repeated, { gpu_freqs: null }).map((q) => q.by);
+    const lines = m.make_series(repeated, 'm', 'gflops', gemm_presets[0].by, { aggregate: true });
+    const bars_by_clock = bar_data(repeated.filter((x) => x.dtype === 'half' && !x.tensor), 'm', ['gflops'], ['gpu_freq_hz']);
     return {
+      preset_by: gemm_presets.map((q) => q.by),
+      unswept_by,
+      line_labels: lines.map((q) => q.label),
+      line_points: lines.map((q) => q.points.map((pt) => [pt.x, pt.y, pt.n])),
+      line_rows: m.plotted_rows(lines).length,
+      bar_clock_sets: bars_by_clock.datasets.map((b) => [b.label, b.data]),
+      clock_label: m.series_label({ dtype: 'half', gpu_freq_hz: 624750000, cpu_freq_khz: 2201600, batch: 8 }, ['dtype', 'gpu_freq_hz', 'cpu_freq_khz', 'batch']),
       bar_labels: bars.labels, bar_sets: bars.datasets.map((b) => [b.label, b.data]),
       mapping_throughputs: mappings.map((x) => x.throughput_ips),
       csv,
@@ -412,6 +570,20 @@ TEST_F(web_page, data_logic_gives_the_known_answers) {
                                                       ["in_context_median_s", [0.0025, null, 0.0011]]])"));
   EXPECT_EQ(r["mapping_throughputs"], nlohmann::json({10, 7}));
   EXPECT_EQ(r["csv"], "name,v,tags\r\n'=2+3,-5,'@x;y\r\n\"a,\"\"b\"\"\",1.5,\r\n");
+  // gflops, gflops_per_w, the tensor ratio (its rows keep the clock), the best clock (the clock is its y).
+  EXPECT_EQ(r["preset_by"], nlohmann::json::parse(R"([["dtype", "tensor", "gpu_freq_hz"], ["dtype", "tensor", "gpu_freq_hz"],
+                                                      ["dtype", "gpu_freq_hz"], ["dtype", "tensor"]])"));
+  EXPECT_EQ(r["unswept_by"], nlohmann::json::parse(R"([["dtype", "tensor"], ["dtype", "tensor"], ["dtype"], ["dtype", "tensor"]])"));
+  ASSERT_EQ(r["line_labels"].size(), 8u) << r["line_labels"].dump();
+  EXPECT_EQ(r["line_labels"][0], "float, tensor=false, gpu_freq=300 MHz");
+  EXPECT_EQ(r["line_labels"][1], "float, tensor=false, gpu_freq=600 MHz");
+  // float, tensor off, 300 MHz: gflops m * f / 1e8 = 192 and 384, the second repeat 2 more: means 193 and 385.
+  EXPECT_EQ(r["line_points"][0], nlohmann::json::parse("[[64, 193, 2], [128, 385, 2]]"));
+  EXPECT_EQ(r["line_rows"], 32);  // every repeat's row stays behind its point (the CSV)
+  // Bars: a series per clock, each bar the mean of its repeats (half, tensor off: 2 * m * f / 1e8 + 1).
+  EXPECT_EQ(r["bar_clock_sets"], nlohmann::json::parse(R"([["gflops gpu_freq=300 MHz", [385, 769]],
+                                                            ["gflops gpu_freq=600 MHz", [769, 1537]]])"));
+  EXPECT_EQ(r["clock_label"], "half, gpu_freq=624.75 MHz, cpu_freq=2201.6 MHz, batch=8");
 }
 
 // The summary tables a kind declares, drawn by the page from GET /v1/kinds/{kind} alone, read
@@ -444,23 +616,29 @@ TEST_F(web_page, declared_summary_tables_read_as_the_client_prints_them) {
       view_ids: view.map((v) => v.id),
       view_rows: view.map((v) => v.dataset.rows),
       headers: [...box.querySelectorAll('#summary-table-phases th')].map((x) => x.textContent),
+      gemm_headers: (() => {
+        const b = document.createElement('div');
+        b.append(...t.summary_tables_view(gemm, gemm_summary));
+        return [...b.querySelectorAll('#summary-table-best th')].map((x) => x.textContent);
+      })(),
       titles: [...box.querySelectorAll('h4')].map((x) => x.textContent),
     };
   })())");
-  EXPECT_EQ(r["runs"], nlohmann::json::parse(R"([["cpu_freq_khz=2201600", "2", "0.4233", "2.991"]])"));
-  EXPECT_EQ(r["phases"], nlohmann::json::parse(R"([["cpu_freq_khz=2201600", "busy", "2", "0.2001", "1.471"],
-                                                    ["cpu_freq_khz=2201600", "sleep", "2", "0.2004", "1.364"]])"));
-  EXPECT_EQ(r["networks"], nlohmann::json::parse(R"([["squeezenet1_0", "cpu", "cpu_freq_khz=2201600", "18/18", "0.0225",
+  // Clocks in MHz (issue 59), where `show` prints the stored kHz and Hz; every other cell as it prints.
+  EXPECT_EQ(r["runs"], nlohmann::json::parse(R"([["cpu_freq=2201.6 MHz", "2", "0.4233", "2.991"]])"));
+  EXPECT_EQ(r["phases"], nlohmann::json::parse(R"([["cpu_freq=2201.6 MHz", "busy", "2", "0.2001", "1.471"],
+                                                    ["cpu_freq=2201.6 MHz", "sleep", "2", "0.2004", "1.364"]])"));
+  EXPECT_EQ(r["networks"], nlohmann::json::parse(R"([["squeezenet1_0", "cpu", "cpu_freq=2201.6 MHz", "18/18", "0.0225",
                                                       "0.8571", "0.1511", "0.1754"]])"));
   // gemm's best per dtype and size and its repeats, the figures `show` prints in its sentences
   // (this summary was stored before the over-idle verdict existed: those cells are empty).
   ASSERT_EQ(r["gemm_best"].size(), 4u) << r["gemm_best"].dump();
-  EXPECT_EQ(r["gemm_best"][0], nlohmann::json::parse(R"(["float", "64", "64", "64", "false", "–", "–", "2201600", "–",
+  EXPECT_EQ(r["gemm_best"][0], nlohmann::json::parse(R"(["float", "64", "64", "64", "false", "–", "–", "2201.6", "–",
                                                           "13.889", "106.6", "7.674", "–", "–", "–"])"));
   EXPECT_EQ(r["gemm_best"][3][0], "double");
   EXPECT_EQ(r["gemm_best"][3][9], "7.086");
   ASSERT_EQ(r["gemm_repeats"].size(), 8u) << r["gemm_repeats"].dump();
-  EXPECT_EQ(r["gemm_repeats"][0], nlohmann::json::parse(R"(["float", "64", "64", "64", "false", "–", "–", "115200", "–",
+  EXPECT_EQ(r["gemm_repeats"][0], nlohmann::json::parse(R"(["float", "64", "64", "64", "false", "–", "–", "115.2", "–",
                                                              "4.84", "0.5975", "9.083", "2", "false"])"));
   EXPECT_EQ(r["gemm_repeats"][4][13], "true");
   EXPECT_EQ(r["none"], 0);
@@ -470,6 +648,12 @@ TEST_F(web_page, declared_summary_tables_read_as_the_client_prints_them) {
   EXPECT_EQ(r["view_rows"], nlohmann::json({"1", "2"}));
   EXPECT_EQ(r["headers"], nlohmann::json({"setting", "phase", "runs", "time_mean_s", "energy_mean_j"}));
   EXPECT_EQ(r["titles"], nlohmann::json({"phases (mean per run)"}));
+  ASSERT_EQ(r["gemm_headers"].size(), 15u) << r["gemm_headers"].dump();
+  EXPECT_EQ(r["gemm_headers"][6], "gpu_freq (MHz)");
+  EXPECT_EQ(r["gemm_headers"][7], "cpu_freq (MHz)");
+  EXPECT_EQ(r["gemm_headers"][8], "emc_freq (MHz)");
+  EXPECT_EQ(r["gemm_headers"][12], "over_idle_cpu_freq (MHz)");
+  EXPECT_EQ(r["gemm_headers"][13], "over_idle_gpu_freq (MHz)");
 }
 
 TEST_F(web_page, live_plot_draws_100k_points_from_its_ring) {
@@ -568,6 +752,19 @@ TEST_F(web_page, csp_refuses_inline_script_and_the_token_stays_in_the_tab) {
       return window.__inline_ran;
     })())"),
             false);
+  // ... and the browser says so on its console: the error log the other tests find empty does
+  // catch a refusal (as it caught each inline style of the stock dygraphs legend, issue 59).
+  ASSERT_TRUE(page_->wait_until("true", std::chrono::milliseconds(200)));
+  auto refused = take_errors();
+  ASSERT_EQ(refused.size(), 1u) << testing::PrintToString(refused);
+  EXPECT_NE(refused[0].find("inline script violates"), std::string::npos) << refused[0];
+  // An inline style attribute, as the stock legend set, is refused too; the CSSOM is not.
+  page_->evaluate("(() => { const d = document.createElement('div'); d.setAttribute('style', 'color: red'); document.body.append(d);"
+                  " const e = document.createElement('div'); e.style.color = 'red'; document.body.append(e); })()");
+  ASSERT_TRUE(page_->wait_until("true", std::chrono::milliseconds(200)));
+  refused = take_errors();
+  ASSERT_EQ(refused.size(), 1u) << testing::PrintToString(refused);
+  EXPECT_NE(refused[0].find("inline style violates"), std::string::npos) << refused[0];
   http_client http(daemon_->port());
   const auto before = json_of(http.request("GET", "/v1/jobs?limit=1"))["jobs"][0]["id"].get<std::int64_t>();
   // Submit a copy: the page asks for the token, then sends the job.
@@ -613,6 +810,10 @@ TEST_F(web_page, a_missing_library_is_named_on_the_page) {
   // The rest of the page still works.
   EXPECT_TRUE(page_->wait_until("document.getElementById('jobs-table')", std::chrono::seconds(5)));
   shot("missing_libraries.png");
+  // The browser logs the two 404s it was given, and nothing else.
+  const auto logged = take_errors();
+  EXPECT_EQ(logged.size(), 2u) << testing::PrintToString(logged);
+  for (const auto& e : logged) EXPECT_NE(e.find("404"), std::string::npos) << e;
 }
 
 // Issue 36: build/daemon/jetperfd run from its build tree, with no --web-root and no web_root in
@@ -644,6 +845,8 @@ TEST_F(web_page, a_daemon_run_from_its_build_tree_serves_the_page_without_a_web_
   EXPECT_TRUE(page_->evaluate("document.getElementById('library-errors').hidden").get<bool>())
       << page_->evaluate("document.getElementById('library-errors').innerText");
   shot("build_tree_page.png");
+  // Away from this daemon before it stops, or the board view's requests fail on the console.
+  page_->navigate("about:blank");
 }
 
 // A Thor (sim:thor: its power from the carrier's INA238 VIN, its GPU a devfreq gpu-gpc node):
@@ -687,6 +890,7 @@ TEST_F(web_page, a_thor_board_and_its_gemm_job_on_the_page) {
   EXPECT_EQ(ok, 2) << rows.dump(1);
   EXPECT_EQ(page_->evaluate(chart + ".data.datasets.reduce((n, d) => n + d.data.length, 0)").get<int>(), ok);
   shot("thor_job.png");
+  page_->navigate("about:blank");
 }
 
 }  // namespace

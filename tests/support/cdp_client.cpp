@@ -77,6 +77,8 @@ cdp_client::cdp_client(int port) : conn_(std::make_unique<connection>()) {
   conn_->ws.handshake("127.0.0.1:" + std::to_string(port), path);
   call("Runtime.enable");
   call("Page.enable");
+  // The browser's own console errors: Content-Security-Policy refusals, failed loads.
+  call("Log.enable");
 }
 
 cdp_client::~cdp_client() {
@@ -118,6 +120,11 @@ void cdp_client::record_event(const nlohmann::json& m) {
     std::string line = "console.error:";
     for (const auto& a : m["params"]["args"]) line += " " + (a.contains("value") ? a["value"].dump() : a.value("description", "?"));
     errors_.push_back(line);
+  }
+  if (method == "Log.entryAdded" && m["params"]["entry"].value("level", "") == "error") {
+    const auto& e = m["params"]["entry"];
+    errors_.push_back("log (" + e.value("source", "") + "): " + e.value("text", "") +
+                      (e.contains("url") ? " " + e.value("url", "") : std::string()));
   }
   if (method == "Runtime.exceptionThrown") {
     const auto& d = m["params"]["exceptionDetails"];

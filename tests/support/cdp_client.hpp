@@ -1,7 +1,8 @@
 #pragma once
 // A Chrome DevTools Protocol session with one page of a headless chromium, over a Boost.Beast
-// websocket: commands with their answers, and the page's console errors and uncaught exceptions
-// collected from the events that arrive meanwhile (Runtime.enable is sent at connection).
+// websocket: commands with their answers, and the page's console errors, the browser's own error
+// entries (Content-Security-Policy refusals, failed loads) and uncaught exceptions collected from
+// the events that arrive meanwhile (Runtime.enable and Log.enable are sent at connection).
 #include <chrono>
 #include <memory>
 #include <string>
@@ -32,7 +33,8 @@ class cdp_client {
   void navigate(const std::string& url);
   /// A PNG of the viewport, written to `path`.
   void screenshot(const std::string& path);
-  /// console.error calls and uncaught exceptions seen so far, one line each.
+  /// console.error calls, the browser's error entries ("log (security): Applying inline style
+  /// violates ...") and uncaught exceptions seen so far, one line each.
   const std::vector<std::string>& errors() const { return errors_; }
 
  private:

@@ -15,7 +15,9 @@ export const window_s = 600;
 // (a ring of 10 power rails is ~10 MB at the cap); it then holds less than ten minutes. Idle
 // periods (100 ms) fill it ten times slower.
 export const max_ring_rows = 120000;
-const kinds = [['power', 'W'], ['clock', 'Hz'], ['utilisation', '%'], ['temperature', '°C']];
+// Each plot's kind, the unit it is drawn in, and the factor from the channels' unit to it: clocks
+// come in Hz and are drawn in MHz (an axis of Hz reads "2.00e+9").
+const kinds = [['power', 'W', 1], ['clock', 'MHz', 1e-6], ['utilisation', '%', 1], ['temperature', '°C', 1]];
 
 export class board_view {
   constructor(root) {
@@ -71,7 +73,7 @@ export class board_view {
 
   // A snapshot: the temperatures box, and the plots' channels (a batch names channels only).
   on_sample(snapshot) {
-    for (const [kind, unit] of kinds) {
+    for (const [kind, unit, factor] of kinds) {
       const channels = snapshot.channels.filter((c) => c.kind === kind);
       if (!channels.length || this.plots[kind]) continue;
       const names = channels.map((c) => c.name);
@@ -80,7 +82,7 @@ export class board_view {
       div.dataset.capacity = String(capacity);
       document.getElementById('live-plots').append(el('h3', {}, `${kind} (${unit})`), div);
       const p = this.plots[kind] = {
-        names, element: div, last: names.map(() => null),
+        names, element: div, last: names.map(() => null), factor,
         ring: new ring(capacity, names.length), plot: new live_plot(div, names, { window_s, y_label: unit }),
       };
       names.forEach((name, j) => this.column_of.set(name, { p, j }));
@@ -101,7 +103,8 @@ export class board_view {
       for (; i < s.length && s[i][0] === dt_us; ++i) {
         const w = where[s[i][1]];
         if (!w) continue;
-        w.p.last[w.j] = s[i][2];
+        const v = s[i][2];
+        w.p.last[w.j] = typeof v === 'number' ? v * w.p.factor : v;
         touched.add(w.p);
       }
       const t = batch.t0_ns + dt_us * 1000;

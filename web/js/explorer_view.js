@@ -3,35 +3,65 @@
 // and per-mapping presets), log axes; hover shows a point's row, a click its power samples, and
 // the plotted rows download as CSV.
 import { el, select, format_number } from './dom.js';
-import { axis_columns, parameter_columns, distinct_values, filter_rows, make_series, plotted_rows, as_number } from './explorer_model.js';
+import { axis_columns, parameter_columns, distinct_values, filter_rows, make_series, plotted_rows, as_number, series_label } from './explorer_model.js';
+import { mhz_factor, mhz_text, clock_label, clock_name } from './clock_units.js';
 import { presets_for } from './presets.js';
 import { to_csv, download } from './csv.js';
 
 const colours = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf', '#7f7f7f', '#bcbd22'];
 
-// Bars: one category per distinct x, one dataset per y column (side by side) and series label.
-export function bar_data(rows, x, ys, by) {
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+// Bars: one category per distinct x, one dataset per y column (side by side) and series label;
+// a series' rows at the same x (its repeats) make one bar at their mean. `factor_of(y)` scales
+// a y column (a clock to MHz).
+export function bar_data(rows, x, ys, by, factor_of = () => 1) {
   const labels = distinct_values(rows, x);
   const datasets = [];
   for (const y of ys) {
     if (!rows.some((r) => as_number(r[y]) !== null)) continue;
     const groups = new Map();
     for (const r of rows) {
-      const label = by.length ? `${y} ${by.map((c) => r[c]).join(', ')}` : y;
+      const label = by.length ? `${y} ${series_label(r, by)}` : y;
       if (!groups.has(label)) groups.set(label, new Map());
-      groups.get(label).set(String(r[x]), r);
+      const by_x = groups.get(label);
+      const k = String(r[x]);
+      if (!by_x.has(k)) by_x.set(k, []);
+      by_x.get(k).push(r);
     }
     for (const [label, by_x] of groups) {
       const picked = labels.map((l) => by_x.get(String(l)) || null);
-      datasets.push({ label, data: picked.map((r) => (r ? as_number(r[y]) : null)), rows: picked });
+      const value = (rs) => {
+        const v = rs ? rs.map((r) => as_number(r[y])).filter((n) => n !== null) : [];
+        return v.length ? mean(v) * factor_of(y) : null;
+      };
+      // rows: the row a bar's hover and click show; all: every row behind the bars (the CSV).
+      datasets.push({ label, data: picked.map(value), rows: picked.map((rs) => (rs ? rs[0] : null)), all: picked.filter((rs) => rs).flat() });
     }
   }
   return { labels, datasets };
 }
 
-function unit_label(columns, name) {
+function unit_of(columns, name) {
   const c = columns.find((k) => k.name === name);
-  return c && c.unit ? `${name} (${c.unit})` : name;
+  return c ? c.unit : '';
+}
+
+// A column's factor to MHz when it is a clock, else 1.
+function factor(columns, name) {
+  const f = mhz_factor(name, unit_of(columns, name));
+  return f === null ? 1 : f;
+}
+
+function unit_label(columns, name) {
+  const unit = unit_of(columns, name);
+  return clock_label(name, unit, unit ? `${name} (${unit})` : name);
+}
+
+// A value as a fixed-value drop-down offers it: clocks in MHz.
+function value_text(columns, name, v) {
+  const f = mhz_factor(name, unit_of(columns, name));
+  return f !== null && typeof v === 'number' ? `${mhz_text(v, f)} MHz` : String(v);
 }
 
 export class explorer_view {
@@ -40,7 +70,7 @@ export class explorer_view {
     this.root = root;
     this.kind = results.job.kind;
     this.base = { columns: results.columns, rows: results.rows };
-    this.presets = presets_for(this.kind, results.columns, results.rows);
+    this.presets = presets_for(this.kind, results.columns, results.rows, results.job.spec);
     this.on_point = on_point;
     this.chart = null;
     this.plotted = [];
@@ -88,7 +118,7 @@ export class explorer_view {
         el('label', {}, 'log y', el('input', { type: 'checkbox', id: 'explorer-log-y', checked: s.log_y || undefined, onchange: (e) => this.set('log_y', e.target.checked) })),
         el('button', { id: 'explorer-csv', onclick: () => this.download_csv() }, 'Download plotted rows (CSV)')),
       el('div', { class: 'controls', id: 'explorer-fixed' },
-        fixable.map((c) => el('label', {}, c.name, select(`fixed-${c.name}`, [['', 'any'], ...distinct_values(rows, c.name).map((v) => [String(v), String(v)])], s.fixed[c.name] || '', (e) => {
+        fixable.map((c) => el('label', {}, unit_label(columns, c.name), select(`fixed-${c.name}`, [['', 'any'], ...distinct_values(rows, c.name).map((v) => [String(v), value_text(columns, c.name, v)])], s.fixed[c.name] || '', (e) => {
           s.fixed[c.name] = e.target.value;
           this.show();
         })))),
@@ -106,19 +136,22 @@ export class explorer_view {
     this.chart = null;
     let config, points = 0, series_count = 0;
     if (s.chart === 'bar') {
-      const { labels, datasets } = bar_data(rows, s.x, s.y, s.by);
-      this.plotted = [...new Set(datasets.flatMap((d) => d.rows.filter((r) => r)))];
+      const { labels, datasets } = bar_data(rows, s.x, s.y, s.by, (y) => factor(columns, y));
+      this.plotted = [...new Set(datasets.flatMap((d) => d.all))];
       points = datasets.reduce((n, d) => n + d.data.filter((v) => v !== null).length, 0);
       series_count = datasets.length;
       config = {
         type: 'bar',
-        data: { labels: labels.map(String), datasets: datasets.map((d, i) => ({ label: d.label, data: d.data, rows: d.rows, backgroundColor: colours[i % colours.length] })) },
+        data: { labels: labels.map((v) => value_text(columns, s.x, v)), datasets: datasets.map((d, i) => ({ label: d.label, data: d.data, rows: d.rows, backgroundColor: colours[i % colours.length] })) },
         options: this.options(columns, 'category', s.log_y ? 'logarithmic' : 'linear'),
       };
     } else {
-      const series = make_series(rows, s.x, s.y[0], s.by, { log_x: s.log_x, log_y: s.log_y });
+      // A line goes through each x once: repeats (and any rows the series shares at one x) at
+      // their mean; a scatter keeps every row as its own point.
+      const series = make_series(rows, s.x, s.y[0], s.by, {
+        log_x: s.log_x, log_y: s.log_y, x_factor: factor(columns, s.x), y_factor: factor(columns, s.y[0]), aggregate: s.chart === 'line' });
       this.plotted = plotted_rows(series);
-      points = this.plotted.length;
+      points = series.reduce((n, d) => n + d.points.length, 0);
       series_count = series.length;
       config = {
         type: 'scatter',
@@ -145,14 +178,14 @@ export class explorer_view {
         y: { type: y_type, title: { display: true, text: s.y.map((y) => unit_label(columns, y)).join(', ') }, ticks: number_ticks(y_type) },
       },
       plugins: {
-        tooltip: { callbacks: { afterLabel: (item) => row_text(row_of(item)) } },
+        tooltip: { callbacks: { afterLabel: (item) => point_text(item.raw, row_of(item)) } },
         legend: { position: 'bottom' },
       },
       onHover: (_, elements) => {
         if (!elements.length) return;
         const e = elements[0];
         const row = row_of({ raw: this.chart.data.datasets[e.datasetIndex].data[e.index], dataset: this.chart.data.datasets[e.datasetIndex], dataIndex: e.index });
-        document.getElementById('row-detail').textContent = row_text(row);
+        document.getElementById('row-detail').textContent = point_text(this.chart.data.datasets[e.datasetIndex].data[e.index], row);
       },
       onClick: (_, elements) => {
         if (!elements.length || !this.on_point) return;
@@ -180,10 +213,19 @@ function number_ticks(type) {
   return type === 'category' ? {} : { callback: (v) => format_number(v, 4) };
 }
 
-// A row as one line: its parameters and main metrics (what hover shows).
+// A row as one line: its parameters and main metrics (what hover shows), clocks in MHz.
 export function row_text(row) {
   if (!row) return '';
   return Object.entries(row)
     .filter(([, v]) => v !== null && typeof v !== 'object')
-    .map(([k, v]) => `${k}=${format_number(v)}`).join('  ');
+    .map(([k, v]) => {
+      const f = mhz_factor(k, '');
+      return f !== null && typeof v === 'number' ? `${clock_name(k)}=${mhz_text(v, f)} MHz` : `${k}=${format_number(v)}`;
+    }).join('  ');
+}
+
+// A point's line: its row, and for a line's point made of repeats how many it is the mean of.
+function point_text(point, row) {
+  const n = point && point.n;
+  return (n > 1 ? `mean of ${n} rows; the first: ` : '') + row_text(row);
 }

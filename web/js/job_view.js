@@ -8,6 +8,15 @@ import { eta_text } from './eta_basis.js';
 import { explorer_view } from './explorer_view.js';
 import { samples_view } from './samples_view.js';
 import { summary_tables_view } from './summary_tables.js';
+import { json_table } from './json_table.js';
+
+// A section of the job as a key/value table (`id`), its raw JSON behind a toggle (`id`-json).
+function json_section(title, value, id, open, wide) {
+  return el('details', { open, class: wide ? 'json-section wide' : 'json-section' }, el('summary', {}, title),
+    json_table(value, id),
+    el('details', { class: 'raw-json', id: `${id}-raw` }, el('summary', {}, 'raw JSON'),
+      el('pre', { id: `${id}-json` }, JSON.stringify(value, null, 1))));
+}
 
 export class job_view {
   constructor(root, id) {
@@ -31,9 +40,9 @@ export class job_view {
         el('button', { id: 'job-copy', onclick: () => this.copy() }, 'Submit a copy')),
       job.error ? el('p', { class: 'error' }, job.error) : '',
       el('div', { class: 'grid' },
-        el('details', { open: true }, el('summary', {}, 'Spec'), el('pre', { id: 'job-spec' }, JSON.stringify(job.spec, null, 1))),
-        el('details', {}, el('summary', {}, 'Provenance'), el('pre', { id: 'job-provenance' }, JSON.stringify(job.provenance, null, 1))),
-        el('details', { open: true }, el('summary', {}, 'Summary'), el('pre', { id: 'job-summary' }, JSON.stringify(job.summary, null, 1)))),
+        json_section('Spec', job.spec, 'job-spec', true),
+        json_section('Provenance', job.provenance, 'job-provenance', false),
+        json_section('Summary', job.summary, 'job-summary', true, true)),
       el('div', { id: 'job-summary-tables' }),
       pairs_table([['tags', job.tags.join(', ')], ['created', job.created_at], ['started', job.started_at], ['finished', job.finished_at]]),
       el('h3', { hidden: !live }, 'Points as they finish'), el('table', { id: 'point-events', hidden: !live }),
@@ -45,7 +54,7 @@ export class job_view {
   }
 
   // The summary's declared tables (GET /v1/kinds/{kind}); a kind this daemon no longer has, or
-  // one that declares none, leaves the raw summary above as the only view.
+  // one that declares none, leaves the summary's key/value table above as the only view.
   async show_summary_tables() {
     let kind = null;
     try {

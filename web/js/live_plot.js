@@ -1,6 +1,7 @@
 // A scrolling dygraph over a ring: the last `window_s` seconds, drawn from the min/max-per-pixel
 // rows of downsample.js so that ten minutes at full rate stay cheap to draw.
 import { downsample_rows } from './downsample.js';
+import { install_csp_legend, legend_options } from './dygraph_legend.js';
 
 export class live_plot {
   constructor(element, labels, { window_s = 600, y_label = '' } = {}) {
@@ -32,7 +33,9 @@ export class live_plot {
       legend: 'always',
       labelsSeparateLines: false,
       animatedZooms: false,
+      ...legend_options,
     };
+    install_csp_legend(window.Dygraph);
     if (!this.graph) this.graph = new window.Dygraph(this.element, rows, options);
     else this.graph.updateOptions(Object.assign({ file: rows }, options));
     this.rows_drawn = rows.length;

@@ -1,7 +1,7 @@
 // The explorer's ready-made views per job kind (seed 000's plots and seed 001's bars). A preset
 // names x, y (one column, or several side by side for bars), the colour columns and the chart;
 // some first derive rows (the tensor on/off ratio, the most efficient clock per size).
-import { parameter_columns, as_number } from './explorer_model.js';
+import { parameter_columns, as_number, split_columns } from './explorer_model.js';
 
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
@@ -79,7 +79,29 @@ const number_column = (name, unit, description) => ({ name, type: 'number', role
 
 // The presets of a kind for a job's columns and rows. Each: {id, label, x, y: [names], by, chart
 // ('line' | 'scatter' | 'bar'), log_x, log_y, derive(columns, rows) -> {columns, rows} or null}.
-export function presets_for(kind, columns, rows) {
+// A preset's series are split by the columns it names and then by every other parameter the job
+// swept (a clock, a power mode, a batch), so that no series joins two settings into a zig-zag.
+// `spec` (the job's) says which board settings were swept.
+export function presets_for(kind, columns, rows, spec) {
+  const unswept = unswept_settings(spec);
+  return declared_presets(kind, columns, rows).map((p) => {
+    const d = p.derive ? p.derive(columns, rows) : { columns, rows };
+    return Object.assign(p, { by: split_columns(d.columns, d.rows, p.x, [p.x, ...p.y, ...unswept], p.by) });
+  });
+}
+
+// The spec's list of each board setting a row records.
+const setting_lists = { gpu_freq_hz: 'gpu_freqs', cpu_freq_khz: 'cpu_freqs', emc_freq_hz: 'emc_freqs', power_mode: 'power_modes' };
+
+// The board settings a spec leaves as they are or sets to one value: their columns record what
+// the board ran at (a clock the governor moved between points), which is no sweep to split by.
+// Without a spec, none (the rows alone decide).
+export function unswept_settings(spec) {
+  if (!spec || typeof spec !== 'object') return [];
+  return Object.keys(setting_lists).filter((c) => !(Array.isArray(spec[setting_lists[c]]) && spec[setting_lists[c]].length > 1));
+}
+
+function declared_presets(kind, columns, rows) {
   const has = (n) => columns.some((c) => c.name === n);
   if (kind === 'gemm') {
     const clock = clock_column(columns, rows);

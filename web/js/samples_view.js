@@ -2,6 +2,7 @@
 // the boundary cut from each end marked: the data behind the point's average power.
 import { get_json } from './api.js';
 import { el } from './dom.js';
+import { install_csp_legend, legend_options } from './dygraph_legend.js';
 
 const margin_ns = 500e6;  // shown on each side of the window, to see the edges
 
@@ -54,11 +55,13 @@ export class samples_view {
     summary.dataset.rows = String(rows.length);
     summary.dataset.rails = String(rails.length);
     if (!window.Dygraph || !rows.length) return;
+    install_csp_legend(window.Dygraph);
     this.graph = new window.Dygraph(document.getElementById('samples-plot'), rows, {
       labels: ['t (s)', ...rails],
       xlabel: 'seconds from the window start',
       ylabel: 'W',
       legend: 'always',
+      ...legend_options,
       underlayCallback: (ctx, area, g) => mark_window(ctx, area, g, length_s, boundary_s),
     });
   }

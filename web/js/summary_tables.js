@@ -1,8 +1,10 @@
 // The tables a kind declares in its job summary (GET /v1/kinds/{kind}: summary_tables), drawn
 // from the declaration alone, as the client's `show` prints them: the page knows no kind's
 // summary shape (a layers job's networks, a command job's runs and phases). Cells read as the
-// client's do (client/output.cpp format_number): the same digits for the same number.
+// client's do (client/output.cpp format_number): the same digits for the same number, except
+// clocks, which read in MHz (the header says so) where the client prints the stored Hz or kHz.
 import { el } from './dom.js';
+import { mhz_factor, mhz_text, clock_label, clock_name, setting_text_in_mhz } from './clock_units.js';
 
 // The value at a dotted path ("over_idle.gflops_per_w"); null where any step is missing.
 export function at_path(v, path) {
@@ -47,11 +49,23 @@ export function cell_text(v) {
   return JSON.stringify(v);
 }
 
-// "cpu_freq_khz=2201600,gpu_freq_hz=..." of a setting's non-null values; "as is" when none.
+// A clock's cell in MHz (a setting stored as text too); any other value as cell_text.
+function value_text(v, name, unit) {
+  const f = mhz_factor(name, unit);
+  if (f !== null && typeof v === 'number') return mhz_text(v, f);
+  return typeof v === 'string' ? setting_text_in_mhz(v) : cell_text(v);
+}
+
+// "cpu_freq=2201.6 MHz,gpu_freq=..." of a setting's non-null values; "as is" when none.
 function setting_text(setting) {
   const parts = [];
-  if (setting && typeof setting === 'object' && !Array.isArray(setting))
-    for (const [k, v] of Object.entries(setting)) if (v !== null) parts.push(`${k}=${cell_text(v)}`);
+  if (setting && typeof setting === 'object' && !Array.isArray(setting)) {
+    for (const [k, v] of Object.entries(setting)) {
+      if (v === null) continue;
+      const f = mhz_factor(k, '');
+      parts.push(f !== null && typeof v === 'number' ? `${clock_name(k)}=${mhz_text(v, f)} MHz` : `${k}=${cell_text(v)}`);
+    }
+  }
   return parts.length ? parts.join(',') : 'as is';
 }
 
@@ -61,7 +75,7 @@ function column_text(c, row, parent, key) {
   const value = at_path(from, c.path);
   if (c.format === 'setting') return setting_text(value);
   if (c.format === 'fraction') return `${cell_text(value)}/${cell_text(at_path(from, c.of))}`;
-  return cell_text(value);
+  return value_text(value, c.header, c.unit);
 }
 
 // The table's rows as cell texts, in the summary's order (a nested table: each row's members in
@@ -97,7 +111,7 @@ export function summary_tables_view(tables, summary) {
       if (t.empty_text) box.append(el('p', {}, t.empty_text));
     } else {
       box.append(el('table', {},
-        el('thead', {}, el('tr', {}, t.columns.map((c) => el('th', { title: c.unit ? `unit: ${c.unit}` : undefined }, c.header)))),
+        el('thead', {}, el('tr', {}, t.columns.map((c) => el('th', { title: c.unit ? `unit: ${c.unit}` : undefined }, clock_label(c.header, c.unit, c.header))))),
         el('tbody', {}, rows.map((cells) => el('tr', {}, cells.map((x) => el('td', {}, x)))))));
     }
     parts.push(box);
