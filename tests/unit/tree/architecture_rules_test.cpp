@@ -35,9 +35,9 @@ TEST(layer_order, the_real_tree_lists_every_library_in_design_md_order) {
   EXPECT_FALSE(order->below("cuda", "workloads"));
   EXPECT_TRUE(order->below("backend", "cuda"));
   // DESIGN.md: src/stats, pure maths below telemetry: no board, clock, sampler, spec or JSON. It
-  // sits on common alone, so it can include nothing of platform, telemetry, measure or the store
-  // (nor of traces and models, its peers), and measure may use it.
-  for (const char* above : {"platform", "telemetry", "store", "measure", "jobs", "kinds"})
+  // sits on common's floor beside platform, models, tegrastats and traces (peers: neither
+  // includes the other), below telemetry, the store and measure, which may use it.
+  for (const char* above : {"telemetry", "store", "measure", "jobs", "kinds"})
     EXPECT_TRUE(order->below("stats", above)) << "stats below " << above;
   EXPECT_TRUE(order->below("common", "stats"));
   for (const char* peer : {"platform", "models", "tegrastats", "traces"}) {
