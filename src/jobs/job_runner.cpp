@@ -15,7 +15,7 @@
 #include <jetperf/jobs/job_events.hpp>
 #include <jetperf/jobs/job_progress.hpp>
 #include <jetperf/jobs/point_outcome.hpp>
-#include <jetperf/measure/allow_reboot.hpp>
+#include <jetperf/jobs/allow_reboot.hpp>
 #include <jetperf/measure/point_columns.hpp>
 #include <jetperf/measure/row_bounds.hpp>
 #include <jetperf/platform/reboot_required.hpp>
@@ -227,7 +227,7 @@ bool job_runner::run_point_of(job_run& run, std::int64_t i) {
     if (const auto retries = p.metrics.get(measure::cols::retries)) windows = 1.0 + static_cast<double>(*retries);
   } catch (const platform::reboot_required& e) {
     if (queue_.aborting()) return false;
-    if (board_ && measure::allows_reboot(store::spec_of(run.job))) {
+    if (board_ && allows_reboot(store::spec_of(run.job))) {
       run.reboot.emplace(i, e.power_mode());
       return false;
     }

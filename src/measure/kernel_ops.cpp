@@ -4,9 +4,9 @@
 
 namespace jetperf::measure {
 
-std::vector<op_kernels> kernels_by_op(const std::vector<op_launch>& launches,
+std::vector<stats::op_kernels> kernels_by_op(const std::vector<op_launch>& launches,
                                       const std::vector<workloads::gpu_kernel>& kernels, std::size_t* unattributed) {
-  std::vector<op_kernels> out;
+  std::vector<stats::op_kernels> out;
   for (const auto& l : launches) out.push_back({l.op, {}});
   std::size_t lost = 0;
   for (const auto& k : kernels) {

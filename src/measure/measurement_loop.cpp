@@ -4,8 +4,8 @@
 #include <chrono>
 #include <limits>
 
-#include <jetperf/measure/rse_projection.hpp>
-#include <jetperf/measure/running_stats.hpp>
+#include <jetperf/stats/rse_projection.hpp>
+#include <jetperf/stats/running_stats.hpp>
 
 namespace jetperf::measure {
 
@@ -38,14 +38,14 @@ bool lists(const std::vector<std::string>& unmet, const char* what) {
 
 // Stops `d` when the latency's RSE is what holds the window (its time and sample minimums met)
 // and its trend says the target is out of reach by max_time_s; `projected` gets the projection.
-void stop_when_out_of_reach(const stop_criteria& c, rse_projection& trend, double elapsed_s, double time_rse,
+void stop_when_out_of_reach(const stop_criteria& c, stats::rse_projection& trend, double elapsed_s, double time_rse,
                             stop_decision& d, std::optional<double>& projected) {
   if (d.stop || !c.stop_when_out_of_reach || !c.target_rse_time || c.fixed_duration_s || elapsed_s >= c.max_time_s)
     return;
   if (lists(d.unmet, "min_time") || lists(d.unmet, "min_samples") || !lists(d.unmet, "time_rse")) return;
   trend.add(elapsed_s, time_rse);
   const auto at_max = trend.at(c.max_time_s);
-  if (!at_max || !(*at_max > *c.target_rse_time * k_projection_margin)) return;
+  if (!at_max || !(*at_max > *c.target_rse_time * stats::k_projection_margin)) return;
   d.stop = true;
   d.reason = stop_reason::projected_max_time;
   projected = at_max;
@@ -62,8 +62,8 @@ loop_result measurement_loop::run(const timed_iteration& iteration) const {
   std::int64_t last_power_check_ns = std::numeric_limits<std::int64_t>::min() / 2;
 
   loop_result r;
-  running_stats stats;
-  rse_projection trend;
+  stats::running_stats stats;
+  stats::rse_projection trend;
   std::int64_t last_trend_ns = std::numeric_limits<std::int64_t>::min() / 2;
   r.ends_ns.reserve(k_timed_runs);
   auto& clock = options_.time ? *options_.time : monotonic_clock();
@@ -104,7 +104,7 @@ loop_result measurement_loop::run(const timed_iteration& iteration) const {
     }
   }
   r.t_end_ns = clock.now_ns();
-  r.latency = compute_latency_stats(r.times_s);
+  r.latency = stats::compute_latency_stats(r.times_s);
   r.power = read_power(r.t_start_ns, r.t_end_ns, &r);
   return r;
 }

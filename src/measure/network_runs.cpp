@@ -4,9 +4,9 @@
 
 namespace jetperf::measure {
 
-std::vector<layer_span> layer_spans_of_run(const std::vector<workloads::op_span>& ops,
+std::vector<stats::layer_span> layer_spans_of_run(const std::vector<workloads::op_span>& ops,
                                            const std::vector<models::layer>& layers) {
-  std::vector<layer_span> out;
+  std::vector<stats::layer_span> out;
   for (std::size_t li = 0; li < layers.size(); ++li) {
     const auto& l = layers[li];
     std::int64_t first = -1, last = -1;

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include <jetperf/measure/sensor_updates.hpp>
+#include <jetperf/stats/sensor_updates.hpp>
 #include <jetperf/platform/sensor_averaging.hpp>
 
 namespace jetperf::measure {
@@ -45,7 +45,7 @@ sensor_facts point_sensor_period(const point_context& ctx, std::optional<double>
   std::vector<std::pair<std::int64_t, double>> polls;
   for (const auto& s : source->window(std::max(now - k_fit_span_ns, source->complete_since_ns()), now))
     if (s.channel == *total && (polls.empty() || s.t_ns > polls.back().first)) polls.emplace_back(s.t_ns, s.value);
-  const auto fit = fit_sensor_updates(polls, 0);
+  const auto fit = stats::fit_sensor_updates(polls, 0);
   if (fit.unusable.empty() && fit.period_s > 0) {
     f.period_s = fit.period_s;
     f.period_source = "fit";

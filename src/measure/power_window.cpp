@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include <jetperf/measure/latency_stats.hpp>
+#include <jetperf/stats/latency_stats.hpp>
 
 namespace jetperf::measure {
 
@@ -52,7 +52,7 @@ power_summary summarize_window(const std::vector<telemetry::channel_info>& chann
     c.mean = sum / static_cast<double>(values.size());
     c.min = *std::min_element(values.begin(), values.end());
     c.max = *std::max_element(values.begin(), values.end());
-    c.rse = batch_means_rse(values, rse_batches);
+    c.rse = stats::batch_means_rse(values, rse_batches);
     if (info.kind == telemetry::channel_kind::power) c.energy_j = trapezoid_integral(pts);
     if (info.kind == telemetry::channel_kind::temperature)
       out.temp_max_c = std::max(out.temp_max_c.value_or(c.max), c.max);

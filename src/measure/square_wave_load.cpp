@@ -62,7 +62,7 @@ bool busy_step(const square_wave_plan& plan, volatile std::uint64_t& x, std::str
 // One load thread: busy while the wave says so, until it is done. The first notes each edge as
 // it crosses it (the moment its own work began or ended, which is the load's edge). A failed
 // device step ends the wave: its reason is kept and the thread stops.
-void load_thread(const square_wave_plan& plan, wave_state& wave, std::vector<load_edge>* edges) {
+void load_thread(const square_wave_plan& plan, wave_state& wave, std::vector<stats::load_edge>* edges) {
   // A job's thread by name (common/thread_name.hpp): a simulated board's cores run it.
   name_this_thread("jp-runner-load");
   // The lowest priority: on an idle board its core is as busy, and the sampler (and a simulated
@@ -101,9 +101,9 @@ void load_thread(const square_wave_plan& plan, wave_state& wave, std::vector<loa
 
 }  // namespace
 
-std::vector<load_edge> run_square_wave(const square_wave_plan& plan, const std::function<bool()>& cancelled) {
+std::vector<stats::load_edge> run_square_wave(const square_wave_plan& plan, const std::function<bool()>& cancelled) {
   wave_state wave;
-  std::vector<load_edge> edges;
+  std::vector<stats::load_edge> edges;
   std::vector<std::thread> threads;
   const int count = plan.device_step ? 1 : std::max(plan.threads, 1);
   for (int i = 0; i < count; ++i)

@@ -39,7 +39,7 @@ TEST(in_context_device, cudnn_kernels_fall_to_the_ops_that_launched_them) {
   EXPECT_EQ(lost, 0u);
   for (const auto& o : ops) EXPECT_FALSE(o.kernels.empty()) << "op " << net.ops.at(static_cast<std::size_t>(o.op)).name;
   // One stream: the ops run one after another, in launch order.
-  const auto spans = measure::spans_of_kernels(ops);
+  const auto spans = stats::spans_of_kernels(ops);
   ASSERT_EQ(spans.size(), ops.size());
   for (std::size_t i = 1; i < spans.size(); ++i) {
     EXPECT_EQ(spans[i].layer, ops[i].op);

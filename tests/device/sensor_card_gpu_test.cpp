@@ -12,7 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <jetperf/common/clock.hpp>
-#include <jetperf/measure/sensor_card.hpp>
+#include <jetperf/stats/sensor_card.hpp>
 #include <jetperf/measure/square_wave_load.hpp>
 #include <jetperf/workloads/gpu_loads.hpp>
 
@@ -90,7 +90,7 @@ TEST(sensor_card_gpu, nvml_power_steps_with_the_gpu_square_wave) {
   ASSERT_GT(idle_n, 0);
   busy /= busy_n;
   idle /= idle_n;
-  const auto card = measure::card_of_channel(polls, edges, plan.half_period_s, sampler.update_period_s());
+  const auto card = stats::card_of_channel(polls, edges, plan.half_period_s, sampler.update_period_s());
   std::printf("NVML power: busy %.1f W, idle %.1f W; card: period %.2f ms (%s), window %.1f ms, lag %.1f ms, "
               "resolution %.1f mW (%s)\n",
               busy, idle, card.period_s * 1e3, card.period_unusable.c_str(), card.step.window_s * 1e3,

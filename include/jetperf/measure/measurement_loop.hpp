@@ -9,7 +9,7 @@
 
 #include <jetperf/measure/clock.hpp>
 #include <jetperf/measure/contention.hpp>
-#include <jetperf/measure/latency_stats.hpp>
+#include <jetperf/stats/latency_stats.hpp>
 #include <jetperf/measure/power_window.hpp>
 #include <jetperf/measure/stop_rule.hpp>
 #include <jetperf/telemetry/sample_source.hpp>
@@ -40,7 +40,7 @@ struct loop_result {
   /// When each of the first k_timed_runs iterations ended (monotonic), for the job's timeline
   /// (each began times_s earlier).
   std::vector<std::int64_t> ends_ns;
-  latency_stats latency;
+  stats::latency_stats latency;
   std::int64_t t_start_ns = 0;        ///< monotonic, start of the first iteration
   std::int64_t t_end_ns = 0;          ///< monotonic, end of the last iteration
   stop_decision decision;

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include <jetperf/backend/layer_backend.hpp>
-#include <jetperf/measure/layer_power_estimate.hpp>
+#include <jetperf/stats/layer_power_estimate.hpp>
 #include <jetperf/measure/point_context.hpp>
 #include <jetperf/models/network.hpp>
 
@@ -20,7 +20,7 @@ constexpr std::size_t k_in_context_traced_runs = 3;
 /// Each layer's span in one run of the whole network, from its first op's start to its last op's
 /// end, in the order the layers ran; layers of aliases only (a flatten), which run nothing, are
 /// left out.
-std::vector<layer_span> layer_spans_of_run(const std::vector<workloads::op_span>& ops,
+std::vector<stats::layer_span> layer_spans_of_run(const std::vector<workloads::op_span>& ops,
                                            const std::vector<models::layer>& layers);
 
 /// One run's ops on the job's timeline (track "ops"), each with its type and kernel.

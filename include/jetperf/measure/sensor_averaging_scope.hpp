@@ -33,7 +33,7 @@ struct sensor_samples_request {
 };
 
 /// Polls per update auto leaves the sampler: an update is placed between the last poll that did
-/// not see it and the first that did (measure/sensor_updates.hpp), so a window much shorter than
+/// not see it and the first that did (stats/sensor_updates.hpp), so a window much shorter than
 /// a few polls cannot be placed at all.
 inline constexpr double k_auto_polls_per_update = 4;
 

@@ -2,7 +2,7 @@
 // What a power sensor's readings are, as a measurement uses them: how often they change, how long
 // a stretch each averages, and how late after that stretch a reading is seen; and where each
 // figure came from. Measured, never tabled: the board's sensor card (the `sensor` job, stored),
-// the point's own fit of the updates (measure/sensor_updates.hpp), or, only where neither
+// the point's own fit of the updates (stats/sensor_updates.hpp), or, only where neither
 // exists, what the driver states (`nominal`: hwmon's update_interval; the window taken as the
 // period and no delay, as an INA3221's register holds each mean the moment it ends).
 #include <cstdint>

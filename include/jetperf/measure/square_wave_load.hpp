@@ -1,6 +1,6 @@
 #pragma once
 // The sensor card's own load: the CPU (or the GPU, through a device step) busy, then idle, in halves of a known length, so that the
-// power channels' readings hold steps at times the card knows (measure/sensor_card.hpp). The
+// power channels' readings hold steps at times the card knows (stats/sensor_card.hpp). The
 // load threads spin through each busy half at the lowest priority, the first noting each edge as
 // it crosses it, while the calling thread keeps the schedule. The busy halves are noted as work (common/work_activity),
 // which a simulated board's rails follow, as a real board's follow the cores.
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include <jetperf/measure/sensor_card.hpp>
+#include <jetperf/stats/sensor_card.hpp>
 
 namespace jetperf::measure {
 
@@ -29,6 +29,6 @@ struct square_wave_plan {
 /// `cancelled` is polled every few milliseconds: a cancelled wave stops at once, with the edges
 /// made so far. Throws std::runtime_error with the step's reason when a device_step fails (after
 /// the wave has stopped and its threads ended).
-std::vector<load_edge> run_square_wave(const square_wave_plan& plan, const std::function<bool()>& cancelled);
+std::vector<stats::load_edge> run_square_wave(const square_wave_plan& plan, const std::function<bool()>& cancelled);
 
 }  // namespace jetperf::measure

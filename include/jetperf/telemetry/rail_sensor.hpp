@@ -6,7 +6,7 @@
 // new voltage, and between updates the voltage read would return the same value (each read is a
 // syscall, on a board an I2C transfer, at 1 kHz). A voltage read on a clock of its own (every
 // 10 ms, as it once was) changed the product between the chip's updates, and those changes,
-// on no clock of the chip's, were what the update fit (measure/sensor_updates.hpp) and the sensor
+// on no clock of the chip's, were what the update fit (stats/sensor_updates.hpp) and the sensor
 // card were asked to explain: half their changes were unexplained on the simulated AGX Orin.
 #include <jetperf/platform/sysfs_root.hpp>
 #include <jetperf/telemetry/detail/sysfs_file.hpp>

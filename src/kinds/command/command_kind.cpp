@@ -15,12 +15,12 @@
 #include <jetperf/kinds/command/marker_socket.hpp>
 #include <jetperf/kinds/command/phases.hpp>
 #include <jetperf/measure/modelled_truth.hpp>
-#include <jetperf/measure/latency_stats.hpp>
+#include <jetperf/stats/latency_stats.hpp>
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/point_columns.hpp>
-#include <jetperf/measure/point_power.hpp>
+#include <jetperf/kinds/common/point_power.hpp>
 #include <jetperf/measure/power_window.hpp>
-#include <jetperf/measure/sweep_axes.hpp>
+#include <jetperf/kinds/common/sweep_axes.hpp>
 #include <jetperf/platform/user_process.hpp>
 
 namespace jetperf::kinds {
@@ -264,7 +264,7 @@ measure::point_result command_kind::run_point(measure::point_context& ctx, const
     for (const auto& kv : res.power->channels)
       if (kv.second.name.rfind("rail.", 0) == 0) rail_energy.set(kv.second.name.substr(5), kv.second.mean * wall_s);
   }
-  const auto power_w = measure::put_power_metrics(mt, res, idle_w, wall_s);
+  const auto power_w = common::put_power_metrics(mt, res, idle_w, wall_s);
   measure::put_modelled(mt, ctx, res.t_start_ns, res.t_end_ns);
   mt.set(cols::rail_energy_j, std::move(rail_energy));
 
@@ -345,7 +345,7 @@ cell command_kind::summarize(const std::vector<jobs::point_row>& rows) const {
     }
   }
   const auto median = [](const std::vector<double>& v) -> cell {
-    return v.empty() ? cell() : cell(measure::compute_latency_stats(v).median_s);
+    return v.empty() ? cell() : cell(stats::compute_latency_stats(v).median_s);
   };
   cell_list settings;
   for (const auto& [key, acc] : by_setting) {

@@ -17,7 +17,7 @@
 #include <jetperf/common/stored_spec.hpp>
 #include <jetperf/measure/contention.hpp>
 #include <jetperf/measure/point_board.hpp>
-#include <jetperf/measure/sweep_axes.hpp>
+#include <jetperf/kinds/common/sweep_axes.hpp>
 #include <jetperf/platform/account_access.hpp>
 
 namespace jetperf::kinds {
@@ -77,7 +77,7 @@ std::string why_not_executable(const std::string& path, const std::string& accou
   std::ifstream in(path, std::ios::binary);
   std::string first;
   if (in && std::getline(in, first) && first.rfind("#!", 0) == 0) {
-    const auto words = split_trimmed(first.substr(2), ' ');
+    const auto words = common::split_trimmed(first.substr(2), ' ');
     const auto interpreter = words.empty() ? std::string() : words.front();
     if (!interpreter.empty() && interpreter.front() == '/' && (!is_regular(interpreter) || ::access(interpreter.c_str(), X_OK) != 0)) {
       const auto inner = is_regular(interpreter) ? why_not_executable(interpreter, account) : "no such file";
@@ -119,7 +119,7 @@ std::string resolve_program(const std::string& name, const std::string& cwd, con
     if (!why.empty()) throw validation_error(field("argv"), candidate + ": " + why, "forbidden");
   } else {
     std::string refused;  // the first file of that name the account may not run, and why
-    for (const auto& dir : split_trimmed(path_list, ':')) {
+    for (const auto& dir : common::split_trimmed(path_list, ':')) {
       if (dir.empty() || dir.front() != '/' || !is_regular(dir + "/" + name)) continue;
       const auto why = why_not_executable(dir + "/" + name, account);
       if (why.empty()) {
@@ -204,7 +204,7 @@ const spec_table<command_spec>& command_table_after_axes() {
 
 const std::vector<spec_field>& command_spec_fields() {
   static const std::vector<spec_field> fields = measure::with_contention_fields(
-      with_board_axes(command_table().declarations(), command_table_after_axes().declarations()));
+      common::with_board_axes(command_table().declarations(), command_table_after_axes().declarations()));
   return fields;
 }
 
@@ -298,9 +298,9 @@ command_spec command_spec::parse(const record& spec, const platform::board_offer
   command_table().parse(spec, s);
   command_table_after_axes().parse(spec, s);
   check_limits(s, policy.limits);
-  normalize_board_axes(spec, offered, s.board_axes);
+  common::normalize_board_axes(spec, offered, s.board_axes);
   s.contention = measure::contention_policy::parse(spec);
-  const auto points = static_cast<double>(board_setting_count(s.board_axes)) * static_cast<double>(s.repeats);
+  const auto points = static_cast<double>(common::board_setting_count(s.board_axes)) * static_cast<double>(s.repeats);
   if (points > static_cast<double>(k_max_command_points))
     throw validation_error(field("repeats"), "the job would have " + std::to_string(static_cast<long long>(points)) +
                                                  " runs, more than " + std::to_string(k_max_command_points), "too_large");
@@ -317,7 +317,7 @@ command_spec command_spec::stored(const record& j) {
     for (const auto& [name, value] : r.at("env").as_record()) s.env[name] = value.text().value_or("");
   command_table().stored(j, s);
   command_table_after_axes().stored(j, s);
-  s.board_axes = stored_board_axes(j);
+  s.board_axes = common::stored_board_axes(j);
   s.contention = measure::contention_policy::stored(j);
   return s;
 }
@@ -351,7 +351,7 @@ command_point command_point::of(const record& point) {
 
 std::vector<command_point> expand(const command_spec& spec) {
   std::vector<command_point> points;
-  for (const auto& setting : board_setting_points(spec.board_axes))
+  for (const auto& setting : common::board_setting_points(spec.board_axes))
     for (std::int64_t r = 0; r < spec.repeats; ++r) points.push_back({setting_of_point(setting), r});
   return points;
 }

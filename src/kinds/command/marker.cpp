@@ -4,7 +4,7 @@
 #include <vector>
 
 #include <jetperf/common/utf8.hpp>
-#include <jetperf/measure/sweep_axes.hpp>
+#include <jetperf/kinds/common/sweep_axes.hpp>
 
 namespace jetperf::kinds {
 
@@ -59,7 +59,7 @@ std::optional<marker> parse_marker_line(const std::string& line, std::int64_t t_
     const auto value = words[i].substr(eq + 1);
     if (!is_name(key)) return fail(why, "bad key '" + key + "'");
     if (key == "ts") {
-      const auto v = measure::parse_count(value);
+      const auto v = common::parse_count(value);
       if (!v) return fail(why, "ts must be CLOCK_MONOTONIC nanoseconds, got '" + value + "'");
       m.client_t_ns = *v;
       continue;

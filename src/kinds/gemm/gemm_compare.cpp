@@ -7,8 +7,8 @@
 
 #include <jetperf/kinds/gemm/gemm_columns.hpp>
 #include <jetperf/measure/point_columns.hpp>
-#include <jetperf/measure/repeat_stats.hpp>
-#include <jetperf/measure/verdict_exclusion.hpp>
+#include <jetperf/stats/repeat_stats.hpp>
+#include <jetperf/kinds/common/verdict_exclusion.hpp>
 
 namespace jetperf::kinds {
 
@@ -64,14 +64,14 @@ cell param(const record& params, const std::string& key) {
 std::vector<flat_point> flatten(const std::vector<jobs::point_row>& points) {
   std::vector<flat_point> out;
   for (const auto& p : points) {
-    if (!measure::verdict_sees(p.status)) continue;
+    if (!common::verdict_sees(p.status)) continue;
     flat_point f;
     for (const char* k : k_param_keys) {
       if (const auto* v = p.params.find(k)) f.params.set(k, *v);
       else if (const auto* m = p.metrics.find(k)) f.params.set(k, *m);
     }
     f.metrics = p.metrics;
-    f.left_out = measure::verdict_exclusion(p.status, f.metrics);
+    f.left_out = common::verdict_exclusion(p.status, f.metrics);
     out.push_back(std::move(f));
   }
   return out;
@@ -227,9 +227,9 @@ cell repeat_rate(const std::vector<const flat_point*>& group, Part part, Rate ra
     rates.push_back(rate(p->metrics).value_or(*w / v->first));
   }
   const bool known_errors = std::any_of(standard_errors.begin(), standard_errors.end(), [](double e) { return e > 0; });
-  const auto den = measure::summarize_repeats(values, known_errors ? standard_errors : std::vector<double>{});
-  const auto num = measure::summarize_repeats(std::vector<double>(values.size(), *work), {});
-  return measure::summarize_ratio(num, den, rates).to_record();
+  const auto den = stats::summarize_repeats(values, known_errors ? standard_errors : std::vector<double>{});
+  const auto num = stats::summarize_repeats(std::vector<double>(values.size(), *work), {});
+  return stats::summarize_ratio(num, den, rates).to_record();
 }
 
 }  // namespace

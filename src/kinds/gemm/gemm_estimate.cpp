@@ -4,7 +4,7 @@
 
 #include <jetperf/backend/gemm_backend.hpp>
 #include <jetperf/backend/gemm_dtype.hpp>
-#include <jetperf/measure/point_estimate.hpp>
+#include <jetperf/kinds/common/point_estimate.hpp>
 
 namespace jetperf::kinds {
 
@@ -33,7 +33,7 @@ measure::run_cost gemm_run_cost(const gemm_point& p) {
   measure::run_cost c;
   c.cls = p.device + "/" + p.dtype + "/tensor=" + (p.tensor ? "on" : "off");
   c.work = workloads::gemm_flops(p.size.m, p.size.n, p.size.k);
-  c.clock_hz = measure::device_clock_hz(p.setting, p.device);
+  c.clock_hz = common::device_clock_hz(p.setting, p.device);
   const double clock = c.clock_hz.value_or(p.device == "cuda" ? 1e9 : 1.5e9);
   c.prior_s = nominal_overhead_s(p) + c.work / (nominal_flops_per_cycle(p) * clock);
   return c;
@@ -43,7 +43,7 @@ std::vector<double> estimate_gemm_points_s(const gemm_spec& spec, const std::vec
                                            const measure::estimate_context& ctx) {
   std::vector<double> out;
   out.reserve(points.size());
-  measure::idle_baseline_estimate idle(spec.idle_baseline_s() + 2 * spec.boundary_s);
+  common::idle_baseline_estimate idle(spec.idle_baseline_s() + 2 * spec.boundary_s);
   for (const auto& p : points) {
     const auto cost = gemm_run_cost(p);
     const measure::run_time run = ctx.run ? ctx.run(cost) : measure::run_time{cost.prior_s, 0};
@@ -54,7 +54,7 @@ std::vector<double> estimate_gemm_points_s(const gemm_spec& spec, const std::vec
     // The adaptive rule's time RSE target is target_rse (gemm_kind.cpp); a contended window is
     // measured again.
     const double window = spec.duration_s ? *spec.duration_s + run.mean_s
-                                          : measure::adaptive_window_s(spec.min_time_s, spec.max_time_s,
+                                          : common::adaptive_window_s(spec.min_time_s, spec.max_time_s,
                                                                        static_cast<std::size_t>(spec.min_samples), run,
                                                                        spec.target_rse);
     t += ctx.window_repeats * window;

@@ -11,11 +11,11 @@
 #include <jetperf/kinds/gemm/gemm_estimate.hpp>
 #include <jetperf/kinds/gemm/gemm_spec.hpp>
 #include <jetperf/measure/modelled_truth.hpp>
-#include <jetperf/measure/backend_cache.hpp>
+#include <jetperf/kinds/common/backend_cache.hpp>
 #include <jetperf/measure/point_board.hpp>
-#include <jetperf/measure/point_latency.hpp>
-#include <jetperf/measure/point_power.hpp>
-#include <jetperf/measure/point_protocol.hpp>
+#include <jetperf/kinds/common/point_latency.hpp>
+#include <jetperf/kinds/common/point_power.hpp>
+#include <jetperf/measure/protocols/point.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
 #include <jetperf/backend/gemm_dtype.hpp>
 
@@ -92,7 +92,7 @@ class gemm_kind final : public jobs::kind<gemm_spec, gemm_point> {
   }
 
  private:
-  measure::backend_cache<gemm_backend> backends_;
+  common::backend_cache<gemm_backend> backends_;
   measure::idle_power_cache idle_;
 };
 
@@ -159,14 +159,14 @@ measure::point_result gemm_kind::run_point(measure::point_context& ctx, const ge
   measure::put_settings(mt, m.applied);
   mt.set(cols::threads, spec.threads);
   mt.set(cols::window_s, static_cast<double>(res.t_end_ns - res.t_start_ns) * 1e-9);
-  measure::put_latency(mt,
+  common::put_latency(mt,
                        {cols::iterations, cols::time_mean_s, cols::time_median_s, cols::time_min_s, cols::time_max_s,
                         cols::time_std_s, cols::time_rse},
                        latency);
   const double gflops = latency.mean_s > 0 ? gemm_flops(p.size.m, p.size.n, p.size.k) / latency.mean_s / 1e9 : 0.0;
   mt.set(cols::gflops, gflops);
 
-  const auto power_w = measure::put_power_metrics(mt, res, m.idle_w, latency.mean_s);
+  const auto power_w = common::put_power_metrics(mt, res, m.idle_w, latency.mean_s);
   measure::put_modelled(mt, ctx, res.t_start_ns, res.t_end_ns);
   mt.set(cols::gflops_per_w, power_w && *power_w > 0 ? std::optional<double>(gflops / *power_w) : std::nullopt);
   mt.set(cols::j_per_gflop, power_w && gflops > 0 ? std::optional<double>(*power_w / gflops) : std::nullopt);

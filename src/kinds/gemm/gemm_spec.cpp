@@ -13,9 +13,9 @@
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
 #include <jetperf/backend/gemm_dtype.hpp>
-#include <jetperf/measure/memory_limit.hpp>
+#include <jetperf/kinds/common/memory_limit.hpp>
 #include <jetperf/measure/point_board.hpp>
-#include <jetperf/measure/sweep_axes.hpp>
+#include <jetperf/kinds/common/sweep_axes.hpp>
 
 namespace jetperf::kinds {
 
@@ -55,9 +55,9 @@ size_run parse_size_text(const std::string& text) {
                                                 " (expected from:to:step, N, MxNxK or a list of them)");
   };
   if (text.find(':') != std::string::npos) {
-    const auto parts = split_trimmed(text, ':');
+    const auto parts = common::split_trimmed(text, ':');
     if (parts.size() != 3) throw bad("a range has three parts");
-    const auto from = parse_count(parts[0]), to = parse_count(parts[1]), step = parse_count(parts[2]);
+    const auto from = common::parse_count(parts[0]), to = common::parse_count(parts[1]), step = common::parse_count(parts[2]);
     if (!from || !to || !step) throw bad("range parts must be non-negative integers");
     if (*step < 1) throw bad("step must be at least 1");
     if (*from < 1) throw bad("sizes start at 1");
@@ -72,28 +72,28 @@ size_run parse_size_text(const std::string& text) {
   std::string lower = text;
   std::replace(lower.begin(), lower.end(), 'X', 'x');
   if (lower.find('x') != std::string::npos) {
-    const auto parts = split_trimmed(lower, 'x');
+    const auto parts = common::split_trimmed(lower, 'x');
     if (parts.size() != 3) throw bad("explicit sizes are MxNxK");
-    const auto m = parse_count(parts[0]), n = parse_count(parts[1]), k = parse_count(parts[2]);
+    const auto m = common::parse_count(parts[0]), n = common::parse_count(parts[1]), k = common::parse_count(parts[2]);
     if (!m || !n || !k) throw bad("dimensions must be integers");
     return {size_of(*m, *n, *k)};
   }
-  const auto s = parse_count(text);
+  const auto s = common::parse_count(text);
   if (!s) throw bad("not a size");
   return {size_of(*s, *s, *s)};
 }
 
 std::vector<size_run> parse_size_runs(const cell& v) {
   std::vector<size_run> out;
-  for (const auto& item : spec_list(v)) {
+  for (const auto& item : common::spec_list(v)) {
     const auto* mnk = item.is_record() ? &item.as_record() : nullptr;
     if (item.is_string())
       out.push_back(parse_size_text(item.as_string()));
     else if (item.is_number())
-      out.push_back({size_of(spec_integer(item, "sizes"), spec_integer(item, "sizes"), spec_integer(item, "sizes"))});
+      out.push_back({size_of(common::spec_integer(item, "sizes"), common::spec_integer(item, "sizes"), common::spec_integer(item, "sizes"))});
     else if (mnk && mnk->contains("m") && mnk->contains("n") && mnk->contains("k"))
-      out.push_back({size_of(spec_integer(mnk->at("m"), "sizes"), spec_integer(mnk->at("n"), "sizes"),
-                             spec_integer(mnk->at("k"), "sizes"))});
+      out.push_back({size_of(common::spec_integer(mnk->at("m"), "sizes"), common::spec_integer(mnk->at("n"), "sizes"),
+                             common::spec_integer(mnk->at("k"), "sizes"))});
     else
       throw validation_error(field("sizes"), "sizes must be \"from:to:step\", a list of ints or \"MxNxK\" strings");
   }
@@ -119,7 +119,7 @@ std::vector<gemm_size> expand_sizes(const std::vector<size_run>& runs) {
 
 std::vector<std::string> parse_dtypes(const cell& v) {
   std::vector<std::string> out;
-  for (const auto& item : spec_list(v)) {
+  for (const auto& item : common::spec_list(v)) {
     if (!item.is_string() || !parse_gemm_dtype(item.as_string()))
       throw validation_error(field("dtypes"), "unknown dtype " + json_text(item) + " (known: half, float, double)");
     if (std::find(out.begin(), out.end(), item.as_string()) == out.end()) out.push_back(item.as_string());
@@ -133,7 +133,7 @@ std::vector<bool> parse_tensor(const cell& v) {
   const auto add = [&](bool b) {
     if (std::find(out.begin(), out.end(), b) == out.end()) out.push_back(b);
   };
-  for (const auto& item : spec_list(v)) {
+  for (const auto& item : common::spec_list(v)) {
     if (item.is_bool()) {
       add(*item.boolean());
     } else if (item == cell("on")) {
@@ -184,7 +184,7 @@ const spec_table<gemm_spec>& gemm_table() {
 
 const std::vector<spec_field>& gemm_spec_fields() {
   using t = spec_type;
-  static const std::vector<spec_field> fields = with_contention_fields(with_board_axes({
+  static const std::vector<spec_field> fields = with_contention_fields(common::with_board_axes({
       {"device", t::text, nullptr, "cuda or cpu (default: cuda when the board has a CUDA device)", 0, 0, {"cuda", "cpu"}},
       {"dtypes", t::list, cell_list{"float"}, "half, float, double: a list or comma-separated text", 0, 0, {}},
       {"sizes", t::list, "128:2048:128", "from:to:step, N (square), MxNxK, or a list of them", 0, 0, {}},
@@ -228,7 +228,7 @@ gemm_spec gemm_spec::parse(const record& spec, const platform::board_offer& offe
   out.tensor = parse_tensor(tensor ? *tensor : cell(out.device == "cuda" ? "both" : "off"));
 
   if (out.device == "cpu") refuse_what_the_cpu_lacks(out);
-  normalize_board_axes(spec, offered, out.board_axes);
+  common::normalize_board_axes(spec, offered, out.board_axes);
 
   gemm_table().parse(spec, out);
   if (out.max_time_s < out.min_time_s)
@@ -238,7 +238,7 @@ gemm_spec gemm_spec::parse(const record& spec, const platform::board_offer& offe
   // The sweep's size, counted before any size is built (runs stand for up to 2^20 sizes each),
   // named after its largest dimension when it is too big.
   std::vector<std::pair<std::string, std::uint64_t>> dims;
-  for (const auto& d : board_axis_sizes(out.board_axes)) dims.emplace_back(d.first, d.second);
+  for (const auto& d : common::board_axis_sizes(out.board_axes)) dims.emplace_back(d.first, d.second);
   dims.insert(dims.end(), {{"dtypes", out.dtypes.size()},
                            {"tensor", out.tensor.size()},
                            {"sizes", size_count},
@@ -258,7 +258,7 @@ gemm_spec gemm_spec::parse(const record& spec, const platform::board_offer& offe
 
   // Three matrices of the widest dtype must fit in the memory the device has (this host's for
   // CPU points on a board that reports none, as for layers).
-  const auto limit = measure::device_memory_limit(offered, out.device);
+  const auto limit = common::device_memory_limit(offered, out.device);
   std::size_t widest = 0;
   for (const auto& d : out.dtypes) widest = std::max(widest, dtype_size(*parse_gemm_dtype(d)));
   if (limit.bytes > 0) {
@@ -294,7 +294,7 @@ gemm_spec gemm_spec::stored(const record& j) {
     s.sizes.push_back({*mnk.at("m").integer(), *mnk.at("n").integer(), *mnk.at("k").integer()});
   }
   for (const auto& t : j.at("tensor").as_list()) s.tensor.push_back(t.boolean().value());
-  s.board_axes = stored_board_axes(j);
+  s.board_axes = common::stored_board_axes(j);
   gemm_table().stored(j, s);  // a spec stored before repeats existed ran once: its default
   s.contention = measure::contention_policy::stored(j);
   return s;
@@ -345,7 +345,7 @@ gemm_point gemm_point::of(const record& point) {
 std::vector<gemm_point> expand(const gemm_spec& spec) {
   std::vector<gemm_point> points;
   std::vector<platform::board_setting> settings;
-  for (const auto& s : board_setting_points(spec.board_axes)) settings.push_back(measure::setting_of_point(s));
+  for (const auto& s : common::board_setting_points(spec.board_axes)) settings.push_back(measure::setting_of_point(s));
   for (std::int64_t r = 0; r < spec.repeats; ++r)
     for (const auto& setting : settings)
       for (const auto& dtype : spec.dtypes)

@@ -6,7 +6,7 @@
 #include <jetperf/common/clock.hpp>
 #include <jetperf/common/spec_table.hpp>
 #include <jetperf/jobs/kind.hpp>
-#include <jetperf/measure/point_power.hpp>
+#include <jetperf/kinds/common/point_power.hpp>
 #include <jetperf/measure/power_window.hpp>
 
 namespace jetperf::kinds {
@@ -67,7 +67,7 @@ class idle_kind final : public jobs::kind<idle_spec, idle_point> {
   static void add_power(const telemetry::sample_source& source, measure::point_result& r) {
     const auto summary = measure::summarize_window(source.channels(), source.window(r.t_start_ns, r.t_end_ns),
                                                    source.total_power_channel());
-    measure::put_rail_metrics(r.metrics, summary);
+    common::put_rail_metrics(r.metrics, summary);
     if (summary.total_power_w) r.metrics.set(cols::power_w, *summary.total_power_w);
     r.metrics.set(cols::samples, summary.total_samples);
   }

@@ -7,7 +7,7 @@
 #include <utility>
 
 #include <jetperf/measure/point_board.hpp>
-#include <jetperf/measure/point_estimate.hpp>
+#include <jetperf/kinds/common/point_estimate.hpp>
 
 namespace jetperf::kinds {
 
@@ -72,7 +72,7 @@ double plus_layer_s(double t, const layers_spec& spec, const layers_point& p, co
     return t + (static_cast<double>(runs) * run.mean_s + spec.window_s + 2 * spec.boundary_s + spec.gap_s +
                 (ctx.window_repeats - 1) * (spec.window_s + 2 * spec.boundary_s));
   const double min_window = std::max(spec.min_time_s, 2 * spec.boundary_s + k_min_sensor_updates * ctx.sensor_update_s);
-  return t + ctx.window_repeats * measure::adaptive_window_s(min_window, std::max(spec.max_time_s, min_window), runs,
+  return t + ctx.window_repeats * common::adaptive_window_s(min_window, std::max(spec.max_time_s, min_window), runs,
                                                              run, spec.latency_target_rse);
 }
 
@@ -84,7 +84,7 @@ measure::run_cost layer_run_cost(const models::layer& l, const layers_point& poi
   // Layers without arithmetic (pooling, activations, copies) still move their data: one unit of
   // work per output element keeps their runs apart by size.
   c.work = static_cast<double>(std::max<std::int64_t>(l.flops, models::elements(l.output_shape)) * point.batch);
-  c.clock_hz = measure::device_clock_hz(point.setting, point.device);
+  c.clock_hz = common::device_clock_hz(point.setting, point.device);
   const double clock = c.clock_hz.value_or(point.device == "cuda" ? 1e9 : 1.5e9);
   c.prior_s = nominal_overhead_s(point.device) * static_cast<double>(std::max(1, l.last - l.first)) +
               c.work / (nominal_flops_per_cycle(point.device, point.dtype) * clock);
@@ -94,7 +94,7 @@ measure::run_cost layer_run_cost(const models::layer& l, const layers_point& poi
 std::vector<double> estimate_layers_points_s(const layers_spec& spec, const std::vector<layers_point>& points,
                                              const measure::estimate_context& ctx) {
   layer_lookup layers(spec);
-  measure::idle_baseline_estimate idle(spec.idle_baseline_s() + 2 * spec.boundary_s);
+  common::idle_baseline_estimate idle(spec.idle_baseline_s() + 2 * spec.boundary_s);
   std::vector<double> out;
   out.reserve(points.size());
   for (const auto& p : points) {

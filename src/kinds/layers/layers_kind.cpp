@@ -8,15 +8,15 @@
 #include <jetperf/common/clock.hpp>
 #include <jetperf/jobs/kind.hpp>
 #include <jetperf/measure/modelled_truth.hpp>
-#include <jetperf/measure/backend_cache.hpp>
+#include <jetperf/kinds/common/backend_cache.hpp>
 #include <jetperf/measure/point_columns.hpp>
 #include <jetperf/kinds/layers/layers_columns.hpp>
 #include <jetperf/kinds/layers/layers_estimate.hpp>
-#include <jetperf/measure/point_protocol.hpp>
+#include <jetperf/measure/protocols/point.hpp>
 #include <jetperf/measure/point_sensor_period.hpp>
 #include <jetperf/measure/point_board.hpp>
-#include <jetperf/measure/point_latency.hpp>
-#include <jetperf/measure/point_power.hpp>
+#include <jetperf/kinds/common/point_latency.hpp>
+#include <jetperf/kinds/common/point_power.hpp>
 #include <jetperf/measure/row_bounds.hpp>
 #include <jetperf/measure/sensor_averaging_scope.hpp>
 #include <jetperf/models/network.hpp>
@@ -304,7 +304,7 @@ void put_layer_identity(row& mt, const layers_point& p, const std::string& backe
 void put_window(row& mt, const layers_spec& spec, const measure::point_measurement& m,
                 const measure::sensor_facts& period, const measure::sensor_averaging_scope& sensors) {
   mt.set(cols::protocol, spec.protocol);
-  measure::put_latency(mt,
+  common::put_latency(mt,
                        {cols::latency_count, cols::latency_mean_s, cols::latency_median_s, cols::latency_min_s,
                         cols::latency_max_s, cols::latency_std_s, cols::latency_rse},
                        m.latency);
@@ -399,7 +399,7 @@ class layers_kind final : public jobs::kind<layers_spec, layers_point> {
   }
 
   layer_backend_factory make_backend_;  ///< for the dry run's own backends (the cache is the runner's)
-  measure::backend_cache<layer_backend> backends_;
+  common::backend_cache<layer_backend> backends_;
   std::map<std::pair<std::string, std::int64_t>, network_entry> networks_;  ///< by name and input size
   std::int64_t job_ = -1;
   measure::idle_power_cache idle_;
@@ -448,7 +448,7 @@ measure::point_result layers_kind::run_point(measure::point_context& ctx, const 
   // In context, the period the readings were placed with is the runs' own fit.
   put_window(mt, spec, m, in_context && in_context->estimator.facts.period_s > 0 ? in_context->estimator.facts : period,
              sensors);
-  const auto power_w = measure::put_power_metrics(mt, m.window, m.idle_w, m.latency.mean_s);
+  const auto power_w = common::put_power_metrics(mt, m.window, m.idle_w, m.latency.mean_s);
   mt.set(cols::gflops, gflops_of(layer.flops * p.batch, m.latency.mean_s));
   measure::put_window_flags(mt, m.applied.flags, ctx, m.window, m.applied, power_w.has_value(), p.device,
                             static_cast<int>(spec.threads));

@@ -16,12 +16,12 @@
 #include <jetperf/kinds/layers/layers_spec.hpp>
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/point_columns.hpp>
-#include <jetperf/measure/repeat_stats.hpp>
-#include <jetperf/measure/sweep_axes.hpp>
+#include <jetperf/stats/repeat_stats.hpp>
+#include <jetperf/kinds/common/sweep_axes.hpp>
 
 namespace jetperf::kinds {
 
-using measure::board_setting_keys;
+using common::board_setting_keys;
 using namespace layers;
 
 namespace {
@@ -163,7 +163,7 @@ record network_row(const group_key& key, const network_group& g) {
   if (g.e2e && in_context_layers(*g.e2e))
     n.set("layer_energy_sum_j", cell_or_null(g.e2e->metrics.cells(), cols::layer_energy_sum_j.name));
   for (const char* k : k_variant_keys) n.set(k, cell_or_null(fp, k));
-  for (const auto& k : board_setting_keys()) n.set(k, cell_or_null(fp, k));
+  for (const auto& k : common::board_setting_keys()) n.set(k, cell_or_null(fp, k));
   return n;
 }
 
@@ -249,16 +249,16 @@ cell_list repeat_rows(const repeat_groups& repeats) {
     const auto& a = repeats.by_id.at(id);
     if (a.e2e.size() < 2) continue;
     record r = a.identity;
-    const auto e2e = measure::summarize_repeats(a.e2e, a.e2e_se);
-    const auto sum = measure::summarize_repeats(a.sum, a.sum.size() == a.sum_se.size() ? a.sum_se : std::vector<double>{});
+    const auto e2e = stats::summarize_repeats(a.e2e, a.e2e_se);
+    const auto sum = stats::summarize_repeats(a.sum, a.sum.size() == a.sum_se.size() ? a.sum_se : std::vector<double>{});
     // The ratio's interval from its parts' (the layers' sum over the end-to-end latency of the same
     // repeats): never symmetric around it, never below zero.
-    const auto e2e_summed = measure::summarize_repeats(a.e2e_summed, a.e2e_summed_se);
-    const auto ratio = measure::summarize_ratio(sum, e2e_summed, a.ratio);
+    const auto e2e_summed = stats::summarize_repeats(a.e2e_summed, a.e2e_summed_se);
+    const auto ratio = stats::summarize_ratio(sum, e2e_summed, a.ratio);
     r.set("end_to_end_latency_s", e2e.to_record());
     r.set("layer_latency_sum_s", a.sum.empty() ? cell() : cell(sum.to_record()));
     r.set("layers_over_end_to_end", a.ratio.empty() ? cell() : cell(ratio.to_record()));
-    r.set("end_to_end_energy_j", a.energy.empty() ? cell() : cell(measure::summarize_repeats(a.energy, {}).to_record()));
+    r.set("end_to_end_energy_j", a.energy.empty() ? cell() : cell(stats::summarize_repeats(a.energy, {}).to_record()));
     r.set("repeats_disagree", e2e.disagree || sum.disagree || ratio.disagree);
     rows.push_back(std::move(r));
   }

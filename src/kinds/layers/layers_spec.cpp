@@ -11,9 +11,9 @@
 #include <jetperf/common/errors.hpp>
 #include <jetperf/common/spec_fields.hpp>
 #include <jetperf/common/stored_spec.hpp>
-#include <jetperf/measure/memory_limit.hpp>
+#include <jetperf/kinds/common/memory_limit.hpp>
 #include <jetperf/measure/point_board.hpp>
-#include <jetperf/measure/sweep_axes.hpp>
+#include <jetperf/kinds/common/sweep_axes.hpp>
 #include <jetperf/models/network_builder.hpp>
 #include <jetperf/models/zoo.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
@@ -37,7 +37,7 @@ std::vector<std::string> string_list(const record& spec, const char* name) {
   const auto* list = given_field(spec, name);
   if (!list) return out;
   std::unordered_set<std::string> seen;
-  for (const auto& item : spec_list(*list)) {
+  for (const auto& item : common::spec_list(*list)) {
     if (!item.is_string()) throw validation_error(field(name), std::string(name) + " must hold names, got " + json_text(item));
     if (seen.insert(item.as_string()).second) out.push_back(item.as_string());
   }
@@ -70,7 +70,7 @@ std::string bytes_text(std::int64_t bytes) {
 
 void check_memory(const models::network& net, const working_set& need, const std::string& device,
                   std::int64_t batch, const platform::board_offer& offered) {
-  const auto limit = device_memory_limit(offered, device);
+  const auto limit = common::device_memory_limit(offered, device);
   if (limit.bytes > 0 && need.bytes > limit.bytes)
     throw validation_error(field("batch"),
                            "batch " + std::to_string(batch) + " does not fit: layer '" + need.layer + "' of " +
@@ -86,7 +86,7 @@ std::vector<std::string> parse_dtypes(const record& spec) {
   const auto* list = given_field(spec, "dtype");
   if (!list) return f.default_value.strings();
   std::vector<std::string> out;
-  for (const auto& item : spec_list(*list)) {
+  for (const auto& item : common::spec_list(*list)) {
     if (!item.is_string() || std::find(f.choices.begin(), f.choices.end(), item.as_string()) == f.choices.end())
       throw validation_error(field("dtype"), "dtype must be float, half or a list of them, got " + json_text(item));
     if (std::find(out.begin(), out.end(), item.as_string()) == out.end()) out.push_back(item.as_string());
@@ -105,8 +105,8 @@ std::vector<std::int64_t> parse_integers(const record& spec, const char* name) {
       for (const auto& v : f.default_value.as_list()) out.push_back(*v.integer());
     return out;
   }
-  for (const auto& item : spec_list(*list)) {
-    const auto v = spec_integer(item, name);
+  for (const auto& item : common::spec_list(*list)) {
+    const auto v = common::spec_integer(item, name);
     if (v < static_cast<std::int64_t>(f.min) || v > static_cast<std::int64_t>(f.max))
       throw validation_error(field(name), std::string(name) + " must be between " +
                                               std::to_string(static_cast<std::int64_t>(f.min)) + " and " +
@@ -232,7 +232,7 @@ void check_point_count(const layers_spec& s) {
         s.in_context() ? 1 : models::layers_of(network_of_spec(s.networks, name), g).size() + (end_to_end ? 1 : 0);
     layers += static_cast<double>(count) * static_cast<double>(sizes_of(s.networks, name, s.input_sizes).size());
   }
-  auto dims = board_axis_sizes(s.board_axes);
+  auto dims = common::board_axis_sizes(s.board_axes);
   double total = layers * static_cast<double>(s.devices.size() * s.dtypes.size() * s.batches.size()) *
                  static_cast<double>(s.repeats);
   for (const auto& d : dims) total *= static_cast<double>(d.second);
@@ -327,7 +327,7 @@ layers_spec layers_spec::parse(const record& spec, const platform::board_offer& 
   s.threads = integer_field(spec, declared("threads"));
   s.cooldown_s = number_field(spec, declared("cooldown_s"));
   s.contention = measure::contention_policy::parse(spec);
-  normalize_board_axes(spec, offered, s.board_axes);
+  common::normalize_board_axes(spec, offered, s.board_axes);
   if (const auto* tags = spec.find("tags")) s.tags = *tags;
   check_point_count(s);
   check_networks_fit(s, offered);
@@ -408,7 +408,7 @@ layers_point layers_point::of(const record& point) {
 
 std::vector<layers_point> expand(const layers_spec& s) {
   const auto networks = layers_to_run(s);
-  const auto settings = board_setting_points(s.board_axes);
+  const auto settings = common::board_setting_points(s.board_axes);
   std::vector<layers_point> points;
   layers_point p;
   for (p.repeat = 0; p.repeat < s.repeats; ++p.repeat)
@@ -437,7 +437,7 @@ std::vector<layers_point> expand(const layers_spec& s) {
 
 const std::vector<spec_field>& layers_spec_fields() {
   using t = spec_type;
-  static const std::vector<spec_field> fields = with_contention_fields(with_board_axes({
+  static const std::vector<spec_field> fields = with_contention_fields(common::with_board_axes({
       {"models", t::list, nullptr, "zoo network names (GET /v1/models)", 0, 0, {}},
       {"networks", t::list, nullptr, "user networks (proto/network.schema.json)", 0, 0, {}},
       {"devices", t::list, nullptr, "cuda and/or cpu (default: cuda when the board has a CUDA device)", 0, 0, {}},
@@ -537,7 +537,7 @@ layers_spec layers_spec::stored(const record& j) {
   s.cooldown_s = r.number("cooldown_s");
   s.contention = measure::contention_policy::stored(j);
   s.end_to_end = r.boolean("end_to_end");
-  s.board_axes = stored_board_axes(j);
+  s.board_axes = common::stored_board_axes(j);
   if (const auto* tags = j.find("tags")) s.tags = *tags;
   return s;
 }

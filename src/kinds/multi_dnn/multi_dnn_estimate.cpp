@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include <jetperf/measure/point_estimate.hpp>
+#include <jetperf/kinds/common/point_estimate.hpp>
 
 namespace jetperf::kinds {
 
@@ -15,7 +15,7 @@ std::vector<double> estimate_multi_dnn_points_s(const multi_dnn_spec& spec, cons
                                                 const measure::estimate_context& ctx) {
   // As the kind's run_point and plan_of: the idle baseline lasts max(0.5, min_time_s) within its
   // boundaries, the adaptive window at least min_time_s and the sensor updates it must span.
-  measure::idle_baseline_estimate idle(std::max(0.5, spec.min_time_s) + 2 * spec.boundary_s);
+  common::idle_baseline_estimate idle(std::max(0.5, spec.min_time_s) + 2 * spec.boundary_s);
   const double min_window =
       std::max(spec.min_time_s, 2 * spec.boundary_s + k_multi_dnn_min_sensor_updates * ctx.sensor_update_s);
   const double window =

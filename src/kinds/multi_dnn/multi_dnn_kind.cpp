@@ -14,7 +14,7 @@
 #include <jetperf/kinds/multi_dnn/tegrastats_aggregates.hpp>
 #include <jetperf/measure/modelled_truth.hpp>
 #include <jetperf/measure/point_board.hpp>
-#include <jetperf/measure/point_power.hpp>
+#include <jetperf/kinds/common/point_power.hpp>
 #include <jetperf/measure/protocols/concurrent.hpp>
 #include <jetperf/models/zoo.hpp>
 #include <jetperf/platform/meminfo.hpp>
@@ -254,7 +254,7 @@ measure::point_result multi_dnn_kind::run_point(measure::point_context& ctx, con
   // The power columns through the one writer every kind uses; one "run" is one inference of any
   // network, so energy_j is the mapping's energy per inference.
   const double per_inference_s = inferences ? w.seconds() / static_cast<double>(inferences) : 0.0;
-  const auto power_w = measure::put_power_metrics(mt, window, idle_w, per_inference_s);
+  const auto power_w = common::put_power_metrics(mt, window, idle_w, per_inference_s);
   measure::put_modelled(mt, ctx, window.t_start_ns, window.t_end_ns);
   mt.set(cols::tegrastats,
          window.power ? tegrastats_aggregates(*window.power, memory_use_of(platform::host_memory_info())) : record());

@@ -7,7 +7,7 @@
 
 #include <jetperf/kinds/multi_dnn/multi_dnn_columns.hpp>
 #include <jetperf/measure/point_columns.hpp>
-#include <jetperf/measure/verdict_exclusion.hpp>
+#include <jetperf/kinds/common/verdict_exclusion.hpp>
 
 namespace jetperf::kinds {
 
@@ -84,10 +84,10 @@ record summarize_multi_dnn(const std::vector<jobs::point_row>& rows) {
     if (r.status == "skipped") ++skipped;
     if (r.status == "failed") ++failed;
     const auto ips = m.get(cols::throughput_ips);
-    if (!measure::verdict_sees(r.status) || !ips) continue;
+    if (!common::verdict_sees(r.status) || !ips) continue;
     ++measured;
     const record id{{"mapping_id", value_or(p, "mapping_id", -1)}, {"mapping", value_or(p, "mapping", cell())}};
-    if (const auto why = measure::verdict_exclusion(r.status, m); !why.empty()) {
+    if (const auto why = common::verdict_exclusion(r.status, m); !why.empty()) {
       if (left_points.insert(r.index).second) ++left_out[why];
       continue;
     }

@@ -10,7 +10,7 @@
 #include <jetperf/common/stored_spec.hpp>
 #include <jetperf/config.hpp>
 #include <jetperf/measure/point_board.hpp>
-#include <jetperf/measure/sweep_axes.hpp>
+#include <jetperf/kinds/common/sweep_axes.hpp>
 #include <jetperf/models/zoo.hpp>
 
 namespace jetperf::kinds {
@@ -55,7 +55,7 @@ std::vector<std::string> name_list(const record& spec, const char* name) {
   const auto* list = given_field(spec, name);
   if (!list) return out;
   std::unordered_set<std::string> seen;
-  for (const auto& item : spec_list(*list)) {
+  for (const auto& item : common::spec_list(*list)) {
     if (!item.is_string()) throw validation_error(field(name), std::string(name) + " must hold names, got " + json_text(item));
     if (seen.insert(item.as_string()).second) out.push_back(item.as_string());
   }
@@ -72,14 +72,14 @@ std::pair<std::int64_t, std::int64_t> parse_range(const record& spec) {
     const auto& text = v.as_string();
     const auto colon = text.find(':');
     for (const auto& piece : {text.substr(0, colon), colon == std::string::npos ? text : text.substr(colon + 1)}) {
-      const auto n = parse_count(piece);
+      const auto n = common::parse_count(piece);
       if (!n) throw validation_error(field("num_networks"), "num_networks must be N or LO:HI, got '" + text + "'");
       ends.push_back(*n);
     }
   } else if (v.is_list() && v.as_list().size() == 2) {
-    for (const auto& x : v.as_list()) ends.push_back(spec_integer(x, "num_networks"));
+    for (const auto& x : v.as_list()) ends.push_back(common::spec_integer(x, "num_networks"));
   } else if (v.is_number()) {
-    ends = {spec_integer(v, "num_networks"), spec_integer(v, "num_networks")};
+    ends = {common::spec_integer(v, "num_networks"), common::spec_integer(v, "num_networks")};
   } else {
     throw validation_error(field("num_networks"), "num_networks must be N, \"LO:HI\" or [LO, HI], got " + json_text(v));
   }
@@ -116,7 +116,7 @@ std::vector<std::pair<std::string, double>> parse_priorities(const record& spec,
   if (v.is_record()) {
     for (const auto& [device, weight] : v.as_record()) add(device, weight);
   } else if (v.is_string()) {
-    for (const auto& item : split_trimmed(v.as_string(), ',')) {
+    for (const auto& item : common::split_trimmed(v.as_string(), ',')) {
       const auto eq = item.find('=');
       if (eq == std::string::npos) throw validation_error(at, "device_priorities must be DEVICE=WEIGHT,..., got '" + item + "'");
       cell weight;
@@ -226,7 +226,7 @@ multi_dnn_spec multi_dnn_spec::parse(const record& spec, const platform::board_o
   if (s.fixed() && s.window_s <= 2 * s.boundary_s)
     throw validation_error(field("window_s"), "window_s must be longer than its two boundaries (2 x boundary_s)",
                            "out_of_range");
-  normalize_board_axes(spec, offered, s.board_axes);
+  common::normalize_board_axes(spec, offered, s.board_axes);
   if (const auto* tags = spec.find("tags")) s.tags = *tags;
 
   // The job's size, counted before the generator runs.
@@ -238,7 +238,7 @@ multi_dnn_spec multi_dnn_spec::parse(const record& spec, const platform::board_o
     if (g.single_networks) per_setting += static_cast<double>(g.networks.size() * g.device_priorities.size());
   }
   double total = per_setting * static_cast<double>(s.repeats);
-  for (const auto& d : board_axis_sizes(s.board_axes)) total *= static_cast<double>(d.second);
+  for (const auto& d : common::board_axis_sizes(s.board_axes)) total *= static_cast<double>(d.second);
   if (total > static_cast<double>(k_max_multi_dnn_points))
     throw validation_error(field(s.generate ? "samples" : "mappings"),
                            "the job has " + std::to_string(static_cast<std::int64_t>(total)) +
@@ -307,7 +307,7 @@ multi_dnn_spec multi_dnn_spec::stored(const record& j) {
   multi_dnn_table().stored(j, s);
   multi_dnn_table_after_axes().stored(j, s);
   s.contention = measure::contention_policy::stored(j);
-  s.board_axes = stored_board_axes(j);
+  s.board_axes = common::stored_board_axes(j);
   if (const auto* tags = j.find("tags")) s.tags = *tags;
   return s;
 }
@@ -346,7 +346,7 @@ std::vector<multi_dnn_point> expand(const multi_dnn_spec& spec) {
   const auto maps = spec.all_mappings();
   std::vector<multi_dnn_point> points;
   for (std::int64_t r = 0; r < spec.repeats; ++r)
-    for (const auto& setting : board_setting_points(spec.board_axes))
+    for (const auto& setting : common::board_setting_points(spec.board_axes))
       for (std::size_t i = 0; i < maps.size(); ++i)
         points.push_back({setting_of_point(setting), r, static_cast<std::int64_t>(i), maps[i]});
   return points;
@@ -415,7 +415,7 @@ const spec_table<multi_dnn_spec>& multi_dnn_table_after_axes() {
 
 const std::vector<spec_field>& multi_dnn_spec_fields() {
   static const std::vector<spec_field> fields = with_contention_fields(
-      with_board_axes(multi_dnn_table().declarations(), multi_dnn_table_after_axes().declarations()));
+      common::with_board_axes(multi_dnn_table().declarations(), multi_dnn_table_after_axes().declarations()));
   return fields;
 }
 

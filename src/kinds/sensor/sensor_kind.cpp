@@ -10,7 +10,7 @@
 #include <jetperf/measure/physical_bounds.hpp>
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/row_bounds.hpp>
-#include <jetperf/measure/sensor_card.hpp>
+#include <jetperf/stats/sensor_card.hpp>
 #include <jetperf/measure/square_wave_load.hpp>
 #include <jetperf/workloads/gpu_loads.hpp>
 
@@ -63,7 +63,7 @@ class fast_polls {
 
 cell ms_or_null(double seconds, bool known) { return known ? cell(seconds * 1e3) : cell(nullptr); }
 
-record channel_row(const std::string& name, const std::string& unit, const measure::channel_card& c) {
+record channel_row(const std::string& name, const std::string& unit, const stats::channel_card& c) {
   row out;
   out.set(cols::channel, name);
   out.put(cols::update_period_ms.name, ms_or_null(c.period_s, c.period_s > 0));
@@ -85,7 +85,7 @@ record channel_row(const std::string& name, const std::string& unit, const measu
 
 // What the bounds read of a channel's card: its chip (the folder of its files), its period, and
 // its window and delay where the step response was fitted.
-measure::channel_timing timing_of(const measure::channel_card& c, const std::string& source) {
+measure::channel_timing timing_of(const stats::channel_card& c, const std::string& source) {
   measure::channel_timing t;
   t.chip = measure::sensor_chip_of(source);
   t.period_s = c.period_s;
@@ -146,7 +146,7 @@ class sensor_kind final : public jobs::kind<sensor_spec, sensor_point> {
     }
     if (ctx.board) measure::apply_point_settings(ctx, top_clocks(ctx.board->offered()));
     measure::point_result r;
-    std::vector<measure::load_edge> edges;
+    std::vector<stats::load_edge> edges;
     {
       fast_polls polls(ctx.telemetry);
       r.t_start_ns = monotonic_ns();
@@ -169,7 +169,7 @@ class sensor_kind final : public jobs::kind<sensor_spec, sensor_point> {
     const auto chips = ctx.board ? ctx.board->sensor_averaging() : std::vector<platform::sensor_chip_averaging>{};
     m.put(cols::averaging.name, chips.empty() ? cell(nullptr) : cell(platform::describe_sensor_averaging(chips)));
     m.put(cols::averaging_samples.name, chips.empty() ? cell(nullptr) : cell(chips.front().samples));
-    const auto latency = measure::summarize_read_latency(ctx.telemetry ? ctx.telemetry->power_read_durations_s()
+    const auto latency = stats::summarize_read_latency(ctx.telemetry ? ctx.telemetry->power_read_durations_s()
                                                                        : std::vector<double>{});
     const bool timed = latency.reads > 0;
     m.put(cols::read_p50_us.name, timed ? cell(latency.median_s * 1e6) : cell(nullptr));
@@ -180,13 +180,13 @@ class sensor_kind final : public jobs::kind<sensor_spec, sensor_point> {
   // Each channel's row, its figures checked against what a sensor can do (physical_bounds.hpp):
   // one that broke a bound says which in its implausible column, and its status says so.
   static void put_channels(measure::point_result& r, const telemetry::sample_source& source,
-                           const std::vector<measure::load_edge>& edges, double half_period_s) {
+                           const std::vector<stats::load_edge>& edges, double half_period_s) {
     const auto channels = source.channels();
     std::vector<const telemetry::channel_info*> infos;
-    std::vector<measure::channel_card> cards;
+    std::vector<stats::channel_card> cards;
     for (const auto& [index, polls] : power_polls(source, r.t_start_ns, r.t_end_ns)) {
       infos.push_back(&channels[static_cast<std::size_t>(index)]);
-      cards.push_back(measure::card_of_channel(polls, edges, half_period_s, source.update_period_s()));
+      cards.push_back(stats::card_of_channel(polls, edges, half_period_s, source.update_period_s()));
     }
     std::vector<measure::channel_timing> timings;
     for (std::size_t i = 0; i < cards.size(); ++i) timings.push_back(timing_of(cards[i], infos[i]->source));

@@ -5,7 +5,7 @@
 
 #include <jetperf/common/cell_text.hpp>
 #include <jetperf/common/spec_table.hpp>
-#include <jetperf/measure/sweep_axes.hpp>
+#include <jetperf/kinds/common/sweep_axes.hpp>
 #include <jetperf/measure/square_wave_load.hpp>
 #include <jetperf/workloads/gemm_backends.hpp>
 
@@ -34,7 +34,7 @@ const spec_table<sensor_spec>& sensor_table() {
 // Each load once, in the order given; "gpu" only where a CUDA device answers (when checked).
 std::vector<std::string> parse_loads(const cell& given, bool has_cuda, bool check_device) {
   std::vector<std::string> out;
-  for (const auto& item : measure::spec_list(given)) {
+  for (const auto& item : common::spec_list(given)) {
     if (!item.is_string() || (item.as_string() != "cpu" && item.as_string() != "gpu"))
       throw validation_error("spec.loads", "loads holds \"cpu\" and/or \"gpu\", got " + json_text(item));
     if (std::find(out.begin(), out.end(), item.as_string()) == out.end()) out.push_back(item.as_string());

@@ -7,7 +7,7 @@
 #include <limits>
 #include <mutex>
 
-#include <jetperf/measure/latency_stats.hpp>
+#include <jetperf/stats/latency_stats.hpp>
 #include <jetperf/measure/power_window.hpp>
 
 namespace jetperf::measure {
@@ -226,7 +226,7 @@ std::vector<std::string> concurrent_protocol::throughput_unmet() {
   for (auto& s : slots_) {
     std::lock_guard<std::mutex> lock(s->m);
     if (s->w.inferences < plan_.min_inferences) unmet.push_back("min_samples");
-    else if (batch_means_rse(s->w.cycle_s) > plan_.target_rse) unmet.push_back("throughput_rse");
+    else if (stats::batch_means_rse(s->w.cycle_s) > plan_.target_rse) unmet.push_back("throughput_rse");
     if (!unmet.empty()) break;
   }
   return unmet;
@@ -269,7 +269,7 @@ void concurrent_protocol::join_threads() {
 void concurrent_protocol::summarise() {
   if (out_.error.empty()) failed();
   for (auto& s : slots_) {
-    s->w.throughput_rse = batch_means_rse(s->w.cycle_s);
+    s->w.throughput_rse = stats::batch_means_rse(s->w.cycle_s);
     out_.pipelines.push_back(std::move(s->w));
   }
   auto& w = out_.window;

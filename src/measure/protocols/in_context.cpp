@@ -10,7 +10,7 @@
 #include <jetperf/measure/kernel_ops.hpp>
 #include <jetperf/measure/network_runs.hpp>
 #include <jetperf/measure/power_window.hpp>
-#include <jetperf/measure/window_offset.hpp>
+#include <jetperf/stats/window_offset.hpp>
 #include <jetperf/platform/sensor_averaging.hpp>
 
 namespace jetperf::measure {
@@ -31,7 +31,7 @@ constexpr double k_edge_margin_ns = 250'000;
 // A GPU run's kernels kept (resnet50 at op granularity launches a few hundred).
 constexpr std::size_t k_max_kernels_per_run = 1u << 14;
 // How far from its fitted updates the sensor's windows may end, searched at the end
-// (measure/window_offset.hpp): a poll or so either way.
+// (stats/window_offset.hpp): a poll or so either way.
 constexpr double k_window_offset_range_ns = 1'500'000;
 // The least half-width of a unit's interval, as a share of its dynamic power: what modelling a
 // layer by columns of ops leaves out (widen_for_parts).
@@ -58,8 +58,8 @@ std::vector<int> layer_of_op(const models::network& net, const std::vector<model
 }
 
 // A run's ops that belong to a layer, as the estimator's parts, in time order.
-std::vector<layer_span> part_spans(const std::vector<workloads::op_span>& ops, const std::vector<int>& layer_of) {
-  std::vector<layer_span> out;
+std::vector<stats::layer_span> part_spans(const std::vector<workloads::op_span>& ops, const std::vector<int>& layer_of) {
+  std::vector<stats::layer_span> out;
   for (const auto& o : ops)
     if (o.op >= 0 && static_cast<std::size_t>(o.op) < layer_of.size() && layer_of[static_cast<std::size_t>(o.op)] >= 0)
       out.push_back({o.op, o.start_ns, o.end_ns});
@@ -184,7 +184,7 @@ void in_context_protocol::start() {
   // A layer of several ops (a block) is modelled by its ops, grouped to min_part_windows.
   parts_ = layer_of_op(net_, layers_);
   if (unresolvable_.empty()) {
-    layer_estimate_options o{window_ns_, *idle_w_, plan_.target_rel};
+    stats::layer_estimate_options o{window_ns_, *idle_w_, plan_.target_rel};
     o.relative_to_dynamic = true;
     o.resolvable_rel = plan_.resolvable_rel;
     o.min_part_ns = static_cast<std::int64_t>(plan_.min_part_windows * static_cast<double>(window_ns_));
@@ -249,7 +249,7 @@ bool in_context_protocol::speed_up_polls(std::int64_t now_ns) {
   // stay out of the estimate.
   series_.clear();
   series_next_ns_ = now_ns;
-  fit_ = sensor_update_fit{};
+  fit_ = stats::sensor_update_fit{};
   est_->exclude(out_.window.t_start_ns, now_ns);
   spdlog::info("in_context: the sensor updates faster than it was read; polling every {:.2g} ms from now on", fastest * 1e3);
   return true;
@@ -272,7 +272,7 @@ std::int64_t in_context_protocol::reading_window_ns() const {
   return static_cast<std::int64_t>(period_s * 1e9);
 }
 
-std::vector<power_reading> in_context_protocol::placed(std::vector<power_reading> readings) const {
+std::vector<stats::power_reading> in_context_protocol::placed(std::vector<stats::power_reading> readings) const {
   // A reading is seen `delay` after its window ends: the estimate wants the window's end.
   if (delay_ns_ > 0)
     for (auto& r : readings) r.end_ns -= delay_ns_;
@@ -284,7 +284,7 @@ double in_context_protocol::period_from_polls() const {
   std::vector<std::pair<std::int64_t, double>> polls;
   for (const auto& smp : source_->window(std::max({now - k_sensor_fit_lead_ns, source_->complete_since_ns(), plan_.sensor_since_ns}), now))
     if (smp.channel == *total_ && (polls.empty() || smp.t_ns > polls.back().first)) polls.emplace_back(smp.t_ns, smp.value);
-  const auto fit = fit_sensor_updates(polls, 0);
+  const auto fit = stats::fit_sensor_updates(polls, 0);
   return fit.unusable.empty() ? fit.period_s : 0.0;
 }
 
@@ -318,7 +318,7 @@ void in_context_protocol::pause_before(std::size_t run) {
     if (at < run_ns) {
       // Asleep, not spinning. (A sleep wakes some tens of microseconds late, within the margin.)
       const auto now = clock_.now_ns();
-      clock_.sleep_for(delay_for_update_at(now, at, fit_.update_ns, period_ns));
+      clock_.sleep_for(stats::delay_for_update_at(now, at, fit_.update_ns, period_ns));
       est_->exclude(now, clock_.now_ns());
       ++targeted_runs_;
     }
@@ -402,7 +402,7 @@ std::vector<workloads::op_span> in_context_protocol::gpu_run_ops(std::string& wh
   }
   const auto trace = tracer->stop(k_max_kernels_per_run);
   std::size_t unattributed = 0;
-  const auto spans = spans_of_kernels(kernels_by_op(launches, trace.kernels, &unattributed));
+  const auto spans = stats::spans_of_kernels(kernels_by_op(launches, trace.kernels, &unattributed));
   if (spans.empty()) {
     why = be_.name() + " cannot time its ops one by one: no kernel of a run could be given to its op";
     return {};
@@ -456,7 +456,7 @@ bool in_context_protocol::go_on_after_check(std::int64_t now, double elapsed_s) 
   // short of their target.
   targets_.clear();
   if (plan_.aim_updates && fit_.unusable.empty() && fit_.period_s > 0)
-    targets_ = edge_targets(res_, offsets_, plan_.target_rel, k_edge_margin_ns);
+    targets_ = stats::edge_targets(res_, offsets_, plan_.target_rel, k_edge_margin_ns);
   if (res_.converged) {
     stop_ = stop_reason::converged;
     return false;
@@ -498,7 +498,7 @@ in_context_protocol::check in_context_protocol::solve(std::int64_t until_ns, dou
   // update as when a poll falls between the writes of a rail's voltage and current, do not make
   // it less reliable.)
   const bool reliable = fit_.unusable.empty() && fit_.readings.size() >= 200;
-  auto next = fit_sensor_updates(read_series(until_ns), nominal_s_, reliable ? &fit_ : nullptr);
+  auto next = stats::fit_sensor_updates(read_series(until_ns), nominal_s_, reliable ? &fit_ : nullptr);
   if (!next.unusable.empty() && !next.poll_too_slow && reliable) {
     // A refit that places nothing keeps the last placement: its readings stay in the system.
     // (With none, every layer would look inseparable from its neighbours, and be merged.)
@@ -521,12 +521,12 @@ bool in_context_protocol::edge_limited(double seconds) const { return seconds < 
 
 bool in_context_protocol::settled_except_hopeless() const {
   // Intervals from a handful of spare readings, or of runs, are themselves too uncertain to act on.
-  if (!res_.unresolvable.empty() || res_.residual_dof < k_min_residual_dof || est_->runs() < k_min_runs) return false;
+  if (!res_.unresolvable.empty() || res_.residual_dof < stats::k_min_residual_dof || est_->runs() < stats::k_min_runs) return false;
   // Every layer short of the target would still be short of it at max_time_s, from what the
   // readings to come can add (a NaN projection: not known yet, so not hopeless). Layers too
   // short for the sensor (edge_limited) are not waited for: their intervals leave out where the
   // window edges inside them fall, so more runs narrow a figure without making it right.
-  return std::all_of(res_.units.begin(), res_.units.end(), [&](const layer_unit& u) {
+  return std::all_of(res_.units.begin(), res_.units.end(), [&](const stats::layer_unit& u) {
     return u.rel_half_width() <= plan_.target_rel || u.projected_rel > plan_.target_rel || edge_limited(u.duration_s);
   });
 }
@@ -536,7 +536,7 @@ bool in_context_protocol::settled_except_hopeless() const {
 void in_context_protocol::finish() {
   auto& r = out_.window;
   r.t_end_ns = clock_.now_ns();
-  r.latency = compute_latency_stats(r.times_s);
+  r.latency = stats::compute_latency_stats(r.times_s);
   if (r.cancelled) {
     restore_polls();
     return;
@@ -575,10 +575,10 @@ void in_context_protocol::hold_to_counter() {
   std::vector<std::pair<std::int64_t, double>> polls;
   for (const auto& smp : source_->window(out_.window.t_start_ns, clock_.now_ns()))
     if (smp.channel == *energy_ && (polls.empty() || smp.t_ns > polls.back().first)) polls.emplace_back(smp.t_ns, smp.value);
-  const auto e = counter_energy_within(polls, run_spans_.front().first, run_spans_.back().second);
+  const auto e = stats::counter_energy_within(polls, run_spans_.front().first, run_spans_.back().second);
   if (!e) return;
   est_->set_exact_energy(e->from_ns, e->to_ns, e->joules);
-  gpu_counter_check c;
+  stats::gpu_counter_check c;
   c.available = true;
   c.clock_fitted = e->clock_fitted;
   c.from_ns = e->from_ns;
@@ -599,7 +599,7 @@ void in_context_protocol::hold_to_counter() {
 // seen, 1 of 100 on resnet18 and resnet50: docs/benchmarks.md).
 void in_context_protocol::widen_for_window_edges() {
   if (!fit_.unusable.empty()) return;
-  placement_shift_ns_ = placement_uncertainty_ns(fit_, series_);
+  placement_shift_ns_ = stats::placement_uncertainty_ns(fit_, series_);
   if (!nvml_) {
     // Where no card measured the sensor's delay, the runs themselves say it: the offset at which
     // they fit best, moved back from where the updates are seen (a delay cannot be negative),
@@ -609,7 +609,7 @@ void in_context_protocol::widen_for_window_edges() {
     // a window before the updates were seen otherwise.
     const auto window = static_cast<double>(reading_window_ns());
     const double earliest = facts_.delay_source == "card" ? -k_window_offset_range_ns : -k_window_offset_range_ns - window;
-    offset_ = fit_window_offset(*est_, placed(fit_.readings), earliest, k_window_offset_range_ns,
+    offset_ = stats::fit_window_offset(*est_, placed(fit_.readings), earliest, k_window_offset_range_ns,
                                 (k_window_offset_range_ns - earliest) / 24);
     delay_ns_ = std::max<std::int64_t>(0, delay_ns_ + static_cast<std::int64_t>(std::llround(-offset_.offset_ns)));
     facts_.delay_s = static_cast<double>(delay_ns_) * 1e-9;
@@ -619,7 +619,7 @@ void in_context_protocol::widen_for_window_edges() {
     merges_ += est_->merge_unresolvable(ran_s, ran_s, &res_);
     placement_shift_ns_ = std::max(placement_shift_ns_, offset_.half_width_ns);
   }
-  widen_for_placement(*est_, placed(fit_.readings), placement_shift_ns_, res_);
+  stats::widen_for_placement(*est_, placed(fit_.readings), placement_shift_ns_, res_);
   widen_for_parts();
 
   if (spdlog::should_log(spdlog::level::debug))
@@ -692,7 +692,7 @@ void in_context_protocol::measure_runs_power() {
 // Each layer's latency in the runs and the figure of the unit it ended in; a unit of several
 // layers gives one group figure over their summed time, and its members none of their own.
 void in_context_protocol::figure_layers() {
-  std::vector<const layer_unit*> unit_of(layers_.size(), nullptr);
+  std::vector<const stats::layer_unit*> unit_of(layers_.size(), nullptr);
   for (const auto& u : res_.units)
     for (int l : u.layers) unit_of[static_cast<std::size_t>(l)] = &u;
   const bool figures = unresolvable_.empty();
@@ -701,7 +701,7 @@ void in_context_protocol::figure_layers() {
     item.index = li;
     item.name = layers_[li].name;
     item.type = layers_[li].type;
-    item.latency = compute_latency_stats(times_[li]);
+    item.latency = stats::compute_latency_stats(times_[li]);
     const auto* u = unit_of[li];
     if (!item.latency.count) {
       item.resolution = layer_resolution::runs_nothing;
@@ -731,7 +731,7 @@ void in_context_protocol::figure_layers() {
 
 // A unit's figures over `seconds` of its time.
 template <typename Figures>
-void in_context_protocol::put_unit_figures(Figures& f, const layer_unit& u, double seconds) const {
+void in_context_protocol::put_unit_figures(Figures& f, const stats::layer_unit& u, double seconds) const {
   f.power_w = u.power_w;
   f.power_ci95_w = u.power_ci95_w;
   f.energy_j = u.power_w * seconds;
@@ -743,7 +743,7 @@ void in_context_protocol::put_unit_figures(Figures& f, const layer_unit& u, doub
 }
 
 // A merged unit's group: its members (which ran: out_.layers holds their times) and figures.
-in_context_group in_context_protocol::group_of(const layer_unit& u) const {
+in_context_group in_context_protocol::group_of(const stats::layer_unit& u) const {
   in_context_group g;
   for (int l : u.layers) {
     const auto& member = out_.layers[static_cast<std::size_t>(l)];

@@ -99,13 +99,18 @@ bool point_protocol::loop_window() {
     ctx_.record("windows", "contended window", m_.window.t_start_ns, m_.window.t_end_ns,
                 {{"others_cpu_share", m_.window.contention->others_cpu_share}, {"retry", retries + 1}});
   }
-  m_.latency = plan_.fixed && plan_.fixed->latency_runs > 0 ? compute_latency_stats(latency_run) : m_.window.latency;
+  m_.latency = plan_.fixed && plan_.fixed->latency_runs > 0 ? stats::compute_latency_stats(latency_run) : m_.window.latency;
   return true;
 }
 
 void point_protocol::record_window() {
   record_runs(ctx_, m_.window);
   if (plan_.tracer && !ctx_.cancelled()) record_kernel_runs(ctx_, *plan_.tracer, plan_.run_once);
+}
+
+point_measurement run_point(point_context& ctx, const platform::board_setting& setting, const point_plan& plan,
+                            idle_power_cache& idle) {
+  return point_protocol(ctx, setting, plan, idle)();
 }
 
 }  // namespace jetperf::measure

@@ -12,7 +12,7 @@
 #include "support/json_kind.hpp"
 #include <jetperf/store/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
-#include <jetperf/measure/allow_reboot.hpp>
+#include <jetperf/jobs/allow_reboot.hpp>
 #include <jetperf/jobs/job_service.hpp>
 #include <jetperf/jobs/job_state.hpp>
 #include <jetperf/platform/reboot_required.hpp>
@@ -30,7 +30,7 @@ class modes_workload final : public test::json_kind {
  public:
   std::string kind() const { return "modes"; }
   json parse(const record& spec, const platform::board_offer&) const {
-    return {{"modes", jetperf::to_json(spec.at("modes"))}, {"allow_reboot", bool_field(spec, measure::allow_reboot_field())}};
+    return {{"modes", jetperf::to_json(spec.at("modes"))}, {"allow_reboot", bool_field(spec, jobs::allow_reboot_field())}};
   }
   std::vector<json> expand(const json& spec) const {
     std::vector<json> p;

@@ -1,4 +1,4 @@
-#include <jetperf/measure/gpu_layer_energy.hpp>
+#include <jetperf/stats/gpu_layer_energy.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -27,8 +27,8 @@ simulated_gpu_config network() {
   return c;
 }
 
-gpu_energy_options options_for(const simulated_gpu_config& c) {
-  gpu_energy_options o;
+stats::gpu_energy_options options_for(const simulated_gpu_config& c) {
+  stats::gpu_energy_options o;
   o.layer_count = c.layers;
   for (const auto& op : c.ops) o.layer_of_part.push_back(op.layer);
   o.idle_w = c.idle_w;
@@ -52,7 +52,7 @@ seeds_outcome run_seeds(const simulated_gpu_config& c, bool with_counter) {
   for (std::uint64_t seed = 1; seed <= k_seeds; ++seed) {
     auto sim = testing::simulate_gpu(c, seed, JETPERF_FAKE_NVML);
     if (!with_counter) sim.polls.energy_j.clear();
-    const auto r = estimate_gpu_layer_energy(sim.runs, sim.polls, options_for(c));
+    const auto r = stats::estimate_gpu_layer_energy(sim.runs, sim.polls, options_for(c));
     EXPECT_EQ(r.unresolvable, "") << "seed " << seed;
     EXPECT_EQ(r.estimate.units.size(), c.layers) << "seed " << seed;
     for (const auto& u : r.estimate.units) {
@@ -110,7 +110,7 @@ TEST(gpu_layer_energy, without_the_counter_the_readings_alone) {
 TEST(gpu_layer_energy, the_counter_constrains_the_estimate) {
   const auto c = network();
   const auto sim = testing::simulate_gpu(c, 7, JETPERF_FAKE_NVML);
-  const auto r = estimate_gpu_layer_energy(sim.runs, sim.polls, options_for(c));
+  const auto r = stats::estimate_gpu_layer_energy(sim.runs, sim.polls, options_for(c));
   ASSERT_TRUE(r.counter.available);
   EXPECT_TRUE(std::isfinite(r.estimate.exact_energy_gap_j));
   EXPECT_NE(r.counter.unconstrained_gap_j, 0.0);
@@ -123,7 +123,7 @@ TEST(gpu_layer_energy, the_counter_constrains_the_estimate) {
 }
 
 TEST(gpu_layer_energy, an_op_spans_its_kernels) {
-  const auto s = spans_of_kernels({{3, {{500, 700}, {710, 900}}}, {1, {{100, 200}, {210, 480}}}, {2, {}}});
+  const auto s = stats::spans_of_kernels({{3, {{500, 700}, {710, 900}}}, {1, {{100, 200}, {210, 480}}}, {2, {}}});
   ASSERT_EQ(s.size(), 2u);
   EXPECT_EQ(s[0].layer, 1);
   EXPECT_EQ(s[0].start_ns, 100);
@@ -133,7 +133,7 @@ TEST(gpu_layer_energy, an_op_spans_its_kernels) {
 }
 
 TEST(gpu_layer_energy, no_kernels_no_figure) {
-  const auto r = estimate_gpu_layer_energy({}, {}, gpu_energy_options{});
+  const auto r = stats::estimate_gpu_layer_energy({}, {}, stats::gpu_energy_options{});
   EXPECT_EQ(r.unresolvable, "no kernel ran");
 }
 

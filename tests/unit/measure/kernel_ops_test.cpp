@@ -31,7 +31,7 @@ TEST(kernels_by_op, each_kernel_goes_to_the_op_that_launched_it) {
   EXPECT_EQ(ops[1].kernels[0].first, 5000);
   EXPECT_EQ(lost, 2u);  // launched after every window, and with no launch time
   // What the estimator then takes as the run's parts.
-  const auto spans = spans_of_kernels(ops);
+  const auto spans = stats::spans_of_kernels(ops);
   ASSERT_EQ(spans.size(), 2u);
   EXPECT_EQ(spans[0].start_ns, 1000);
   EXPECT_EQ(spans[0].end_ns, 4990);

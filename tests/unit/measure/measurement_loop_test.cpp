@@ -1,5 +1,5 @@
 #include <jetperf/measure/measurement_loop.hpp>
-#include <jetperf/measure/rse_projection.hpp>
+#include <jetperf/stats/rse_projection.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -125,7 +125,7 @@ TEST(measurement_loop, a_window_whose_rse_cannot_reach_its_target_stops_early_wi
   EXPECT_EQ(r.decision.reason, stop_reason::projected_max_time);
   EXPECT_EQ(r.decision.unmet, std::vector<std::string>{"time_rse"});
   ASSERT_TRUE(r.projected_rse);
-  EXPECT_GT(*r.projected_rse, 0.01 * k_projection_margin);
+  EXPECT_GT(*r.projected_rse, 0.01 * jetperf::stats::k_projection_margin);
   const double window_s = static_cast<double>(r.t_end_ns - r.t_start_ns) * 1e-9;
   EXPECT_LT(window_s, 0.2) << "stopped once its checkpoints spanned 2x (0.05 s -> 0.1 s), not at 2 s";
   // Without the option (a layer's isolated window) it runs to max_time_s as before.

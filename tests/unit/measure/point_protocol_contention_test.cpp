@@ -2,7 +2,7 @@
 // the window kept carries others' share and the retries, flagged contended when it too was over
 // the threshold. The skeleton runs on virtual time with a scripted CPU usage source.
 #include <jetperf/store/cell_json.hpp>
-#include <jetperf/measure/point_protocol.hpp>
+#include <jetperf/measure/protocols/point.hpp>
 
 #include <deque>
 

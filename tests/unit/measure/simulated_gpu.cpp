@@ -47,13 +47,13 @@ std::int64_t lay_out_runs(const simulated_gpu_config& c, std::mt19937_64& rng, p
   truth.add(0, c.idle_w);
   const auto end = t + static_cast<std::int64_t>(c.length_s * 1e9);
   while (t < end) {
-    std::vector<op_kernels> run;
+    std::vector<stats::op_kernels> run;
     for (std::size_t o = 0; o < c.ops.size(); ++o) {
       const auto& op = c.ops[o];
       const double d = op.duration_s * (1 + c.duration_jitter * (2 * unit(rng) - 1));
       const auto d_ns = static_cast<std::int64_t>(d * 1e9);
       truth.add(t, op.power_w);
-      op_kernels k{static_cast<int>(o), {}};
+      stats::op_kernels k{static_cast<int>(o), {}};
       // Its kernels, each followed by a launch gap of 3-8 us (in the op's own time).
       std::int64_t at = t;
       for (int i = 0; i < op.kernels; ++i) {

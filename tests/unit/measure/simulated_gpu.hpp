@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include <jetperf/measure/gpu_layer_energy.hpp>
+#include <jetperf/stats/gpu_layer_energy.hpp>
 
 namespace jetperf::measure::testing {
 
@@ -41,8 +41,8 @@ struct simulated_gpu_config {
 };
 
 struct simulated_gpu_result {
-  std::vector<std::vector<op_kernels>> runs;
-  nvml_polls polls;
+  std::vector<std::vector<stats::op_kernels>> runs;
+  stats::nvml_polls polls;
   std::vector<double> true_layer_w;  ///< each layer's power, weighted by its ops' times in these runs
   double true_energy_j = 0;          ///< over the whole simulation
   std::vector<std::int64_t> power_updates;  ///< when each power reading's window ended

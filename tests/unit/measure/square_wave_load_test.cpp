@@ -24,7 +24,7 @@ square_wave_plan short_plan(int edges) {
 // The load threads run at the lowest priority: on a busy host one may see a half late or not at
 // all, so a wave makes at most the edges planned, always in rise/fall pairs (a thread that saw
 // a rise notes its fall).
-void expect_alternating_from_a_rise(const std::vector<load_edge>& edges) {
+void expect_alternating_from_a_rise(const std::vector<stats::load_edge>& edges) {
   EXPECT_EQ(edges.size() % 2, 0u);
   for (std::size_t i = 0; i < edges.size(); ++i) {
     EXPECT_EQ(edges[i].rising, i % 2 == 0) << "edge " << i;

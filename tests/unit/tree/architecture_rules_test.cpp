@@ -34,6 +34,16 @@ TEST(layer_order, the_real_tree_lists_every_library_in_design_md_order) {
   // The CUDA half is a plugin: workloads may not link it, nor it workloads.
   EXPECT_FALSE(order->below("cuda", "workloads"));
   EXPECT_TRUE(order->below("backend", "cuda"));
+  // DESIGN.md: src/stats, pure maths below telemetry: no board, clock, sampler, spec or JSON. It
+  // sits on common's floor beside platform, models, tegrastats and traces (peers: neither
+  // includes the other), below telemetry, the store and measure, which may use it.
+  for (const char* above : {"telemetry", "store", "measure", "jobs", "kinds"})
+    EXPECT_TRUE(order->below("stats", above)) << "stats below " << above;
+  EXPECT_TRUE(order->below("common", "stats"));
+  for (const char* peer : {"platform", "models", "tegrastats", "traces"}) {
+    EXPECT_FALSE(order->below(peer, "stats")) << peer << " is stats' peer";
+    EXPECT_FALSE(order->below("stats", peer)) << "stats is " << peer << "'s peer";
+  }
 }
 
 TEST(layer_order, a_line_is_a_layer_of_peers_and_comments_are_skipped) {

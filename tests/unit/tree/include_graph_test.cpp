@@ -28,8 +28,8 @@ TEST(include_graph, the_tree_keeps_its_layers) {
 
 TEST(include_graph, reads_the_declared_links_of_the_real_tree) {
   const auto g = read_library_graph(source_dir());
-  for (const char* lib : {"common", "store", "platform", "tegrastats", "traces", "telemetry", "models", "backend",
-                          "workloads", "cuda", "jobs", "measure", "kinds", "api", "client"})
+  for (const char* lib : {"common", "store", "platform", "tegrastats", "traces", "stats", "telemetry", "models",
+                          "backend", "workloads", "cuda", "jobs", "measure", "kinds", "api", "client"})
     EXPECT_TRUE(g.libraries.count(lib)) << lib;
   // DEPS through a variable (workload_deps) and links declared in kernels/ and client/.
   EXPECT_TRUE(g.dependencies("workloads").count("backend"));
@@ -54,6 +54,9 @@ TEST(include_graph, reads_the_declared_links_of_the_real_tree) {
   EXPECT_FALSE(g.dependencies("api").count("kinds"));
   EXPECT_FALSE(g.dependencies("measure").count("kinds"));
   EXPECT_EQ(g.dependencies("client"), (std::set<std::string>{"tegrastats", "traces", "common"}));
+  // The statistics are pure maths: they link common alone, and measure uses them.
+  EXPECT_EQ(g.dependencies("stats"), (std::set<std::string>{"common"}));
+  EXPECT_TRUE(g.dependencies("measure").count("stats"));
   // The trace analysis is pure: the client links it, and it links nothing of the daemon.
   EXPECT_EQ(g.dependencies("traces"), (std::set<std::string>{"common"}));
 }

@@ -39,7 +39,7 @@ record best_gemm_settings(const std::vector<jobs::point_row>& points);
 
 /// One row per group of measured points equal in every param but `repeat`, for groups of two or
 /// more: {<params>, "gflops", "gflops_per_w", "repeats_disagree"}, each rate a ratio_summary
-/// (measure/repeat_stats.hpp): the work over the repeats' mean time (energy), its interval from the
+/// (stats/repeat_stats.hpp): the work over the repeats' mean time (energy), its interval from the
 /// time's (energy's), never below zero; empty without repeats. Implausible points take no part.
 cell_list gemm_repeat_stats(const std::vector<jobs::point_row>& points);
 

@@ -1,13 +1,13 @@
 #pragma once
 // The layers protocol `in_context`: every layer's power and energy from end-to-end runs of the
-// whole network (measure/layer_power_estimate.hpp), rather than from each layer run alone.
+// whole network (stats/layer_power_estimate.hpp), rather than from each layer run alone.
 // After the warm-up the network runs end to end, op by op, until every layer's energy interval
 // is within the target (stop_reason converged), or those that are not would not be by max_time_s
 // with the readings still to come (projected_max_time: judged from the runs' layout,
-// measure/layer_power_estimate.hpp), or max_time_s, or the sensor's changes stop following the
+// stats/layer_power_estimate.hpp), or max_time_s, or the sensor's changes stop following the
 // clock fitted to them (sensor_clock_lost: no later reading could be placed; the estimate keeps
 // those placed before). Every quarter second (at least four solves apart) the sensor's update
-// times are refitted from the window's samples (measure/sensor_updates.hpp), the estimate is
+// times are refitted from the window's samples (stats/sensor_updates.hpp), the estimate is
 // solved, and layers that could not be resolved by max_time_s are merged with a neighbour. Each
 // run starts after a pause of pause_windows sensor windows, whose power the estimator measures
 // as an unknown of its own; when the runs lock in phase with the sensor's updates, a random pause
@@ -16,7 +16,7 @@
 // layer still short of its target.
 // A GPU backend's ops run asynchronously: on a GPU with NVML power (the dgpu board), each run's
 // ops are timed by their kernels (CUPTI, measure/kernel_ops.hpp), and NVML's energy counter holds
-// the final estimate (measure/gpu_layer_energy.hpp).
+// the final estimate (stats/gpu_layer_energy.hpp).
 // The protocol runs on the point context's clock: CLOCK_MONOTONIC on a board, virtual time in
 // tests (whose synthetic board's work and sensor advance the same clock).
 #include <cstddef>
@@ -29,16 +29,16 @@
 #include <vector>
 
 #include <jetperf/backend/layer_backend.hpp>
-#include <jetperf/measure/gpu_layer_energy.hpp>
-#include <jetperf/measure/latency_stats.hpp>
-#include <jetperf/measure/layer_power_estimate.hpp>
+#include <jetperf/stats/gpu_layer_energy.hpp>
+#include <jetperf/stats/latency_stats.hpp>
+#include <jetperf/stats/layer_power_estimate.hpp>
 #include <jetperf/measure/measurement_loop.hpp>
 #include <jetperf/measure/modelled_truth.hpp>
 #include <jetperf/measure/point_context.hpp>
 #include <jetperf/measure/sensor_facts.hpp>
-#include <jetperf/measure/sensor_updates.hpp>
-#include <jetperf/measure/window_edge_targets.hpp>
-#include <jetperf/measure/window_offset.hpp>
+#include <jetperf/stats/sensor_updates.hpp>
+#include <jetperf/stats/window_edge_targets.hpp>
+#include <jetperf/stats/window_offset.hpp>
 #include <jetperf/models/network.hpp>
 
 namespace jetperf::measure {
@@ -56,7 +56,7 @@ struct in_context_plan {
   double check_period_s = 0.25;     ///< how often the estimate is solved while running (at least 4 solves apart)
   std::size_t max_spans = 1u << 20; ///< layer spans kept (24 bytes each): the memory bound
   /// Every other run starts so that a sensor update falls inside a layer still short of its
-  /// target (measure/window_edge_targets.hpp; the readings over each pause are left out, as a
+  /// target (stats/window_edge_targets.hpp; the readings over each pause are left out, as a
   /// board need not fall to idle the moment its work pauses). Off: on the simulated Orin it made
   /// resnet50's blocks slower to settle (17-31 s against 9-14 s, bench_in_context_rate), the
   /// pauses costing more time than the aimed readings save.
@@ -102,7 +102,7 @@ const char* to_string(layer_resolution r);
 struct in_context_layer {
   std::size_t index = 0;
   std::string name, type;
-  latency_stats latency;  ///< its time in each run
+  stats::latency_stats latency;  ///< its time in each run
   layer_resolution resolution = layer_resolution::unresolvable;
   /// With a figure (resolved, not_converged): its unit's power (idle included) with the
   /// half-width of its 95% interval, and what follows from it over the layer's mean time.
@@ -168,7 +168,7 @@ struct in_context_diagnostics {
   std::size_t blocks = 0;
   double placement_shift_s = 0;
   /// Where the runs fit best with every reading's window end moved this far from where its update
-  /// was seen (measure/window_offset.hpp; reported, not applied: a large one says the windows may
+  /// was seen (stats/window_offset.hpp; reported, not applied: a large one says the windows may
   /// not end where their updates are seen, or the model misses something; 0 on a GPU).
   double window_offset_s = 0;
   /// The sensor's update clock could not be fitted (its changes follow no regular clock); a
@@ -182,7 +182,7 @@ struct in_context_diagnostics {
   in_context_between_runs between_runs;
   /// On a GPU with NVML's energy counter (docs/protocols/in_context.md, "On a GPU"): the counter's
   /// energy over the runs, which the estimate was held to, against the layers'.
-  std::optional<gpu_counter_check> counter;
+  std::optional<stats::gpu_counter_check> counter;
 };
 
 struct in_context_result {
@@ -250,7 +250,7 @@ class in_context_protocol {
   /// How long a stretch each reading averages (ns): the card's window, else the fitted period.
   std::int64_t reading_window_ns() const;
   /// Readings at their windows' ends: each moved back by the sensor's delay.
-  std::vector<power_reading> placed(std::vector<power_reading> readings) const;
+  std::vector<stats::power_reading> placed(std::vector<stats::power_reading> readings) const;
   /// The final estimate's intervals widened for where the readings' windows fall.
   void widen_for_window_edges();
   /// Every unit's interval at least k_model_floor of its dynamic power.
@@ -267,8 +267,8 @@ class in_context_protocol {
   void measure_runs_power();
   void figure_layers();
   template <typename Figures>
-  void put_unit_figures(Figures& f, const layer_unit& u, double seconds) const;
-  in_context_group group_of(const layer_unit& u) const;
+  void put_unit_figures(Figures& f, const stats::layer_unit& u, double seconds) const;
+  in_context_group group_of(const stats::layer_unit& u) const;
   void add_up_layers();
   void report_diagnostics();
 
@@ -292,21 +292,21 @@ class in_context_protocol {
   bool sped_up_ = false;
   double tick_before_ = 0;
   double placement_shift_ns_ = 0;  ///< widen_for_window_edges' shift (0: none)
-  window_offset_fit offset_;
+  stats::window_offset_fit offset_;
   std::int64_t window_ns_ = 0;
   std::map<int, std::string> kernels_;
   std::vector<int> parts_;  ///< the layer of each op when a layer has several (empty: layers are the parts)
-  std::optional<layer_power_estimator> est_;
+  std::optional<stats::layer_power_estimator> est_;
   /// The total power channel's samples, read a slice at a time as the runs go on.
   std::vector<std::pair<std::int64_t, double>> series_;
   std::int64_t series_next_ns_ = 0;
   std::vector<std::vector<double>> times_;  ///< each layer's time in each run
   modelled_truth truth_;  ///< each layer's runs as the simulator modelled them (simulated boards)
   std::mt19937_64 rng_;
-  run_offsets offsets_;
-  std::vector<edge_target> targets_;  ///< where the next runs' updates should fall
-  sensor_update_fit fit_;
-  layer_power_result res_;
+  stats::run_offsets offsets_;
+  std::vector<stats::edge_target> targets_;  ///< where the next runs' updates should fall
+  stats::sensor_update_fit fit_;
+  stats::layer_power_result res_;
   std::string unresolvable_;
   stop_reason stop_ = stop_reason::max_time;
   bool jitter_ = false;

@@ -11,8 +11,8 @@
 #include <jetperf/jobs/kind.hpp>
 #include <jetperf/measure/point_board.hpp>
 #include <jetperf/measure/point_columns.hpp>
-#include <jetperf/measure/point_power.hpp>
-#include <jetperf/measure/point_protocol.hpp>
+#include <jetperf/kinds/common/point_power.hpp>
+#include <jetperf/measure/protocols/point.hpp>
 
 namespace jetperf::test {
 
@@ -128,7 +128,7 @@ class copy_kind final : public jobs::kind<copy_spec, copy_point> {
     r.metrics = row(params_of(p));
     r.metrics.set(cols::time_mean_s, m.latency.mean_s);
     r.metrics.set(cols::gb_per_s, m.latency.mean_s > 0 ? static_cast<double>(p.bytes) / m.latency.mean_s / 1e9 : 0.0);
-    measure::put_power_metrics(r.metrics, m.window, m.idle_w, m.latency.mean_s);
+    kinds::common::put_power_metrics(r.metrics, m.window, m.idle_w, m.latency.mean_s);
     return r;
   }
 

@@ -7,7 +7,7 @@
 
 #include <jetperf/store/cell_json.hpp>
 #include <jetperf/common/errors.hpp>
-#include <jetperf/measure/student_t.hpp>
+#include <jetperf/stats/student_t.hpp>
 #include <jetperf/jobs/swept_parameters.hpp>
 
 using nlohmann::json;
@@ -155,7 +155,7 @@ TEST(gemm_compare, repeats_of_one_setting_give_a_mean_an_interval_and_a_disagree
   const double mean_t = (t[0] + t[1] + t[2]) / 3;
   const double std_t = std::sqrt(((t[0] - mean_t) * (t[0] - mean_t) + (t[1] - mean_t) * (t[1] - mean_t) +
                                   (t[2] - mean_t) * (t[2] - mean_t)) / 2);
-  const double half_t = jetperf::measure::t95(2) * std_t / std::sqrt(3.0);
+  const double half_t = jetperf::stats::t95(2) * std_t / std::sqrt(3.0);
   EXPECT_NEAR(rows[0]["gflops"]["mean"].get<double>(), work / mean_t, 1e-9);
   EXPECT_NEAR(rows[0]["gflops"]["ci95_low"].get<double>(), work / (mean_t + half_t), 1e-9);
   EXPECT_NEAR(rows[0]["gflops"]["ci95_high"].get<double>(), work / (mean_t - half_t), 1e-9);
@@ -199,7 +199,7 @@ TEST(gemm_compare, a_wide_time_interval_gives_a_positive_lower_throughput_bound_
   ASSERT_EQ(rows.size(), 1u);
   const auto& g = rows[0]["gflops"];
   const double mean_t = 0.09, std_t = std::sqrt((0.07 * 0.07 + 0.04 * 0.04 + 0.11 * 0.11) / 2);
-  const double upper_t = mean_t + jetperf::measure::t95(2) * std_t / std::sqrt(3.0);
+  const double upper_t = mean_t + jetperf::stats::t95(2) * std_t / std::sqrt(3.0);
   EXPECT_GT(g["ci95_low"].get<double>(), 0) << g.dump();
   EXPECT_NEAR(g["ci95_low"].get<double>(), 2.0 / upper_t, 1e-9) << g.dump();
   EXPECT_TRUE(g["ci95_high"].is_null()) << g.dump();  // the time's interval reaches zero

@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <jetperf/common/errors.hpp>
-#include <jetperf/measure/memory_limit.hpp>
+#include <jetperf/kinds/common/memory_limit.hpp>
 
 #include "../allocation_counter.hpp"
 #include "../spec_json.hpp"
@@ -98,7 +98,7 @@ TEST(gemm_spec_limits, the_largest_axis_is_named_when_the_sweep_is_too_big) {
 // needs a third of what is free is accepted.
 TEST(gemm_spec_limits, cpu_sizes_must_fit_the_memory_this_host_has_available) {
   const auto board = unreported(false);
-  const auto available = static_cast<double>(jetperf::measure::host_available_memory_bytes());
+  const auto available = static_cast<double>(jetperf::kinds::common::host_available_memory_bytes());
   ASSERT_GT(available, 0);
   const auto side = [](double bytes) { return static_cast<std::int64_t>(std::ceil(std::sqrt(bytes / 12.0))); };
   const auto e = refusal({{"device", "cpu"}, {"sizes", {side(available * 1.2)}}}, board);
@@ -107,7 +107,7 @@ TEST(gemm_spec_limits, cpu_sizes_must_fit_the_memory_this_host_has_available) {
   EXPECT_EQ(normalize_gemm_spec({{"device", "cpu"}, {"sizes", {side(available / 3)}}}, board)["sizes"].size(), 1u);
   // One that would leave the daemon and the board less than their headroom is refused too
   // (issue 58: 19 GB points were accepted against 22 GB available).
-  const auto headroom = static_cast<double>(jetperf::measure::cpu_headroom_bytes());
+  const auto headroom = static_cast<double>(jetperf::kinds::common::cpu_headroom_bytes());
   const auto tight = refusal({{"device", "cpu"}, {"sizes", {side(available - headroom / 2)}}}, board);
   EXPECT_EQ(tight.field(), "spec.sizes");
   EXPECT_EQ(tight.code(), "too_large");

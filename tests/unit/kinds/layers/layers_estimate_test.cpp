@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include <jetperf/measure/point_estimate.hpp>
+#include <jetperf/kinds/common/point_estimate.hpp>
 
 #include "../spec_json.hpp"
 
@@ -42,7 +42,7 @@ TEST(layers_estimate, a_contended_window_measured_again_counts_each_time) {
   ASSERT_EQ(once.size(), thrice.size());
   ASSERT_GT(once.size(), 2u);
   // 20 runs of 2 ms within the 0.3 s floor: 0.3 s a window, twice more.
-  const double window = jetperf::measure::adaptive_window_s(0.3, 2.0, 20, {2e-3, 0.01}, adaptive.latency_target_rse);
+  const double window = jetperf::kinds::common::adaptive_window_s(0.3, 2.0, 20, {2e-3, 0.01}, adaptive.latency_target_rse);
   for (std::size_t i = 0; i < once.size(); ++i) EXPECT_NEAR(thrice[i] - once[i], 2 * window, 1e-9) << "point " << i;
   // The fixed protocol: its latency runs once, the window and its boundaries each time.
   const auto fixed = spec_of({{"models", {"alexnet"}}, {"device", "cpu"}, {"protocol", "fixed"}, {"window_s", 0.5},

@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include <jetperf/measure/student_t.hpp>
+#include <jetperf/stats/student_t.hpp>
 
 #include "support/json_workload.hpp"
 
@@ -526,8 +526,8 @@ TEST(layers_results, repeat_intervals_never_reach_below_zero_and_the_ratios_come
   // Closer repeats: the ratio's bounds are the sum's low over the latency's high and back.
   const auto close = summary_of(joined(run_rows(0, 1e-3, 2e-3, 1e-5), run_rows(1, 1.1e-3, 2.1e-3, 1e-5)));
   const auto& c = close["repeats"][0];
-  const double sum_half = jetperf::measure::t95(1) * 0.2e-3 / std::sqrt(2.0) / std::sqrt(2.0);
-  const double e2e_half = jetperf::measure::t95(1) * 0.1e-3 / std::sqrt(2.0) / std::sqrt(2.0);
+  const double sum_half = jetperf::stats::t95(1) * 0.2e-3 / std::sqrt(2.0) / std::sqrt(2.0);
+  const double e2e_half = jetperf::stats::t95(1) * 0.1e-3 / std::sqrt(2.0) / std::sqrt(2.0);
   EXPECT_NEAR(c["layers_over_end_to_end"]["ci95_low"].get<double>(), (2.1e-3 - sum_half) / (2.05e-3 + e2e_half), 1e-9)
       << c.dump(1);
   EXPECT_NEAR(c["layers_over_end_to_end"]["ci95_high"].get<double>(), (2.1e-3 + sum_half) / (2.05e-3 - e2e_half), 1e-9);
