@@ -31,7 +31,7 @@ http_response compare(const route_request& r) {
 
 constexpr double k_default_threshold = 0.05;
 
-nlohmann::json summary_json(const measure::sample_summary& s) { return {{"mean", s.mean}, {"sd", s.sd}, {"n", s.n}}; }
+nlohmann::json summary_json(const stats::sample_summary& s) { return {{"mean", s.mean}, {"sd", s.sd}, {"n", s.n}}; }
 
 nlohmann::json metric_json(const jobs::metric_comparison& m) {
   const auto& r = m.ratio;

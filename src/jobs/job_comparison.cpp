@@ -76,10 +76,10 @@ std::vector<double> values_of(const std::vector<const point_row*>& rows, const s
 
 // One side's points pooled through their windows: every run behind every point, as one sample
 // (the mixture's mean and standard deviation). Nothing when a point lacks its spread.
-std::optional<measure::sample_summary> window_summary(const std::vector<const point_row*>& rows, const column& c) {
+std::optional<stats::sample_summary> window_summary(const std::vector<const point_row*>& rows, const column& c) {
   if (c.sd_column.empty() || rows.empty()) return std::nullopt;
   double n = 0, sum = 0, within = 0;
-  std::vector<measure::sample_summary> parts;
+  std::vector<stats::sample_summary> parts;
   for (const auto* p : rows) {
     const auto mean = number_in(p->metrics, c.name);
     const auto sd = number_in(p->metrics, c.sd_column);
@@ -90,14 +90,14 @@ std::optional<measure::sample_summary> window_summary(const std::vector<const po
     sum += *count * *mean;
     within += (*count - 1) * *sd * *sd;
   }
-  measure::sample_summary s{sum / n, 0, n};
+  stats::sample_summary s{sum / n, 0, n};
   double between = 0;
   for (const auto& part : parts) between += part.n * (part.mean - s.mean) * (part.mean - s.mean);
   s.sd = std::sqrt((within + between) / (n - 1));
   return s;
 }
 
-comparison_verdict verdict_of(const measure::ratio_interval& r, metric_sense sense, double threshold) {
+comparison_verdict verdict_of(const stats::ratio_interval& r, metric_sense sense, double threshold) {
   if (!r.valid) return comparison_verdict::unknown;
   if (!r.differs() || std::fabs(r.ratio - 1.0) <= threshold) return comparison_verdict::same;
   const bool grew = r.ratio > 1.0;
@@ -116,8 +116,8 @@ std::optional<metric_comparison> compare_metric(const point_group& g, const colu
   metric_comparison m;
   m.metric = c.name;
   m.unit = c.unit;
-  m.a = measure::summarize(va);
-  m.b = measure::summarize(vb);
+  m.a = stats::summarize(va);
+  m.b = stats::summarize(vb);
   if (va.size() >= 2 && vb.size() >= 2) {
     m.test = comparison_test::repeats;
   } else if (auto wa = window_summary(g.a, c), wb = window_summary(g.b, c); wa && wb) {
@@ -125,7 +125,7 @@ std::optional<metric_comparison> compare_metric(const point_group& g, const colu
     m.a = *wa;
     m.b = *wb;
   }
-  m.ratio = measure::welch_ratio(m.a, m.b);
+  m.ratio = stats::welch_ratio(m.a, m.b);
   if (m.test == comparison_test::none) m.ratio.valid = false;
   m.verdict = verdict_of(m.ratio, sense_of(c.unit), threshold);
   m.regressed = m.verdict == comparison_verdict::slower;

@@ -9,7 +9,7 @@
 #include <jetperf/common/cell.hpp>
 #include <jetperf/common/columns.hpp>
 #include <jetperf/jobs/point_row.hpp>
-#include <jetperf/measure/welch_ratio.hpp>
+#include <jetperf/stats/welch_ratio.hpp>
 
 namespace jetperf::jobs {
 
@@ -27,10 +27,10 @@ const char* to_string(comparison_verdict v);
 struct metric_comparison {
   std::string metric;
   std::string unit;
-  measure::sample_summary a;
-  measure::sample_summary b;
+  stats::sample_summary a;
+  stats::sample_summary b;
   comparison_test test = comparison_test::none;
-  measure::ratio_interval ratio;  ///< b over a
+  stats::ratio_interval ratio;  ///< b over a
   comparison_verdict verdict = comparison_verdict::unknown;
   /// slower by more than the threshold: what makes `jetperf compare A B` exit 1.
   bool regressed = false;

@@ -135,7 +135,7 @@ TEST(job_comparison, points_only_one_job_ran_or_that_did_not_succeed_are_counted
 TEST(welch_ratio, matches_a_hand_computed_interval) {
   // a: mean 10, sd 1, n 5; b: mean 12, sd 2, n 5. Relative variances 0.002 and 0.00556, Welch dof
   // (0.00756)^2 / (0.002^2/4 + 0.00556^2/4) = 6.55 -> t95(6) = 2.447.
-  const auto r = measure::welch_ratio({10, 1, 5}, {12, 2, 5});
+  const auto r = stats::welch_ratio({10, 1, 5}, {12, 2, 5});
   ASSERT_TRUE(r.valid);
   EXPECT_NEAR(r.ratio, 1.2, 1e-12);
   const double va = 1.0 / (5 * 100), vb = 4.0 / (5 * 144);
@@ -144,9 +144,9 @@ TEST(welch_ratio, matches_a_hand_computed_interval) {
   EXPECT_NEAR(r.lo, 1.2 * std::exp(-half), 1e-3);
   EXPECT_NEAR(r.hi, 1.2 * std::exp(half), 1e-3);
   EXPECT_FALSE(r.differs());  // 0.97 .. 1.48: b's wide spread leaves 1 inside
-  EXPECT_TRUE(measure::welch_ratio({10, 1, 5}, {12, 0.5, 5}).differs());
-  EXPECT_FALSE(measure::welch_ratio({10, 1, 1}, {12, 2, 5}).valid);
-  EXPECT_FALSE(measure::welch_ratio({0, 1, 5}, {12, 2, 5}).valid);
+  EXPECT_TRUE(stats::welch_ratio({10, 1, 5}, {12, 0.5, 5}).differs());
+  EXPECT_FALSE(stats::welch_ratio({10, 1, 1}, {12, 2, 5}).valid);
+  EXPECT_FALSE(stats::welch_ratio({0, 1, 5}, {12, 2, 5}).valid);
 }
 
 }  // namespace

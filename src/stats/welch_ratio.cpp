@@ -1,11 +1,11 @@
-#include <jetperf/measure/welch_ratio.hpp>
+#include <jetperf/stats/welch_ratio.hpp>
 
 #include <algorithm>
 #include <cmath>
 
-#include <jetperf/measure/student_t.hpp>
+#include <jetperf/stats/student_t.hpp>
 
-namespace jetperf::measure {
+namespace jetperf::stats {
 
 ratio_interval welch_ratio(const sample_summary& a, const sample_summary& b) {
   ratio_interval r;
@@ -31,4 +31,4 @@ ratio_interval welch_ratio(const sample_summary& a, const sample_summary& b) {
   return r;
 }
 
-}  // namespace jetperf::measure
+}  // namespace jetperf::stats

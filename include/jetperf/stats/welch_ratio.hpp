@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstddef>
 
-namespace jetperf::measure {
+namespace jetperf::stats {
 
 /// A mean, the standard deviation of the values behind it and their count.
 struct sample_summary {
@@ -44,4 +44,4 @@ sample_summary summarize(const Range& values) {
   return s;
 }
 
-}  // namespace jetperf::measure
+}  // namespace jetperf::stats
