@@ -15,7 +15,8 @@ CHOICES = (True, False, "bar", "lines")
 
 class _Line:
     def __init__(self, job_id: int, stream: TextIO) -> None:
-        self.job_id, self.stream, self.last = job_id, stream, None
+        self.job_id, self.stream = job_id, stream
+        self.last: Optional[str] = None
         self.tty = _isatty(stream)
 
     def update(self, done: int, total: int, eta_s: Optional[float], state: Optional[str]) -> None:

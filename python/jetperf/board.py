@@ -70,7 +70,7 @@ class Board:
     def mode(self, mode: Union[int, str, None] = None, force: bool = False) -> Dict[str, Any]:
         """The power mode (GET /v1/power-mode); with `mode` (an id or a name) switch to it first."""
         if mode is not None:
-            body = {"id": mode} if isinstance(mode, int) else {"name": str(mode)}
+            body: Dict[str, Any] = {"id": mode} if isinstance(mode, int) else {"name": str(mode)}
             if force:
                 body["force"] = True
             self.http.json("PUT", "/v1/power-mode", body)
@@ -109,7 +109,7 @@ class Board:
                **spec: Any) -> Union[Job, Dict[str, Any]]:
         """POST /v1/jobs with the spec fields as keyword arguments. The daemon validates them;
         a refusal raises SpecError whose `field` names the culprit ("spec.sizes")."""
-        body = {"kind": kind, "spec": spec}
+        body: Dict[str, Any] = {"kind": kind, "spec": spec}
         if tags:
             body["tags"] = [tags] if isinstance(tags, str) else list(tags)
         if dry_run:

@@ -71,7 +71,7 @@ def plot(df: pandas.DataFrame, x: str, y: str, color: Optional[str] = None, fixe
     ax.set_xlabel(_label(df, x))
     ax.set_ylabel(_label(df, y))
     if title or fixed:
-        ax.set_title(title or ", ".join(f"{k}={v}" for k, v in fixed.items()))
+        ax.set_title(title or ", ".join(f"{k}={v}" for k, v in (fixed or {}).items()))
     if keys:
         ax.legend(fontsize="small")
     ax.grid(True, alpha=0.3)

@@ -4,9 +4,12 @@ checkout is left as it was, and the installed package (not the tree's) imports, 
 and connects. Also what the .deb installs from python/ (deploy/CMakeLists.txt's rules)."""
 import os
 import re
+import shutil
 import stat
 import subprocess
 import sys
+
+import pytest
 
 from conftest import PYTHON_DIR, REPO
 
@@ -66,29 +69,69 @@ def test_the_readme_gives_the_documented_line():
         assert line in f.read()
 
 
-def test_the_documented_line_installs_offline_and_leaves_the_checkout_as_it_was(tmp_path, daemon):
-    line = documented_install_line()
+class Installed:
+    """The documented line's run: its directory (the venv is `v` in it), its outcome, and the
+    checkout's files and git status before and after it."""
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    line, run = documented_install_line(), Installed()
+    run.dir = tmp_path_factory.mktemp("install")
     # `./python` as the line says, from a directory beside the checkout's: the venv `v` goes there.
-    os.symlink(PYTHON_DIR, tmp_path / "python")
-    before, status = tree(PYTHON_DIR, caches=False), git_status()
-    r = subprocess.run(["bash", "-euc", line], cwd=str(tmp_path), capture_output=True, text=True,
-                       env=offline_env(), timeout=300)
+    os.symlink(PYTHON_DIR, run.dir / "python")
+    run.before, run.status_before = tree(PYTHON_DIR, caches=False), git_status()
+    run.result = subprocess.run(["bash", "-euc", line], cwd=str(run.dir), capture_output=True, text=True,
+                                env=offline_env(), timeout=300)
+    run.after, run.status_after = tree(PYTHON_DIR, caches=False), git_status()
+    return run
+
+
+def test_the_documented_line_installs_offline_and_leaves_the_checkout_as_it_was(installed, daemon):
+    r = installed.result
     assert r.returncode == 0, r.stdout + r.stderr
     # Nothing new, gone or changed (setuptools alone leaves build/ and jetperf.egg-info/ there,
     # and git ignores build/): only the bytecode cache of the backend's module may appear.
-    after = tree(PYTHON_DIR, caches=False)
+    before, after = installed.before, installed.after
     assert sorted(set(after) - set(before)) == [] and sorted(set(before) - set(after)) == []
     assert {k for k in before if before[k] != after[k]} == set()
-    assert git_status() == status
+    assert installed.status_after == installed.status_before
 
     code = ("import os, jetperf; d = os.path.dirname(jetperf.__file__); print(d);"
             "print(os.path.isfile(os.path.join(d, 'py.typed'))); print(jetperf.connect().info()['board'])")
     env = {k: v for k, v in daemon.env().items() if k != "PYTHONPATH"}
-    r = subprocess.run([str(tmp_path / "v" / "bin" / "python"), "-c", code], capture_output=True, text=True,
-                       cwd=str(tmp_path), env=env)
+    r = subprocess.run([str(installed.dir / "v" / "bin" / "python"), "-c", code], capture_output=True, text=True,
+                       cwd=str(installed.dir), env=env)
     assert r.returncode == 0, r.stderr
     where, typed, board = r.stdout.split()
-    assert where.startswith(str(tmp_path / "v")) and typed == "True" and board == "sim:orin-agx"
+    assert where.startswith(str(installed.dir / "v")) and typed == "True" and board == "sim:orin-agx"
+
+
+USES = """import jetperf
+
+with jetperf.connect("127.0.0.1:7070", "t") as b:
+    job = b.submit("gemm", device="cpu", sizes=[64])
+    state: str = job.wait(progress="bar")
+    plan = b.submit("gemm", dry_run=True, device="cpu")
+    print(plan["planned"], job.results().attrs, job.id + 1, state)
+    job.wait(progress=3.5)
+"""
+
+
+def test_a_type_checker_reads_the_installed_packages_hints(installed, tmp_path):
+    """mypy over a script against the venv's jetperf: it uses a package's hints only where it
+    ships py.typed, so the one wrong call is found only then (and the right ones pass)."""
+    mypy = shutil.which("mypy")
+    if mypy is None:
+        pytest.skip("needs mypy (deploy/install-deps.sh --tests installs Debian's)")
+    assert installed.result.returncode == 0
+    (tmp_path / "uses.py").write_text(USES)
+    r = subprocess.run([mypy, "--python-version", "3.8", "--ignore-missing-imports", "--no-error-summary",
+                        "--cache-dir", str(tmp_path / "cache"), "--python-executable",
+                        str(installed.dir / "v" / "bin" / "python"), "uses.py"],
+                       capture_output=True, text=True, cwd=str(tmp_path), env=offline_env())
+    errors = [line for line in r.stdout.splitlines() if ": error:" in line]
+    assert len(errors) == 1 and errors[0].startswith("uses.py:8:") and '"progress"' in errors[0], r.stdout + r.stderr
 
 
 def test_the_deb_ships_the_package_its_examples_and_the_markers(installed_tree):
