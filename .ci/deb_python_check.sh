@@ -3,6 +3,15 @@
 # the installed Python package's example from the README against it (issue 39's done-when: the
 # results table printed from `import jetperf` after installing the .deb, nothing else).
 set -euo pipefail
+# The package's file list holds the Python package with its py.typed (PEP 561), the markers
+# module where python3 finds it, and the examples with their command job's program, executable.
+for f in /usr/lib/python3/dist-packages/jetperf/__init__.py /usr/lib/python3/dist-packages/jetperf/py.typed \
+  /usr/lib/python3/dist-packages/jetperf_markers.py /usr/share/jetperf/examples/python/command_phases.py \
+  /usr/share/jetperf/examples/python/programs/phased_work.py; do
+  [ "$(dpkg -S "$f" 2>/dev/null | cut -d: -f1)" = jetperf ] || { echo "ci: the package does not ship $f" >&2; exit 1; }
+done
+[ -x /usr/share/jetperf/examples/python/programs/phased_work.py ] ||
+  { echo "ci: the example's command program is not executable" >&2; exit 1; }
 state=$(mktemp -d)
 /usr/sbin/jetperfd --config /dev/null --listen 127.0.0.1:0 --db "$state/jetperf.db" --token-file "$state/token" \
   --sim-dir "$state/sim" --ready-file "$state/ready" --log-level warn </dev/null >"$state/jetperfd.log" 2>&1 &

@@ -4,22 +4,32 @@ energy per phase from each run's `phases`, and the run's power over time with th
 The daemon must allow command jobs (command_jobs = true) from the program's directory
 (command_dirs), docs/jobs.md.
 
+    python3 command_phases.py                       # runs programs/phased_work.py beside it
     python3 command_phases.py --program /opt/lab/phased_work.py
+
+The program imports jetperf_markers: the job gets PYTHONPATH=--markers-dir, by default the
+markers module of the checkout (deploy/markers) or of the .deb (/usr/share/jetperf/markers).
 """
+import os
+
 import _common
 import matplotlib.pyplot as plt
 
 
 def main():
     p = _common.parser(__doc__)
-    p.add_argument("--program", required=True, help="the program, in one of the daemon's command_dirs")
+    p.add_argument("--program", default=os.path.join(_common.HERE, "programs", "phased_work.py"),
+                   help="the program, in one of the daemon's command_dirs (default: programs/phased_work.py here)")
+    p.add_argument("--markers-dir", default=_common.markers_dir(),
+                   help="the directory of jetperf_markers.py, the job's PYTHONPATH (default: %(default)s)")
     p.add_argument("--compute-s", default="0.6")
     p.add_argument("--repeats", type=int, default=2)
     args = p.parse_args()
     board = _common.board(args)
-    job = board.submit("command", argv=[args.program, args.compute_s], repeats=args.repeats, idle_s=0.5,
-                       cpu_freqs=["max"], tags=["example-command"])
-    job.wait()
+    env = {"PYTHONPATH": args.markers_dir} if args.markers_dir else {}
+    job = board.submit("command", argv=[os.path.abspath(args.program), args.compute_s], env=env,
+                       repeats=args.repeats, idle_s=0.5, cpu_freqs=["max"], tags=["example-command"])
+    job.wait()  # JobFailed, with the program's stderr, if every run failed
     phases = job.phases()
     print(phases.to_string(index=False))
     per_phase = phases.groupby("phase", sort=False)[["time_s", "energy_j"]].mean()

@@ -36,6 +36,9 @@ class DeadlineConnection(http.client.HTTPConnection):
         self.step_s = step_s
         self.deadline_binds = False
         self.connected = False
+        # Kept past http.client's own reference (dropped once a "Connection: close" answer
+        # begins), so that abort() can end a read under way on another thread.
+        self._socket = None
 
     def wait_s(self):
         left = self.deadline - time.monotonic()
@@ -53,4 +56,14 @@ class DeadlineConnection(http.client.HTTPConnection):
         # The same descriptor, as a socket whose waits end by the deadline.
         self.sock = _DeadlineSocket(fileno=plain.detach())
         self.sock.wait_s = self.wait_s
+        self._socket = self.sock
         self.connected = True
+
+    def abort(self):
+        """Ends the connection from any thread: a read under way returns at once."""
+        if self._socket is not None:
+            try:
+                self._socket.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        self.close()

@@ -6,6 +6,7 @@ import dataclasses
 import http.client
 import json
 import socket
+import threading
 import time
 import urllib.parse
 from contextlib import contextmanager
@@ -36,6 +37,20 @@ class Http:
         self.limits = limits or Limits()
         if timeout is not None:
             self.limits = dataclasses.replace(self.limits, timeout=timeout)
+        # The connections of calls under way (an event stream another thread follows), closed by
+        # close(); once closed, no call connects again.
+        self._open = set()
+        self._lock = threading.Lock()
+        self.closed = False
+
+    def close(self):
+        """Ends the calls under way (their reads fail with ConnectionFailed) and refuses new
+        ones: Board.close() and `with jetperf.connect() as board:`."""
+        with self._lock:
+            self.closed = True
+            conns, self._open = list(self._open), set()
+        for conn in conns:
+            conn.abort()
 
     @property
     def timeout(self):
@@ -81,8 +96,9 @@ class Http:
         finally:
             self._close(conn, r)
 
-    @staticmethod
-    def _close(conn, r):
+    def _close(self, conn, r):
+        with self._lock:
+            self._open.discard(conn)
         # With "Connection: close" the answer owns the socket, and conn.close() leaves it open.
         if r is not None:
             r.close()
@@ -92,8 +108,13 @@ class Http:
         problem = token_problem(self.token)
         if problem:
             raise JetperfError(f"{what}: not sent: {problem}")
-        return DeadlineConnection(self.endpoint.host, self.endpoint.port,
+        conn = DeadlineConnection(self.endpoint.host, self.endpoint.port,
                                   time.monotonic() + self.limits.deadline, self.limits.timeout)
+        with self._lock:
+            if self.closed:
+                raise JetperfError(f"{what}: not sent: the board's connection to {self.endpoint.text()} was closed")
+            self._open.add(conn)
+        return conn
 
     def _exchange(self, conn, method, path, body, params, what):
         """Sends the request; the answer once its header says 2xx."""

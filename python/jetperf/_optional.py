@@ -5,6 +5,7 @@ from .errors import MissingDependency
 _HINTS = {
     "pandas": "apt install python3-pandas (or pip install pandas)",
     "matplotlib": "apt install python3-matplotlib (or pip install matplotlib)",
+    "tqdm": "apt install python3-tqdm (or pip install tqdm)",
 }
 
 

@@ -1,12 +1,16 @@
 """The errors the package raises: every answer of jetperfd's that is not 2xx becomes one, and so
 does every way a call can fail on the way (connection, deadline, size, a malformed answer)."""
+from __future__ import annotations
+
+from typing import Optional
 
 
 class JetperfError(Exception):
     """An error answer of jetperfd (``{"error": {"code", "message", "field"}}``) or a call that
     failed; ``status`` is the HTTP status (0 when nothing answered)."""
 
-    def __init__(self, message, status=0, code=None, field=None):
+    def __init__(self, message: str, status: int = 0, code: Optional[str] = None,
+                 field: Optional[str] = None) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
@@ -33,7 +37,7 @@ class TooLarge(JetperfError):
     """An answer longer than ``Limits.max_body`` or an event line (or event) longer than
     ``Limits.max_event_line``: ``limit`` is that bound in bytes."""
 
-    def __init__(self, message, limit, status=0):
+    def __init__(self, message: str, limit: int, status: int = 0) -> None:
         super().__init__(message, status=status)
         self.limit = limit
 
@@ -51,6 +55,19 @@ class PagingStuck(BadResponse):
 class RedirectRefused(JetperfError):
     """A 3xx answer. The client follows no redirect, so the token only ever goes to the daemon
     it was given for; ``status`` is the 3xx."""
+
+
+class JobFailed(JetperfError):
+    """``job.wait()`` on a job that ended ``failed``: ``error`` is the job's own error text (its
+    ``error`` in GET /v1/jobs/{id}, "2 of 2 points failed (most often: exit status 1)"), and
+    ``stderr_tail`` the end of the first failed run's stderr where a command job has one; the
+    message carries both. ``job_id`` names the job."""
+
+    def __init__(self, message: str, job_id: int, error: Optional[str], stderr_tail: Optional[str] = None) -> None:
+        super().__init__(message)
+        self.job_id = job_id
+        self.error = error
+        self.stderr_tail = stderr_tail
 
 
 class MissingDependency(ImportError):

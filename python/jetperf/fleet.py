@@ -2,13 +2,22 @@
 the jobs carrying the tags, merged as `jetperf fleet results` merges them (client/
 board_csv_merge.hpp): a leading `board` column, then the union of the boards' columns in order
 of first appearance."""
+from __future__ import annotations
+
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, List, Optional, Sequence, Union
 
 from . import _hosts, _optional, _settings
 from ._http import Http
 
+if TYPE_CHECKING:
+    import pandas
 
-def fleet_boards(boards=None, hosts_file=None, token=None):
+    from .board import Board, Tags
+
+
+def fleet_boards(boards: Optional[Sequence[Union[str, Board]]] = None, hosts_file: Optional[str] = None,
+                 token: Optional[str] = None) -> List[Board]:
     """Boards by name from the hosts file (None: all of them), or given as Board objects or
     host:port addresses (named by their address)."""
     from .board import Board
@@ -34,7 +43,8 @@ def fleet_boards(boards=None, hosts_file=None, token=None):
     return out
 
 
-def results(tag, boards=None, kind=None, hosts_file=None):
+def results(tag: Tags, boards: Optional[Sequence[Union[str, Board]]] = None, kind: Optional[str] = None,
+            hosts_file: Optional[str] = None) -> pandas.DataFrame:
     """Every board's jobs carrying all the tags as one DataFrame with board, job_id and tags
     columns. `boards`: names from the hosts file (~/.config/jetperf/hosts, as the CLI's fleet
     reads it), addresses or Board objects; None: every board of the hosts file."""

@@ -1,6 +1,16 @@
 """Plots over result tables: the GEMM seed's "any variable against any other, the rest fixed",
 and one point's raw power around its measurement window."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Optional
+
 from . import _optional
+
+if TYPE_CHECKING:
+    import pandas
+    from matplotlib.axes import Axes
+
+    from .job import Job
 
 # Parameters that never make a line of their own: every point has its own index.
 _NOT_SERIES = ("index",)
@@ -35,7 +45,8 @@ def _still_varying(rows, x, color, fixed):
     return out
 
 
-def plot(df, x, y, color=None, fixed=None, logx=False, ax=None, title=None):
+def plot(df: pandas.DataFrame, x: str, y: str, color: Optional[str] = None, fixed: Optional[Dict[str, Any]] = None,
+         logx: bool = False, ax: Optional[Axes] = None, title: Optional[str] = None) -> Axes:
     """`y` against `x`, one line per value of `color`, on the rows where `fixed`'s columns have
     its values; parameters still varying besides those split the lines too (so each line holds
     all else fixed). Returns the matplotlib Axes."""
@@ -60,14 +71,15 @@ def plot(df, x, y, color=None, fixed=None, logx=False, ax=None, title=None):
     ax.set_xlabel(_label(df, x))
     ax.set_ylabel(_label(df, y))
     if title or fixed:
-        ax.set_title(title or ", ".join(f"{k}={v}" for k, v in fixed.items()))
+        ax.set_title(title or ", ".join(f"{k}={v}" for k, v in (fixed or {}).items()))
     if keys:
         ax.legend(fontsize="small")
     ax.grid(True, alpha=0.3)
     return ax
 
 
-def plot_point(job, point, channels=("power.total",), margin_s=1.0, ax=None):
+def plot_point(job: Job, point: int, channels: Iterable[str] = ("power.total",), margin_s: float = 1.0,
+               ax: Optional[Axes] = None) -> Axes:
     """The point's samples from `margin_s` before its window to `margin_s` after, its window
     (window_start_ns..window_end_ns of its row) shaded; time in seconds from the window start."""
     plt = _optional.pyplot()

@@ -24,6 +24,9 @@ from jetperf._settings import parse_endpoint  # noqa: E402
 
 DAEMON = os.environ.get("JETPERF_DAEMON", os.path.join(REPO, "build", "daemon", "jetperfd"))
 CLIENT = os.environ.get("JETPERF_CLIENT", os.path.join(REPO, "build", "client", "jetperf"))
+# The build the daemon comes from: its deploy/cmake_install.cmake installs what the .deb ships.
+BUILD = os.path.dirname(os.path.dirname(os.path.abspath(DAEMON)))
+CHECKOUT_PROGRAMS = os.path.join(PYTHON_DIR, "examples", "programs")
 
 
 class Daemon:
@@ -105,17 +108,56 @@ def programs_dir():
     os.chmod(d, 0o755)
     shutil.copy(os.path.join(PYTHON_DIR, "examples", "programs", "phased_work.py"), d)
     shutil.copy(os.path.join(REPO, "deploy", "markers", "jetperf_markers.py"), d)
+    with open(os.path.join(d, "fails.py"), "w") as f:  # a program that fails, saying why on stderr
+        f.write("#!/usr/bin/python3\nimport sys\nsys.stderr.write('fails.py: no input at /data/in.npy\\n')\n"
+                "sys.exit(3)\n")
     for f in os.listdir(d):
         os.chmod(os.path.join(d, f), 0o755)
     yield d
     shutil.rmtree(d, ignore_errors=True)
 
 
+def others_may_run(path):
+    """Whether an account of no group of the owner's (nobody, the command jobs') can reach and
+    read `path`: every directory above it searchable by others, the path readable."""
+    path = os.path.realpath(path)
+    if not os.stat(path).st_mode & 0o004:
+        return False
+    d = os.path.dirname(path) if os.path.isfile(path) else path
+    while True:
+        if not os.stat(d).st_mode & 0o001:
+            return False
+        if d == os.path.dirname(d):
+            return True
+        d = os.path.dirname(d)
+
+
 @pytest.fixture(scope="session")
-def daemon(programs_dir):
+def installed_tree():
+    """What the .deb installs from deploy/ (the Python package, its examples, the markers), put
+    by the build's own install rules under a temporary root, as cpack puts it in the package."""
+    script = os.path.join(BUILD, "deploy", "cmake_install.cmake")
+    cmake = shutil.which("cmake")
+    assert cmake and os.path.isfile(script), f"the build's install rules ({script}) and cmake are needed"
+    root = tempfile.mkdtemp(prefix="jetperf-installed.")
+    os.chmod(root, 0o755)
+    r = subprocess.run([cmake, "-DCMAKE_INSTALL_PREFIX=/usr", "-P", script], capture_output=True, text=True,
+                       env=dict(os.environ, DESTDIR=root))
+    assert r.returncode == 0, r.stdout + r.stderr
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def daemon(programs_dir, installed_tree):
     shared = tempfile.mkdtemp(prefix="jetperf-run.")
     os.chmod(shared, 0o1777)
-    d = Daemon(["--command-jobs", "true", "--command-user", "nobody", "--command-dirs", programs_dir,
+    # Command jobs from the test's copy, the installed examples' and the checkout's programs
+    # (the latter where the command account can read the checkout at all).
+    dirs = [programs_dir, os.path.join(installed_tree, "usr", "share", "jetperf", "examples", "python", "programs")]
+    if others_may_run(os.path.join(CHECKOUT_PROGRAMS, "phased_work.py")):
+        dirs.append(CHECKOUT_PROGRAMS)
+    d = Daemon(["--command-jobs", "true", "--command-user", "nobody", "--command-dirs", ",".join(dirs),
                 "--runtime-dir", os.path.join(shared, "run")])
     yield d
     d.close()

@@ -47,3 +47,40 @@ def test_telemetry_is_every_sample_of_the_stream_per_channel(board):
     assert df.index[-1] > 0.5
     assert df.attrs["units"]["power.total"] == "W"
     assert str(df["power.total"].dtype) == "float64" and (df["power.total"].dropna() > 0).all()
+
+
+def test_connect_as_a_context_manager_closes_the_board(daemon):
+    with jetperf.connect(daemon.address, daemon.token) as b:
+        assert isinstance(b, jetperf.Board) and not b.closed
+        assert b.info()["board"] == "sim:orin-agx"
+    assert b.closed and repr(b).endswith("(closed)>")
+    with pytest.raises(jetperf.JetperfError) as e:
+        b.info()
+    assert "was closed" in str(e.value) and e.value.status == 0
+
+
+def test_closing_a_board_ends_a_wait_under_way_on_another_thread(daemon):
+    import threading
+    import time
+    b = jetperf.connect(daemon.address, daemon.token)
+    job = b.submit("idle", duration_s=30, repeats=1)
+    outcome = {}
+
+    def wait():
+        try:
+            outcome["state"] = job.wait(progress=False)
+        except jetperf.JetperfError as e:
+            outcome["error"] = e
+
+    t = threading.Thread(target=wait)
+    t.start()
+    time.sleep(1.0)  # the wait follows the job's event stream by now
+    start = time.monotonic()
+    b.close()
+    t.join(10)
+    assert not t.is_alive() and time.monotonic() - start < 5
+    assert isinstance(outcome.get("error"), jetperf.JetperfError), outcome
+    # The daemon's job goes on, until a board that is open cancels it.
+    other = daemon.board()
+    assert other.job(job.id).state == "running"
+    other.job(job.id).cancel()

@@ -1,7 +1,9 @@
 """Submitting, following, cancelling, rerunning and resuming jobs through the real daemon."""
 import io
 import signal
+import sys
 import time
+import types
 
 import pytest
 
@@ -89,3 +91,82 @@ def test_resume_goes_on_with_a_job_interrupted_by_a_crash():
         assert len(job.results()) == 4
     finally:
         d.close()
+
+
+class FakeTqdm:
+    """A stand-in for tqdm.auto.tqdm that records what the bar was told."""
+    made = []
+
+    def __init__(self, total=0, desc="", unit=""):
+        self.total, self.desc, self.unit, self.n = total, desc, unit, 0
+        self.postfix, self.shown, self.closed = None, [], False
+        FakeTqdm.made.append(self)
+
+    def set_postfix_str(self, text, refresh=True):
+        self.postfix = text
+
+    def refresh(self):
+        self.shown.append((self.n, self.total))
+
+    def close(self):
+        self.closed = True
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.fixture
+def fake_tqdm(monkeypatch):
+    FakeTqdm.made = []
+    top, auto = types.ModuleType("tqdm"), types.ModuleType("tqdm.auto")
+    auto.tqdm, top.auto = FakeTqdm, auto
+    monkeypatch.setitem(sys.modules, "tqdm", top)
+    monkeypatch.setitem(sys.modules, "tqdm.auto", auto)
+    monkeypatch.delitem(sys.modules, "ipykernel", raising=False)
+    return FakeTqdm
+
+
+def two_points(board):
+    return board.submit("idle", duration_s=0.2, repeats=2)
+
+
+@pytest.mark.parametrize("stderr,progress", [(Terminal, True), (io.StringIO, "bar")])
+def test_wait_draws_a_tqdm_bar_on_a_terminal_or_when_asked(board, fake_tqdm, monkeypatch, stderr, progress):
+    err = stderr()
+    monkeypatch.setattr("sys.stderr", err)
+    job = two_points(board)
+    assert job.wait(progress=progress) == "succeeded"
+    assert len(fake_tqdm.made) == 1
+    bar = fake_tqdm.made[0]
+    assert (bar.desc, bar.unit, bar.total, bar.closed) == (f"job {job.id}", "point", 2, True)
+    assert bar.shown[-1] == (2, 2) and bar.postfix in ("queued", "running")
+    assert err.getvalue() == ""  # the bar, not the plain line
+
+
+@pytest.mark.parametrize("stderr,progress", [(io.StringIO, True), (Terminal, "lines")])
+def test_wait_writes_plain_lines_where_no_one_watches_or_when_asked(board, fake_tqdm, monkeypatch, stderr, progress):
+    err = stderr()
+    monkeypatch.setattr("sys.stderr", err)
+    job = two_points(board)
+    assert job.wait(progress=progress) == "succeeded"
+    assert fake_tqdm.made == []
+    text = err.getvalue()
+    assert f"job {job.id} (running): 2/2 points" in text
+    # A terminal's line is rewritten in place; a log gets a line per change.
+    assert ("\r" in text) == (stderr is Terminal) and text.endswith("\n")
+
+
+def test_wait_without_tqdm_writes_lines_and_a_bar_asked_for_is_a_missing_dependency(board, monkeypatch):
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm raises ImportError
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)
+    err = Terminal()
+    monkeypatch.setattr("sys.stderr", err)
+    job = two_points(board)
+    assert job.wait(progress=True) == "succeeded" and f"job {job.id} (running): 2/2 points" in err.getvalue()
+    with pytest.raises(jetperf.MissingDependency) as e:
+        job.wait(progress="bar")
+    assert "python3-tqdm" in str(e.value)
+    with pytest.raises(ValueError):
+        job.wait(progress="yes")

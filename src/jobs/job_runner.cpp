@@ -301,7 +301,10 @@ std::pair<job_state, std::string> job_runner::final_state_of(const job_run& run,
   if (reason == abort_reason::shutdown)
     return {job_state::interrupted, "the daemon shut down while this job was running"};
   if (!run.guard_reason.empty()) return {job_state::failed, run.guard_reason};
-  if (run.failed < 0 || (run.ok == 0 && run.failed > 0)) return {job_state::failed, run.last_error};
+  // A point that threw says why; points a kind returned failed (a command that exited non-zero)
+  // are said by the tally ("2 of 2 points failed (most often: exit status 1)").
+  if (run.failed < 0 || (run.ok == 0 && run.failed > 0))
+    return {job_state::failed, run.last_error.empty() ? tally.shortfall() : run.last_error};
   // Succeeded only when every point has its main metrics: partial when some have, failed when none.
   if (!tally.shortfall().empty()) return {tally.ok > 0 ? job_state::partial : job_state::failed, tally.shortfall()};
   return {job_state::succeeded, ""};

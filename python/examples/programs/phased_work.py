@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """The researcher's program a command job runs (examples/command_phases.py): it loads, computes
 and writes, marking each phase through the markers module jetperf ships
-(/usr/lib/python3/dist-packages/jetperf_markers.py, or beside this file).
+(/usr/lib/python3/dist-packages/jetperf_markers.py, beside this file, or on the PYTHONPATH that
+command_phases.py gives the job: the checkout's deploy/markers).
 Arguments: the seconds of the compute phase (default 0.6)."""
 import os
 import sys

@@ -33,13 +33,14 @@ class scripted_workload final : public test::json_kind {
       const auto* c = spec.find(key);
       return c ? jetperf::to_json(*c) : json::array();
     };
-    jetperf::reject_unknown_fields(spec, {"points", "sleep_ms", "estimate_ms", "expand_ms", "fail", "skip", "no_power", "negative", "spans"});
+    jetperf::reject_unknown_fields(spec, {"points", "sleep_ms", "estimate_ms", "expand_ms", "fail", "exit", "skip", "no_power", "negative", "spans"});
     const auto sleep_ms = jetperf::integer_field(spec, "sleep_ms", 0, 100000, 0);
     json out = {{"points", jetperf::integer_field(spec, "points", 0, 200000, 3)},
                 {"sleep_ms", sleep_ms},
                 {"estimate_ms", jetperf::integer_field(spec, "estimate_ms", 0, 100000, sleep_ms)},
                 {"expand_ms", jetperf::integer_field(spec, "expand_ms", 0, 100000, 0)},
                 {"fail", list_or_empty("fail")},
+                {"exit", list_or_empty("exit")},
                 {"skip", list_or_empty("skip")},
                 {"no_power", list_or_empty("no_power")},
                 {"negative", list_or_empty("negative")},
@@ -74,6 +75,13 @@ class scripted_workload final : public test::json_kind {
     for (const auto& f : spec["fail"])
       if (f == point["i"]) throw std::runtime_error("point " + std::to_string(f.get<int>()) + " exploded");
     measure::point_result r;
+    // A failed row returned, not thrown: a command run that exited non-zero.
+    for (const auto& k : spec["exit"])
+      if (k == point["i"]) {
+        r.status = "failed";
+        r.metrics = row_of(nlohmann::json{{"error", "exit status 3"}});
+        return r;
+      }
     for (const auto& k : spec["skip"])
       if (k == point["i"]) {
         r.status = "skipped";
@@ -214,6 +222,19 @@ TEST(job_service, a_failing_point_is_recorded_and_the_job_goes_on) {
   auto all = f.wait_terminal(f.service->submit("scripted", jetperf::test::spec_of({{"points", 2}, {"fail", {0, 1}}}), {}).id);
   EXPECT_EQ(all.state, jobs::job_state::failed);
   EXPECT_EQ(all.error, "point 1 exploded");
+}
+
+// A kind's own failed rows (a command whose every run exited non-zero) leave the runner no
+// exception to quote: the failed job says why from its points, as a partial one does.
+TEST(job_service, a_job_whose_every_point_returned_failed_says_why) {
+  fixture f;
+  f.service->start();
+  auto all = f.wait_terminal(f.service->submit("scripted", jetperf::test::spec_of({{"points", 2}, {"exit", {0, 1}}}), {}).id);
+  EXPECT_EQ(all.state, jobs::job_state::failed);
+  EXPECT_EQ(all.error, "2 of 2 points failed (most often: exit status 3)");
+  auto some = f.wait_terminal(f.service->submit("scripted", jetperf::test::spec_of({{"points", 2}, {"exit", {1}}}), {}).id);
+  EXPECT_EQ(some.state, jobs::job_state::partial);
+  EXPECT_EQ(some.error, "1 of 2 points failed (most often: exit status 3)");
 }
 
 TEST(job_service, a_skipped_point_makes_the_job_partial_and_only_skips_fail_it) {
