@@ -36,6 +36,7 @@ class compare_command final : public command {
         ->required();
   }
   CLI::App* app() const override { return app_; }
+  bool prints_table() const override { return true; }
 
   int run(context& ctx) override {
     const auto job = ctx.call("GET", "/v1/jobs/" + std::to_string(id_));
@@ -43,6 +44,8 @@ class compare_command final : public command {
     const auto j = compare_or_usage_error(ctx);
     if (ctx.config().json)
       std::cout << j.dump(2) << '\n';
+    else if (ctx.config().format == "csv")
+      std::cout << format_summary_table(table, j, "csv");
     else
       std::cout << format_summary_table(table, j) << caveat_lines(j);
     return 0;
