@@ -17,9 +17,10 @@ std::vector<std::string> split(const std::string& text, char by) {
 // CLI11 names a value "TEXT:{table,csv,json}" or "INT:ID": the set is the choices; a validator
 // of ours that names the value (ID, FILE|-) is its name, else the type.
 void describe_value(const CLI::Option& o, cli_option& out) {
-  if (o.get_type_size() == 0) return;  // a flag
   const auto parts = split(o.get_type_name(), ':');
-  out.value_name = parts.empty() || parts[0].empty() ? "VALUE" : parts[0];
+  // A flag takes no value, and CLI11 gives it no type name.
+  if (o.get_items_expected_max() == 0 || parts.empty() || parts[0].empty()) return;
+  out.value_name = parts[0];
   for (std::size_t i = 1; i < parts.size(); ++i) {
     const auto& p = parts[i];
     if (p.size() > 2 && p.front() == '{' && p.back() == '}')

@@ -3,6 +3,8 @@
 // `jetperf --help` lists, nested ones too; bash completes with the script.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <regex>
 #include <sstream>
 #include <string>
@@ -120,8 +122,30 @@ TEST(client_reference, bash_completes_commands_subcommands_and_values) {
       "; ask jetperf results 3 --format d";
   const auto r = run_program({"/bin/bash", "-c", probe});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out, "mode models\nset --help --host --token --format --json --timeout --version\nstatus\ntable csv json\ndnnstats\n")
+  EXPECT_EQ(r.out, "mode models\nset --help --version --host --token --format --json --timeout\nstatus\ntable csv json\ndnnstats\n")
       << r.out;
+}
+
+// zsh and fish read their scripts (`-n`: parse only) where they are installed; fish also
+// completes with its script.
+TEST(client_reference, zsh_and_fish_read_their_scripts) {
+  temp_dir dir;
+  write_file(dir.file("_jetperf"), run_client({"completion", "zsh"}).out);
+  write_file(dir.file("jetperf.fish"), run_client({"completion", "fish"}).out);
+  bool any = false;
+  if (::access("/usr/bin/zsh", X_OK) == 0) {
+    any = true;
+    const auto r = run_program({"/usr/bin/zsh", "-n", dir.file("_jetperf")});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+  }
+  if (::access("/usr/bin/fish", X_OK) == 0) {
+    any = true;
+    auto r = run_program({"/usr/bin/fish", "-n", dir.file("jetperf.fish")});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    r = run_program({"/usr/bin/fish", "-c", "source " + dir.file("jetperf.fish") + "; complete -C 'jetperf mode '"});
+    EXPECT_EQ(r.out.rfind("set\tSwitch the power mode", 0), 0u) << r.out << r.err;
+  }
+  if (!any) GTEST_SKIP() << "neither zsh nor fish is installed";
 }
 
 }  // namespace

@@ -23,7 +23,7 @@ TEST(output_csv, the_job_list_in_csv_has_no_trailing_note) {
       R"({"jobs": [{"id": 7, "kind": "idle", "state": "succeeded", "progress": {"done": 2, "total": 2},
                    "created_at": "2026-12-07T10:00:00Z", "tags": ["a", "b"]}], "total": 9})");
   EXPECT_EQ(format_job_list(list, "csv"),
-            "ID,KIND,STATE,POINTS,CREATED,TAGS\n7,idle,succeeded,2/2,2026-12-07T10:00:00Z,\"[\"\"a\"\",\"\"b\"\"]\"\n");
+            "ID,KIND,STATE,POINTS,CREATED,TAGS\n7,idle,succeeded,2/2,2026-12-07T10:00:00Z,\"a,b\"\n");
   EXPECT_NE(format_job_list(list).find("(1 of 9 jobs; use --limit/--offset)"), std::string::npos);
 }
 
