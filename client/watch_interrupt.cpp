@@ -31,15 +31,19 @@ std::string watch_interrupt_message(std::int64_t id, bool after_bar) {
 }
 
 watch_interrupt_guard::watch_interrupt_guard(std::int64_t id, bool after_bar) {
+  struct sigaction current {};
+  if (::sigaction(SIGINT, nullptr, &current) != 0 || current.sa_handler == SIG_IGN) return;
   const auto text = watch_interrupt_message(id, after_bar);
   g_length = std::min(text.size(), sizeof g_message);
   std::memcpy(g_message, text.data(), g_length);
   struct sigaction sa {};
   sa.sa_handler = on_interrupt;
   sigemptyset(&sa.sa_mask);
-  ::sigaction(SIGINT, &sa, nullptr);
+  installed_ = ::sigaction(SIGINT, &sa, nullptr) == 0;
 }
 
-watch_interrupt_guard::~watch_interrupt_guard() { std::signal(SIGINT, SIG_DFL); }
+watch_interrupt_guard::~watch_interrupt_guard() {
+  if (installed_) std::signal(SIGINT, SIG_DFL);
+}
 
 }  // namespace jetperf::client

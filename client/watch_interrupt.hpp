@@ -10,14 +10,18 @@ namespace jetperf::client {
 /// line of its own; `after_bar` starts it on a new line (a progress bar was being redrawn).
 std::string watch_interrupt_message(std::int64_t id, bool after_bar);
 
-/// Until the returned guard is destroyed, SIGINT prints watch_interrupt_message(id) on stderr and
-/// exits with exit_interrupted (130).
+/// Until the guard is destroyed, SIGINT prints watch_interrupt_message(id) on stderr and exits with
+/// exit_interrupted (130). A SIGINT the client was started ignoring (a shell's background job)
+/// stays ignored.
 class watch_interrupt_guard {
  public:
   watch_interrupt_guard(std::int64_t id, bool after_bar);
   ~watch_interrupt_guard();
   watch_interrupt_guard(const watch_interrupt_guard&) = delete;
   watch_interrupt_guard& operator=(const watch_interrupt_guard&) = delete;
+
+ private:
+  bool installed_ = false;
 };
 
 }  // namespace jetperf::client
