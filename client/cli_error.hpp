@@ -11,6 +11,7 @@ enum exit_code : int {
   exit_failure = 1,  ///< the server answered with an error, or the watched job did not succeed
   exit_usage = 2,    ///< bad command line or unreadable local input
   exit_connect = 3,  ///< the daemon could not be reached (connect, transport or timeout)
+  exit_interrupted = 130,  ///< Ctrl-C (SIGINT) while watching: the job goes on (128 + SIGINT, as shells do)
 };
 
 class cli_error : public std::runtime_error {

@@ -20,7 +20,8 @@ nlohmann::json clock_value(const std::string& flag, const std::string& text) {
   return std::stoll(text);
 }
 
-std::string clocks_table(const nlohmann::json& j) {
+// The table, and around it the power mode and the snapshot for a person (CSV: the table alone).
+std::string clocks_table(const nlohmann::json& j, const std::string& format) {
   const auto avail = j.value("available", nlohmann::json::object());
   const auto cell = [&](const char* key) { return format_cell(j.value(key, nlohmann::json())); };
   const auto count = [&](const char* key) {
@@ -36,8 +37,10 @@ std::string clocks_table(const nlohmann::json& j) {
        count("gpu_hz")},
       {"cpu", "kHz", cell("cpu_cur_khz"), "-", "-", "-", count("cpu_khz")},
       {"emc", "Hz", cell("emc_freq_hz"), "-", "-", emc_locked ? "yes" : "no", count("emc_hz")}};
+  const std::vector<std::string> header = {"CLOCK", "UNIT", "CURRENT", "MIN", "MAX", "LOCKED", "OFFERED"};
+  if (format == "csv") return format_csv(header, rows);
   std::string out = "power mode: " + cell("power_mode") + " " + cell("power_mode_name") + "\n" +
-                    format_table({"CLOCK", "UNIT", "CURRENT", "MIN", "MAX", "LOCKED", "OFFERED"}, rows);
+                    format_table(header, rows);
   out += std::string("snapshot held: ") + (j.value("armed", false) ? "yes (jetperf clocks restore puts it back)" : "no") +
          "\n";
   return out;
@@ -57,6 +60,7 @@ class clocks_command final : public command {
     restore_->fallthrough();
   }
   CLI::App* app() const override { return app_; }
+  bool prints_table() const override { return true; }
 
   int run(context& ctx) override {
     nlohmann::json j;
@@ -72,10 +76,11 @@ class clocks_command final : public command {
     } else {
       j = ctx.call("GET", "/v1/clocks");
     }
+    const bool csv = ctx.config().format == "csv";
     if (ctx.config().json)
       std::cout << j.dump(2) << '\n';
     else
-      std::cout << (restore_->parsed() ? "clocks restored\n" : "") << clocks_table(j);
+      std::cout << (restore_->parsed() && !csv ? "clocks restored\n" : "") << clocks_table(j, ctx.config().format);
     return exit_ok;
   }
 

@@ -48,6 +48,7 @@ class compare_command final : public command {
         ->needs(other);
   }
   CLI::App* app() const override { return app_; }
+  bool prints_table() const override { return true; }
 
   int run(context& ctx) override {
     if (other_id_ > 0) return run_two_jobs(ctx);
@@ -57,6 +58,8 @@ class compare_command final : public command {
     const auto j = compare_or_usage_error(ctx);
     if (ctx.config().json)
       std::cout << j.dump(2) << '\n';
+    else if (ctx.config().format == "csv")
+      std::cout << format_summary_table(table, j, "csv");
     else
       std::cout << format_summary_table(table, j) << caveat_lines(j);
     return 0;

@@ -141,7 +141,8 @@ class fleet_status {
         table.push_back({r["board"].get<std::string>(), text_of(r, "model") + (r.value("simulated", false) ? " (sim)" : ""),
                          text_of(r, "l4t"), text_of(r, "mode"), power, job, text_of(r, "queued"), skew});
       }
-      std::cout << format_table({"BOARD", "MODEL", "L4T", "MODE", "POWER", "JOB", "QUEUED", "SKEW"}, table);
+      std::cout << render_table(ctx.config().format, {"BOARD", "MODEL", "L4T", "MODE", "POWER", "JOB", "QUEUED", "SKEW"},
+                                table);
       std::cout.flush();
     }
     report_failures(boards, outcomes);
@@ -381,6 +382,7 @@ class fleet_command final : public command {
     app_->require_subcommand(1);
   }
   CLI::App* app() const override { return app_; }
+  bool prints_table() const override { return status_.app()->parsed() || results_.app()->parsed(); }
 
   int run(context& ctx) override {
     if (status_.app()->parsed()) return status_.run(ctx);

@@ -18,6 +18,7 @@ class jobs_command final : public command {
     app_->add_option("--offset", offset_, "Skip this many jobs")->check(CLI::NonNegativeNumber);
   }
   CLI::App* app() const override { return app_; }
+  bool prints_table() const override { return true; }
 
   int run(context& ctx) override {
     std::string query;
@@ -34,7 +35,7 @@ class jobs_command final : public command {
     if (ctx.config().json)
       std::cout << j.dump(2) << '\n';
     else
-      std::cout << format_job_list(j);
+      std::cout << format_job_list(j, ctx.config().format);
     return 0;
   }
 

@@ -24,8 +24,10 @@ std::string cap_cell(const nlohmann::json& mode, const char* key) {
   return mode[key].is_null() ? "no cap" : format_cell(mode[key]);
 }
 
-// The modes as a table, the current one marked with '*'.
-std::string mode_table(const nlohmann::json& j) {
+// The modes as a table, the current one marked with '*' (CSV: a CURRENT column of yes and no, and
+// the table alone).
+std::string mode_table(const nlohmann::json& j, const std::string& format) {
+  const bool csv = format == "csv";
   const auto current = j.value("id", nlohmann::json());
   const auto default_mode = j.value("default", nlohmann::json());
   std::vector<std::vector<std::string>> rows;
@@ -35,12 +37,17 @@ std::string mode_table(const nlohmann::json& j) {
     std::string notes;
     if (id == default_mode) notes = "default";
     if (m.value("reboot_needed_from_default", false)) notes += std::string(notes.empty() ? "" : ", ") + "reboot";
-    rows.push_back({id == current ? "*" : "", format_cell(id), format_cell(m.value("name", nlohmann::json())),
+    rows.push_back({id == current ? (csv ? "yes" : "*") : (csv ? "no" : ""), format_cell(id), format_cell(m.value("name", nlohmann::json())),
                     cap_cell(m, "gpu_max_hz"), cap_cell(m, "cpu_max_khz"), cap_cell(m, "emc_max_hz"),
                     format_cell(m.value("cores_online", nlohmann::json())), notes.empty() ? "-" : notes});
   }
+  std::vector<std::string> header = {"", "ID", "NAME", "GPU_MAX_HZ", "CPU_MAX_KHZ", "EMC_MAX_HZ", "CORES", "NOTES"};
+  if (csv) {
+    header[0] = "CURRENT";
+    return format_csv(header, rows);
+  }
   return "power mode: " + format_cell(current) + " " + format_cell(j.value("name", nlohmann::json())) + "\n" +
-         format_table({"", "ID", "NAME", "GPU_MAX_HZ", "CPU_MAX_KHZ", "EMC_MAX_HZ", "CORES", "NOTES"}, rows);
+         format_table(header, rows);
 }
 
 class mode_command final : public command {
@@ -56,6 +63,7 @@ class mode_command final : public command {
                    "a job's --allow-reboot, or run nvpmodel on the board)");
   }
   CLI::App* app() const override { return app_; }
+  bool prints_table() const override { return true; }
 
   int run(context& ctx) override {
     nlohmann::json j;
@@ -67,12 +75,12 @@ class mode_command final : public command {
         body["name"] = mode_;
       if (force_) body["force"] = true;
       j = ctx.call("PUT", "/v1/power-mode", body.dump());
-      if (!ctx.config().json)
+      if (ctx.config().format == "table")
         std::cout << "power mode set to " << format_cell(j.value("id", nlohmann::json())) << " "
                   << format_cell(j.value("name", nlohmann::json())) << " (jetperf clocks restore puts the board back)\n";
     } else {
       j = ctx.call("GET", "/v1/power-mode");
-      if (!ctx.config().json) std::cout << mode_table(j);
+      if (!ctx.config().json) std::cout << mode_table(j, ctx.config().format);
     }
     if (ctx.config().json) std::cout << j.dump(2) << '\n';
     return exit_ok;

@@ -44,7 +44,8 @@ std::string published_gmacs(const nlohmann::json& m) {
                                                            : text;
 }
 
-std::string zoo_table(const nlohmann::json& j) {
+// CSV (`format` csv) is the table alone: the header row even when there are no rows.
+std::string zoo_table(const nlohmann::json& j, const std::string& format) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& m : field(j, "models")) {
     if (!m.is_object()) continue;
@@ -53,14 +54,15 @@ std::string zoo_table(const nlohmann::json& j) {
                     format_cell(field(m, "functional_layer_count")), format_cell(field(m, "published_params")),
                     published_gmacs(m)});
   }
+  const std::vector<std::string> header = {"NAME",       "PARAMS", "GMACS", "BLOCKS", "OPS", "FUNCTIONAL_LAYERS",
+                                           "PUBLISHED_PARAMS", "PUBLISHED_GMACS"};
+  if (format == "csv") return format_csv(header, rows);
   if (rows.empty()) return "no models\n";
-  return format_table({"NAME", "PARAMS", "GMACS", "BLOCKS", "OPS", "FUNCTIONAL_LAYERS", "PUBLISHED_PARAMS",
-                       "PUBLISHED_GMACS"},
-                      rows) +
+  return format_table(header, rows) +
          std::to_string(rows.size()) + " networks (GMACs per 3x224x224 sample)\n";
 }
 
-std::string layer_table(const nlohmann::json& j) {
+std::string layer_table(const nlohmann::json& j, const std::string& format) {
   std::vector<std::vector<std::string>> rows;
   for (const auto& l : field(j, "layers")) {
     if (!l.is_object()) continue;
@@ -68,8 +70,9 @@ std::string layer_table(const nlohmann::json& j) {
                     shapes_text(field(l, "input_shapes")), shape_text(field(l, "output_shape")),
                     format_cell(field(l, "params")), format_cell(field(l, "macs"))});
   }
-  std::string out = rows.empty() ? std::string("no layers\n")
-                                 : format_table({"INDEX", "NAME", "TYPE", "INPUT_SHAPES", "OUTPUT_SHAPE", "PARAMS", "MACS"}, rows);
+  const std::vector<std::string> header = {"INDEX", "NAME", "TYPE", "INPUT_SHAPES", "OUTPUT_SHAPE", "PARAMS", "MACS"};
+  if (format == "csv") return format_csv(header, rows);
+  std::string out = rows.empty() ? std::string("no layers\n") : format_table(header, rows);
   out += format_cell(field(j, "name")) + ": " + std::to_string(rows.size()) + " layers (" +
          format_cell(field(j, "granularity")) + ", batch " + format_cell(field(j, "batch")) + "), " +
          format_cell(field(j, "params")) + " params, " + giga(field(j, "macs")) + " GMACs, " +
@@ -90,6 +93,7 @@ class models_command final : public command {
     show_->add_option("--batch", batch_, "Batch size for the shapes (default 1)")->check(CLI::PositiveNumber);
   }
   CLI::App* app() const override { return app_; }
+  bool prints_table() const override { return true; }
 
   int run(context& ctx) override {
     nlohmann::json j;
@@ -97,10 +101,10 @@ class models_command final : public command {
       std::string target = "/v1/models/" + url_encode(name_) + "?granularity=" + url_encode(granularity_);
       if (batch_ > 0) target += "&batch=" + std::to_string(batch_);
       j = ctx.call("GET", target);
-      if (!ctx.config().json) std::cout << layer_table(j);
+      if (!ctx.config().json) std::cout << layer_table(j, ctx.config().format);
     } else {
       j = ctx.call("GET", "/v1/models");
-      if (!ctx.config().json) std::cout << zoo_table(j);
+      if (!ctx.config().json) std::cout << zoo_table(j, ctx.config().format);
     }
     if (ctx.config().json) std::cout << j.dump(2) << '\n';
     return exit_ok;

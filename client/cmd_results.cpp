@@ -27,7 +27,7 @@ class results_command final : public command {
         ->excludes(id_option_);
     app_->add_option("--kind", kind_, "With --tag: only jobs of this kind (needed when several kinds carry the tags)");
     app_->add_option("--format", format_,
-                     "table, csv, json, dnnstats (layers jobs) or multinet (multi_dnn jobs: the seed's processed "
+                     "table, csv, json, dnnstats (layers jobs: the DNN stats per-layer layout) or multinet (multi_dnn jobs: DNN stats' processed "
                      "files, one per mapping with -o DIR/) (default: table; json with --json)")
         ->check(CLI::IsMember({"table", "csv", "json", "dnnstats", "multinet"}));
     app_->add_option("-o,--output", output_,
@@ -49,13 +49,14 @@ class results_command final : public command {
         "them); failed ones stay rows, with their error.");
   }
   CLI::App* app() const override { return app_; }
+  bool prints_table() const override { return true; }
 
   nlohmann::json job_provenance(context& ctx) const {
     return ctx.call("GET", "/v1/jobs/" + std::to_string(id_)).value("provenance", nlohmann::json::object());
   }
 
   int run(context& ctx) override {
-    std::string format = format_.empty() ? (ctx.config().json ? "json" : "table") : format_;
+    std::string format = format_.empty() ? ctx.config().format : format_;
     view_.columns = split_list(columns_);
     if (columns_option_->count() > 0 && view_.columns.empty())
       throw cli_error(exit_usage, "--columns needs at least one column name");

@@ -59,6 +59,7 @@ class samples_command final : public command {
     app_->add_option("-o,--output", output_, "Write to this file instead of stdout")->transform(dash_is_stdout());
   }
   CLI::App* app() const override { return app_; }
+  bool prints_table() const override { return true; }  // CSV, for --format table and csv alike
 
   int run(context& ctx) override {
     std::string target = "/v1/jobs/" + std::to_string(id_) + "/samples?point=" + std::to_string(point_);

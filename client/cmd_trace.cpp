@@ -22,6 +22,11 @@ class trace_command final : public command {
     subcommands_.push_back(make_trace_attach_command(*app_));
   }
   CLI::App* app() const override { return app_; }
+  bool prints_table() const override {
+    for (const auto& s : subcommands_)
+      if (s->app()->parsed()) return true;
+    return false;
+  }
 
   int run(context& ctx) override {
     for (auto& s : subcommands_)

@@ -10,6 +10,7 @@
 #include "cli_error.hpp"
 #include "command.hpp"
 #include "output.hpp"
+#include "watch_interrupt.hpp"
 
 namespace jetperf::client {
 
@@ -127,6 +128,8 @@ int watch_job(context& ctx, std::int64_t id) {
   const std::string path = "/v1/jobs/" + std::to_string(id);
   const bool tty = isatty(STDOUT_FILENO) != 0 && std::getenv("TERM") && std::string(std::getenv("TERM")) != "dumb";
   watcher w(id, ctx.config().json, tty);
+  // Ctrl-C stops the watching, not the job: say so, and how to stop the job.
+  const watch_interrupt_guard interrupt(id, tty && !ctx.config().json);
   auto job = ctx.call("GET", path);
   bool followed = false;
   // The stream may end without an `end` event (daemon restart, proxy): look again and reconnect.

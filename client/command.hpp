@@ -82,6 +82,8 @@ class command {
   virtual CLI::App* app() const = 0;
   /// Returns the process exit code; throws cli_error.
   virtual int run(context& ctx) = 0;
+  /// Whether it prints a table, which --format csv writes as CSV (others refuse csv).
+  virtual bool prints_table() const { return false; }
 };
 
 std::unique_ptr<command> make_health_command(CLI::App& parent);
@@ -115,6 +117,10 @@ std::unique_ptr<command> make_models_command(CLI::App& parent);
 
 /// `fleet status|submit|watch|results`: many boards at once (cmd_fleet.cpp).
 std::unique_ptr<command> make_fleet_command(CLI::App& parent);
+
+/// `completion bash|zsh|fish` and `man` (hidden): written from the app's own command table.
+std::unique_ptr<command> make_completion_command(CLI::App& parent);
+std::unique_ptr<command> make_man_command(CLI::App& parent);
 
 /// Columns of the terminal stdout is on, or 0 when stdout is not a terminal.
 int stdout_terminal_width();

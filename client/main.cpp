@@ -26,14 +26,14 @@ std::string usage_error_text(const CLI::App& app, const CLI::ParseError& e, int 
   int i = 1;
   while (i < argc && argv[i][0] == '-') {
     const std::string flag = argv[i];
-    i += (flag == "--host" || flag == "--token" || flag == "--timeout") ? 2 : 1;
+    i += (flag == "--host" || flag == "--token" || flag == "--timeout" || flag == "--format") ? 2 : 1;
   }
   if (i >= argc) return e.what();
   const std::string word = argv[i];
   std::string names;
   for (const auto* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
     if (sub->get_name() == word) return e.what();
-    names += (names.empty() ? "" : ", ") + sub->get_name();
+    if (!sub->get_group().empty()) names += (names.empty() ? "" : ", ") + sub->get_name();  // hidden ones unnamed
   }
   return "unknown command '" + word + "'; the commands: " + names;
 }
@@ -55,7 +55,11 @@ int main(int argc, char** argv) {
   global_flags flags;
   app.add_option("--host", flags.host, "Daemon address HOST:PORT or http://HOST:PORT");
   app.add_option("--token", flags.token, "Bearer token for requests that change something");
-  app.add_flag("--json", flags.json, "Print the API's raw JSON");
+  app.add_option("--format", flags.format,
+                 "table (default), csv or json (the API's JSON) for what the command prints; csv only where it "
+                 "prints a table")
+      ->check(CLI::IsMember({"table", "csv", "json"}));
+  app.add_flag("--json", flags.json, "The same as --format json");
   app.add_option("--timeout", flags.timeout_s, "Seconds to wait for connect and each answer (default 10)")
       ->check(CLI::PositiveNumber);
 
@@ -81,6 +85,8 @@ int main(int argc, char** argv) {
   commands.push_back(make_compare_command(app));
   commands.push_back(make_models_command(app));
   commands.push_back(make_fleet_command(app));
+  commands.push_back(make_completion_command(app));
+  commands.push_back(make_man_command(app));
 
   try {
     app.parse(argc, argv);
@@ -97,8 +103,13 @@ int main(int argc, char** argv) {
 
   try {
     context ctx(resolve_settings(flags, [](const char* name) { return std::getenv(name); }));
-    for (auto& c : commands)
-      if (c->app()->parsed()) return c->run(ctx);
+    for (auto& c : commands) {
+      if (!c->app()->parsed()) continue;
+      if (ctx.config().format == "csv" && !c->prints_table())
+        throw cli_error(exit_usage, "--format csv: `jetperf " + c->app()->get_name() +
+                                        "` prints no table (table or json)");
+      return c->run(ctx);
+    }
     std::cerr << "error: no subcommand given (see jetperf --help)" << std::endl;
     return exit_usage;
   } catch (const cli_error& e) {

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "board_csv_merge.hpp"
+
 namespace jetperf::client {
 
 namespace {
@@ -119,6 +121,22 @@ std::string format_table(const std::vector<std::string>& header,
   return out.str();
 }
 
+std::string format_csv(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows) {
+  std::string out;
+  auto emit = [&out](const std::vector<std::string>& cells) {
+    for (std::size_t c = 0; c < cells.size(); ++c) out += (c ? "," : "") + csv_cell(cells[c]);
+    out += '\n';
+  };
+  emit(header);
+  for (const auto& row : rows) emit(row);
+  return out;
+}
+
+std::string render_table(const std::string& format, const std::vector<std::string>& header,
+                         const std::vector<std::vector<std::string>>& rows) {
+  return format == "csv" ? format_csv(header, rows) : format_table(header, rows);
+}
+
 std::string format_params(const nlohmann::json& params, const std::vector<std::string>& skip) {
   if (!params.is_object()) return format_cell(params);
   const auto wanted = [&](const char* key) {
@@ -226,7 +244,7 @@ std::string progress_bar(std::int64_t id, std::int64_t done, std::int64_t total,
          std::string(static_cast<std::size_t>(bar - filled), '.') + suffix;
 }
 
-std::string format_job_list(const nlohmann::json& list) {
+std::string format_job_list(const nlohmann::json& list, const std::string& format) {
   std::vector<std::vector<std::string>> rows;
   const auto jobs = list.value("jobs", nlohmann::json::array());
   for (const auto& j : jobs) {
@@ -235,7 +253,8 @@ std::string format_job_list(const nlohmann::json& list) {
                     std::to_string(int_or(progress, "done", 0)) + "/" + std::to_string(int_or(progress, "total", 0)),
                     text_or_dash(j, "created_at"), text_or_dash(j, "tags")});
   }
-  std::string out = format_table({"ID", "KIND", "STATE", "POINTS", "CREATED", "TAGS"}, rows);
+  std::string out = render_table(format, {"ID", "KIND", "STATE", "POINTS", "CREATED", "TAGS"}, rows);
+  if (format == "csv") return out;
   const auto total = int_or(list, "total", static_cast<std::int64_t>(jobs.size()));
   if (total > static_cast<std::int64_t>(jobs.size()))
     out += "(" + std::to_string(jobs.size()) + " of " + std::to_string(total) + " jobs; use --limit/--offset)\n";

@@ -19,6 +19,11 @@ std::string format_duration(const nlohmann::json& seconds);
 /// Columns padded to their widest cell; numeric columns right-aligned.
 std::string format_table(const std::vector<std::string>& header,
                          const std::vector<std::vector<std::string>>& rows);
+/// The same cells as CSV (RFC 4180): the header row, then one line per row.
+std::string format_csv(const std::vector<std::string>& header, const std::vector<std::vector<std::string>>& rows);
+/// format_csv for `format` "csv", else format_table (what --format table|csv asks of a table).
+std::string render_table(const std::string& format, const std::vector<std::string>& header,
+                         const std::vector<std::vector<std::string>>& rows);
 /// A gemm point's identifying params in a few words: "cpu float 128x128x128 tensor=off
 /// cpu_freq_khz=1984000" (null params left out, `skip` keys too).
 std::string format_params(const nlohmann::json& params, const std::vector<std::string>& skip = {});
@@ -42,7 +47,7 @@ std::string progress_line(std::int64_t id, std::int64_t done, std::int64_t total
 /// points)" with a basis.
 std::string progress_bar(std::int64_t id, std::int64_t done, std::int64_t total, const nlohmann::json& eta_s,
                          int width, const nlohmann::json& eta_basis = nullptr);
-/// The jobs list as a table.
-std::string format_job_list(const nlohmann::json& list);
+/// The jobs list as a table (`format` table or csv; the table says when more jobs are left).
+std::string format_job_list(const nlohmann::json& list, const std::string& format = "table");
 
 }  // namespace jetperf::client

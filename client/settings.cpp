@@ -93,11 +93,33 @@ std::string config_value(const std::string& path, const std::string& key) {
   return {};
 }
 
+void check_config_keys(const std::string& path) {
+  if (path.empty()) return;
+  std::ifstream in(path);
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const auto hash = line.find('#');
+    if (hash != std::string::npos) line.resize(hash);
+    if (trim(line).empty()) continue;
+    const auto eq = line.find('=');
+    const auto key = trim(line.substr(0, eq));
+    if (eq == std::string::npos || (key != "host" && key != "token" && key != "token_file"))
+      throw cli_error(exit_usage, path + ":" + std::to_string(number) + ": " +
+                                      (eq == std::string::npos ? "expected 'key = value', got '" + trim(line) + "'"
+                                                               : key + ": unknown key") +
+                                      " (the keys: host, token, token_file)");
+  }
+}
+
 settings resolve_settings(const global_flags& flags,
                           const std::function<const char*(const char*)>& getenv) {
   const auto config = config_path(getenv);
+  check_config_keys(config);
   settings s;
-  s.json = flags.json;
+  if (flags.json && !flags.format.empty() && flags.format != "json")
+    throw cli_error(exit_usage, "--json is --format json, not --format " + flags.format);
+  s.format = flags.json ? "json" : (flags.format.empty() ? "table" : flags.format);
+  s.json = s.format == "json";
   if (!(flags.timeout_s > 0)) throw cli_error(exit_usage, "--timeout must be > 0 seconds");
   s.timeout_s = flags.timeout_s;
 

@@ -11,6 +11,7 @@ struct global_flags {
   std::string host;
   std::string token;
   bool json = false;
+  std::string format;  ///< --format: table, csv or json ("" = table, json with --json)
   double timeout_s = 10.0;
 };
 
@@ -25,7 +26,8 @@ struct endpoint {
 struct settings {
   endpoint target;
   std::string token;
-  bool json = false;
+  bool json = false;            ///< format == "json": print the API's JSON
+  std::string format = "table";  ///< table, csv or json
   double timeout_s = 10.0;
 };
 
@@ -35,7 +37,12 @@ endpoint parse_endpoint(const std::string& text);
 /// Reads `key = value` lines ("#" comments); returns "" when the key or the file is absent.
 std::string config_value(const std::string& config_path, const std::string& key);
 
-/// Resolves the settings. `getenv` is injectable for tests; nullptr-returning means unset.
+/// Refuses a config file with a line that is not `key = value` for host, token or token_file: a
+/// typo would otherwise be ignored. Throws cli_error (usage) naming the file, the line and the key;
+/// an absent file is fine.
+void check_config_keys(const std::string& config_path);
+
+/// Resolves the settings (after check_config_keys). `getenv` is injectable for tests; nullptr-returning means unset.
 settings resolve_settings(const global_flags& flags,
                           const std::function<const char*(const char*)>& getenv);
 

@@ -41,7 +41,7 @@ class layers_kind final : public submit_kind {
                                  "network's published resolution, see `jetperf models`)");
     protocol_ = app.add_option("--protocol", protocol_v_,
                                "adaptive (each layer runs --latency-samples times, over a power window that ends once power's "
-                               "RSE <= --target-rse, within --min-time-s..--max-time-s), fixed (the seed's windows) or "
+                               "RSE <= --target-rse, within --min-time-s..--max-time-s), fixed (DNN stats' fixed windows) or "
                                "in_context (every layer's power and energy from end-to-end runs of the whole network, "
                                "until each is within --target-half-width or --max-time-s) (spec.protocol)")
                     ->check(CLI::IsMember({"adaptive", "fixed", "in_context"}));

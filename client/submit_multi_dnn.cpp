@@ -34,15 +34,15 @@ class multi_dnn_kind final : public submit_kind {
  public:
   std::string name() const override { return "multi_dnn"; }
   std::string description() const override {
-    return "Run several DNNs at once, split into CPU and GPU stages (seed 001's multi-DNN mappings): throughput, "
+    return "Run several DNNs at once, split into CPU and GPU stages (the multi-DNN mappings of the DNN stats dataset generator): throughput, "
            "stage times, power";
   }
 
   void add_flags(CLI::App& app) override {
     app.alias("multinet");
     mappings_ = app.add_option("--mapping", mapping_files_,
-                               "A JSON file of mappings in the seed's form ({\"resnet50\": {\"8\": \"cpu\", \"22\": "
-                               "\"cuda\"}}, a list of them, or the seed's processed files); repeatable (spec.mappings)");
+                               "A JSON file of mappings in DNN stats' form ({\"resnet50\": {\"8\": \"cpu\", \"22\": "
+                               "\"cuda\"}}, a list of them, or DNN stats' processed files); repeatable (spec.mappings)");
     networks_ = app.add_option("--networks", networks_v_, "The generator's zoo networks, a comma list (spec.networks; default the zoo)");
     num_networks_ = app.add_option("--num-networks", num_networks_v_, "Networks per generated mapping, N or LO:HI (spec.num_networks)");
     priorities_ = app.add_option("--device-priorities", priorities_v_,
@@ -50,7 +50,7 @@ class multi_dnn_kind final : public submit_kind {
     dtype_ = app.add_option("--dtype", dtype_v_, "float or half (spec.dtype)")->check(CLI::IsMember({"float", "half"}));
     protocol_ = app.add_option("--protocol", protocol_v_,
                                "adaptive (stop once every network's throughput and the power meet --target-rse) or fixed "
-                               "(the seed's --window-s windows) (spec.protocol)")
+                               "(DNN stats' --window-s windows) (spec.protocol)")
                     ->check(CLI::IsMember({"adaptive", "fixed"}));
     single_ = app.add_flag("--single-networks", "Also each network alone on each device (class A) (spec.single_networks)");
     gpu_only_ = app.add_flag("--gpu-only-maps", "Also each set whole on the GPU (class B) (spec.gpu_only_maps)");

@@ -136,7 +136,7 @@ std::vector<const summary_table*> tables_in(const std::vector<summary_table>& ta
   return out;
 }
 
-std::string format_summary_table(const summary_table& table, const nlohmann::json& summary) {
+std::string format_summary_table(const summary_table& table, const nlohmann::json& summary, const std::string& format) {
   std::vector<std::vector<std::string>> rows;
   const std::string no_key;
   const auto list = summary.find(table.rows);
@@ -152,9 +152,10 @@ std::string format_summary_table(const summary_table& table, const nlohmann::jso
       for (const auto& m : members->items()) rows.push_back(row_cells(table, {m.value(), r, m.key()}));
     }
   }
-  if (rows.empty()) return table.empty_text.empty() ? std::string() : table.empty_text + "\n";
   std::vector<std::string> header;
   for (const auto& c : table.columns) header.push_back(c.header);
+  if (format == "csv") return format_csv(header, rows);
+  if (rows.empty()) return table.empty_text.empty() ? std::string() : table.empty_text + "\n";
   return (table.title.empty() ? std::string() : table.title + ":\n") + format_table(header, rows);
 }
 

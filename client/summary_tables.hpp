@@ -24,6 +24,8 @@ std::vector<const summary_table*> tables_in(const std::vector<summary_table>& ta
 
 /// One table over `summary`: its title line ("title:\n") and an aligned table, or its empty_text
 /// line (or nothing) without rows.
-std::string format_summary_table(const summary_table& table, const nlohmann::json& summary);
+/// `format` csv: the header row and the rows alone (no title, no empty text).
+std::string format_summary_table(const summary_table& table, const nlohmann::json& summary,
+                                 const std::string& format = "table");
 
 }  // namespace jetperf::client

@@ -37,7 +37,7 @@ class trace_analyze_command final : public command {
         ->excludes(label);
     auto& m = options_.model;
     app_->add_option("--cpu-event-overhead", m.cpu_event_overhead_us,
-                     "Profiler cost per host event, us (seed 004's CPU_EVENT_OVERHEAD, default 2)")
+                     "Profiler cost per host event, us (the DLRM trace analysis' CPU_EVENT_OVERHEAD, default 2)")
         ->check(CLI::NonNegativeNumber);
     app_->add_option("--gpu-event-overhead", m.gpu_event_overhead_us,
                      "Profiler cost per device event, us (GPU_EVENT_OVERHEAD, default 4)")
@@ -48,7 +48,8 @@ class trace_analyze_command final : public command {
   }
   CLI::App* app() const override { return app_; }
 
-  int run(context&) override {
+  int run(context& ctx) override {
+    const std::string format = format_.empty() ? ctx.config().format : format_;
     if (batch_size_ > 0) options_.batch_size = batch_size_;
     traces::trace_breakdown breakdown;
     try {
@@ -59,9 +60,9 @@ class trace_analyze_command final : public command {
       throw cli_error(exit_failure, file_ + ": " + (e.field().empty() ? "" : e.field() + ": ") + e.what());
     }
     std::ostringstream out;
-    if (format_ == "csv") {
+    if (format == "csv") {
       traces::write_breakdown_csv(breakdown, out);
-    } else if (format_ == "json") {
+    } else if (format == "json") {
       traces::write_breakdown_json(breakdown, out);
     } else {
       traces::write_breakdown_table(breakdown, out);
@@ -78,7 +79,7 @@ class trace_analyze_command final : public command {
  private:
   CLI::App* app_;
   std::string file_;
-  std::string format_ = "table";
+  std::string format_;  ///< "": the global --format
   std::string output_;
   long batch_size_ = 0;
   traces::analysis_options options_;

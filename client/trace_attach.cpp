@@ -120,10 +120,11 @@ class trace_attach_command final : public command {
     const auto reply = ctx.http().upload(target, file_, "application/json");
     throw_if_error(reply);
     const auto answer = json::parse(reply.body);
+    const std::string format = format_.empty() ? ctx.config().format : format_;
     std::string text;
-    if (format_ == "json") {
+    if (format == "json") {
       text = answer.dump(2) + "\n";
-    } else if (format_ == "csv") {
+    } else if (format == "csv") {
       text = ctx.call_text("/v1/jobs/" + std::to_string(job_) + "/traces/" + std::to_string(answer["n"].get<long>()) +
                            "?format=csv");
     } else {
@@ -145,7 +146,7 @@ class trace_attach_command final : public command {
   long long offset_ns_ = 0;
   bool force_ = false;
   std::string iteration_label_, iteration_op_;
-  std::string format_ = "table";
+  std::string format_;  ///< "": the global --format
   std::string output_;
 };
 

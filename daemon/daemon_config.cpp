@@ -265,6 +265,36 @@ const std::set<std::string>& bool_keys() {
   return keys;
 }
 
+// Edits (insertions, deletions, substitutions) turning a into b.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// The known key a typo most likely meant (at most two edits away), or "".
+std::string nearest_key(const std::string& key) {
+  std::string best;
+  std::size_t best_distance = 3;
+  for (const auto& k : file_keys()) {
+    const auto d = edit_distance(key, k.first);
+    if (d < best_distance) {
+      best = k.first;
+      best_distance = d;
+    }
+  }
+  return best;
+}
+
 bool file_exists(const std::string& path) {
   struct stat st {};
   return ::stat(path.c_str(), &st) == 0;
@@ -321,10 +351,19 @@ std::string daemon_config::listen_text() const {
   return listen_host + ":" + std::to_string(listen_port);
 }
 
+std::vector<std::string> config_file_keys() {
+  std::vector<std::string> keys;
+  for (const auto& k : file_keys()) keys.push_back(k.first);
+  return keys;
+}
+
 void set_config_value(daemon_config& config, const std::string& key, const std::string& value,
                       const std::string& where) {
   auto it = file_keys().find(key);
-  if (it == file_keys().end()) fail(where, key, "unknown key");
+  if (it == file_keys().end()) {
+    const auto near = nearest_key(key);
+    fail(where, key, "unknown key" + (near.empty() ? std::string() : " (did you mean '" + near + "'?)"));
+  }
   it->second(config, where, key, value);
 }
 

@@ -128,7 +128,11 @@ command_line parse_command_line(const std::vector<std::string>& args);
 /// Applies a config file of `key = value` lines (`#` comments) to `config`. Throws config_error.
 void apply_config_file(daemon_config& config, const std::string& path);
 
-/// Sets one key (file spelling, e.g. "max_connections") from text; `where` prefixes errors.
+/// The keys a config file may set, in their file spelling (sorted).
+std::vector<std::string> config_file_keys();
+
+/// Sets one key (file spelling, e.g. "max_connections") from text; `where` prefixes errors. An
+/// unknown key is refused, naming the nearest known one ("did you mean 'max_connections'?").
 void set_config_value(daemon_config& config, const std::string& key, const std::string& value,
                       const std::string& where);
 

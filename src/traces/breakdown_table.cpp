@@ -117,7 +117,7 @@ void write_breakdown_table(const trace_breakdown& b, std::ostream& out) {
   for (const auto& [name, st] : b.overheads.t3) stats_rows(rows, "T3", name, st);
   for (const auto& [name, st] : b.overheads.t4) stats_rows(rows, "T4", name, st);
   for (const auto& [name, st] : b.overheads.t5) stats_rows(rows, "T5", name, st);
-  out << "\nhost overheads (seed 004; CPU_EVENT_OVERHEAD " << num(b.model.cpu_event_overhead_us, 2)
+  out << "\nhost overheads (DLRM trace analysis' model; CPU_EVENT_OVERHEAD " << num(b.model.cpu_event_overhead_us, 2)
       << " us, GPU_EVENT_OVERHEAD " << num(b.model.gpu_event_overhead_us, 2) << " us, KERNEL_LAUNCH_LENGTH "
       << num(b.model.kernel_launch_length_us, 2) << " us) over " << b.overheads.ops << " ops"
       << (b.overheads_in_iterations ? " in the iterations" : "") << "\n";

@@ -3,6 +3,7 @@
 #include <regex>
 
 #include <support/temp_dir.hpp>
+#include <support/test_paths.hpp>
 
 #include "backbone_helpers.hpp"
 
@@ -125,6 +126,24 @@ TEST_F(client_backbone, watch_follows_a_running_job_to_the_end) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("job " + id + ": 2/2 points"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("job " + id + ": succeeded\n"), std::string::npos) << r.out;
+}
+
+// Ctrl-C on `watch` stops the watching, not the job: the client says so, and how to cancel it,
+// and exits 130 (128 + SIGINT) while the job runs on.
+TEST_F(client_backbone, ctrl_c_on_watch_says_the_job_keeps_running_and_how_to_cancel_it) {
+  auto r = cli({"submit", "idle", "--duration", "30"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto id = std::to_string(id_in(r.out));
+  std::vector<std::string> argv{client_path()};
+  for (auto& a : with_daemon(*daemon_, {"watch", id})) argv.push_back(a);
+  r = run_program(argv, {}, 60, {}, "job " + id + ": running");
+  EXPECT_EQ(r.exit_code, 130) << r.out << r.err;
+  EXPECT_EQ(r.err, "stopped watching; job " + id + " keeps running on the daemon (cancel it: jetperf cancel " + id + ")\n");
+  r = cli({"--json", "show", id});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["state"], "running") << r.out;
+  r = cli({"cancel", id});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
 TEST_F(client_backbone, dry_run_spec_file_and_set) {

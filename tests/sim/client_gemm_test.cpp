@@ -205,6 +205,13 @@ TEST_F(client_gemm, small_cpu_sweep_end_to_end) {
   EXPECT_EQ(j.value("by", std::string()), "cpu_freq_khz") << r.out;
   EXPECT_EQ(j["rows"].size(), 2u) << r.out;
 
+  // CSV: the same table, its header and one line per size, nothing around it.
+  r = cli({"compare", std::to_string(id), "--by", "cpu_freq_khz", "--format", "csv"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("params,best_cpu_freq_khz,best_gflops_per_w,best_gflops", 0), 0u) << r.out;
+  EXPECT_EQ(line_count(r.out), 3) << r.out;
+  EXPECT_EQ(r.out.find("caveat"), std::string::npos) << r.out;
+
   r = cli({"compare", std::to_string(id), "--by", "flavour"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   // Any parameter the job swept, sizes too: one row per other setting, the size it was best at; a

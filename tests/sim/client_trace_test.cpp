@@ -79,7 +79,7 @@ TEST(client_trace, the_table_is_the_default) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(has(r.out, "iterations (aten::conv2d): 6,")) << r.out;  // two convolutions a step, three steps
   EXPECT_TRUE(has(r.out, "\nop  ")) << r.out;
-  EXPECT_TRUE(has(r.out, "\nhost overheads (seed 004; CPU_EVENT_OVERHEAD 2.00 us")) << r.out;
+  EXPECT_TRUE(has(r.out, "\nhost overheads (DLRM trace analysis' model; CPU_EVENT_OVERHEAD 2.00 us")) << r.out;
 }
 
 // A DLRM-style trace labels its steps "## iteration N ##" (make_iteration_traces.py): found by

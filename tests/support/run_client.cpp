@@ -27,7 +27,7 @@ client_result run_client(const std::vector<std::string>& args, const std::map<st
 }
 
 client_result run_program(const std::vector<std::string>& args, const std::map<std::string, std::string>& env,
-                          int timeout_s, const std::string& stdin_file) {
+                          int timeout_s, const std::string& stdin_file, const std::string& interrupt_when_out_has) {
   std::map<std::string, std::string> vars;
   for (char** e = environ; *e; ++e) {
     const std::string kv(*e);
@@ -77,6 +77,7 @@ client_result run_program(const std::vector<std::string>& args, const std::map<s
   int open_fds = 2;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
   bool timed_out = false;
+  bool interrupted = false;
   while (open_fds > 0) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
@@ -90,6 +91,8 @@ client_result run_program(const std::vector<std::string>& args, const std::map<s
       const ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
       if (n > 0) {
         sinks[i]->append(buf, static_cast<std::size_t>(n));
+        if (!interrupted && !interrupt_when_out_has.empty() && result.out.find(interrupt_when_out_has) != std::string::npos)
+          interrupted = ::kill(pid, SIGINT) == 0;
       } else if (n == 0 || errno != EINTR) {
         ::close(fds[i].fd);
         fds[i].fd = -1;

@@ -16,9 +16,11 @@ struct client_result {
 /// empty place (so a developer's config cannot leak in), then `env` on top (an empty value
 /// unsets). Killed after `timeout_s`.
 /// Runs `argv` (argv[0] is the program path) with the environment described above; its stdin is
-/// `stdin_file` (empty: /dev/null).
+/// `stdin_file` (empty: /dev/null). With `interrupt_when_out_has`, the program gets SIGINT (a
+/// user's Ctrl-C) once its stdout holds that text.
 client_result run_program(const std::vector<std::string>& argv, const std::map<std::string, std::string>& env = {},
-                          int timeout_s = 60, const std::string& stdin_file = {});
+                          int timeout_s = 60, const std::string& stdin_file = {},
+                          const std::string& interrupt_when_out_has = {});
 
 client_result run_client(const std::vector<std::string>& args, const std::map<std::string, std::string>& env = {},
                          int timeout_s = 60);

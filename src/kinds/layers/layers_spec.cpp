@@ -454,7 +454,7 @@ const std::vector<spec_field>& layers_spec_fields() {
        "times the whole job runs (rows carry repeat; the summary gives each network's mean and 95% interval across "
        "repeats, and flags repeats that disagree beyond their own noise)", 1, 1000, {}},
       {"protocol", t::text, "adaptive",
-       "adaptive (each layer alone, stop rule), fixed (each layer alone, the seed's windows) or in_context (every "
+       "adaptive (each layer alone, stop rule), fixed (each layer alone, DNN stats' fixed windows) or in_context (every "
        "layer's power and energy from end-to-end runs of the whole network, at sub-sample resolution)", 0, 0,
        {"adaptive", "fixed", "in_context"}},
       {"latency_samples", t::integer, 100, "timed runs per layer", 1, 1000000, {}},

@@ -55,7 +55,7 @@ class multi_dnn_kind final : public jobs::kind<multi_dnn_spec, multi_dnn_point> 
   std::string kind() const { return "multi_dnn"; }
   std::string description() const {
     return "Several zoo networks at once, each split at block boundaries into stages on the CPU or the GPU "
-           "(seed 001's multi-DNN mappings): throughput, stage and transfer times, power, tegrastats aggregates.";
+           "(the multi-DNN mappings of the DNN stats dataset generator): throughput, stage and transfer times, power, tegrastats aggregates.";
   }
   const std::vector<spec_field>& spec_fields() const { return multi_dnn_spec_fields(); }
   const column_table& columns() const { return multi_dnn_columns(); }

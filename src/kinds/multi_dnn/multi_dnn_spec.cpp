@@ -173,7 +173,7 @@ multi_dnn_spec multi_dnn_spec::parse(const record& spec, const platform::board_o
 
   if (const auto* maps = given_field(spec, "mappings")) {
     if (!maps->is_list())
-      throw validation_error(field("mappings"), "mappings must be a list of mappings in the seed's form");
+      throw validation_error(field("mappings"), "mappings must be a list of mappings in DNN stats' form");
     const auto& list = maps->as_list();
     if (list.size() > k_max_multi_dnn_points)
       throw validation_error(field("mappings"), "at most " + std::to_string(k_max_multi_dnn_points) + " mappings",
@@ -361,7 +361,7 @@ const spec_table<multi_dnn_spec>& multi_dnn_table() {
   using t = spec_type;
   static const spec_table<multi_dnn_spec> table({
       {{"mappings", t::list, nullptr,
-        "explicit mappings in the seed's form, e.g. [{\"resnet50\": {\"8\": \"cpu\", \"22\": \"cuda\"}}]: a stage "
+        "explicit mappings in DNN stats' form, e.g. [{\"resnet50\": {\"8\": \"cpu\", \"22\": \"cuda\"}}]: a stage "
         "covers the blocks after the previous split up to and including its index", 0, 0, {}}, {}},
       {{"networks", t::list, nullptr, "the generator's zoo networks (default: the whole zoo)", 0, 0, {}}, {}},
       {{"num_networks", t::text, "2:6", "networks per generated mapping: N, \"LO:HI\" or [LO, HI]", 1,
@@ -371,7 +371,7 @@ const spec_table<multi_dnn_spec>& multi_dnn_table() {
       {{"sets", t::integer, 1, "sets of networks drawn per network count", 1, 1000, {}}, {}},
       {{"device_priorities", t::object, nullptr,
         "odds of each device for a whole network or a split network's first stage: {\"cpu\": 0.4, \"cuda\": 0.6}, "
-        "\"cpu=0.4,cuda=0.6\" or the seed's [0.4, 0.6] (default: equal odds for every device offered)", 0, 0, {}}, {}},
+        "\"cpu=0.4,cuda=0.6\" or DNN stats' list [0.4, 0.6] (default: equal odds for every device offered)", 0, 0, {}}, {}},
       {{"max_split_networks", t::integer, -1, "networks a generated mapping may split (-1: all)", -1,
         static_cast<double>(k_max_mapping_networks), {}}, {}},
       {{"single_networks", t::boolean, false, "also generate each network alone on each device (class A)", 0, 0, {}}, {}},
@@ -384,7 +384,7 @@ const spec_table<multi_dnn_spec>& multi_dnn_table() {
       {{"pin", t::boolean, false, "pin each network's CPU threads to cores of its own (round robin)", 0, 0, {}},
        &multi_dnn_spec::pin},
       {{"protocol", t::text, "adaptive",
-        "adaptive (stop once every network's throughput and the power meet target_rse) or fixed (the seed's "
+        "adaptive (stop once every network's throughput and the power meet target_rse) or fixed (DNN stats' "
         "window_s windows)", 0, 0, {"adaptive", "fixed"}}, &multi_dnn_spec::protocol},
       {{"window_s", t::number, 30.0, "fixed protocol: the window per mapping, boundaries included", 0.01, 3600, {}},
        &multi_dnn_spec::window_s},

@@ -1,15 +1,21 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <regex>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <support/temp_dir.hpp>
+#include <support/test_paths.hpp>
 
 #include "daemon_config.hpp"
 
 namespace jetperf::daemon {
 namespace {
 
+using test::read_file;
 using test::temp_dir;
 using test::write_file;
 
@@ -180,6 +186,48 @@ TEST(daemon_config, set_config_value_validates_like_the_file) {
   EXPECT_EQ(c.listen_host, "10.0.0.1");
   EXPECT_EQ(c.listen_port, 1);
   EXPECT_THROW(set_config_value(c, "nope", "1", "test"), config_error);
+}
+
+// The config the package ships (deploy/jetperfd.conf, installed as /etc/jetperf/jetperfd.conf)
+// names only keys the daemon knows, and names all of them: a user who uncomments a line gets a
+// key that works, and a typo stops the daemon with the key, the file and the line named.
+std::string shipped_conf() { return test::source_dir() + "/deploy/jetperfd.conf"; }
+
+// The keys of the shipped file's "# key = value" lines (every key is shown commented out).
+std::set<std::string> keys_shown(const std::string& text) {
+  static const std::regex line(R"(^#\s*([a-z_]+)\s*=)");
+  std::set<std::string> keys;
+  std::istringstream in(text);
+  std::string l;
+  std::smatch m;
+  while (std::getline(in, l))
+    if (std::regex_search(l, m, line)) keys.insert(m[1]);
+  return keys;
+}
+
+TEST(daemon_config_shipped, every_key_the_shipped_file_shows_is_known_and_every_known_key_is_shown) {
+  const auto shown = keys_shown(read_file(shipped_conf()));
+  const auto known = config_file_keys();
+  for (const auto& k : shown)
+    EXPECT_TRUE(std::find(known.begin(), known.end(), k) != known.end())
+        << "deploy/jetperfd.conf shows '" << k << "', which jetperfd refuses as an unknown key";
+  for (const auto& k : known) EXPECT_EQ(shown.count(k), 1u) << "deploy/jetperfd.conf does not show key '" << k << "'";
+}
+
+TEST(daemon_config_shipped, the_shipped_file_as_installed_parses_to_the_defaults) {
+  const auto cl = parse_command_line({"--config", shipped_conf()});
+  EXPECT_EQ(cl.config.listen_text(), "127.0.0.1:7070");
+  EXPECT_EQ(cl.config.max_connections, 256u);
+}
+
+TEST(daemon_config_shipped, a_typo_stops_the_daemon_naming_the_key_the_file_the_line_and_the_likely_key) {
+  temp_dir dir;
+  const auto conf = dir.file("jetperfd.conf");
+  write_file(conf, "# a lab's settings\nlisten = 0.0.0.0:7070\nmax_conections = 64\n");
+  EXPECT_EQ(error_of({"--config", conf}),
+            conf + ":3: max_conections: unknown key (did you mean 'max_connections'?)");
+  write_file(conf, "frobnicate = 1\n");
+  EXPECT_EQ(error_of({"--config", conf}), conf + ":1: frobnicate: unknown key");
 }
 
 }  // namespace
