@@ -88,7 +88,7 @@ class compare_command final : public command {
     if (ctx.config().json)
       std::cout << j.dump(2) << '\n';
     else
-      std::cout << format_job_comparison(j);
+      std::cout << format_job_comparison(j, ctx.config().format);
     return j.value("regressions", 0) > 0 ? exit_failure : exit_ok;
   }
 

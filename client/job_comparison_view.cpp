@@ -24,9 +24,34 @@ std::string verdict_text(const nlohmann::json& m) {
   return v;
 }
 
+std::string bound(const nlohmann::json& ci, std::size_t i) {
+  return ci.is_array() && ci.size() == 2 ? ci[i].dump() : std::string();
+}
+
+std::string comparison_csv(const nlohmann::json& c) {
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& p : c.value("pairs", nlohmann::json::array()))
+    for (const auto& m : p.value("metrics", nlohmann::json::array())) {
+      const auto ci = m.value("ratio_ci95", nlohmann::json());
+      const auto mean = [&](const char* side) {
+        const auto s = m.value(side, nlohmann::json::object());
+        return s.is_object() ? s.value("mean", nlohmann::json()).dump() : std::string();
+      };
+      rows.push_back({format_params(p.value("params", nlohmann::json::object())), m.value("metric", std::string()),
+                      m.value("unit", std::string()), mean("a"), mean("b"), m.value("ratio", nlohmann::json()).dump(),
+                      bound(ci, 0), bound(ci, 1),
+                      m.value("test", std::string()), m.value("verdict", std::string()),
+                      m.value("regressed", false) ? "true" : "false"});
+    }
+  return format_csv({"point", "metric", "unit", "a_mean", "b_mean", "ratio", "ratio_lo", "ratio_hi", "test", "verdict",
+                     "regressed"},
+                    rows);
+}
+
 }  // namespace
 
-std::string format_job_comparison(const nlohmann::json& c) {
+std::string format_job_comparison(const nlohmann::json& c, const std::string& format) {
+  if (format == "csv") return comparison_csv(c);
   std::vector<std::vector<std::string>> rows;
   for (const auto& p : c.value("pairs", nlohmann::json::array())) {
     const auto point = format_params(p.value("params", nlohmann::json::object()));

@@ -1,4 +1,6 @@
 // `jetperf compare A B` as text: a line per pair and metric, the unpaired and the regressions.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "job_comparison_view.hpp"
@@ -26,6 +28,13 @@ TEST(job_comparison_view, a_line_per_metric_with_its_interval_verdict_and_the_ta
   EXPECT_NE(text.find("0.001 s"), std::string::npos) << text;
   EXPECT_NE(text.find("unpaired: 2 point(s) only in job 12, 0 only in job 15"), std::string::npos) << text;
   EXPECT_NE(text.find("1 metric(s) slower beyond the noise and the threshold (5%)"), std::string::npos) << text;
+
+  const auto csv = format_job_comparison(c, "csv");
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "point,metric,unit,a_mean,b_mean,ratio,ratio_lo,ratio_hi,test,verdict,regressed");
+  EXPECT_NE(csv.find(",time_mean_s,s,0.001,0.0015,1.5,1.45,1.55,window,slower,true"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",gflops,GFLOP/s,0.5,0.33,0.66,,,none,unknown,false"), std::string::npos) << csv;
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 3) << csv;
 }
 
 TEST(job_comparison_view, nothing_paired_says_so) {
