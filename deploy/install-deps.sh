@@ -66,6 +66,7 @@ if [ "$tests" = 1 ]; then
   # matplotlib, pytest, and venv for the `pip install ./python` test.
   tools+=(python3-pandas python3-matplotlib python3-pytest python3-setuptools python3-venv python3-pip)
   optional+=(mypy)             # checks that a script sees the installed package's type hints
+  tools+=(zsh fish)            # parse the completion scripts the client writes (client_reference_sim)
                                # (Ubuntu's chromium-browser is a snap stub: that test then skips)
 fi
 if [ -n "$arch" ]; then

@@ -8,7 +8,7 @@ function __jetperf_path
             continue
         end
         switch $w
-            case '--host' '--token' '--format' '--timeout' '--state' '--kind' '--tag' '--limit' '--offset' '--spec' '--set' '-d' '--duration' '-r' '--repeats' '--device' '--dtype' '--sizes' '--tensor' '--gpu-freq' '--cpu-freq' '--emc-freq' '--power-mode' '--threads' '--min-samples' '--warmup-s' '--min-time-s' '--max-time-s' '--target-rse' '--duration-s' '--boundary-s' '--cooldown-s' '--contention-threshold' '--max-retries' '--model' '--network' '--granularity' '--batch' '--input-size' '--protocol' '--latency-samples' '--warmup-runs' '--window-s' '--gap-s' '--latency-target-rse' '--target-half-width' '--sensor-samples' '--mapping' '--networks' '--num-networks' '--device-priorities' '--samples' '--sets' '--max-split-networks' '--seed' '--argv' '--arg' '--cwd' '--env' '--max-processes' '--max-memory-mb' '--cooldown' '--idle' '--point' '--channel' '-o' '--output' '--columns' '--where' '--from' '--to' '--counters' '--counter-ms' '--batch-size' '--iteration-label' '--iteration-op' '--cpu-event-overhead' '--gpu-event-overhead' '--kernel-launch-length' '--offset-ns' '--gpu' '--cpu' '--emc' '-n' '--count' '-i' '--interval-ms' '--by' '--hosts' '--hosts-file' '--on' '--interval'
+            case '--host' '--token' '--format' '--timeout' '--state' '--kind' '--tag' '--limit' '--offset' '--spec' '--set' '-d' '--duration' '-r' '--repeats' '--device' '--dtype' '--sizes' '--tensor' '--gpu-freq' '--cpu-freq' '--emc-freq' '--power-mode' '--threads' '--min-samples' '--warmup-s' '--min-time-s' '--max-time-s' '--target-rse' '--duration-s' '--boundary-s' '--cooldown-s' '--contention-threshold' '--max-retries' '--model' '--network' '--granularity' '--batch' '--input-size' '--protocol' '--latency-samples' '--warmup-runs' '--window-s' '--gap-s' '--latency-target-rse' '--target-half-width' '--sensor-samples' '--mapping' '--networks' '--num-networks' '--device-priorities' '--samples' '--sets' '--max-split-networks' '--seed' '--argv' '--arg' '--cwd' '--env' '--max-processes' '--max-memory-mb' '--cooldown' '--idle' '--point' '--channel' '-o' '--output' '--columns' '--where' '--from' '--to' '--counters' '--counter-ms' '--batch-size' '--iteration-label' '--iteration-op' '--cpu-event-overhead' '--gpu-event-overhead' '--kernel-launch-length' '--offset-ns' '--gpu' '--cpu' '--emc' '-n' '--count' '-i' '--interval-ms' '--by' '--threshold' '--hosts' '--hosts-file' '--on' '--interval'
                 set skip 1
                 continue
         end
@@ -47,7 +47,7 @@ complete -c jetperf -n '__jetperf_at \'jetperf\'' -f -a 'board' -d 'Show the boa
 complete -c jetperf -n '__jetperf_at \'jetperf\'' -f -a 'mode' -d 'Show the power mode, or switch it: mode set ID|NAME'
 complete -c jetperf -n '__jetperf_at \'jetperf\'' -f -a 'clocks' -d 'Show the clocks, lock them, or restore the snapshot'
 complete -c jetperf -n '__jetperf_at \'jetperf\'' -f -a 'top' -d 'Live telemetry: rails, total power, clocks, temperatures, utilisation'
-complete -c jetperf -n '__jetperf_at \'jetperf\'' -f -a 'compare' -d 'Compare a job\'s points along one parameter'
+complete -c jetperf -n '__jetperf_at \'jetperf\'' -f -a 'compare' -d 'Compare a job\'s points along one parameter (--by), or two jobs point by point'
 complete -c jetperf -n '__jetperf_at \'jetperf\'' -f -a 'models' -d 'List the model zoo, or show one network\'s layers: models show NAME'
 complete -c jetperf -n '__jetperf_at \'jetperf\'' -f -a 'fleet' -d 'Many boards at once (--hosts or ~/.config/jetperf/hosts): status, submit, watch, results'
 complete -c jetperf -n '__jetperf_at \'jetperf health\'' -s h -l help -d 'Print this help message and exit'
@@ -243,6 +243,7 @@ complete -c jetperf -n '__jetperf_at \'jetperf top\'' -s n -l count -r -d 'Stop 
 complete -c jetperf -n '__jetperf_at \'jetperf top\'' -s i -l interval-ms -r -d 'Milliseconds between updates (100-10000, default 500)'
 complete -c jetperf -n '__jetperf_at \'jetperf compare\'' -s h -l help -d 'Print this help message and exit'
 complete -c jetperf -n '__jetperf_at \'jetperf compare\'' -l by -r -d 'the parameter: those the job\'s kind declares (GET /v1/kinds); a gemm job: tensor, a clock (gpu_freq_hz, cpu_freq_khz, emc_freq_hz), power_mode, dtype, device, m, n, k or repeat'
+complete -c jetperf -n '__jetperf_at \'jetperf compare\'' -l threshold -r -d 'with B: the relative change (0.05 = 5%) below which a difference beyond the noise still reads same; the command exits 1 when a metric of B is slower by more'
 complete -c jetperf -n '__jetperf_at \'jetperf models\'' -f -a 'show' -d 'One network\'s layer table (shapes with the batch in front)'
 complete -c jetperf -n '__jetperf_at \'jetperf models\'' -s h -l help -d 'Print this help message and exit'
 complete -c jetperf -n '__jetperf_at \'jetperf models show\'' -s h -l help -d 'Print this help message and exit'
