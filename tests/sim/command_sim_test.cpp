@@ -334,11 +334,13 @@ TEST_F(command_jobs, the_program_runs_as_the_configured_account_with_only_its_ow
 TEST_F(command_jobs, a_run_whose_output_and_markers_are_not_utf8_is_kept) {
   http_client http(daemon_->port(), std::chrono::seconds(30));
   const auto id = submit(http, {{"argv", {program(), "--bytes"}}, {"idle_s", 0}});
-  ASSERT_EQ(wait_state(http, id, {"succeeded", "partial", "failed"}, std::chrono::seconds(60)), "succeeded");
+  // A run of a few milliseconds: on a loaded host (CI's) no power sample may fall inside it, and
+  // the job then honestly fails for want of power (no_power). The run's text is the point here.
+  const auto state = wait_state(http, id, {"succeeded", "partial", "failed"}, std::chrono::seconds(60));
   const auto rows = rows_of(http, id);
   ASSERT_EQ(rows.size(), 1u);
   const auto& row = rows[0];
-  EXPECT_EQ(row["status"], "ok") << row.dump();
+  ASSERT_TRUE((state == "succeeded" && row["status"] == "ok") || row["status"] == "no_power") << state << " " << row.dump();
   const auto out = row["stdout_tail"].get<std::string>();
   // The last 4096 bytes started inside an é: the tail starts at the next whole one.
   EXPECT_EQ(out.substr(0, 2), "\xC3\xA9") << out.substr(0, 8);
