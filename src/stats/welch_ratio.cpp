@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <jetperf/stats/running_stats.hpp>
 #include <jetperf/stats/student_t.hpp>
 
 namespace jetperf::stats {
@@ -29,6 +30,12 @@ ratio_interval welch_ratio(const sample_summary& a, const sample_summary& b) {
   r.lo = r.ratio * std::exp(-half);
   r.hi = r.ratio * std::exp(half);
   return r;
+}
+
+sample_summary summarize(const std::vector<double>& values) {
+  running_stats r;
+  for (double v : values) r.add(v);
+  return {r.mean(), std::sqrt(r.variance()), static_cast<double>(r.count())};
 }
 
 }  // namespace jetperf::stats

@@ -2,8 +2,8 @@
 // The ratio of two means with its 95% interval, each mean from runs of unknown and unequal
 // variance (Welch's test, on the log of the ratio): how `compare A B` says whether one job's
 // point is faster than the other's, as nvbench's comparison does per benchmark.
-#include <cmath>
 #include <cstddef>
+#include <vector>
 
 namespace jetperf::stats {
 
@@ -28,20 +28,7 @@ struct ratio_interval {
 /// than two values or a mean is not positive: no spread to test against.
 ratio_interval welch_ratio(const sample_summary& a, const sample_summary& b);
 
-/// The mean, standard deviation and count of `values`.
-template <class Range>
-sample_summary summarize(const Range& values) {
-  sample_summary s;
-  for (double v : values) {
-    s.n += 1;
-    s.mean += v;
-  }
-  if (s.n == 0) return s;
-  s.mean /= s.n;
-  double ss = 0;
-  for (double v : values) ss += (v - s.mean) * (v - s.mean);
-  s.sd = s.n > 1 ? std::sqrt(ss / (s.n - 1)) : 0.0;
-  return s;
-}
+/// The mean, standard deviation and count of `values` (through running_stats).
+sample_summary summarize(const std::vector<double>& values);
 
 }  // namespace jetperf::stats

@@ -1,5 +1,7 @@
 // Two jobs compared point by point: pairing by parameters (repeats aside), Welch's interval on
 // the ratio, and the words that say which way a metric moved.
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include <jetperf/common/row.hpp>
